@@ -1,0 +1,83 @@
+/* The contract between the Novem frontend and a backend plugin: the plugin's entry point.
+ *
+ * One struct (nv_plugin) is the whole interface, as Gallium's pipe_context is for a driver.
+ * The frontend dlopen()s a plugin, looks up NV_PLUGIN_ENTRY_NAME, calls it and checks
+ * abi_version before touching anything else. Everything that happens on a device afterwards
+ * travels as commands (commands.h) through the device's channel (channel.hpp); the plugin
+ * executes them on its own submission thread, the only thread that calls Vulkan or GL.
+ */
+#ifndef NOVEM_BACKEND_H
+#define NOVEM_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "novem/commands.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bumped on any change to this header, commands.h or channel.hpp's layout. */
+#define NV_BACKEND_ABI_VERSION 1u
+#define NV_PLUGIN_ENTRY_NAME "novem_plugin_entry"
+
+/* What a format can be used for on this device (nv_adapter_info.format_support). */
+enum nv_format_support {
+  NV_SUPPORT_RENDER_TARGET = 1u << 0,
+  NV_SUPPORT_DEPTH_STENCIL = 1u << 1,
+  NV_SUPPORT_SAMPLED = 1u << 2,
+  NV_SUPPORT_VERTEX = 1u << 3,
+  NV_SUPPORT_BLEND = 1u << 4,
+};
+
+/* Filled by nv_plugin.probe: what the frontend needs for GetAdapterIdentifier, GetDeviceCaps
+ * and CheckDeviceFormat without creating a device. */
+typedef struct nv_adapter_info {
+  char device_name[128]; /* the API's name of the device, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)" */
+  char driver_name[128]; /* API and driver version, e.g. "Vulkan 1.3.230, Mesa 22.3.6" */
+  uint32_t vendor_id;
+  uint32_t device_id;
+  uint64_t video_memory_bytes;
+  uint32_t max_texture_size;
+  uint32_t max_viewport_size;
+  float max_point_size;
+  uint32_t format_support[NV_FORMAT_COUNT]; /* nv_format_support bits, indexed by nv_format */
+} nv_adapter_info;
+
+typedef struct nv_device_desc {
+  uint32_t struct_size; /* sizeof(nv_device_desc), for growth within one ABI version */
+  uint32_t flags;       /* none yet */
+  void *window;         /* NULL: headless (offscreen targets only) */
+} nv_device_desc;
+
+typedef struct nv_channel nv_channel; /* defined in channel.hpp: the ring and completion state */
+typedef struct nv_device nv_device;   /* the plugin's own */
+
+typedef struct nv_plugin {
+  uint32_t abi_version; /* NV_BACKEND_ABI_VERSION of the headers the plugin was built with */
+  const char *name;     /* "vulkan", "opengl", "null" */
+
+  /* Checks that the API can start on this machine and describes the device. Runs the API on a
+   * thread of the plugin's own, never the caller's. Returns 0, or non-zero with one line in
+   * error. */
+  int (*probe)(nv_adapter_info *info, char *error, size_t error_size);
+
+  /* Starts a device: its submission thread creates the API context and then executes the
+   * commands of channel until destroy_device. Returns NULL with one line in error when the API
+   * cannot start. The channel outlives the device. */
+  nv_device *(*create_device)(const nv_device_desc *desc, nv_channel *channel, char *error,
+                              size_t error_size);
+
+  /* Executes every command already in the channel, waits for the API to go idle, stops the
+   * thread and frees everything the device created. */
+  void (*destroy_device)(nv_device *device);
+} nv_plugin;
+
+typedef const nv_plugin *(*nv_plugin_entry_fn)(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

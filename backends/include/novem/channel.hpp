@@ -1,0 +1,58 @@
+// A device's channel: everything the frontend and a plugin's submission thread share.
+//
+// The frontend creates it (and owns its memory) before create_device and destroys it after
+// destroy_device. The plugin reads commands from the ring, advances the completed fence, writes
+// readback bytes and counts what it executed. Nothing in here belongs to the application.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+#include "novem/backend.h"
+#include "novem/ring.hpp"
+
+struct nv_channel {
+  explicit nv_channel(size_t ring_capacity) : ring(ring_capacity) {}
+  ~nv_channel() { std::free(readback); }
+
+  novem::CommandRing ring;
+
+  // ---- completion: written by the plugin, waited on by the frontend ----
+  std::atomic<uint64_t> completed_fence{0};
+  std::atomic<bool> device_lost{false}; // set by the plugin when the API reports a lost device
+
+  void complete_fence(uint64_t value) {
+    completed_fence.store(value, std::memory_order_release);
+    completed_fence.notify_all();
+  }
+  // Blocks until fence `value` has completed; counts the wait if it had to sleep.
+  void wait_fence(uint64_t value) {
+    uint64_t seen = completed_fence.load(std::memory_order_acquire);
+    if (seen >= value) return;
+    fence_waits.fetch_add(1, std::memory_order_relaxed);
+    while (seen < value) {
+      completed_fence.wait(seen, std::memory_order_acquire);
+      seen = completed_fence.load(std::memory_order_acquire);
+    }
+  }
+
+  // ---- readback: READ_IMAGE writes here. The frontend resizes it only while no READ_IMAGE is
+  // pending (after waiting for the fence that follows the last one); the ring's release/acquire
+  // publishes the new pointer to the plugin. ----
+  uint8_t *readback = nullptr;
+  size_t readback_size = 0;
+  void reserve_readback(size_t bytes) {
+    if (bytes <= readback_size) return;
+    std::free(readback);
+    readback = static_cast<uint8_t *>(std::malloc(bytes));
+    readback_size = readback ? bytes : 0;
+  }
+
+  // ---- counters ----
+  std::atomic<uint64_t> fence_waits{0};                // frontend waits on the plugin
+  std::atomic<uint64_t> executed[NV_OP_COUNT] = {};    // commands executed, per opcode
+  std::atomic<uint64_t> pipelines_created{0};          // API pipelines/programs built
+  std::atomic<uint64_t> submits{0};                    // batches handed to the API
+};

@@ -1,0 +1,194 @@
+/* The commands a frontend sends to a plugin: opcodes and their POD arguments.
+ *
+ * Every command in the ring is an nv_cmd_header followed by its argument struct and, for some,
+ * a payload (bytes, rectangles, SPIR-V words) that follows the struct in the same record.
+ * Objects are named by 32-bit handles that the frontend allocates (0 = none), never by pointers.
+ *
+ * Conventions the frontend resolves before anything reaches a plugin (so a plugin never
+ * re-derives D3D9 rules):
+ *  - Window space has row 0 at the top. Viewports are floats in window pixels; clip space has
+ *    +Y up and Z in [0, 1] (D3D's), so NDC y = +1 lands on the viewport's top row.
+ *  - Winding (nv_cull) is as seen in the render target with row 0 at the top.
+ *  - Clear and scissor rectangles arrive already clipped to the target.
+ *  - Shaders are SPIR-V. Uniforms: one std140 uniform block per stage, descriptor set 0,
+ *    binding 0 for the vertex stage and 1 for the pixel stage, filled from SET_CONSTANTS.
+ *    Vertex inputs use the locations of nv_vertex_attribute; stage interfaces are matched by
+ *    location.
+ */
+#ifndef NOVEM_COMMANDS_H
+#define NOVEM_COMMANDS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum nv_format {
+  NV_FORMAT_UNDEFINED = 0,
+  NV_FORMAT_B8G8R8A8_UNORM,  /* D3DFMT_A8R8G8B8 / X8R8G8B8 targets; D3DCOLOR vertex data */
+  NV_FORMAT_R5G6B5_UNORM,    /* D3DFMT_R5G6B5: 16 bits, R in 15..11, G 10..5, B 4..0 (VK_FORMAT_R5G6B5_UNORM_PACK16, GL_RGB565) */
+  NV_FORMAT_D16_UNORM,       /* D3DFMT_D16 */
+  NV_FORMAT_D24_UNORM_S8_UINT, /* D3DFMT_D24S8 (a plugin may store it with more depth bits) */
+  NV_FORMAT_R32_SFLOAT,      /* vertex data: float1 */
+  NV_FORMAT_R32G32_SFLOAT,   /* float2 */
+  NV_FORMAT_R32G32B32_SFLOAT, /* float3 */
+  NV_FORMAT_R32G32B32A32_SFLOAT, /* float4 */
+  NV_FORMAT_COUNT
+} nv_format;
+
+typedef enum nv_topology {
+  NV_TOPOLOGY_POINT_LIST = 0,
+  NV_TOPOLOGY_LINE_LIST,
+  NV_TOPOLOGY_LINE_STRIP,
+  NV_TOPOLOGY_TRIANGLE_LIST,
+  NV_TOPOLOGY_TRIANGLE_STRIP,
+  NV_TOPOLOGY_TRIANGLE_FAN,
+} nv_topology;
+
+typedef enum nv_cull { NV_CULL_NONE = 0, NV_CULL_CW, NV_CULL_CCW } nv_cull;
+
+typedef enum nv_compare {
+  NV_COMPARE_NEVER = 0, NV_COMPARE_LESS, NV_COMPARE_EQUAL, NV_COMPARE_LESS_EQUAL,
+  NV_COMPARE_GREATER, NV_COMPARE_NOT_EQUAL, NV_COMPARE_GREATER_EQUAL, NV_COMPARE_ALWAYS,
+} nv_compare;
+
+typedef enum nv_blend_factor {
+  NV_BLEND_ZERO = 0, NV_BLEND_ONE,
+  NV_BLEND_SRC_COLOR, NV_BLEND_ONE_MINUS_SRC_COLOR,
+  NV_BLEND_SRC_ALPHA, NV_BLEND_ONE_MINUS_SRC_ALPHA,
+  NV_BLEND_DST_ALPHA, NV_BLEND_ONE_MINUS_DST_ALPHA,
+  NV_BLEND_DST_COLOR, NV_BLEND_ONE_MINUS_DST_COLOR,
+  NV_BLEND_SRC_ALPHA_SATURATE,
+  NV_BLEND_CONSTANT_COLOR, NV_BLEND_ONE_MINUS_CONSTANT_COLOR,
+} nv_blend_factor;
+
+typedef enum nv_blend_op {
+  NV_BLEND_OP_ADD = 0, NV_BLEND_OP_SUBTRACT, NV_BLEND_OP_REVERSE_SUBTRACT, NV_BLEND_OP_MIN,
+  NV_BLEND_OP_MAX,
+} nv_blend_op;
+
+typedef enum nv_shader_stage { NV_STAGE_VERTEX = 0, NV_STAGE_PIXEL = 1, NV_STAGE_COUNT } nv_shader_stage;
+
+enum nv_image_usage {
+  NV_IMAGE_RENDER_TARGET = 1u << 0,
+  NV_IMAGE_DEPTH_STENCIL = 1u << 1,
+  NV_IMAGE_SAMPLED = 1u << 2,
+};
+
+enum nv_buffer_usage { NV_BUFFER_VERTEX = 1u << 0, NV_BUFFER_INDEX = 1u << 1 };
+
+enum nv_update_flags {
+  NV_UPDATE_DISCARD = 1u << 0,     /* the old contents are no longer needed */
+  NV_UPDATE_NO_OVERWRITE = 1u << 1 /* bytes that pending draws read are not touched */
+};
+
+enum nv_clear_flags { NV_CLEAR_COLOR = 1u << 0, NV_CLEAR_DEPTH = 1u << 1, NV_CLEAR_STENCIL = 1u << 2 };
+
+typedef struct nv_rect { int32_t x, y, width, height; } nv_rect;
+
+#define NV_MAX_VERTEX_ATTRIBUTES 16
+#define NV_MAX_VERTEX_BUFFERS 16
+
+typedef struct nv_vertex_attribute {
+  uint8_t location;
+  uint8_t binding; /* vertex buffer slot */
+  uint8_t format;  /* nv_format */
+  uint8_t reserved;
+  uint32_t offset;
+} nv_vertex_attribute;
+
+/* The state that shapes a pipeline. A plugin hashes it (plus the formats of the targets it has
+ * bound) to find or build its pipeline. Unused bytes must be zero so that equal states hash
+ * equally. */
+typedef struct nv_pipeline_desc {
+  uint32_t vertex_shader; /* shader handles */
+  uint32_t pixel_shader;
+  uint8_t topology; /* nv_topology */
+  uint8_t cull;     /* nv_cull */
+  uint8_t depth_test;
+  uint8_t depth_write;
+  uint8_t depth_compare; /* nv_compare */
+  uint8_t blend_enable;
+  uint8_t color_src, color_dst, color_op; /* nv_blend_factor, nv_blend_op */
+  uint8_t alpha_src, alpha_dst, alpha_op;
+  uint8_t color_write_mask; /* bit 0 R, 1 G, 2 B, 3 A */
+  uint8_t attribute_count;
+  uint8_t reserved[2];
+  nv_vertex_attribute attributes[NV_MAX_VERTEX_ATTRIBUTES];
+} nv_pipeline_desc;
+
+typedef enum nv_opcode {
+  NV_OP_PAD = 0, /* filler the ring writes before wrapping; never dispatched */
+  NV_OP_CREATE_BUFFER,
+  NV_OP_DESTROY_BUFFER,
+  NV_OP_UPDATE_BUFFER,
+  NV_OP_CREATE_IMAGE,
+  NV_OP_DESTROY_IMAGE,
+  NV_OP_CREATE_SHADER,
+  NV_OP_DESTROY_SHADER,
+  NV_OP_SET_RENDER_TARGETS,
+  NV_OP_SET_VIEWPORT,
+  NV_OP_SET_SCISSOR,
+  NV_OP_SET_PIPELINE,
+  NV_OP_SET_VERTEX_BUFFER,
+  NV_OP_SET_CONSTANTS,
+  NV_OP_CLEAR,
+  NV_OP_DRAW,
+  NV_OP_READ_IMAGE,
+  NV_OP_PRESENT,
+  NV_OP_FENCE,
+  NV_OP_COUNT
+} nv_opcode;
+
+/* Every record starts with this; size counts header, arguments and payload, rounded up to
+ * NV_CMD_ALIGN. */
+typedef struct nv_cmd_header {
+  uint16_t opcode;
+  uint16_t reserved;
+  uint32_t size;
+} nv_cmd_header;
+
+#define NV_CMD_ALIGN 16u
+
+typedef struct nv_cmd_create_buffer { uint32_t buffer; uint32_t usage; uint64_t size; } nv_cmd_create_buffer;
+typedef struct nv_cmd_destroy_buffer { uint32_t buffer; } nv_cmd_destroy_buffer;
+/* payload: size bytes, written at offset */
+typedef struct nv_cmd_update_buffer { uint32_t buffer; uint32_t flags; uint64_t offset; uint64_t size; } nv_cmd_update_buffer;
+/* Initial contents are undefined. */
+typedef struct nv_cmd_create_image { uint32_t image; uint32_t format; uint32_t width, height; uint32_t usage; } nv_cmd_create_image;
+typedef struct nv_cmd_destroy_image { uint32_t image; } nv_cmd_destroy_image;
+/* payload: word_count SPIR-V words, entry point "main" */
+typedef struct nv_cmd_create_shader { uint32_t shader; uint32_t stage; uint32_t word_count; } nv_cmd_create_shader;
+typedef struct nv_cmd_destroy_shader { uint32_t shader; } nv_cmd_destroy_shader;
+/* Either may be 0. */
+typedef struct nv_cmd_set_render_targets { uint32_t color; uint32_t depth_stencil; } nv_cmd_set_render_targets;
+typedef struct nv_cmd_set_viewport { float x, y, width, height, min_depth, max_depth; } nv_cmd_set_viewport;
+typedef struct nv_cmd_set_scissor { nv_rect rect; } nv_cmd_set_scissor;
+typedef struct nv_cmd_set_pipeline { nv_pipeline_desc desc; } nv_cmd_set_pipeline;
+typedef struct nv_cmd_set_vertex_buffer { uint32_t slot; uint32_t buffer; uint32_t offset; uint32_t stride; } nv_cmd_set_vertex_buffer;
+/* payload: size bytes, the whole uniform block of that stage */
+typedef struct nv_cmd_set_constants { uint32_t stage; uint32_t size; } nv_cmd_set_constants;
+/* payload: rect_count nv_rect; ignores scissor and viewport */
+typedef struct nv_cmd_clear {
+  uint32_t flags; /* nv_clear_flags */
+  float color[4]; /* r, g, b, a in [0, 1] */
+  float depth;
+  uint32_t stencil;
+  uint32_t rect_count;
+} nv_cmd_clear;
+typedef struct nv_cmd_draw { uint32_t first_vertex; uint32_t vertex_count; } nv_cmd_draw;
+/* Copies rect of image, rows top first and tightly packed, into the channel's readback area.
+ * The bytes are there once a FENCE that follows has completed. */
+typedef struct nv_cmd_read_image { uint32_t image; nv_rect rect; } nv_cmd_read_image;
+/* The frame in image is done. Headless: a frame boundary only. */
+typedef struct nv_cmd_present { uint32_t image; } nv_cmd_present;
+/* Submits what came before. When the API has finished it, the plugin stores value into the
+ * channel's completed fence (values increase by one each time). */
+typedef struct nv_cmd_fence { uint64_t value; } nv_cmd_fence;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

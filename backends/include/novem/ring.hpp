@@ -1,0 +1,169 @@
+// The command ring: a fixed-size byte ring that carries commands from the application thread
+// (the one producer) to a plugin's submission thread (the one consumer).
+//
+// Records are contiguous: an nv_cmd_header, its POD arguments and payload, padded to
+// NV_CMD_ALIGN. A record that would cross the end of the buffer is preceded by an NV_OP_PAD
+// record that fills the rest, and starts again at offset 0. Positions are 64-bit and only grow,
+// so full and empty never look alike. The producer waits only when the ring is full; the consumer
+// frees a record's bytes after executing it. Every wait is counted.
+#pragma once
+
+#include <atomic>
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "novem/commands.h"
+#include "novem/waiter.hpp"
+
+namespace novem {
+
+struct RingCounters {
+  std::atomic<uint64_t> commands{0};       // records committed (pads excluded)
+  std::atomic<uint64_t> bytes{0};          // bytes committed, pads included
+  std::atomic<uint64_t> producer_waits{0}; // times the producer found the ring full and slept
+  std::atomic<uint64_t> consumer_waits{0}; // times the consumer found it empty and slept
+};
+
+class CommandRing {
+public:
+  // capacity: a power of two, at least 4 KiB.
+  explicit CommandRing(size_t capacity) : capacity_(capacity), mask_(capacity - 1) {
+    assert(capacity >= 4096 && (capacity & (capacity - 1)) == 0);
+    data_ = static_cast<uint8_t *>(std::aligned_alloc(64, capacity));
+    if (!data_) throw std::bad_alloc();
+  }
+  ~CommandRing() { std::free(data_); }
+  CommandRing(const CommandRing &) = delete;
+  CommandRing &operator=(const CommandRing &) = delete;
+
+  size_t capacity() const { return capacity_; }
+  // The largest record begin() accepts; larger payloads must be split by the sender.
+  size_t max_record_size() const { return capacity_ / 4; }
+  static constexpr uint32_t record_size(size_t bytes) {
+    return uint32_t((bytes + NV_CMD_ALIGN - 1) & ~size_t(NV_CMD_ALIGN - 1));
+  }
+
+  // ---- producer side ----
+
+  // Reserves a record of at least `bytes` (header included) and returns it with the header
+  // filled in; the rest is for the caller to write before commit(). Waits while the ring is full.
+  nv_cmd_header *begin(uint16_t opcode, size_t bytes) {
+    uint32_t size = record_size(bytes);
+    assert(size <= max_record_size());
+    uint64_t pos = head_.load(std::memory_order_relaxed);
+    size_t offset = pos & mask_;
+    size_t to_end = capacity_ - offset;
+    size_t need = size + (to_end < size ? to_end : 0);
+    wait_for_space(pos, need);
+    if (to_end < size) {
+      auto *pad = reinterpret_cast<nv_cmd_header *>(data_ + offset);
+      *pad = nv_cmd_header{NV_OP_PAD, 0, uint32_t(to_end)};
+      pos += to_end;
+      offset = 0;
+    }
+    pending_ = pos + size;
+    auto *header = reinterpret_cast<nv_cmd_header *>(data_ + offset);
+    *header = nv_cmd_header{opcode, 0, size};
+    return header;
+  }
+
+  // Publishes the record from the last begin().
+  void commit() {
+    uint64_t old = head_.load(std::memory_order_relaxed);
+    counters.commands.fetch_add(1, std::memory_order_relaxed);
+    counters.bytes.fetch_add(pending_ - old, std::memory_order_relaxed);
+    head_.store(pending_, std::memory_order_release);
+    consumer_.wake();
+  }
+
+  // ---- consumer side ----
+
+  // The next record, or nullptr when the ring is empty. Pads are skipped here.
+  const nv_cmd_header *peek() {
+    for (;;) {
+      uint64_t tail = tail_.load(std::memory_order_relaxed);
+      if (tail == head_.load(std::memory_order_acquire)) return nullptr;
+      auto *header = reinterpret_cast<const nv_cmd_header *>(data_ + (tail & mask_));
+      if (header->opcode != NV_OP_PAD) return header;
+      release(tail + header->size);
+    }
+  }
+
+  // Frees the record peek() returned, once it has been executed.
+  void pop(const nv_cmd_header *header) {
+    release(tail_.load(std::memory_order_relaxed) + header->size);
+  }
+
+  // Sleeps until a record is there or stop() was called. Returns false once stopped and empty.
+  bool wait_for_work() {
+    bool slept = consumer_.wait_until([&] {
+      return stopping_.load(std::memory_order_acquire) ||
+             tail_.load(std::memory_order_relaxed) != head_.load(std::memory_order_acquire);
+    });
+    if (slept) counters.consumer_waits.fetch_add(1, std::memory_order_relaxed);
+    return tail_.load(std::memory_order_relaxed) != head_.load(std::memory_order_acquire) ||
+           !stopping_.load(std::memory_order_acquire);
+  }
+
+  // Asks the consumer to finish what is queued and return from wait_for_work with false.
+  void stop() {
+    stopping_.store(true, std::memory_order_release);
+    consumer_.wake();
+  }
+
+  // True when the consumer has freed everything the producer committed.
+  bool drained() const {
+    return tail_.load(std::memory_order_acquire) == head_.load(std::memory_order_relaxed);
+  }
+
+  RingCounters counters;
+
+private:
+  void wait_for_space(uint64_t head, size_t need) {
+    auto fits = [&] { return capacity_ - (head - tail_.load(std::memory_order_acquire)) >= need; };
+    if (producer_.wait_until(fits)) counters.producer_waits.fetch_add(1, std::memory_order_relaxed);
+  }
+
+  void release(uint64_t new_tail) {
+    tail_.store(new_tail, std::memory_order_release);
+    producer_.wake();
+  }
+
+  const size_t capacity_;
+  const size_t mask_;
+  uint8_t *data_ = nullptr;
+  uint64_t pending_ = 0; // producer-only: end of the reserved record
+  alignas(64) std::atomic<uint64_t> head_{0}; // written by the producer
+  alignas(64) std::atomic<uint64_t> tail_{0}; // written by the consumer
+  alignas(64) std::atomic<bool> stopping_{false};
+  Waiter consumer_; // the consumer sleeps here when empty
+  Waiter producer_; // the producer sleeps here when full
+};
+
+// Typed helpers: push a command struct with an optional payload that follows it.
+template <class Args>
+inline Args *ring_begin(CommandRing &ring, nv_opcode op, size_t payload_bytes = 0) {
+  nv_cmd_header *h = ring.begin(uint16_t(op), sizeof(nv_cmd_header) + sizeof(Args) + payload_bytes);
+  return reinterpret_cast<Args *>(h + 1);
+}
+
+template <class Args> inline void ring_push(CommandRing &ring, nv_opcode op, const Args &args) {
+  *ring_begin<Args>(ring, op) = args;
+  ring.commit();
+}
+
+template <class Args> inline const Args &command_args(const nv_cmd_header *h) {
+  return *reinterpret_cast<const Args *>(h + 1);
+}
+
+// The payload that follows Args in a record.
+template <class Args> inline const void *command_payload(const nv_cmd_header *h) {
+  return reinterpret_cast<const uint8_t *>(h + 1) + sizeof(Args);
+}
+template <class Args> inline void *command_payload(Args *args) { return args + 1; }
+
+} // namespace novem

@@ -1,0 +1,43 @@
+// A sleeping side of a single-producer/single-consumer handshake.
+//
+// One thread waits until a condition it can read holds; the other makes it hold and calls
+// wake(). The waker pays one fence and one load when nobody sleeps, so it can be called after
+// every command. Correctness relies on sequential consistency between the condition's store
+// (release + the fence in wake) and the sleeping flag (Dekker's handshake).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace novem {
+
+class Waiter {
+public:
+  // Blocks until ready() is true. Returns whether it had to sleep at least once.
+  template <class Ready> bool wait_until(Ready ready) {
+    if (ready()) return false;
+    for (;;) {
+      sleeping_.store(1, std::memory_order_seq_cst);
+      if (ready()) {
+        sleeping_.store(0, std::memory_order_relaxed);
+        return true;
+      }
+      sleeping_.wait(1, std::memory_order_seq_cst);
+      if (ready()) return true;
+    }
+  }
+
+  // Call after making the waiter's condition true.
+  void wake() {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (sleeping_.load(std::memory_order_relaxed) != 0) {
+      sleeping_.store(0, std::memory_order_seq_cst);
+      sleeping_.notify_one();
+    }
+  }
+
+private:
+  std::atomic<uint32_t> sleeping_{0};
+};
+
+} // namespace novem

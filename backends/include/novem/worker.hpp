@@ -1,0 +1,48 @@
+// The submission thread's loop, shared by every plugin.
+//
+// A plugin's executor owns the API context and supplies:
+//   static constexpr DispatchTable<Executor> table();   one small function per opcode
+//   bool poll();     retires finished GPU work (signalling fences); true while some is pending
+//   void wait_gpu(); blocks a short while (about a millisecond) for pending GPU work
+//   void idle();     called when the ring runs dry: submit what is recorded
+// The loop executes commands as they arrive, retires GPU work between them, and sleeps only
+// when there is neither a command nor pending GPU work.
+#pragma once
+
+#include <array>
+
+#include "novem/channel.hpp"
+
+namespace novem {
+
+template <class Executor> using CommandHandler = void (*)(Executor &, const nv_cmd_header *);
+template <class Executor> using DispatchTable = std::array<CommandHandler<Executor>, NV_OP_COUNT>;
+
+// Adapts `void Executor::fn(const Args&, const nv_cmd_header*)` to a table entry.
+template <class Executor, class Args, void (Executor::*Fn)(const Args &, const nv_cmd_header *)>
+void handler(Executor &ex, const nv_cmd_header *h) {
+  (ex.*Fn)(command_args<Args>(h), h);
+}
+
+template <class Executor> void run_worker(nv_channel &channel, Executor &ex) {
+  static constexpr DispatchTable<Executor> table = Executor::table();
+  CommandRing &ring = channel.ring;
+  for (;;) {
+    if (const nv_cmd_header *h = ring.peek()) {
+      if (h->opcode < NV_OP_COUNT && table[h->opcode]) table[h->opcode](ex, h);
+      channel.executed[h->opcode < NV_OP_COUNT ? h->opcode : 0].fetch_add(1, std::memory_order_relaxed);
+      ring.pop(h);
+      ex.poll();
+      continue;
+    }
+    ex.idle();
+    if (ex.poll()) {
+      ex.wait_gpu();
+      continue;
+    }
+    if (!ring.wait_for_work()) break;
+  }
+  while (ex.poll()) ex.wait_gpu();
+}
+
+} // namespace novem

@@ -1,0 +1,57 @@
+// The producer side of a device's channel: owns the channel and the plugin's device, allocates
+// handles and pushes commands. Every method runs on the application thread.
+#pragma once
+
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "novem/channel.hpp"
+#include "plugin_loader.hpp"
+
+namespace novem {
+
+class CommandStream {
+public:
+  // Starts the plugin's device. On failure, ok() is false and error() says why in one line.
+  CommandStream(const LoadedPlugin &plugin, void *window);
+  ~CommandStream(); // executes everything queued, stops the plugin's thread
+  CommandStream(const CommandStream &) = delete;
+  CommandStream &operator=(const CommandStream &) = delete;
+
+  bool ok() const { return device_ != nullptr; }
+  const std::string &error() const { return error_; }
+  nv_channel &channel() { return *channel_; }
+
+  uint32_t new_handle() { return ++last_handle_; }
+
+  template <class Args> void push(nv_opcode op, const Args &args) { ring_push(channel_->ring, op, args); }
+  // A command whose payload the caller writes into the returned struct's tail before commit().
+  template <class Args> Args *begin(nv_opcode op, size_t payload_bytes) {
+    return ring_begin<Args>(channel_->ring, op, payload_bytes);
+  }
+  void commit() { channel_->ring.commit(); }
+
+  // Largest payload one record can carry after an argument struct of `args_size` bytes.
+  size_t max_payload(size_t args_size) const {
+    return channel_->ring.max_record_size() - sizeof(nv_cmd_header) - args_size;
+  }
+
+  // Sends bytes into a buffer, split into as many UPDATE_BUFFER records as the ring needs.
+  void update_buffer(uint32_t buffer, uint64_t offset, const void *data, size_t size, uint32_t flags);
+
+  // Pushes a FENCE and returns its value; wait() blocks until the plugin has completed it.
+  uint64_t fence();
+  void wait(uint64_t value) { channel_->wait_fence(value); }
+  void finish() { wait(fence()); }
+
+private:
+  const nv_plugin *plugin_;
+  std::unique_ptr<nv_channel> channel_;
+  nv_device *device_ = nullptr;
+  std::string error_;
+  uint32_t last_handle_ = 0;
+  uint64_t last_fence_ = 0;
+};
+
+} // namespace novem

@@ -1,0 +1,242 @@
+// IDirect3DDevice9Ex: the D3D9 device. Validates each call, keeps the application-side state
+// that getters answer from, and turns draws into commands for the plugin's thread.
+//
+// The methods are spread over files by topic: device.cpp (lifetime, present, targets),
+// device_state.cpp (render states, transforms, viewport, material), device_draw.cpp (vertex
+// input, fixed-function shaders, draws), device_unimplemented.cpp (what is not there yet).
+#pragma once
+
+#include <array>
+#include <deque>
+#include <memory>
+#include <unordered_map>
+
+#include <d3d9.h>
+
+#include "command_stream.hpp"
+#include "plugin_loader.hpp"
+
+namespace novem {
+
+class Direct3D9;
+class Surface;
+class VertexBuffer;
+
+class Device final : public IDirect3DDevice9Ex {
+public:
+  // Creates a headless device (no window) on the given plugin. On failure returns the HRESULT
+  // Windows would, with one line logged.
+  static HRESULT create(Direct3D9 *parent, const LoadedPlugin &plugin,
+                        const D3DDEVICE_CREATION_PARAMETERS &creation,
+                        D3DPRESENT_PARAMETERS *parameters, Device **out);
+
+  CommandStream &commands() { return *stream_; }
+  const nv_adapter_info &adapter() const { return plugin_.adapter; }
+
+    HRESULT STDMETHODCALLTYPE QueryInterface(REFIID iid, void **out) override;
+    ULONG STDMETHODCALLTYPE AddRef() override;
+    ULONG STDMETHODCALLTYPE Release() override;
+    HRESULT STDMETHODCALLTYPE TestCooperativeLevel() override;
+    UINT STDMETHODCALLTYPE GetAvailableTextureMem() override;
+    HRESULT STDMETHODCALLTYPE EvictManagedResources() override;
+    HRESULT STDMETHODCALLTYPE GetDirect3D(IDirect3D9 **d3d9) override;
+    HRESULT STDMETHODCALLTYPE GetDeviceCaps(D3DCAPS9 *caps) override;
+    HRESULT STDMETHODCALLTYPE GetDisplayMode(UINT swapchain_idx, D3DDISPLAYMODE *mode) override;
+    HRESULT STDMETHODCALLTYPE GetCreationParameters(D3DDEVICE_CREATION_PARAMETERS *parameters) override;
+    HRESULT STDMETHODCALLTYPE SetCursorProperties(UINT hotspot_x, UINT hotspot_y, IDirect3DSurface9 *bitmap) override;
+    void STDMETHODCALLTYPE SetCursorPosition(int x, int y, DWORD flags) override;
+    WINBOOL STDMETHODCALLTYPE ShowCursor(WINBOOL show) override;
+    HRESULT STDMETHODCALLTYPE CreateAdditionalSwapChain(D3DPRESENT_PARAMETERS *parameters, IDirect3DSwapChain9 **swapchain) override;
+    HRESULT STDMETHODCALLTYPE GetSwapChain(UINT swapchain_idx, IDirect3DSwapChain9 **swapchain) override;
+    UINT STDMETHODCALLTYPE GetNumberOfSwapChains() override;
+    HRESULT STDMETHODCALLTYPE Reset(D3DPRESENT_PARAMETERS *parameters) override;
+    HRESULT STDMETHODCALLTYPE Present(const RECT *src_rect, const RECT *dst_rect, HWND dst_window_override, const RGNDATA *dirty_region) override;
+    HRESULT STDMETHODCALLTYPE GetBackBuffer(UINT swapchain_idx, UINT backbuffer_idx, D3DBACKBUFFER_TYPE backbuffer_type, IDirect3DSurface9 **backbuffer) override;
+    HRESULT STDMETHODCALLTYPE GetRasterStatus(UINT swapchain_idx, D3DRASTER_STATUS *raster_status) override;
+    HRESULT STDMETHODCALLTYPE SetDialogBoxMode(WINBOOL enable) override;
+    void STDMETHODCALLTYPE SetGammaRamp(UINT swapchain_idx, DWORD flags, const D3DGAMMARAMP *ramp) override;
+    void STDMETHODCALLTYPE GetGammaRamp(UINT swapchain_idx, D3DGAMMARAMP *ramp) override;
+    HRESULT STDMETHODCALLTYPE CreateTexture(UINT width, UINT height, UINT levels, DWORD usage, D3DFORMAT format, D3DPOOL pool, IDirect3DTexture9 **texture, HANDLE *shared_handle) override;
+    HRESULT STDMETHODCALLTYPE CreateVolumeTexture(UINT width, UINT height, UINT depth, UINT levels, DWORD usage, D3DFORMAT format, D3DPOOL pool, IDirect3DVolumeTexture9 **texture, HANDLE *shared_handle) override;
+    HRESULT STDMETHODCALLTYPE CreateCubeTexture(UINT edge_length, UINT levels, DWORD usage, D3DFORMAT format, D3DPOOL pool, IDirect3DCubeTexture9 **texture, HANDLE *shared_handle) override;
+    HRESULT STDMETHODCALLTYPE CreateVertexBuffer(UINT size, DWORD usage, DWORD fvf, D3DPOOL pool, IDirect3DVertexBuffer9 **buffer, HANDLE *shared_handle) override;
+    HRESULT STDMETHODCALLTYPE CreateIndexBuffer(UINT size, DWORD usage, D3DFORMAT format, D3DPOOL pool, IDirect3DIndexBuffer9 **buffer, HANDLE *shared_handle) override;
+    HRESULT STDMETHODCALLTYPE CreateRenderTarget(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample_type, DWORD multisample_quality, WINBOOL lockable, IDirect3DSurface9 **surface, HANDLE *shared_handle) override;
+    HRESULT STDMETHODCALLTYPE CreateDepthStencilSurface(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample_type, DWORD multisample_quality, WINBOOL discard, IDirect3DSurface9 **surface, HANDLE *shared_handle) override;
+    HRESULT STDMETHODCALLTYPE UpdateSurface(IDirect3DSurface9 *src_surface, const RECT *src_rect, IDirect3DSurface9 *dst_surface, const POINT *dst_point) override;
+    HRESULT STDMETHODCALLTYPE UpdateTexture(IDirect3DBaseTexture9 *src_texture, IDirect3DBaseTexture9 *dst_texture) override;
+    HRESULT STDMETHODCALLTYPE GetRenderTargetData(IDirect3DSurface9 *render_target, IDirect3DSurface9 *dst_surface) override;
+    HRESULT STDMETHODCALLTYPE GetFrontBufferData(UINT swapchain_idx, IDirect3DSurface9 *dst_surface) override;
+    HRESULT STDMETHODCALLTYPE StretchRect(IDirect3DSurface9 *src_surface, const RECT *src_rect, IDirect3DSurface9 *dst_surface, const RECT *dst_rect, D3DTEXTUREFILTERTYPE filter) override;
+    HRESULT STDMETHODCALLTYPE ColorFill(IDirect3DSurface9 *surface, const RECT *rect, D3DCOLOR colour) override;
+    HRESULT STDMETHODCALLTYPE CreateOffscreenPlainSurface(UINT width, UINT height, D3DFORMAT format, D3DPOOL pool, IDirect3DSurface9 **surface, HANDLE *shared_handle) override;
+    HRESULT STDMETHODCALLTYPE SetRenderTarget(DWORD idx, IDirect3DSurface9 *surface) override;
+    HRESULT STDMETHODCALLTYPE GetRenderTarget(DWORD idx, IDirect3DSurface9 **surface) override;
+    HRESULT STDMETHODCALLTYPE SetDepthStencilSurface(IDirect3DSurface9 *depth_stencil) override;
+    HRESULT STDMETHODCALLTYPE GetDepthStencilSurface(IDirect3DSurface9 **depth_stencil) override;
+    HRESULT STDMETHODCALLTYPE BeginScene() override;
+    HRESULT STDMETHODCALLTYPE EndScene() override;
+    HRESULT STDMETHODCALLTYPE Clear(DWORD rect_count, const D3DRECT *rects, DWORD flags, D3DCOLOR colour, float z, DWORD stencil) override;
+    HRESULT STDMETHODCALLTYPE SetTransform(D3DTRANSFORMSTATETYPE state, const D3DMATRIX *matrix) override;
+    HRESULT STDMETHODCALLTYPE GetTransform(D3DTRANSFORMSTATETYPE State, D3DMATRIX *matrix) override;
+    HRESULT STDMETHODCALLTYPE MultiplyTransform(D3DTRANSFORMSTATETYPE state, const D3DMATRIX *matrix) override;
+    HRESULT STDMETHODCALLTYPE SetViewport(const D3DVIEWPORT9 *viewport) override;
+    HRESULT STDMETHODCALLTYPE GetViewport(D3DVIEWPORT9 *viewport) override;
+    HRESULT STDMETHODCALLTYPE SetMaterial(const D3DMATERIAL9 *material) override;
+    HRESULT STDMETHODCALLTYPE GetMaterial(D3DMATERIAL9 *material) override;
+    HRESULT STDMETHODCALLTYPE SetLight(DWORD idx, const D3DLIGHT9 *light) override;
+    HRESULT STDMETHODCALLTYPE GetLight(DWORD idx, D3DLIGHT9 *light) override;
+    HRESULT STDMETHODCALLTYPE LightEnable(DWORD idx, WINBOOL enable) override;
+    HRESULT STDMETHODCALLTYPE GetLightEnable(DWORD idx, WINBOOL *enable) override;
+    HRESULT STDMETHODCALLTYPE SetClipPlane(DWORD idx, const float *plane) override;
+    HRESULT STDMETHODCALLTYPE GetClipPlane(DWORD idx, float *plane) override;
+    HRESULT STDMETHODCALLTYPE SetRenderState(D3DRENDERSTATETYPE state, DWORD value) override;
+    HRESULT STDMETHODCALLTYPE GetRenderState(D3DRENDERSTATETYPE state, DWORD *value) override;
+    HRESULT STDMETHODCALLTYPE CreateStateBlock(D3DSTATEBLOCKTYPE type, IDirect3DStateBlock9 **stateblock) override;
+    HRESULT STDMETHODCALLTYPE BeginStateBlock() override;
+    HRESULT STDMETHODCALLTYPE EndStateBlock(IDirect3DStateBlock9 **stateblock) override;
+    HRESULT STDMETHODCALLTYPE SetClipStatus(const D3DCLIPSTATUS9 *clip_status) override;
+    HRESULT STDMETHODCALLTYPE GetClipStatus(D3DCLIPSTATUS9 *clip_status) override;
+    HRESULT STDMETHODCALLTYPE GetTexture(DWORD stage, IDirect3DBaseTexture9 **texture) override;
+    HRESULT STDMETHODCALLTYPE SetTexture(DWORD stage, IDirect3DBaseTexture9 *texture) override;
+    HRESULT STDMETHODCALLTYPE GetTextureStageState(DWORD stage, D3DTEXTURESTAGESTATETYPE state, DWORD *value) override;
+    HRESULT STDMETHODCALLTYPE SetTextureStageState(DWORD stage, D3DTEXTURESTAGESTATETYPE state, DWORD value) override;
+    HRESULT STDMETHODCALLTYPE GetSamplerState(DWORD sampler_idx, D3DSAMPLERSTATETYPE state, DWORD *value) override;
+    HRESULT STDMETHODCALLTYPE SetSamplerState(DWORD sampler_idx, D3DSAMPLERSTATETYPE state, DWORD value) override;
+    HRESULT STDMETHODCALLTYPE ValidateDevice(DWORD *pass_count) override;
+    HRESULT STDMETHODCALLTYPE SetPaletteEntries(UINT palette_idx, const PALETTEENTRY *entries) override;
+    HRESULT STDMETHODCALLTYPE GetPaletteEntries(UINT palette_idx, PALETTEENTRY *entries) override;
+    HRESULT STDMETHODCALLTYPE SetCurrentTexturePalette(UINT palette_idx) override;
+    HRESULT STDMETHODCALLTYPE GetCurrentTexturePalette(UINT *palette_idx) override;
+    HRESULT STDMETHODCALLTYPE SetScissorRect(const RECT *rect) override;
+    HRESULT STDMETHODCALLTYPE GetScissorRect(RECT *rect) override;
+    HRESULT STDMETHODCALLTYPE SetSoftwareVertexProcessing(WINBOOL software) override;
+    WINBOOL STDMETHODCALLTYPE GetSoftwareVertexProcessing() override;
+    HRESULT STDMETHODCALLTYPE SetNPatchMode(float segment_count) override;
+    float STDMETHODCALLTYPE GetNPatchMode() override;
+    HRESULT STDMETHODCALLTYPE DrawPrimitive(D3DPRIMITIVETYPE primitive_type, UINT start_vertex, UINT primitive_count) override;
+    HRESULT STDMETHODCALLTYPE DrawIndexedPrimitive(D3DPRIMITIVETYPE primitive_type, INT base_vertex_idx, UINT min_vertex_idx, UINT vertex_count, UINT start_idx, UINT primitive_count) override;
+    HRESULT STDMETHODCALLTYPE DrawPrimitiveUP(D3DPRIMITIVETYPE primitive_type, UINT primitive_count, const void *data, UINT stride) override;
+    HRESULT STDMETHODCALLTYPE DrawIndexedPrimitiveUP(D3DPRIMITIVETYPE primitive_type, UINT min_vertex_idx, UINT vertex_count, UINT primitive_count, const void *index_data, D3DFORMAT index_format, const void *data, UINT stride) override;
+    HRESULT STDMETHODCALLTYPE ProcessVertices(UINT src_start_idx, UINT dst_idx, UINT vertex_count, IDirect3DVertexBuffer9 *dst_buffer, IDirect3DVertexDeclaration9 *declaration, DWORD flags) override;
+    HRESULT STDMETHODCALLTYPE CreateVertexDeclaration(const D3DVERTEXELEMENT9 *elements, IDirect3DVertexDeclaration9 **declaration) override;
+    HRESULT STDMETHODCALLTYPE SetVertexDeclaration(IDirect3DVertexDeclaration9 *declaration) override;
+    HRESULT STDMETHODCALLTYPE GetVertexDeclaration(IDirect3DVertexDeclaration9 **declaration) override;
+    HRESULT STDMETHODCALLTYPE SetFVF(DWORD fvf) override;
+    HRESULT STDMETHODCALLTYPE GetFVF(DWORD *fvf) override;
+    HRESULT STDMETHODCALLTYPE CreateVertexShader(const DWORD *byte_code, IDirect3DVertexShader9 **shader) override;
+    HRESULT STDMETHODCALLTYPE SetVertexShader(IDirect3DVertexShader9 *shader) override;
+    HRESULT STDMETHODCALLTYPE GetVertexShader(IDirect3DVertexShader9 **shader) override;
+    HRESULT STDMETHODCALLTYPE SetVertexShaderConstantF(UINT reg_idx, const float *data, UINT count) override;
+    HRESULT STDMETHODCALLTYPE GetVertexShaderConstantF(UINT reg_idx, float *data, UINT count) override;
+    HRESULT STDMETHODCALLTYPE SetVertexShaderConstantI(UINT reg_idx, const int *data, UINT count) override;
+    HRESULT STDMETHODCALLTYPE GetVertexShaderConstantI(UINT reg_idx, int *data, UINT count) override;
+    HRESULT STDMETHODCALLTYPE SetVertexShaderConstantB(UINT reg_idx, const WINBOOL *data, UINT count) override;
+    HRESULT STDMETHODCALLTYPE GetVertexShaderConstantB(UINT reg_idx, WINBOOL *data, UINT count) override;
+    HRESULT STDMETHODCALLTYPE SetStreamSource(UINT stream_idx, IDirect3DVertexBuffer9 *buffer, UINT offset, UINT stride) override;
+    HRESULT STDMETHODCALLTYPE GetStreamSource(UINT stream_idx, IDirect3DVertexBuffer9 **buffer, UINT *offset, UINT *stride) override;
+    HRESULT STDMETHODCALLTYPE SetStreamSourceFreq(UINT stream_idx, UINT frequency) override;
+    HRESULT STDMETHODCALLTYPE GetStreamSourceFreq(UINT stream_idx, UINT *frequency) override;
+    HRESULT STDMETHODCALLTYPE SetIndices(IDirect3DIndexBuffer9 *buffer) override;
+    HRESULT STDMETHODCALLTYPE GetIndices(IDirect3DIndexBuffer9 **buffer) override;
+    HRESULT STDMETHODCALLTYPE CreatePixelShader(const DWORD *byte_code, IDirect3DPixelShader9 **shader) override;
+    HRESULT STDMETHODCALLTYPE SetPixelShader(IDirect3DPixelShader9 *shader) override;
+    HRESULT STDMETHODCALLTYPE GetPixelShader(IDirect3DPixelShader9 **shader) override;
+    HRESULT STDMETHODCALLTYPE SetPixelShaderConstantF(UINT reg_idx, const float *data, UINT count) override;
+    HRESULT STDMETHODCALLTYPE GetPixelShaderConstantF(UINT reg_idx, float *data, UINT count) override;
+    HRESULT STDMETHODCALLTYPE SetPixelShaderConstantI(UINT reg_idx, const int *data, UINT count) override;
+    HRESULT STDMETHODCALLTYPE GetPixelShaderConstantI(UINT reg_idx, int *data, UINT count) override;
+    HRESULT STDMETHODCALLTYPE SetPixelShaderConstantB(UINT reg_idx, const WINBOOL *data, UINT count) override;
+    HRESULT STDMETHODCALLTYPE GetPixelShaderConstantB(UINT reg_idx, WINBOOL *data, UINT count) override;
+    HRESULT STDMETHODCALLTYPE DrawRectPatch(UINT handle, const float *segment_count, const D3DRECTPATCH_INFO *patch_info) override;
+    HRESULT STDMETHODCALLTYPE DrawTriPatch(UINT handle, const float *segment_count, const D3DTRIPATCH_INFO *patch_info) override;
+    HRESULT STDMETHODCALLTYPE DeletePatch(UINT handle) override;
+    HRESULT STDMETHODCALLTYPE CreateQuery(D3DQUERYTYPE type, IDirect3DQuery9 **query) override;
+    HRESULT STDMETHODCALLTYPE SetConvolutionMonoKernel(UINT width, UINT height, float *rows, float *columns) override;
+    HRESULT STDMETHODCALLTYPE ComposeRects(IDirect3DSurface9 *src_surface, IDirect3DSurface9 *dst_surface, IDirect3DVertexBuffer9 *src_descs, UINT rect_count, IDirect3DVertexBuffer9 *dst_descs, D3DCOMPOSERECTSOP operation, INT offset_x, INT offset_y) override;
+    HRESULT STDMETHODCALLTYPE PresentEx(const RECT *src_rect, const RECT *dst_rect, HWND dst_window_override, const RGNDATA *dirty_region, DWORD flags) override;
+    HRESULT STDMETHODCALLTYPE GetGPUThreadPriority(INT *priority) override;
+    HRESULT STDMETHODCALLTYPE SetGPUThreadPriority(INT priority) override;
+    HRESULT STDMETHODCALLTYPE WaitForVBlank(UINT swapchain_idx) override;
+    HRESULT STDMETHODCALLTYPE CheckResourceResidency(IDirect3DResource9 **resources, UINT32 resource_count) override;
+    HRESULT STDMETHODCALLTYPE SetMaximumFrameLatency(UINT max_latency) override;
+    HRESULT STDMETHODCALLTYPE GetMaximumFrameLatency(UINT *max_latency) override;
+    HRESULT STDMETHODCALLTYPE CheckDeviceState(HWND dst_window) override;
+    HRESULT STDMETHODCALLTYPE CreateRenderTargetEx(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample_type, DWORD multisample_quality, WINBOOL lockable, IDirect3DSurface9 **surface, HANDLE *shared_handle, DWORD usage) override;
+    HRESULT STDMETHODCALLTYPE CreateOffscreenPlainSurfaceEx(UINT width, UINT Height, D3DFORMAT format, D3DPOOL pool, IDirect3DSurface9 **surface, HANDLE *shared_handle, DWORD usage) override;
+    HRESULT STDMETHODCALLTYPE CreateDepthStencilSurfaceEx(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample_type, DWORD multisample_quality, WINBOOL discard, IDirect3DSurface9 **surface, HANDLE *shared_handle, DWORD usage) override;
+    HRESULT STDMETHODCALLTYPE ResetEx(D3DPRESENT_PARAMETERS *parameters, D3DDISPLAYMODEEX *mode) override;
+    HRESULT STDMETHODCALLTYPE GetDisplayModeEx(UINT swapchain_idx, D3DDISPLAYMODEEX *mode, D3DDISPLAYROTATION *rotation) override;
+
+private:
+  Device(Direct3D9 *parent, const LoadedPlugin &plugin, const D3DDEVICE_CREATION_PARAMETERS &creation,
+         const D3DPRESENT_PARAMETERS &parameters);
+  ~Device();
+  HRESULT init();
+
+  // Groups of state the next draw must send; one set for every kind of state.
+  enum Dirty : uint32_t {
+    kDirtyTargets = 1u << 0,
+    kDirtyViewport = 1u << 1, // viewport and scissor
+    kDirtyPipeline = 1u << 2,
+    kDirtyVertexConstants = 1u << 3,
+    kDirtyStreams = 1u << 4,
+    kDirtyAll = (1u << 5) - 1,
+  };
+
+  void set_defaults();
+  void bind_render_target(Surface *surface);
+  void bind_depth_stencil(Surface *surface);
+  // Sends every dirty group; false when the draw cannot happen (no vertex format).
+  bool flush_state(D3DPRIMITIVETYPE type);
+  void flush_pipeline(D3DPRIMITIVETYPE type);
+  void flush_vertex_constants();
+  uint32_t ff_vertex_shader();
+  HRESULT draw(D3DPRIMITIVETYPE type, UINT start_vertex, UINT primitive_count);
+
+  std::atomic<ULONG> refs_{1};
+  Direct3D9 *parent_;
+  LoadedPlugin plugin_;
+  D3DDEVICE_CREATION_PARAMETERS creation_;
+  D3DPRESENT_PARAMETERS present_parameters_;
+  std::unique_ptr<CommandStream> stream_;
+
+  // Implicit surfaces: the device owns them (a private reference each).
+  Surface *back_buffer_ = nullptr;
+  Surface *auto_depth_stencil_ = nullptr;
+
+  // ---- application-side state: what the getters answer ----
+  std::array<DWORD, D3DRS_BLENDOPALPHA + 1> render_states_{};
+  std::array<D3DMATRIX, 512> transforms_{}; // indexed by D3DTRANSFORMSTATETYPE (world matrices from 256)
+  D3DVIEWPORT9 viewport_{};
+  D3DMATERIAL9 material_{};
+  DWORD fvf_ = 0;
+  struct Stream {
+    VertexBuffer *buffer = nullptr; // a private reference
+    UINT offset = 0;
+    UINT stride = 0;
+  } stream0_;
+  Surface *render_target_ = nullptr;  // a private reference
+  Surface *depth_stencil_ = nullptr;  // a private reference
+  bool in_scene_ = false;
+
+  // ---- what has been sent to the plugin ----
+  uint32_t dirty_ = kDirtyAll;
+  nv_pipeline_desc sent_pipeline_{};
+  bool pipeline_sent_ = false;
+  std::unordered_map<uint32_t, uint32_t> ff_vertex_shaders_; // FFVertexKey::pack() -> handle
+  uint32_t ff_pixel_shader_ = 0;
+  uint32_t bound_vertex_buffer_ = 0;
+
+  // DrawPrimitiveUP data goes through a device-owned buffer used as a ring: appended with
+  // NO_OVERWRITE, restarted with DISCARD when full.
+  uint32_t up_buffer_ = 0;
+  uint32_t up_buffer_size_ = 0;
+  uint32_t up_cursor_ = 0;
+
+  // Present throttling: fences of the frames in flight.
+  std::deque<uint64_t> frame_fences_;
+  UINT max_frame_latency_ = 3;
+};
+
+} // namespace novem

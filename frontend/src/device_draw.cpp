@@ -1,0 +1,355 @@
+// Vertex input, the fixed-function shaders, and draws: the dirty groups are turned into
+// commands once per draw, then the draw itself.
+#include <algorithm>
+#include <cstring>
+
+#include "device.hpp"
+#include "ff_shaders.hpp"
+#include "log.hpp"
+#include "surface.hpp"
+#include "vertex_buffer.hpp"
+
+namespace novem {
+
+namespace {
+
+// Where each part of an FVF vertex lies; only what the draw path reads is kept.
+struct FvfLayout {
+  bool supported = false;   // a position the fixed-function path draws
+  bool pretransformed = false;
+  uint32_t position_format = NV_FORMAT_UNDEFINED;
+  int32_t diffuse_offset = -1;
+  uint32_t size = 0;
+};
+
+FvfLayout fvf_layout(DWORD fvf) {
+  FvfLayout l;
+  switch (fvf & D3DFVF_POSITION_MASK) {
+  case D3DFVF_XYZ: l.size = 12; break;
+  case D3DFVF_XYZRHW: l.size = 16; l.pretransformed = true; break;
+  case D3DFVF_XYZB1: l.size = 16; break;
+  case D3DFVF_XYZB2: l.size = 20; break;
+  case D3DFVF_XYZB3: l.size = 24; break;
+  case D3DFVF_XYZB4: l.size = 28; break;
+  case D3DFVF_XYZB5: l.size = 32; break;
+  case D3DFVF_XYZW: l.size = 16; return l; // needs a vertex shader
+  default: return l;
+  }
+  // Blend weights follow the position; vertex blending is off, so only x, y, z are read.
+  l.supported = true;
+  l.position_format = l.pretransformed ? NV_FORMAT_R32G32B32A32_SFLOAT : NV_FORMAT_R32G32B32_SFLOAT;
+  if (fvf & D3DFVF_NORMAL) l.size += 12;
+  if (fvf & D3DFVF_PSIZE) l.size += 4;
+  if (fvf & D3DFVF_DIFFUSE) {
+    l.diffuse_offset = int32_t(l.size);
+    l.size += 4;
+  }
+  if (fvf & D3DFVF_SPECULAR) l.size += 4;
+  uint32_t coords = (fvf & D3DFVF_TEXCOUNT_MASK) >> D3DFVF_TEXCOUNT_SHIFT;
+  for (uint32_t i = 0; i < coords; ++i) {
+    static constexpr uint32_t floats[4] = {2, 3, 4, 1}; // D3DFVF_TEXTUREFORMAT2, 3, 4, 1
+    l.size += 4 * floats[(fvf >> (16 + 2 * i)) & 3];
+  }
+  return l;
+}
+
+uint32_t vertex_count(D3DPRIMITIVETYPE type, UINT primitives) {
+  switch (type) {
+  case D3DPT_POINTLIST: return primitives;
+  case D3DPT_LINELIST: return primitives * 2;
+  case D3DPT_LINESTRIP: return primitives + 1;
+  case D3DPT_TRIANGLELIST: return primitives * 3;
+  case D3DPT_TRIANGLESTRIP:
+  case D3DPT_TRIANGLEFAN: return primitives + 2;
+  default: return 0;
+  }
+}
+
+nv_topology topology(D3DPRIMITIVETYPE type) {
+  switch (type) {
+  case D3DPT_POINTLIST: return NV_TOPOLOGY_POINT_LIST;
+  case D3DPT_LINELIST: return NV_TOPOLOGY_LINE_LIST;
+  case D3DPT_LINESTRIP: return NV_TOPOLOGY_LINE_STRIP;
+  case D3DPT_TRIANGLESTRIP: return NV_TOPOLOGY_TRIANGLE_STRIP;
+  case D3DPT_TRIANGLEFAN: return NV_TOPOLOGY_TRIANGLE_FAN;
+  default: return NV_TOPOLOGY_TRIANGLE_LIST;
+  }
+}
+
+nv_compare compare(DWORD func) {
+  // D3DCMP_NEVER (1) .. D3DCMP_ALWAYS (8) in the same order as nv_compare.
+  return func >= D3DCMP_NEVER && func <= D3DCMP_ALWAYS ? nv_compare(func - D3DCMP_NEVER) : NV_COMPARE_ALWAYS;
+}
+
+nv_blend_op blend_op(DWORD op) {
+  switch (op) {
+  case D3DBLENDOP_SUBTRACT: return NV_BLEND_OP_SUBTRACT;
+  case D3DBLENDOP_REVSUBTRACT: return NV_BLEND_OP_REVERSE_SUBTRACT;
+  case D3DBLENDOP_MIN: return NV_BLEND_OP_MIN;
+  case D3DBLENDOP_MAX: return NV_BLEND_OP_MAX;
+  default: return NV_BLEND_OP_ADD;
+  }
+}
+
+// D3DBLEND to a factor. A target without alpha (X8R8G8B8, R5G6B5) reads as alpha 1.
+nv_blend_factor blend_factor(DWORD blend, bool target_has_alpha) {
+  switch (blend) {
+  case D3DBLEND_ZERO: return NV_BLEND_ZERO;
+  case D3DBLEND_SRCCOLOR: return NV_BLEND_SRC_COLOR;
+  case D3DBLEND_INVSRCCOLOR: return NV_BLEND_ONE_MINUS_SRC_COLOR;
+  case D3DBLEND_SRCALPHA: return NV_BLEND_SRC_ALPHA;
+  case D3DBLEND_INVSRCALPHA: return NV_BLEND_ONE_MINUS_SRC_ALPHA;
+  case D3DBLEND_DESTALPHA: return target_has_alpha ? NV_BLEND_DST_ALPHA : NV_BLEND_ONE;
+  case D3DBLEND_INVDESTALPHA: return target_has_alpha ? NV_BLEND_ONE_MINUS_DST_ALPHA : NV_BLEND_ZERO;
+  case D3DBLEND_DESTCOLOR: return NV_BLEND_DST_COLOR;
+  case D3DBLEND_INVDESTCOLOR: return NV_BLEND_ONE_MINUS_DST_COLOR;
+  case D3DBLEND_SRCALPHASAT: return NV_BLEND_SRC_ALPHA_SATURATE;
+  default: return NV_BLEND_ONE; // D3DBLEND_ONE; BLENDFACTOR is not advertised yet
+  }
+}
+
+// Source and destination factors; D3DBLEND_BOTH(INV)SRCALPHA as the source sets both.
+void blend_pair(DWORD src, DWORD dst, bool target_has_alpha, uint8_t &out_src, uint8_t &out_dst) {
+  if (src == D3DBLEND_BOTHSRCALPHA) {
+    out_src = NV_BLEND_SRC_ALPHA, out_dst = NV_BLEND_ONE_MINUS_SRC_ALPHA;
+  } else if (src == D3DBLEND_BOTHINVSRCALPHA) {
+    out_src = NV_BLEND_ONE_MINUS_SRC_ALPHA, out_dst = NV_BLEND_SRC_ALPHA;
+  } else {
+    out_src = blend_factor(src, target_has_alpha), out_dst = blend_factor(dst, target_has_alpha);
+  }
+}
+
+D3DMATRIX multiply(const D3DMATRIX &a, const D3DMATRIX &b) {
+  D3DMATRIX r{};
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      for (int k = 0; k < 4; ++k) r.m[i][j] += a.m[i][k] * b.m[k][j];
+  return r;
+}
+
+void color_value_to_floats(const D3DCOLORVALUE &c, float out[4]) { out[0] = c.r, out[1] = c.g, out[2] = c.b, out[3] = c.a; }
+
+} // namespace
+
+HRESULT Device::CreateVertexBuffer(UINT length, DWORD usage, DWORD fvf, D3DPOOL pool, IDirect3DVertexBuffer9 **buffer,
+                                   HANDLE *shared_handle) {
+  if (!buffer) return D3DERR_INVALIDCALL;
+  *buffer = nullptr;
+  if (shared_handle || length == 0 || pool > D3DPOOL_SCRATCH || pool == D3DPOOL_SCRATCH) return D3DERR_INVALIDCALL;
+  // A buffer declared with an FVF must hold at least one vertex of it, as in Windows.
+  if (fvf && length < fvf_layout(fvf).size) return D3DERR_INVALIDCALL;
+  *buffer = new VertexBuffer(this, length, usage, fvf, pool);
+  AddRef();
+  return D3D_OK;
+}
+
+HRESULT Device::SetFVF(DWORD fvf) {
+  if (fvf == fvf_) return D3D_OK;
+  fvf_ = fvf;
+  dirty_ |= kDirtyPipeline | kDirtyVertexConstants;
+  return D3D_OK;
+}
+
+HRESULT Device::GetFVF(DWORD *fvf) {
+  if (!fvf) return D3DERR_INVALIDCALL;
+  *fvf = fvf_;
+  return D3D_OK;
+}
+
+HRESULT Device::SetStreamSource(UINT stream, IDirect3DVertexBuffer9 *iface, UINT offset, UINT stride) {
+  if (stream >= 16) return D3DERR_INVALIDCALL;
+  if (stream != 0) {
+    static std::atomic<bool> once{false};
+    log_unimplemented(once, "SetStreamSource on streams other than 0");
+    return D3DERR_INVALIDCALL;
+  }
+  auto *buffer = static_cast<VertexBuffer *>(iface);
+  if (buffer) buffer->add_private_ref();
+  if (stream0_.buffer) stream0_.buffer->release_private_ref();
+  stream0_ = Stream{buffer, offset, stride};
+  dirty_ |= kDirtyStreams;
+  return D3D_OK;
+}
+
+HRESULT Device::GetStreamSource(UINT stream, IDirect3DVertexBuffer9 **buffer, UINT *offset, UINT *stride) {
+  if (!buffer || !offset || !stride || stream >= 16) return D3DERR_INVALIDCALL;
+  *buffer = nullptr, *offset = 0, *stride = 0;
+  if (stream != 0 || !stream0_.buffer) return D3D_OK;
+  stream0_.buffer->AddRef();
+  *buffer = stream0_.buffer;
+  *offset = stream0_.offset;
+  *stride = stream0_.stride;
+  return D3D_OK;
+}
+
+uint32_t Device::ff_vertex_shader() {
+  FvfLayout layout = fvf_layout(fvf_);
+  FFVertexKey key{};
+  key.pretransformed = layout.pretransformed;
+  key.lighting = !layout.pretransformed && render_states_[D3DRS_LIGHTING];
+  // With lighting on, the vertex colour feeds the output only as the diffuse material source.
+  bool vertex_diffuse = render_states_[D3DRS_COLORVERTEX] && render_states_[D3DRS_DIFFUSEMATERIALSOURCE] == D3DMCS_COLOR1;
+  key.has_color = layout.diffuse_offset >= 0 && (!key.lighting || vertex_diffuse);
+  auto [it, inserted] = ff_vertex_shaders_.try_emplace(key.pack(), 0);
+  if (inserted) {
+    std::vector<uint32_t> words = build_ff_vertex_shader(key);
+    it->second = commands().new_handle();
+    auto *args = commands().begin<nv_cmd_create_shader>(NV_OP_CREATE_SHADER, words.size() * 4);
+    *args = nv_cmd_create_shader{it->second, NV_STAGE_VERTEX, uint32_t(words.size())};
+    std::memcpy(command_payload(args), words.data(), words.size() * 4);
+    commands().commit();
+  }
+  return it->second;
+}
+
+void Device::flush_pipeline(D3DPRIMITIVETYPE type) {
+  if (!ff_pixel_shader_) {
+    std::vector<uint32_t> words = build_ff_pixel_shader();
+    ff_pixel_shader_ = commands().new_handle();
+    auto *args = commands().begin<nv_cmd_create_shader>(NV_OP_CREATE_SHADER, words.size() * 4);
+    *args = nv_cmd_create_shader{ff_pixel_shader_, NV_STAGE_PIXEL, uint32_t(words.size())};
+    std::memcpy(command_payload(args), words.data(), words.size() * 4);
+    commands().commit();
+  }
+  const auto &rs = render_states_;
+  FvfLayout layout = fvf_layout(fvf_);
+  nv_pipeline_desc d{};
+  d.vertex_shader = ff_vertex_shader();
+  d.pixel_shader = ff_pixel_shader_;
+  d.topology = topology(type);
+  d.cull = rs[D3DRS_CULLMODE] == D3DCULL_CW ? NV_CULL_CW : rs[D3DRS_CULLMODE] == D3DCULL_CCW ? NV_CULL_CCW : NV_CULL_NONE;
+  // Without a depth buffer there is nothing to test or write.
+  d.depth_test = depth_stencil_ && rs[D3DRS_ZENABLE] != D3DZB_FALSE;
+  d.depth_write = d.depth_test && rs[D3DRS_ZWRITEENABLE];
+  d.depth_compare = compare(rs[D3DRS_ZFUNC]);
+  d.blend_enable = rs[D3DRS_ALPHABLENDENABLE] != FALSE;
+  bool has_alpha = render_target_->format().has_alpha;
+  blend_pair(rs[D3DRS_SRCBLEND], rs[D3DRS_DESTBLEND], has_alpha, d.color_src, d.color_dst);
+  d.color_op = blend_op(rs[D3DRS_BLENDOP]);
+  if (rs[D3DRS_SEPARATEALPHABLENDENABLE]) {
+    blend_pair(rs[D3DRS_SRCBLENDALPHA], rs[D3DRS_DESTBLENDALPHA], has_alpha, d.alpha_src, d.alpha_dst);
+    d.alpha_op = blend_op(rs[D3DRS_BLENDOPALPHA]);
+  } else {
+    d.alpha_src = d.color_src, d.alpha_dst = d.color_dst, d.alpha_op = d.color_op;
+  }
+  d.color_write_mask = uint8_t(rs[D3DRS_COLORWRITEENABLE] & 0xf);
+  d.attributes[0] = nv_vertex_attribute{0, 0, uint8_t(layout.position_format), 0, 0};
+  d.attribute_count = 1;
+  if (layout.diffuse_offset >= 0) {
+    d.attributes[1] = nv_vertex_attribute{1, 0, NV_FORMAT_B8G8R8A8_UNORM, 0, uint32_t(layout.diffuse_offset)};
+    d.attribute_count = 2;
+  }
+  if (pipeline_sent_ && std::memcmp(&d, &sent_pipeline_, sizeof d) == 0) return;
+  commands().push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{d});
+  sent_pipeline_ = d;
+  pipeline_sent_ = true;
+}
+
+void Device::flush_vertex_constants() {
+  FFVertexConstants c{};
+  D3DMATRIX wvp = multiply(multiply(transforms_[D3DTS_WORLD], transforms_[D3DTS_VIEW]), transforms_[D3DTS_PROJECTION]);
+  // D3D's row-vector matrix laid out row by row is GLSL's column-major matrix for M * v.
+  std::memcpy(c.transform, &wvp, sizeof c.transform);
+  const D3DVIEWPORT9 &vp = viewport_;
+  c.viewport[0] = float(vp.X);
+  c.viewport[1] = float(vp.Y);
+  c.viewport[2] = 2.0f / float(vp.Width);
+  c.viewport[3] = -2.0f / float(vp.Height);
+  // A pre-transformed vertex's z is its final depth: undo the viewport's depth mapping.
+  c.depth[0] = vp.MinZ;
+  c.depth[1] = vp.MaxZ > vp.MinZ ? 1.0f / (vp.MaxZ - vp.MinZ) : 0.0f;
+  // Lighting with no lights: emissive + ambient render state * ambient material colour. Only
+  // D3DMCS_MATERIAL sources are honoured for ambient and emissive so far.
+  float ambient[4];
+  D3DCOLOR a = render_states_[D3DRS_AMBIENT];
+  ambient[0] = float((a >> 16) & 0xff) / 255.0f, ambient[1] = float((a >> 8) & 0xff) / 255.0f;
+  ambient[2] = float(a & 0xff) / 255.0f, ambient[3] = float((a >> 24) & 0xff) / 255.0f;
+  float mat_ambient[4], mat_emissive[4];
+  color_value_to_floats(material_.Ambient, mat_ambient);
+  color_value_to_floats(material_.Emissive, mat_emissive);
+  for (int i = 0; i < 3; ++i) c.lit_color[i] = std::clamp(mat_emissive[i] + ambient[i] * mat_ambient[i], 0.0f, 1.0f);
+  c.lit_color[3] = std::clamp(material_.Diffuse.a, 0.0f, 1.0f);
+
+  auto *args = commands().begin<nv_cmd_set_constants>(NV_OP_SET_CONSTANTS, sizeof c);
+  *args = nv_cmd_set_constants{NV_STAGE_VERTEX, uint32_t(sizeof c)};
+  std::memcpy(command_payload(args), &c, sizeof c);
+  commands().commit();
+}
+
+bool Device::flush_state(D3DPRIMITIVETYPE type) {
+  if (!fvf_layout(fvf_).supported) {
+    static std::atomic<bool> once{false};
+    log_unimplemented(once, "drawing without an FVF of XYZ or XYZRHW (vertex declarations, XYZW)");
+    return false;
+  }
+  CommandStream &cs = commands();
+  if (dirty_ & kDirtyTargets)
+    cs.push(NV_OP_SET_RENDER_TARGETS, nv_cmd_set_render_targets{render_target_->image(), depth_stencil_ ? depth_stencil_->image() : 0});
+  if (dirty_ & kDirtyViewport) {
+    // D3D9 puts pixel centres on integer coordinates, Vulkan and GL half a pixel further: the
+    // viewport moves by half a pixel so that both rasterise the same pixels.
+    const D3DVIEWPORT9 &vp = viewport_;
+    cs.push(NV_OP_SET_VIEWPORT, nv_cmd_set_viewport{float(vp.X) + 0.5f, float(vp.Y) + 0.5f, float(vp.Width),
+                                                    float(vp.Height), vp.MinZ, vp.MaxZ});
+    // D3D9 never draws outside the viewport; the scissor test is not implemented yet.
+    cs.push(NV_OP_SET_SCISSOR, nv_cmd_set_scissor{nv_rect{int32_t(vp.X), int32_t(vp.Y), int32_t(vp.Width), int32_t(vp.Height)}});
+  }
+  // The topology is part of the pipeline, so a new primitive type re-checks it.
+  flush_pipeline(type);
+  if (dirty_ & kDirtyVertexConstants) flush_vertex_constants();
+  dirty_ = 0;
+  return true;
+}
+
+HRESULT Device::draw(D3DPRIMITIVETYPE type, UINT start_vertex, UINT primitive_count) {
+  uint32_t count = vertex_count(type, primitive_count);
+  if (count == 0) return D3DERR_INVALIDCALL;
+  if (!flush_state(type)) return D3DERR_INVALIDCALL;
+  commands().push(NV_OP_DRAW, nv_cmd_draw{start_vertex, count});
+  return D3D_OK;
+}
+
+HRESULT Device::DrawPrimitive(D3DPRIMITIVETYPE type, UINT start_vertex, UINT primitive_count) {
+  if (primitive_count == 0) return D3D_OK;
+  if (!stream0_.buffer) return D3DERR_INVALIDCALL;
+  if (bound_vertex_buffer_ != stream0_.buffer->buffer()) dirty_ |= kDirtyStreams;
+  if (dirty_ & kDirtyStreams) {
+    commands().push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, stream0_.buffer->buffer(), stream0_.offset, stream0_.stride});
+    bound_vertex_buffer_ = stream0_.buffer->buffer();
+  }
+  return draw(type, start_vertex, primitive_count);
+}
+
+HRESULT Device::DrawPrimitiveUP(D3DPRIMITIVETYPE type, UINT primitive_count, const void *data, UINT stride) {
+  if (!data || stride == 0) return D3DERR_INVALIDCALL;
+  // As Windows: stream 0 is unset by a UP draw, whatever happens next.
+  if (stream0_.buffer) stream0_.buffer->release_private_ref();
+  stream0_ = Stream{};
+  if (primitive_count == 0) return D3D_OK;
+  uint32_t count = vertex_count(type, primitive_count);
+  if (count == 0) return D3DERR_INVALIDCALL;
+  uint64_t bytes = uint64_t(count) * stride;
+  if (bytes > (1u << 30)) return D3DERR_INVALIDCALL;
+
+  // Append to the UP buffer; restart it (DISCARD) when full, grow it when too small.
+  CommandStream &cs = commands();
+  uint32_t flags = NV_UPDATE_NO_OVERWRITE;
+  if (bytes > up_buffer_size_) {
+    if (up_buffer_) cs.push(NV_OP_DESTROY_BUFFER, nv_cmd_destroy_buffer{up_buffer_});
+    up_buffer_size_ = std::max<uint32_t>(uint32_t(bytes) * 2, 1u << 20);
+    up_buffer_ = cs.new_handle();
+    cs.push(NV_OP_CREATE_BUFFER, nv_cmd_create_buffer{up_buffer_, NV_BUFFER_VERTEX, up_buffer_size_});
+    up_cursor_ = 0;
+  }
+  if (up_cursor_ + bytes > up_buffer_size_) {
+    up_cursor_ = 0;
+    flags = NV_UPDATE_DISCARD;
+  }
+  cs.update_buffer(up_buffer_, up_cursor_, data, size_t(bytes), flags);
+  cs.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, up_buffer_, up_cursor_, stride});
+  bound_vertex_buffer_ = up_buffer_;
+  up_cursor_ += uint32_t((bytes + 15) & ~uint64_t(15));
+  return draw(type, 0, primitive_count);
+}
+
+} // namespace novem

@@ -1,0 +1,175 @@
+// Render states, transforms, viewport and material: stored application-side (the getters answer
+// from here, never from the plugin) and marked dirty for the next draw.
+#include <bit>
+#include <cstring>
+
+#include "device.hpp"
+#include "surface.hpp"
+#include "vertex_buffer.hpp"
+
+namespace novem {
+
+namespace {
+
+DWORD float_bits(float f) { return std::bit_cast<DWORD>(f); }
+
+constexpr D3DMATRIX kIdentity = {{{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}}};
+
+// Which dirty groups a render state feeds.
+enum : uint32_t { kAffectsPipeline = 1, kAffectsVertexConstants = 2 };
+
+uint32_t render_state_effect(D3DRENDERSTATETYPE state) {
+  switch (state) {
+  case D3DRS_ZENABLE: case D3DRS_ZWRITEENABLE: case D3DRS_ZFUNC: case D3DRS_CULLMODE:
+  case D3DRS_ALPHABLENDENABLE: case D3DRS_SRCBLEND: case D3DRS_DESTBLEND: case D3DRS_BLENDOP:
+  case D3DRS_SEPARATEALPHABLENDENABLE: case D3DRS_SRCBLENDALPHA: case D3DRS_DESTBLENDALPHA:
+  case D3DRS_BLENDOPALPHA: case D3DRS_COLORWRITEENABLE:
+    return kAffectsPipeline;
+  case D3DRS_LIGHTING: case D3DRS_COLORVERTEX: case D3DRS_DIFFUSEMATERIALSOURCE:
+    return kAffectsPipeline | kAffectsVertexConstants; // they choose the fixed-function shader
+  case D3DRS_AMBIENT: case D3DRS_AMBIENTMATERIALSOURCE: case D3DRS_EMISSIVEMATERIALSOURCE:
+    return kAffectsVertexConstants;
+  default:
+    return 0; // stored for the getters; not honoured by the draw path yet
+  }
+}
+
+} // namespace
+
+void Device::set_defaults() {
+  // The values Windows documents for a new device.
+  auto &rs = render_states_;
+  rs.fill(0);
+  rs[D3DRS_ZENABLE] = present_parameters_.EnableAutoDepthStencil ? D3DZB_TRUE : D3DZB_FALSE;
+  rs[D3DRS_FILLMODE] = D3DFILL_SOLID;
+  rs[D3DRS_SHADEMODE] = D3DSHADE_GOURAUD;
+  rs[D3DRS_ZWRITEENABLE] = TRUE;
+  rs[D3DRS_LASTPIXEL] = TRUE;
+  rs[D3DRS_SRCBLEND] = D3DBLEND_ONE;
+  rs[D3DRS_DESTBLEND] = D3DBLEND_ZERO;
+  rs[D3DRS_CULLMODE] = D3DCULL_CCW;
+  rs[D3DRS_ZFUNC] = D3DCMP_LESSEQUAL;
+  rs[D3DRS_ALPHAFUNC] = D3DCMP_ALWAYS;
+  rs[D3DRS_FOGEND] = float_bits(1.0f);
+  rs[D3DRS_FOGDENSITY] = float_bits(1.0f);
+  rs[D3DRS_STENCILFAIL] = D3DSTENCILOP_KEEP;
+  rs[D3DRS_STENCILZFAIL] = D3DSTENCILOP_KEEP;
+  rs[D3DRS_STENCILPASS] = D3DSTENCILOP_KEEP;
+  rs[D3DRS_STENCILFUNC] = D3DCMP_ALWAYS;
+  rs[D3DRS_STENCILMASK] = 0xffffffff;
+  rs[D3DRS_STENCILWRITEMASK] = 0xffffffff;
+  rs[D3DRS_TEXTUREFACTOR] = 0xffffffff;
+  rs[D3DRS_CLIPPING] = TRUE;
+  rs[D3DRS_LIGHTING] = TRUE;
+  rs[D3DRS_COLORVERTEX] = TRUE;
+  rs[D3DRS_LOCALVIEWER] = TRUE;
+  rs[D3DRS_DIFFUSEMATERIALSOURCE] = D3DMCS_COLOR1;
+  rs[D3DRS_SPECULARMATERIALSOURCE] = D3DMCS_COLOR2;
+  rs[D3DRS_AMBIENTMATERIALSOURCE] = D3DMCS_MATERIAL;
+  rs[D3DRS_EMISSIVEMATERIALSOURCE] = D3DMCS_MATERIAL;
+  rs[D3DRS_POINTSIZE] = float_bits(1.0f);
+  rs[D3DRS_POINTSIZE_MIN] = float_bits(1.0f);
+  rs[D3DRS_POINTSCALE_A] = float_bits(1.0f);
+  rs[D3DRS_MULTISAMPLEANTIALIAS] = TRUE;
+  rs[D3DRS_MULTISAMPLEMASK] = 0xffffffff;
+  rs[D3DRS_POINTSIZE_MAX] = float_bits(adapter().max_point_size);
+  rs[D3DRS_COLORWRITEENABLE] = 0xf;
+  rs[D3DRS_BLENDOP] = D3DBLENDOP_ADD;
+  rs[D3DRS_POSITIONDEGREE] = D3DDEGREE_CUBIC;
+  rs[D3DRS_NORMALDEGREE] = D3DDEGREE_LINEAR;
+  rs[D3DRS_MINTESSELLATIONLEVEL] = float_bits(1.0f);
+  rs[D3DRS_MAXTESSELLATIONLEVEL] = float_bits(1.0f);
+  rs[D3DRS_ADAPTIVETESS_Z] = float_bits(1.0f);
+  rs[D3DRS_CCW_STENCILFAIL] = D3DSTENCILOP_KEEP;
+  rs[D3DRS_CCW_STENCILZFAIL] = D3DSTENCILOP_KEEP;
+  rs[D3DRS_CCW_STENCILPASS] = D3DSTENCILOP_KEEP;
+  rs[D3DRS_CCW_STENCILFUNC] = D3DCMP_ALWAYS;
+  rs[D3DRS_COLORWRITEENABLE1] = 0xf;
+  rs[D3DRS_COLORWRITEENABLE2] = 0xf;
+  rs[D3DRS_COLORWRITEENABLE3] = 0xf;
+  rs[D3DRS_BLENDFACTOR] = 0xffffffff;
+  rs[D3DRS_SRCBLENDALPHA] = D3DBLEND_ONE;
+  rs[D3DRS_DESTBLENDALPHA] = D3DBLEND_ZERO;
+  rs[D3DRS_BLENDOPALPHA] = D3DBLENDOP_ADD;
+
+  transforms_.fill(kIdentity);
+  material_ = D3DMATERIAL9{};
+  viewport_ = D3DVIEWPORT9{0, 0, present_parameters_.BackBufferWidth, present_parameters_.BackBufferHeight, 0.0f, 1.0f};
+  bind_render_target(back_buffer_);
+  bind_depth_stencil(auto_depth_stencil_);
+  dirty_ = kDirtyAll;
+}
+
+HRESULT Device::SetRenderState(D3DRENDERSTATETYPE state, DWORD value) {
+  // Windows ignores states it does not know and still returns D3D_OK.
+  if (DWORD(state) >= render_states_.size()) return D3D_OK;
+  if (render_states_[state] == value) return D3D_OK;
+  render_states_[state] = value;
+  uint32_t effect = render_state_effect(state);
+  if (effect & kAffectsPipeline) dirty_ |= kDirtyPipeline;
+  if (effect & kAffectsVertexConstants) dirty_ |= kDirtyVertexConstants;
+  return D3D_OK;
+}
+
+HRESULT Device::GetRenderState(D3DRENDERSTATETYPE state, DWORD *value) {
+  if (!value || DWORD(state) >= render_states_.size()) return D3DERR_INVALIDCALL;
+  *value = render_states_[state];
+  return D3D_OK;
+}
+
+HRESULT Device::SetTransform(D3DTRANSFORMSTATETYPE state, const D3DMATRIX *matrix) {
+  if (!matrix || DWORD(state) >= transforms_.size()) return D3DERR_INVALIDCALL;
+  transforms_[state] = *matrix;
+  if (state == D3DTS_VIEW || state == D3DTS_PROJECTION || state == D3DTS_WORLD) dirty_ |= kDirtyVertexConstants;
+  return D3D_OK;
+}
+
+HRESULT Device::GetTransform(D3DTRANSFORMSTATETYPE state, D3DMATRIX *matrix) {
+  if (!matrix || DWORD(state) >= transforms_.size()) return D3DERR_INVALIDCALL;
+  *matrix = transforms_[state];
+  return D3D_OK;
+}
+
+HRESULT Device::MultiplyTransform(D3DTRANSFORMSTATETYPE state, const D3DMATRIX *matrix) {
+  if (!matrix || DWORD(state) >= transforms_.size()) return D3DERR_INVALIDCALL;
+  // D3D9 multiplies on the left of the current matrix: M' = matrix * M.
+  const D3DMATRIX current = transforms_[state];
+  D3DMATRIX product{};
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c)
+      for (int k = 0; k < 4; ++k) product.m[r][c] += matrix->m[r][k] * current.m[k][c];
+  return SetTransform(state, &product);
+}
+
+HRESULT Device::SetViewport(const D3DVIEWPORT9 *viewport) {
+  if (!viewport) return D3DERR_INVALIDCALL;
+  // Windows refuses a viewport that does not fit in render target 0.
+  const D3DSURFACE_DESC &rt = render_target_->desc();
+  if (viewport->Width == 0 || viewport->Height == 0 || viewport->X + viewport->Width > rt.Width ||
+      viewport->Y + viewport->Height > rt.Height)
+    return D3DERR_INVALIDCALL;
+  viewport_ = *viewport;
+  dirty_ |= kDirtyViewport | kDirtyVertexConstants;
+  return D3D_OK;
+}
+
+HRESULT Device::GetViewport(D3DVIEWPORT9 *viewport) {
+  if (!viewport) return D3DERR_INVALIDCALL;
+  *viewport = viewport_;
+  return D3D_OK;
+}
+
+HRESULT Device::SetMaterial(const D3DMATERIAL9 *material) {
+  if (!material) return D3DERR_INVALIDCALL;
+  material_ = *material;
+  dirty_ |= kDirtyVertexConstants;
+  return D3D_OK;
+}
+
+HRESULT Device::GetMaterial(D3DMATERIAL9 *material) {
+  if (!material) return D3DERR_INVALIDCALL;
+  *material = material_;
+  return D3D_OK;
+}
+
+} // namespace novem

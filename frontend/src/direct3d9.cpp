@@ -1,0 +1,219 @@
+#include "direct3d9.hpp"
+
+#include <cstdio>
+#include <cstring>
+
+#include "device.hpp"
+#include "format.hpp"
+#include "log.hpp"
+
+namespace novem {
+
+namespace {
+
+// A headless machine has no desktop; Novem reports one virtual display mode.
+constexpr D3DDISPLAYMODE kDesktopMode = {1920, 1080, 60, D3DFMT_X8R8G8B8};
+
+bool is_display_format(D3DFORMAT f) { return f == D3DFMT_X8R8G8B8 || f == D3DFMT_R5G6B5; }
+
+} // namespace
+
+HRESULT Direct3D9::QueryInterface(REFIID iid, void **out) {
+  if (!out) return E_POINTER;
+  if (IsEqualGUID(iid, IID_IUnknown) || IsEqualGUID(iid, IID_IDirect3D9) ||
+      (extended_ && IsEqualGUID(iid, IID_IDirect3D9Ex))) {
+    AddRef();
+    *out = static_cast<IDirect3D9Ex *>(this);
+    return S_OK;
+  }
+  *out = nullptr;
+  return E_NOINTERFACE;
+}
+
+ULONG Direct3D9::AddRef() { return ++refs_; }
+
+ULONG Direct3D9::Release() {
+  ULONG refs = --refs_;
+  if (refs == 0) delete this;
+  return refs;
+}
+
+bool Direct3D9::backend_ready() {
+  if (!resolved_) {
+    std::string error;
+    available_ = load_backend(backend_, error);
+    if (!available_) log_error("%s", error.c_str());
+    else log_info("backend '%s' from %s: %s", backend_.plugin->name, backend_.path.c_str(), backend_.adapter.device_name);
+    resolved_ = true;
+  }
+  return available_;
+}
+
+HRESULT Direct3D9::check_adapter(UINT adapter, D3DDEVTYPE device_type) {
+  if (adapter != 0) return D3DERR_INVALIDCALL;
+  if (device_type != D3DDEVTYPE_HAL) return D3DERR_NOTAVAILABLE; // no reference rasterizer
+  return backend_ready() ? D3D_OK : D3DERR_NOTAVAILABLE;
+}
+
+HRESULT Direct3D9::RegisterSoftwareDevice(void *) { NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL); }
+
+UINT Direct3D9::GetAdapterCount() { return 1; }
+
+HRESULT Direct3D9::GetAdapterIdentifier(UINT adapter, DWORD, D3DADAPTER_IDENTIFIER9 *id) {
+  if (adapter != 0 || !id) return D3DERR_INVALIDCALL;
+  std::memset(id, 0, sizeof *id);
+  if (backend_ready()) {
+    std::snprintf(id->Driver, sizeof id->Driver, "libnovem_d3d9.so (%s)", backend_.plugin->name);
+    std::snprintf(id->Description, sizeof id->Description, "%s (Novem %s)", backend_.adapter.device_name, backend_.plugin->name);
+    id->VendorId = backend_.adapter.vendor_id;
+    id->DeviceId = backend_.adapter.device_id;
+  } else {
+    std::snprintf(id->Driver, sizeof id->Driver, "libnovem_d3d9.so");
+    std::snprintf(id->Description, sizeof id->Description, "Novem (no backend could start)");
+  }
+  std::snprintf(id->DeviceName, sizeof id->DeviceName, "\\\\.\\DISPLAY1");
+  id->DriverVersion.QuadPart = (0ll << 48) | (1ll << 32); // Novem 0.1
+  id->WHQLLevel = 0;
+  return D3D_OK;
+}
+
+UINT Direct3D9::GetAdapterModeCount(UINT adapter, D3DFORMAT format) {
+  return adapter == 0 && format == kDesktopMode.Format ? 1 : 0;
+}
+
+HRESULT Direct3D9::EnumAdapterModes(UINT adapter, D3DFORMAT format, UINT mode_idx, D3DDISPLAYMODE *mode) {
+  if (adapter != 0 || !mode || format != kDesktopMode.Format) return D3DERR_INVALIDCALL;
+  if (mode_idx != 0) return D3DERR_INVALIDCALL;
+  *mode = kDesktopMode;
+  return D3D_OK;
+}
+
+HRESULT Direct3D9::GetAdapterDisplayMode(UINT adapter, D3DDISPLAYMODE *mode) {
+  if (adapter != 0 || !mode) return D3DERR_INVALIDCALL;
+  *mode = kDesktopMode;
+  return D3D_OK;
+}
+
+HRESULT Direct3D9::CheckDeviceType(UINT adapter, D3DDEVTYPE device_type, D3DFORMAT display_format,
+                                   D3DFORMAT backbuffer_format, WINBOOL windowed) {
+  if (HRESULT hr = check_adapter(adapter, device_type); FAILED(hr)) return hr;
+  if (!is_display_format(display_format)) return D3DERR_NOTAVAILABLE;
+  if (backbuffer_format == D3DFMT_UNKNOWN) return windowed ? D3D_OK : D3DERR_INVALIDCALL;
+  bool matches = backbuffer_format == display_format ||
+                 (display_format == D3DFMT_X8R8G8B8 && backbuffer_format == D3DFMT_A8R8G8B8);
+  FormatInfo info = format_info(backbuffer_format);
+  if (!matches || !info.color || !(backend_.adapter.format_support[info.storage] & NV_SUPPORT_RENDER_TARGET))
+    return D3DERR_NOTAVAILABLE;
+  return D3D_OK;
+}
+
+HRESULT Direct3D9::CheckDeviceFormat(UINT adapter, D3DDEVTYPE device_type, D3DFORMAT adapter_format,
+                                     DWORD usage, D3DRESOURCETYPE resource_type, D3DFORMAT format) {
+  if (HRESULT hr = check_adapter(adapter, device_type); FAILED(hr)) return hr;
+  if (!is_display_format(adapter_format)) return D3DERR_INVALIDCALL;
+  if (resource_type == D3DRTYPE_VERTEXBUFFER)
+    return format == D3DFMT_VERTEXDATA && !(usage & ~(D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY)) ? D3D_OK : D3DERR_NOTAVAILABLE;
+  // Textures, cube and volume textures and index buffers are not implemented yet.
+  if (resource_type != D3DRTYPE_SURFACE) return D3DERR_NOTAVAILABLE;
+  FormatInfo info = format_info(format);
+  if (info.storage == NV_FORMAT_UNDEFINED) return D3DERR_NOTAVAILABLE;
+  uint32_t support = backend_.adapter.format_support[info.storage];
+  if ((usage & D3DUSAGE_RENDERTARGET) && !(info.color && (support & NV_SUPPORT_RENDER_TARGET))) return D3DERR_NOTAVAILABLE;
+  if ((usage & D3DUSAGE_DEPTHSTENCIL) && !(info.depth && (support & NV_SUPPORT_DEPTH_STENCIL))) return D3DERR_NOTAVAILABLE;
+  if ((usage & D3DUSAGE_QUERY_POSTPIXELSHADER_BLENDING) && !(support & NV_SUPPORT_BLEND)) return D3DERR_NOTAVAILABLE;
+  constexpr DWORD known = D3DUSAGE_RENDERTARGET | D3DUSAGE_DEPTHSTENCIL | D3DUSAGE_QUERY_POSTPIXELSHADER_BLENDING;
+  if (usage & ~known) return D3DERR_NOTAVAILABLE; // other usages need textures
+  if (!(usage & (D3DUSAGE_RENDERTARGET | D3DUSAGE_DEPTHSTENCIL)) && !info.color) return D3DERR_NOTAVAILABLE;
+  return D3D_OK;
+}
+
+HRESULT Direct3D9::CheckDeviceMultiSampleType(UINT adapter, D3DDEVTYPE device_type, D3DFORMAT surface_format,
+                                              WINBOOL, D3DMULTISAMPLE_TYPE multisample_type, DWORD *quality_levels) {
+  if (HRESULT hr = check_adapter(adapter, device_type); FAILED(hr)) return hr;
+  if (format_info(surface_format).storage == NV_FORMAT_UNDEFINED) return D3DERR_NOTAVAILABLE;
+  // Multisampling is not implemented yet: only D3DMULTISAMPLE_NONE.
+  if (multisample_type != D3DMULTISAMPLE_NONE) return D3DERR_NOTAVAILABLE;
+  if (quality_levels) *quality_levels = 1;
+  return D3D_OK;
+}
+
+HRESULT Direct3D9::CheckDepthStencilMatch(UINT adapter, D3DDEVTYPE device_type, D3DFORMAT adapter_format,
+                                          D3DFORMAT rt_format, D3DFORMAT ds_format) {
+  if (HRESULT hr = check_adapter(adapter, device_type); FAILED(hr)) return hr;
+  if (!is_display_format(adapter_format)) return D3DERR_INVALIDCALL;
+  FormatInfo rt = format_info(rt_format), ds = format_info(ds_format);
+  if (!rt.color || !ds.depth) return D3DERR_NOTAVAILABLE;
+  if (!(backend_.adapter.format_support[rt.storage] & NV_SUPPORT_RENDER_TARGET) ||
+      !(backend_.adapter.format_support[ds.storage] & NV_SUPPORT_DEPTH_STENCIL))
+    return D3DERR_NOTAVAILABLE;
+  return D3D_OK; // any implemented depth format works with any colour format
+}
+
+HRESULT Direct3D9::CheckDeviceFormatConversion(UINT adapter, D3DDEVTYPE device_type, D3DFORMAT src, D3DFORMAT dst) {
+  if (HRESULT hr = check_adapter(adapter, device_type); FAILED(hr)) return hr;
+  // StretchRect is not implemented yet, so no conversion is available except the identity.
+  return src == dst && format_info(src).color ? D3D_OK : D3DERR_NOTAVAILABLE;
+}
+
+HRESULT Direct3D9::GetDeviceCaps(UINT adapter, D3DDEVTYPE device_type, D3DCAPS9 *caps) {
+  if (!caps) return D3DERR_INVALIDCALL;
+  if (HRESULT hr = check_adapter(adapter, device_type); FAILED(hr)) return hr;
+  fill_device_caps(backend_.adapter, caps);
+  return D3D_OK;
+}
+
+HMONITOR Direct3D9::GetAdapterMonitor(UINT adapter) {
+  // Headless: no monitor; a non-null token for adapter 0 so that callers can compare it.
+  return adapter == 0 ? reinterpret_cast<HMONITOR>(uintptr_t(1)) : nullptr;
+}
+
+HRESULT Direct3D9::CreateDevice(UINT adapter, D3DDEVTYPE device_type, HWND focus_window, DWORD flags,
+                                D3DPRESENT_PARAMETERS *parameters, IDirect3DDevice9 **device) {
+  if (!device) return D3DERR_INVALIDCALL;
+  *device = nullptr;
+  if (!parameters) return D3DERR_INVALIDCALL;
+  if (HRESULT hr = check_adapter(adapter, device_type); FAILED(hr)) return hr;
+  D3DDEVICE_CREATION_PARAMETERS creation{adapter, device_type, focus_window, flags};
+  Device *created = nullptr;
+  HRESULT hr = Device::create(this, backend_, creation, parameters, &created);
+  if (SUCCEEDED(hr)) *device = created;
+  return hr;
+}
+
+UINT Direct3D9::GetAdapterModeCountEx(UINT adapter, const D3DDISPLAYMODEFILTER *filter) {
+  return filter ? GetAdapterModeCount(adapter, filter->Format) : 0;
+}
+
+HRESULT Direct3D9::EnumAdapterModesEx(UINT adapter, const D3DDISPLAYMODEFILTER *filter, UINT mode_idx,
+                                      D3DDISPLAYMODEEX *mode) {
+  if (!filter || !mode) return D3DERR_INVALIDCALL;
+  D3DDISPLAYMODE plain;
+  if (HRESULT hr = EnumAdapterModes(adapter, filter->Format, mode_idx, &plain); FAILED(hr)) return hr;
+  *mode = D3DDISPLAYMODEEX{sizeof(D3DDISPLAYMODEEX), plain.Width, plain.Height, plain.RefreshRate,
+                           plain.Format, D3DSCANLINEORDERING_PROGRESSIVE};
+  return D3D_OK;
+}
+
+HRESULT Direct3D9::GetAdapterDisplayModeEx(UINT adapter, D3DDISPLAYMODEEX *mode, D3DDISPLAYROTATION *rotation) {
+  D3DDISPLAYMODEFILTER filter{sizeof filter, kDesktopMode.Format, D3DSCANLINEORDERING_PROGRESSIVE};
+  if (HRESULT hr = EnumAdapterModesEx(adapter, &filter, 0, mode); FAILED(hr)) return hr;
+  if (rotation) *rotation = D3DDISPLAYROTATION_IDENTITY;
+  return D3D_OK;
+}
+
+HRESULT Direct3D9::CreateDeviceEx(UINT adapter, D3DDEVTYPE device_type, HWND focus_window, DWORD flags,
+                                  D3DPRESENT_PARAMETERS *parameters, D3DDISPLAYMODEEX *, IDirect3DDevice9Ex **device) {
+  if (!device) return D3DERR_INVALIDCALL;
+  IDirect3DDevice9 *plain = nullptr;
+  HRESULT hr = CreateDevice(adapter, device_type, focus_window, flags, parameters, &plain);
+  *device = static_cast<IDirect3DDevice9Ex *>(plain);
+  return hr;
+}
+
+HRESULT Direct3D9::GetAdapterLUID(UINT adapter, LUID *luid) {
+  if (adapter != 0 || !luid) return D3DERR_INVALIDCALL;
+  *luid = LUID{1, 0};
+  return D3D_OK;
+}
+
+} // namespace novem

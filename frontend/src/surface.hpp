@@ -1,0 +1,48 @@
+// IDirect3DSurface9: a render target or depth-stencil surface (a backend image), or a
+// system-memory surface (bytes in the frontend, for readback and CPU access).
+#pragma once
+
+#include <vector>
+
+#include "device_child.hpp"
+#include "format.hpp"
+
+namespace novem {
+
+class Surface final : public DeviceChild<IDirect3DSurface9> {
+public:
+  // A backend image for a render target (usage D3DUSAGE_RENDERTARGET) or depth-stencil surface
+  // (D3DUSAGE_DEPTHSTENCIL); sends CREATE_IMAGE.
+  static Surface *create_image(Device *device, ULONG public_refs, UINT width, UINT height,
+                               D3DFORMAT format, DWORD usage);
+  // Bytes in memory: D3DPOOL_SYSTEMMEM or D3DPOOL_SCRATCH.
+  static Surface *create_memory(Device *device, UINT width, UINT height, D3DFORMAT format, D3DPOOL pool);
+  ~Surface() override;
+
+  uint32_t image() const { return image_; }
+  const D3DSURFACE_DESC &desc() const { return desc_; }
+  const FormatInfo &format() const { return format_; }
+  uint8_t *memory() { return memory_.data(); }
+  UINT pitch() const { return pitch_; }
+
+  HRESULT STDMETHODCALLTYPE QueryInterface(REFIID iid, void **out) override { return query(iid, IID_IDirect3DSurface9, out); }
+  D3DRESOURCETYPE STDMETHODCALLTYPE GetType() override { return D3DRTYPE_SURFACE; }
+  HRESULT STDMETHODCALLTYPE GetContainer(REFIID iid, void **container) override;
+  HRESULT STDMETHODCALLTYPE GetDesc(D3DSURFACE_DESC *desc) override;
+  HRESULT STDMETHODCALLTYPE LockRect(D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD flags) override;
+  HRESULT STDMETHODCALLTYPE UnlockRect() override;
+  HRESULT STDMETHODCALLTYPE GetDC(HDC *dc) override;
+  HRESULT STDMETHODCALLTYPE ReleaseDC(HDC dc) override;
+
+private:
+  Surface(Device *device, ULONG public_refs, const D3DSURFACE_DESC &desc);
+
+  D3DSURFACE_DESC desc_;
+  FormatInfo format_;
+  uint32_t image_ = 0;          // backend image, or 0 for a memory surface
+  std::vector<uint8_t> memory_; // memory surfaces only
+  UINT pitch_ = 0;
+  bool locked_ = false;
+};
+
+} // namespace novem

@@ -1,0 +1,69 @@
+// The null plugin: a submission thread that consumes every command and executes none.
+// The shared worker loop counts commands per opcode in the channel; fences complete at once
+// and reads return zeros, so a frontend never waits on it for long.
+#include <cstdio>
+#include <cstring>
+#include <thread>
+
+#include "novem/backend.h"
+#include "novem/worker.hpp"
+
+namespace {
+
+struct NullExecutor {
+  nv_channel &channel;
+
+  void fence(const nv_cmd_fence &a, const nv_cmd_header *) { channel.complete_fence(a.value); }
+  void read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
+    size_t bytes = size_t(a.rect.width) * size_t(a.rect.height) * 4;
+    if (bytes <= channel.readback_size) std::memset(channel.readback, 0, bytes);
+  }
+
+  static constexpr novem::DispatchTable<NullExecutor> table() {
+    novem::DispatchTable<NullExecutor> t{};
+    t[NV_OP_FENCE] = novem::handler<NullExecutor, nv_cmd_fence, &NullExecutor::fence>;
+    t[NV_OP_READ_IMAGE] = novem::handler<NullExecutor, nv_cmd_read_image, &NullExecutor::read_image>;
+    return t;
+  }
+  bool poll() { return false; }
+  void wait_gpu() {}
+  void idle() {}
+};
+
+} // namespace
+
+struct nv_device {
+  explicit nv_device(nv_channel &c) : executor{c}, thread([this] { novem::run_worker(executor.channel, executor); }) {}
+  NullExecutor executor;
+  std::thread thread;
+};
+
+namespace {
+
+int probe(nv_adapter_info *info, char *, size_t) {
+  *info = nv_adapter_info{};
+  std::snprintf(info->device_name, sizeof info->device_name, "Novem null device");
+  std::snprintf(info->driver_name, sizeof info->driver_name, "executes nothing");
+  info->video_memory_bytes = 256ull << 20;
+  info->max_texture_size = 16384;
+  info->max_viewport_size = 16384;
+  info->max_point_size = 256.0f;
+  for (uint32_t f = 1; f < NV_FORMAT_COUNT; ++f) info->format_support[f] = ~0u;
+  return 0;
+}
+
+nv_device *create_device(const nv_device_desc *, nv_channel *channel, char *, size_t) {
+  return new nv_device(*channel);
+}
+
+void destroy_device(nv_device *device) {
+  device->executor.channel.ring.stop();
+  device->thread.join();
+  delete device;
+}
+
+constexpr nv_plugin plugin = {NV_BACKEND_ABI_VERSION, "null", probe, create_device, destroy_device};
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) const nv_plugin *novem_plugin_entry(void) { return &plugin; }

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs, from Debian 12's packages, everything Novem needs to build, run and test.
+# Idempotent and quiet when nothing is missing: it asks dpkg first and calls apt-get only for
+# what is absent, so a warm machine spends no time here.
+set -euo pipefail
+
+packages=(
+  # toolchain
+  cmake ninja-build g++ ccache pkg-config
+  # Vulkan: loader, headers, registry (vk.xml), lavapipe, validation layers, tools for the layer tests
+  libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
+  # OpenGL through EGL surfaceless: llvmpipe, the GL/EGL headers, the Khronos gl.xml registry
+  libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri libgbm1 khronos-api
+  # SPIR-V: headers for the emitter, SPIRV-Tools for validation, SPIRV-Cross for GLSL
+  spirv-headers spirv-tools libspirv-cross-c-shared-dev
+  # generators, tests, images
+  libpugixml-dev catch2 libpng-dev zlib1g-dev
+  # D3D9 headers are reused from mingw-w64
+  mingw-w64-common
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

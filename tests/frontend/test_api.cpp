@@ -1,0 +1,227 @@
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include <d3d9.h>
+
+namespace {
+
+struct Backend {
+  explicit Backend(const char *name) { setenv("NOVEM_BACKEND", name, 1); }
+  ~Backend() { unsetenv("NOVEM_BACKEND"); }
+};
+
+ULONG refcount(IUnknown *object) {
+  object->AddRef();
+  return object->Release();
+}
+
+D3DPRESENT_PARAMETERS headless(UINT w = 64, UINT h = 64) {
+  D3DPRESENT_PARAMETERS pp{};
+  pp.BackBufferWidth = w;
+  pp.BackBufferHeight = h;
+  pp.BackBufferFormat = D3DFMT_A8R8G8B8;
+  pp.SwapEffect = D3DSWAPEFFECT_DISCARD;
+  pp.Windowed = TRUE;
+  pp.EnableAutoDepthStencil = TRUE;
+  pp.AutoDepthStencilFormat = D3DFMT_D24S8;
+  return pp;
+}
+
+struct NullDevice {
+  NullDevice() {
+    d3d = Direct3DCreate9(D3D_SDK_VERSION);
+    D3DPRESENT_PARAMETERS pp = headless();
+    REQUIRE(d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &device) == D3D_OK);
+  }
+  ~NullDevice() {
+    CHECK(device->Release() == 0);
+    CHECK(d3d->Release() == 0);
+  }
+  Backend backend{"null"};
+  IDirect3D9 *d3d = nullptr;
+  IDirect3DDevice9 *device = nullptr;
+};
+
+} // namespace
+
+TEST_CASE("NOVEM_BACKEND=nonsense fails CreateDevice cleanly with D3DERR_NOTAVAILABLE", "[api]") {
+  Backend backend("nonsense");
+  IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
+  REQUIRE(d3d != nullptr);
+  CHECK(d3d->GetAdapterCount() == 1);
+  D3DPRESENT_PARAMETERS pp = headless();
+  IDirect3DDevice9 *device = reinterpret_cast<IDirect3DDevice9 *>(0x1);
+  CHECK(d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &device) ==
+        D3DERR_NOTAVAILABLE);
+  CHECK(device == nullptr);
+  D3DCAPS9 caps;
+  CHECK(d3d->GetDeviceCaps(0, D3DDEVTYPE_HAL, &caps) == D3DERR_NOTAVAILABLE);
+  CHECK(d3d->Release() == 0);
+}
+
+TEST_CASE("the adapter identifier names the backend's device", "[api]") {
+  Backend backend("null");
+  IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
+  D3DADAPTER_IDENTIFIER9 id;
+  REQUIRE(d3d->GetAdapterIdentifier(0, 0, &id) == D3D_OK);
+  CHECK(std::string(id.Description) == "Novem null device (Novem null)");
+  CHECK(d3d->GetAdapterIdentifier(1, 0, &id) == D3DERR_INVALIDCALL);
+  d3d->Release();
+}
+
+TEST_CASE("Direct3DCreate9Ex gives IDirect3D9Ex", "[api]") {
+  IDirect3D9Ex *d3d = nullptr;
+  REQUIRE(Direct3DCreate9Ex(D3D_SDK_VERSION, &d3d) == D3D_OK);
+  IDirect3D9 *plain = nullptr;
+  REQUIRE(d3d->QueryInterface(IID_IDirect3D9, reinterpret_cast<void **>(&plain)) == S_OK);
+  CHECK(refcount(d3d) == 2);
+  plain->Release();
+  CHECK(d3d->Release() == 0);
+}
+
+TEST_CASE("format checks answer for what is implemented", "[api]") {
+  Backend backend("null");
+  IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
+  CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DUSAGE_RENDERTARGET, D3DRTYPE_SURFACE, D3DFMT_A8R8G8B8) == D3D_OK);
+  CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DUSAGE_DEPTHSTENCIL, D3DRTYPE_SURFACE, D3DFMT_D24S8) == D3D_OK);
+  CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DUSAGE_DEPTHSTENCIL, D3DRTYPE_SURFACE, D3DFMT_A8R8G8B8) == D3DERR_NOTAVAILABLE);
+  CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, 0, D3DRTYPE_TEXTURE, D3DFMT_A8R8G8B8) == D3DERR_NOTAVAILABLE);
+  CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, 0, D3DRTYPE_SURFACE, D3DFMT_DXT1) == D3DERR_NOTAVAILABLE);
+  CHECK(d3d->CheckDepthStencilMatch(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DFMT_X8R8G8B8, D3DFMT_D16) == D3D_OK);
+  CHECK(d3d->CheckDepthStencilMatch(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DFMT_D16, D3DFMT_D16) == D3DERR_NOTAVAILABLE);
+  CHECK(d3d->CheckDeviceType(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DFMT_A8R8G8B8, TRUE) == D3D_OK);
+  CHECK(d3d->CheckDeviceType(0, D3DDEVTYPE_REF, D3DFMT_X8R8G8B8, D3DFMT_A8R8G8B8, TRUE) == D3DERR_NOTAVAILABLE);
+  d3d->Release();
+}
+
+TEST_CASE("reference counts follow native d3d9", "[api]") {
+  NullDevice nd;
+  IDirect3DDevice9 *dev = nd.device;
+  CHECK(refcount(nd.d3d) == 2); // the device holds its IDirect3D9
+  CHECK(refcount(dev) == 1);
+
+  IDirect3DVertexBuffer9 *vb = nullptr;
+  REQUIRE(dev->CreateVertexBuffer(64, 0, 0, D3DPOOL_DEFAULT, &vb, nullptr) == D3D_OK);
+  CHECK(refcount(dev) == 2); // a resource holds its device
+  REQUIRE(dev->SetStreamSource(0, vb, 0, 16) == D3D_OK);
+  CHECK(refcount(vb) == 1); // binding does not add a public reference
+  CHECK(vb->Release() == 0);
+  CHECK(refcount(dev) == 1);
+  IDirect3DVertexBuffer9 *bound = nullptr;
+  UINT offset, stride;
+  REQUIRE(dev->GetStreamSource(0, &bound, &offset, &stride) == D3D_OK); // still alive while bound
+  CHECK(bound == vb);
+  CHECK(stride == 16);
+  CHECK(bound->Release() == 0);
+  REQUIRE(dev->SetStreamSource(0, nullptr, 0, 0) == D3D_OK);
+
+  IDirect3DSurface9 *back = nullptr, *back2 = nullptr;
+  REQUIRE(dev->GetBackBuffer(0, 0, D3DBACKBUFFER_TYPE_MONO, &back) == D3D_OK);
+  CHECK(refcount(dev) == 2); // holding an implicit surface holds the device
+  REQUIRE(dev->GetRenderTarget(0, &back2) == D3D_OK);
+  CHECK(back == back2);
+  CHECK(refcount(dev) == 2);
+  CHECK(back2->Release() == 1);
+  CHECK(back->Release() == 0);
+  CHECK(refcount(dev) == 1);
+
+  IDirect3DDevice9 *from_surface = nullptr;
+  IDirect3DSurface9 *ds = nullptr;
+  REQUIRE(dev->GetDepthStencilSurface(&ds) == D3D_OK);
+  REQUIRE(ds->GetDevice(&from_surface) == D3D_OK);
+  CHECK(from_surface == dev);
+  CHECK(refcount(dev) == 3);
+  from_surface->Release();
+  ds->Release();
+  IDirect3D9 *d3d = nullptr;
+  REQUIRE(dev->GetDirect3D(&d3d) == D3D_OK);
+  CHECK(d3d == nd.d3d);
+  d3d->Release();
+}
+
+TEST_CASE("render states start at Windows' defaults and getters read back what was set", "[api]") {
+  NullDevice nd;
+  DWORD v = 0;
+  auto get = [&](D3DRENDERSTATETYPE s) {
+    REQUIRE(nd.device->GetRenderState(s, &v) == D3D_OK);
+    return v;
+  };
+  CHECK(get(D3DRS_ZENABLE) == D3DZB_TRUE); // with an automatic depth buffer
+  CHECK(get(D3DRS_ZWRITEENABLE) == TRUE);
+  CHECK(get(D3DRS_ZFUNC) == D3DCMP_LESSEQUAL);
+  CHECK(get(D3DRS_CULLMODE) == D3DCULL_CCW);
+  CHECK(get(D3DRS_ALPHABLENDENABLE) == FALSE);
+  CHECK(get(D3DRS_SRCBLEND) == D3DBLEND_ONE);
+  CHECK(get(D3DRS_DESTBLEND) == D3DBLEND_ZERO);
+  CHECK(get(D3DRS_LIGHTING) == TRUE);
+  CHECK(get(D3DRS_COLORWRITEENABLE) == 0xf);
+  float one;
+  get(D3DRS_FOGEND);
+  std::memcpy(&one, &v, 4);
+  CHECK(one == 1.0f);
+  REQUIRE(nd.device->SetRenderState(D3DRS_CULLMODE, D3DCULL_NONE) == D3D_OK);
+  CHECK(get(D3DRS_CULLMODE) == D3DCULL_NONE);
+  CHECK(nd.device->GetRenderState(D3DRS_CULLMODE, nullptr) == D3DERR_INVALIDCALL);
+
+  D3DVIEWPORT9 vp;
+  REQUIRE(nd.device->GetViewport(&vp) == D3D_OK);
+  CHECK((vp.X == 0 && vp.Y == 0 && vp.Width == 64 && vp.Height == 64 && vp.MinZ == 0.0f && vp.MaxZ == 1.0f));
+  D3DVIEWPORT9 too_big{0, 0, 65, 64, 0.0f, 1.0f};
+  CHECK(nd.device->SetViewport(&too_big) == D3DERR_INVALIDCALL);
+
+  D3DMATRIX m{}, back{};
+  m._11 = 2, m._22 = 3, m._33 = 4, m._44 = 1;
+  REQUIRE(nd.device->SetTransform(D3DTS_VIEW, &m) == D3D_OK);
+  REQUIRE(nd.device->GetTransform(D3DTS_VIEW, &back) == D3D_OK);
+  CHECK(std::memcmp(&m, &back, sizeof m) == 0);
+  REQUIRE(nd.device->GetTransform(D3DTS_WORLD, &back) == D3D_OK);
+  CHECK((back._11 == 1 && back._22 == 1 && back._12 == 0));
+}
+
+TEST_CASE("invalid calls return D3DERR_INVALIDCALL", "[api]") {
+  NullDevice nd;
+  IDirect3DDevice9 *dev = nd.device;
+  CHECK(dev->EndScene() == D3DERR_INVALIDCALL);
+  REQUIRE(dev->BeginScene() == D3D_OK);
+  CHECK(dev->BeginScene() == D3DERR_INVALIDCALL);
+  REQUIRE(dev->EndScene() == D3D_OK);
+  CHECK(dev->Clear(1, nullptr, D3DCLEAR_TARGET, 0, 1.0f, 0) == D3DERR_INVALIDCALL);
+  CHECK(dev->DrawPrimitive(D3DPT_TRIANGLELIST, 0, 1) == D3DERR_INVALIDCALL); // no stream
+  CHECK(dev->DrawPrimitiveUP(D3DPT_TRIANGLELIST, 1, nullptr, 16) == D3DERR_INVALIDCALL);
+  IDirect3DVertexBuffer9 *vb = nullptr;
+  REQUIRE(dev->CreateVertexBuffer(64, 0, 0, D3DPOOL_DEFAULT, &vb, nullptr) == D3D_OK);
+  void *data = nullptr;
+  CHECK(vb->Lock(60, 8, &data, 0) == D3DERR_INVALIDCALL);
+  CHECK(vb->Unlock() == D3DERR_INVALIDCALL);
+  REQUIRE(vb->Lock(0, 0, &data, 0) == D3D_OK);
+  REQUIRE(vb->Unlock() == D3D_OK);
+  vb->Release();
+  IDirect3DSurface9 *surface = nullptr;
+  CHECK(dev->CreateOffscreenPlainSurface(16, 16, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &surface, nullptr) == D3DERR_INVALIDCALL);
+  REQUIRE(dev->CreateOffscreenPlainSurface(16, 16, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM, &surface, nullptr) == D3D_OK);
+  IDirect3DSurface9 *back = nullptr;
+  REQUIRE(dev->GetBackBuffer(0, 0, D3DBACKBUFFER_TYPE_MONO, &back) == D3D_OK);
+  CHECK(dev->GetRenderTargetData(back, surface) == D3DERR_INVALIDCALL); // sizes differ
+  D3DLOCKED_RECT lr;
+  RECT outside{0, 0, 17, 16};
+  CHECK(surface->LockRect(&lr, &outside, 0) == D3DERR_INVALIDCALL);
+  back->Release();
+  surface->Release();
+  // A method that is not implemented yet fails instead of crashing.
+  CHECK(dev->SetTexture(0, nullptr) == D3DERR_INVALIDCALL);
+}
+
+TEST_CASE("the null plugin counts what the frontend sent", "[api]") {
+  NullDevice nd;
+  IDirect3DDevice9 *dev = nd.device;
+  struct V { float x, y, z, rhw; DWORD c; } tri[3] = {{0, 0, 0, 1, 0}, {10, 0, 0, 1, 0}, {0, 10, 0, 1, 0}};
+  REQUIRE(dev->SetFVF(D3DFVF_XYZRHW | D3DFVF_DIFFUSE) == D3D_OK);
+  REQUIRE(dev->BeginScene() == D3D_OK);
+  for (int i = 0; i < 100; ++i) REQUIRE(dev->DrawPrimitiveUP(D3DPT_TRIANGLELIST, 1, tri, sizeof(V)) == D3D_OK);
+  REQUIRE(dev->EndScene() == D3D_OK);
+  REQUIRE(dev->Present(nullptr, nullptr, nullptr, nullptr) == D3D_OK);
+  CHECK(dev->TestCooperativeLevel() == D3D_OK);
+}

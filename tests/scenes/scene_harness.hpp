@@ -1,0 +1,62 @@
+// Renders a D3D9 scene headless through a chosen backend and reads the back buffer back.
+#pragma once
+
+#include <d3d9.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "novem/image.hpp"
+
+namespace scenes {
+
+struct SceneSetup {
+  UINT width = 64;
+  UINT height = 64;
+  D3DFORMAT back_buffer = D3DFMT_X8R8G8B8;
+  D3DFORMAT depth = D3DFMT_UNKNOWN; // D3DFMT_UNKNOWN: no automatic depth-stencil surface
+};
+
+struct Rendered {
+  std::string backend;
+  novem::image::Image image;
+};
+
+using DrawFn = std::function<void(IDirect3DDevice9 *)>;
+
+// The backends a scene runs on: those of vulkan and opengl that can start here. When the
+// environment variable NOVEM_TEST_REQUIRE_BACKENDS lists backends (comma separated), one of
+// them failing to start fails the test instead of being skipped.
+std::vector<std::string> available_backends();
+
+// Renders `draw` (between BeginScene and EndScene, then Present) on `backend` and returns the
+// back buffer read with GetRenderTargetData. Every D3D9 call is checked; every object is
+// released and the device's reference count must drop to zero.
+novem::image::Image render(const std::string &backend, const SceneSetup &setup, const DrawFn &draw);
+
+// Renders on every available backend, saves PNGs under <build>/test-output/<name>_<backend>.png,
+// and checks every pair of images agrees within `tolerance` per channel.
+std::vector<Rendered> render_all(const std::string &name, const SceneSetup &setup, const DrawFn &draw,
+                                 uint32_t tolerance);
+
+// Checks the pixel at (x, y) against a D3DCOLOR (alpha ignored) within `tolerance` per channel.
+void probe(const Rendered &r, uint32_t x, uint32_t y, D3DCOLOR expected, uint32_t tolerance = 1);
+
+// Vertex formats used by the scenes.
+struct TLVertex {
+  float x, y, z, rhw;
+  D3DCOLOR color;
+};
+constexpr DWORD kTLVertexFVF = D3DFVF_XYZRHW | D3DFVF_DIFFUSE;
+
+struct ColorVertex {
+  float x, y, z;
+  D3DCOLOR color;
+};
+constexpr DWORD kColorVertexFVF = D3DFVF_XYZ | D3DFVF_DIFFUSE;
+
+} // namespace scenes
+
+// Fails the current test with the call's text when it does not return D3D_OK.
+#define HR(call) REQUIRE((call) == D3D_OK)
