@@ -104,9 +104,12 @@ std::vector<std::string> plugin_search_dirs() {
       start = end + 1;
     }
   }
+  // The installed plugin directory is <libdir>/novem/plugins, found relative to the frontend
+  // library itself so that an installed tree can be moved.
   std::string beside = directory_of_this_library();
-  if (!beside.empty()) dirs.push_back(beside);
-  dirs.push_back(NOVEM_INSTALLED_PLUGIN_DIR);
+  if (beside.empty()) beside = ".";
+  dirs.push_back(beside);
+  dirs.push_back(beside + "/" NOVEM_PLUGIN_SUBDIR);
   return dirs;
 }
 

@@ -3,7 +3,7 @@
 // NOVEM_BACKEND chooses: "vulkan", "opengl", "null", or a path to a plugin file. Unset means
 // Vulkan, falling back to OpenGL when Vulkan cannot start. A name is looked for as
 // libnovem_<name>.so in NOVEM_PLUGIN_PATH (colon-separated), then beside libnovem_d3d9.so, then
-// in the installed plugin directory. Every failure is one line naming what was searched.
+// in the installed plugin directory, <directory of libnovem_d3d9.so>/novem/plugins. Every failure is one line naming what was searched.
 #pragma once
 
 #include <string>
