@@ -287,10 +287,14 @@ bool Device::flush_state(D3DPRIMITIVETYPE type) {
     cs.push(NV_OP_SET_RENDER_TARGETS, nv_cmd_set_render_targets{render_target_->image(), depth_stencil_ ? depth_stencil_->image() : 0});
   if (dirty_ & kDirtyViewport) {
     // D3D9 puts pixel centres on integer coordinates, Vulkan and GL half a pixel further: the
-    // viewport moves by half a pixel so that both rasterise the same pixels.
+    // viewport moves by half a pixel so that both rasterise the same pixels. It moves one
+    // sub-pixel step (1/256) less, as DXVK does (by 1/128): an edge through pixel centres then
+    // lies just above/left of them, so D3D9's top-left rule decides the tie on every plugin,
+    // whatever fill convention the host API applies (GL's follows its bottom-left origin).
+    constexpr float kPixelCentre = 0.5f - 1.0f / 256.0f;
     const D3DVIEWPORT9 &vp = viewport_;
-    cs.push(NV_OP_SET_VIEWPORT, nv_cmd_set_viewport{float(vp.X) + 0.5f, float(vp.Y) + 0.5f, float(vp.Width),
-                                                    float(vp.Height), vp.MinZ, vp.MaxZ});
+    cs.push(NV_OP_SET_VIEWPORT, nv_cmd_set_viewport{float(vp.X) + kPixelCentre, float(vp.Y) + kPixelCentre,
+                                                    float(vp.Width), float(vp.Height), vp.MinZ, vp.MaxZ});
     // D3D9 never draws outside the viewport; the scissor test is not implemented yet.
     cs.push(NV_OP_SET_SCISSOR, nv_cmd_set_scissor{nv_rect{int32_t(vp.X), int32_t(vp.Y), int32_t(vp.Width), int32_t(vp.Height)}});
   }

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "novem/backend.h"
+#include "novem/futex.hpp"
 #include "novem/ring.hpp"
 
 struct nv_channel {
@@ -23,18 +24,22 @@ struct nv_channel {
   std::atomic<uint64_t> completed_fence{0};
   std::atomic<bool> device_lost{false}; // set by the plugin when the API reports a lost device
 
+  // Bumped after each completion; waiters sleep on it (a futex word: see futex.hpp).
+  std::atomic<uint32_t> fence_epoch{0};
+
   void complete_fence(uint64_t value) {
-    completed_fence.store(value, std::memory_order_release);
-    completed_fence.notify_all();
+    completed_fence.store(value, std::memory_order_seq_cst);
+    fence_epoch.fetch_add(1, std::memory_order_seq_cst);
+    novem::futex_wake_all(fence_epoch);
   }
   // Blocks until fence `value` has completed; counts the wait if it had to sleep.
   void wait_fence(uint64_t value) {
-    uint64_t seen = completed_fence.load(std::memory_order_acquire);
-    if (seen >= value) return;
+    if (completed_fence.load(std::memory_order_acquire) >= value) return;
     fence_waits.fetch_add(1, std::memory_order_relaxed);
-    while (seen < value) {
-      completed_fence.wait(seen, std::memory_order_acquire);
-      seen = completed_fence.load(std::memory_order_acquire);
+    for (;;) {
+      uint32_t epoch = fence_epoch.load(std::memory_order_seq_cst);
+      if (completed_fence.load(std::memory_order_seq_cst) >= value) return;
+      novem::futex_wait(fence_epoch, epoch);
     }
   }
 

@@ -3,11 +3,14 @@
 // One thread waits until a condition it can read holds; the other makes it hold and calls
 // wake(). The waker pays one fence and one load when nobody sleeps, so it can be called after
 // every command. Correctness relies on sequential consistency between the condition's store
-// (release + the fence in wake) and the sleeping flag (Dekker's handshake).
+// (release + the fence in wake) and the sleeping flag (Dekker's handshake). It sleeps on a futex
+// (futex.hpp), which works across the frontend and the plugin's shared objects.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+
+#include "novem/futex.hpp"
 
 namespace novem {
 
@@ -22,7 +25,7 @@ public:
         sleeping_.store(0, std::memory_order_relaxed);
         return true;
       }
-      sleeping_.wait(1, std::memory_order_seq_cst);
+      futex_wait(sleeping_, 1);
       if (ready()) return true;
     }
   }
@@ -32,7 +35,7 @@ public:
     std::atomic_thread_fence(std::memory_order_seq_cst);
     if (sleeping_.load(std::memory_order_relaxed) != 0) {
       sleeping_.store(0, std::memory_order_seq_cst);
-      sleeping_.notify_one();
+      futex_wake_one(sleeping_);
     }
   }
 

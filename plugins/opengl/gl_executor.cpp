@@ -1,0 +1,386 @@
+#include "gl_executor.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "gl_log.hpp"
+
+namespace novem_gl {
+
+namespace {
+
+constexpr size_t kRingSize = 4u << 20; // constants in flight: 8 segments of 512 KiB
+constexpr size_t kRingSegments = 8;
+constexpr GLuint kBinding[NV_STAGE_COUNT] = {0, 1}; // the contract's uniform block bindings
+
+const char *opcode_name(uint16_t op) {
+  static constexpr const char *names[NV_OP_COUNT] = {
+      "PAD",          "CREATE_BUFFER", "DESTROY_BUFFER", "UPDATE_BUFFER",     "CREATE_IMAGE",
+      "DESTROY_IMAGE", "CREATE_SHADER", "DESTROY_SHADER", "SET_RENDER_TARGETS", "SET_VIEWPORT",
+      "SET_SCISSOR",  "SET_PIPELINE",  "SET_VERTEX_BUFFER", "SET_CONSTANTS",   "CLEAR",
+      "DRAW",         "READ_IMAGE",    "PRESENT",        "FENCE"};
+  return op < NV_OP_COUNT ? names[op] : "?";
+}
+
+} // namespace
+
+Config Config::from_environment() {
+  Config c;
+  c.debug = env_flag("NOVEM_GL_DEBUG", false);
+  c.check_errors = env_flag("NOVEM_GL_CHECK_ERRORS", true);
+  c.state_cache = env_flag("NOVEM_GL_STATE_CACHE", true);
+  c.upload_ring = env_flag("NOVEM_GL_UPLOAD_RING", true);
+  c.dump_glsl = env_flag("NOVEM_GL_DUMP_GLSL", false);
+  return c;
+}
+
+Executor::Executor(nv_channel &channel, Context &context, const Config &config)
+    : channel_(channel), gl_(context.gl), config_(config),
+      check_errors_(config.check_errors && !context.debug_output), state_(gl_, config.state_cache),
+      programs_(gl_, channel.pipelines_created, config.dump_glsl), framebuffers_(gl_) {}
+
+bool Executor::init(std::string &error) {
+  // D3D's clip space (+Y up, Z in [0, 1]) with NDC y = +1 on the viewport's first row, which is
+  // row 0 of the image in memory and the first row glReadPixels returns: no flips anywhere.
+  gl_.ClipControl(GL_UPPER_LEFT, GL_ZERO_TO_ONE);
+  gl_.FrontFace(kFrontFace);
+  gl_.Enable(GL_SCISSOR_TEST); // always on; SET_SCISSOR gives the rectangle
+  gl_.Enable(GL_PROGRAM_POINT_SIZE);
+  gl_.Disable(GL_DITHER);
+  gl_.PixelStorei(GL_PACK_ALIGNMENT, 1);
+  gl_.PixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  gl_.CreateVertexArrays(1, &vao_);
+  gl_.BindVertexArray(vao_);
+  state_.init();
+
+  GLint alignment = 256, max_block = 16384;
+  gl_.GetIntegerv(GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT, &alignment);
+  gl_.GetIntegerv(GL_MAX_UNIFORM_BLOCK_SIZE, &max_block);
+  max_constants_ = size_t(max_block);
+  if (config_.upload_ring) {
+    if (!ring_.create(gl_, kRingSize, kRingSegments, size_t(alignment))) {
+      error = "cannot map the constant ring (ARB_buffer_storage)";
+      return false;
+    }
+    max_constants_ = std::min(max_constants_, ring_.segment_size());
+  } else {
+    for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
+      gl_.CreateBuffers(1, &stage_ubo_[s]);
+      gl_.NamedBufferStorage(stage_ubo_[s], GLsizeiptr(max_constants_), nullptr, GL_DYNAMIC_STORAGE_BIT);
+      gl_.BindBufferBase(GL_UNIFORM_BUFFER, kBinding[s], stage_ubo_[s]);
+    }
+  }
+  GLenum e = gl_.GetError();
+  if (e != GL_NO_ERROR) {
+    error = "GL error " + std::to_string(e) + " while setting up the context";
+    return false;
+  }
+  return true;
+}
+
+void Executor::shutdown() {
+  for (PendingFence &f : fences_) {
+    if (f.sync) gl_.DeleteSync(f.sync);
+    channel_.complete_fence(f.value);
+  }
+  fences_.clear();
+  pipelines_.clear();
+  programs_.clear();
+  framebuffers_.clear();
+  for (auto &[handle, b] : buffers_) gl_.DeleteBuffers(1, &b.name);
+  buffers_.clear();
+  ring_.destroy();
+  for (GLuint &ubo : stage_ubo_)
+    if (ubo) gl_.DeleteBuffers(1, &ubo);
+  if (vao_) gl_.DeleteVertexArrays(1, &vao_);
+  vao_ = 0;
+}
+
+void Executor::check_errors(uint16_t opcode) {
+  for (GLenum e; (e = gl_.GetError()) != GL_NO_ERROR;) {
+    log("GL error 0x%04x in %s", e, opcode_name(opcode));
+    if (e == GL_CONTEXT_LOST) {
+      channel_.device_lost.store(true);
+      break;
+    }
+  }
+}
+
+// ---- fences and the worker loop ----
+
+bool Executor::poll() {
+  while (!fences_.empty()) {
+    PendingFence &f = fences_.front();
+    if (f.sync) {
+      GLenum r = gl_.ClientWaitSync(f.sync, 0, 0);
+      if (r == GL_TIMEOUT_EXPIRED) return true;
+      if (r == GL_WAIT_FAILED) {
+        log("fence %llu: waiting failed; the device is lost", static_cast<unsigned long long>(f.value));
+        channel_.device_lost.store(true);
+      }
+      gl_.DeleteSync(f.sync);
+    }
+    channel_.complete_fence(f.value);
+    fences_.pop_front();
+  }
+  return false;
+}
+
+void Executor::wait_gpu() {
+  if (!fences_.empty() && fences_.front().sync) gl_.ClientWaitSync(fences_.front().sync, 0, 1000000); // 1 ms
+}
+
+void Executor::idle() {
+  if (unflushed_) gl_.Flush();
+  unflushed_ = false;
+}
+
+void Executor::fence(const nv_cmd_fence &a, const nv_cmd_header *) {
+  channel_.submits.fetch_add(1, std::memory_order_relaxed);
+  if (channel_.device_lost.load(std::memory_order_relaxed)) {
+    fences_.push_back({nullptr, a.value}); // completes in order at the next poll
+    return;
+  }
+  fences_.push_back({gl_.FenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0), a.value});
+  gl_.Flush();
+  unflushed_ = false;
+}
+
+// ---- buffers ----
+
+void Executor::create_buffer(const nv_cmd_create_buffer &a, const nv_cmd_header *) {
+  destroy_buffer({a.buffer}, nullptr);
+  Buffer b;
+  b.size = a.size;
+  gl_.CreateBuffers(1, &b.name);
+  gl_.NamedBufferStorage(b.name, GLsizeiptr(std::max<uint64_t>(a.size, 1)), nullptr, GL_DYNAMIC_STORAGE_BIT);
+  buffers_[a.buffer] = b;
+  for (uint32_t s = 0; s < slots_.size(); ++s)
+    if (slots_[s].buffer == a.buffer) bind_vertex_buffer(s);
+}
+
+void Executor::destroy_buffer(const nv_cmd_destroy_buffer &a, const nv_cmd_header *) {
+  auto it = buffers_.find(a.buffer);
+  if (it == buffers_.end()) return;
+  gl_.DeleteBuffers(1, &it->second.name); // GL unbinds it from the vertex array
+  buffers_.erase(it);
+}
+
+void Executor::update_buffer(const nv_cmd_update_buffer &a, const nv_cmd_header *h) {
+  auto it = buffers_.find(a.buffer);
+  if (it == buffers_.end() || a.offset > it->second.size || a.size > it->second.size - a.offset) {
+    log("UPDATE_BUFFER %u: %llu bytes at %llu do not fit", a.buffer, static_cast<unsigned long long>(a.size),
+        static_cast<unsigned long long>(a.offset));
+    return;
+  }
+  // GL orders the write with the draws around it: draws before see the old bytes.
+  if (a.flags & NV_UPDATE_DISCARD) gl_.InvalidateBufferData(it->second.name);
+  gl_.NamedBufferSubData(it->second.name, GLintptr(a.offset), GLsizeiptr(a.size),
+                         novem::command_payload<nv_cmd_update_buffer>(h));
+}
+
+void Executor::set_vertex_buffer(const nv_cmd_set_vertex_buffer &a, const nv_cmd_header *) {
+  if (a.slot >= slots_.size()) return;
+  slots_[a.slot] = {a.buffer, a.offset, a.stride};
+  bind_vertex_buffer(a.slot);
+}
+
+void Executor::bind_vertex_buffer(uint32_t slot) {
+  const Slot &s = slots_[slot];
+  auto it = buffers_.find(s.buffer);
+  gl_.BindVertexBuffer(slot, it == buffers_.end() ? 0 : it->second.name, GLintptr(s.offset), GLsizei(s.stride));
+}
+
+void Executor::set_constants(const nv_cmd_set_constants &a, const nv_cmd_header *h) {
+  if (a.stage >= NV_STAGE_COUNT || !a.size) return;
+  size_t size = std::min<size_t>(a.size, max_constants_);
+  const void *data = novem::command_payload<nv_cmd_set_constants>(h);
+  if (config_.upload_ring) {
+    size_t offset = ring_.allocate(size);
+    std::memcpy(ring_.data() + offset, data, size);
+    gl_.BindBufferRange(GL_UNIFORM_BUFFER, kBinding[a.stage], ring_.buffer(), GLintptr(offset), GLsizeiptr(size));
+  } else {
+    gl_.NamedBufferSubData(stage_ubo_[a.stage], 0, GLsizeiptr(size), data);
+  }
+}
+
+// ---- images and targets ----
+
+void Executor::create_image(const nv_cmd_create_image &a, const nv_cmd_header *) {
+  framebuffers_.create_image(a); // replacing an image deletes its framebuffers
+  state_.framebuffers_deleted();
+  if (a.image == targets_.color || a.image == targets_.depth_stencil) fbo_dirty_ = true;
+}
+
+void Executor::destroy_image(const nv_cmd_destroy_image &a, const nv_cmd_header *) {
+  framebuffers_.destroy_image(a.image);
+  state_.framebuffers_deleted();
+  if (a.image == targets_.color || a.image == targets_.depth_stencil) fbo_dirty_ = true;
+}
+
+void Executor::set_render_targets(const nv_cmd_set_render_targets &a, const nv_cmd_header *) {
+  targets_ = a;
+  fbo_dirty_ = true;
+}
+
+bool Executor::bind_targets() {
+  if (fbo_dirty_) {
+    fbo_ = framebuffers_.framebuffer(targets_.color, targets_.depth_stencil);
+    fbo_dirty_ = false;
+  }
+  if (!fbo_) return false;
+  state_.draw_framebuffer(fbo_);
+  return true;
+}
+
+void Executor::set_viewport(const nv_cmd_set_viewport &a, const nv_cmd_header *) {
+  // Window y grows with the image's rows under GL_UPPER_LEFT, so D3D's top-left viewport goes
+  // in as it is.
+  gl_.ViewportIndexedf(0, a.x, a.y, std::max(a.width, 0.0f), std::max(a.height, 0.0f));
+  gl_.DepthRangeIndexed(0, a.min_depth, a.max_depth);
+}
+
+void Executor::set_scissor(const nv_cmd_set_scissor &a, const nv_cmd_header *) {
+  scissor_ = a.rect;
+  state_.scissor(scissor_);
+}
+
+void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
+  if (!bind_targets()) return;
+  const Image *color = framebuffers_.image(targets_.color);
+  const Image *ds = framebuffers_.image(targets_.depth_stencil);
+  bool do_color = (a.flags & NV_CLEAR_COLOR) && color;
+  bool do_depth = (a.flags & NV_CLEAR_DEPTH) && ds;
+  bool do_stencil = (a.flags & NV_CLEAR_STENCIL) && ds && ds->format->stencil;
+  if (!do_color && !do_depth && !do_stencil) return;
+  // A clear ignores the pipeline's write masks (GL's clears obey them) and the scissor (each
+  // rectangle becomes the scissor for its clear). The next draw puts the pipeline's masks back.
+  if (do_color) state_.color_mask(0xF);
+  if (do_depth) state_.depth_mask(true);
+  pipeline_dirty_ = true;
+  const auto *rects = static_cast<const nv_rect *>(novem::command_payload<nv_cmd_clear>(h));
+  const GLint stencil = GLint(a.stencil & 0xFF);
+  for (uint32_t i = 0; i < a.rect_count; ++i) {
+    if (rects[i].width <= 0 || rects[i].height <= 0) continue;
+    state_.scissor(rects[i]);
+    if (do_color) gl_.ClearBufferfv(GL_COLOR, 0, a.color);
+    if (do_depth && do_stencil)
+      gl_.ClearBufferfi(GL_DEPTH_STENCIL, 0, a.depth, stencil);
+    else if (do_depth)
+      gl_.ClearBufferfv(GL_DEPTH, 0, &a.depth);
+    else if (do_stencil)
+      gl_.ClearBufferiv(GL_STENCIL, 0, &stencil);
+  }
+  state_.scissor(scissor_);
+  unflushed_ = true;
+}
+
+void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
+  const Image *img = framebuffers_.image(a.image);
+  const nv_rect &r = a.rect;
+  if (!img || r.x < 0 || r.y < 0 || r.width <= 0 || r.height <= 0 || uint32_t(r.x + r.width) > img->width ||
+      uint32_t(r.y + r.height) > img->height) {
+    log("READ_IMAGE %u: no such image or the rectangle is outside it", a.image);
+    return;
+  }
+  size_t bytes = size_t(r.width) * size_t(r.height) * img->format->bytes_per_pixel;
+  if (!channel_.readback || bytes > channel_.readback_size) {
+    log("READ_IMAGE %u: %zu bytes do not fit the readback area (%zu)", a.image, bytes, channel_.readback_size);
+    return;
+  }
+  GLuint fbo = img->format->depth ? framebuffers_.framebuffer(0, a.image) : framebuffers_.framebuffer(a.image, 0);
+  if (!fbo) return;
+  state_.read_framebuffer(fbo);
+  // Row r.y is the image's row r.y counted from the top, and glReadPixels returns rows in
+  // increasing window y: top first, as the contract wants, tightly packed (GL_PACK_ALIGNMENT 1).
+  gl_.ReadPixels(r.x, r.y, r.width, r.height, img->format->read_format, img->format->read_type, channel_.readback);
+}
+
+void Executor::present(const nv_cmd_present &, const nv_cmd_header *) {
+  // Headless: a frame boundary only. Hand the frame's work to the GPU.
+  gl_.Flush();
+  unflushed_ = false;
+}
+
+// ---- shaders, pipelines, draws ----
+
+void Executor::pipeline_changed(uint32_t shader) {
+  pipelines_.forget_shader(shader);
+  if (have_desc_ && (desc_.vertex_shader == shader || desc_.pixel_shader == shader)) {
+    pipeline_ = nullptr; // found again at the next draw
+    pipeline_dirty_ = true;
+  }
+}
+
+void Executor::create_shader(const nv_cmd_create_shader &a, const nv_cmd_header *h) {
+  pipeline_changed(a.shader);
+  size_t max_words = (h->size - sizeof(nv_cmd_header) - sizeof a) / 4;
+  const auto *words = static_cast<const uint32_t *>(novem::command_payload<nv_cmd_create_shader>(h));
+  programs_.create_shader(a.shader, a.stage, words, std::min<size_t>(a.word_count, max_words));
+}
+
+void Executor::destroy_shader(const nv_cmd_destroy_shader &a, const nv_cmd_header *) {
+  pipeline_changed(a.shader);
+  programs_.destroy_shader(a.shader);
+}
+
+void Executor::set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *) {
+  desc_ = a.desc;
+  have_desc_ = true;
+  pipeline_ = pipelines_.get(desc_, programs_); // links a new (vs, ps) pair now
+  pipeline_dirty_ = true;
+}
+
+void Executor::apply_pipeline(const Pipeline &p) {
+  state_.program(p.program);
+  state_.blend({p.blend, p.color_src, p.color_dst, p.color_op, p.alpha_src, p.alpha_dst, p.alpha_op});
+  state_.color_mask(p.color_mask);
+  state_.depth(p.depth_test, p.depth_write, p.depth_func);
+  state_.cull(p.cull, p.cull_face);
+  apply_vertex_input(p.desc);
+}
+
+void Executor::apply_vertex_input(const nv_pipeline_desc &d) {
+  const uint32_t count = std::min<uint32_t>(d.attribute_count, NV_MAX_VERTEX_ATTRIBUTES);
+  if (config_.state_cache && input_valid_ && applied_input_.attribute_count == d.attribute_count &&
+      std::memcmp(applied_input_.attributes, d.attributes, count * sizeof d.attributes[0]) == 0)
+    return;
+  uint32_t enabled = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    const nv_vertex_attribute &a = d.attributes[i];
+    const VertexFormat *f = vertex_format(a.format);
+    if (!f || a.location >= NV_MAX_VERTEX_ATTRIBUTES || a.binding >= NV_MAX_VERTEX_BUFFERS) {
+      log("vertex attribute %u: format %u, location %u, binding %u not supported", i, a.format, a.location,
+          a.binding);
+      continue;
+    }
+    gl_.VertexAttribFormat(a.location, f->size, f->type, f->normalized, a.offset);
+    gl_.VertexAttribBinding(a.location, a.binding);
+    enabled |= 1u << a.location;
+  }
+  for (uint32_t loc = 0; loc < NV_MAX_VERTEX_ATTRIBUTES; ++loc) {
+    uint32_t bit = 1u << loc;
+    if ((enabled & bit) && (!(enabled_attributes_ & bit) || !config_.state_cache))
+      gl_.EnableVertexAttribArray(loc);
+    else if (!(enabled & bit) && ((enabled_attributes_ & bit) || !config_.state_cache))
+      gl_.DisableVertexAttribArray(loc);
+  }
+  enabled_attributes_ = enabled;
+  applied_input_ = d;
+  input_valid_ = true;
+}
+
+void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
+  if (!a.vertex_count || !bind_targets()) return;
+  if (pipeline_dirty_) {
+    if (!pipeline_ && have_desc_) pipeline_ = pipelines_.get(desc_, programs_);
+    if (!pipeline_) return;
+    apply_pipeline(*pipeline_);
+    pipeline_dirty_ = false;
+  }
+  if (!pipeline_) return;
+  gl_.DrawArrays(pipeline_->mode, GLint(a.first_vertex), GLsizei(a.vertex_count));
+  unflushed_ = true;
+}
+
+} // namespace novem_gl

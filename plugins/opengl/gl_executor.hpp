@@ -1,0 +1,149 @@
+// The executor: what the submission thread does with each command, on the GL context it owns.
+// One small member function per opcode, listed in table() for novem::run_worker; fences,
+// flushing and GPU waits in poll()/wait_gpu()/idle().
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <unordered_map>
+
+#include "gl_context.hpp"
+#include "gl_framebuffers.hpp"
+#include "gl_pipelines.hpp"
+#include "gl_programs.hpp"
+#include "gl_state.hpp"
+#include "gl_upload_ring.hpp"
+#include "novem/worker.hpp"
+
+namespace novem_gl {
+
+// Switches, read from the environment when a device starts ("0" off, anything else on).
+struct Config {
+  bool debug = false;        // NOVEM_GL_DEBUG: debug context, KHR_debug messages to stderr
+  bool check_errors = true;  // NOVEM_GL_CHECK_ERRORS: glGetError after each command (without debug)
+  bool state_cache = true;   // NOVEM_GL_STATE_CACHE: drop redundant GL state calls
+  bool upload_ring = true;   // NOVEM_GL_UPLOAD_RING: constants through a persistently mapped ring
+  bool dump_glsl = false;    // NOVEM_GL_DUMP_GLSL: print each shader's GLSL
+  static Config from_environment();
+};
+
+class Executor {
+public:
+  Executor(nv_channel &channel, Context &context, const Config &config);
+  Executor(const Executor &) = delete;
+  Executor &operator=(const Executor &) = delete;
+
+  // The context's fixed state and the executor's own GL objects; false with one line in error.
+  bool init(std::string &error);
+  // Frees every GL object the device created; the context must still be current.
+  void shutdown();
+
+  static constexpr novem::DispatchTable<Executor> table();
+  bool poll();     // completes finished fences, in order; true while some are pending
+  void wait_gpu(); // waits up to 1 ms for the oldest fence
+  void idle();     // the ring ran dry: flush what was issued
+
+  void create_buffer(const nv_cmd_create_buffer &a, const nv_cmd_header *h);
+  void destroy_buffer(const nv_cmd_destroy_buffer &a, const nv_cmd_header *h);
+  void update_buffer(const nv_cmd_update_buffer &a, const nv_cmd_header *h);
+  void create_image(const nv_cmd_create_image &a, const nv_cmd_header *h);
+  void destroy_image(const nv_cmd_destroy_image &a, const nv_cmd_header *h);
+  void create_shader(const nv_cmd_create_shader &a, const nv_cmd_header *h);
+  void destroy_shader(const nv_cmd_destroy_shader &a, const nv_cmd_header *h);
+  void set_render_targets(const nv_cmd_set_render_targets &a, const nv_cmd_header *h);
+  void set_viewport(const nv_cmd_set_viewport &a, const nv_cmd_header *h);
+  void set_scissor(const nv_cmd_set_scissor &a, const nv_cmd_header *h);
+  void set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *h);
+  void set_vertex_buffer(const nv_cmd_set_vertex_buffer &a, const nv_cmd_header *h);
+  void set_constants(const nv_cmd_set_constants &a, const nv_cmd_header *h);
+  void clear(const nv_cmd_clear &a, const nv_cmd_header *h);
+  void draw(const nv_cmd_draw &a, const nv_cmd_header *h);
+  void read_image(const nv_cmd_read_image &a, const nv_cmd_header *h);
+  void present(const nv_cmd_present &a, const nv_cmd_header *h);
+  void fence(const nv_cmd_fence &a, const nv_cmd_header *h);
+
+private:
+  // A table entry: the handler, then (unless KHR_debug reports them) any GL error it raised.
+  template <class Args, void (Executor::*Fn)(const Args &, const nv_cmd_header *)>
+  static void run(Executor &ex, const nv_cmd_header *h) {
+    (ex.*Fn)(novem::command_args<Args>(h), h);
+    if (ex.check_errors_) ex.check_errors(h->opcode);
+  }
+  void check_errors(uint16_t opcode);
+  bool bind_targets();          // binds the current framebuffer; false when there is none
+  void apply_pipeline(const Pipeline &p);
+  void apply_vertex_input(const nv_pipeline_desc &d);
+  void bind_vertex_buffer(uint32_t slot);
+  void pipeline_changed(uint32_t shader); // a shader went away or came back
+
+  struct Buffer {
+    GLuint name = 0;
+    uint64_t size = 0;
+  };
+  struct Slot {
+    uint32_t buffer = 0, offset = 0, stride = 0;
+  };
+  struct PendingFence {
+    GLsync sync; // nullptr: nothing to wait for (lost device)
+    uint64_t value;
+  };
+
+  nv_channel &channel_;
+  const NovemGL &gl_;
+  Config config_;
+  bool check_errors_;
+  StateCache state_;
+  Programs programs_;
+  Pipelines pipelines_;
+  Framebuffers framebuffers_;
+  UploadRing ring_;
+
+  GLuint vao_ = 0;
+  GLuint stage_ubo_[NV_STAGE_COUNT] = {}; // without the ring: one buffer per stage
+  size_t max_constants_ = 0;
+  std::unordered_map<uint32_t, Buffer> buffers_;
+  std::array<Slot, NV_MAX_VERTEX_BUFFERS> slots_{};
+
+  nv_cmd_set_render_targets targets_{};
+  GLuint fbo_ = 0;
+  bool fbo_dirty_ = true;
+  nv_rect scissor_ = {0, 0, 16384, 16384};
+
+  nv_pipeline_desc desc_{};
+  bool have_desc_ = false;
+  const Pipeline *pipeline_ = nullptr;
+  bool pipeline_dirty_ = true;
+  nv_pipeline_desc applied_input_{}; // the vertex input last set on the VAO
+  bool input_valid_ = false;
+  uint32_t enabled_attributes_ = 0;
+
+  std::deque<PendingFence> fences_;
+  bool unflushed_ = false;
+};
+
+constexpr novem::DispatchTable<Executor> Executor::table() {
+  novem::DispatchTable<Executor> t{};
+  t[NV_OP_CREATE_BUFFER] = run<nv_cmd_create_buffer, &Executor::create_buffer>;
+  t[NV_OP_DESTROY_BUFFER] = run<nv_cmd_destroy_buffer, &Executor::destroy_buffer>;
+  t[NV_OP_UPDATE_BUFFER] = run<nv_cmd_update_buffer, &Executor::update_buffer>;
+  t[NV_OP_CREATE_IMAGE] = run<nv_cmd_create_image, &Executor::create_image>;
+  t[NV_OP_DESTROY_IMAGE] = run<nv_cmd_destroy_image, &Executor::destroy_image>;
+  t[NV_OP_CREATE_SHADER] = run<nv_cmd_create_shader, &Executor::create_shader>;
+  t[NV_OP_DESTROY_SHADER] = run<nv_cmd_destroy_shader, &Executor::destroy_shader>;
+  t[NV_OP_SET_RENDER_TARGETS] = run<nv_cmd_set_render_targets, &Executor::set_render_targets>;
+  t[NV_OP_SET_VIEWPORT] = run<nv_cmd_set_viewport, &Executor::set_viewport>;
+  t[NV_OP_SET_SCISSOR] = run<nv_cmd_set_scissor, &Executor::set_scissor>;
+  t[NV_OP_SET_PIPELINE] = run<nv_cmd_set_pipeline, &Executor::set_pipeline>;
+  t[NV_OP_SET_VERTEX_BUFFER] = run<nv_cmd_set_vertex_buffer, &Executor::set_vertex_buffer>;
+  t[NV_OP_SET_CONSTANTS] = run<nv_cmd_set_constants, &Executor::set_constants>;
+  t[NV_OP_CLEAR] = run<nv_cmd_clear, &Executor::clear>;
+  t[NV_OP_DRAW] = run<nv_cmd_draw, &Executor::draw>;
+  t[NV_OP_READ_IMAGE] = run<nv_cmd_read_image, &Executor::read_image>;
+  t[NV_OP_PRESENT] = run<nv_cmd_present, &Executor::present>;
+  t[NV_OP_FENCE] = run<nv_cmd_fence, &Executor::fence>;
+  return t;
+}
+
+} // namespace novem_gl

@@ -1,0 +1,97 @@
+#include "gl_framebuffers.hpp"
+
+#include "gl_log.hpp"
+
+namespace novem_gl {
+
+void Framebuffers::create_image(const nv_cmd_create_image &a) {
+  destroy_image(a.image);
+  const ImageFormat *format = image_format(a.format);
+  if (!format || !a.width || !a.height) {
+    log("image %u: format %u at %ux%u cannot be created", a.image, a.format, a.width, a.height);
+    return;
+  }
+  Image img;
+  img.format = format;
+  img.width = a.width;
+  img.height = a.height;
+  img.renderbuffer = format->depth && !(a.usage & NV_IMAGE_SAMPLED);
+  if (img.renderbuffer) {
+    gl_.CreateRenderbuffers(1, &img.name);
+    gl_.NamedRenderbufferStorage(img.name, format->internal_format, GLsizei(a.width), GLsizei(a.height));
+  } else {
+    gl_.CreateTextures(GL_TEXTURE_2D, 1, &img.name);
+    gl_.TextureStorage2D(img.name, 1, format->internal_format, GLsizei(a.width), GLsizei(a.height));
+  }
+  images_[a.image] = img;
+}
+
+void Framebuffers::destroy_image(uint32_t handle) {
+  auto it = images_.find(handle);
+  if (it == images_.end()) return;
+  for (auto f = framebuffers_.begin(); f != framebuffers_.end();) {
+    if (uint32_t(f->first >> 32) == handle || uint32_t(f->first) == handle) {
+      if (f->second) gl_.DeleteFramebuffers(1, &f->second);
+      f = framebuffers_.erase(f);
+    } else {
+      ++f;
+    }
+  }
+  if (it->second.renderbuffer)
+    gl_.DeleteRenderbuffers(1, &it->second.name);
+  else
+    gl_.DeleteTextures(1, &it->second.name);
+  images_.erase(it);
+}
+
+const Image *Framebuffers::image(uint32_t handle) const {
+  auto it = images_.find(handle);
+  return it == images_.end() ? nullptr : &it->second;
+}
+
+GLuint Framebuffers::framebuffer(uint32_t color, uint32_t depth_stencil) {
+  auto found = framebuffers_.find(key(color, depth_stencil));
+  if (found != framebuffers_.end()) return found->second;
+
+  const Image *c = image(color), *d = image(depth_stencil);
+  if (!c && !d) return 0; // nothing (alive) to render into; not remembered
+  if ((color && !c) || (depth_stencil && !d) || (c && c->format->depth) || (d && !d->format->depth)) {
+    log("render targets (%u, %u): missing or of the wrong kind", color, depth_stencil);
+    return 0;
+  }
+  GLuint fbo = 0;
+  gl_.CreateFramebuffers(1, &fbo);
+  if (c) gl_.NamedFramebufferTexture(fbo, GL_COLOR_ATTACHMENT0, c->name, 0);
+  if (d) {
+    GLenum point = d->format->stencil ? GL_DEPTH_STENCIL_ATTACHMENT : GL_DEPTH_ATTACHMENT;
+    if (d->renderbuffer)
+      gl_.NamedFramebufferRenderbuffer(fbo, point, GL_RENDERBUFFER, d->name);
+    else
+      gl_.NamedFramebufferTexture(fbo, point, d->name, 0);
+  }
+  gl_.NamedFramebufferDrawBuffer(fbo, c ? GL_COLOR_ATTACHMENT0 : GL_NONE);
+  gl_.NamedFramebufferReadBuffer(fbo, c ? GL_COLOR_ATTACHMENT0 : GL_NONE);
+  GLenum status = gl_.CheckNamedFramebufferStatus(fbo, GL_DRAW_FRAMEBUFFER);
+  if (status != GL_FRAMEBUFFER_COMPLETE) {
+    log("render targets (%u, %u): framebuffer incomplete (0x%04x)", color, depth_stencil, status);
+    gl_.DeleteFramebuffers(1, &fbo);
+    fbo = 0;
+  }
+  framebuffers_[key(color, depth_stencil)] = fbo;
+  return fbo;
+}
+
+void Framebuffers::clear() {
+  for (auto &[k, fbo] : framebuffers_)
+    if (fbo) gl_.DeleteFramebuffers(1, &fbo);
+  for (auto &[handle, img] : images_) {
+    if (img.renderbuffer)
+      gl_.DeleteRenderbuffers(1, &img.name);
+    else
+      gl_.DeleteTextures(1, &img.name);
+  }
+  framebuffers_.clear();
+  images_.clear();
+}
+
+} // namespace novem_gl

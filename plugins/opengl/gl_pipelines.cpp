@@ -1,0 +1,78 @@
+#include "gl_pipelines.hpp"
+
+namespace novem_gl {
+
+namespace {
+
+GLenum topology(uint8_t t) {
+  switch (t) {
+  case NV_TOPOLOGY_POINT_LIST: return GL_POINTS;
+  case NV_TOPOLOGY_LINE_LIST: return GL_LINES;
+  case NV_TOPOLOGY_LINE_STRIP: return GL_LINE_STRIP;
+  case NV_TOPOLOGY_TRIANGLE_STRIP: return GL_TRIANGLE_STRIP;
+  case NV_TOPOLOGY_TRIANGLE_FAN: return GL_TRIANGLE_FAN;
+  default: return GL_TRIANGLES;
+  }
+}
+
+GLenum compare(uint8_t c) {
+  static constexpr GLenum table[] = {GL_NEVER,   GL_LESS,     GL_EQUAL,  GL_LEQUAL,
+                                     GL_GREATER, GL_NOTEQUAL, GL_GEQUAL, GL_ALWAYS};
+  return c < 8 ? table[c] : GL_ALWAYS;
+}
+
+GLenum blend_factor(uint8_t f) {
+  static constexpr GLenum table[] = {
+      GL_ZERO,      GL_ONE,           GL_SRC_COLOR,          GL_ONE_MINUS_SRC_COLOR, GL_SRC_ALPHA,
+      GL_ONE_MINUS_SRC_ALPHA, GL_DST_ALPHA, GL_ONE_MINUS_DST_ALPHA, GL_DST_COLOR,   GL_ONE_MINUS_DST_COLOR,
+      GL_SRC_ALPHA_SATURATE, GL_CONSTANT_COLOR, GL_ONE_MINUS_CONSTANT_COLOR};
+  return f < sizeof table / sizeof table[0] ? table[f] : GL_ONE;
+}
+
+GLenum blend_op(uint8_t op) {
+  static constexpr GLenum table[] = {GL_FUNC_ADD, GL_FUNC_SUBTRACT, GL_FUNC_REVERSE_SUBTRACT, GL_MIN, GL_MAX};
+  return op < 5 ? table[op] : GL_FUNC_ADD;
+}
+
+} // namespace
+
+size_t Pipelines::Hash::operator()(const Key &k) const {
+  const auto *bytes = reinterpret_cast<const unsigned char *>(&k.desc);
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < sizeof k.desc; ++i) h = (h ^ bytes[i]) * 0x100000001b3ull;
+  return size_t(h);
+}
+
+const Pipeline *Pipelines::get(const nv_pipeline_desc &desc, Programs &programs) {
+  Key key{desc};
+  auto it = cache_.find(key);
+  if (it != cache_.end()) return it->second.program ? &it->second : nullptr;
+
+  Pipeline p;
+  p.desc = desc;
+  p.program = programs.program(desc.vertex_shader, desc.pixel_shader);
+  p.mode = topology(desc.topology);
+  p.cull = desc.cull == NV_CULL_CW || desc.cull == NV_CULL_CCW;
+  p.cull_face = desc.cull == NV_CULL_CW ? GL_FRONT : GL_BACK; // see kFrontFace
+  p.depth_test = desc.depth_test != 0;
+  p.depth_write = desc.depth_write != 0;
+  p.depth_func = compare(desc.depth_compare);
+  p.blend = desc.blend_enable != 0;
+  p.color_src = blend_factor(desc.color_src);
+  p.color_dst = blend_factor(desc.color_dst);
+  p.color_op = blend_op(desc.color_op);
+  p.alpha_src = blend_factor(desc.alpha_src);
+  p.alpha_dst = blend_factor(desc.alpha_dst);
+  p.alpha_op = blend_op(desc.alpha_op);
+  p.color_mask = desc.color_write_mask & 0xF;
+  Pipeline &stored = cache_.emplace(key, p).first->second;
+  return stored.program ? &stored : nullptr;
+}
+
+void Pipelines::forget_shader(uint32_t handle) {
+  std::erase_if(cache_, [&](const auto &entry) {
+    return entry.first.desc.vertex_shader == handle || entry.first.desc.pixel_shader == handle;
+  });
+}
+
+} // namespace novem_gl

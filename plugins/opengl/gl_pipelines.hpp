@@ -1,0 +1,56 @@
+// The pipeline cache: an nv_pipeline_desc (hashed byte for byte; the contract keeps unused bytes
+// zero) maps to its linked program and to the GL values of its fixed-function state, translated
+// once. Entries live until one of their shaders goes away.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <unordered_map>
+
+#include "gl_programs.hpp"
+#include "novem/commands.h"
+#include "novem_gl.h"
+
+namespace novem_gl {
+
+struct Pipeline {
+  nv_pipeline_desc desc;
+  GLuint program = 0;
+  GLenum mode = GL_TRIANGLES;
+  bool cull = false;
+  GLenum cull_face = GL_BACK;
+  bool depth_test = false, depth_write = false;
+  GLenum depth_func = GL_LESS;
+  bool blend = false;
+  GLenum color_src = GL_ONE, color_dst = GL_ZERO, color_op = GL_FUNC_ADD;
+  GLenum alpha_src = GL_ONE, alpha_dst = GL_ZERO, alpha_op = GL_FUNC_ADD;
+  uint8_t color_mask = 0xF;
+};
+
+// Winding. Under glClipControl(GL_UPPER_LEFT) GL measures a triangle's winding as it looks in
+// the image with row 0 at the top (the spec reverses the sign of the window-space area for this
+// origin, undoing the y flip), so a winding GL calls clockwise is one that looks clockwise:
+// nothing to swap. Front is set once to D3D9's default front, clockwise; NV_CULL_CW then culls
+// GL_FRONT and NV_CULL_CCW culls GL_BACK. (Checked on llvmpipe by rendering both windings.)
+inline constexpr GLenum kFrontFace = GL_CW;
+
+class Pipelines {
+public:
+  // The cached pipeline for desc, translated and linked on first use; nullptr when its program
+  // cannot be built (already reported).
+  const Pipeline *get(const nv_pipeline_desc &desc, Programs &programs);
+  void forget_shader(uint32_t handle);
+  void clear() { cache_.clear(); }
+
+private:
+  struct Key {
+    nv_pipeline_desc desc;
+    bool operator==(const Key &o) const { return std::memcmp(&desc, &o.desc, sizeof desc) == 0; }
+  };
+  struct Hash {
+    size_t operator()(const Key &k) const; // FNV-1a over the bytes
+  };
+  std::unordered_map<Key, Pipeline, Hash> cache_;
+};
+
+} // namespace novem_gl

@@ -1,0 +1,147 @@
+// The plugin's entry point: probe, create_device, destroy_device. Each device is a submission
+// thread that owns its EGL context and runs novem::run_worker with the GL executor; probe()
+// starts GL on a short-lived thread of its own and describes the device.
+#include <cstdio>
+#include <cstring>
+#include <future>
+#include <string>
+#include <thread>
+#include <unistd.h>
+
+#include "gl_context.hpp"
+#include "gl_executor.hpp"
+#include "gl_formats.hpp"
+#include "novem/backend.h"
+#include "novem/worker.hpp"
+
+struct nv_device {
+  explicit nv_device(nv_channel &c) : channel(c) {}
+  nv_channel &channel;
+  std::thread thread;
+};
+
+namespace {
+
+using novem_gl::Config;
+using novem_gl::Context;
+using novem_gl::Executor;
+
+void set_error(char *error, size_t error_size, const std::string &message) {
+  if (error && error_size) std::snprintf(error, error_size, "%s", message.c_str());
+}
+
+// The submission thread: context, executor, the worker loop until destroy_device, teardown.
+void device_thread(nv_channel &channel, Config config, std::promise<std::string> started) {
+  Context context;
+  std::string error;
+  if (!context.create(config.debug, error)) {
+    started.set_value(error);
+    return;
+  }
+  Executor executor(channel, context, config);
+  if (!executor.init(error)) {
+    executor.shutdown();
+    started.set_value(error);
+    return;
+  }
+  started.set_value({});
+  novem::run_worker(channel, executor);
+  executor.shutdown();
+}
+
+const char *gl_string(const NovemGL &gl, GLenum name) {
+  const GLubyte *s = gl.GetString(name);
+  return s ? reinterpret_cast<const char *>(s) : "";
+}
+
+// PCI vendor from the GL strings (GL has no query for it); Mesa's software rasterizers report
+// VK_VENDOR_ID_MESA as lavapipe does.
+uint32_t vendor_id(const std::string &vendor, const std::string &renderer) {
+  auto has = [](const std::string &s, const char *w) { return s.find(w) != std::string::npos; };
+  if (has(vendor, "NVIDIA")) return 0x10DE;
+  if (has(vendor, "AMD") || has(vendor, "ATI") || has(renderer, "Radeon")) return 0x1002;
+  if (has(vendor, "Intel") || has(renderer, "Intel")) return 0x8086;
+  if (has(renderer, "llvmpipe") || has(renderer, "softpipe")) return 0x10005;
+  return 0;
+}
+
+void describe(const Context &ctx, nv_adapter_info &info) {
+  const NovemGL &gl = ctx.gl;
+  const std::string vendor = gl_string(gl, GL_VENDOR), renderer = gl_string(gl, GL_RENDERER);
+  std::snprintf(info.device_name, sizeof info.device_name, "%s", renderer.c_str());
+  std::snprintf(info.driver_name, sizeof info.driver_name, "OpenGL %s", gl_string(gl, GL_VERSION));
+  info.vendor_id = vendor_id(vendor, renderer);
+  info.device_id = 0;
+
+  GLint value = 0, dims[2] = {0, 0};
+  GLfloat points[2] = {1, 1};
+  gl.GetIntegerv(GL_MAX_TEXTURE_SIZE, &value);
+  info.max_texture_size = uint32_t(value);
+  gl.GetIntegerv(GL_MAX_VIEWPORT_DIMS, dims);
+  info.max_viewport_size = uint32_t(dims[0] < dims[1] ? dims[0] : dims[1]);
+  gl.GetFloatv(GL_POINT_SIZE_RANGE, points);
+  info.max_point_size = points[1];
+
+  // Video memory: what the driver tells (kB), else, for a GPU sharing system memory (llvmpipe),
+  // a quarter of RAM.
+  GLint kb[4] = {0, 0, 0, 0};
+  if (ctx.has_extension("GL_NVX_gpu_memory_info"))
+    gl.GetIntegerv(GL_GPU_MEMORY_INFO_DEDICATED_VIDMEM_NVX, kb);
+  else if (ctx.has_extension("GL_ATI_meminfo"))
+    gl.GetIntegerv(GL_TEXTURE_FREE_MEMORY_ATI, kb);
+  if (kb[0] > 0)
+    info.video_memory_bytes = uint64_t(kb[0]) * 1024;
+  else
+    info.video_memory_bytes = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE)) / 4;
+
+  for (uint32_t f = 1; f < NV_FORMAT_COUNT; ++f) info.format_support[f] = novem_gl::format_support(gl, f);
+  while (gl.GetError() != GL_NO_ERROR) {
+  }
+}
+
+int probe(nv_adapter_info *info, char *error, size_t error_size) {
+  std::string failure;
+  nv_adapter_info result{};
+  std::thread([&] {
+    Context ctx;
+    if (ctx.create(false, failure)) describe(ctx, result);
+  }).join();
+  if (!failure.empty()) {
+    set_error(error, error_size, failure);
+    return 1;
+  }
+  *info = result;
+  return 0;
+}
+
+nv_device *create_device(const nv_device_desc *desc, nv_channel *channel, char *error, size_t error_size) {
+  if (desc && desc->struct_size >= offsetof(nv_device_desc, window) + sizeof desc->window && desc->window) {
+    set_error(error, error_size, "windows are not supported yet; the OpenGL plugin renders headless only");
+    return nullptr;
+  }
+  auto *device = new nv_device(*channel);
+  std::promise<std::string> started;
+  std::future<std::string> result = started.get_future();
+  device->thread = std::thread(device_thread, std::ref(*channel), Config::from_environment(), std::move(started));
+  std::string failure = result.get();
+  if (!failure.empty()) {
+    device->thread.join();
+    delete device;
+    set_error(error, error_size, failure);
+    return nullptr;
+  }
+  return device;
+}
+
+void destroy_device(nv_device *device) {
+  if (!device) return;
+  device->channel.ring.stop(); // the worker executes what is queued, waits for the GPU, returns
+  device->thread.join();
+  delete device;
+}
+
+constexpr nv_plugin plugin = {NV_BACKEND_ABI_VERSION, "opengl", probe, create_device, destroy_device};
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) const nv_plugin *novem_plugin_entry(void) { return &plugin; }

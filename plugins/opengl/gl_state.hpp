@@ -1,0 +1,103 @@
+// The GL state cache: the executor sets state through it, and a call that would set what is
+// already set is dropped (NOVEM_GL_STATE_CACHE=0 turns the dropping off, to measure it).
+// init() sets the states it tracks; only it changes them afterwards.
+#pragma once
+
+#include <cstdint>
+
+#include "novem/commands.h"
+#include "novem_gl.h"
+
+namespace novem_gl {
+
+struct BlendState {
+  bool enable = false;
+  GLenum color_src = GL_ONE, color_dst = GL_ZERO, color_op = GL_FUNC_ADD;
+  GLenum alpha_src = GL_ONE, alpha_dst = GL_ZERO, alpha_op = GL_FUNC_ADD;
+  bool operator==(const BlendState &) const = default;
+};
+
+class StateCache {
+public:
+  StateCache(const NovemGL &gl, bool enabled) : gl_(gl), enabled_(enabled) {}
+
+  // Sets every state this cache tracks to its starting value, whatever GL holds.
+  void init() {
+    bool was = enabled_;
+    enabled_ = false;
+    program(0);
+    draw_framebuffer(0);
+    read_framebuffer(0);
+    blend(BlendState{});
+    color_mask(0xF);
+    depth(false, true, GL_LESS);
+    cull(false, GL_BACK);
+    scissor({0, 0, 16384, 16384}); // no scissoring until SET_SCISSOR
+    enabled_ = was;
+  }
+
+  void program(GLuint p) {
+    if (enabled_ && p == program_) return;
+    gl_.UseProgram(program_ = p);
+  }
+  void draw_framebuffer(GLuint f) {
+    if (enabled_ && f == draw_fbo_) return;
+    gl_.BindFramebuffer(GL_DRAW_FRAMEBUFFER, draw_fbo_ = f);
+  }
+  // Deleting a bound framebuffer rebinds 0 and frees its name for reuse: after deleting any,
+  // the next bind must be made whatever the cache remembers.
+  void framebuffers_deleted() { draw_fbo_ = read_fbo_ = ~0u; }
+  void read_framebuffer(GLuint f) {
+    if (enabled_ && f == read_fbo_) return;
+    gl_.BindFramebuffer(GL_READ_FRAMEBUFFER, read_fbo_ = f);
+  }
+  void blend(const BlendState &b) {
+    if (!enabled_ || b.enable != blend_.enable) b.enable ? gl_.Enable(GL_BLEND) : gl_.Disable(GL_BLEND);
+    if (b.enable && (!enabled_ || b.color_src != blend_.color_src || b.color_dst != blend_.color_dst ||
+                     b.alpha_src != blend_.alpha_src || b.alpha_dst != blend_.alpha_dst))
+      gl_.BlendFuncSeparate(b.color_src, b.color_dst, b.alpha_src, b.alpha_dst);
+    if (b.enable && (!enabled_ || b.color_op != blend_.color_op || b.alpha_op != blend_.alpha_op))
+      gl_.BlendEquationSeparate(b.color_op, b.alpha_op);
+    if (b.enable) blend_ = b; // while off, the funcs GL holds are the last ones set
+    blend_.enable = b.enable;
+  }
+  void color_mask(uint8_t m) {
+    if (enabled_ && m == color_mask_) return;
+    color_mask_ = m;
+    gl_.ColorMask(m & 1, (m >> 1) & 1, (m >> 2) & 1, (m >> 3) & 1);
+  }
+  void depth(bool test, bool write, GLenum func) {
+    if (!enabled_ || test != depth_test_) test ? gl_.Enable(GL_DEPTH_TEST) : gl_.Disable(GL_DEPTH_TEST);
+    depth_test_ = test;
+    depth_mask(write);
+    if (!enabled_ || func != depth_func_) gl_.DepthFunc(depth_func_ = func);
+  }
+  void depth_mask(bool write) {
+    if (enabled_ && write == depth_write_) return;
+    gl_.DepthMask((depth_write_ = write) ? GL_TRUE : GL_FALSE);
+  }
+  void cull(bool enable, GLenum face) {
+    if (!enabled_ || enable != cull_) enable ? gl_.Enable(GL_CULL_FACE) : gl_.Disable(GL_CULL_FACE);
+    cull_ = enable;
+    if (enable && (!enabled_ || face != cull_face_)) gl_.CullFace(cull_face_ = face);
+  }
+  void scissor(const nv_rect &r) {
+    if (enabled_ && r.x == scissor_.x && r.y == scissor_.y && r.width == scissor_.width &&
+        r.height == scissor_.height)
+      return;
+    scissor_ = r;
+    gl_.Scissor(r.x, r.y, r.width > 0 ? r.width : 0, r.height > 0 ? r.height : 0);
+  }
+
+private:
+  const NovemGL &gl_;
+  bool enabled_;
+  GLuint program_ = 0, draw_fbo_ = 0, read_fbo_ = 0;
+  BlendState blend_;
+  uint8_t color_mask_ = 0xF;
+  bool depth_test_ = false, depth_write_ = true, cull_ = false;
+  GLenum depth_func_ = GL_LESS, cull_face_ = GL_BACK;
+  nv_rect scissor_ = {};
+};
+
+} // namespace novem_gl

@@ -1,0 +1,74 @@
+#include "vk_barrier.hpp"
+
+namespace novem::vk {
+
+namespace {
+
+constexpr VkAccessFlags2 kWrites = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT |
+                                   VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT |
+                                   VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT |
+                                   VK_ACCESS_2_HOST_WRITE_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
+
+} // namespace
+
+ImageAccess ImageAccess::color_attachment() {
+  return {VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+          VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT};
+}
+
+ImageAccess ImageAccess::depth_attachment() {
+  return {VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+          VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+          VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT};
+}
+
+ImageAccess ImageAccess::transfer_source() {
+  return {VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT};
+}
+
+void BarrierBatch::transition(VkImage image, VkImageAspectFlags aspects, ImageAccess &state, const ImageAccess &next) {
+  const bool same_layout = state.layout == next.layout;
+  const bool hazard = ((state.access | next.access) & kWrites) != 0;
+  if (same_layout && !hazard) {
+    state.stages |= next.stages;
+    state.access |= next.access;
+    return;
+  }
+  VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+  b.srcStageMask = state.stages ? state.stages : VK_PIPELINE_STAGE_2_NONE;
+  b.srcAccessMask = state.access & kWrites; // only writes need making available
+  b.dstStageMask = next.stages;
+  b.dstAccessMask = next.access;
+  b.oldLayout = state.layout;
+  b.newLayout = next.layout;
+  b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  b.image = image;
+  b.subresourceRange = {aspects, 0, 1, 0, 1};
+  images_.push_back(b);
+  state = next;
+}
+
+void BarrierBatch::memory(VkPipelineStageFlags2 src_stages, VkAccessFlags2 src_access,
+                          VkPipelineStageFlags2 dst_stages, VkAccessFlags2 dst_access) {
+  VkMemoryBarrier2 b{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+  b.srcStageMask = src_stages;
+  b.srcAccessMask = src_access;
+  b.dstStageMask = dst_stages;
+  b.dstAccessMask = dst_access;
+  memory_.push_back(b);
+}
+
+void BarrierBatch::flush(VkCommandBuffer cmd) {
+  if (empty()) return;
+  VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+  dep.memoryBarrierCount = uint32_t(memory_.size());
+  dep.pMemoryBarriers = memory_.data();
+  dep.imageMemoryBarrierCount = uint32_t(images_.size());
+  dep.pImageMemoryBarriers = images_.data();
+  vkCmdPipelineBarrier2(cmd, &dep);
+  images_.clear();
+  memory_.clear();
+}
+
+} // namespace novem::vk

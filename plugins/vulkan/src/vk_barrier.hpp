@@ -1,0 +1,40 @@
+// The barrier tracker: each image carries its current layout and last access (ImageAccess);
+// BarrierBatch turns the transitions the next commands need into barriers and issues them
+// together in one vkCmdPipelineBarrier2.
+#pragma once
+
+#include <vector>
+
+#include "vk_common.hpp"
+
+namespace novem::vk {
+
+// How an image was last used (or is about to be).
+struct ImageAccess {
+  VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;
+  VkPipelineStageFlags2 stages = VK_PIPELINE_STAGE_2_NONE;
+  VkAccessFlags2 access = VK_ACCESS_2_NONE;
+
+  static ImageAccess color_attachment();
+  static ImageAccess depth_attachment();
+  static ImageAccess transfer_source();
+};
+
+class BarrierBatch {
+public:
+  // Adds what it takes to go from `state` to `next` (layout change or hazard), then stores `next`
+  // into `state`. Read-after-read in one layout needs nothing.
+  void transition(VkImage image, VkImageAspectFlags aspects, ImageAccess &state, const ImageAccess &next);
+  // A global memory dependency, e.g. transfer writes → host reads.
+  void memory(VkPipelineStageFlags2 src_stages, VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stages,
+              VkAccessFlags2 dst_access);
+
+  bool empty() const { return images_.empty() && memory_.empty(); }
+  void flush(VkCommandBuffer cmd);
+
+private:
+  std::vector<VkImageMemoryBarrier2> images_;
+  std::vector<VkMemoryBarrier2> memory_;
+};
+
+} // namespace novem::vk

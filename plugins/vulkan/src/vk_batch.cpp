@@ -1,0 +1,160 @@
+#include "vk_batch.hpp"
+
+#include <cstdio>
+
+#include "vk_device.hpp"
+
+namespace novem::vk {
+
+BatchQueue::BatchQueue(const Device &device, nv_channel &channel) : device_(device), channel_(channel) {
+  VkCommandPoolCreateInfo ci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  ci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  ci.queueFamilyIndex = device.queue_family();
+  check(vkCreateCommandPool(device.handle(), &ci, nullptr, &pool_), "vkCreateCommandPool");
+}
+
+BatchQueue::~BatchQueue() {
+  drain();
+  VkDevice dev = device_.handle();
+  if (cmd_) free_.emplace_back(cmd_, cmd_fence_);
+  for (auto &[cmd, fence] : free_) {
+    vkFreeCommandBuffers(dev, pool_, 1, &cmd);
+    vkDestroyFence(dev, fence, nullptr);
+  }
+  vkDestroyCommandPool(dev, pool_, nullptr);
+}
+
+VkCommandBuffer BatchQueue::begin() {
+  if (cmd_) return cmd_;
+  VkDevice dev = device_.handle();
+  if (free_.empty()) {
+    VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    ai.commandPool = pool_;
+    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    ai.commandBufferCount = 1;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    check(vkAllocateCommandBuffers(dev, &ai, &cmd), "vkAllocateCommandBuffers");
+    VkFenceCreateInfo fi{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkFence fence = VK_NULL_HANDLE;
+    VkResult r = vkCreateFence(dev, &fi, nullptr, &fence);
+    if (r < 0) {
+      vkFreeCommandBuffers(dev, pool_, 1, &cmd);
+      throw VkError(r, "vkCreateFence");
+    }
+    free_.emplace_back(cmd, fence);
+  }
+  auto [cmd, fence] = free_.back();
+  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  check(vkBeginCommandBuffer(cmd, &bi), "vkBeginCommandBuffer");
+  free_.pop_back();
+  cmd_ = cmd;
+  cmd_fence_ = fence;
+  return cmd_;
+}
+
+void BatchQueue::on_complete(BatchId id, std::function<void()> fn) {
+  // Nothing unrecorded can use a resource: the recording batch counts only once it has begun.
+  if (!recording() && id >= recording_id_) id = recording_id_ - 1;
+  if (id <= completed_id_) {
+    fn();
+    return;
+  }
+  callbacks_.emplace(id, std::move(fn));
+}
+
+void BatchQueue::submit() {
+  if (!cmd_) return;
+  Batch batch{recording_id_, cmd_, cmd_fence_, {}};
+  cmd_ = VK_NULL_HANDLE;
+  cmd_fence_ = VK_NULL_HANDLE;
+  ++recording_id_;
+  VkResult r = vkEndCommandBuffer(batch.cmd);
+  if (r >= 0 && !lost_) {
+    VkCommandBufferSubmitInfo cbi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
+    cbi.commandBuffer = batch.cmd;
+    VkSubmitInfo2 si{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+    si.commandBufferInfoCount = 1;
+    si.pCommandBufferInfos = &cbi;
+    r = vkQueueSubmit2(device_.queue(), 1, &si, batch.fence);
+    channel_.submits.fetch_add(1, std::memory_order_relaxed);
+  }
+  if (r == VK_ERROR_DEVICE_LOST) device_lost();
+  else if (r < 0 && !lost_) std::fprintf(stderr, "novem-vulkan: submit: %s\n", VkError::result_name(r));
+  // A batch that did not reach the GPU retires at once (in order, behind the ones in flight).
+  if (r < 0) {
+    free_.emplace_back(batch.cmd, batch.fence);
+    batch.cmd = VK_NULL_HANDLE;
+    batch.fence = VK_NULL_HANDLE;
+  }
+  pending_.push_back(std::move(batch));
+}
+
+void BatchQueue::signal(uint64_t value) {
+  if (recording()) {
+    BatchId id = recording_id_;
+    submit();
+    for (auto &b : pending_)
+      if (b.id == id) b.values.push_back(value);
+  } else if (!pending_.empty()) {
+    pending_.back().values.push_back(value);
+  } else {
+    channel_.complete_fence(value);
+  }
+}
+
+void BatchQueue::device_lost() {
+  if (!lost_) std::fprintf(stderr, "novem-vulkan: the Vulkan device was lost; completing fences without it\n");
+  lost_ = true;
+  channel_.device_lost.store(true, std::memory_order_release);
+}
+
+void BatchQueue::run_callbacks(BatchId up_to) {
+  while (!callbacks_.empty() && callbacks_.begin()->first <= up_to) {
+    auto fn = std::move(callbacks_.begin()->second);
+    callbacks_.erase(callbacks_.begin());
+    fn();
+  }
+}
+
+void BatchQueue::retire(Batch &batch) {
+  completed_id_ = batch.id;
+  run_callbacks(batch.id);
+  for (uint64_t v : batch.values) channel_.complete_fence(v);
+}
+
+bool BatchQueue::poll() {
+  while (!pending_.empty()) {
+    Batch &b = pending_.front();
+    if (b.fence && !lost_) {
+      VkResult r = vkGetFenceStatus(device_.handle(), b.fence);
+      if (r == VK_NOT_READY) return true;
+      if (r == VK_ERROR_DEVICE_LOST) device_lost();
+    }
+    if (b.fence) {
+      vkResetFences(device_.handle(), 1, &b.fence);
+      vkResetCommandBuffer(b.cmd, 0);
+      free_.emplace_back(b.cmd, b.fence);
+    }
+    Batch done = std::move(b);
+    pending_.pop_front();
+    retire(done);
+  }
+  return false;
+}
+
+void BatchQueue::wait(uint64_t timeout_ns) {
+  if (pending_.empty() || lost_) return;
+  VkFence fence = pending_.front().fence;
+  if (!fence) return;
+  VkResult r = vkWaitForFences(device_.handle(), 1, &fence, VK_TRUE, timeout_ns);
+  if (r == VK_ERROR_DEVICE_LOST) device_lost();
+}
+
+void BatchQueue::drain() {
+  submit();
+  while (poll()) wait(1000000000ull);
+  run_callbacks(~BatchId(0));
+}
+
+} // namespace novem::vk

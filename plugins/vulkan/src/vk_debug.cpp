@@ -1,0 +1,64 @@
+#include "vk_debug.hpp"
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+
+namespace novem::vk {
+
+namespace {
+
+std::atomic<uint64_t> g_errors{0};
+
+// pUserData is non-null when the process must abort on the first error.
+VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                          VkDebugUtilsMessageTypeFlagsEXT,
+                                          const VkDebugUtilsMessengerCallbackDataEXT *data,
+                                          void *abort_on_error) {
+  if (!(severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)) return VK_FALSE;
+  g_errors.fetch_add(1, std::memory_order_relaxed);
+  const char *text = data && data->pMessage ? data->pMessage : "(no message)";
+  // One line: the layer's message may contain newlines; print it with them folded.
+  std::fputs("novem-vulkan: validation: ", stderr);
+  for (const char *c = text; *c; ++c) std::fputc(*c == '\n' ? ' ' : *c, stderr);
+  std::fputc('\n', stderr);
+  std::fflush(stderr);
+  if (abort_on_error) {
+    std::fputs("novem-vulkan: validation error: aborting (set NOVEM_VK_VALIDATION_NOABORT to continue)\n",
+               stderr);
+    std::abort();
+  }
+  return VK_FALSE;
+}
+
+} // namespace
+
+VkDebugUtilsMessengerCreateInfoEXT DebugMessenger::create_info(bool abort_on_error) {
+  VkDebugUtilsMessengerCreateInfoEXT ci{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+  ci.messageSeverity =
+      VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
+  ci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
+  ci.pfnUserCallback = on_message;
+  // Any non-null pointer means "abort"; the callback never dereferences it.
+  ci.pUserData = abort_on_error ? reinterpret_cast<void *>(&g_errors) : nullptr;
+  return ci;
+}
+
+DebugMessenger::DebugMessenger(VkInstance instance, bool abort_on_error) : instance_(instance) {
+  auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+      vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
+  if (!create) throw VkError(VK_ERROR_EXTENSION_NOT_PRESENT, "vkCreateDebugUtilsMessengerEXT");
+  VkDebugUtilsMessengerCreateInfoEXT ci = create_info(abort_on_error);
+  check(create(instance, &ci, nullptr, &messenger_), "vkCreateDebugUtilsMessengerEXT");
+}
+
+DebugMessenger::~DebugMessenger() {
+  if (!messenger_) return;
+  auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+      vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
+  if (destroy) destroy(instance_, messenger_, nullptr);
+}
+
+uint64_t DebugMessenger::error_count() { return g_errors.load(std::memory_order_relaxed); }
+
+} // namespace novem::vk

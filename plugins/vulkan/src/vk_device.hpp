@@ -1,0 +1,36 @@
+// The VkDevice: one graphics queue, Vulkan 1.3 core features (dynamic rendering,
+// synchronization2; extended dynamic state is core in 1.3), the physical device's properties.
+#pragma once
+
+#include "vk_common.hpp"
+
+namespace novem::vk {
+
+class Device {
+public:
+  // Throws VkError or std::runtime_error (one line) when the device lacks what the plugin needs.
+  explicit Device(VkPhysicalDevice gpu);
+  // Throws std::runtime_error (one line) when gpu lacks a graphics queue or a feature Novem needs.
+  static void require_support(VkPhysicalDevice gpu);
+  ~Device();
+  Device(const Device &) = delete;
+  Device &operator=(const Device &) = delete;
+
+  VkDevice handle() const { return device_; }
+  VkPhysicalDevice gpu() const { return gpu_; }
+  VkQueue queue() const { return queue_; }
+  uint32_t queue_family() const { return queue_family_; }
+  const VkPhysicalDeviceProperties &properties() const { return properties_; }
+  const VkPhysicalDeviceLimits &limits() const { return properties_.limits; }
+  const VkPhysicalDeviceMemoryProperties &memory() const { return memory_; }
+
+private:
+  VkPhysicalDevice gpu_;
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkQueue queue_ = VK_NULL_HANDLE;
+  uint32_t queue_family_ = 0;
+  VkPhysicalDeviceProperties properties_{};
+  VkPhysicalDeviceMemoryProperties memory_{};
+};
+
+} // namespace novem::vk

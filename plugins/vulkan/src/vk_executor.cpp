@@ -1,0 +1,528 @@
+#include "vk_executor.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "vk_batch.hpp"
+#include "vk_buffer.hpp"
+#include "vk_debug.hpp"
+#include "vk_device.hpp"
+#include "vk_image.hpp"
+#include "vk_instance.hpp"
+#include "vk_memory.hpp"
+#include "vk_pipeline.hpp"
+#include "vk_shader.hpp"
+#include "vk_uniform_ring.hpp"
+
+namespace novem::vk {
+
+namespace {
+
+const char *opcode_name(uint16_t op) {
+  static const char *const names[NV_OP_COUNT] = {
+      "PAD",          "CREATE_BUFFER", "DESTROY_BUFFER", "UPDATE_BUFFER",  "CREATE_IMAGE",
+      "DESTROY_IMAGE", "CREATE_SHADER", "DESTROY_SHADER", "SET_RENDER_TARGETS", "SET_VIEWPORT",
+      "SET_SCISSOR",  "SET_PIPELINE",  "SET_VERTEX_BUFFER", "SET_CONSTANTS", "CLEAR",
+      "DRAW",         "READ_IMAGE",    "PRESENT",        "FENCE"};
+  return op < NV_OP_COUNT ? names[op] : "unknown";
+}
+
+VkRect2D clip_rect(const nv_rect &r, VkExtent2D extent) {
+  int64_t x0 = std::max<int64_t>(r.x, 0), y0 = std::max<int64_t>(r.y, 0);
+  int64_t x1 = std::min<int64_t>(int64_t(r.x) + std::max(r.width, 0), extent.width);
+  int64_t y1 = std::min<int64_t>(int64_t(r.y) + std::max(r.height, 0), extent.height);
+  if (x1 <= x0 || y1 <= y0) return {{0, 0}, {0, 0}};
+  return {{int32_t(x0), int32_t(y0)}, {uint32_t(x1 - x0), uint32_t(y1 - y0)}};
+}
+
+constexpr uint32_t kMaxReportedErrors = 16;
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// life cycle
+
+Executor::Executor(nv_channel &channel, const Options &options) : channel_(channel), options_(options) {
+  instance_ = std::make_unique<Instance>(options_);
+  device_ = std::make_unique<Device>(instance_->pick_physical_device());
+  allocator_ = std::make_unique<MemoryAllocator>(*device_, options_.suballocation);
+  layout_ = std::make_unique<PipelineLayout>(device_->handle());
+  pipelines_ = std::make_unique<PipelineCache>(device_->handle(), *layout_, channel_, options_.pipeline_cache);
+  uniforms_ = std::make_unique<UniformRing>(*device_, *allocator_, layout_->set_layout());
+  batches_ = std::make_unique<BatchQueue>(*device_, channel_);
+  null_buffer_ = std::make_unique<Buffer>(*device_, *allocator_, 256, NV_BUFFER_VERTEX);
+  static constexpr uint8_t kZeros[256] = {};
+  null_buffer_->update(*batches_, 0, kZeros, sizeof kZeros, 0);
+}
+
+Executor::~Executor() {
+  end_rendering();
+  batches_->drain(); // runs every deferred free
+  batches_.reset();
+  buffers_.clear();
+  images_.clear();
+  shaders_.clear();
+  null_buffer_.reset();
+  uniforms_.reset();
+  pipelines_.reset();
+  layout_.reset();
+  allocator_.reset();
+  device_.reset();
+  if (options_.validation && DebugMessenger::error_count())
+    std::fprintf(stderr, "novem-vulkan: %llu validation errors\n",
+                 static_cast<unsigned long long>(DebugMessenger::error_count()));
+  instance_.reset();
+}
+
+bool Executor::poll() { return batches_->poll(); }
+
+void Executor::wait_gpu() { batches_->wait(1000000ull); }
+
+// The ring ran dry: when the GPU has nothing to do, hand it what is recorded.
+void Executor::idle() {
+  if (batches_->recording() && !batches_->pending()) submit();
+}
+
+void Executor::report(uint16_t opcode, const char *what) {
+  if (errors_reported_ < kMaxReportedErrors)
+    std::fprintf(stderr, "novem-vulkan: %s: %s\n", opcode_name(opcode), what);
+  if (++errors_reported_ == kMaxReportedErrors) std::fprintf(stderr, "novem-vulkan: further errors not shown\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+// recording helpers
+
+VkCommandBuffer Executor::command_buffer() {
+  if (batches_->recording()) return batches_->cmd();
+  VkCommandBuffer cmd = batches_->begin();
+  // Nothing bound carries over into a new command buffer.
+  bound_pipeline_ = VK_NULL_HANDLE;
+  dynamic_dirty_ = true;
+  vertex_dirty_ = true;
+  constants_bind_ = true;
+  return cmd;
+}
+
+bool Executor::begin_rendering() {
+  if (rendering_) return true;
+  Image *color = find_image(targets_.color);
+  Image *depth = find_image(targets_.depth_stencil);
+  if (color && color->is_depth()) color = nullptr;
+  if (depth && !depth->is_depth()) depth = nullptr;
+  if (!color && !depth) return false;
+
+  VkCommandBuffer cmd = command_buffer();
+  const BatchId id = batches_->recording_id();
+  VkExtent2D extent{UINT32_MAX, UINT32_MAX};
+  VkRenderingAttachmentInfo color_att{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+  VkRenderingAttachmentInfo depth_att{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+  for (Image *img : {color, depth}) {
+    if (!img) continue;
+    const bool is_depth = img->is_depth();
+    barriers_.transition(img->handle(), img->format().aspects, img->access(),
+                         is_depth ? ImageAccess::depth_attachment() : ImageAccess::color_attachment());
+    img->mark_used(id);
+    extent.width = std::min(extent.width, img->width());
+    extent.height = std::min(extent.height, img->height());
+    VkRenderingAttachmentInfo &att = is_depth ? depth_att : color_att;
+    att.imageView = img->view();
+    att.imageLayout = is_depth ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    att.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+    att.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  }
+  barriers_.flush(cmd);
+
+  VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
+  ri.renderArea = {{0, 0}, extent};
+  ri.layerCount = 1;
+  ri.colorAttachmentCount = color ? 1 : 0;
+  ri.pColorAttachments = color ? &color_att : nullptr;
+  ri.pDepthAttachment = depth ? &depth_att : nullptr;
+  ri.pStencilAttachment = depth && (depth->format().aspects & VK_IMAGE_ASPECT_STENCIL_BIT) ? &depth_att : nullptr;
+  vkCmdBeginRendering(cmd, &ri);
+  rendering_ = true;
+  render_extent_ = extent;
+  dynamic_dirty_ = true;
+  return true;
+}
+
+void Executor::end_rendering() {
+  if (!rendering_) return;
+  vkCmdEndRendering(batches_->cmd());
+  rendering_ = false;
+}
+
+void Executor::submit() {
+  end_rendering();
+  batches_->submit();
+}
+
+bool Executor::bind_pipeline(VkCommandBuffer cmd) {
+  if (pipeline_dirty_) {
+    if (!desc_set_) return false;
+    Image *color = find_image(targets_.color);
+    Image *depth = find_image(targets_.depth_stencil);
+    VkFormat color_format = color && !color->is_depth() ? color->format().format : VK_FORMAT_UNDEFINED;
+    VkFormat depth_format = depth && depth->is_depth() ? depth->format().format : VK_FORMAT_UNDEFINED;
+    PipelineKey key = PipelineKey::make(desc_, color_format, depth_format);
+    pipeline_ = pipelines_->get(
+        key, [this](uint32_t h) { return find_shader(h); }, [this](VkPipeline p) { retire_pipeline(p); });
+    pipeline_slots_ = 0;
+    for (uint32_t i = 0; i < key.desc.attribute_count; ++i)
+      if (key.desc.attributes[i].binding < NV_MAX_VERTEX_BUFFERS) pipeline_slots_ |= 1u << key.desc.attributes[i].binding;
+    pipeline_dirty_ = false;
+    vertex_dirty_ = true;
+  }
+  if (!pipeline_) return false;
+  if (bound_pipeline_ != pipeline_) {
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_);
+    bound_pipeline_ = pipeline_;
+  }
+  return true;
+}
+
+void Executor::set_dynamic_state(VkCommandBuffer cmd) {
+  if (!dynamic_dirty_) return;
+  // D3D's +Y-up clip space lands NDC y = +1 on the viewport's top row: flip with a negative height.
+  nv_cmd_set_viewport v = viewport_;
+  if (!viewport_set_) v = {0, 0, float(render_extent_.width), float(render_extent_.height), 0.0f, 1.0f};
+  VkViewport vp{v.x, v.y + v.height, v.width, -v.height, v.min_depth, v.max_depth};
+  vkCmdSetViewport(cmd, 0, 1, &vp);
+  nv_rect s = scissor_set_ ? scissor_ : nv_rect{0, 0, int32_t(render_extent_.width), int32_t(render_extent_.height)};
+  VkRect2D sc = clip_rect(s, render_extent_);
+  vkCmdSetScissor(cmd, 0, 1, &sc);
+  dynamic_dirty_ = false;
+}
+
+void Executor::bind_vertex_buffers(VkCommandBuffer cmd) {
+  const BatchId id = batches_->recording_id();
+  VkBuffer handles[NV_MAX_VERTEX_BUFFERS];
+  VkDeviceSize offsets[NV_MAX_VERTEX_BUFFERS];
+  VkDeviceSize strides[NV_MAX_VERTEX_BUFFERS];
+  uint32_t count = 0;
+  for (uint32_t slot = 0; slot < NV_MAX_VERTEX_BUFFERS; ++slot) {
+    if (!(pipeline_slots_ >> slot)) break;
+    Buffer *b = find_buffer(vertex_[slot].buffer);
+    if (b && vertex_[slot].offset >= b->size()) b = nullptr;
+    if (b) {
+      b->mark_used(id);
+      handles[slot] = b->handle();
+      offsets[slot] = vertex_[slot].offset;
+      strides[slot] = vertex_[slot].stride;
+    } else {
+      handles[slot] = null_buffer_->handle();
+      offsets[slot] = 0;
+      strides[slot] = 0;
+    }
+    count = slot + 1;
+  }
+  if (count == 0 || !vertex_dirty_) return;
+  null_buffer_->mark_used(id);
+  vkCmdBindVertexBuffers2(cmd, 0, count, handles, offsets, nullptr, strides);
+  vertex_dirty_ = false;
+}
+
+void Executor::bind_constants(VkCommandBuffer cmd) {
+  uint32_t need = 0;
+  for (auto &c : constants_) need += std::max<uint32_t>(uint32_t(c.size()), 256) + 256;
+  if (uniforms_->reserve(*batches_, need)) constants_dirty_[0] = constants_dirty_[1] = true;
+  for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
+    if (!constants_dirty_[s]) continue;
+    constants_offset_[s] = uniforms_->push(constants_[s].data(), uint32_t(constants_[s].size()));
+    constants_dirty_[s] = false;
+    constants_bind_ = true;
+  }
+  if (!constants_bind_ && constants_set_ == uniforms_->set()) return;
+  constants_set_ = uniforms_->set();
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_->handle(), 0, 1, &constants_set_,
+                          NV_STAGE_COUNT, constants_offset_);
+  constants_bind_ = false;
+}
+
+void Executor::retire_pipeline(VkPipeline pipeline) {
+  if (pipeline == bound_pipeline_) bound_pipeline_ = VK_NULL_HANDLE;
+  if (pipeline == pipeline_) {
+    pipeline_ = VK_NULL_HANDLE;
+    pipeline_dirty_ = true;
+  }
+  VkDevice dev = device_->handle();
+  batches_->on_complete(batches_->recording_id(), [dev, pipeline] { vkDestroyPipeline(dev, pipeline, nullptr); });
+}
+
+Buffer *Executor::find_buffer(uint32_t handle) {
+  if (!handle) return nullptr;
+  auto it = buffers_.find(handle);
+  return it == buffers_.end() ? nullptr : it->second.get();
+}
+
+Image *Executor::find_image(uint32_t handle) {
+  if (!handle) return nullptr;
+  auto it = images_.find(handle);
+  return it == images_.end() ? nullptr : it->second.get();
+}
+
+const Shader *Executor::find_shader(uint32_t handle) const {
+  if (!handle) return nullptr;
+  auto it = shaders_.find(handle);
+  return it == shaders_.end() ? nullptr : it->second.get();
+}
+
+// Frees a buffer once no batch uses it any more.
+void Executor::drop_buffer(uint32_t handle) {
+  auto it = buffers_.find(handle);
+  if (it == buffers_.end()) return;
+  Buffer *b = it->second.release();
+  buffers_.erase(it);
+  batches_->on_complete(b->last_use(), [b] { delete b; });
+  for (auto &v : vertex_)
+    if (v.buffer == handle) vertex_dirty_ = true;
+}
+
+void Executor::drop_image(uint32_t handle) {
+  auto it = images_.find(handle);
+  if (it == images_.end()) return;
+  if (handle == targets_.color || handle == targets_.depth_stencil) {
+    end_rendering();
+    pipeline_dirty_ = true;
+  }
+  Image *img = it->second.release();
+  images_.erase(it);
+  batches_->on_complete(img->last_use(), [img] { delete img; });
+}
+
+// ---------------------------------------------------------------------------------------------
+// resources
+
+void Executor::create_buffer(const nv_cmd_create_buffer &a, const nv_cmd_header *) {
+  if (!a.buffer) return;
+  drop_buffer(a.buffer);
+  buffers_[a.buffer] = std::make_unique<Buffer>(*device_, *allocator_, a.size, a.usage);
+}
+
+void Executor::destroy_buffer(const nv_cmd_destroy_buffer &a, const nv_cmd_header *) { drop_buffer(a.buffer); }
+
+void Executor::update_buffer(const nv_cmd_update_buffer &a, const nv_cmd_header *h) {
+  Buffer *b = find_buffer(a.buffer);
+  if (!b) return;
+  // Never read past the record, whatever size claims.
+  const uint64_t room = h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_update_buffer);
+  const uint64_t size = std::min<uint64_t>(a.size, room);
+  if (b->update(*batches_, a.offset, command_payload<nv_cmd_update_buffer>(h), size, a.flags)) {
+    for (auto &v : vertex_)
+      if (v.buffer == a.buffer) vertex_dirty_ = true;
+  }
+}
+
+void Executor::create_image(const nv_cmd_create_image &a, const nv_cmd_header *) {
+  if (!a.image) return;
+  drop_image(a.image);
+  images_[a.image] = std::make_unique<Image>(*device_, *allocator_, nv_format(a.format), a.width, a.height, a.usage);
+  if (a.image == targets_.color || a.image == targets_.depth_stencil) pipeline_dirty_ = true;
+}
+
+void Executor::destroy_image(const nv_cmd_destroy_image &a, const nv_cmd_header *) { drop_image(a.image); }
+
+void Executor::create_shader(const nv_cmd_create_shader &a, const nv_cmd_header *h) {
+  if (!a.shader) return;
+  const uint64_t room = (h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_create_shader)) / 4;
+  if (a.word_count > room) throw std::runtime_error("word_count runs past the record");
+  auto shader = std::make_unique<Shader>(device_->handle(), nv_shader_stage(a.stage),
+                                         static_cast<const uint32_t *>(command_payload<nv_cmd_create_shader>(h)),
+                                         a.word_count);
+  destroy_shader(nv_cmd_destroy_shader{a.shader}, h);
+  shaders_[a.shader] = std::move(shader);
+}
+
+void Executor::destroy_shader(const nv_cmd_destroy_shader &a, const nv_cmd_header *) {
+  if (shaders_.erase(a.shader) == 0) return;
+  // A module may go as soon as its pipelines are built; the pipelines wait for their batches.
+  pipelines_->evict_shader(a.shader, [this](VkPipeline p) { retire_pipeline(p); });
+  if (desc_.vertex_shader == a.shader || desc_.pixel_shader == a.shader) pipeline_dirty_ = true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// state
+
+void Executor::set_render_targets(const nv_cmd_set_render_targets &a, const nv_cmd_header *) {
+  if (a.color == targets_.color && a.depth_stencil == targets_.depth_stencil) return;
+  end_rendering();
+  targets_ = a;
+  pipeline_dirty_ = true;
+}
+
+void Executor::set_viewport(const nv_cmd_set_viewport &a, const nv_cmd_header *) {
+  viewport_ = a;
+  viewport_set_ = true;
+  dynamic_dirty_ = true;
+}
+
+void Executor::set_scissor(const nv_cmd_set_scissor &a, const nv_cmd_header *) {
+  scissor_ = a.rect;
+  scissor_set_ = true;
+  dynamic_dirty_ = true;
+}
+
+void Executor::set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *) {
+  if (desc_set_ && std::memcmp(&desc_, &a.desc, sizeof desc_) == 0) return;
+  desc_ = a.desc;
+  desc_set_ = true;
+  pipeline_dirty_ = true;
+}
+
+void Executor::set_vertex_buffer(const nv_cmd_set_vertex_buffer &a, const nv_cmd_header *) {
+  if (a.slot >= NV_MAX_VERTEX_BUFFERS) return;
+  vertex_[a.slot] = {a.buffer, a.offset, a.stride};
+  vertex_dirty_ = true;
+}
+
+void Executor::set_constants(const nv_cmd_set_constants &a, const nv_cmd_header *h) {
+  if (a.stage >= NV_STAGE_COUNT) return;
+  const uint64_t room = h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_set_constants);
+  const uint32_t size = uint32_t(std::min<uint64_t>({a.size, room, uniforms_->range()}));
+  auto *bytes = static_cast<const uint8_t *>(command_payload<nv_cmd_set_constants>(h));
+  constants_[a.stage].assign(bytes, bytes + size);
+  constants_dirty_[a.stage] = true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// work
+
+void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
+  if (!begin_rendering()) return;
+  Image *color = find_image(targets_.color);
+  Image *depth = find_image(targets_.depth_stencil);
+  if (color && color->is_depth()) color = nullptr;
+  if (depth && !depth->is_depth()) depth = nullptr;
+
+  VkClearAttachment atts[2];
+  uint32_t att_count = 0;
+  if ((a.flags & NV_CLEAR_COLOR) && color) {
+    VkClearAttachment &c = atts[att_count++];
+    c.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+    c.colorAttachment = 0;
+    std::memcpy(c.clearValue.color.float32, a.color, sizeof a.color);
+  }
+  if (depth) {
+    VkImageAspectFlags aspects = 0;
+    if (a.flags & NV_CLEAR_DEPTH) aspects |= VK_IMAGE_ASPECT_DEPTH_BIT;
+    if (a.flags & NV_CLEAR_STENCIL) aspects |= VK_IMAGE_ASPECT_STENCIL_BIT;
+    aspects &= depth->format().aspects;
+    if (aspects) {
+      VkClearAttachment &d = atts[att_count++];
+      d.aspectMask = aspects;
+      d.colorAttachment = 0;
+      d.clearValue.depthStencil = {std::clamp(a.depth, 0.0f, 1.0f), a.stencil};
+    }
+  }
+  if (att_count == 0) return;
+
+  // No rectangle means the whole target (D3D9's Clear with Count 0).
+  const uint64_t room = (h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_clear)) / sizeof(nv_rect);
+  const uint32_t count = uint32_t(std::min<uint64_t>(a.rect_count, room));
+  auto *rects = static_cast<const nv_rect *>(command_payload<nv_cmd_clear>(h));
+  std::vector<VkClearRect> clears;
+  clears.reserve(count ? count : 1);
+  if (a.rect_count == 0) clears.push_back({{{0, 0}, render_extent_}, 0, 1});
+  for (uint32_t i = 0; i < count; ++i) {
+    nv_rect r;
+    std::memcpy(&r, rects + i, sizeof r);
+    VkRect2D clipped = clip_rect(r, render_extent_);
+    if (clipped.extent.width && clipped.extent.height) clears.push_back({clipped, 0, 1});
+  }
+  if (clears.empty()) return;
+  vkCmdClearAttachments(batches_->cmd(), att_count, atts, uint32_t(clears.size()), clears.data());
+  if (!options_.batching) submit();
+}
+
+void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
+  if (a.vertex_count == 0) return;
+  if (viewport_set_ && (viewport_.width <= 0.0f || viewport_.height <= 0.0f)) return;
+  if (!begin_rendering()) return;
+  VkCommandBuffer cmd = batches_->cmd();
+  if (!bind_pipeline(cmd)) return;
+  set_dynamic_state(cmd);
+  bind_vertex_buffers(cmd);
+  bind_constants(cmd);
+  vkCmdDraw(cmd, a.vertex_count, 1, a.first_vertex, 0);
+  if (!options_.batching) submit();
+}
+
+void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
+  Image *img = find_image(a.image);
+  if (!img) return;
+  const VkRect2D r = clip_rect(a.rect, {img->width(), img->height()});
+  if (!r.extent.width || !r.extent.height) return;
+  const uint32_t texel = img->format().texel_bytes;
+  const size_t bytes = size_t(r.extent.width) * r.extent.height * texel;
+  if (bytes > channel_.readback_size) throw std::runtime_error("the channel's readback area is too small");
+
+  end_rendering();
+  VkCommandBuffer cmd = command_buffer();
+  const BatchId id = batches_->recording_id();
+  // Depth/stencil images give their depth aspect.
+  const VkImageAspectFlags aspect = img->is_depth() ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
+  barriers_.transition(img->handle(), img->format().aspects, img->access(), ImageAccess::transfer_source());
+  barriers_.flush(cmd);
+  img->mark_used(id);
+
+  VkDevice dev = device_->handle();
+  VkBuffer staging = VK_NULL_HANDLE;
+  VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bi.size = bytes;
+  bi.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  check(vkCreateBuffer(dev, &bi, nullptr, &staging), "vkCreateBuffer");
+  Allocation memory;
+  try {
+    memory = allocator_->allocate_buffer(staging, MemoryUsage::Readback);
+  } catch (...) {
+    vkDestroyBuffer(dev, staging, nullptr);
+    throw;
+  }
+
+  VkBufferImageCopy region{};
+  region.imageSubresource = {aspect, 0, 0, 1};
+  region.imageOffset = {r.offset.x, r.offset.y, 0};
+  region.imageExtent = {r.extent.width, r.extent.height, 1};
+  vkCmdCopyImageToBuffer(cmd, img->handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, staging, 1, &region);
+  barriers_.memory(VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                   VK_ACCESS_2_HOST_READ_BIT);
+  barriers_.flush(cmd);
+
+  // When the batch is done: copy into the channel (before the following fence completes), free.
+  const VkFormat format = img->format().format;
+  nv_channel *channel = &channel_;
+  MemoryAllocator *allocator = allocator_.get();
+  batches_->on_complete(id, [=] {
+    if (channel->readback && bytes <= channel->readback_size) {
+      std::memcpy(channel->readback, memory.mapped, bytes);
+      // D24S8 reads back as 32-bit words with the depth in the low 24 bits.
+      if (format == VK_FORMAT_D24_UNORM_S8_UINT || format == VK_FORMAT_D32_SFLOAT_S8_UINT) {
+        for (size_t i = 0; i < bytes / 4; ++i) {
+          uint32_t word;
+          std::memcpy(&word, channel->readback + i * 4, 4);
+          if (format == VK_FORMAT_D24_UNORM_S8_UINT) {
+            word &= 0x00FFFFFFu;
+          } else {
+            float d;
+            std::memcpy(&d, &word, 4);
+            word = uint32_t(std::clamp(d, 0.0f, 1.0f) * 16777215.0f + 0.5f);
+          }
+          std::memcpy(channel->readback + i * 4, &word, 4);
+        }
+      }
+    }
+    vkDestroyBuffer(dev, staging, nullptr);
+    allocator->free(memory);
+  });
+}
+
+// Headless: a frame boundary; hand the frame to the GPU.
+void Executor::present(const nv_cmd_present &, const nv_cmd_header *) { submit(); }
+
+void Executor::fence(const nv_cmd_fence &a, const nv_cmd_header *) {
+  end_rendering();
+  batches_->signal(a.value); // never throws: the fence completes whatever happens
+}
+
+} // namespace novem::vk

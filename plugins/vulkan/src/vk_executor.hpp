@@ -1,0 +1,162 @@
+// The executor: owns the Vulkan objects of one device and executes its commands on the
+// submission thread — one small function per opcode, reached through the dispatch table that
+// novem::run_worker uses. It records into the BatchQueue's command buffer, inside dynamic
+// rendering when drawing or clearing, and submits at FENCE, PRESENT and when the GPU runs idle.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "novem/worker.hpp"
+#include "vk_barrier.hpp"
+#include "vk_common.hpp"
+#include "vk_options.hpp"
+
+namespace novem::vk {
+
+class BatchQueue;
+class Buffer;
+class Device;
+class Image;
+class Instance;
+class MemoryAllocator;
+class PipelineCache;
+class PipelineLayout;
+class Shader;
+class UniformRing;
+
+class Executor {
+public:
+  // Creates the instance, the device and everything per device; throws (one line) on failure.
+  Executor(nv_channel &channel, const Options &options);
+  ~Executor(); // waits for the GPU, then frees everything
+  Executor(const Executor &) = delete;
+  Executor &operator=(const Executor &) = delete;
+
+  static constexpr DispatchTable<Executor> table();
+  bool poll();
+  void wait_gpu();
+  void idle();
+
+  // ---- one function per opcode ----
+  void create_buffer(const nv_cmd_create_buffer &a, const nv_cmd_header *h);
+  void destroy_buffer(const nv_cmd_destroy_buffer &a, const nv_cmd_header *h);
+  void update_buffer(const nv_cmd_update_buffer &a, const nv_cmd_header *h);
+  void create_image(const nv_cmd_create_image &a, const nv_cmd_header *h);
+  void destroy_image(const nv_cmd_destroy_image &a, const nv_cmd_header *h);
+  void create_shader(const nv_cmd_create_shader &a, const nv_cmd_header *h);
+  void destroy_shader(const nv_cmd_destroy_shader &a, const nv_cmd_header *h);
+  void set_render_targets(const nv_cmd_set_render_targets &a, const nv_cmd_header *h);
+  void set_viewport(const nv_cmd_set_viewport &a, const nv_cmd_header *h);
+  void set_scissor(const nv_cmd_set_scissor &a, const nv_cmd_header *h);
+  void set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *h);
+  void set_vertex_buffer(const nv_cmd_set_vertex_buffer &a, const nv_cmd_header *h);
+  void set_constants(const nv_cmd_set_constants &a, const nv_cmd_header *h);
+  void clear(const nv_cmd_clear &a, const nv_cmd_header *h);
+  void draw(const nv_cmd_draw &a, const nv_cmd_header *h);
+  void read_image(const nv_cmd_read_image &a, const nv_cmd_header *h);
+  void present(const nv_cmd_present &a, const nv_cmd_header *h);
+  void fence(const nv_cmd_fence &a, const nv_cmd_header *h);
+
+  // One line on stderr for a command that failed (the first few of them).
+  void report(uint16_t opcode, const char *what);
+
+private:
+  template <class Args, void (Executor::*Fn)(const Args &, const nv_cmd_header *)>
+  static void guarded(Executor &ex, const nv_cmd_header *h);
+
+  VkCommandBuffer command_buffer(); // the recording one, begun on demand
+  bool begin_rendering();           // false when no target is bound
+  void end_rendering();
+  void submit();                    // ends rendering and submits the recording batch
+  bool bind_pipeline(VkCommandBuffer cmd);
+  void bind_vertex_buffers(VkCommandBuffer cmd);
+  void bind_constants(VkCommandBuffer cmd);
+  void set_dynamic_state(VkCommandBuffer cmd);
+  void retire_pipeline(VkPipeline pipeline);
+  Buffer *find_buffer(uint32_t handle);
+  Image *find_image(uint32_t handle);
+  const Shader *find_shader(uint32_t handle) const;
+  void drop_image(uint32_t handle);
+  void drop_buffer(uint32_t handle);
+
+  nv_channel &channel_;
+  Options options_;
+  std::unique_ptr<Instance> instance_;
+  std::unique_ptr<Device> device_;
+  std::unique_ptr<MemoryAllocator> allocator_;
+  std::unique_ptr<PipelineLayout> layout_;
+  std::unique_ptr<PipelineCache> pipelines_;
+  std::unique_ptr<UniformRing> uniforms_;
+  std::unique_ptr<BatchQueue> batches_;
+  std::unique_ptr<Buffer> null_buffer_; // bound to vertex slots that have no buffer
+
+  std::unordered_map<uint32_t, std::unique_ptr<Buffer>> buffers_;
+  std::unordered_map<uint32_t, std::unique_ptr<Image>> images_;
+  std::unordered_map<uint32_t, std::unique_ptr<Shader>> shaders_;
+
+  // ---- state set by commands ----
+  nv_cmd_set_render_targets targets_{};
+  bool viewport_set_ = false, scissor_set_ = false;
+  nv_cmd_set_viewport viewport_{};
+  nv_rect scissor_{};
+  nv_pipeline_desc desc_{};
+  bool desc_set_ = false;
+  struct VertexBinding {
+    uint32_t buffer = 0, offset = 0, stride = 0;
+  };
+  VertexBinding vertex_[NV_MAX_VERTEX_BUFFERS];
+  std::vector<uint8_t> constants_[NV_STAGE_COUNT];
+
+  // ---- what the recording command buffer has ----
+  bool rendering_ = false;
+  VkExtent2D render_extent_{};
+  VkPipeline pipeline_ = VK_NULL_HANDLE;       // resolved from desc_ and the targets
+  uint32_t pipeline_slots_ = 0;                 // vertex slots pipeline_ reads
+  VkPipeline bound_pipeline_ = VK_NULL_HANDLE;  // bound in the recording command buffer
+  bool pipeline_dirty_ = true;
+  bool dynamic_dirty_ = true;
+  bool vertex_dirty_ = true;
+  bool constants_dirty_[NV_STAGE_COUNT] = {true, true};
+  bool constants_bind_ = true;
+  uint32_t constants_offset_[NV_STAGE_COUNT] = {};
+  VkDescriptorSet constants_set_ = VK_NULL_HANDLE;
+  BarrierBatch barriers_;
+  uint32_t errors_reported_ = 0;
+};
+
+template <class Args, void (Executor::*Fn)(const Args &, const nv_cmd_header *)>
+void Executor::guarded(Executor &ex, const nv_cmd_header *h) {
+  try {
+    (ex.*Fn)(command_args<Args>(h), h);
+  } catch (const std::exception &e) {
+    ex.report(h->opcode, e.what());
+  }
+}
+
+constexpr DispatchTable<Executor> Executor::table() {
+  DispatchTable<Executor> t{};
+  t[NV_OP_CREATE_BUFFER] = guarded<nv_cmd_create_buffer, &Executor::create_buffer>;
+  t[NV_OP_DESTROY_BUFFER] = guarded<nv_cmd_destroy_buffer, &Executor::destroy_buffer>;
+  t[NV_OP_UPDATE_BUFFER] = guarded<nv_cmd_update_buffer, &Executor::update_buffer>;
+  t[NV_OP_CREATE_IMAGE] = guarded<nv_cmd_create_image, &Executor::create_image>;
+  t[NV_OP_DESTROY_IMAGE] = guarded<nv_cmd_destroy_image, &Executor::destroy_image>;
+  t[NV_OP_CREATE_SHADER] = guarded<nv_cmd_create_shader, &Executor::create_shader>;
+  t[NV_OP_DESTROY_SHADER] = guarded<nv_cmd_destroy_shader, &Executor::destroy_shader>;
+  t[NV_OP_SET_RENDER_TARGETS] = guarded<nv_cmd_set_render_targets, &Executor::set_render_targets>;
+  t[NV_OP_SET_VIEWPORT] = guarded<nv_cmd_set_viewport, &Executor::set_viewport>;
+  t[NV_OP_SET_SCISSOR] = guarded<nv_cmd_set_scissor, &Executor::set_scissor>;
+  t[NV_OP_SET_PIPELINE] = guarded<nv_cmd_set_pipeline, &Executor::set_pipeline>;
+  t[NV_OP_SET_VERTEX_BUFFER] = guarded<nv_cmd_set_vertex_buffer, &Executor::set_vertex_buffer>;
+  t[NV_OP_SET_CONSTANTS] = guarded<nv_cmd_set_constants, &Executor::set_constants>;
+  t[NV_OP_CLEAR] = guarded<nv_cmd_clear, &Executor::clear>;
+  t[NV_OP_DRAW] = guarded<nv_cmd_draw, &Executor::draw>;
+  t[NV_OP_READ_IMAGE] = guarded<nv_cmd_read_image, &Executor::read_image>;
+  t[NV_OP_PRESENT] = guarded<nv_cmd_present, &Executor::present>;
+  t[NV_OP_FENCE] = guarded<nv_cmd_fence, &Executor::fence>;
+  return t;
+}
+
+} // namespace novem::vk

@@ -1,0 +1,52 @@
+#include "vk_image.hpp"
+
+#include "vk_device.hpp"
+
+namespace novem::vk {
+
+Image::Image(const Device &device, MemoryAllocator &allocator, nv_format format, uint32_t width, uint32_t height,
+             uint32_t usage)
+    : device_(device), allocator_(allocator), format_(resolve_format(device.gpu(), format)),
+      width_(width ? width : 1), height_(height ? height : 1) {
+  if (format_.format == VK_FORMAT_UNDEFINED) throw std::runtime_error("not an image format");
+
+  VkImageUsageFlags vk_usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+  if (is_depth()) vk_usage |= VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
+  else vk_usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+  if (usage & NV_IMAGE_SAMPLED) vk_usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
+
+  VkImageCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  ci.imageType = VK_IMAGE_TYPE_2D;
+  ci.format = format_.format;
+  ci.extent = {width_, height_, 1};
+  ci.mipLevels = 1;
+  ci.arrayLayers = 1;
+  ci.samples = VK_SAMPLE_COUNT_1_BIT;
+  ci.tiling = VK_IMAGE_TILING_OPTIMAL;
+  ci.usage = vk_usage;
+  ci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  VkDevice dev = device.handle();
+  check(vkCreateImage(dev, &ci, nullptr, &image_), "vkCreateImage");
+  try {
+    memory_ = allocator.allocate_image(image_, MemoryUsage::DeviceLocal);
+    VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    vi.image = image_;
+    vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    vi.format = format_.format;
+    vi.subresourceRange = {format_.aspects, 0, 1, 0, 1};
+    check(vkCreateImageView(dev, &vi, nullptr, &view_), "vkCreateImageView");
+  } catch (...) {
+    allocator.free(memory_);
+    vkDestroyImage(dev, image_, nullptr);
+    throw;
+  }
+}
+
+Image::~Image() {
+  vkDestroyImageView(device_.handle(), view_, nullptr);
+  vkDestroyImage(device_.handle(), image_, nullptr);
+  allocator_.free(memory_);
+}
+
+} // namespace novem::vk

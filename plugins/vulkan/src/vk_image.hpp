@@ -1,0 +1,47 @@
+// Images: offscreen color targets and depth/stencil buffers (optimal tiling, device memory), their
+// view, their format and the layout tracker's state (ImageAccess).
+#pragma once
+
+#include "novem/commands.h"
+#include "vk_barrier.hpp"
+#include "vk_common.hpp"
+#include "vk_format.hpp"
+#include "vk_memory.hpp"
+
+namespace novem::vk {
+
+class Device;
+
+class Image {
+public:
+  // Throws VkError (or std::runtime_error for a format that is no image format).
+  Image(const Device &device, MemoryAllocator &allocator, nv_format format, uint32_t width, uint32_t height,
+        uint32_t usage);
+  ~Image(); // the caller makes sure no batch still uses it
+  Image(const Image &) = delete;
+  Image &operator=(const Image &) = delete;
+
+  VkImage handle() const { return image_; }
+  VkImageView view() const { return view_; }
+  const FormatInfo &format() const { return format_; }
+  uint32_t width() const { return width_; }
+  uint32_t height() const { return height_; }
+  bool is_depth() const { return (format_.aspects & VK_IMAGE_ASPECT_DEPTH_BIT) != 0; }
+
+  ImageAccess &access() { return access_; }
+  void mark_used(BatchId id) { last_use_ = id; }
+  BatchId last_use() const { return last_use_; }
+
+private:
+  const Device &device_;
+  MemoryAllocator &allocator_;
+  FormatInfo format_;
+  uint32_t width_, height_;
+  VkImage image_ = VK_NULL_HANDLE;
+  VkImageView view_ = VK_NULL_HANDLE;
+  Allocation memory_;
+  ImageAccess access_;
+  BatchId last_use_ = 0;
+};
+
+} // namespace novem::vk

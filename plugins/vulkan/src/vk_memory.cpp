@@ -1,0 +1,189 @@
+#include "vk_memory.hpp"
+
+#include <algorithm>
+
+#include "vk_device.hpp"
+
+namespace novem::vk {
+
+struct MemoryBlock {
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VkDeviceSize size = 0;
+  uint8_t *mapped = nullptr;
+  uint32_t type = 0;
+  ResourceKind kind = ResourceKind::Linear;
+  bool dedicated = false;
+  VkDeviceSize used = 0;
+  std::map<VkDeviceSize, VkDeviceSize> free_ranges; // offset → size
+
+  // First fit; returns the aligned offset or ~0.
+  VkDeviceSize take(VkDeviceSize bytes, VkDeviceSize alignment) {
+    for (auto it = free_ranges.begin(); it != free_ranges.end(); ++it) {
+      VkDeviceSize start = it->first, len = it->second;
+      VkDeviceSize aligned = (start + alignment - 1) / alignment * alignment;
+      if (aligned + bytes > start + len) continue;
+      free_ranges.erase(it);
+      if (aligned > start) free_ranges.emplace(start, aligned - start);
+      if (aligned + bytes < start + len) free_ranges.emplace(aligned + bytes, start + len - aligned - bytes);
+      used += bytes;
+      return aligned;
+    }
+    return ~VkDeviceSize(0);
+  }
+
+  void give_back(VkDeviceSize offset, VkDeviceSize bytes) {
+    used -= bytes;
+    auto next = free_ranges.lower_bound(offset);
+    if (next != free_ranges.end() && offset + bytes == next->first) {
+      bytes += next->second;
+      next = free_ranges.erase(next);
+    }
+    if (next != free_ranges.begin()) {
+      auto prev = std::prev(next);
+      if (prev->first + prev->second == offset) {
+        prev->second += bytes;
+        return;
+      }
+    }
+    free_ranges.emplace(offset, bytes);
+  }
+};
+
+MemoryAllocator::MemoryAllocator(const Device &device, bool suballocate)
+    : device_(device), suballocate_(suballocate) {}
+
+MemoryAllocator::~MemoryAllocator() {
+  for (auto &b : blocks_) vkFreeMemory(device_.handle(), b->memory, nullptr);
+}
+
+uint32_t MemoryAllocator::find_type(uint32_t type_bits, MemoryUsage usage) const {
+  const VkPhysicalDeviceMemoryProperties &mem = device_.memory();
+  VkMemoryPropertyFlags required = 0, preferred = 0;
+  switch (usage) {
+  case MemoryUsage::DeviceLocal: preferred = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT; break;
+  case MemoryUsage::Upload:
+    required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    preferred = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    break;
+  case MemoryUsage::Readback:
+    required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    preferred = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+    break;
+  }
+  uint32_t fallback = UINT32_MAX;
+  for (uint32_t i = 0; i < mem.memoryTypeCount; ++i) {
+    if (!(type_bits & (1u << i))) continue;
+    VkMemoryPropertyFlags flags = mem.memoryTypes[i].propertyFlags;
+    if ((flags & required) != required) continue;
+    if ((flags & preferred) == preferred) return i;
+    if (fallback == UINT32_MAX) fallback = i;
+  }
+  if (fallback == UINT32_MAX) throw VkError(VK_ERROR_OUT_OF_DEVICE_MEMORY, "no fitting memory type");
+  return fallback;
+}
+
+MemoryBlock *MemoryAllocator::new_block(uint32_t type, ResourceKind kind, VkDeviceSize size, bool dedicated) {
+  auto block = std::make_unique<MemoryBlock>();
+  VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  ai.allocationSize = size;
+  ai.memoryTypeIndex = type;
+  check(vkAllocateMemory(device_.handle(), &ai, nullptr, &block->memory), "vkAllocateMemory");
+  if (device_.memory().memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
+    void *p = nullptr;
+    VkResult r = vkMapMemory(device_.handle(), block->memory, 0, VK_WHOLE_SIZE, 0, &p);
+    if (r < 0) {
+      vkFreeMemory(device_.handle(), block->memory, nullptr);
+      throw VkError(r, "vkMapMemory");
+    }
+    block->mapped = static_cast<uint8_t *>(p);
+  }
+  block->size = size;
+  block->type = type;
+  block->kind = kind;
+  block->dedicated = dedicated;
+  block->free_ranges.emplace(0, size);
+  blocks_.push_back(std::move(block));
+  return blocks_.back().get();
+}
+
+void MemoryAllocator::release_block(MemoryBlock *block) {
+  vkFreeMemory(device_.handle(), block->memory, nullptr); // unmaps implicitly
+  auto it = std::find_if(blocks_.begin(), blocks_.end(), [&](const auto &b) { return b.get() == block; });
+  if (it != blocks_.end()) blocks_.erase(it);
+}
+
+Allocation MemoryAllocator::allocate(const VkMemoryRequirements &req, MemoryUsage usage, ResourceKind kind) {
+  const uint32_t type = find_type(req.memoryTypeBits, usage);
+  const VkDeviceSize alignment = std::max<VkDeviceSize>(req.alignment, 16);
+  MemoryBlock *block = nullptr;
+  VkDeviceSize offset = 0;
+  if (!suballocate_ || req.size > kBlockSize / 4) {
+    block = new_block(type, kind, req.size, true);
+    offset = block->take(req.size, 1);
+  } else {
+    for (auto &b : blocks_) {
+      if (b->dedicated || b->type != type || b->kind != kind) continue;
+      offset = b->take(req.size, alignment);
+      if (offset != ~VkDeviceSize(0)) {
+        block = b.get();
+        break;
+      }
+    }
+    if (!block) {
+      block = new_block(type, kind, kBlockSize, false);
+      offset = block->take(req.size, alignment);
+    }
+  }
+  Allocation a;
+  a.memory = block->memory;
+  a.offset = offset;
+  a.size = req.size;
+  a.mapped = block->mapped ? block->mapped + offset : nullptr;
+  a.block = block;
+  return a;
+}
+
+void MemoryAllocator::free(const Allocation &a) {
+  if (!a.block) return;
+  MemoryBlock *block = a.block;
+  block->give_back(a.offset, a.size);
+  if (block->dedicated) {
+    release_block(block);
+    return;
+  }
+  // Keep one empty block per (type, kind) for reuse; free the others.
+  if (block->used == 0) {
+    for (auto &b : blocks_) {
+      if (b.get() != block && !b->dedicated && b->type == block->type && b->kind == block->kind && b->used == 0) {
+        release_block(block);
+        return;
+      }
+    }
+  }
+}
+
+Allocation MemoryAllocator::allocate_buffer(VkBuffer buffer, MemoryUsage usage) {
+  VkMemoryRequirements req{};
+  vkGetBufferMemoryRequirements(device_.handle(), buffer, &req);
+  Allocation a = allocate(req, usage, ResourceKind::Linear);
+  VkResult r = vkBindBufferMemory(device_.handle(), buffer, a.memory, a.offset);
+  if (r < 0) {
+    free(a);
+    throw VkError(r, "vkBindBufferMemory");
+  }
+  return a;
+}
+
+Allocation MemoryAllocator::allocate_image(VkImage image, MemoryUsage usage) {
+  VkMemoryRequirements req{};
+  vkGetImageMemoryRequirements(device_.handle(), image, &req);
+  Allocation a = allocate(req, usage, ResourceKind::Optimal);
+  VkResult r = vkBindImageMemory(device_.handle(), image, a.memory, a.offset);
+  if (r < 0) {
+    free(a);
+    throw VkError(r, "vkBindImageMemory");
+  }
+  return a;
+}
+
+} // namespace novem::vk

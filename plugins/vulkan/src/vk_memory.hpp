@@ -1,0 +1,64 @@
+// Device memory: a simple suballocator. Large VkDeviceMemory blocks per (memory type, linear or
+// optimal resources), split first-fit with coalescing free ranges; host-visible blocks are mapped
+// once, persistently. Big requests (and everything when suballocation is off) get a block of
+// their own. Linear and optimal resources never share a block, so bufferImageGranularity never
+// applies.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "vk_common.hpp"
+
+namespace novem::vk {
+
+class Device;
+
+enum class MemoryUsage {
+  DeviceLocal, // images the GPU alone touches
+  Upload,      // host-visible, coherent: buffers the CPU writes (device-local where possible)
+  Readback,    // host-visible, coherent, cached where possible: the GPU writes, the CPU reads
+};
+
+enum class ResourceKind { Linear, Optimal }; // buffers / optimally tiled images
+
+struct MemoryBlock;
+
+struct Allocation {
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VkDeviceSize offset = 0;
+  VkDeviceSize size = 0;
+  uint8_t *mapped = nullptr; // host address of offset, for host-visible memory
+  MemoryBlock *block = nullptr;
+  explicit operator bool() const { return memory != VK_NULL_HANDLE; }
+};
+
+class MemoryAllocator {
+public:
+  MemoryAllocator(const Device &device, bool suballocate);
+  ~MemoryAllocator();
+  MemoryAllocator(const MemoryAllocator &) = delete;
+  MemoryAllocator &operator=(const MemoryAllocator &) = delete;
+
+  // Throws VkError when no memory fits.
+  Allocation allocate(const VkMemoryRequirements &req, MemoryUsage usage, ResourceKind kind);
+  void free(const Allocation &allocation);
+
+  // Convenience: memory for an existing buffer or image, bound at once.
+  Allocation allocate_buffer(VkBuffer buffer, MemoryUsage usage);
+  Allocation allocate_image(VkImage image, MemoryUsage usage);
+
+  static constexpr VkDeviceSize kBlockSize = 32ull << 20;
+
+private:
+  uint32_t find_type(uint32_t type_bits, MemoryUsage usage) const;
+  MemoryBlock *new_block(uint32_t type, ResourceKind kind, VkDeviceSize size, bool dedicated);
+  void release_block(MemoryBlock *block);
+
+  const Device &device_;
+  const bool suballocate_;
+  std::vector<std::unique_ptr<MemoryBlock>> blocks_;
+};
+
+} // namespace novem::vk

@@ -1,0 +1,290 @@
+#include "vk_pipeline.hpp"
+
+#include <cstring>
+#include <vector>
+
+#include "vk_format.hpp"
+#include "vk_shader.hpp"
+
+namespace novem::vk {
+
+// ---- translation of nv_ enums ----
+namespace {
+
+VkCompareOp compare_op(uint8_t c) {
+  switch (c) {
+  case NV_COMPARE_NEVER: return VK_COMPARE_OP_NEVER;
+  case NV_COMPARE_LESS: return VK_COMPARE_OP_LESS;
+  case NV_COMPARE_EQUAL: return VK_COMPARE_OP_EQUAL;
+  case NV_COMPARE_LESS_EQUAL: return VK_COMPARE_OP_LESS_OR_EQUAL;
+  case NV_COMPARE_GREATER: return VK_COMPARE_OP_GREATER;
+  case NV_COMPARE_NOT_EQUAL: return VK_COMPARE_OP_NOT_EQUAL;
+  case NV_COMPARE_GREATER_EQUAL: return VK_COMPARE_OP_GREATER_OR_EQUAL;
+  default: return VK_COMPARE_OP_ALWAYS;
+  }
+}
+
+VkBlendFactor blend_factor(uint8_t f) {
+  switch (f) {
+  case NV_BLEND_ZERO: return VK_BLEND_FACTOR_ZERO;
+  case NV_BLEND_ONE: return VK_BLEND_FACTOR_ONE;
+  case NV_BLEND_SRC_COLOR: return VK_BLEND_FACTOR_SRC_COLOR;
+  case NV_BLEND_ONE_MINUS_SRC_COLOR: return VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR;
+  case NV_BLEND_SRC_ALPHA: return VK_BLEND_FACTOR_SRC_ALPHA;
+  case NV_BLEND_ONE_MINUS_SRC_ALPHA: return VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+  case NV_BLEND_DST_ALPHA: return VK_BLEND_FACTOR_DST_ALPHA;
+  case NV_BLEND_ONE_MINUS_DST_ALPHA: return VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA;
+  case NV_BLEND_DST_COLOR: return VK_BLEND_FACTOR_DST_COLOR;
+  case NV_BLEND_ONE_MINUS_DST_COLOR: return VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR;
+  case NV_BLEND_SRC_ALPHA_SATURATE: return VK_BLEND_FACTOR_SRC_ALPHA_SATURATE;
+  case NV_BLEND_CONSTANT_COLOR: return VK_BLEND_FACTOR_CONSTANT_COLOR;
+  case NV_BLEND_ONE_MINUS_CONSTANT_COLOR: return VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR;
+  default: return VK_BLEND_FACTOR_ONE;
+  }
+}
+
+VkBlendOp blend_op(uint8_t op) {
+  switch (op) {
+  case NV_BLEND_OP_SUBTRACT: return VK_BLEND_OP_SUBTRACT;
+  case NV_BLEND_OP_REVERSE_SUBTRACT: return VK_BLEND_OP_REVERSE_SUBTRACT;
+  case NV_BLEND_OP_MIN: return VK_BLEND_OP_MIN;
+  case NV_BLEND_OP_MAX: return VK_BLEND_OP_MAX;
+  default: return VK_BLEND_OP_ADD;
+  }
+}
+
+VkPrimitiveTopology topology(uint8_t t) {
+  switch (t) {
+  case NV_TOPOLOGY_POINT_LIST: return VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+  case NV_TOPOLOGY_LINE_LIST: return VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+  case NV_TOPOLOGY_LINE_STRIP: return VK_PRIMITIVE_TOPOLOGY_LINE_STRIP;
+  case NV_TOPOLOGY_TRIANGLE_STRIP: return VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+  case NV_TOPOLOGY_TRIANGLE_FAN: return VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN;
+  default: return VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  }
+}
+
+bool has_stencil(VkFormat f) {
+  return f == VK_FORMAT_D24_UNORM_S8_UINT || f == VK_FORMAT_D32_SFLOAT_S8_UINT || f == VK_FORMAT_D16_UNORM_S8_UINT ||
+         f == VK_FORMAT_S8_UINT;
+}
+
+} // namespace
+
+// ---- PipelineLayout ----
+
+PipelineLayout::PipelineLayout(VkDevice device) : device_(device) {
+  VkDescriptorSetLayoutBinding bindings[2] = {};
+  bindings[0].binding = 0;
+  bindings[0].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+  bindings[0].descriptorCount = 1;
+  bindings[0].stageFlags = VK_SHADER_STAGE_VERTEX_BIT;
+  bindings[1].binding = 1;
+  bindings[1].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+  bindings[1].descriptorCount = 1;
+  bindings[1].stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT;
+  VkDescriptorSetLayoutCreateInfo sci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  sci.bindingCount = 2;
+  sci.pBindings = bindings;
+  check(vkCreateDescriptorSetLayout(device, &sci, nullptr, &set_layout_), "vkCreateDescriptorSetLayout");
+  VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  lci.setLayoutCount = 1;
+  lci.pSetLayouts = &set_layout_;
+  VkResult r = vkCreatePipelineLayout(device, &lci, nullptr, &layout_);
+  if (r < 0) {
+    vkDestroyDescriptorSetLayout(device, set_layout_, nullptr);
+    throw VkError(r, "vkCreatePipelineLayout");
+  }
+}
+
+PipelineLayout::~PipelineLayout() {
+  vkDestroyPipelineLayout(device_, layout_, nullptr);
+  vkDestroyDescriptorSetLayout(device_, set_layout_, nullptr);
+}
+
+// ---- PipelineKey ----
+
+PipelineKey PipelineKey::make(const nv_pipeline_desc &desc, VkFormat color, VkFormat depth) {
+  PipelineKey k;
+  std::memset(&k, 0, sizeof k);
+  k.desc = desc;
+  nv_pipeline_desc &d = k.desc;
+  d.reserved[0] = d.reserved[1] = 0;
+  if (d.attribute_count > NV_MAX_VERTEX_ATTRIBUTES) d.attribute_count = NV_MAX_VERTEX_ATTRIBUTES;
+  for (uint32_t i = d.attribute_count; i < NV_MAX_VERTEX_ATTRIBUTES; ++i) d.attributes[i] = nv_vertex_attribute{};
+  for (uint32_t i = 0; i < d.attribute_count; ++i) d.attributes[i].reserved = 0;
+  if (!d.depth_test || depth == VK_FORMAT_UNDEFINED) d.depth_test = d.depth_write = d.depth_compare = 0;
+  if (!d.blend_enable || color == VK_FORMAT_UNDEFINED)
+    d.blend_enable = d.color_src = d.color_dst = d.color_op = d.alpha_src = d.alpha_dst = d.alpha_op = 0;
+  if (color == VK_FORMAT_UNDEFINED) d.color_write_mask = 0;
+  k.color_format = color;
+  k.depth_format = depth;
+  return k;
+}
+
+bool PipelineKey::operator==(const PipelineKey &other) const { return std::memcmp(this, &other, sizeof *this) == 0; }
+
+uint64_t PipelineKey::hash() const {
+  uint64_t h = 1469598103934665603ull;
+  auto *bytes = reinterpret_cast<const unsigned char *>(this);
+  for (size_t i = 0; i < sizeof *this; ++i) {
+    h ^= bytes[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+// ---- PipelineCache ----
+
+PipelineCache::PipelineCache(VkDevice device, const PipelineLayout &layout, nv_channel &channel, bool enabled)
+    : device_(device), layout_(layout), channel_(channel), enabled_(enabled) {
+  VkPipelineCacheCreateInfo ci{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  check(vkCreatePipelineCache(device, &ci, nullptr, &vk_cache_), "vkCreatePipelineCache");
+}
+
+PipelineCache::~PipelineCache() {
+  for (auto &[key, pipeline] : pipelines_) vkDestroyPipeline(device_, pipeline, nullptr);
+  if (uncached_) vkDestroyPipeline(device_, uncached_, nullptr);
+  vkDestroyPipelineCache(device_, vk_cache_, nullptr);
+}
+
+VkPipeline PipelineCache::get(const PipelineKey &key, const ShaderLookup &shaders, const Retire &retire) {
+  if (!enabled_) {
+    VkPipeline p = build(key, shaders);
+    if (uncached_) retire(uncached_);
+    uncached_ = p;
+    uncached_key_ = key;
+    return p;
+  }
+  auto it = pipelines_.find(key);
+  if (it != pipelines_.end()) return it->second;
+  VkPipeline p = build(key, shaders);
+  if (p) pipelines_.emplace(key, p);
+  return p;
+}
+
+void PipelineCache::evict_shader(uint32_t shader, const Retire &retire) {
+  if (uncached_ && (uncached_key_.desc.vertex_shader == shader || uncached_key_.desc.pixel_shader == shader)) {
+    retire(uncached_);
+    uncached_ = VK_NULL_HANDLE;
+  }
+  for (auto it = pipelines_.begin(); it != pipelines_.end();) {
+    if (it->first.desc.vertex_shader == shader || it->first.desc.pixel_shader == shader) {
+      retire(it->second);
+      it = pipelines_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shaders) {
+  const nv_pipeline_desc &d = key.desc;
+  const Shader *vs = shaders(d.vertex_shader);
+  const Shader *ps = d.pixel_shader ? shaders(d.pixel_shader) : nullptr;
+  if (!vs || vs->stage() != NV_STAGE_VERTEX) return VK_NULL_HANDLE;
+  if (d.pixel_shader && (!ps || ps->stage() != NV_STAGE_PIXEL)) return VK_NULL_HANDLE;
+
+  VkPipelineShaderStageCreateInfo stages[2] = {};
+  uint32_t stage_count = 0;
+  for (const Shader *s : {vs, ps}) {
+    if (!s) continue;
+    VkPipelineShaderStageCreateInfo &st = stages[stage_count++];
+    st.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    st.stage = s->vk_stage();
+    st.module = s->module();
+    st.pName = "main";
+  }
+
+  // Vertex input: one binding per slot the attributes name; strides are dynamic.
+  std::vector<VkVertexInputBindingDescription> bindings;
+  std::vector<VkVertexInputAttributeDescription> attributes;
+  uint32_t slots = 0;
+  for (uint32_t i = 0; i < d.attribute_count; ++i) {
+    const nv_vertex_attribute &a = d.attributes[i];
+    if (a.binding >= NV_MAX_VERTEX_BUFFERS) continue;
+    VkFormat f = to_vk_format(nv_format(a.format));
+    if (f == VK_FORMAT_UNDEFINED) continue;
+    attributes.push_back({a.location, a.binding, f, a.offset});
+    if (!(slots & (1u << a.binding))) {
+      slots |= 1u << a.binding;
+      bindings.push_back({a.binding, 0, VK_VERTEX_INPUT_RATE_VERTEX});
+    }
+  }
+  VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+  vi.vertexBindingDescriptionCount = uint32_t(bindings.size());
+  vi.pVertexBindingDescriptions = bindings.data();
+  vi.vertexAttributeDescriptionCount = uint32_t(attributes.size());
+  vi.pVertexAttributeDescriptions = attributes.data();
+
+  VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+  ia.topology = topology(d.topology);
+
+  VkPipelineViewportStateCreateInfo vp{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+  vp.viewportCount = 1;
+  vp.scissorCount = 1;
+
+  // Facing is decided in framebuffer space, where row 0 is the top row — the space nv_cull names
+  // windings in — whatever the viewport's flip. VK_FRONT_FACE_CLOCKWISE makes the
+  // counter-clockwise triangles back faces.
+  VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+  rs.polygonMode = VK_POLYGON_MODE_FILL;
+  rs.lineWidth = 1.0f;
+  rs.cullMode = d.cull == NV_CULL_NONE ? VK_CULL_MODE_NONE : VK_CULL_MODE_BACK_BIT;
+  rs.frontFace = d.cull == NV_CULL_CW ? VK_FRONT_FACE_COUNTER_CLOCKWISE : VK_FRONT_FACE_CLOCKWISE;
+
+  VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+  ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+
+  VkPipelineDepthStencilStateCreateInfo ds{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+  ds.depthTestEnable = d.depth_test ? VK_TRUE : VK_FALSE;
+  ds.depthWriteEnable = d.depth_test && d.depth_write ? VK_TRUE : VK_FALSE;
+  ds.depthCompareOp = d.depth_test ? compare_op(d.depth_compare) : VK_COMPARE_OP_ALWAYS;
+  ds.minDepthBounds = 0.0f;
+  ds.maxDepthBounds = 1.0f;
+
+  VkPipelineColorBlendAttachmentState att{};
+  att.blendEnable = d.blend_enable ? VK_TRUE : VK_FALSE;
+  att.srcColorBlendFactor = blend_factor(d.color_src);
+  att.dstColorBlendFactor = blend_factor(d.color_dst);
+  att.colorBlendOp = blend_op(d.color_op);
+  att.srcAlphaBlendFactor = blend_factor(d.alpha_src);
+  att.dstAlphaBlendFactor = blend_factor(d.alpha_dst);
+  att.alphaBlendOp = blend_op(d.alpha_op);
+  att.colorWriteMask = d.color_write_mask & 0xFu; // bit 0 R … bit 3 A, as VkColorComponentFlags
+  const bool has_color = key.color_format != VK_FORMAT_UNDEFINED;
+  VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+  cb.attachmentCount = has_color ? 1 : 0;
+  cb.pAttachments = &att;
+
+  const VkDynamicState dynamic[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR,
+                                    VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE};
+  VkPipelineDynamicStateCreateInfo dyn{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
+  dyn.dynamicStateCount = uint32_t(std::size(dynamic));
+  dyn.pDynamicStates = dynamic;
+
+  VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
+  rendering.colorAttachmentCount = has_color ? 1 : 0;
+  rendering.pColorAttachmentFormats = has_color ? &key.color_format : nullptr;
+  rendering.depthAttachmentFormat = key.depth_format;
+  rendering.stencilAttachmentFormat = has_stencil(key.depth_format) ? key.depth_format : VK_FORMAT_UNDEFINED;
+
+  VkGraphicsPipelineCreateInfo ci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
+  ci.stageCount = stage_count;
+  ci.pStages = stages;
+  ci.pVertexInputState = &vi;
+  ci.pInputAssemblyState = &ia;
+  ci.pViewportState = &vp;
+  ci.pRasterizationState = &rs;
+  ci.pMultisampleState = &ms;
+  ci.pDepthStencilState = &ds;
+  ci.pColorBlendState = &cb;
+  ci.pDynamicState = &dyn;
+  ci.layout = layout_.handle();
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  check(vkCreateGraphicsPipelines(device_, vk_cache_, 1, &ci, nullptr, &pipeline), "vkCreateGraphicsPipelines");
+  channel_.pipelines_created.fetch_add(1, std::memory_order_relaxed);
+  return pipeline;
+}
+
+} // namespace novem::vk

@@ -1,0 +1,82 @@
+// Pipelines: the one pipeline layout (set 0: a dynamic uniform buffer per stage, binding 0
+// vertex / 1 pixel), and the VkPipeline cache keyed by a hash of nv_pipeline_desc plus the
+// formats of the bound targets. Viewport, scissor and vertex strides are dynamic state.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <unordered_map>
+
+#include "novem/channel.hpp"
+#include "vk_common.hpp"
+
+namespace novem::vk {
+
+class Shader;
+
+class PipelineLayout {
+public:
+  explicit PipelineLayout(VkDevice device);
+  ~PipelineLayout();
+  PipelineLayout(const PipelineLayout &) = delete;
+  PipelineLayout &operator=(const PipelineLayout &) = delete;
+
+  VkDescriptorSetLayout set_layout() const { return set_layout_; }
+  VkPipelineLayout handle() const { return layout_; }
+
+private:
+  VkDevice device_;
+  VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+};
+
+// Everything that shapes a pipeline. Built zeroed and normalized (state that has no effect is
+// cleared), so equal pipelines have equal bytes.
+struct PipelineKey {
+  nv_pipeline_desc desc;
+  VkFormat color_format;
+  VkFormat depth_format;
+
+  static PipelineKey make(const nv_pipeline_desc &desc, VkFormat color, VkFormat depth);
+  bool operator==(const PipelineKey &other) const;
+  uint64_t hash() const; // FNV-1a over the bytes
+};
+
+struct PipelineKeyHash {
+  size_t operator()(const PipelineKey &k) const { return size_t(k.hash()); }
+};
+
+class PipelineCache {
+public:
+  using ShaderLookup = std::function<const Shader *(uint32_t handle)>;
+  // Hands a pipeline that recorded work may still use to whoever frees it when that work is done.
+  using Retire = std::function<void(VkPipeline)>;
+
+  PipelineCache(VkDevice device, const PipelineLayout &layout, nv_channel &channel, bool enabled);
+  ~PipelineCache(); // destroys every cached pipeline: the GPU must be idle
+  PipelineCache(const PipelineCache &) = delete;
+  PipelineCache &operator=(const PipelineCache &) = delete;
+
+  // The pipeline for key, built on a miss; VK_NULL_HANDLE when a shader is missing. With the cache
+  // switched off every call builds a new pipeline, and the previous one is retired.
+  VkPipeline get(const PipelineKey &key, const ShaderLookup &shaders, const Retire &retire);
+
+  // Drops the pipelines that use a shader handle (it is being destroyed, and may be reused).
+  void evict_shader(uint32_t shader, const Retire &retire);
+
+  size_t size() const { return pipelines_.size(); }
+
+private:
+  VkPipeline build(const PipelineKey &key, const ShaderLookup &shaders);
+
+  VkDevice device_;
+  const PipelineLayout &layout_;
+  nv_channel &channel_;
+  const bool enabled_;
+  VkPipelineCache vk_cache_ = VK_NULL_HANDLE;
+  std::unordered_map<PipelineKey, VkPipeline, PipelineKeyHash> pipelines_;
+  VkPipeline uncached_ = VK_NULL_HANDLE; // the last pipeline built with the cache off
+  PipelineKey uncached_key_{};
+};
+
+} // namespace novem::vk

@@ -1,0 +1,99 @@
+// The plugin's entry point: probe (on a thread of its own), create_device (starts the submission
+// thread, which creates the Vulkan instance and device and runs novem::run_worker) and
+// destroy_device. No Vulkan call happens on the caller's thread.
+#include <cstdio>
+#include <exception>
+#include <future>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "novem/backend.h"
+#include "vk_adapter.hpp"
+#include "vk_device.hpp"
+#include "vk_executor.hpp"
+#include "vk_instance.hpp"
+#include "vk_options.hpp"
+
+struct nv_device {
+  explicit nv_device(nv_channel &c) : channel(c) {}
+  nv_channel &channel;
+  std::thread thread;
+};
+
+namespace {
+
+using namespace novem::vk;
+
+void write_error(char *error, size_t error_size, const std::string &what) {
+  if (error && error_size) std::snprintf(error, error_size, "vulkan: %s", what.c_str());
+}
+
+int probe(nv_adapter_info *info, char *error, size_t error_size) {
+  std::string failure;
+  nv_adapter_info result{};
+  std::thread([&] {
+    try {
+      Instance instance(Options::from_environment());
+      VkPhysicalDevice gpu = instance.pick_physical_device();
+      Device::require_support(gpu);
+      describe_adapter(gpu, result);
+    } catch (const std::exception &e) {
+      failure = e.what();
+      if (failure.empty()) failure = "unknown error";
+    }
+  }).join();
+  if (!failure.empty()) {
+    write_error(error, error_size, failure);
+    return 1;
+  }
+  if (info) *info = result;
+  return 0;
+}
+
+nv_device *create_device(const nv_device_desc *desc, nv_channel *channel, char *error, size_t error_size) {
+  if (!channel) {
+    write_error(error, error_size, "no channel");
+    return nullptr;
+  }
+  if (desc && desc->window) {
+    write_error(error, error_size, "windows are not supported yet (headless devices only)");
+    return nullptr;
+  }
+  auto device = std::make_unique<nv_device>(*channel);
+  std::promise<std::string> started;
+  std::future<std::string> result = started.get_future();
+  nv_device *dev = device.get();
+  device->thread = std::thread([dev, started = std::move(started)]() mutable {
+    std::unique_ptr<Executor> executor;
+    try {
+      executor = std::make_unique<Executor>(dev->channel, Options::from_environment());
+    } catch (const std::exception &e) {
+      started.set_value(e.what()[0] ? e.what() : "unknown error");
+      return;
+    }
+    started.set_value(std::string());
+    novem::run_worker(dev->channel, *executor);
+    executor.reset(); // every Vulkan object dies on this thread
+  });
+  std::string failure = result.get();
+  if (!failure.empty()) {
+    device->thread.join();
+    write_error(error, error_size, failure);
+    return nullptr;
+  }
+  return device.release();
+}
+
+void destroy_device(nv_device *device) {
+  if (!device) return;
+  device->channel.ring.stop();
+  device->thread.join();
+  delete device;
+}
+
+constexpr nv_plugin plugin = {NV_BACKEND_ABI_VERSION, "vulkan", probe, create_device, destroy_device};
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) const nv_plugin *novem_plugin_entry(void) { return &plugin; }

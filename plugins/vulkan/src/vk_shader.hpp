@@ -1,0 +1,31 @@
+// Shaders: a VkShaderModule per CREATE_SHADER (SPIR-V 1.0, entry point "main") and its stage.
+#pragma once
+
+#include <cstdint>
+
+#include "novem/commands.h"
+#include "vk_common.hpp"
+
+namespace novem::vk {
+
+class Shader {
+public:
+  // Throws VkError, or std::runtime_error for words that are not SPIR-V.
+  Shader(VkDevice device, nv_shader_stage stage, const uint32_t *words, uint32_t word_count);
+  ~Shader();
+  Shader(const Shader &) = delete;
+  Shader &operator=(const Shader &) = delete;
+
+  VkShaderModule module() const { return module_; }
+  nv_shader_stage stage() const { return stage_; }
+  VkShaderStageFlagBits vk_stage() const {
+    return stage_ == NV_STAGE_VERTEX ? VK_SHADER_STAGE_VERTEX_BIT : VK_SHADER_STAGE_FRAGMENT_BIT;
+  }
+
+private:
+  VkDevice device_;
+  nv_shader_stage stage_;
+  VkShaderModule module_ = VK_NULL_HANDLE;
+};
+
+} // namespace novem::vk

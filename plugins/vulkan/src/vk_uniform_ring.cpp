@@ -1,0 +1,105 @@
+#include "vk_uniform_ring.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "vk_batch.hpp"
+#include "vk_device.hpp"
+
+namespace novem::vk {
+
+UniformRing::UniformRing(const Device &device, MemoryAllocator &allocator, VkDescriptorSetLayout layout)
+    : device_(device), allocator_(allocator), layout_(layout) {
+  range_ = std::min<uint32_t>(65536, device.limits().maxUniformBufferRange);
+  alignment_ = std::max<uint32_t>(16, uint32_t(device.limits().minUniformBufferOffsetAlignment));
+  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 2 * kMaxChunks};
+  VkDescriptorPoolCreateInfo ci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  ci.maxSets = kMaxChunks;
+  ci.poolSizeCount = 1;
+  ci.pPoolSizes = &size;
+  check(vkCreateDescriptorPool(device.handle(), &ci, nullptr, &pool_), "vkCreateDescriptorPool");
+  try {
+    chunks_.push_back(create_chunk());
+  } catch (...) {
+    vkDestroyDescriptorPool(device.handle(), pool_, nullptr);
+    throw;
+  }
+}
+
+UniformRing::~UniformRing() {
+  for (auto &c : chunks_) {
+    vkDestroyBuffer(device_.handle(), c.buffer, nullptr);
+    allocator_.free(c.memory);
+  }
+  vkDestroyDescriptorPool(device_.handle(), pool_, nullptr); // frees the sets
+}
+
+UniformRing::Chunk UniformRing::create_chunk() {
+  if (chunks_.size() >= kMaxChunks) throw VkError(VK_ERROR_OUT_OF_POOL_MEMORY, "uniform ring: too many chunks in flight");
+  Chunk c;
+  VkDevice dev = device_.handle();
+  VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bi.size = VkDeviceSize(kChunkCapacity) + range_; // the last offset still has a full range behind it
+  bi.usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT;
+  check(vkCreateBuffer(dev, &bi, nullptr, &c.buffer), "vkCreateBuffer");
+  try {
+    c.memory = allocator_.allocate_buffer(c.buffer, MemoryUsage::Upload);
+    VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    ai.descriptorPool = pool_;
+    ai.descriptorSetCount = 1;
+    ai.pSetLayouts = &layout_;
+    check(vkAllocateDescriptorSets(dev, &ai, &c.set), "vkAllocateDescriptorSets");
+  } catch (...) {
+    allocator_.free(c.memory);
+    vkDestroyBuffer(dev, c.buffer, nullptr);
+    throw;
+  }
+  VkDescriptorBufferInfo info{c.buffer, 0, range_};
+  VkWriteDescriptorSet writes[2] = {};
+  for (uint32_t i = 0; i < 2; ++i) {
+    writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    writes[i].dstSet = c.set;
+    writes[i].dstBinding = i;
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+    writes[i].pBufferInfo = &info;
+  }
+  vkUpdateDescriptorSets(dev, 2, writes, 0, nullptr);
+  return c;
+}
+
+bool UniformRing::reserve(const BatchQueue &batches, uint32_t bytes) {
+  bool changed = false;
+  uint32_t start = (used_ + alignment_ - 1) / alignment_ * alignment_;
+  if (start + bytes > kChunkCapacity) {
+    size_t next = chunks_.size();
+    for (size_t i = 0; i < chunks_.size(); ++i) {
+      size_t c = (current_ + 1 + i) % chunks_.size();
+      if (c != current_ && !batches.in_use(chunks_[c].last_use)) {
+        next = c;
+        break;
+      }
+    }
+    if (next == chunks_.size()) chunks_.push_back(create_chunk());
+    current_ = next;
+    used_ = 0;
+    changed = true;
+  }
+  chunks_[current_].last_use = batches.recording_id();
+  return changed;
+}
+
+uint32_t UniformRing::push(const void *data, uint32_t size) {
+  static constexpr uint8_t kZeros[256] = {};
+  if (size == 0) {
+    data = kZeros;
+    size = sizeof kZeros;
+  }
+  size = std::min(size, range_);
+  uint32_t offset = (used_ + alignment_ - 1) / alignment_ * alignment_;
+  std::memcpy(chunks_[current_].memory.mapped + offset, data, size);
+  used_ = offset + size;
+  return offset;
+}
+
+} // namespace novem::vk

@@ -1,0 +1,58 @@
+// The constants upload ring: host-visible chunks bump-allocated for SET_CONSTANTS data. Each chunk
+// has one descriptor set whose two dynamic uniform buffers (binding 0 vertex, 1 pixel) cover it, so
+// a draw binds the set with two dynamic offsets. A chunk is recycled once the last batch that used
+// it has completed.
+#pragma once
+
+#include <vector>
+
+#include "vk_common.hpp"
+#include "vk_memory.hpp"
+
+namespace novem::vk {
+
+class BatchQueue;
+class Device;
+
+class UniformRing {
+public:
+  UniformRing(const Device &device, MemoryAllocator &allocator, VkDescriptorSetLayout layout);
+  ~UniformRing(); // the GPU must be idle
+  UniformRing(const UniformRing &) = delete;
+  UniformRing &operator=(const UniformRing &) = delete;
+
+  // The most bytes one stage's block may have (the descriptors' range).
+  uint32_t range() const { return range_; }
+
+  // Makes room for `bytes` in the current chunk, moving to another when it is full, and marks the
+  // chunk used by the recording batch. Returns true when the chunk (and its set) changed.
+  bool reserve(const BatchQueue &batches, uint32_t bytes);
+  // Copies size bytes (at most range(); zeros when size is 0) into the current chunk and returns
+  // the dynamic offset. Call reserve() first.
+  uint32_t push(const void *data, uint32_t size);
+  VkDescriptorSet set() const { return chunks_[current_].set; }
+
+private:
+  struct Chunk {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    Allocation memory;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    BatchId last_use = 0;
+  };
+  Chunk create_chunk();
+
+  static constexpr uint32_t kChunkCapacity = 1u << 20;
+  static constexpr uint32_t kMaxChunks = 256;
+
+  const Device &device_;
+  MemoryAllocator &allocator_;
+  VkDescriptorSetLayout layout_;
+  VkDescriptorPool pool_ = VK_NULL_HANDLE;
+  uint32_t range_ = 0;
+  uint32_t alignment_ = 256;
+  std::vector<Chunk> chunks_;
+  size_t current_ = 0;
+  uint32_t used_ = 0;
+};
+
+} // namespace novem::vk

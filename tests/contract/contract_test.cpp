@@ -1,0 +1,735 @@
+// The backend contract, checked through the C ABI exactly as the frontend uses it: dlopen the
+// plugin from the build tree, novem_plugin_entry, probe, create_device on an nv_channel, push
+// commands with novem::ring_begin/commit, and probe the pixels that READ_IMAGE brings back.
+//
+// Every scene runs once per plugin ("vulkan", "opengl"). A plugin whose file is not built, or
+// whose probe fails on this machine, is skipped with a warning (the test case passes).
+#include <dlfcn.h>
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "novem/backend.h"
+#include "novem/channel.hpp"
+
+#ifndef NOVEM_BUILD_DIR
+#error "NOVEM_BUILD_DIR must name the build tree"
+#endif
+#ifndef CONTRACT_SHADER_DIR
+#error "CONTRACT_SHADER_DIR must name the folder of the assembled shaders"
+#endif
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// loading a plugin
+
+struct LoadedPlugin {
+  const nv_plugin *api = nullptr;
+  nv_adapter_info info{};
+  std::string skip; // why the plugin cannot run here (empty: it can)
+};
+
+std::string plugin_path(const std::string &name) {
+  const char *dir = std::getenv("NOVEM_BUILD_DIR");
+  return std::string(dir && *dir ? dir : NOVEM_BUILD_DIR) + "/lib/libnovem_" + name + ".so";
+}
+
+// Loads once per process; the library stays loaded (as a frontend keeps the plugin of a live
+// device). A plugin that exists but does not load or has the wrong ABI fails the test.
+const LoadedPlugin &load_plugin(const std::string &name) {
+  static std::map<std::string, LoadedPlugin> loaded;
+  auto it = loaded.find(name);
+  if (it != loaded.end()) return it->second;
+  LoadedPlugin &p = loaded[name];
+  const std::string path = plugin_path(name);
+  if (!std::ifstream(path).good()) {
+    p.skip = path + " does not exist (plugin not built)";
+    return p;
+  }
+  void *lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  INFO("dlopen " << path << ": " << (lib ? "ok" : dlerror()));
+  REQUIRE(lib != nullptr);
+  auto entry = reinterpret_cast<nv_plugin_entry_fn>(dlsym(lib, NV_PLUGIN_ENTRY_NAME));
+  REQUIRE(entry != nullptr);
+  const nv_plugin *api = entry();
+  REQUIRE(api != nullptr);
+  REQUIRE(api->abi_version == NV_BACKEND_ABI_VERSION);
+  REQUIRE(std::string(api->name) == name);
+  REQUIRE(api->probe != nullptr);
+  REQUIRE(api->create_device != nullptr);
+  REQUIRE(api->destroy_device != nullptr);
+  char error[256] = {};
+  if (api->probe(&p.info, error, sizeof error) != 0) {
+    p.skip = name + " probe failed: " + error;
+    return p;
+  }
+  p.api = api;
+  return p;
+}
+
+std::vector<uint32_t> load_spirv(const std::string &name) {
+  const std::string path = std::string(CONTRACT_SHADER_DIR) + "/" + name + ".spv";
+  std::ifstream f(path, std::ios::binary);
+  INFO("reading " << path);
+  REQUIRE(f.good());
+  std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  REQUIRE(bytes.size() % 4 == 0);
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), bytes.size());
+  return words;
+}
+
+// ---------------------------------------------------------------------------------------------
+// a device, driven through its channel
+
+struct Vertex {
+  float x, y, z;
+  uint32_t color; // D3DCOLOR: 0xAARRGGBB, in memory B, G, R, A
+};
+
+constexpr int kSize = 64; // every scene renders 64 x 64
+
+// Window pixel (row 0 at the top) → clip space (+Y up) for a kSize target.
+float ndc_x(float px) { return px / (kSize / 2.0f) - 1.0f; }
+float ndc_y(float py) { return 1.0f - py / (kSize / 2.0f); }
+Vertex at(float px, float py, float z, uint32_t color) { return {ndc_x(px), ndc_y(py), z, color}; }
+
+// A rectangle in window pixels as two triangles (clockwise on screen).
+std::vector<Vertex> quad(float x0, float y0, float x1, float y1, float z, uint32_t color) {
+  return {at(x0, y0, z, color), at(x1, y0, z, color), at(x0, y1, z, color),
+          at(x1, y0, z, color), at(x1, y1, z, color), at(x0, y1, z, color)};
+}
+
+class TestDevice {
+public:
+  explicit TestDevice(const LoadedPlugin &plugin) : plugin_(plugin), channel_(1u << 20) {
+    nv_device_desc desc{sizeof(nv_device_desc), 0, nullptr};
+    char error[256] = {};
+    device_ = plugin.api->create_device(&desc, &channel_, error, sizeof error);
+    INFO("create_device: " << error);
+    REQUIRE(device_ != nullptr);
+  }
+  ~TestDevice() {
+    if (device_) plugin_.api->destroy_device(device_);
+  }
+  TestDevice(const TestDevice &) = delete;
+  TestDevice &operator=(const TestDevice &) = delete;
+
+  nv_channel &channel() { return channel_; }
+
+  // ---- commands ----
+  template <class Args> void push(nv_opcode op, const Args &args, const void *payload = nullptr, size_t bytes = 0) {
+    Args *a = novem::ring_begin<Args>(channel_.ring, op, bytes);
+    *a = args;
+    if (bytes) std::memcpy(novem::command_payload(a), payload, bytes);
+    channel_.ring.commit();
+    ++pushed_[op];
+  }
+
+  uint32_t create_image(nv_format format, uint32_t usage, int w = kSize, int h = kSize) {
+    uint32_t handle = next_handle_++;
+    push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{handle, uint32_t(format), uint32_t(w), uint32_t(h), usage});
+    return handle;
+  }
+  uint32_t create_buffer(const void *data, size_t bytes) {
+    uint32_t handle = next_handle_++;
+    push(NV_OP_CREATE_BUFFER, nv_cmd_create_buffer{handle, NV_BUFFER_VERTEX, bytes});
+    update_buffer(handle, 0, data, bytes, NV_UPDATE_DISCARD);
+    return handle;
+  }
+  uint32_t create_buffer(const std::vector<Vertex> &v) { return create_buffer(v.data(), v.size() * sizeof(Vertex)); }
+  void update_buffer(uint32_t buffer, uint64_t offset, const void *data, size_t bytes, uint32_t flags) {
+    push(NV_OP_UPDATE_BUFFER, nv_cmd_update_buffer{buffer, flags, offset, bytes}, data, bytes);
+  }
+  uint32_t create_shader(nv_shader_stage stage, const std::string &name) {
+    std::vector<uint32_t> words = load_spirv(name);
+    uint32_t handle = next_handle_++;
+    push(NV_OP_CREATE_SHADER, nv_cmd_create_shader{handle, uint32_t(stage), uint32_t(words.size())}, words.data(),
+         words.size() * 4);
+    return handle;
+  }
+  void set_targets(uint32_t color, uint32_t depth = 0) {
+    push(NV_OP_SET_RENDER_TARGETS, nv_cmd_set_render_targets{color, depth});
+  }
+  void set_viewport(float x, float y, float w, float h) {
+    push(NV_OP_SET_VIEWPORT, nv_cmd_set_viewport{x, y, w, h, 0.0f, 1.0f});
+  }
+  void set_scissor(int x, int y, int w, int h) { push(NV_OP_SET_SCISSOR, nv_cmd_set_scissor{{x, y, w, h}}); }
+  void set_pipeline(const nv_pipeline_desc &desc) { push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{desc}); }
+  void set_vertex_buffer(uint32_t buffer, uint32_t offset = 0, uint32_t stride = sizeof(Vertex)) {
+    push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, buffer, offset, stride});
+  }
+  void set_constants(nv_shader_stage stage, const float (&v)[4]) {
+    push(NV_OP_SET_CONSTANTS, nv_cmd_set_constants{uint32_t(stage), sizeof v}, v, sizeof v);
+  }
+  void clear(uint32_t flags, const float (&color)[4], float depth, const std::vector<nv_rect> &rects) {
+    nv_cmd_clear c{};
+    c.flags = flags;
+    std::memcpy(c.color, color, sizeof c.color);
+    c.depth = depth;
+    c.stencil = 0;
+    c.rect_count = uint32_t(rects.size());
+    push(NV_OP_CLEAR, c, rects.data(), rects.size() * sizeof(nv_rect));
+  }
+  void clear_all(const float (&color)[4], float depth = 1.0f, uint32_t flags = NV_CLEAR_COLOR) {
+    clear(flags, color, depth, {nv_rect{0, 0, kSize, kSize}});
+  }
+  void draw(uint32_t first, uint32_t count) { push(NV_OP_DRAW, nv_cmd_draw{first, count}); }
+
+  uint64_t fence() {
+    uint64_t value = ++last_fence_;
+    push(NV_OP_FENCE, nv_cmd_fence{value});
+    return value;
+  }
+  void finish() { channel_.wait_fence(fence()); }
+
+  // READ_IMAGE of the whole target, then a fence, then wait: rows top first, tightly packed.
+  std::vector<uint8_t> read(uint32_t image, int bytes_per_pixel = 4, int w = kSize, int h = kSize) {
+    const size_t bytes = size_t(w) * size_t(h) * size_t(bytes_per_pixel);
+    channel_.reserve_readback(bytes);
+    std::memset(channel_.readback, 0xCD, bytes);
+    push(NV_OP_READ_IMAGE, nv_cmd_read_image{image, {0, 0, w, h}});
+    uint64_t value = fence();
+    channel_.wait_fence(value);
+    REQUIRE(channel_.completed_fence.load() >= value);
+    return std::vector<uint8_t>(channel_.readback, channel_.readback + bytes);
+  }
+
+  uint64_t pushed(nv_opcode op) const {
+    auto it = pushed_.find(op);
+    return it == pushed_.end() ? 0 : it->second;
+  }
+
+private:
+  const LoadedPlugin &plugin_;
+  nv_channel channel_;
+  nv_device *device_ = nullptr;
+  uint32_t next_handle_ = 1;
+  uint64_t last_fence_ = 0;
+  std::map<int, uint64_t> pushed_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// pipelines and pixels
+
+// Position float3 at location 0, colour B8G8R8A8 at location 1, from slot 0.
+nv_pipeline_desc color_pipeline(uint32_t vs, uint32_t ps) {
+  nv_pipeline_desc d;
+  std::memset(&d, 0, sizeof d);
+  d.vertex_shader = vs;
+  d.pixel_shader = ps;
+  d.topology = NV_TOPOLOGY_TRIANGLE_LIST;
+  d.cull = NV_CULL_NONE;
+  d.depth_compare = NV_COMPARE_ALWAYS;
+  d.color_src = d.alpha_src = NV_BLEND_ONE;
+  d.color_dst = d.alpha_dst = NV_BLEND_ZERO;
+  d.color_op = d.alpha_op = NV_BLEND_OP_ADD;
+  d.color_write_mask = 0xF;
+  d.attribute_count = 2;
+  d.attributes[0] = nv_vertex_attribute{0, 0, NV_FORMAT_R32G32B32_SFLOAT, 0, 0};
+  d.attributes[1] = nv_vertex_attribute{1, 0, NV_FORMAT_B8G8R8A8_UNORM, 0, 12};
+  return d;
+}
+
+// The pixel at (x, y) of a B8G8R8A8 readback, as 0xAARRGGBB.
+uint32_t pixel(const std::vector<uint8_t> &img, int x, int y) {
+  const uint8_t *p = &img[(size_t(y) * kSize + size_t(x)) * 4];
+  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+}
+
+bool near(uint32_t a, uint32_t b, int tolerance = 1) {
+  for (int shift = 0; shift < 32; shift += 8) {
+    int ca = int(a >> shift & 0xFF), cb = int(b >> shift & 0xFF);
+    if (std::abs(ca - cb) > tolerance) return false;
+  }
+  return true;
+}
+
+std::string hex(uint32_t v) {
+  char s[16];
+  std::snprintf(s, sizeof s, "0x%08X", v);
+  return s;
+}
+
+#define CHECK_PIXEL(img, x, y, expected)                                                                  \
+  do {                                                                                                    \
+    uint32_t got_ = pixel(img, x, y);                                                                     \
+    INFO("pixel (" << (x) << ", " << (y) << ") is " << hex(got_) << ", expected " << hex(expected));      \
+    CHECK(near(got_, expected));                                                                          \
+  } while (0)
+
+// Checks every pixel against expected(x, y); reports the first few that differ.
+void check_image(const std::vector<uint8_t> &img, const std::function<uint32_t(int, int)> &expected) {
+  int wrong = 0;
+  std::ostringstream first;
+  for (int y = 0; y < kSize; ++y)
+    for (int x = 0; x < kSize; ++x) {
+      uint32_t got = pixel(img, x, y), want = expected(x, y);
+      if (!near(got, want)) {
+        if (wrong < 5) first << " (" << x << "," << y << ")=" << hex(got) << " want " << hex(want);
+        ++wrong;
+      }
+    }
+  INFO(wrong << " pixels differ:" << first.str());
+  CHECK(wrong == 0);
+}
+
+constexpr uint32_t kBlack = 0xFF000000, kRed = 0xFFFF0000, kGreen = 0xFF00FF00, kBlue = 0xFF0000FF;
+constexpr float kBlackF[4] = {0, 0, 0, 1}, kBlueF[4] = {0, 0, 1, 1}, kRedF[4] = {1, 0, 0, 1};
+
+// What every drawing scene starts from: a 64 x 64 B8G8R8A8 target, bound, and the colour shaders.
+struct Scene {
+  TestDevice &dev;
+  uint32_t target, vs, ps;
+  explicit Scene(TestDevice &d)
+      : dev(d), target(d.create_image(NV_FORMAT_B8G8R8A8_UNORM, NV_IMAGE_RENDER_TARGET)),
+        vs(d.create_shader(NV_STAGE_VERTEX, "vs_color")), ps(d.create_shader(NV_STAGE_PIXEL, "ps_color")) {
+    dev.set_targets(target);
+    dev.set_viewport(0, 0, kSize, kSize);
+    dev.set_scissor(0, 0, kSize, kSize);
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// scenes
+
+void scene_clear_rects(TestDevice &dev) {
+  uint32_t target = dev.create_image(NV_FORMAT_B8G8R8A8_UNORM, NV_IMAGE_RENDER_TARGET);
+  dev.set_targets(target);
+  // A scissor that must not restrict clears.
+  dev.set_scissor(0, 0, 8, 8);
+  dev.clear_all(kBlueF);
+  dev.clear(NV_CLEAR_COLOR, kRedF, 1.0f, {nv_rect{4, 4, 10, 10}, nv_rect{30, 40, 20, 8}});
+  auto img = dev.read(target);
+  check_image(img, [](int x, int y) {
+    bool in1 = x >= 4 && x < 14 && y >= 4 && y < 14;
+    bool in2 = x >= 30 && x < 50 && y >= 40 && y < 48;
+    return in1 || in2 ? kRed : kBlue;
+  });
+}
+
+void scene_triangle(TestDevice &dev) {
+  Scene s(dev);
+  // The upper-left half of the target: x + y < 64 in window pixels. 0xFF2040C0 checks the
+  // B8G8R8A8 attribute's channel order.
+  const uint32_t color = 0xFF2040C0;
+  uint32_t vb = dev.create_buffer({at(0, 0, 0.5f, color), at(64, 0, 0.5f, color), at(0, 64, 0.5f, color)});
+  dev.clear_all(kBlackF);
+  dev.set_pipeline(color_pipeline(s.vs, s.ps));
+  dev.set_vertex_buffer(vb);
+  dev.draw(0, 3);
+  auto img = dev.read(s.target);
+  CHECK_PIXEL(img, 40, 10, color); // upper half: +Y up lands on the top rows
+  CHECK_PIXEL(img, 2, 2, color);
+  CHECK_PIXEL(img, 10, 40, color);
+  CHECK_PIXEL(img, 20, 50, kBlack); // would be covered if the image were upside down
+  CHECK_PIXEL(img, 60, 60, kBlack);
+  CHECK(dev.channel().executed[NV_OP_DRAW].load() == 1);
+}
+
+void scene_depth(TestDevice &dev, nv_format depth_format) {
+  Scene s(dev);
+  uint32_t depth = dev.create_image(depth_format, NV_IMAGE_DEPTH_STENCIL);
+  dev.set_targets(s.target, depth);
+  std::vector<Vertex> v = quad(0, 0, 64, 64, 0.5f, kRed); // far: everything red
+  auto right = quad(32, 0, 64, 64, 0.7f, kGreen);          // behind: must fail LESS
+  auto bottom = quad(0, 32, 64, 64, 0.3f, kBlue);          // in front: passes
+  v.insert(v.end(), right.begin(), right.end());
+  v.insert(v.end(), bottom.begin(), bottom.end());
+  uint32_t vb = dev.create_buffer(v);
+  dev.clear_all(kBlackF, 1.0f, NV_CLEAR_COLOR | NV_CLEAR_DEPTH);
+  nv_pipeline_desc d = color_pipeline(s.vs, s.ps);
+  d.depth_test = 1;
+  d.depth_write = 1;
+  d.depth_compare = NV_COMPARE_LESS;
+  dev.set_pipeline(d);
+  dev.set_vertex_buffer(vb);
+  dev.draw(0, 18);
+  auto img = dev.read(s.target);
+  check_image(img, [](int, int y) { return y < 32 ? kRed : kBlue; });
+}
+
+void scene_blend(TestDevice &dev) {
+  Scene s(dev);
+  uint32_t vb = dev.create_buffer(quad(0, 0, 64, 32, 0.5f, 0x80FF0000)); // red, alpha 128/255, top half
+  dev.clear_all(kBlueF);
+  nv_pipeline_desc d = color_pipeline(s.vs, s.ps);
+  d.blend_enable = 1;
+  d.color_src = NV_BLEND_SRC_ALPHA;
+  d.color_dst = NV_BLEND_ONE_MINUS_SRC_ALPHA;
+  d.alpha_src = NV_BLEND_ONE;
+  d.alpha_dst = NV_BLEND_ZERO;
+  dev.set_pipeline(d);
+  dev.set_vertex_buffer(vb);
+  dev.draw(0, 6);
+  auto img = dev.read(s.target);
+  // r = 1 * 128/255, b = 1 * (1 - 128/255), a = 128/255
+  check_image(img, [](int, int y) { return y < 32 ? 0x8080007Fu : kBlue; });
+}
+
+void scene_cull(TestDevice &dev) {
+  Scene s(dev);
+  // Left: clockwise as seen on screen (row 0 at the top); right: counter-clockwise.
+  uint32_t vb = dev.create_buffer({at(4, 4, 0.5f, kRed), at(28, 4, 0.5f, kRed), at(4, 28, 0.5f, kRed),
+                                   at(36, 4, 0.5f, kGreen), at(36, 28, 0.5f, kGreen), at(60, 4, 0.5f, kGreen)});
+  dev.set_vertex_buffer(vb);
+  struct Case {
+    nv_cull cull;
+    bool left, right;
+  } cases[] = {{NV_CULL_NONE, true, true}, {NV_CULL_CW, false, true}, {NV_CULL_CCW, true, false}};
+  for (const Case &c : cases) {
+    dev.clear_all(kBlackF);
+    nv_pipeline_desc d = color_pipeline(s.vs, s.ps);
+    d.cull = uint8_t(c.cull);
+    dev.set_pipeline(d);
+    dev.draw(0, 6);
+    auto img = dev.read(s.target);
+    INFO("cull mode " << int(c.cull));
+    CHECK_PIXEL(img, 10, 10, c.left ? kRed : kBlack);
+    CHECK_PIXEL(img, 42, 10, c.right ? kGreen : kBlack);
+  }
+}
+
+// UPDATE_BUFFER between two draws of one buffer in one batch: the first draw sees the old bytes.
+void scene_update_buffer(TestDevice &dev, uint32_t flags) {
+  Scene s(dev);
+  auto first = quad(0, 0, 32, 32, 0.5f, kRed);       // top-left, red
+  auto second = quad(32, 32, 64, 64, 0.5f, kGreen);  // bottom-right, green
+  uint32_t vb = dev.create_buffer(first);
+  dev.clear_all(kBlackF);
+  dev.set_pipeline(color_pipeline(s.vs, s.ps));
+  dev.set_vertex_buffer(vb);
+  dev.draw(0, 6);
+  dev.update_buffer(vb, 0, second.data(), second.size() * sizeof(Vertex), flags);
+  dev.draw(0, 6);
+  auto img = dev.read(s.target);
+  check_image(img, [](int x, int y) {
+    if (x < 32 && y < 32) return kRed;
+    if (x >= 32 && y >= 32) return kGreen;
+    return kBlack;
+  });
+}
+
+// A partial update without DISCARD keeps the bytes it does not touch; NO_OVERWRITE appends.
+void scene_update_partial(TestDevice &dev) {
+  Scene s(dev);
+  auto a = quad(0, 0, 32, 32, 0.5f, kRed);       // top-left
+  auto b = quad(32, 32, 64, 64, 0.5f, kGreen);   // bottom-right
+  auto c = quad(32, 0, 64, 32, 0.5f, kBlue);     // top-right, replaces a's bytes
+  auto d = quad(0, 32, 32, 64, 0.5f, 0xFFFFFF00); // bottom-left, appended with NO_OVERWRITE
+  std::vector<Vertex> all = a;
+  all.insert(all.end(), b.begin(), b.end());
+  all.resize(18); // room for d
+  uint32_t vb = dev.create_buffer(all);
+  dev.clear_all(kBlackF);
+  dev.set_pipeline(color_pipeline(s.vs, s.ps));
+  dev.set_vertex_buffer(vb);
+  dev.draw(0, 6);                                               // a (old bytes)
+  dev.update_buffer(vb, 0, c.data(), c.size() * sizeof(Vertex), 0); // a → c, b kept
+  dev.draw(0, 12);                                              // c and b
+  dev.update_buffer(vb, 12 * sizeof(Vertex), d.data(), d.size() * sizeof(Vertex), NV_UPDATE_NO_OVERWRITE);
+  dev.draw(12, 6);                                              // d
+  auto img = dev.read(s.target);
+  check_image(img, [](int x, int y) {
+    if (y < 32) return x < 32 ? kRed : kBlue;
+    return x < 32 ? 0xFFFFFF00u : kGreen;
+  });
+}
+
+void scene_constants(TestDevice &dev) {
+  Scene s(dev);
+  uint32_t vs = dev.create_shader(NV_STAGE_VERTEX, "vs_constants");
+  uint32_t ps = dev.create_shader(NV_STAGE_PIXEL, "ps_constants");
+  uint32_t vb = dev.create_buffer(quad(0, 0, 16, 16, 0.5f, 0xFFFFFFFF)); // white, top-left 16 x 16
+  dev.clear_all(kBlackF);
+  dev.set_pipeline(color_pipeline(vs, ps));
+  dev.set_vertex_buffer(vb);
+  const float right[4] = {1.0f, 0, 0, 0}, red[4] = {1, 0, 0, 1};   // +32 pixels in x
+  const float down[4] = {0, -1.0f, 0, 0}, green[4] = {0, 1, 0, 1}; // +32 pixels in y
+  dev.set_constants(NV_STAGE_VERTEX, right);
+  dev.set_constants(NV_STAGE_PIXEL, red);
+  dev.draw(0, 6);
+  dev.set_constants(NV_STAGE_VERTEX, down);
+  dev.set_constants(NV_STAGE_PIXEL, green);
+  dev.draw(0, 6);
+  auto img = dev.read(s.target);
+  check_image(img, [](int x, int y) {
+    if (x >= 32 && x < 48 && y < 16) return kRed;
+    if (x < 16 && y >= 32 && y < 48) return kGreen;
+    return kBlack;
+  });
+}
+
+void scene_viewport_scissor(TestDevice &dev) {
+  Scene s(dev);
+  // The upper half of clip space into viewport (16, 16, 32 x 32), cut by a scissor at x = 40.
+  uint32_t vb = dev.create_buffer(quad(0, 0, 64, 32, 0.5f, kGreen));
+  dev.clear_all(kBlackF);
+  dev.set_viewport(16, 16, 32, 32);
+  dev.set_scissor(0, 0, 40, 64);
+  dev.set_pipeline(color_pipeline(s.vs, s.ps));
+  dev.set_vertex_buffer(vb);
+  dev.draw(0, 6);
+  auto img = dev.read(s.target);
+  check_image(img, [](int x, int y) { return x >= 16 && x < 40 && y >= 16 && y < 32 ? kGreen : kBlack; });
+}
+
+void scene_points(TestDevice &dev) {
+  Scene s(dev);
+  // Points at pixel centres light exactly those pixels.
+  uint32_t vb = dev.create_buffer({at(10.5f, 20.5f, 0.5f, kRed), at(50.5f, 3.5f, 0.5f, kGreen)});
+  dev.clear_all(kBlackF);
+  nv_pipeline_desc d = color_pipeline(s.vs, s.ps);
+  d.topology = NV_TOPOLOGY_POINT_LIST;
+  dev.set_pipeline(d);
+  dev.set_vertex_buffer(vb);
+  dev.draw(0, 2);
+  auto img = dev.read(s.target);
+  check_image(img, [](int x, int y) {
+    if (x == 10 && y == 20) return kRed;
+    if (x == 50 && y == 3) return kGreen;
+    return kBlack;
+  });
+}
+
+void scene_fan(TestDevice &dev) {
+  Scene s(dev);
+  // A fan around the centre covering the square (16, 16)-(48, 48).
+  uint32_t vb = dev.create_buffer({at(32, 32, 0.5f, kBlue), at(16, 16, 0.5f, kBlue), at(48, 16, 0.5f, kBlue),
+                                   at(48, 48, 0.5f, kBlue), at(16, 48, 0.5f, kBlue), at(16, 16, 0.5f, kBlue)});
+  dev.clear_all(kBlackF);
+  nv_pipeline_desc d = color_pipeline(s.vs, s.ps);
+  d.topology = NV_TOPOLOGY_TRIANGLE_FAN;
+  dev.set_pipeline(d);
+  dev.set_vertex_buffer(vb);
+  dev.draw(0, 6);
+  auto img = dev.read(s.target);
+  check_image(img, [](int x, int y) { return x >= 16 && x < 48 && y >= 16 && y < 48 ? kBlue : kBlack; });
+}
+
+void scene_r5g6b5(TestDevice &dev) {
+  uint32_t target = dev.create_image(NV_FORMAT_R5G6B5_UNORM, NV_IMAGE_RENDER_TARGET);
+  uint32_t vs = dev.create_shader(NV_STAGE_VERTEX, "vs_color");
+  uint32_t ps = dev.create_shader(NV_STAGE_PIXEL, "ps_color");
+  dev.set_targets(target);
+  dev.set_viewport(0, 0, kSize, kSize);
+  dev.set_scissor(0, 0, kSize, kSize);
+  dev.clear_all(kRedF);
+  uint32_t vb = dev.create_buffer(quad(0, 32, 64, 64, 0.5f, kGreen)); // bottom half green
+  dev.set_pipeline(color_pipeline(vs, ps));
+  dev.set_vertex_buffer(vb);
+  dev.draw(0, 6);
+  auto img = dev.read(target, 2);
+  auto word = [&](int x, int y) {
+    const uint8_t *p = &img[(size_t(y) * kSize + size_t(x)) * 2];
+    return uint16_t(p[0] | p[1] << 8);
+  };
+  CHECK(word(5, 5) == 0xF800);   // red: bits 15..11
+  CHECK(word(60, 20) == 0xF800);
+  CHECK(word(5, 40) == 0x07E0);  // green: bits 10..5
+  CHECK(word(60, 63) == 0x07E0);
+}
+
+// Switching render targets inside one batch: A, then B, then A again; both keep their pixels.
+void scene_switch_targets(TestDevice &dev) {
+  Scene s(dev);
+  uint32_t other = dev.create_image(NV_FORMAT_B8G8R8A8_UNORM, NV_IMAGE_RENDER_TARGET);
+  auto left = quad(0, 0, 32, 64, 0.5f, kRed);
+  auto right = quad(32, 0, 64, 64, 0.5f, kGreen);
+  std::vector<Vertex> v = left;
+  v.insert(v.end(), right.begin(), right.end());
+  uint32_t vb = dev.create_buffer(v);
+  dev.set_pipeline(color_pipeline(s.vs, s.ps));
+  dev.set_vertex_buffer(vb);
+  dev.clear_all(kBlackF);
+  dev.draw(0, 6); // A: left red
+  dev.set_targets(other);
+  dev.clear_all(kBlueF);
+  dev.draw(6, 6); // B: right green
+  dev.set_targets(s.target);
+  dev.draw(6, 6); // A: right green
+  auto a = dev.read(s.target);
+  auto b = dev.read(other);
+  check_image(a, [](int x, int) { return x < 32 ? kRed : kGreen; });
+  check_image(b, [](int x, int) { return x < 32 ? kBlue : kGreen; });
+}
+
+// READ_IMAGE of a sub-rectangle: rows top first, tightly packed at the rectangle's width.
+void scene_read_rect(TestDevice &dev) {
+  Scene s(dev);
+  dev.clear_all(kBlackF);
+  dev.clear(NV_CLEAR_COLOR, kRedF, 1.0f, {nv_rect{10, 20, 1, 1}});
+  dev.clear(NV_CLEAR_COLOR, kBlueF, 1.0f, {nv_rect{14, 22, 1, 1}});
+  const int w = 5, h = 3;
+  dev.channel().reserve_readback(w * h * 4);
+  dev.push(NV_OP_READ_IMAGE, nv_cmd_read_image{s.target, {10, 20, w, h}});
+  dev.channel().wait_fence(dev.fence());
+  auto at_rect = [&](int x, int y) {
+    const uint8_t *p = dev.channel().readback + (size_t(y) * w + size_t(x)) * 4;
+    return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+  };
+  CHECK(near(at_rect(0, 0), kRed));
+  CHECK(near(at_rect(4, 2), kBlue));
+  CHECK(near(at_rect(1, 0), kBlack));
+  CHECK(near(at_rect(0, 2), kBlack));
+}
+
+// Many frames: per-draw buffer updates (renames while in flight), per-draw constants (the upload
+// ring wraps), resources created and destroyed while in flight, and the command ring wrapping.
+void scene_many_frames(TestDevice &dev) {
+  Scene s(dev);
+  uint32_t vs = dev.create_shader(NV_STAGE_VERTEX, "vs_constants");
+  uint32_t ps = dev.create_shader(NV_STAGE_PIXEL, "ps_constants");
+  uint32_t vb = dev.create_buffer(quad(0, 0, 8, 8, 0.5f, 0xFFFFFFFF));
+  nv_pipeline_desc d = color_pipeline(vs, ps);
+  dev.set_pipeline(d);
+  const float white[4] = {1, 1, 1, 1};
+  dev.set_constants(NV_STAGE_PIXEL, white);
+  constexpr int kFrames = 100;
+  for (int frame = 0; frame < kFrames; ++frame) {
+    dev.clear_all(kBlackF);
+    uint32_t temp = dev.create_buffer(quad(56, 56, 64, 64, 0.5f, kBlue));
+    for (int i = 0; i < 64; ++i) {
+      // The 8 x 8 quad at cell i of an 8 x 8 grid, coloured by its cell.
+      const uint32_t c = 0xFF000000u | uint32_t(i * 4) << 16 | uint32_t(255 - i * 4) << 8 | uint32_t(frame);
+      auto q = quad(0, 0, 8, 8, 0.5f, c);
+      dev.update_buffer(vb, 0, q.data(), q.size() * sizeof(Vertex), 0);
+      const float offset[4] = {float(i % 8) * 0.25f, -float(i / 8) * 0.25f, 0, 0};
+      dev.set_constants(NV_STAGE_VERTEX, offset);
+      dev.set_vertex_buffer(vb);
+      dev.draw(0, 6);
+    }
+    const float none[4] = {0, 0, 0, 0};
+    dev.set_constants(NV_STAGE_VERTEX, none);
+    dev.set_vertex_buffer(temp);
+    dev.draw(0, 6);
+    dev.push(NV_OP_DESTROY_BUFFER, nv_cmd_destroy_buffer{temp});
+    dev.push(NV_OP_PRESENT, nv_cmd_present{s.target});
+    if (frame % 8 == 0) dev.fence();
+  }
+  auto img = dev.read(s.target);
+  const int frame = kFrames - 1;
+  check_image(img, [&](int x, int y) {
+    int i = (y / 8) * 8 + x / 8;
+    if (i == 63) return kBlue; // the temporary buffer's quad, drawn last
+    return 0xFF000000u | uint32_t(i * 4) << 16 | uint32_t(255 - i * 4) << 8 | uint32_t(frame);
+  });
+  CHECK(dev.channel().ring.counters.bytes.load() > dev.channel().ring.capacity()); // it wrapped
+}
+
+// destroy_device with work queued and no fence after it: the plugin finishes it and stops.
+void scene_destroy_busy(TestDevice &dev) {
+  Scene s(dev);
+  uint32_t vb = dev.create_buffer(quad(0, 0, 64, 64, 0.5f, kRed));
+  dev.set_pipeline(color_pipeline(s.vs, s.ps));
+  dev.set_vertex_buffer(vb);
+  for (int i = 0; i < 200; ++i) {
+    dev.clear_all(kBlackF);
+    dev.draw(0, 6);
+    dev.update_buffer(vb, 0, quad(0, 0, 64, 64, 0.5f, 0xFF000000u | uint32_t(i)).data(), 6 * sizeof(Vertex), 0);
+  }
+  dev.push(NV_OP_READ_IMAGE, nv_cmd_read_image{s.target, {0, 0, 1, 1}}); // no readback area, no fence
+}
+
+// Fences complete in order, counters count, and an unchanged pipeline is not built again.
+void scene_fences_and_counters(TestDevice &dev) {
+  Scene s(dev);
+  uint32_t vb = dev.create_buffer(quad(0, 0, 64, 64, 0.5f, kRed));
+  dev.set_pipeline(color_pipeline(s.vs, s.ps));
+  dev.set_vertex_buffer(vb);
+  for (int frame = 0; frame < 3; ++frame) {
+    dev.clear_all(kBlackF);
+    dev.draw(0, 6);
+    dev.push(NV_OP_PRESENT, nv_cmd_present{s.target});
+  }
+  uint64_t built = 0;
+  {
+    dev.finish();
+    built = dev.channel().pipelines_created.load();
+    CHECK(built >= 1);
+  }
+  // Many fences in a row, some with no work between them.
+  uint64_t last = 0;
+  for (int i = 0; i < 20; ++i) {
+    if (i % 3 == 0) dev.draw(0, 6);
+    last = dev.fence();
+  }
+  dev.channel().wait_fence(last);
+  CHECK(dev.channel().completed_fence.load() == last);
+  auto img = dev.read(s.target);
+  CHECK_PIXEL(img, 32, 32, kRed);
+  CHECK(dev.channel().pipelines_created.load() == built);
+  CHECK(dev.channel().submits.load() >= 1);
+  CHECK(dev.channel().executed[NV_OP_DRAW].load() == dev.pushed(NV_OP_DRAW));
+  CHECK(dev.channel().executed[NV_OP_PRESENT].load() == 3);
+  CHECK_FALSE(dev.channel().device_lost.load());
+}
+
+// ---------------------------------------------------------------------------------------------
+
+void run_scene(const std::string &plugin_name, const std::function<void(TestDevice &)> &scene) {
+  const LoadedPlugin &plugin = load_plugin(plugin_name);
+  if (!plugin.api) {
+    WARN("skipped: " << plugin.skip);
+    return;
+  }
+  TestDevice dev(plugin);
+  scene(dev);
+}
+
+} // namespace
+
+// Each scene becomes one test case per plugin, tagged with the plugin's name.
+#define CONTRACT_SCENE(title, ...)                                                                        \
+  TEST_CASE("vulkan: " title, "[contract][vulkan]") { run_scene("vulkan", __VA_ARGS__); }                \
+  TEST_CASE("opengl: " title, "[contract][opengl]") { run_scene("opengl", __VA_ARGS__); }
+
+TEST_CASE("probe describes the adapter", "[contract][vulkan][opengl]") {
+  for (const char *name : {"vulkan", "opengl"}) {
+    const LoadedPlugin &p = load_plugin(name);
+    if (!p.api) {
+      WARN("skipped: " << p.skip);
+      continue;
+    }
+    INFO(name << ": " << p.info.device_name << " / " << p.info.driver_name);
+    CHECK(std::strlen(p.info.device_name) > 0);
+    CHECK(std::strlen(p.info.driver_name) > 0);
+    CHECK(p.info.max_texture_size >= 2048);
+    CHECK(p.info.max_viewport_size >= 2048);
+    CHECK(p.info.video_memory_bytes > 0);
+    CHECK((p.info.format_support[NV_FORMAT_B8G8R8A8_UNORM] & NV_SUPPORT_RENDER_TARGET) != 0);
+    CHECK((p.info.format_support[NV_FORMAT_D24_UNORM_S8_UINT] & NV_SUPPORT_DEPTH_STENCIL) != 0);
+    CHECK((p.info.format_support[NV_FORMAT_R32G32B32_SFLOAT] & NV_SUPPORT_VERTEX) != 0);
+  }
+}
+
+CONTRACT_SCENE("clear with two rects", scene_clear_rects)
+CONTRACT_SCENE("triangle with vertex colour", scene_triangle)
+CONTRACT_SCENE("depth test LESS, D24S8", [](TestDevice &d) { scene_depth(d, NV_FORMAT_D24_UNORM_S8_UINT); })
+CONTRACT_SCENE("depth test LESS, D16", [](TestDevice &d) { scene_depth(d, NV_FORMAT_D16_UNORM); })
+CONTRACT_SCENE("alpha blending", scene_blend)
+CONTRACT_SCENE("culling CW and CCW", scene_cull)
+CONTRACT_SCENE("update buffer between draws", [](TestDevice &d) { scene_update_buffer(d, 0); })
+CONTRACT_SCENE("update buffer between draws, DISCARD", [](TestDevice &d) { scene_update_buffer(d, NV_UPDATE_DISCARD); })
+CONTRACT_SCENE("partial update and NO_OVERWRITE", scene_update_partial)
+CONTRACT_SCENE("constants per stage", scene_constants)
+CONTRACT_SCENE("viewport and scissor", scene_viewport_scissor)
+CONTRACT_SCENE("point list", scene_points)
+CONTRACT_SCENE("triangle fan", scene_fan)
+CONTRACT_SCENE("R5G6B5 target", scene_r5g6b5)
+CONTRACT_SCENE("switching render targets in one batch", scene_switch_targets)
+CONTRACT_SCENE("read a sub-rectangle", scene_read_rect)
+CONTRACT_SCENE("many frames with updates in flight", scene_many_frames)
+CONTRACT_SCENE("destroy a busy device", scene_destroy_busy)
+CONTRACT_SCENE("fences and counters", scene_fences_and_counters)
