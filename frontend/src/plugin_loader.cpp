@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <sys/stat.h>
 
+#include <climits>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -21,7 +22,8 @@ bool file_exists(const std::string &path) {
 std::string directory_of_this_library() {
   Dl_info info{};
   if (!dladdr(reinterpret_cast<void *>(&plugin_search_dirs), &info) || !info.dli_fname) return {};
-  std::string path = info.dli_fname;
+  char resolved[PATH_MAX];
+  std::string path = realpath(info.dli_fname, resolved) ? resolved : info.dli_fname;
   size_t slash = path.rfind('/');
   return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
 }
