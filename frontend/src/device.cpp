@@ -6,6 +6,7 @@
 
 #include "direct3d9.hpp"
 #include "log.hpp"
+#include "math.hpp"
 #include "surface.hpp"
 #include "vertex_buffer.hpp"
 
@@ -16,14 +17,6 @@ namespace {
 bool valid_swap_effect(D3DSWAPEFFECT e) {
   return e == D3DSWAPEFFECT_DISCARD || e == D3DSWAPEFFECT_FLIP || e == D3DSWAPEFFECT_COPY ||
          e == D3DSWAPEFFECT_OVERLAY || e == D3DSWAPEFFECT_FLIPEX;
-}
-
-// D3DCOLOR (ARGB in a DWORD) to floats r, g, b, a.
-void color_to_floats(D3DCOLOR c, float out[4]) {
-  out[0] = float((c >> 16) & 0xff) / 255.0f;
-  out[1] = float((c >> 8) & 0xff) / 255.0f;
-  out[2] = float(c & 0xff) / 255.0f;
-  out[3] = float((c >> 24) & 0xff) / 255.0f;
 }
 
 } // namespace
@@ -185,30 +178,31 @@ HRESULT Device::GetBackBuffer(UINT swapchain, UINT index, D3DBACKBUFFER_TYPE typ
   return D3D_OK;
 }
 
-HRESULT Device::CreateRenderTarget(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,
-                                   DWORD, WINBOOL, IDirect3DSurface9 **surface, HANDLE *shared_handle) {
+HRESULT Device::create_target_surface(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,
+                                      DWORD usage, IDirect3DSurface9 **surface, HANDLE *shared_handle) {
   if (!surface) return D3DERR_INVALIDCALL;
   *surface = nullptr;
   if (shared_handle || width == 0 || height == 0) return D3DERR_INVALIDCALL;
   FormatInfo info = format_info(format);
-  if (!info.color || !(adapter().format_support[info.storage] & NV_SUPPORT_RENDER_TARGET)) return D3DERR_INVALIDCALL;
+  bool depth = usage & D3DUSAGE_DEPTHSTENCIL;
+  uint32_t needed = depth ? NV_SUPPORT_DEPTH_STENCIL : NV_SUPPORT_RENDER_TARGET;
+  if ((depth ? !info.depth : !info.color) || !(adapter().format_support[info.storage] & needed)) return D3DERR_INVALIDCALL;
   if (multisample != D3DMULTISAMPLE_NONE) return D3DERR_NOTAVAILABLE; // not implemented yet
-  *surface = Surface::create_image(this, 1, width, height, format, D3DUSAGE_RENDERTARGET);
+  *surface = Surface::create_image(this, 1, width, height, format, usage);
   AddRef();
   return D3D_OK;
 }
 
+// Lockable render targets and discardable depth buffers: the flags are accepted; locking a
+// render target is not implemented yet (LockRect refuses it).
+HRESULT Device::CreateRenderTarget(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,
+                                   DWORD, WINBOOL, IDirect3DSurface9 **surface, HANDLE *shared_handle) {
+  return create_target_surface(width, height, format, multisample, D3DUSAGE_RENDERTARGET, surface, shared_handle);
+}
+
 HRESULT Device::CreateDepthStencilSurface(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,
                                           DWORD, WINBOOL, IDirect3DSurface9 **surface, HANDLE *shared_handle) {
-  if (!surface) return D3DERR_INVALIDCALL;
-  *surface = nullptr;
-  if (shared_handle || width == 0 || height == 0) return D3DERR_INVALIDCALL;
-  FormatInfo info = format_info(format);
-  if (!info.depth || !(adapter().format_support[info.storage] & NV_SUPPORT_DEPTH_STENCIL)) return D3DERR_INVALIDCALL;
-  if (multisample != D3DMULTISAMPLE_NONE) return D3DERR_NOTAVAILABLE;
-  *surface = Surface::create_image(this, 1, width, height, format, D3DUSAGE_DEPTHSTENCIL);
-  AddRef();
-  return D3D_OK;
+  return create_target_surface(width, height, format, multisample, D3DUSAGE_DEPTHSTENCIL, surface, shared_handle);
 }
 
 HRESULT Device::CreateOffscreenPlainSurface(UINT width, UINT height, D3DFORMAT format, D3DPOOL pool,

@@ -185,6 +185,8 @@ private:
   };
 
   void set_defaults();
+  HRESULT create_target_surface(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,
+                                DWORD usage, IDirect3DSurface9 **surface, HANDLE *shared_handle);
   void bind_render_target(Surface *surface);
   void bind_depth_stencil(Surface *surface);
   // Sends every dirty group; false when the draw cannot happen (no vertex format).

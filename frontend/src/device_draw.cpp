@@ -6,6 +6,7 @@
 #include "device.hpp"
 #include "ff_shaders.hpp"
 #include "log.hpp"
+#include "math.hpp"
 #include "surface.hpp"
 #include "vertex_buffer.hpp"
 
@@ -117,14 +118,6 @@ void blend_pair(DWORD src, DWORD dst, bool target_has_alpha, uint8_t &out_src, u
   } else {
     out_src = blend_factor(src, target_has_alpha), out_dst = blend_factor(dst, target_has_alpha);
   }
-}
-
-D3DMATRIX multiply(const D3DMATRIX &a, const D3DMATRIX &b) {
-  D3DMATRIX r{};
-  for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j)
-      for (int k = 0; k < 4; ++k) r.m[i][j] += a.m[i][k] * b.m[k][j];
-  return r;
 }
 
 void color_value_to_floats(const D3DCOLORVALUE &c, float out[4]) { out[0] = c.r, out[1] = c.g, out[2] = c.b, out[3] = c.a; }
@@ -261,9 +254,7 @@ void Device::flush_vertex_constants() {
   // Lighting with no lights: emissive + ambient render state * ambient material colour. Only
   // D3DMCS_MATERIAL sources are honoured for ambient and emissive so far.
   float ambient[4];
-  D3DCOLOR a = render_states_[D3DRS_AMBIENT];
-  ambient[0] = float((a >> 16) & 0xff) / 255.0f, ambient[1] = float((a >> 8) & 0xff) / 255.0f;
-  ambient[2] = float(a & 0xff) / 255.0f, ambient[3] = float((a >> 24) & 0xff) / 255.0f;
+  color_to_floats(render_states_[D3DRS_AMBIENT], ambient);
   float mat_ambient[4], mat_emissive[4];
   color_value_to_floats(material_.Ambient, mat_ambient);
   color_value_to_floats(material_.Emissive, mat_emissive);

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "device.hpp"
+#include "math.hpp"
 #include "surface.hpp"
 #include "vertex_buffer.hpp"
 
@@ -133,11 +134,7 @@ HRESULT Device::GetTransform(D3DTRANSFORMSTATETYPE state, D3DMATRIX *matrix) {
 HRESULT Device::MultiplyTransform(D3DTRANSFORMSTATETYPE state, const D3DMATRIX *matrix) {
   if (!matrix || DWORD(state) >= transforms_.size()) return D3DERR_INVALIDCALL;
   // D3D9 multiplies on the left of the current matrix: M' = matrix * M.
-  const D3DMATRIX current = transforms_[state];
-  D3DMATRIX product{};
-  for (int r = 0; r < 4; ++r)
-    for (int c = 0; c < 4; ++c)
-      for (int k = 0; k < 4; ++k) product.m[r][c] += matrix->m[r][k] * current.m[k][c];
+  const D3DMATRIX product = multiply(*matrix, transforms_[state]);
   return SetTransform(state, &product);
 }
 
