@@ -214,7 +214,7 @@ TEST_CASE("invalid calls return D3DERR_INVALIDCALL", "[api]") {
   CHECK(dev->SetTexture(0, nullptr) == D3DERR_INVALIDCALL);
 }
 
-TEST_CASE("the null plugin counts what the frontend sent", "[api]") {
+TEST_CASE("a frame of draws runs on the null plugin", "[api]") {
   NullDevice nd;
   IDirect3DDevice9 *dev = nd.device;
   struct V { float x, y, z, rhw; DWORD c; } tri[3] = {{0, 0, 0, 1, 0}, {10, 0, 0, 1, 0}, {0, 10, 0, 1, 0}};
@@ -224,4 +224,26 @@ TEST_CASE("the null plugin counts what the frontend sent", "[api]") {
   REQUIRE(dev->EndScene() == D3D_OK);
   REQUIRE(dev->Present(nullptr, nullptr, nullptr, nullptr) == D3D_OK);
   CHECK(dev->TestCooperativeLevel() == D3D_OK);
+}
+
+// The backend is resolved once per process, so each case runs novem-demo in a process of its own.
+std::string demo_device_line(const std::string &env) {
+  std::string command = "env -u NOVEM_BACKEND " + env + " " NOVEM_DEMO_PATH " --frames 1 --size 16x16 --out " +
+                        NOVEM_BUILD_DIR "/test-output/backend-choice.png 2>&1";
+  FILE *pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char line[512];
+  std::string first = fgets(line, sizeof line, pipe) ? line : "";
+  pclose(pipe);
+  return first;
+}
+
+TEST_CASE("the default backend is Vulkan", "[api][backends]") {
+  CHECK_THAT(demo_device_line(""), Catch::Contains("(Novem vulkan)"));
+}
+
+TEST_CASE("the default backend falls back to OpenGL when Vulkan cannot start", "[api][backends]") {
+  // The Vulkan loader finds no driver, so the Vulkan plugin's probe fails.
+  CHECK_THAT(demo_device_line("VK_DRIVER_FILES=/nonexistent/icd.json VK_ICD_FILENAMES=/nonexistent/icd.json"),
+             Catch::Contains("(Novem opengl)"));
 }

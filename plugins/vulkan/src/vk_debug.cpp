@@ -12,10 +12,13 @@ std::atomic<uint64_t> g_errors{0};
 
 // pUserData is non-null when the process must abort on the first error.
 VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                          VkDebugUtilsMessageTypeFlagsEXT,
+                                          VkDebugUtilsMessageTypeFlagsEXT type,
                                           const VkDebugUtilsMessengerCallbackDataEXT *data,
                                           void *abort_on_error) {
+  // Only the validation layer's errors count: the loader reports through the same messenger
+  // (GENERAL type), e.g. a missing driver, which is a reason to fall back, not a bug of ours.
   if (!(severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)) return VK_FALSE;
+  if (!(type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT)) return VK_FALSE;
   g_errors.fetch_add(1, std::memory_order_relaxed);
   const char *text = data && data->pMessage ? data->pMessage : "(no message)";
   // One line: the layer's message may contain newlines; print it with them folded.
