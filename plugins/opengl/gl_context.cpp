@@ -3,8 +3,10 @@
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 
+#include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <string>
 
 #include "gl_log.hpp"
 
