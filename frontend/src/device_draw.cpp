@@ -286,8 +286,12 @@ bool Device::flush_state(D3DPRIMITIVETYPE type) {
     const D3DVIEWPORT9 &vp = viewport_;
     cs.push(NV_OP_SET_VIEWPORT, nv_cmd_set_viewport{float(vp.X) + kPixelCentre, float(vp.Y) + kPixelCentre,
                                                     float(vp.Width), float(vp.Height), vp.MinZ, vp.MaxZ});
-    // D3D9 never draws outside the viewport; the scissor test is not implemented yet.
-    cs.push(NV_OP_SET_SCISSOR, nv_cmd_set_scissor{nv_rect{int32_t(vp.X), int32_t(vp.Y), int32_t(vp.Width), int32_t(vp.Height)}});
+    // D3D9 never draws outside the viewport nor the target; the scissor test is not implemented yet.
+    const D3DSURFACE_DESC &rt = render_target_->desc();
+    int32_t x0 = int32_t(std::min(vp.X, rt.Width)), y0 = int32_t(std::min(vp.Y, rt.Height));
+    int32_t x1 = int32_t(std::min<uint64_t>(uint64_t(vp.X) + vp.Width, rt.Width));
+    int32_t y1 = int32_t(std::min<uint64_t>(uint64_t(vp.Y) + vp.Height, rt.Height));
+    cs.push(NV_OP_SET_SCISSOR, nv_cmd_set_scissor{nv_rect{x0, y0, x1 - x0, y1 - y0}});
   }
   // The topology is part of the pipeline, so a new primitive type re-checks it.
   flush_pipeline(type);

@@ -140,11 +140,9 @@ HRESULT Device::MultiplyTransform(D3DTRANSFORMSTATETYPE state, const D3DMATRIX *
 
 HRESULT Device::SetViewport(const D3DVIEWPORT9 *viewport) {
   if (!viewport) return D3DERR_INVALIDCALL;
-  // Windows refuses a viewport that does not fit in render target 0.
-  const D3DSURFACE_DESC &rt = render_target_->desc();
-  if (viewport->Width == 0 || viewport->Height == 0 || viewport->X + viewport->Width > rt.Width ||
-      viewport->Y + viewport->Height > rt.Height)
-    return D3DERR_INVALIDCALL;
+  // d3d9 accepts a viewport larger than the render target (d3d8 refused it); drawing is clipped
+  // to the target. An empty viewport has no meaning on either plugin and is refused.
+  if (viewport->Width == 0 || viewport->Height == 0) return D3DERR_INVALIDCALL;
   viewport_ = *viewport;
   dirty_ |= kDirtyViewport | kDirtyVertexConstants;
   return D3D_OK;

@@ -169,8 +169,10 @@ TEST_CASE("render states start at Windows' defaults and getters read back what w
   D3DVIEWPORT9 vp;
   REQUIRE(nd.device->GetViewport(&vp) == D3D_OK);
   CHECK((vp.X == 0 && vp.Y == 0 && vp.Width == 64 && vp.Height == 64 && vp.MinZ == 0.0f && vp.MaxZ == 1.0f));
-  D3DVIEWPORT9 too_big{0, 0, 65, 64, 0.0f, 1.0f};
-  CHECK(nd.device->SetViewport(&too_big) == D3DERR_INVALIDCALL);
+  D3DVIEWPORT9 too_big{0, 0, 65, 64, 0.0f, 1.0f}; // d3d9 accepts it (d3d8 did not)
+  CHECK(nd.device->SetViewport(&too_big) == D3D_OK);
+  D3DVIEWPORT9 empty{0, 0, 0, 64, 0.0f, 1.0f};
+  CHECK(nd.device->SetViewport(&empty) == D3DERR_INVALIDCALL);
 
   D3DMATRIX m{}, back{};
   m._11 = 2, m._22 = 3, m._33 = 4, m._44 = 1;
@@ -227,9 +229,9 @@ TEST_CASE("a frame of draws runs on the null plugin", "[api]") {
 }
 
 // The backend is resolved once per process, so each case runs novem-demo in a process of its own.
-std::string demo_device_line(const std::string &env) {
+std::string demo_device_line(const std::string &env, const std::string &png) {
   std::string command = "env -u NOVEM_BACKEND " + env + " " NOVEM_DEMO_PATH " --frames 1 --size 16x16 --out " +
-                        NOVEM_BUILD_DIR "/test-output/backend-choice.png 2>&1";
+                        NOVEM_BUILD_DIR "/test-output/" + png + " 2>&1";
   FILE *pipe = popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
   char line[512];
@@ -239,11 +241,12 @@ std::string demo_device_line(const std::string &env) {
 }
 
 TEST_CASE("the default backend is Vulkan", "[api][backends]") {
-  CHECK_THAT(demo_device_line(""), Catch::Contains("(Novem vulkan)"));
+  CHECK_THAT(demo_device_line("", "default-backend.png"), Catch::Contains("(Novem vulkan)"));
 }
 
 TEST_CASE("the default backend falls back to OpenGL when Vulkan cannot start", "[api][backends]") {
   // The Vulkan loader finds no driver, so the Vulkan plugin's probe fails.
-  CHECK_THAT(demo_device_line("VK_DRIVER_FILES=/nonexistent/icd.json VK_ICD_FILENAMES=/nonexistent/icd.json"),
+  CHECK_THAT(demo_device_line("VK_DRIVER_FILES=/nonexistent/icd.json VK_ICD_FILENAMES=/nonexistent/icd.json",
+                              "fallback-backend.png"),
              Catch::Contains("(Novem opengl)"));
 }
