@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 
 #include <d3d9.h>
@@ -228,25 +229,29 @@ TEST_CASE("a frame of draws runs on the null plugin", "[api]") {
   CHECK(dev->TestCooperativeLevel() == D3D_OK);
 }
 
-// The backend is resolved once per process, so each case runs novem-demo in a process of its own.
-std::string demo_device_line(const std::string &env, const std::string &png) {
+// The backend is resolved once per process, so each case runs novem-demo in a process of its own
+// and reads what it printed.
+std::string demo_output(const std::string &env, const std::string &png) {
+  std::filesystem::path dir = std::filesystem::path(NOVEM_BUILD_DIR) / "test-output";
+  std::filesystem::create_directories(dir);
   std::string command = "env -u NOVEM_BACKEND " + env + " " NOVEM_DEMO_PATH " --frames 1 --size 16x16 --out " +
-                        NOVEM_BUILD_DIR "/test-output/" + png + " 2>&1";
+                        (dir / png).string() + " 2>&1";
   FILE *pipe = popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
-  char line[512];
-  std::string first = fgets(line, sizeof line, pipe) ? line : "";
-  pclose(pipe);
-  return first;
+  std::string output;
+  char buffer[512];
+  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
+  CHECK(pclose(pipe) == 0);
+  return output;
 }
 
 TEST_CASE("the default backend is Vulkan", "[api][backends]") {
-  CHECK_THAT(demo_device_line("", "default-backend.png"), Catch::Contains("(Novem vulkan)"));
+  CHECK_THAT(demo_output("", "default-backend.png"), Catch::Contains("(Novem vulkan)"));
 }
 
 TEST_CASE("the default backend falls back to OpenGL when Vulkan cannot start", "[api][backends]") {
   // The Vulkan loader finds no driver, so the Vulkan plugin's probe fails.
-  CHECK_THAT(demo_device_line("VK_DRIVER_FILES=/nonexistent/icd.json VK_ICD_FILENAMES=/nonexistent/icd.json",
+  CHECK_THAT(demo_output("VK_DRIVER_FILES=/nonexistent/icd.json VK_ICD_FILENAMES=/nonexistent/icd.json",
                               "fallback-backend.png"),
              Catch::Contains("(Novem opengl)"));
 }
