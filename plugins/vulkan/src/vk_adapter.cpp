@@ -6,12 +6,12 @@
 
 namespace novem::vk {
 
-void describe_adapter(VkPhysicalDevice gpu, nv_adapter_info &info) {
+void describe_adapter(const NovemVkInstance &vk, VkPhysicalDevice gpu, nv_adapter_info &info) {
   info = nv_adapter_info{};
 
   VkPhysicalDeviceVulkan12Properties v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
   VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &v12};
-  vkGetPhysicalDeviceProperties2(gpu, &props);
+  vk.GetPhysicalDeviceProperties2(gpu, &props);
   const VkPhysicalDeviceProperties &p = props.properties;
 
   std::snprintf(info.device_name, sizeof info.device_name, "%.127s", p.deviceName);
@@ -23,7 +23,7 @@ void describe_adapter(VkPhysicalDevice gpu, nv_adapter_info &info) {
 
   // Video memory: the device-local heaps (all heaps where none is device-local).
   VkPhysicalDeviceMemoryProperties mem{};
-  vkGetPhysicalDeviceMemoryProperties(gpu, &mem);
+  vk.GetPhysicalDeviceMemoryProperties(gpu, &mem);
   uint64_t local = 0, any = 0;
   for (uint32_t i = 0; i < mem.memoryHeapCount; ++i) {
     any += mem.memoryHeaps[i].size;
@@ -36,9 +36,9 @@ void describe_adapter(VkPhysicalDevice gpu, nv_adapter_info &info) {
                                ? p.limits.maxViewportDimensions[0]
                                : p.limits.maxViewportDimensions[1];
   VkPhysicalDeviceFeatures features{};
-  vkGetPhysicalDeviceFeatures(gpu, &features);
+  vk.GetPhysicalDeviceFeatures(gpu, &features);
   info.max_point_size = features.largePoints ? p.limits.pointSizeRange[1] : 1.0f;
-  query_format_support(gpu, info.format_support);
+  query_format_support(vk, gpu, info.format_support);
 }
 
 } // namespace novem::vk

@@ -6,6 +6,6 @@
 
 namespace novem::vk {
 
-void describe_adapter(VkPhysicalDevice gpu, nv_adapter_info &info);
+void describe_adapter(const NovemVkInstance &vk, VkPhysicalDevice gpu, nv_adapter_info &info);
 
 } // namespace novem::vk

@@ -59,14 +59,14 @@ void BarrierBatch::memory(VkPipelineStageFlags2 src_stages, VkAccessFlags2 src_a
   memory_.push_back(b);
 }
 
-void BarrierBatch::flush(VkCommandBuffer cmd) {
+void BarrierBatch::flush(const NovemVkDevice &vk, VkCommandBuffer cmd) {
   if (empty()) return;
   VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
   dep.memoryBarrierCount = uint32_t(memory_.size());
   dep.pMemoryBarriers = memory_.data();
   dep.imageMemoryBarrierCount = uint32_t(images_.size());
   dep.pImageMemoryBarriers = images_.data();
-  vkCmdPipelineBarrier2(cmd, &dep);
+  vk.CmdPipelineBarrier2(cmd, &dep);
   images_.clear();
   memory_.clear();
 }

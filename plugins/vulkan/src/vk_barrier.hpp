@@ -30,7 +30,7 @@ public:
               VkAccessFlags2 dst_access);
 
   bool empty() const { return images_.empty() && memory_.empty(); }
-  void flush(VkCommandBuffer cmd);
+  void flush(const NovemVkDevice &vk, VkCommandBuffer cmd);
 
 private:
   std::vector<VkImageMemoryBarrier2> images_;

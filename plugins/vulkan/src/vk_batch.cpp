@@ -10,7 +10,7 @@ BatchQueue::BatchQueue(const Device &device, nv_channel &channel) : device_(devi
   VkCommandPoolCreateInfo ci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   ci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   ci.queueFamilyIndex = device.queue_family();
-  check(vkCreateCommandPool(device.handle(), &ci, nullptr, &pool_), "vkCreateCommandPool");
+  check(device_.vk().CreateCommandPool(device.handle(), &ci, nullptr, &pool_), "vkCreateCommandPool");
 }
 
 BatchQueue::~BatchQueue() {
@@ -18,10 +18,10 @@ BatchQueue::~BatchQueue() {
   VkDevice dev = device_.handle();
   if (cmd_) free_.emplace_back(cmd_, cmd_fence_);
   for (auto &[cmd, fence] : free_) {
-    vkFreeCommandBuffers(dev, pool_, 1, &cmd);
-    vkDestroyFence(dev, fence, nullptr);
+    device_.vk().FreeCommandBuffers(dev, pool_, 1, &cmd);
+    device_.vk().DestroyFence(dev, fence, nullptr);
   }
-  vkDestroyCommandPool(dev, pool_, nullptr);
+  device_.vk().DestroyCommandPool(dev, pool_, nullptr);
 }
 
 VkCommandBuffer BatchQueue::begin() {
@@ -33,12 +33,12 @@ VkCommandBuffer BatchQueue::begin() {
     ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     ai.commandBufferCount = 1;
     VkCommandBuffer cmd = VK_NULL_HANDLE;
-    check(vkAllocateCommandBuffers(dev, &ai, &cmd), "vkAllocateCommandBuffers");
+    check(device_.vk().AllocateCommandBuffers(dev, &ai, &cmd), "vkAllocateCommandBuffers");
     VkFenceCreateInfo fi{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     VkFence fence = VK_NULL_HANDLE;
-    VkResult r = vkCreateFence(dev, &fi, nullptr, &fence);
+    VkResult r = device_.vk().CreateFence(dev, &fi, nullptr, &fence);
     if (r < 0) {
-      vkFreeCommandBuffers(dev, pool_, 1, &cmd);
+      device_.vk().FreeCommandBuffers(dev, pool_, 1, &cmd);
       throw VkError(r, "vkCreateFence");
     }
     free_.emplace_back(cmd, fence);
@@ -46,7 +46,7 @@ VkCommandBuffer BatchQueue::begin() {
   auto [cmd, fence] = free_.back();
   VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  check(vkBeginCommandBuffer(cmd, &bi), "vkBeginCommandBuffer");
+  check(device_.vk().BeginCommandBuffer(cmd, &bi), "vkBeginCommandBuffer");
   free_.pop_back();
   cmd_ = cmd;
   cmd_fence_ = fence;
@@ -69,14 +69,14 @@ void BatchQueue::submit() {
   cmd_ = VK_NULL_HANDLE;
   cmd_fence_ = VK_NULL_HANDLE;
   ++recording_id_;
-  VkResult r = vkEndCommandBuffer(batch.cmd);
+  VkResult r = device_.vk().EndCommandBuffer(batch.cmd);
   if (r >= 0 && !lost_) {
     VkCommandBufferSubmitInfo cbi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
     cbi.commandBuffer = batch.cmd;
     VkSubmitInfo2 si{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
     si.commandBufferInfoCount = 1;
     si.pCommandBufferInfos = &cbi;
-    r = vkQueueSubmit2(device_.queue(), 1, &si, batch.fence);
+    r = device_.vk().QueueSubmit2(device_.queue(), 1, &si, batch.fence);
     channel_.submits.fetch_add(1, std::memory_order_relaxed);
   }
   if (r == VK_ERROR_DEVICE_LOST) device_lost();
@@ -127,13 +127,13 @@ bool BatchQueue::poll() {
   while (!pending_.empty()) {
     Batch &b = pending_.front();
     if (b.fence && !lost_) {
-      VkResult r = vkGetFenceStatus(device_.handle(), b.fence);
+      VkResult r = device_.vk().GetFenceStatus(device_.handle(), b.fence);
       if (r == VK_NOT_READY) return true;
       if (r == VK_ERROR_DEVICE_LOST) device_lost();
     }
     if (b.fence) {
-      vkResetFences(device_.handle(), 1, &b.fence);
-      vkResetCommandBuffer(b.cmd, 0);
+      device_.vk().ResetFences(device_.handle(), 1, &b.fence);
+      device_.vk().ResetCommandBuffer(b.cmd, 0);
       free_.emplace_back(b.cmd, b.fence);
     }
     Batch done = std::move(b);
@@ -147,7 +147,7 @@ void BatchQueue::wait(uint64_t timeout_ns) {
   if (pending_.empty() || lost_) return;
   VkFence fence = pending_.front().fence;
   if (!fence) return;
-  VkResult r = vkWaitForFences(device_.handle(), 1, &fence, VK_TRUE, timeout_ns);
+  VkResult r = device_.vk().WaitForFences(device_.handle(), 1, &fence, VK_TRUE, timeout_ns);
   if (r == VK_ERROR_DEVICE_LOST) device_lost();
 }
 

@@ -37,18 +37,18 @@ Buffer::Slice Buffer::create_slice() {
   ci.usage = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT |
              VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   ci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  check(vkCreateBuffer(device_.handle(), &ci, nullptr, &s.buffer), "vkCreateBuffer");
+  check(device_.vk().CreateBuffer(device_.handle(), &ci, nullptr, &s.buffer), "vkCreateBuffer");
   try {
     s.memory = allocator_.allocate_buffer(s.buffer, MemoryUsage::Upload);
   } catch (...) {
-    vkDestroyBuffer(device_.handle(), s.buffer, nullptr);
+    device_.vk().DestroyBuffer(device_.handle(), s.buffer, nullptr);
     throw;
   }
   return s;
 }
 
 void Buffer::destroy_slice(Slice &s) {
-  if (s.buffer) vkDestroyBuffer(device_.handle(), s.buffer, nullptr);
+  if (s.buffer) device_.vk().DestroyBuffer(device_.handle(), s.buffer, nullptr);
   allocator_.free(s.memory);
   s = Slice{};
 }

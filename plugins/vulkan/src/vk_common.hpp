@@ -1,7 +1,10 @@
-// What every file of the Vulkan plugin shares: the Vulkan header, the error type and check().
+// What every file of the Vulkan plugin shares: the Vulkan types and dispatch tables, the error
+// type and check(). Every Vulkan call goes through a table: NovemVkGlobal (Library),
+// NovemVkInstance (Instance::vk()) or NovemVkDevice (Device::vk()), generated at build time from
+// vk.xml by novem-registry-gen; <vulkan/vulkan.h> is included with VK_NO_PROTOTYPES.
 #pragma once
 
-#include <vulkan/vulkan.h>
+#include "novem_vk.h"
 
 #include <cstdint>
 #include <stdexcept>

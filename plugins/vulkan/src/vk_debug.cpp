@@ -47,19 +47,16 @@ VkDebugUtilsMessengerCreateInfoEXT DebugMessenger::create_info(bool abort_on_err
   return ci;
 }
 
-DebugMessenger::DebugMessenger(VkInstance instance, bool abort_on_error) : instance_(instance) {
-  auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
-      vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
-  if (!create) throw VkError(VK_ERROR_EXTENSION_NOT_PRESENT, "vkCreateDebugUtilsMessengerEXT");
+DebugMessenger::DebugMessenger(const NovemVkInstance &vk, VkInstance instance, bool abort_on_error)
+    : vk_(&vk), instance_(instance) {
+  if (!vk.CreateDebugUtilsMessengerEXT || !vk.DestroyDebugUtilsMessengerEXT)
+    throw VkError(VK_ERROR_EXTENSION_NOT_PRESENT, "vkCreateDebugUtilsMessengerEXT");
   VkDebugUtilsMessengerCreateInfoEXT ci = create_info(abort_on_error);
-  check(create(instance, &ci, nullptr, &messenger_), "vkCreateDebugUtilsMessengerEXT");
+  check(vk.CreateDebugUtilsMessengerEXT(instance, &ci, nullptr, &messenger_), "vkCreateDebugUtilsMessengerEXT");
 }
 
 DebugMessenger::~DebugMessenger() {
-  if (!messenger_) return;
-  auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
-      vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
-  if (destroy) destroy(instance_, messenger_, nullptr);
+  if (messenger_) vk_->DestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
 }
 
 uint64_t DebugMessenger::error_count() { return g_errors.load(std::memory_order_relaxed); }

@@ -17,7 +17,8 @@ public:
   static VkDebugUtilsMessengerCreateInfoEXT create_info(bool abort_on_error);
 
   DebugMessenger() = default;
-  DebugMessenger(VkInstance instance, bool abort_on_error);
+  // vk: the instance's table (with VK_EXT_debug_utils); it must outlive the messenger.
+  DebugMessenger(const NovemVkInstance &vk, VkInstance instance, bool abort_on_error);
   ~DebugMessenger();
   DebugMessenger(const DebugMessenger &) = delete;
   DebugMessenger &operator=(const DebugMessenger &) = delete;
@@ -26,6 +27,7 @@ public:
   static uint64_t error_count();
 
 private:
+  const NovemVkInstance *vk_ = nullptr;
   VkInstance instance_ = VK_NULL_HANDLE;
   VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
 };

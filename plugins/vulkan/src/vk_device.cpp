@@ -7,11 +7,11 @@ namespace novem::vk {
 namespace {
 
 // The first queue family with graphics, or UINT32_MAX.
-uint32_t graphics_family(VkPhysicalDevice gpu) {
+uint32_t graphics_family(const NovemVkInstance &vk, VkPhysicalDevice gpu) {
   uint32_t count = 0;
-  vkGetPhysicalDeviceQueueFamilyProperties(gpu, &count, nullptr);
+  vk.GetPhysicalDeviceQueueFamilyProperties(gpu, &count, nullptr);
   std::vector<VkQueueFamilyProperties> families(count);
-  vkGetPhysicalDeviceQueueFamilyProperties(gpu, &count, families.data());
+  vk.GetPhysicalDeviceQueueFamilyProperties(gpu, &count, families.data());
   for (uint32_t i = 0; i < count; ++i)
     if (families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) return i;
   return UINT32_MAX;
@@ -19,22 +19,22 @@ uint32_t graphics_family(VkPhysicalDevice gpu) {
 
 } // namespace
 
-void Device::require_support(VkPhysicalDevice gpu) {
-  if (graphics_family(gpu) == UINT32_MAX) throw std::runtime_error("the Vulkan device has no graphics queue");
+void Device::require_support(const NovemVkInstance &vk, VkPhysicalDevice gpu) {
+  if (graphics_family(vk, gpu) == UINT32_MAX) throw std::runtime_error("the Vulkan device has no graphics queue");
   VkPhysicalDeviceVulkan13Features have13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
   VkPhysicalDeviceFeatures2 have{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &have13};
-  vkGetPhysicalDeviceFeatures2(gpu, &have);
+  vk.GetPhysicalDeviceFeatures2(gpu, &have);
   if (!have13.dynamicRendering || !have13.synchronization2)
     throw std::runtime_error("the Vulkan device lacks dynamic rendering or synchronization2");
 }
 
-Device::Device(VkPhysicalDevice gpu) : gpu_(gpu) {
-  require_support(gpu);
-  vkGetPhysicalDeviceProperties(gpu, &properties_);
-  vkGetPhysicalDeviceMemoryProperties(gpu, &memory_);
-  queue_family_ = graphics_family(gpu);
+Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu) : instance_(instance), gpu_(gpu) {
+  require_support(instance, gpu);
+  instance.GetPhysicalDeviceProperties(gpu, &properties_);
+  instance.GetPhysicalDeviceMemoryProperties(gpu, &memory_);
+  queue_family_ = graphics_family(instance, gpu);
   VkPhysicalDeviceFeatures have{};
-  vkGetPhysicalDeviceFeatures(gpu, &have);
+  instance.GetPhysicalDeviceFeatures(gpu, &have);
 
   VkPhysicalDeviceVulkan13Features want13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
   want13.dynamicRendering = VK_TRUE;
@@ -51,14 +51,15 @@ Device::Device(VkPhysicalDevice gpu) : gpu_(gpu) {
   VkDeviceCreateInfo ci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &want};
   ci.queueCreateInfoCount = 1;
   ci.pQueueCreateInfos = &queue_ci;
-  check(vkCreateDevice(gpu, &ci, nullptr, &device_), "vkCreateDevice");
-  vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
+  check(instance.CreateDevice(gpu, &ci, nullptr, &device_), "vkCreateDevice");
+  novem_vk_load_device(&vk_, instance.GetDeviceProcAddr, device_);
+  vk_.GetDeviceQueue(device_, queue_family_, 0, &queue_);
 }
 
 Device::~Device() {
   if (device_) {
-    vkDeviceWaitIdle(device_);
-    vkDestroyDevice(device_, nullptr);
+    vk_.DeviceWaitIdle(device_);
+    vk_.DestroyDevice(device_, nullptr);
   }
 }
 

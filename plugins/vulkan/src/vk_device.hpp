@@ -1,5 +1,6 @@
 // The VkDevice: one graphics queue, Vulkan 1.3 core features (dynamic rendering,
-// synchronization2; extended dynamic state is core in 1.3), the physical device's properties.
+// synchronization2; extended dynamic state is core in 1.3), the physical device's properties, and
+// the device's dispatch table.
 #pragma once
 
 #include "vk_common.hpp"
@@ -9,14 +10,19 @@ namespace novem::vk {
 class Device {
 public:
   // Throws VkError or std::runtime_error (one line) when the device lacks what the plugin needs.
-  explicit Device(VkPhysicalDevice gpu);
+  // instance: the instance's table; it must outlive the device.
+  Device(const NovemVkInstance &instance, VkPhysicalDevice gpu);
   // Throws std::runtime_error (one line) when gpu lacks a graphics queue or a feature Novem needs.
-  static void require_support(VkPhysicalDevice gpu);
+  static void require_support(const NovemVkInstance &instance, VkPhysicalDevice gpu);
   ~Device();
   Device(const Device &) = delete;
   Device &operator=(const Device &) = delete;
 
   VkDevice handle() const { return device_; }
+  // The device-level commands (device, queue and command-buffer functions).
+  const NovemVkDevice &vk() const { return vk_; }
+  // The instance-level commands, for queries on gpu().
+  const NovemVkInstance &instance_vk() const { return instance_; }
   VkPhysicalDevice gpu() const { return gpu_; }
   VkQueue queue() const { return queue_; }
   uint32_t queue_family() const { return queue_family_; }
@@ -25,8 +31,10 @@ public:
   const VkPhysicalDeviceMemoryProperties &memory() const { return memory_; }
 
 private:
+  const NovemVkInstance &instance_;
   VkPhysicalDevice gpu_;
   VkDevice device_ = VK_NULL_HANDLE;
+  NovemVkDevice vk_{};
   VkQueue queue_ = VK_NULL_HANDLE;
   uint32_t queue_family_ = 0;
   VkPhysicalDeviceProperties properties_{};

@@ -45,10 +45,10 @@ constexpr uint32_t kMaxReportedErrors = 16;
 
 Executor::Executor(nv_channel &channel, const Options &options) : channel_(channel), options_(options) {
   instance_ = std::make_unique<Instance>(options_);
-  device_ = std::make_unique<Device>(instance_->pick_physical_device());
+  device_ = std::make_unique<Device>(instance_->vk(), instance_->pick_physical_device());
   allocator_ = std::make_unique<MemoryAllocator>(*device_, options_.suballocation);
-  layout_ = std::make_unique<PipelineLayout>(device_->handle());
-  pipelines_ = std::make_unique<PipelineCache>(device_->handle(), *layout_, channel_, options_.pipeline_cache);
+  layout_ = std::make_unique<PipelineLayout>(*device_);
+  pipelines_ = std::make_unique<PipelineCache>(*device_, *layout_, channel_, options_.pipeline_cache);
   uniforms_ = std::make_unique<UniformRing>(*device_, *allocator_, layout_->set_layout());
   batches_ = std::make_unique<BatchQueue>(*device_, channel_);
   null_buffer_ = std::make_unique<Buffer>(*device_, *allocator_, 256, NV_BUFFER_VERTEX);
@@ -131,7 +131,7 @@ bool Executor::begin_rendering() {
     att.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
     att.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
   }
-  barriers_.flush(cmd);
+  barriers_.flush(device_->vk(), cmd);
 
   VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
   ri.renderArea = {{0, 0}, extent};
@@ -140,7 +140,7 @@ bool Executor::begin_rendering() {
   ri.pColorAttachments = color ? &color_att : nullptr;
   ri.pDepthAttachment = depth ? &depth_att : nullptr;
   ri.pStencilAttachment = depth && (depth->format().aspects & VK_IMAGE_ASPECT_STENCIL_BIT) ? &depth_att : nullptr;
-  vkCmdBeginRendering(cmd, &ri);
+  device_->vk().CmdBeginRendering(cmd, &ri);
   rendering_ = true;
   render_extent_ = extent;
   dynamic_dirty_ = true;
@@ -149,7 +149,7 @@ bool Executor::begin_rendering() {
 
 void Executor::end_rendering() {
   if (!rendering_) return;
-  vkCmdEndRendering(batches_->cmd());
+  device_->vk().CmdEndRendering(batches_->cmd());
   rendering_ = false;
 }
 
@@ -176,7 +176,7 @@ bool Executor::bind_pipeline(VkCommandBuffer cmd) {
   }
   if (!pipeline_) return false;
   if (bound_pipeline_ != pipeline_) {
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_);
+    device_->vk().CmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_);
     bound_pipeline_ = pipeline_;
   }
   return true;
@@ -188,10 +188,10 @@ void Executor::set_dynamic_state(VkCommandBuffer cmd) {
   nv_cmd_set_viewport v = viewport_;
   if (!viewport_set_) v = {0, 0, float(render_extent_.width), float(render_extent_.height), 0.0f, 1.0f};
   VkViewport vp{v.x, v.y + v.height, v.width, -v.height, v.min_depth, v.max_depth};
-  vkCmdSetViewport(cmd, 0, 1, &vp);
+  device_->vk().CmdSetViewport(cmd, 0, 1, &vp);
   nv_rect s = scissor_set_ ? scissor_ : nv_rect{0, 0, int32_t(render_extent_.width), int32_t(render_extent_.height)};
   VkRect2D sc = clip_rect(s, render_extent_);
-  vkCmdSetScissor(cmd, 0, 1, &sc);
+  device_->vk().CmdSetScissor(cmd, 0, 1, &sc);
   dynamic_dirty_ = false;
 }
 
@@ -219,7 +219,7 @@ void Executor::bind_vertex_buffers(VkCommandBuffer cmd) {
   }
   if (count == 0 || !vertex_dirty_) return;
   null_buffer_->mark_used(id);
-  vkCmdBindVertexBuffers2(cmd, 0, count, handles, offsets, nullptr, strides);
+  device_->vk().CmdBindVertexBuffers2(cmd, 0, count, handles, offsets, nullptr, strides);
   vertex_dirty_ = false;
 }
 
@@ -235,8 +235,8 @@ void Executor::bind_constants(VkCommandBuffer cmd) {
   }
   if (!constants_bind_ && constants_set_ == uniforms_->set()) return;
   constants_set_ = uniforms_->set();
-  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_->handle(), 0, 1, &constants_set_,
-                          NV_STAGE_COUNT, constants_offset_);
+  device_->vk().CmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_->handle(), 0, 1,
+                                      &constants_set_, NV_STAGE_COUNT, constants_offset_);
   constants_bind_ = false;
 }
 
@@ -246,8 +246,9 @@ void Executor::retire_pipeline(VkPipeline pipeline) {
     pipeline_ = VK_NULL_HANDLE;
     pipeline_dirty_ = true;
   }
+  const NovemVkDevice *vk = &device_->vk();
   VkDevice dev = device_->handle();
-  batches_->on_complete(batches_->recording_id(), [dev, pipeline] { vkDestroyPipeline(dev, pipeline, nullptr); });
+  batches_->on_complete(batches_->recording_id(), [vk, dev, pipeline] { vk->DestroyPipeline(dev, pipeline, nullptr); });
 }
 
 Buffer *Executor::find_buffer(uint32_t handle) {
@@ -327,7 +328,7 @@ void Executor::create_shader(const nv_cmd_create_shader &a, const nv_cmd_header 
   if (!a.shader) return;
   const uint64_t room = (h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_create_shader)) / 4;
   if (a.word_count > room) throw std::runtime_error("word_count runs past the record");
-  auto shader = std::make_unique<Shader>(device_->handle(), nv_shader_stage(a.stage),
+  auto shader = std::make_unique<Shader>(*device_, nv_shader_stage(a.stage),
                                          static_cast<const uint32_t *>(command_payload<nv_cmd_create_shader>(h)),
                                          a.word_count);
   destroy_shader(nv_cmd_destroy_shader{a.shader}, h);
@@ -431,7 +432,7 @@ void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
     if (clipped.extent.width && clipped.extent.height) clears.push_back({clipped, 0, 1});
   }
   if (clears.empty()) return;
-  vkCmdClearAttachments(batches_->cmd(), att_count, atts, uint32_t(clears.size()), clears.data());
+  device_->vk().CmdClearAttachments(batches_->cmd(), att_count, atts, uint32_t(clears.size()), clears.data());
   if (!options_.batching) submit();
 }
 
@@ -444,7 +445,7 @@ void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
   set_dynamic_state(cmd);
   bind_vertex_buffers(cmd);
   bind_constants(cmd);
-  vkCmdDraw(cmd, a.vertex_count, 1, a.first_vertex, 0);
+  device_->vk().CmdDraw(cmd, a.vertex_count, 1, a.first_vertex, 0);
   if (!options_.batching) submit();
 }
 
@@ -463,20 +464,21 @@ void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
   // Depth/stencil images give their depth aspect.
   const VkImageAspectFlags aspect = img->is_depth() ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
   barriers_.transition(img->handle(), img->format().aspects, img->access(), ImageAccess::transfer_source());
-  barriers_.flush(cmd);
+  barriers_.flush(device_->vk(), cmd);
   img->mark_used(id);
 
+  const NovemVkDevice *vk = &device_->vk();
   VkDevice dev = device_->handle();
   VkBuffer staging = VK_NULL_HANDLE;
   VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   bi.size = bytes;
   bi.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  check(vkCreateBuffer(dev, &bi, nullptr, &staging), "vkCreateBuffer");
+  check(vk->CreateBuffer(dev, &bi, nullptr, &staging), "vkCreateBuffer");
   Allocation memory;
   try {
     memory = allocator_->allocate_buffer(staging, MemoryUsage::Readback);
   } catch (...) {
-    vkDestroyBuffer(dev, staging, nullptr);
+    vk->DestroyBuffer(dev, staging, nullptr);
     throw;
   }
 
@@ -484,10 +486,10 @@ void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
   region.imageSubresource = {aspect, 0, 0, 1};
   region.imageOffset = {r.offset.x, r.offset.y, 0};
   region.imageExtent = {r.extent.width, r.extent.height, 1};
-  vkCmdCopyImageToBuffer(cmd, img->handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, staging, 1, &region);
+  vk->CmdCopyImageToBuffer(cmd, img->handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, staging, 1, &region);
   barriers_.memory(VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
                    VK_ACCESS_2_HOST_READ_BIT);
-  barriers_.flush(cmd);
+  barriers_.flush(device_->vk(), cmd);
 
   // When the batch is done: copy into the channel (before the following fence completes), free.
   const VkFormat format = img->format().format;
@@ -512,7 +514,7 @@ void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
         }
       }
     }
-    vkDestroyBuffer(dev, staging, nullptr);
+    vk->DestroyBuffer(dev, staging, nullptr);
     allocator->free(memory);
   });
 }

@@ -21,15 +21,15 @@ VkFormat to_vk_format(nv_format format) {
 
 namespace {
 
-bool is_depth_target(VkPhysicalDevice gpu, VkFormat format) {
+bool is_depth_target(const NovemVkInstance &vk, VkPhysicalDevice gpu, VkFormat format) {
   VkFormatProperties p{};
-  vkGetPhysicalDeviceFormatProperties(gpu, format, &p);
+  vk.GetPhysicalDeviceFormatProperties(gpu, format, &p);
   return (p.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) != 0;
 }
 
 } // namespace
 
-FormatInfo resolve_format(VkPhysicalDevice gpu, nv_format format) {
+FormatInfo resolve_format(const NovemVkInstance &vk, VkPhysicalDevice gpu, nv_format format) {
   FormatInfo info;
   info.format = to_vk_format(format);
   switch (format) {
@@ -46,7 +46,7 @@ FormatInfo resolve_format(VkPhysicalDevice gpu, nv_format format) {
     info.texel_bytes = 2;
     break;
   case NV_FORMAT_D24_UNORM_S8_UINT:
-    if (!is_depth_target(gpu, info.format)) info.format = VK_FORMAT_D32_SFLOAT_S8_UINT;
+    if (!is_depth_target(vk, gpu, info.format)) info.format = VK_FORMAT_D32_SFLOAT_S8_UINT;
     info.aspects = VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT;
     info.texel_bytes = 4;
     break;
@@ -57,14 +57,14 @@ FormatInfo resolve_format(VkPhysicalDevice gpu, nv_format format) {
   return info;
 }
 
-void query_format_support(VkPhysicalDevice gpu, uint32_t (&support)[NV_FORMAT_COUNT]) {
+void query_format_support(const NovemVkInstance &vk, VkPhysicalDevice gpu, uint32_t (&support)[NV_FORMAT_COUNT]) {
   for (uint32_t f = 0; f < NV_FORMAT_COUNT; ++f) {
     support[f] = 0;
-    VkFormat vk = to_vk_format(nv_format(f));
-    if (vk == VK_FORMAT_UNDEFINED) continue;
-    if (f == NV_FORMAT_D24_UNORM_S8_UINT) vk = resolve_format(gpu, nv_format(f)).format;
+    VkFormat vk_format = to_vk_format(nv_format(f));
+    if (vk_format == VK_FORMAT_UNDEFINED) continue;
+    if (f == NV_FORMAT_D24_UNORM_S8_UINT) vk_format = resolve_format(vk, gpu, nv_format(f)).format;
     VkFormatProperties p{};
-    vkGetPhysicalDeviceFormatProperties(gpu, vk, &p);
+    vk.GetPhysicalDeviceFormatProperties(gpu, vk_format, &p);
     const VkFormatFeatureFlags tiled = p.optimalTilingFeatures;
     if (tiled & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT) support[f] |= NV_SUPPORT_RENDER_TARGET;
     if (tiled & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT) support[f] |= NV_SUPPORT_BLEND;

@@ -18,9 +18,9 @@ struct FormatInfo {
 VkFormat to_vk_format(nv_format format);
 
 // D24S8 falls back to D32_SFLOAT_S8_UINT where the device cannot use it as a depth target.
-FormatInfo resolve_format(VkPhysicalDevice gpu, nv_format format);
+FormatInfo resolve_format(const NovemVkInstance &vk, VkPhysicalDevice gpu, nv_format format);
 
 // nv_format_support bits for every nv_format, as probe reports them.
-void query_format_support(VkPhysicalDevice gpu, uint32_t (&support)[NV_FORMAT_COUNT]);
+void query_format_support(const NovemVkInstance &vk, VkPhysicalDevice gpu, uint32_t (&support)[NV_FORMAT_COUNT]);
 
 } // namespace novem::vk

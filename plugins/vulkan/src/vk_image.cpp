@@ -6,7 +6,7 @@ namespace novem::vk {
 
 Image::Image(const Device &device, MemoryAllocator &allocator, nv_format format, uint32_t width, uint32_t height,
              uint32_t usage)
-    : device_(device), allocator_(allocator), format_(resolve_format(device.gpu(), format)),
+    : device_(device), allocator_(allocator), format_(resolve_format(device.instance_vk(), device.gpu(), format)),
       width_(width ? width : 1), height_(height ? height : 1) {
   if (format_.format == VK_FORMAT_UNDEFINED) throw std::runtime_error("not an image format");
 
@@ -27,7 +27,7 @@ Image::Image(const Device &device, MemoryAllocator &allocator, nv_format format,
   ci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
   VkDevice dev = device.handle();
-  check(vkCreateImage(dev, &ci, nullptr, &image_), "vkCreateImage");
+  check(device_.vk().CreateImage(dev, &ci, nullptr, &image_), "vkCreateImage");
   try {
     memory_ = allocator.allocate_image(image_, MemoryUsage::DeviceLocal);
     VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
@@ -35,17 +35,17 @@ Image::Image(const Device &device, MemoryAllocator &allocator, nv_format format,
     vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
     vi.format = format_.format;
     vi.subresourceRange = {format_.aspects, 0, 1, 0, 1};
-    check(vkCreateImageView(dev, &vi, nullptr, &view_), "vkCreateImageView");
+    check(device_.vk().CreateImageView(dev, &vi, nullptr, &view_), "vkCreateImageView");
   } catch (...) {
     allocator.free(memory_);
-    vkDestroyImage(dev, image_, nullptr);
+    device_.vk().DestroyImage(dev, image_, nullptr);
     throw;
   }
 }
 
 Image::~Image() {
-  vkDestroyImageView(device_.handle(), view_, nullptr);
-  vkDestroyImage(device_.handle(), image_, nullptr);
+  device_.vk().DestroyImageView(device_.handle(), view_, nullptr);
+  device_.vk().DestroyImage(device_.handle(), image_, nullptr);
   allocator_.free(memory_);
 }
 

@@ -10,28 +10,28 @@ namespace {
 
 constexpr const char *kValidationLayer = "VK_LAYER_KHRONOS_validation";
 
-bool has_layer(const char *name) {
+bool has_layer(const NovemVkGlobal &vk, const char *name) {
   uint32_t count = 0;
-  vkEnumerateInstanceLayerProperties(&count, nullptr);
+  vk.EnumerateInstanceLayerProperties(&count, nullptr);
   std::vector<VkLayerProperties> layers(count);
-  vkEnumerateInstanceLayerProperties(&count, layers.data());
+  vk.EnumerateInstanceLayerProperties(&count, layers.data());
   for (const auto &l : layers)
     if (std::strcmp(l.layerName, name) == 0) return true;
   return false;
 }
 
-bool has_extension(const char *name) {
+bool has_extension(const NovemVkGlobal &vk, const char *name) {
   uint32_t count = 0;
-  vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
+  vk.EnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
   std::vector<VkExtensionProperties> exts(count);
-  vkEnumerateInstanceExtensionProperties(nullptr, &count, exts.data());
+  vk.EnumerateInstanceExtensionProperties(nullptr, &count, exts.data());
   for (const auto &e : exts)
     if (std::strcmp(e.extensionName, name) == 0) return true;
   // The validation layer brings debug utils with it.
   count = 0;
-  vkEnumerateInstanceExtensionProperties(kValidationLayer, &count, nullptr);
+  vk.EnumerateInstanceExtensionProperties(kValidationLayer, &count, nullptr);
   exts.resize(count);
-  vkEnumerateInstanceExtensionProperties(kValidationLayer, &count, exts.data());
+  vk.EnumerateInstanceExtensionProperties(kValidationLayer, &count, exts.data());
   for (const auto &e : exts)
     if (std::strcmp(e.extensionName, name) == 0) return true;
   return false;
@@ -40,8 +40,9 @@ bool has_extension(const char *name) {
 } // namespace
 
 Instance::Instance(const Options &options) {
-  uint32_t loader_version = VK_API_VERSION_1_0;
-  vkEnumerateInstanceVersion(&loader_version);
+  const NovemVkGlobal &global = library_.vk();
+  uint32_t loader_version = VK_API_VERSION_1_0; // a 1.0 loader has no vkEnumerateInstanceVersion
+  if (global.EnumerateInstanceVersion) global.EnumerateInstanceVersion(&loader_version);
   if (loader_version < VK_API_VERSION_1_3) {
     char line[128];
     std::snprintf(line, sizeof line, "the Vulkan loader is %u.%u, Vulkan 1.3 is needed",
@@ -59,11 +60,11 @@ Instance::Instance(const Options &options) {
   std::vector<const char *> extensions;
   bool messenger = false;
   if (options.validation) {
-    if (has_layer(kValidationLayer))
+    if (has_layer(global, kValidationLayer))
       layers.push_back(kValidationLayer);
     else
       std::fprintf(stderr, "novem-vulkan: NOVEM_VK_VALIDATION=1 but %s is not installed\n", kValidationLayer);
-    if (has_extension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME)) {
+    if (has_extension(global, VK_EXT_DEBUG_UTILS_EXTENSION_NAME)) {
       extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
       messenger = true;
     }
@@ -77,15 +78,16 @@ Instance::Instance(const Options &options) {
   ci.ppEnabledLayerNames = layers.data();
   ci.enabledExtensionCount = uint32_t(extensions.size());
   ci.ppEnabledExtensionNames = extensions.data();
-  VkResult r = vkCreateInstance(&ci, nullptr, &instance_);
+  VkResult r = global.CreateInstance(&ci, nullptr, &instance_);
   if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
     throw std::runtime_error("no Vulkan driver found (vkCreateInstance: VK_ERROR_INCOMPATIBLE_DRIVER)");
   check(r, "vkCreateInstance");
+  novem_vk_load_instance(&vk_, library_.get_instance_proc_addr(), instance_);
   if (messenger) {
     try {
-      messenger_ = std::make_unique<DebugMessenger>(instance_, !options.validation_noabort);
+      messenger_ = std::make_unique<DebugMessenger>(vk_, instance_, !options.validation_noabort);
     } catch (...) {
-      vkDestroyInstance(instance_, nullptr);
+      vk_.DestroyInstance(instance_, nullptr);
       throw;
     }
   }
@@ -93,17 +95,17 @@ Instance::Instance(const Options &options) {
 
 Instance::~Instance() {
   messenger_.reset();
-  if (instance_) vkDestroyInstance(instance_, nullptr);
+  if (instance_) vk_.DestroyInstance(instance_, nullptr);
 }
 
 VkPhysicalDevice Instance::pick_physical_device() const {
   uint32_t count = 0;
-  check(vkEnumeratePhysicalDevices(instance_, &count, nullptr), "vkEnumeratePhysicalDevices");
+  check(vk_.EnumeratePhysicalDevices(instance_, &count, nullptr), "vkEnumeratePhysicalDevices");
   std::vector<VkPhysicalDevice> gpus(count);
-  check(vkEnumeratePhysicalDevices(instance_, &count, gpus.data()), "vkEnumeratePhysicalDevices");
+  check(vk_.EnumeratePhysicalDevices(instance_, &count, gpus.data()), "vkEnumeratePhysicalDevices");
   for (VkPhysicalDevice gpu : gpus) {
     VkPhysicalDeviceProperties p{};
-    vkGetPhysicalDeviceProperties(gpu, &p);
+    vk_.GetPhysicalDeviceProperties(gpu, &p);
     if (p.apiVersion >= VK_API_VERSION_1_3) return gpu;
   }
   throw std::runtime_error(count ? "no Vulkan 1.3 device (the physical devices found are older)"

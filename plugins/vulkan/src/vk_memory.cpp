@@ -53,7 +53,7 @@ MemoryAllocator::MemoryAllocator(const Device &device, bool suballocate)
     : device_(device), suballocate_(suballocate) {}
 
 MemoryAllocator::~MemoryAllocator() {
-  for (auto &b : blocks_) vkFreeMemory(device_.handle(), b->memory, nullptr);
+  for (auto &b : blocks_) device_.vk().FreeMemory(device_.handle(), b->memory, nullptr);
 }
 
 uint32_t MemoryAllocator::find_type(uint32_t type_bits, MemoryUsage usage) const {
@@ -87,12 +87,12 @@ MemoryBlock *MemoryAllocator::new_block(uint32_t type, ResourceKind kind, VkDevi
   VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   ai.allocationSize = size;
   ai.memoryTypeIndex = type;
-  check(vkAllocateMemory(device_.handle(), &ai, nullptr, &block->memory), "vkAllocateMemory");
+  check(device_.vk().AllocateMemory(device_.handle(), &ai, nullptr, &block->memory), "vkAllocateMemory");
   if (device_.memory().memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
     void *p = nullptr;
-    VkResult r = vkMapMemory(device_.handle(), block->memory, 0, VK_WHOLE_SIZE, 0, &p);
+    VkResult r = device_.vk().MapMemory(device_.handle(), block->memory, 0, VK_WHOLE_SIZE, 0, &p);
     if (r < 0) {
-      vkFreeMemory(device_.handle(), block->memory, nullptr);
+      device_.vk().FreeMemory(device_.handle(), block->memory, nullptr);
       throw VkError(r, "vkMapMemory");
     }
     block->mapped = static_cast<uint8_t *>(p);
@@ -107,7 +107,7 @@ MemoryBlock *MemoryAllocator::new_block(uint32_t type, ResourceKind kind, VkDevi
 }
 
 void MemoryAllocator::release_block(MemoryBlock *block) {
-  vkFreeMemory(device_.handle(), block->memory, nullptr); // unmaps implicitly
+  device_.vk().FreeMemory(device_.handle(), block->memory, nullptr); // unmaps implicitly
   auto it = std::find_if(blocks_.begin(), blocks_.end(), [&](const auto &b) { return b.get() == block; });
   if (it != blocks_.end()) blocks_.erase(it);
 }
@@ -164,9 +164,9 @@ void MemoryAllocator::free(const Allocation &a) {
 
 Allocation MemoryAllocator::allocate_buffer(VkBuffer buffer, MemoryUsage usage) {
   VkMemoryRequirements req{};
-  vkGetBufferMemoryRequirements(device_.handle(), buffer, &req);
+  device_.vk().GetBufferMemoryRequirements(device_.handle(), buffer, &req);
   Allocation a = allocate(req, usage, ResourceKind::Linear);
-  VkResult r = vkBindBufferMemory(device_.handle(), buffer, a.memory, a.offset);
+  VkResult r = device_.vk().BindBufferMemory(device_.handle(), buffer, a.memory, a.offset);
   if (r < 0) {
     free(a);
     throw VkError(r, "vkBindBufferMemory");
@@ -176,9 +176,9 @@ Allocation MemoryAllocator::allocate_buffer(VkBuffer buffer, MemoryUsage usage) 
 
 Allocation MemoryAllocator::allocate_image(VkImage image, MemoryUsage usage) {
   VkMemoryRequirements req{};
-  vkGetImageMemoryRequirements(device_.handle(), image, &req);
+  device_.vk().GetImageMemoryRequirements(device_.handle(), image, &req);
   Allocation a = allocate(req, usage, ResourceKind::Optimal);
-  VkResult r = vkBindImageMemory(device_.handle(), image, a.memory, a.offset);
+  VkResult r = device_.vk().BindImageMemory(device_.handle(), image, a.memory, a.offset);
   if (r < 0) {
     free(a);
     throw VkError(r, "vkBindImageMemory");

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <vector>
 
+#include "vk_device.hpp"
 #include "vk_format.hpp"
 #include "vk_shader.hpp"
 
@@ -73,7 +74,8 @@ bool has_stencil(VkFormat f) {
 
 // ---- PipelineLayout ----
 
-PipelineLayout::PipelineLayout(VkDevice device) : device_(device) {
+PipelineLayout::PipelineLayout(const Device &device) : device_(device) {
+  const NovemVkDevice &vk = device.vk();
   VkDescriptorSetLayoutBinding bindings[2] = {};
   bindings[0].binding = 0;
   bindings[0].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
@@ -86,20 +88,20 @@ PipelineLayout::PipelineLayout(VkDevice device) : device_(device) {
   VkDescriptorSetLayoutCreateInfo sci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
   sci.bindingCount = 2;
   sci.pBindings = bindings;
-  check(vkCreateDescriptorSetLayout(device, &sci, nullptr, &set_layout_), "vkCreateDescriptorSetLayout");
+  check(vk.CreateDescriptorSetLayout(device.handle(), &sci, nullptr, &set_layout_), "vkCreateDescriptorSetLayout");
   VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   lci.setLayoutCount = 1;
   lci.pSetLayouts = &set_layout_;
-  VkResult r = vkCreatePipelineLayout(device, &lci, nullptr, &layout_);
+  VkResult r = vk.CreatePipelineLayout(device.handle(), &lci, nullptr, &layout_);
   if (r < 0) {
-    vkDestroyDescriptorSetLayout(device, set_layout_, nullptr);
+    vk.DestroyDescriptorSetLayout(device.handle(), set_layout_, nullptr);
     throw VkError(r, "vkCreatePipelineLayout");
   }
 }
 
 PipelineLayout::~PipelineLayout() {
-  vkDestroyPipelineLayout(device_, layout_, nullptr);
-  vkDestroyDescriptorSetLayout(device_, set_layout_, nullptr);
+  device_.vk().DestroyPipelineLayout(device_.handle(), layout_, nullptr);
+  device_.vk().DestroyDescriptorSetLayout(device_.handle(), set_layout_, nullptr);
 }
 
 // ---- PipelineKey ----
@@ -136,16 +138,17 @@ uint64_t PipelineKey::hash() const {
 
 // ---- PipelineCache ----
 
-PipelineCache::PipelineCache(VkDevice device, const PipelineLayout &layout, nv_channel &channel, bool enabled)
+PipelineCache::PipelineCache(const Device &device, const PipelineLayout &layout, nv_channel &channel, bool enabled)
     : device_(device), layout_(layout), channel_(channel), enabled_(enabled) {
   VkPipelineCacheCreateInfo ci{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
-  check(vkCreatePipelineCache(device, &ci, nullptr, &vk_cache_), "vkCreatePipelineCache");
+  check(device.vk().CreatePipelineCache(device.handle(), &ci, nullptr, &vk_cache_), "vkCreatePipelineCache");
 }
 
 PipelineCache::~PipelineCache() {
-  for (auto &[key, pipeline] : pipelines_) vkDestroyPipeline(device_, pipeline, nullptr);
-  if (uncached_) vkDestroyPipeline(device_, uncached_, nullptr);
-  vkDestroyPipelineCache(device_, vk_cache_, nullptr);
+  const NovemVkDevice &vk = device_.vk();
+  for (auto &[key, pipeline] : pipelines_) vk.DestroyPipeline(device_.handle(), pipeline, nullptr);
+  if (uncached_) vk.DestroyPipeline(device_.handle(), uncached_, nullptr);
+  vk.DestroyPipelineCache(device_.handle(), vk_cache_, nullptr);
 }
 
 VkPipeline PipelineCache::get(const PipelineKey &key, const ShaderLookup &shaders, const Retire &retire) {
@@ -282,7 +285,7 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
   ci.pDynamicState = &dyn;
   ci.layout = layout_.handle();
   VkPipeline pipeline = VK_NULL_HANDLE;
-  check(vkCreateGraphicsPipelines(device_, vk_cache_, 1, &ci, nullptr, &pipeline), "vkCreateGraphicsPipelines");
+  check(device_.vk().CreateGraphicsPipelines(device_.handle(), vk_cache_, 1, &ci, nullptr, &pipeline), "vkCreateGraphicsPipelines");
   channel_.pipelines_created.fetch_add(1, std::memory_order_relaxed);
   return pipeline;
 }

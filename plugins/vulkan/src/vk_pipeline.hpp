@@ -12,11 +12,12 @@
 
 namespace novem::vk {
 
+class Device;
 class Shader;
 
 class PipelineLayout {
 public:
-  explicit PipelineLayout(VkDevice device);
+  explicit PipelineLayout(const Device &device);
   ~PipelineLayout();
   PipelineLayout(const PipelineLayout &) = delete;
   PipelineLayout &operator=(const PipelineLayout &) = delete;
@@ -25,7 +26,7 @@ public:
   VkPipelineLayout handle() const { return layout_; }
 
 private:
-  VkDevice device_;
+  const Device &device_;
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
 };
@@ -52,7 +53,7 @@ public:
   // Hands a pipeline that recorded work may still use to whoever frees it when that work is done.
   using Retire = std::function<void(VkPipeline)>;
 
-  PipelineCache(VkDevice device, const PipelineLayout &layout, nv_channel &channel, bool enabled);
+  PipelineCache(const Device &device, const PipelineLayout &layout, nv_channel &channel, bool enabled);
   ~PipelineCache(); // destroys every cached pipeline: the GPU must be idle
   PipelineCache(const PipelineCache &) = delete;
   PipelineCache &operator=(const PipelineCache &) = delete;
@@ -69,7 +70,7 @@ public:
 private:
   VkPipeline build(const PipelineKey &key, const ShaderLookup &shaders);
 
-  VkDevice device_;
+  const Device &device_;
   const PipelineLayout &layout_;
   nv_channel &channel_;
   const bool enabled_;

@@ -36,8 +36,8 @@ int probe(nv_adapter_info *info, char *error, size_t error_size) {
     try {
       Instance instance(Options::from_environment());
       VkPhysicalDevice gpu = instance.pick_physical_device();
-      Device::require_support(gpu);
-      describe_adapter(gpu, result);
+      Device::require_support(instance.vk(), gpu);
+      describe_adapter(instance.vk(), gpu, result);
     } catch (const std::exception &e) {
       failure = e.what();
       if (failure.empty()) failure = "unknown error";

@@ -8,10 +8,12 @@
 
 namespace novem::vk {
 
+class Device;
+
 class Shader {
 public:
   // Throws VkError, or std::runtime_error for words that are not SPIR-V.
-  Shader(VkDevice device, nv_shader_stage stage, const uint32_t *words, uint32_t word_count);
+  Shader(const Device &device, nv_shader_stage stage, const uint32_t *words, uint32_t word_count);
   ~Shader();
   Shader(const Shader &) = delete;
   Shader &operator=(const Shader &) = delete;
@@ -23,7 +25,7 @@ public:
   }
 
 private:
-  VkDevice device_;
+  const Device &device_;
   nv_shader_stage stage_;
   VkShaderModule module_ = VK_NULL_HANDLE;
 };

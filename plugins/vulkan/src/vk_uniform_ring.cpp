@@ -17,21 +17,21 @@ UniformRing::UniformRing(const Device &device, MemoryAllocator &allocator, VkDes
   ci.maxSets = kMaxChunks;
   ci.poolSizeCount = 1;
   ci.pPoolSizes = &size;
-  check(vkCreateDescriptorPool(device.handle(), &ci, nullptr, &pool_), "vkCreateDescriptorPool");
+  check(device_.vk().CreateDescriptorPool(device.handle(), &ci, nullptr, &pool_), "vkCreateDescriptorPool");
   try {
     chunks_.push_back(create_chunk());
   } catch (...) {
-    vkDestroyDescriptorPool(device.handle(), pool_, nullptr);
+    device_.vk().DestroyDescriptorPool(device.handle(), pool_, nullptr);
     throw;
   }
 }
 
 UniformRing::~UniformRing() {
   for (auto &c : chunks_) {
-    vkDestroyBuffer(device_.handle(), c.buffer, nullptr);
+    device_.vk().DestroyBuffer(device_.handle(), c.buffer, nullptr);
     allocator_.free(c.memory);
   }
-  vkDestroyDescriptorPool(device_.handle(), pool_, nullptr); // frees the sets
+  device_.vk().DestroyDescriptorPool(device_.handle(), pool_, nullptr); // frees the sets
 }
 
 UniformRing::Chunk UniformRing::create_chunk() {
@@ -41,17 +41,17 @@ UniformRing::Chunk UniformRing::create_chunk() {
   VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   bi.size = VkDeviceSize(kChunkCapacity) + range_; // the last offset still has a full range behind it
   bi.usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT;
-  check(vkCreateBuffer(dev, &bi, nullptr, &c.buffer), "vkCreateBuffer");
+  check(device_.vk().CreateBuffer(dev, &bi, nullptr, &c.buffer), "vkCreateBuffer");
   try {
     c.memory = allocator_.allocate_buffer(c.buffer, MemoryUsage::Upload);
     VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     ai.descriptorPool = pool_;
     ai.descriptorSetCount = 1;
     ai.pSetLayouts = &layout_;
-    check(vkAllocateDescriptorSets(dev, &ai, &c.set), "vkAllocateDescriptorSets");
+    check(device_.vk().AllocateDescriptorSets(dev, &ai, &c.set), "vkAllocateDescriptorSets");
   } catch (...) {
     allocator_.free(c.memory);
-    vkDestroyBuffer(dev, c.buffer, nullptr);
+    device_.vk().DestroyBuffer(dev, c.buffer, nullptr);
     throw;
   }
   VkDescriptorBufferInfo info{c.buffer, 0, range_};
@@ -64,7 +64,7 @@ UniformRing::Chunk UniformRing::create_chunk() {
     writes[i].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
     writes[i].pBufferInfo = &info;
   }
-  vkUpdateDescriptorSets(dev, 2, writes, 0, nullptr);
+  device_.vk().UpdateDescriptorSets(dev, 2, writes, 0, nullptr);
   return c;
 }
 

@@ -17,14 +17,19 @@ bool Options::parse(int argc, char **argv, const std::set<std::string> &known, s
       error = "option '" + key + "' needs a value";
       return false;
     }
-    values_[key.substr(2)] = argv[++i];
+    values_[key.substr(2)].push_back(argv[++i]);
   }
   return true;
 }
 
 std::string Options::get(const std::string &key, const std::string &fallback) const {
   auto it = values_.find(key);
-  return it == values_.end() ? fallback : it->second;
+  return it == values_.end() ? fallback : it->second.back();
+}
+
+std::vector<std::string> Options::get_all(const std::string &key) const {
+  auto it = values_.find(key);
+  return it == values_.end() ? std::vector<std::string>{} : it->second;
 }
 
 bool Options::require(const std::vector<std::string> &keys, std::string &error) const {
@@ -99,6 +104,13 @@ bool write_file(const std::string &path, const std::string &text, std::string &e
 std::string base_name(const std::string &path) {
   size_t slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string include_guard(const std::string &header_path) {
+  std::string guard;
+  for (char c : base_name(header_path))
+    guard += std::isalnum(static_cast<unsigned char>(c)) ? char(std::toupper(c)) : '_';
+  return guard + "_INCLUDED";
 }
 
 } // namespace regen

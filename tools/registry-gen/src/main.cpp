@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "gl_generator.hpp"
+#include "vk_generator.hpp"
 
 namespace {
 
@@ -15,6 +16,7 @@ struct Subcommand {
 
 constexpr Subcommand subcommands[] = {
     {"gl", regen::run_gl, regen::gl_usage},
+    {"vk", regen::run_vk, regen::vk_usage},
 };
 
 void print_usage(FILE *to) {
