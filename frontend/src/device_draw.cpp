@@ -293,8 +293,8 @@ bool Device::flush_state(D3DPRIMITIVETYPE type) {
     int32_t y1 = int32_t(std::min<uint64_t>(uint64_t(vp.Y) + vp.Height, rt.Height));
     cs.push(NV_OP_SET_SCISSOR, nv_cmd_set_scissor{nv_rect{x0, y0, x1 - x0, y1 - y0}});
   }
-  // The topology is part of the pipeline, so a new primitive type re-checks it.
-  flush_pipeline(type);
+  // The topology is part of the pipeline, so a new primitive type rebuilds it too.
+  if ((dirty_ & kDirtyPipeline) || !pipeline_sent_ || sent_pipeline_.topology != topology(type)) flush_pipeline(type);
   if (dirty_ & kDirtyVertexConstants) flush_vertex_constants();
   dirty_ = 0;
   return true;
