@@ -39,13 +39,12 @@ ULONG Direct3D9::Release() {
 }
 
 bool Direct3D9::backend_ready() {
-  if (!resolved_) {
+  std::call_once(resolved_, [this] {
     std::string error;
     available_ = load_backend(backend_, error);
     if (!available_) log_error("%s", error.c_str());
     else log_info("backend '%s' from %s: %s", backend_.plugin->name, backend_.path.c_str(), backend_.adapter.device_name);
-    resolved_ = true;
-  }
+  });
   return available_;
 }
 

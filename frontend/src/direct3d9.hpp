@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <mutex>
 #include <string>
 
 #include <d3d9.h>
@@ -46,7 +47,7 @@ private:
 
   std::atomic<ULONG> refs_{1};
   bool extended_;
-  bool resolved_ = false;
+  std::once_flag resolved_; // any thread may be the first to ask
   bool available_ = false;
   LoadedPlugin backend_;
 };
