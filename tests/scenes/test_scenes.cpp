@@ -261,3 +261,48 @@ TEST_CASE("scene: vertex buffer updates are ordered with draws", "[scene]") {
     probe(r, 56, 32, kWhite, 0);
   }
 }
+
+TEST_CASE("scene: a second render target, and a viewport larger than the target", "[scene]") {
+  SceneSetup setup;
+  auto images = render_all("render_target", setup, [](IDirect3DDevice9 *dev) {
+    IDirect3DSurface9 *back = nullptr, *target = nullptr, *copy = nullptr;
+    HR(dev->GetRenderTarget(0, &back));
+    HR(dev->CreateRenderTarget(32, 16, D3DFMT_A8R8G8B8, D3DMULTISAMPLE_NONE, 0, FALSE, &target, nullptr));
+    HR(dev->SetRenderTarget(0, target));
+    D3DVIEWPORT9 vp;
+    HR(dev->GetViewport(&vp));
+    CHECK((vp.X == 0 && vp.Y == 0 && vp.Width == 32 && vp.Height == 16)); // reset to the new target
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kGreen, 1.0f, 0));
+    quad_rhw(dev, 8, 4, 24, 12, kRed);
+    HR(dev->CreateOffscreenPlainSurface(32, 16, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM, &copy, nullptr));
+    HR(dev->GetRenderTargetData(target, copy));
+    D3DLOCKED_RECT locked;
+    HR(copy->LockRect(&locked, nullptr, D3DLOCK_READONLY));
+    auto pixel = [&](int x, int y) {
+      return static_cast<const DWORD *>(locked.pBits)[y * locked.Pitch / 4 + x] & 0xffffff;
+    };
+    CHECK(pixel(1, 1) == (kGreen & 0xffffff));
+    CHECK(pixel(8, 4) == (kRed & 0xffffff));
+    CHECK(pixel(23, 11) == (kRed & 0xffffff));
+    CHECK(pixel(24, 12) == (kGreen & 0xffffff));
+    HR(copy->UnlockRect());
+    CHECK(copy->Release() == 0);
+
+    HR(dev->SetRenderTarget(0, back));
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlack, 1.0f, 0));
+    // d3d9 accepts a viewport reaching past the target; clears and draws stop at its edge.
+    D3DVIEWPORT9 big{32, 32, 64, 64, 0.0f, 1.0f};
+    HR(dev->SetViewport(&big));
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlue, 1.0f, 0));
+    quad_rhw(dev, 40, 40, 200, 200, kYellow);
+    CHECK(back->Release() == 0); // binding holds no public reference; the device keeps it alive
+    CHECK(target->Release() == 0);
+  }, 0);
+  for (const auto &r : images) {
+    probe(r, 31, 31, kBlack, 0);
+    probe(r, 32, 32, kBlue, 0);
+    probe(r, 39, 39, kBlue, 0);
+    probe(r, 40, 40, kYellow, 0);
+    probe(r, 63, 63, kYellow, 0);
+  }
+}
