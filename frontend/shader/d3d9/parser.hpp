@@ -1,0 +1,25 @@
+// parse_shader: D3D9 shader bytecode -> Program, with validation. Never reads past max_tokens,
+// never throws for bad input; the error is one line naming the token ("token 17: opcode 0x58
+// (cmp) is not allowed in vs_2_0", "truncated at token 9", "missing end token" ...).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "ir.hpp"
+
+namespace novem::d3d9 {
+
+struct ParseResult {
+  bool ok = false;
+  Program program;      // valid when ok
+  std::string error;    // one line when !ok
+  uint32_t error_token = 0;   // token index the error is about
+};
+
+// Parses up to max_tokens tokens; the stream must end with the end token (0x0000FFFF), and
+// program.token_count says how many tokens the shader took (words after the end are ignored).
+ParseResult parse_shader(const uint32_t* tokens, size_t max_tokens);
+
+}  // namespace novem::d3d9

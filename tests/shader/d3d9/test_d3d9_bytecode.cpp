@@ -1,0 +1,399 @@
+// D3D9 shader bytecode: table, parser, disassembler, assembler, and the novem-shader tool.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "assembler.hpp"
+#include "disassembler.hpp"
+#include "parser.hpp"
+
+using namespace novem::d3d9;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct CorpusFile {
+  std::string name;
+  std::string text;
+};
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+std::vector<CorpusFile> corpus() {
+  std::vector<CorpusFile> files;
+  for (const auto& e : fs::directory_iterator(NOVEM_D3D9_CORPUS_DIR))
+    if (e.path().extension() == ".asm") files.push_back({e.path().stem().string(), read_text(e.path())});
+  std::sort(files.begin(), files.end(), [](const CorpusFile& a, const CorpusFile& b) { return a.name < b.name; });
+  return files;
+}
+
+std::vector<uint32_t> must_assemble(const std::string& text) {
+  AssembleResult r = assemble(text);
+  INFO(r.error);
+  REQUIRE(r.ok);
+  return r.tokens;
+}
+
+ParseResult parse(const std::vector<uint32_t>& words) {
+  // An exact-size copy, so that a read past the end is caught by AddressSanitizer.
+  std::vector<uint32_t> copy(words);
+  return parse_shader(copy.empty() ? nullptr : copy.data(), copy.size());
+}
+
+std::string parse_error(const std::vector<uint32_t>& words) {
+  ParseResult r = parse(words);
+  REQUIRE_FALSE(r.ok);
+  return r.error;
+}
+
+std::string assemble_error(const std::string& text) {
+  AssembleResult r = assemble(text);
+  REQUIRE_FALSE(r.ok);
+  return r.error;
+}
+
+}  // namespace
+
+TEST_CASE("corpus: one shader per version, every opcode row of the table") {
+  auto files = corpus();
+  REQUIRE(files.size() >= 11);
+  std::set<std::string> versions;
+  std::set<const OpInfo*> rows;
+  bool dcl = false, def = false, defi = false, defb = false;
+  for (const auto& f : files) {
+    INFO(f.name);
+    auto words = must_assemble(f.text);
+    ParseResult r = parse(words);
+    INFO(r.error);
+    REQUIRE(r.ok);
+    versions.insert(r.program.version.name());
+    for (const Instruction& i : r.program.instructions) rows.insert(i.info);
+    dcl |= !r.program.declarations.empty();
+    for (const ConstantDef& d : r.program.definitions) {
+      def |= d.kind == ConstantDef::Kind::Float;
+      defi |= d.kind == ConstantDef::Kind::Int;
+      defb |= d.kind == ConstantDef::Kind::Bool;
+    }
+  }
+  CHECK(versions == std::set<std::string>{"vs_1_1", "vs_2_0", "vs_2_x", "vs_3_0", "ps_1_1", "ps_1_2",
+                                          "ps_1_3", "ps_1_4", "ps_2_0", "ps_2_x", "ps_3_0"});
+  CHECK((dcl && def && defi && defb));
+  for (const OpInfo& row : opcode_table()) {
+    if (row.vs_min == 0 && row.ps_min == 0) continue;   // texm3x3diff: reserved in every version
+    if (row.form == OpForm::Dcl || row.form == OpForm::Def || row.form == OpForm::DefI || row.form == OpForm::DefB)
+      continue;
+    INFO(row.name << " (opcode " << static_cast<int>(row.opcode) << ", " << int(row.src_count) << " sources)");
+    CHECK(rows.count(&row) == 1);
+  }
+}
+
+TEST_CASE("corpus: the build-time novem-shader output equals the library's assembly") {
+  for (const auto& f : corpus()) {
+    INFO(f.name);
+    auto words = must_assemble(f.text);
+    std::string bytes = read_text(fs::path(NOVEM_D3D9_CORPUS_BIN_DIR) / (f.name + ".bin"));
+    REQUIRE(bytes.size() == words.size() * 4);
+    for (size_t i = 0; i < words.size(); ++i) {
+      uint32_t w = 0;
+      for (int b = 0; b < 4; ++b) w |= uint32_t(uint8_t(bytes[4 * i + size_t(b)])) << (8 * b);
+      CHECK(w == words[i]);
+    }
+  }
+}
+
+TEST_CASE("corpus: asm -> bin -> dis -> asm gives the same words and dis is a fixed point") {
+  for (const auto& f : corpus()) {
+    INFO(f.name);
+    auto words = must_assemble(f.text);
+    ParseResult r = parse(words);
+    REQUIRE(r.ok);
+    CHECK(r.program.token_count == words.size());
+    CHECK(encode_program(r.program) == words);
+    std::string text = disassemble(r.program);
+    INFO(text);
+    auto again = must_assemble(text);
+    CHECK(again == words);
+    ParseResult r2 = parse(again);
+    REQUIRE(r2.ok);
+    CHECK(disassemble(r2.program) == text);
+  }
+}
+
+TEST_CASE("known-good token streams") {
+  SECTION("vs_1_1 m4x4 oPos, v0, c0") {
+    std::vector<uint32_t> want = {0xFFFE0101, 0x00000014, 0xC00F0000, 0x90E40000, 0xA0E40000, 0x0000FFFF};
+    CHECK(must_assemble("vs_1_1\nm4x4 oPos, v0, c0\n") == want);
+    ParseResult r = parse(want);
+    REQUIRE(r.ok);
+    CHECK(disassemble(r.program) == "vs_1_1\n    m4x4 oPos, v0, c0\n");
+    REQUIRE(r.program.instructions.size() == 1);
+    const Instruction& i = r.program.instructions[0];
+    CHECK(i.opcode == Opcode::M4x4);
+    CHECK(i.dst.type == RegType::RastOut);
+    CHECK(i.src[0].type == RegType::Input);
+    CHECK(i.src[1].type == RegType::Const);
+    CHECK(i.token_offset == 1);
+  }
+  SECTION("ps_2_0 texture sample") {
+    // Instruction length in bits 24-27; sampler = register type 10 split over bits 28-30 / 11-12.
+    std::vector<uint32_t> want = {
+        0xFFFF0200,
+        0x0200001F, 0x80000000, 0xB0030000,              // dcl t0.xy
+        0x0200001F, 0x90000000, 0xA00F0800,              // dcl_2d s0
+        0x05000051, 0xA00F0000, 0x3F800000, 0x00000000, 0x3F000000, 0x3F800000,  // def c0, 1, 0, 0.5, 1
+        0x03000042, 0x800F0000, 0xB0E40000, 0xA0E40800,  // texld r0, t0, s0
+        0x03010042, 0x800F0001, 0xB0E40000, 0xA0E40800,  // texldp r1, t0, s0
+        0x03000002, 0x801F0000, 0x80E40000, 0x81E40001,  // add_sat r0, r0, -r1  (sat = bit 20, neg = 1 << 24)
+        0x02000001, 0x800F0800, 0x80E40000,              // mov oC0, r0
+        0x0000FFFF};
+    const char* text =
+        "ps_2_0\n    dcl t0.xy\n    dcl_2d s0\n    def c0, 1, 0, 0.5, 1\n    texld r0, t0, s0\n"
+        "    texldp r1, t0, s0\n    add_sat r0, r0, -r1\n    mov oC0, r0\n";
+    CHECK(must_assemble(text) == want);
+    ParseResult r = parse(want);
+    REQUIRE(r.ok);
+    CHECK(disassemble(r.program) == text);
+    CHECK(r.program.declarations.size() == 2);
+    CHECK(r.program.declarations[1].sampler_type == SamplerType::Tex2D);
+    CHECK(r.program.instructions[1].tex == TexKind::Project);
+  }
+  SECTION("vs_2_0 relative constant and vs_3_0 dcl usage index") {
+    // c10[a0.x]: bit 13 on the source, then an address token (a0 = type 3, swizzle .xxxx).
+    CHECK(must_assemble("vs_2_0\nmov r0, c10[a0.x]\n") ==
+          std::vector<uint32_t>{0xFFFE0200, 0x03000001, 0x800F0000, 0xA0E4200A, 0xB0000000, 0x0000FFFF});
+    // vs_1_1: bit 13 alone (a0.x implied), no extra token.
+    CHECK(must_assemble("vs_1_1\nmov r0, c[a0.x + 10]\n") ==
+          std::vector<uint32_t>{0xFFFE0101, 0x00000001, 0x800F0000, 0xA0E4200A, 0x0000FFFF});
+    // dcl_texcoord1 v2: usage 5, index 1 << 16.
+    CHECK(must_assemble("vs_3_0\ndcl_texcoord1 v2\n") ==
+          std::vector<uint32_t>{0xFFFE0300, 0x0200001F, 0x80010005, 0x900F0002, 0x0000FFFF});
+  }
+  SECTION("predication, setp and comparisons") {
+    // p0 = register type 19: bits 28-30 = 3, bits 11-12 = 2.
+    CHECK(must_assemble("ps_2_x\nsetp_ge p0, r2, c0\n(p0.x) mov r3, c0\nif_gt r0.x, c0.y\nendif\n") ==
+          std::vector<uint32_t>{0xFFFF0201,
+                                0x0303005E, 0xB00F1000, 0x80E40002, 0xA0E40000,
+                                0x13000001, 0x800F0003, 0xB0001000, 0xA0E40000,
+                                0x02010029, 0x80000000, 0xA0550000,
+                                0x0000002B,
+                                0x0000FFFF});
+  }
+  SECTION("ps_1_x: co-issue, source modifiers, shifts, no length field") {
+    CHECK(must_assemble("ps_1_1\nmul_x2 r0.rgb, t0_bx2, 1-v0\n+mov r0.a, c0.b\n") ==
+          std::vector<uint32_t>{0xFFFF0101,
+                                0x00000005, 0x81070000, 0xB4E40000, 0x96E40000,
+                                0x40000001, 0x80080000, 0xA0AA0000,
+                                0x0000FFFF});
+    CHECK(must_assemble("ps_1_4\nphase\nmov_d2 r0, r1_x2\n") ==
+          std::vector<uint32_t>{0xFFFF0104, 0x0000FFFD, 0x00000001, 0x8F0F0000, 0x87E40001, 0x0000FFFF});
+  }
+  SECTION("comment tokens are skipped and kept aside") {
+    std::vector<uint32_t> words = {0xFFFE0101, 0x0002FFFE, 0x42415443, 0x00000000,
+                                   0x00000014, 0xC00F0000, 0x90E40000, 0xA0E40000, 0x0000FFFF};
+    ParseResult r = parse(words);
+    REQUIRE(r.ok);
+    REQUIRE(r.program.comments.size() == 1);
+    CHECK(r.program.comments[0].words.size() == 2);
+    CHECK(r.program.instructions[0].token_offset == 4);
+    // Documented: re-encoding drops comments.
+    CHECK(encode_program(r.program) ==
+          std::vector<uint32_t>{0xFFFE0101, 0x00000014, 0xC00F0000, 0x90E40000, 0xA0E40000, 0x0000FFFF});
+  }
+}
+
+TEST_CASE("def values survive disassembly bit for bit") {
+  std::vector<uint32_t> words = {0xFFFF0200, 0x05000051, 0xA00F0000, 0x7FC00001, 0x80000000, 0x00000001, 0x3DCCCCCD,
+                                 0x05000051, 0xA00F0001, 0xFF800000, 0x7F7FFFFF, 0x3EAAAAAB, 0xC0490FDB, 0x0000FFFF};
+  ParseResult r = parse(words);
+  REQUIRE(r.ok);
+  std::string text = disassemble(r.program);
+  INFO(text);
+  CHECK(must_assemble(text) == words);
+}
+
+TEST_CASE("refusal: truncated streams at every length") {
+  for (const auto& f : corpus()) {
+    INFO(f.name);
+    auto words = must_assemble(f.text);
+    for (size_t n = 0; n < words.size(); ++n) {
+      std::vector<uint32_t> cut(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(n));
+      ParseResult r = parse(cut);
+      INFO("length " << n);
+      CHECK_FALSE(r.ok);
+      CHECK(!r.error.empty());
+      CHECK(r.error.find('\n') == std::string::npos);
+    }
+  }
+  CHECK(parse_shader(nullptr, 0).error == "empty shader: no version token");
+}
+
+TEST_CASE("refusal: clear one-line errors") {
+  // Unknown version; opcode not in this version; unknown opcode.
+  CHECK(parse_error({0xFFFE0400, 0x0000FFFF}) == "unknown version 0xFFFE0400");
+  CHECK(parse_error({0x12345678}) == "unknown version 0x12345678");
+  CHECK(parse_error({0xFFFE0200, 0x04000058, 0x800F0000, 0x80E40000, 0x80E40000, 0x80E40000, 0x0000FFFF}) ==
+        "token 1: opcode 0x58 (cmp) is not allowed in vs_2_0");
+  CHECK(parse_error({0xFFFF0200, 0x00000061, 0x0000FFFF}) == "token 1: unknown opcode 0x61");
+  CHECK(parse_error({0xFFFF0200, 0x0000004B, 0x0000FFFF}).find("(texm3x3diff) is not allowed") != std::string::npos);
+  // Register ranges.
+  CHECK(parse_error({0xFFFE0300, 0x02000001, 0x800F0020, 0x80E40000, 0x0000FFFF}) ==
+        "token 2: r32 out of range for vs_3_0");
+  CHECK(parse_error({0xFFFF0101, 0x00000001, 0x800F0002, 0x80E40000, 0x0000FFFF}) ==
+        "token 2: r2 out of range for ps_1_1");
+  CHECK(parse_error({0xFFFF0200, 0x02000001, 0x800F0000, 0xA0E40020, 0x0000FFFF}) ==
+        "token 3: c32 out of range for ps_2_0");
+  CHECK(parse_error({0xFFFE0300, 0x02000001, 0xC00F0000, 0x80E40000, 0x0000FFFF}).find("not available in vs_3_0") !=
+        std::string::npos);   // oPos is gone in vs_3_0
+  // Control flow.
+  CHECK(parse_error({0xFFFE0200, 0x0000002B, 0x0000FFFF}) == "token 1: unbalanced control flow: endif without if");
+  CHECK(parse_error({0xFFFE0200, 0x01000028, 0xE0E40800, 0x0000FFFF}) ==
+        "token 1: unbalanced control flow: if without endif at the end (token 3)");
+  CHECK(parse_error({0xFFFE0200, 0x0000001D, 0x0000FFFF}) == "token 1: unbalanced control flow: endloop without loop");
+  CHECK(parse_error({0xFFFE0200, 0x01000026, 0xF0E40000, 0x0000001D, 0x0000FFFF}) ==
+        "token 3: unbalanced control flow: endloop closes rep without endrep");
+  CHECK(parse_error({0xFFFE0201, 0x0000002C, 0x0000FFFF}) == "token 1: unbalanced control flow: break outside loop or rep");
+  CHECK(parse_error({0xFFFE0200, 0x0000002A, 0x0000FFFF}) == "token 1: unbalanced control flow: else without if");
+  // Missing end, instruction length mismatch, parameter token where an instruction belongs.
+  CHECK(parse_error({0xFFFE0101, 0x00000014, 0xC00F0000, 0x90E40000, 0xA0E40000}) == "missing end token");
+  CHECK(parse_error({0xFFFE0200, 0x03000001, 0x800F0000, 0x80E40000, 0x80E40000, 0x0000FFFF}) ==
+        "token 1: mov: instruction length 3, but its operands take 2 tokens");
+  CHECK(parse_error({0xFFFE0200, 0x01000002, 0x800F0000, 0x0000FFFF}) ==
+        "token 1: add: instruction length 1 is too short for its operands");
+  CHECK(parse_error({0xFFFE0200, 0x800F0000, 0x0000FFFF}) == "token 1: expected an instruction token, found 0x800F0000");
+  // Modifiers and bits that a version does not have.
+  CHECK(parse_error({0xFFFE0200, 0x40000001, 0x800F0000, 0x80E40000, 0x0000FFFF}) ==
+        "token 1: mov: co-issue is only allowed in ps_1_x");
+  CHECK(parse_error({0xFFFE0200, 0x02000001, 0x800F0000, 0x8EE40000, 0x0000FFFF}) == "token 3: unknown source modifier 14");
+  CHECK(parse_error({0xFFFE0200, 0x02000001, 0x80000000, 0x80E40000, 0x0000FFFF}) == "token 2: empty write mask");
+  CHECK(parse_error({0xFFFE0200, 0x12000001, 0x800F0000, 0x80E40000, 0x0000FFFF}) ==
+        "token 1: mov: predication is not allowed in vs_2_0");
+  CHECK(parse_error({0xFFFF0200, 0x02000001, 0xA00F0000, 0x80E40000, 0x0000FFFF}) == "token 1: mov: c0 cannot be written");
+  CHECK(parse_error({0xFFFF0200, 0x0200001F, 0x80000000, 0x800F0000, 0x0000FFFF}) ==
+        "token 1: dcl of r0 is not allowed in ps_2_0");
+}
+
+TEST_CASE("refusal: assembler errors name the line") {
+  CHECK(assemble_error("") == "line 1: no version line");
+  CHECK(assemble_error("vs_4_0\n") == "line 1: expected a version (vs_1_1 ... ps_3_0), found 'vs_4_0'");
+  CHECK(assemble_error("vs_2_0\n\n// x\nmadd r0, r1, r2, r3\n") == "line 4: unknown instruction 'madd'");
+  CHECK(assemble_error("vs_2_0\nmov r0\n") == "line 2: mov takes 2 operands, found 1");
+  CHECK(assemble_error("vs_2_0\ncmp r0, r1, r2, r3\n") == "line 2: cmp is not allowed in vs_2_0");
+  CHECK(assemble_error("vs_3_0\nmov r32, r0\n") == "line 2: token 2: r32 out of range for vs_3_0");
+  CHECK(assemble_error("vs_2_0\nrep i0\nmov r0, r1\n") ==
+        "line 2: token 1: unbalanced control flow: rep without endrep at the end (token 6)");
+  CHECK(assemble_error("vs_2_0\nret\nlabel l0\nmov r0, r1\n") ==
+        "line 3: token 2: unbalanced control flow: label l0 without ret");
+  CHECK(assemble_error("vs_2_0\nendif\n") == "line 2: token 1: unbalanced control flow: endif without if");
+  CHECK(assemble_error("ps_2_0\nmov r0.xzy, r1\n") == "line 2: bad write mask '.xzy'");
+  CHECK(assemble_error("ps_2_0\nmov r0, r1.xq\n") == "line 2: bad swizzle '.xq'");
+  CHECK(assemble_error("ps_2_0\nmov_foo r0, r1\n") == "line 2: unknown instruction modifier '_foo'");
+  CHECK(assemble_error("ps_2_0\nmov r0, r1_foo\n") == "line 2: unknown source modifier '_foo'");
+  CHECK(assemble_error("ps_2_0\nmov r0, q1\n") == "line 2: unknown register 'q1'");
+  CHECK(assemble_error("vs_2_0\ncall l3\nret\n") == "line 2: token 1: call to undefined label l3");
+  CHECK(assemble_error("vs_2_0\nlabel l0\nret\n") == "line 2: token 1: label l0 before the main program's ret");
+  CHECK(assemble_error("vs_2_0\nadd r0, r1, c0[aL]\n") == "line 2: token 5: aL used outside loop");
+  CHECK(assemble_error("vs_2_0\nsetp p0, r0, r1\n") == "line 2: setp needs a comparison (setp_gt, _eq, _ge, _lt, _ne, _le)");
+  CHECK(assemble_error("ps_2_0\ndcl s0\n") == "line 2: sampler dcl needs _2d, _cube, _volume or _1d");
+  // Any case, both comment styles.
+  CHECK(must_assemble("VS_1_1 ; version\n  M4X4 OPOS, V0, C0 // comment\n") ==
+        std::vector<uint32_t>{0xFFFE0101, 0x00000014, 0xC00F0000, 0x90E40000, 0xA0E40000, 0x0000FFFF});
+}
+
+TEST_CASE("refusal: mutated corpus bytecode never crashes and what parses round-trips") {
+  std::mt19937 rng(12345);
+  size_t accepted = 0, total = 0;
+  for (const auto& f : corpus()) {
+    auto words = must_assemble(f.text);
+    for (int iter = 0; iter < 4000; ++iter) {
+      std::vector<uint32_t> m = words;
+      int flips = 1 + static_cast<int>(rng() % 3);
+      for (int k = 0; k < flips && !m.empty(); ++k) {
+        size_t at = rng() % m.size();
+        switch (rng() % 7) {
+          case 0: case 1: m[at] ^= 1u << (rng() % 32); break;
+          case 2: m[at] = rng(); break;
+          case 3: m[at] &= ~(0xFu << (4 * (rng() % 8))); break;
+          case 4: m.insert(m.begin() + static_cast<std::ptrdiff_t>(at), static_cast<uint32_t>(rng())); break;
+          case 5: m.erase(m.begin() + static_cast<std::ptrdiff_t>(at)); break;
+          default: m.resize(at + 1); break;
+        }
+      }
+      ++total;
+      ParseResult r = parse(m);
+      if (!r.ok) {
+        CHECK(!r.error.empty());
+        continue;
+      }
+      ++accepted;
+      std::string text = disassemble(r.program);
+      AssembleResult a = assemble(text);
+      INFO(f.name << " iteration " << iter << "\n" << text << a.error);
+      REQUIRE(a.ok);
+      CHECK(a.tokens == encode_program(r.program));
+    }
+  }
+  CHECK(total > 0);
+  CHECK(accepted > 0);
+  // Random streams behind every valid version token.
+  const uint32_t versions[] = {0xFFFE0101, 0xFFFE0200, 0xFFFE0201, 0xFFFE0300, 0xFFFF0101, 0xFFFF0102,
+                               0xFFFF0103, 0xFFFF0104, 0xFFFF0200, 0xFFFF0201, 0xFFFF0300};
+  for (uint32_t version : versions) {
+    for (int iter = 0; iter < 2000; ++iter) {
+      std::vector<uint32_t> m(1 + rng() % 24);
+      m[0] = version;
+      for (size_t i = 1; i < m.size(); ++i) {
+        uint32_t r = rng();
+        // Mostly plausible tokens: small opcodes with a length, parameter tokens, the end token.
+        switch (r % 4) {
+          case 0: m[i] = (r >> 8) % 100 | ((r >> 4) & 0xF) << 24; break;
+          case 1: m[i] = 0x80000000u | (r & 0x7FFFFFFFu); break;
+          case 2: m[i] = r % 3 == 0 ? 0x0000FFFFu : r; break;
+          default: m[i] = r; break;
+        }
+      }
+      ParseResult r = parse(m);
+      if (!r.ok) continue;
+      AssembleResult a = assemble(disassemble(r.program));
+      INFO(disassemble(r.program) << a.error);
+      REQUIRE(a.ok);
+      CHECK(a.tokens == encode_program(r.program));
+    }
+  }
+}
+
+TEST_CASE("novem-shader tool: asm and dis, one-line errors and exit status") {
+  fs::path dir = fs::temp_directory_path() / ("novem-shader-test-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  auto sh = [](const std::string& cmd) { return std::system(cmd.c_str()); };
+  std::string tool = NOVEM_SHADER_TOOL;
+  {
+    std::ofstream(dir / "a.asm") << "ps_2_0\ndcl_2d s0\ndcl t0\ntexld r0, t0, s0\nmov oC0, r0\n";
+  }
+  REQUIRE(sh(tool + " asm " + (dir / "a.asm").string() + " -o " + (dir / "a.bin").string()) == 0);
+  REQUIRE(sh(tool + " dis " + (dir / "a.bin").string() + " > " + (dir / "a.txt").string()) == 0);
+  CHECK(read_text(dir / "a.txt") == "ps_2_0\n    dcl_2d s0\n    dcl t0\n    texld r0, t0, s0\n    mov oC0, r0\n");
+  {
+    std::ofstream(dir / "bad.asm") << "ps_2_0\nmov r0, r99\n";
+    std::ofstream(dir / "bad.bin", std::ios::binary) << "abc";
+  }
+  CHECK(sh(tool + " asm " + (dir / "bad.asm").string() + " -o " + (dir / "x.bin").string() + " 2> " +
+           (dir / "err.txt").string()) != 0);
+  CHECK(read_text(dir / "err.txt") == "novem-shader: " + (dir / "bad.asm").string() +
+                                          ": line 2: token 3: r99 out of range for ps_2_0\n");
+  CHECK(sh(tool + " dis " + (dir / "bad.bin").string() + " 2> /dev/null") != 0);
+  CHECK(sh(tool + " dis " + (dir / "missing.bin").string() + " 2> /dev/null") != 0);
+  CHECK(sh(tool + " frob 2> /dev/null") != 0);
+  fs::remove_all(dir);
+}
