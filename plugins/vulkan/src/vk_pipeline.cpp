@@ -228,13 +228,13 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
   vp.scissorCount = 1;
 
   // Facing is decided in framebuffer space, where row 0 is the top row — the space nv_cull names
-  // windings in — whatever the viewport's flip. VK_FRONT_FACE_CLOCKWISE makes the
-  // counter-clockwise triangles back faces.
+  // windings in — whatever the viewport's flip. Clockwise is always the front face, as in D3D9,
+  // so that a shader's facing input (vFace) means the same whatever is culled.
   VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
   rs.polygonMode = VK_POLYGON_MODE_FILL;
   rs.lineWidth = 1.0f;
-  rs.cullMode = d.cull == NV_CULL_NONE ? VK_CULL_MODE_NONE : VK_CULL_MODE_BACK_BIT;
-  rs.frontFace = d.cull == NV_CULL_CW ? VK_FRONT_FACE_COUNTER_CLOCKWISE : VK_FRONT_FACE_CLOCKWISE;
+  rs.cullMode = d.cull == NV_CULL_CCW ? VK_CULL_MODE_BACK_BIT : d.cull == NV_CULL_CW ? VK_CULL_MODE_FRONT_BIT : VK_CULL_MODE_NONE;
+  rs.frontFace = VK_FRONT_FACE_CLOCKWISE;
 
   VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
   ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
