@@ -60,7 +60,7 @@ std::vector<uint32_t> build_ff_vertex_shader(const FFVertexKey& key) {
     b.decorate_location(in_color, 1);
   }
   const Id out_color = b.variable(StorageClass::Output, t_vec4, "out_color");
-  b.decorate_location(out_color, 0);
+  b.decorate_location(out_color, kFFColorLocation);
 
   const Id main_fn = b.begin_function(t_void, {}, "main");
   const Id one = b.const_float(1.0f);
@@ -118,7 +118,7 @@ std::vector<uint32_t> build_ff_pixel_shader() {
   b.capability(spv::Capability::Shader);
   const Id t_vec4 = b.type_fvec(4);
   const Id in_color = b.variable(StorageClass::Input, t_vec4, "in_color");
-  b.decorate_location(in_color, 0);
+  b.decorate_location(in_color, kFFColorLocation);
   const Id out_color = b.variable(StorageClass::Output, t_vec4, "out_color");
   b.decorate_location(out_color, 0);
 

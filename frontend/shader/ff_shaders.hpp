@@ -52,6 +52,11 @@ static_assert(offsetof(FFVertexConstants, lit_color) == 96);
 // Pretransformed vertices: w = 1 / rhw, clip = (ndc.xyz * w, w), so interpolation is
 // perspective-correct as in D3D9 (rhw == 0, which D3D9 leaves undefined, gives w = 1, as other
 // implementations do).
+// The diffuse colour travels between the stages at COLOR0's location of the stage-interface
+// convention (TEXCOORDn at n, COLORn at 16 + n), so that fixed-function and translated shaders
+// of either stage link with each other.
+constexpr uint32_t kFFColorLocation = 16;
+
 std::vector<uint32_t> build_ff_vertex_shader(const FFVertexKey& key);
 std::vector<uint32_t> build_ff_pixel_shader();
 

@@ -85,7 +85,7 @@ VsOut run_vs(const FFVertexKey& k, const FFVertexConstants& c, Vec4 pos, Vec4 co
   INFO(vm.error());
   REQUIRE(ran);
   if (point_size) *point_size = vm.point_size();
-  return VsOut{vm.position(), vm.output(0)};
+  return VsOut{vm.position(), vm.output(novem::kFFColorLocation)};
 }
 
 void check_close(const Vec4& got, const Vec4& want, float eps = 1e-5f) {
@@ -171,11 +171,13 @@ TEST_CASE("FF shaders cross-compile to GLSL 450 through SPIRV-Cross", "[shader][
     CHECK(r.text.find("FFVertexConstants") != std::string::npos);
     CHECK(r.text.find("layout(location = 0) in vec4") != std::string::npos);
     CHECK((r.text.find("layout(location = 1) in vec4") != std::string::npos) == k.has_color);
+    CHECK(r.text.find("layout(location = 16) out vec4") != std::string::npos); // COLOR0
   }
   const auto ps = novem::test::cross_to_glsl(novem::build_ff_pixel_shader());
   INFO(ps.text);
   REQUIRE(ps.ok);
   CHECK(ps.text.find("layout(location = 0) out vec4") != std::string::npos);
+  CHECK(ps.text.find("layout(location = 16) in vec4") != std::string::npos); // COLOR0
 }
 
 TEST_CASE("FF vertex shader: pretransformed maths, known numbers", "[shader][ff][math]") {
@@ -261,7 +263,7 @@ TEST_CASE("FF pixel shader passes the colour through", "[shader][ff][math]") {
   const auto words = novem::build_ff_pixel_shader();
   novem::test::SpirvInterpreter vm(words);
   REQUIRE(vm.ok());
-  vm.set_input(0, {0.2f, 0.4f, 0.6f, 0.8f});
+  vm.set_input(novem::kFFColorLocation, {0.2f, 0.4f, 0.6f, 0.8f});
   REQUIRE(vm.run());
   check_close(vm.output(0), {0.2f, 0.4f, 0.6f, 0.8f});
 }
