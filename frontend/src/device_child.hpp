@@ -1,5 +1,5 @@
-// What every resource shares: COM reference counting as native d3d9 does it (see com.hpp),
-// IDirect3DResource9's bookkeeping methods, and the device it belongs to.
+// What every object a device creates shares: COM reference counting as native d3d9 does it
+// (see com.hpp) and the device it belongs to; resources add IDirect3DResource9's bookkeeping.
 #pragma once
 
 #include "com.hpp"
@@ -8,10 +8,12 @@
 
 namespace novem {
 
-template <class Iface> class DeviceChild : public Iface, public RefCounts {
+// Reference counting and GetDevice: every object a device creates (resources, shaders,
+// vertex declarations).
+template <class Iface> class DeviceObject : public Iface, public RefCounts {
 public:
-  DeviceChild(Device *device, ULONG public_refs) : RefCounts(public_refs), device_(device) {}
-  virtual ~DeviceChild() = default;
+  DeviceObject(Device *device, ULONG public_refs) : RefCounts(public_refs), device_(device) {}
+  virtual ~DeviceObject() = default;
   Device *device() const { return device_; }
 
   ULONG STDMETHODCALLTYPE AddRef() override {
@@ -39,19 +41,12 @@ public:
     *device = device_;
     return D3D_OK;
   }
-  HRESULT STDMETHODCALLTYPE SetPrivateData(REFGUID, const void *, DWORD, DWORD) override { NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL); }
-  HRESULT STDMETHODCALLTYPE GetPrivateData(REFGUID, void *, DWORD *) override { NOVEM_UNIMPLEMENTED(D3DERR_NOTFOUND); }
-  HRESULT STDMETHODCALLTYPE FreePrivateData(REFGUID) override { NOVEM_UNIMPLEMENTED(D3DERR_NOTFOUND); }
-  // Priorities only matter to managed resources, which do not exist yet.
-  DWORD STDMETHODCALLTYPE SetPriority(DWORD priority) override { DWORD old = priority_; priority_ = priority; return old; }
-  DWORD STDMETHODCALLTYPE GetPriority() override { return priority_; }
-  void STDMETHODCALLTYPE PreLoad() override {}
 
 protected:
-  // QueryInterface for IUnknown, IDirect3DResource9 and the resource's own interface.
-  HRESULT query(REFIID iid, const IID &own, void **out) {
+  // QueryInterface for IUnknown, `own` and, when given, `base`.
+  HRESULT query(REFIID iid, const IID &own, void **out, const IID *base = nullptr) {
     if (!out) return E_POINTER;
-    if (IsEqualGUID(iid, IID_IUnknown) || IsEqualGUID(iid, IID_IDirect3DResource9) || IsEqualGUID(iid, own)) {
+    if (IsEqualGUID(iid, IID_IUnknown) || IsEqualGUID(iid, own) || (base && IsEqualGUID(iid, *base))) {
       AddRef();
       *out = static_cast<Iface *>(this);
       return S_OK;
@@ -61,6 +56,26 @@ protected:
   }
 
   Device *const device_;
+};
+
+// A resource: IDirect3DResource9's bookkeeping on top of DeviceObject.
+template <class Iface> class DeviceChild : public DeviceObject<Iface> {
+public:
+  using DeviceObject<Iface>::DeviceObject;
+
+  HRESULT STDMETHODCALLTYPE SetPrivateData(REFGUID, const void *, DWORD, DWORD) override { NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL); }
+  HRESULT STDMETHODCALLTYPE GetPrivateData(REFGUID, void *, DWORD *) override { NOVEM_UNIMPLEMENTED(D3DERR_NOTFOUND); }
+  HRESULT STDMETHODCALLTYPE FreePrivateData(REFGUID) override { NOVEM_UNIMPLEMENTED(D3DERR_NOTFOUND); }
+  // Priorities only matter to managed resources, which do not exist yet.
+  DWORD STDMETHODCALLTYPE SetPriority(DWORD priority) override { DWORD old = priority_; priority_ = priority; return old; }
+  DWORD STDMETHODCALLTYPE GetPriority() override { return priority_; }
+  void STDMETHODCALLTYPE PreLoad() override {}
+
+protected:
+  HRESULT query(REFIID iid, const IID &own, void **out) {
+    return DeviceObject<Iface>::query(iid, own, out, &IID_IDirect3DResource9);
+  }
+
   DWORD priority_ = 0;
 };
 

@@ -1,0 +1,149 @@
+// The JSON report (schema in layer/README.md, "novem-queue-diagnostics/1"): every device this
+// process created while the layer was loaded, live or destroyed, with each queue's counters.
+// Written to a temporary file beside the target and renamed over it, so a reader never sees half.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+
+#include "state.hpp"
+
+namespace novem_qd {
+namespace {
+
+std::string quoted(const std::string &s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+std::string version_string(std::uint32_t v) {
+  return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) + "." +
+         std::to_string(VK_API_VERSION_PATCH(v));
+}
+
+std::string flag_list(VkQueueFlags f) {
+  static const struct {
+    VkQueueFlags bit;
+    const char *name;
+  } names[] = {{VK_QUEUE_GRAPHICS_BIT, "graphics"},
+               {VK_QUEUE_COMPUTE_BIT, "compute"},
+               {VK_QUEUE_TRANSFER_BIT, "transfer"},
+               {VK_QUEUE_SPARSE_BINDING_BIT, "sparse_binding"},
+               {VK_QUEUE_PROTECTED_BIT, "protected"},
+               {VK_QUEUE_VIDEO_DECODE_BIT_KHR, "video_decode"},
+               {VK_QUEUE_OPTICAL_FLOW_BIT_NV, "optical_flow"}};
+  std::string out = "[";
+  for (const auto &n : names)
+    if (f & n.bit) out += std::string(out.size() > 1 ? ", " : "") + "\"" + n.name + "\"";
+  return out + "]";
+}
+
+std::uint64_t load(const Counter &c) { return c.load(std::memory_order_relaxed); }
+
+std::string wait(const WaitStats &w) {
+  return "{\"calls\": " + std::to_string(load(w.calls)) + ", \"blocked_ns\": " + std::to_string(load(w.blocked_ns)) +
+         "}";
+}
+
+void write_queue(std::ostringstream &o, const QueueState &q) {
+  const std::uint64_t blocked = load(q.queue_wait_idle.blocked_ns) + load(q.device_wait_idle.blocked_ns) +
+                                load(q.wait_for_fences.blocked_ns);
+  o << "        {\n"
+    << "          \"family\": " << q.family << ", \"index\": " << q.index
+    << ", \"family_flags\": " << flag_list(q.family_flags) << ", \"create_flags\": " << q.create_flags << ",\n"
+    << "          \"submits\": " << load(q.submits) << ", \"submit_calls\": {\"vkQueueSubmit\": "
+    << load(q.submit_calls_v1) << ", \"vkQueueSubmit2\": " << load(q.submit_calls_v2) << "}"
+    << ", \"failed_submits\": " << load(q.failed_submits) << ",\n"
+    << "          \"batches\": " << load(q.batches) << ", \"command_buffers\": " << load(q.command_buffers) << ",\n"
+    << "          \"wait_semaphores\": {\"binary\": " << load(q.wait_binary) << ", \"timeline\": "
+    << load(q.wait_timeline) << "},\n"
+    << "          \"signal_semaphores\": {\"binary\": " << load(q.signal_binary) << ", \"timeline\": "
+    << load(q.signal_timeline) << "},\n"
+    << "          \"fences\": " << load(q.fences) << ", \"presents\": " << load(q.presents)
+    << ", \"present_swapchains\": " << load(q.present_swapchains) << ",\n"
+    << "          \"queue_wait_idle\": " << wait(q.queue_wait_idle) << ",\n"
+    << "          \"device_wait_idle\": " << wait(q.device_wait_idle) << ",\n"
+    << "          \"wait_for_fences\": " << wait(q.wait_for_fences) << ",\n"
+    << "          \"blocked_ns\": " << blocked << ",\n"
+    << "          \"in_flight_at_report\": " << (load(q.submitted_seq) - std::min(load(q.submitted_seq), load(q.completed_seq)))
+    << "\n        }";
+}
+
+} // namespace
+
+std::string report_path() {
+  const char *p = std::getenv("NOVEM_QUEUE_DIAGNOSTICS_REPORT");
+  if (p && *p) return p;
+  return "novem-queue-diagnostics-" + std::to_string(static_cast<long>(getpid())) + ".json";
+}
+
+void write_report(const char *reason) {
+  static std::mutex write_mutex; // one writer at a time; no Vulkan call is made under it
+  Registry &r = Registry::get();
+  std::vector<std::shared_ptr<DeviceState>> devices;
+  std::uint32_t instances_created;
+  {
+    std::shared_lock lock(r.mutex);
+    devices = r.all_devices;
+    instances_created = r.instances_created;
+  }
+  std::ostringstream o;
+  o << "{\n"
+    << "  \"schema\": \"novem-queue-diagnostics/1\",\n"
+    << "  \"layer\": \"VK_LAYER_NOVEM_queue_diagnostics\",\n"
+    << "  \"pid\": " << static_cast<long>(getpid()) << ",\n"
+    << "  \"reason\": " << quoted(reason) << ",\n"
+    << "  \"instances_created\": " << instances_created << ",\n"
+    << "  \"devices\": [";
+  for (std::size_t d = 0; d < devices.size(); ++d) {
+    const DeviceState &dev = *devices[d];
+    o << (d ? "," : "") << "\n    {\n"
+      << "      \"id\": " << dev.id << ", \"name\": " << quoted(dev.name) << ", \"vendor_id\": " << dev.vendor_id
+      << ", \"device_id\": " << dev.device_id << ", \"api_version\": " << quoted(version_string(dev.api_version))
+      << ", \"destroyed\": " << (dev.destroyed.load() ? "true" : "false") << ",\n"
+      << "      \"device_wait_idle\": " << wait(dev.device_wait_idle) << ",\n"
+      << "      \"wait_for_fences_unattributed\": " << wait(dev.wait_for_fences_unattributed) << ",\n"
+      << "      \"queues\": [";
+    std::vector<const QueueState *> queues;
+    {
+      std::shared_lock lock(r.mutex);
+      for (const auto &q : dev.queues) queues.push_back(q.get());
+    }
+    for (std::size_t i = 0; i < queues.size(); ++i) {
+      o << (i ? ",\n" : "\n");
+      write_queue(o, *queues[i]);
+    }
+    o << (queues.empty() ? "]" : "\n      ]") << "\n    }";
+  }
+  o << (devices.empty() ? "]" : "\n  ]") << "\n}\n";
+
+  std::lock_guard lock(write_mutex);
+  const std::string path = report_path(), tmp = path + ".tmp" + std::to_string(static_cast<long>(getpid()));
+  FILE *f = std::fopen(tmp.c_str(), "w");
+  if (!f) {
+    std::fprintf(stderr, "VK_LAYER_NOVEM_queue_diagnostics: cannot write %s\n", tmp.c_str());
+    return;
+  }
+  const std::string text = o.str();
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::fprintf(stderr, "VK_LAYER_NOVEM_queue_diagnostics: cannot write %s\n", path.c_str());
+    std::remove(tmp.c_str());
+  }
+}
+
+} // namespace novem_qd

@@ -1,0 +1,305 @@
+// novem-queue-workload: a Vulkan program of known shape, for the queue diagnostics layer's tests.
+// It uses the Vulkan loader directly (no Novem code) and knows nothing of the layer: the tests
+// enable the layer through its manifest and the environment only.
+//
+//   novem-queue-workload [--iterations K] [--threads T] [--provoke-validation-error]
+//
+// With --threads T, T threads each create a device of their own (one instance) and run the
+// iterations on it at the same time; the report then has T devices with the same counts.
+// Each iteration, on queue (family 0, index 0) — the counts test_layer.cpp expects:
+//   #1 vkQueueSubmit, 2 batches: {cb0, cb1; signal binary A} {wait A; cb2; signal timeline T=2i+1}, fence F0
+//      vkWaitForFences(F0), vkResetFences(F0)
+//   #2 vkQueueSubmit2, 1 batch: {wait timeline T=2i+1; cb3; signal binary B, timeline T=2i+2}, fence F1
+//   #3 vkQueueSubmit, 1 batch: {wait binary B; cb0}, no fence
+//      vkQueueWaitIdle, vkWaitForFences(F1), vkResetFences(F1)
+//   #4 vkQueueSubmit, no batch, fence F0
+//      vkDeviceWaitIdle (queue busy), vkDeviceWaitIdle (queue idle), vkResetFences(F0)
+// Every command buffer holds one vkCmdFillBuffer. With VK_EXT_debug_utils available it installs a
+// messenger and exits 3 if any validation warning or error was reported.
+#include <vulkan/vulkan.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+std::atomic<int> g_validation_messages{0};
+
+VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                          VkDebugUtilsMessageTypeFlagsEXT type,
+                                          const VkDebugUtilsMessengerCallbackDataEXT *data, void *) {
+  if ((type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) &&
+      severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
+    ++g_validation_messages;
+    std::fprintf(stderr, "workload: validation: %s\n", data && data->pMessage ? data->pMessage : "?");
+  }
+  return VK_FALSE;
+}
+
+[[noreturn]] void die(const char *what, VkResult r) {
+  std::fprintf(stderr, "workload: %s failed (VkResult %d)\n", what, static_cast<int>(r));
+  std::exit(2);
+}
+#define CHECK(call)                                                                                              \
+  do {                                                                                                           \
+    VkResult r_ = (call);                                                                                        \
+    if (r_ != VK_SUCCESS) die(#call, r_);                                                                        \
+  } while (0)
+
+// One device, its queue (family 0, index 0) and the iterations described above.
+void run_device(VkPhysicalDevice gpu, const VkPhysicalDeviceMemoryProperties &memory_props, int iterations,
+                bool provoke) {
+  // ---- device: one queue of family 0 (graphics on lavapipe), timeline semaphores, sync2 ----
+  float priority = 1.0f;
+  VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  qci.queueFamilyIndex = 0;
+  qci.queueCount = 1;
+  qci.pQueuePriorities = &priority;
+  VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  f13.synchronization2 = VK_TRUE;
+  VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  f12.pNext = &f13;
+  f12.timelineSemaphore = VK_TRUE;
+  VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  dci.pNext = &f12;
+  dci.queueCreateInfoCount = 1;
+  dci.pQueueCreateInfos = &qci;
+  VkDevice device;
+  CHECK(vkCreateDevice(gpu, &dci, nullptr, &device));
+  VkQueue queue;
+  vkGetDeviceQueue(device, 0, 0, &queue);
+
+  if (provoke) { // a buffer of size 0: VUID-VkBufferCreateInfo-size-00912
+    VkBufferCreateInfo bad{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bad.size = 0;
+    bad.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    VkBuffer b = VK_NULL_HANDLE;
+    if (vkCreateBuffer(device, &bad, nullptr, &b) == VK_SUCCESS && b) vkDestroyBuffer(device, b, nullptr);
+  }
+
+  // ---- a buffer for the fills ----
+  VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bci.size = 4096;
+  bci.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  VkBuffer buffer;
+  CHECK(vkCreateBuffer(device, &bci, nullptr, &buffer));
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(device, buffer, &req);
+  VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  mai.allocationSize = req.size;
+  mai.memoryTypeIndex = UINT32_MAX;
+  for (std::uint32_t i = 0; i < memory_props.memoryTypeCount; ++i)
+    if (req.memoryTypeBits & (1u << i)) {
+      mai.memoryTypeIndex = i;
+      break;
+    }
+  VkDeviceMemory memory;
+  CHECK(vkAllocateMemory(device, &mai, nullptr, &memory));
+  CHECK(vkBindBufferMemory(device, buffer, memory, 0));
+
+  // ---- four command buffers, one fill each ----
+  VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pci.queueFamilyIndex = 0;
+  VkCommandPool pool;
+  CHECK(vkCreateCommandPool(device, &pci, nullptr, &pool));
+  VkCommandBuffer cb[4];
+  VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  cai.commandPool = pool;
+  cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  cai.commandBufferCount = 4;
+  CHECK(vkAllocateCommandBuffers(device, &cai, cb));
+  for (std::uint32_t i = 0; i < 4; ++i) {
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    CHECK(vkBeginCommandBuffer(cb[i], &begin));
+    vkCmdFillBuffer(cb[i], buffer, 256 * i, 256, 0x01010101u * (i + 1));
+    CHECK(vkEndCommandBuffer(cb[i]));
+  }
+
+  // ---- synchronization objects ----
+  VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+  VkSemaphore sem_a, sem_b, sem_t;
+  CHECK(vkCreateSemaphore(device, &sci, nullptr, &sem_a));
+  CHECK(vkCreateSemaphore(device, &sci, nullptr, &sem_b));
+  VkSemaphoreTypeCreateInfo tci{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+  tci.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+  tci.initialValue = 0;
+  VkSemaphoreCreateInfo tsci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+  tsci.pNext = &tci;
+  CHECK(vkCreateSemaphore(device, &tsci, nullptr, &sem_t));
+  VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  VkFence fence0, fence1;
+  CHECK(vkCreateFence(device, &fci, nullptr, &fence0));
+  CHECK(vkCreateFence(device, &fci, nullptr, &fence1));
+
+  const VkPipelineStageFlags transfer = VK_PIPELINE_STAGE_TRANSFER_BIT;
+  for (int it = 0; it < iterations; ++it) {
+    const std::uint64_t t1 = 2 * static_cast<std::uint64_t>(it) + 1, t2 = t1 + 1;
+
+    // #1: two batches, three command buffers, binary A signalled then waited, timeline T signalled.
+    VkCommandBuffer first[2] = {cb[0], cb[1]};
+    VkSubmitInfo s1[2] = {{VK_STRUCTURE_TYPE_SUBMIT_INFO}, {VK_STRUCTURE_TYPE_SUBMIT_INFO}};
+    s1[0].commandBufferCount = 2;
+    s1[0].pCommandBuffers = first;
+    s1[0].signalSemaphoreCount = 1;
+    s1[0].pSignalSemaphores = &sem_a;
+    const std::uint64_t ignored = 0;
+    VkTimelineSemaphoreSubmitInfo tl{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+    tl.waitSemaphoreValueCount = 1;
+    tl.pWaitSemaphoreValues = &ignored;
+    tl.signalSemaphoreValueCount = 1;
+    tl.pSignalSemaphoreValues = &t1;
+    s1[1].pNext = &tl;
+    s1[1].waitSemaphoreCount = 1;
+    s1[1].pWaitSemaphores = &sem_a;
+    s1[1].pWaitDstStageMask = &transfer;
+    s1[1].commandBufferCount = 1;
+    s1[1].pCommandBuffers = &cb[2];
+    s1[1].signalSemaphoreCount = 1;
+    s1[1].pSignalSemaphores = &sem_t;
+    CHECK(vkQueueSubmit(queue, 2, s1, fence0));
+    CHECK(vkWaitForFences(device, 1, &fence0, VK_TRUE, UINT64_MAX));
+    CHECK(vkResetFences(device, 1, &fence0));
+
+    // #2 (synchronization2): wait T, one command buffer, signal binary B and T.
+    VkSemaphoreSubmitInfo wait2{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+    wait2.semaphore = sem_t;
+    wait2.value = t1;
+    wait2.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    VkSemaphoreSubmitInfo signal2[2] = {{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO},
+                                        {VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO}};
+    signal2[0].semaphore = sem_b;
+    signal2[0].stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    signal2[1].semaphore = sem_t;
+    signal2[1].value = t2;
+    signal2[1].stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    VkCommandBufferSubmitInfo cbi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
+    cbi.commandBuffer = cb[3];
+    VkSubmitInfo2 s2{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+    s2.waitSemaphoreInfoCount = 1;
+    s2.pWaitSemaphoreInfos = &wait2;
+    s2.commandBufferInfoCount = 1;
+    s2.pCommandBufferInfos = &cbi;
+    s2.signalSemaphoreInfoCount = 2;
+    s2.pSignalSemaphoreInfos = signal2;
+    CHECK(vkQueueSubmit2(queue, 1, &s2, fence1));
+
+    // #3: wait B, one command buffer, no fence; then wait for the queue, then for F1.
+    VkSubmitInfo s3{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    s3.waitSemaphoreCount = 1;
+    s3.pWaitSemaphores = &sem_b;
+    s3.pWaitDstStageMask = &transfer;
+    s3.commandBufferCount = 1;
+    s3.pCommandBuffers = &cb[0];
+    CHECK(vkQueueSubmit(queue, 1, &s3, VK_NULL_HANDLE));
+    CHECK(vkQueueWaitIdle(queue));
+    CHECK(vkWaitForFences(device, 1, &fence1, VK_TRUE, UINT64_MAX));
+    CHECK(vkResetFences(device, 1, &fence1));
+
+    // #4: a fence alone; the device waited for twice (busy, then idle).
+    CHECK(vkQueueSubmit(queue, 0, nullptr, fence0));
+    CHECK(vkDeviceWaitIdle(device));
+    CHECK(vkDeviceWaitIdle(device));
+    CHECK(vkResetFences(device, 1, &fence0));
+  }
+
+  vkDestroyFence(device, fence0, nullptr);
+  vkDestroyFence(device, fence1, nullptr);
+  vkDestroySemaphore(device, sem_a, nullptr);
+  vkDestroySemaphore(device, sem_b, nullptr);
+  vkDestroySemaphore(device, sem_t, nullptr);
+  vkDestroyCommandPool(device, pool, nullptr);
+  vkDestroyBuffer(device, buffer, nullptr);
+  vkFreeMemory(device, memory, nullptr);
+  vkDestroyDevice(device, nullptr);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int iterations = 3, threads = 1;
+  bool provoke = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--iterations") == 0 && i + 1 < argc) {
+      iterations = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+      threads = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--provoke-validation-error") == 0) {
+      provoke = true;
+    } else {
+      std::fprintf(stderr, "usage: %s [--iterations K] [--threads T] [--provoke-validation-error]\n", argv[0]);
+      return 1;
+    }
+  }
+
+  // ---- instance, with a debug messenger where VK_EXT_debug_utils exists ----
+  std::uint32_t count = 0;
+  vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> exts(count);
+  vkEnumerateInstanceExtensionProperties(nullptr, &count, exts.data());
+  bool debug_utils = false;
+  for (const auto &e : exts) debug_utils |= std::strcmp(e.extensionName, VK_EXT_DEBUG_UTILS_EXTENSION_NAME) == 0;
+  vkEnumerateInstanceLayerProperties(&count, nullptr);
+  std::vector<VkLayerProperties> layers(count);
+  vkEnumerateInstanceLayerProperties(&count, layers.data());
+  for (const auto &l : layers) std::printf("workload: instance layer %s\n", l.layerName);
+
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "novem-queue-workload";
+  app.apiVersion = VK_API_VERSION_1_3;
+  VkDebugUtilsMessengerCreateInfoEXT mci{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+  mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                    VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+  mci.pfnUserCallback = on_message;
+  const char *ext_names[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+  VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  ici.pNext = debug_utils ? &mci : nullptr;
+  ici.pApplicationInfo = &app;
+  ici.enabledExtensionCount = debug_utils ? 1 : 0;
+  ici.ppEnabledExtensionNames = ext_names;
+  VkInstance instance;
+  CHECK(vkCreateInstance(&ici, nullptr, &instance));
+  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  auto create_messenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+      vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
+  auto destroy_messenger = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+      vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
+  if (debug_utils && create_messenger) CHECK(create_messenger(instance, &mci, nullptr, &messenger));
+  std::printf("workload: debug messenger %s\n", messenger ? "on" : "off");
+
+  // ---- lavapipe (a CPU device) if there is one, else the first ----
+  vkEnumeratePhysicalDevices(instance, &count, nullptr);
+  if (count == 0) die("vkEnumeratePhysicalDevices (no device)", VK_ERROR_INITIALIZATION_FAILED);
+  std::vector<VkPhysicalDevice> gpus(count);
+  CHECK(vkEnumeratePhysicalDevices(instance, &count, gpus.data()));
+  VkPhysicalDevice gpu = gpus[0];
+  for (VkPhysicalDevice g : gpus) {
+    VkPhysicalDeviceProperties p;
+    vkGetPhysicalDeviceProperties(g, &p);
+    if (p.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) {
+      gpu = g;
+      break;
+    }
+  }
+  VkPhysicalDeviceMemoryProperties memory_props;
+  vkGetPhysicalDeviceMemoryProperties(gpu, &memory_props);
+
+  if (threads <= 1) {
+    run_device(gpu, memory_props, iterations, provoke);
+  } else {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) pool.emplace_back(run_device, gpu, memory_props, iterations, provoke);
+    for (auto &t : pool) t.join();
+  }
+  if (messenger) destroy_messenger(instance, messenger, nullptr);
+  vkDestroyInstance(instance, nullptr);
+
+  std::printf("workload: %d iterations x %d threads, %d validation messages\n", iterations, threads,
+              g_validation_messages.load());
+  return g_validation_messages ? 3 : 0;
+}

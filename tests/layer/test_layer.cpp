@@ -1,0 +1,415 @@
+// The queue diagnostics layer, enabled only through its manifest and the environment, under a
+// Vulkan workload of known shape (queue_workload.cpp) and under vulkaninfo. The report's counts
+// must equal what the workload did. Validation (VK_LAYER_KHRONOS_validation) stays stacked, as in
+// every Novem test.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// ---- a tiny JSON reader: enough for the report (objects, arrays, strings, numbers, literals) ----
+struct Json {
+  enum Kind { Null, Bool, Number, String, Array, Object } kind = Null;
+  bool boolean = false;
+  double number = 0;
+  std::string text;
+  std::vector<Json> items;
+  std::map<std::string, Json> fields;
+
+  bool has(const std::string &k) const { return kind == Object && fields.count(k) != 0; }
+  const Json &operator[](const std::string &k) const {
+    static const Json none;
+    auto it = fields.find(k);
+    return it == fields.end() ? none : it->second;
+  }
+  const Json &operator[](std::size_t i) const { return items.at(i); }
+};
+
+class JsonReader {
+public:
+  explicit JsonReader(const std::string &s) : s_(s) {}
+  bool parse(Json &out, std::string &error) {
+    if (!value(out) || (skip(), pos_ != s_.size())) {
+      error = "JSON error at offset " + std::to_string(pos_);
+      return false;
+    }
+    return true;
+  }
+
+private:
+  const std::string &s_;
+  std::size_t pos_ = 0;
+
+  void skip() {
+    while (pos_ < s_.size() && std::strchr(" \t\r\n", s_[pos_]))
+      ++pos_;
+  }
+  bool eat(char c) {
+    skip();
+    if (pos_ < s_.size() && s_[pos_] == c)
+      return ++pos_, true;
+    return false;
+  }
+  bool literal(const char *word) {
+    const std::size_t n = std::strlen(word);
+    if (s_.compare(pos_, n, word) != 0)
+      return false;
+    pos_ += n;
+    return true;
+  }
+  bool string(std::string &out) {
+    if (!eat('"'))
+      return false;
+    while (pos_ < s_.size() && s_[pos_] != '"') {
+      char c = s_[pos_++];
+      if (c == '\\') {
+        if (pos_ >= s_.size())
+          return false;
+        char e = s_[pos_++];
+        if (e == 'u') {
+          if (pos_ + 4 > s_.size())
+            return false;
+          out += static_cast<char>(std::stoi(s_.substr(pos_, 4), nullptr, 16) & 0x7f); // enough here
+          pos_ += 4;
+        } else {
+          out += e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e == 'b' ? '\b' : e == 'f' ? '\f' : e;
+        }
+      } else {
+        out += c;
+      }
+    }
+    return eat('"');
+  }
+  bool value(Json &v) {
+    skip();
+    if (pos_ >= s_.size())
+      return false;
+    const char c = s_[pos_];
+    if (c == '{') {
+      ++pos_;
+      v.kind = Json::Object;
+      if (eat('}'))
+        return true;
+      do {
+        std::string k;
+        if (!string(k) || !eat(':') || !value(v.fields[k]))
+          return false;
+      } while (eat(','));
+      return eat('}');
+    }
+    if (c == '[') {
+      ++pos_;
+      v.kind = Json::Array;
+      if (eat(']'))
+        return true;
+      do {
+        v.items.emplace_back();
+        if (!value(v.items.back()))
+          return false;
+      } while (eat(','));
+      return eat(']');
+    }
+    if (c == '"')
+      return v.kind = Json::String, string(v.text);
+    if (literal("true"))
+      return v.kind = Json::Bool, v.boolean = true, true;
+    if (literal("false"))
+      return v.kind = Json::Bool, true;
+    if (literal("null"))
+      return v.kind = Json::Null, true;
+    char *end = nullptr;
+    v.number = std::strtod(s_.c_str() + pos_, &end);
+    if (end == s_.c_str() + pos_)
+      return false;
+    pos_ = static_cast<std::size_t>(end - s_.c_str());
+    v.kind = Json::Number;
+    return true;
+  }
+};
+
+Json read_json(const fs::path &path) {
+  std::ifstream in(path);
+  REQUIRE(in);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  Json j;
+  std::string error;
+  INFO(text);
+  REQUIRE(JsonReader(text).parse(j, error));
+  return j;
+}
+
+// ---- running a program with a changed environment ----
+
+struct Run {
+  int status = -1; // exit code, or -1 if it did not exit normally
+  std::string output;
+};
+
+// Runs argv with the current environment, `set` overriding or adding variables and `unset`
+// removing them; stdout and stderr go to `log`.
+Run run(const std::vector<std::string> &argv, const std::map<std::string, std::string> &set,
+        const std::vector<std::string> &unset, const fs::path &log) {
+  std::vector<std::string> env;
+  for (char **e = environ; *e; ++e) {
+    const std::string entry = *e, name = entry.substr(0, entry.find('='));
+    bool drop = set.count(name) != 0;
+    for (const auto &u : unset)
+      drop |= u == name;
+    if (!drop)
+      env.push_back(entry);
+  }
+  for (const auto &[k, v] : set)
+    if (std::find(unset.begin(), unset.end(), k) == unset.end())
+      env.push_back(k + "=" + v);
+  std::vector<char *> envp, args;
+  for (auto &e : env)
+    envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> argv_copy = argv;
+  for (auto &a : argv_copy)
+    args.push_back(a.data());
+  args.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  pid_t pid = -1;
+  const int err = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  Run r;
+  if (err != 0) {
+    r.output = std::string("posix_spawn: ") + std::strerror(err);
+    return r;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream in(log);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  r.output = ss.str();
+  return r;
+}
+
+// XDG_DATA_DIRS with the build's share directory prepended (never replaced: the drivers'
+// manifests are found through the same variable).
+std::string xdg_data_dirs() {
+  const char *old = std::getenv("XDG_DATA_DIRS");
+  return std::string(NOVEM_QD_DATA_DIR) + ":" + (old && *old ? old : "/usr/local/share:/usr/share");
+}
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "novem-qd-test-XXXXXX").string();
+    REQUIRE(mkdtemp(tmpl.data()));
+    path = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+std::map<std::string, std::string> enabled_env(const fs::path &report) {
+  return {{"XDG_DATA_DIRS", xdg_data_dirs()},
+          {"NOVEM_QUEUE_DIAGNOSTICS", "1"},
+          {"NOVEM_QUEUE_DIAGNOSTICS_REPORT", report.string()}};
+}
+
+std::uint64_t num(const Json &j) {
+  REQUIRE(j.kind == Json::Number);
+  REQUIRE(j.number >= 0);
+  return static_cast<std::uint64_t>(j.number);
+}
+
+// The counts of queue_workload.cpp for K iterations (see its header comment).
+void check_workload_report(const Json &report, std::uint64_t k, std::size_t devices = 1) {
+  REQUIRE(report["schema"].text == "novem-queue-diagnostics/1");
+  REQUIRE(report["layer"].text == "VK_LAYER_NOVEM_queue_diagnostics");
+  const std::string reason = report["reason"].text;
+  CHECK((reason == "vkDestroyDevice" || reason == "vkDestroyInstance" || reason == "unload"));
+  REQUIRE(num(report["instances_created"]) == 1);
+  REQUIRE(report["devices"].items.size() == devices);
+  for (std::size_t d = 0; d < devices; ++d) {
+    const Json &dev = report["devices"][d];
+    INFO("device " << d);
+    CHECK(num(dev["id"]) == d);
+    CHECK(dev["destroyed"].boolean);
+    CHECK(num(dev["device_wait_idle"]["calls"]) == 2 * k);
+    CHECK(num(dev["wait_for_fences_unattributed"]["calls"]) == 0);
+    REQUIRE(dev["queues"].items.size() == 1);
+    const Json &q = dev["queues"][0];
+    CHECK(num(q["family"]) == 0);
+    CHECK(num(q["index"]) == 0);
+    CHECK(num(q["submits"]) == 4 * k);
+    CHECK(num(q["submit_calls"]["vkQueueSubmit"]) == 3 * k);
+    CHECK(num(q["submit_calls"]["vkQueueSubmit2"]) == 1 * k);
+    CHECK(num(q["failed_submits"]) == 0);
+    CHECK(num(q["batches"]) == 4 * k);
+    CHECK(num(q["command_buffers"]) == 5 * k);
+    CHECK(num(q["wait_semaphores"]["binary"]) == 2 * k);
+    CHECK(num(q["wait_semaphores"]["timeline"]) == 1 * k);
+    CHECK(num(q["signal_semaphores"]["binary"]) == 2 * k);
+    CHECK(num(q["signal_semaphores"]["timeline"]) == 2 * k);
+    CHECK(num(q["fences"]) == 3 * k);
+    CHECK(num(q["presents"]) == 0);
+    CHECK(num(q["present_swapchains"]) == 0);
+    CHECK(num(q["queue_wait_idle"]["calls"]) == 1 * k);
+    CHECK(num(q["wait_for_fences"]["calls"]) == 2 * k);
+    CHECK(num(q["device_wait_idle"]["calls"]) == 1 * k); // only the first of each pair found it busy
+    CHECK(num(q["in_flight_at_report"]) == 0);
+    // Times: nanoseconds, >= 0, the total is the sum of its parts, and no part exceeds the device's.
+    const std::uint64_t qwi = num(q["queue_wait_idle"]["blocked_ns"]), dwi = num(q["device_wait_idle"]["blocked_ns"]),
+                        wff = num(q["wait_for_fences"]["blocked_ns"]);
+    CHECK(num(q["blocked_ns"]) == qwi + dwi + wff);
+    CHECK(dwi <= num(dev["device_wait_idle"]["blocked_ns"]));
+  }
+}
+
+const std::uint64_t kIterations = 3;
+
+} // namespace
+
+TEST_CASE("layer: the report's counts equal what the workload did", "[layer]") {
+  TempDir tmp;
+  const fs::path report = tmp.path / "report.json";
+  const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", std::to_string(kIterations)}, enabled_env(report), {},
+                    tmp.path / "log.txt");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  REQUIRE(fs::exists(report));
+  check_workload_report(read_json(report), kIterations);
+}
+
+TEST_CASE("layer: devices driven from several threads at once are each counted exactly", "[layer]") {
+  TempDir tmp;
+  const fs::path report = tmp.path / "report.json";
+  const Run r =
+      run({NOVEM_QD_WORKLOAD, "--iterations", "20", "--threads", "4"}, enabled_env(report), {}, tmp.path / "log.txt");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  REQUIRE(fs::exists(report));
+  check_workload_report(read_json(report), 20, 4);
+}
+
+TEST_CASE("layer: the default report path is novem-queue-diagnostics-<pid>.json in the cwd", "[layer]") {
+  TempDir tmp;
+  auto env = enabled_env({});
+  env.erase("NOVEM_QUEUE_DIAGNOSTICS_REPORT");
+  const fs::path cwd = fs::current_path();
+  fs::current_path(tmp.path);
+  const Run r =
+      run({NOVEM_QD_WORKLOAD, "--iterations", "1"}, env, {"NOVEM_QUEUE_DIAGNOSTICS_REPORT"}, tmp.path / "log.txt");
+  fs::current_path(cwd);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  std::vector<fs::path> reports;
+  for (const auto &e : fs::directory_iterator(tmp.path))
+    if (e.path().filename().string().rfind("novem-queue-diagnostics-", 0) == 0)
+      reports.push_back(e.path());
+  REQUIRE(reports.size() == 1);
+  CHECK(reports[0].extension() == ".json");
+  check_workload_report(read_json(reports[0]), 1);
+}
+
+TEST_CASE("layer: the disable variable, or no enable variable, turns it off", "[layer]") {
+  TempDir tmp;
+  const fs::path report = tmp.path / "report.json";
+  SECTION("NOVEM_QUEUE_DIAGNOSTICS_DISABLE=1") {
+    auto env = enabled_env(report);
+    env["NOVEM_QUEUE_DIAGNOSTICS_DISABLE"] = "1";
+    const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", "1"}, env, {}, tmp.path / "log.txt");
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    CHECK_FALSE(fs::exists(report));
+  }
+  SECTION("NOVEM_QUEUE_DIAGNOSTICS unset") {
+    const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", "1"}, enabled_env(report), {"NOVEM_QUEUE_DIAGNOSTICS"},
+                      tmp.path / "log.txt");
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    CHECK_FALSE(fs::exists(report));
+  }
+}
+
+TEST_CASE("layer: stacks with VK_LAYER_KHRONOS_validation with no validation message", "[layer]") {
+  TempDir tmp;
+  const fs::path report = tmp.path / "report.json";
+  auto env = enabled_env(report);
+  env["VK_INSTANCE_LAYERS"] = "VK_LAYER_KHRONOS_validation";
+  const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", std::to_string(kIterations)}, env, {}, tmp.path / "log.txt");
+  INFO(r.output);
+  CHECK(r.output.find("workload: instance layer VK_LAYER_KHRONOS_validation") != std::string::npos);
+  CHECK(r.output.find("workload: debug messenger on") != std::string::npos);
+  CHECK(r.output.find("workload: validation:") == std::string::npos);
+  REQUIRE(r.status == 0);
+  check_workload_report(read_json(report), kIterations);
+
+  // The same stack catches a real error, so the clean run above means something.
+  const fs::path report2 = tmp.path / "report2.json";
+  env["NOVEM_QUEUE_DIAGNOSTICS_REPORT"] = report2.string();
+  const Run bad =
+      run({NOVEM_QD_WORKLOAD, "--iterations", "1", "--provoke-validation-error"}, env, {}, tmp.path / "log2.txt");
+  INFO(bad.output);
+  CHECK(bad.status == 3);
+  CHECK(bad.output.find("VUID-VkBufferCreateInfo-size-00912") != std::string::npos);
+  CHECK(fs::exists(report2));
+}
+
+TEST_CASE("layer: vulkaninfo --summary runs under it and a report is produced", "[layer]") {
+  if (NOVEM_QD_SANITIZED) {
+    WARN("the layer is built with sanitizers (NOVEM_SANITIZE) and vulkaninfo is not: skipped");
+    return;
+  }
+  std::string vulkaninfo;
+  const char *path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "/usr/bin:/bin");
+  for (std::string d; std::getline(dirs, d, ':');)
+    if (!d.empty() && access((fs::path(d) / "vulkaninfo").c_str(), X_OK) == 0) {
+      vulkaninfo = (fs::path(d) / "vulkaninfo").string();
+      break;
+    }
+  if (vulkaninfo.empty()) {
+    WARN("vulkaninfo not found (package vulkan-tools): skipped");
+    return;
+  }
+  TempDir tmp;
+  const fs::path report = tmp.path / "report.json";
+  const Run r = run({vulkaninfo, "--summary"}, enabled_env(report), {}, tmp.path / "log.txt");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  REQUIRE(fs::exists(report));
+  const Json j = read_json(report);
+  CHECK(j["schema"].text == "novem-queue-diagnostics/1");
+  CHECK(num(j["instances_created"]) >= 1);
+  for (const Json &dev : j["devices"].items) {
+    CHECK(!dev["queues"].items.empty());
+    for (const Json &q : dev["queues"].items)
+      CHECK(num(q["submits"]) == 0); // vulkaninfo submits nothing
+  }
+}
