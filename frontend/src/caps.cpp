@@ -1,5 +1,6 @@
 // D3DCAPS9 as Novem fills it: a capability is reported only once the frontend implements it
 // on every plugin. Limits come from the backend's device.
+#include <cfloat>
 #include <cstring>
 
 #include "direct3d9.hpp"
@@ -26,7 +27,7 @@ void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps) {
                        D3DPBLENDCAPS_BOTHSRCALPHA | D3DPBLENDCAPS_BOTHINVSRCALPHA;
   caps->DestBlendCaps = caps->SrcBlendCaps;
   caps->ShadeCaps = D3DPSHADECAPS_COLORGOURAUDRGB | D3DPSHADECAPS_ALPHAGOURAUDBLEND;
-  // No textures, stencil, fog, lights, clip planes, point sprites or shaders yet: their caps stay 0.
+  // No textures, stencil, fog, lights, clip planes or point sprites yet: their caps stay 0.
   caps->MaxVertexW = 1e10f;
   caps->GuardBandLeft = -float(adapter.max_viewport_size);
   caps->GuardBandTop = -float(adapter.max_viewport_size);
@@ -37,8 +38,26 @@ void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps) {
   caps->MaxStreams = 1;
   caps->MaxStreamStride = 255;
   caps->MaxPointSize = 1.0f; // D3DRS_POINTSIZE is not honoured yet
-  caps->VertexShaderVersion = D3DVS_VERSION(0, 0);
-  caps->PixelShaderVersion = D3DPS_VERSION(0, 0);
+  // Shaders of every model translate and draw; what they can sample does not exist yet (no
+  // textures), which the texture caps above say.
+  caps->VertexShaderVersion = D3DVS_VERSION(3, 0);
+  caps->PixelShaderVersion = D3DPS_VERSION(3, 0);
+  caps->MaxVertexShaderConst = 256;
+  caps->PixelShader1xMaxValue = FLT_MAX; // registers are 32-bit floats, not clamped
+  caps->VS20Caps.Caps = D3DVS20CAPS_PREDICATION;
+  caps->VS20Caps.DynamicFlowControlDepth = D3DVS20_MAX_DYNAMICFLOWCONTROLDEPTH;
+  caps->VS20Caps.NumTemps = D3DVS20_MAX_NUMTEMPS;
+  caps->VS20Caps.StaticFlowControlDepth = D3DVS20_MAX_STATICFLOWCONTROLDEPTH;
+  caps->PS20Caps.Caps = D3DPS20CAPS_ARBITRARYSWIZZLE | D3DPS20CAPS_GRADIENTINSTRUCTIONS |
+                        D3DPS20CAPS_PREDICATION | D3DPS20CAPS_NODEPENDENTREADLIMIT | D3DPS20CAPS_NOTEXINSTRUCTIONLIMIT;
+  caps->PS20Caps.DynamicFlowControlDepth = D3DPS20_MAX_DYNAMICFLOWCONTROLDEPTH;
+  caps->PS20Caps.NumTemps = D3DPS20_MAX_NUMTEMPS;
+  caps->PS20Caps.StaticFlowControlDepth = D3DPS20_MAX_STATICFLOWCONTROLDEPTH;
+  caps->PS20Caps.NumInstructionSlots = D3DPS20_MAX_NUMINSTRUCTIONSLOTS;
+  caps->MaxVShaderInstructionsExecuted = 65535;
+  caps->MaxPShaderInstructionsExecuted = 65535;
+  caps->MaxVertexShader30InstructionSlots = 32768;
+  caps->MaxPixelShader30InstructionSlots = 32768;
   caps->NumSimultaneousRTs = 1;
   caps->MasterAdapterOrdinal = 0;
   caps->AdapterOrdinalInGroup = 0;

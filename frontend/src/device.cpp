@@ -7,7 +7,9 @@
 #include "direct3d9.hpp"
 #include "log.hpp"
 #include "math.hpp"
+#include "shader.hpp"
 #include "surface.hpp"
+#include "vertex_declaration.hpp"
 #include "vertex_buffer.hpp"
 
 namespace novem {
@@ -90,6 +92,10 @@ HRESULT Device::init() {
 Device::~Device() {
   if (stream_) {
     if (stream0_.buffer) stream0_.buffer->release_private_ref();
+    if (vertex_declaration_) vertex_declaration_->release_private_ref();
+    for (auto &[fvf, declaration] : fvf_declarations_) declaration->release_private_ref();
+    if (vertex_shader_) vertex_shader_->release_private_ref();
+    if (pixel_shader_) pixel_shader_->release_private_ref();
     if (render_target_) render_target_->release_private_ref();
     if (depth_stencil_) depth_stencil_->release_private_ref();
     if (back_buffer_) back_buffer_->release_private_ref();

@@ -2,8 +2,9 @@
 // that getters answer from, and turns draws into commands for the plugin's thread.
 //
 // The methods are spread over files by topic: device.cpp (lifetime, present, targets),
-// device_state.cpp (render states, transforms, viewport, material), device_draw.cpp (vertex
-// input, fixed-function shaders, draws), device_unimplemented.cpp (what is not there yet).
+// device_state.cpp (render states, transforms, viewport, material), device_shaders.cpp
+// (shaders, their constants, vertex declarations), device_draw.cpp (vertex input, fixed-function
+// shaders, draws), device_unimplemented.cpp (what is not there yet).
 #pragma once
 
 #include <array>
@@ -21,6 +22,11 @@ namespace novem {
 class Direct3D9;
 class Surface;
 class VertexBuffer;
+class VertexDeclaration;
+struct CompiledShader;
+template <class Iface> class ShaderObject;
+using VertexShader = ShaderObject<IDirect3DVertexShader9>;
+using PixelShader = ShaderObject<IDirect3DPixelShader9>;
 
 class Device final : public IDirect3DDevice9Ex {
 public:
@@ -181,7 +187,15 @@ private:
     kDirtyPipeline = 1u << 2,
     kDirtyVertexConstants = 1u << 3,
     kDirtyStreams = 1u << 4,
-    kDirtyAll = (1u << 5) - 1,
+    kDirtyPixelConstants = 1u << 5,
+    kDirtyAll = (1u << 6) - 1,
+  };
+
+  // A stage's shader constants as the application set them.
+  struct ShaderConstants {
+    float f[256][4];
+    int32_t i[16][4];
+    WINBOOL b[16];
   };
 
   void set_defaults();
@@ -191,9 +205,14 @@ private:
   void bind_depth_stencil(Surface *surface);
   // Sends every dirty group; false when the draw cannot happen (no vertex format).
   bool flush_state(D3DPRIMITIVETYPE type);
-  void flush_pipeline(D3DPRIMITIVETYPE type);
-  void flush_vertex_constants();
+  bool flush_pipeline(D3DPRIMITIVETYPE type);
+  bool vertex_attributes(nv_pipeline_desc &d) const;
+  void flush_ff_vertex_constants();
   uint32_t ff_vertex_shader();
+  void flush_shader_constants(nv_shader_stage stage, const ShaderConstants &constants);
+  void bind_vertex_declaration(VertexDeclaration *declaration);
+  // Parses, checks and translates bytecode (or finds its translation); nullptr when refused.
+  std::shared_ptr<const CompiledShader> compile_shader(const DWORD *function, bool pixel, std::vector<DWORD> &tokens);
   HRESULT draw(D3DPRIMITIVETYPE type, UINT start_vertex, UINT primitive_count);
 
   std::atomic<ULONG> refs_{1};
@@ -213,6 +232,12 @@ private:
   D3DVIEWPORT9 viewport_{};
   D3DMATERIAL9 material_{};
   DWORD fvf_ = 0;
+  VertexDeclaration *vertex_declaration_ = nullptr; // a private reference
+  std::unordered_map<DWORD, VertexDeclaration *> fvf_declarations_; // one per FVF used, private references
+  VertexShader *vertex_shader_ = nullptr;           // a private reference; nullptr: fixed function
+  PixelShader *pixel_shader_ = nullptr;
+  ShaderConstants vs_constants_{};
+  ShaderConstants ps_constants_{};
   struct Stream {
     VertexBuffer *buffer = nullptr; // a private reference
     UINT offset = 0;
@@ -227,6 +252,7 @@ private:
   nv_pipeline_desc sent_pipeline_{};
   bool pipeline_sent_ = false;
   std::unordered_map<uint32_t, uint32_t> ff_vertex_shaders_; // FFVertexKey::pack() -> handle
+  std::unordered_map<uint64_t, std::weak_ptr<const CompiledShader>> compiled_shaders_; // bytecode hash
   uint32_t ff_pixel_shader_ = 0;
   uint32_t bound_vertex_buffer_ = 0;
 

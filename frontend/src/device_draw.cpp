@@ -7,51 +7,33 @@
 #include "ff_shaders.hpp"
 #include "log.hpp"
 #include "math.hpp"
+#include "shader.hpp"
 #include "surface.hpp"
+#include "vertex_declaration.hpp"
 #include "vertex_buffer.hpp"
 
 namespace novem {
 
 namespace {
 
-// Where each part of an FVF vertex lies; only what the draw path reads is kept.
-struct FvfLayout {
-  bool supported = false;   // a position the fixed-function path draws
-  bool pretransformed = false;
-  uint32_t position_format = NV_FORMAT_UNDEFINED;
-  int32_t diffuse_offset = -1;
-  uint32_t size = 0;
-};
+// The backend format of a declaration type; NV_FORMAT_UNDEFINED for those not implemented yet.
+nv_format vertex_format(BYTE type) {
+  switch (type) {
+  case D3DDECLTYPE_FLOAT1: return NV_FORMAT_R32_SFLOAT;
+  case D3DDECLTYPE_FLOAT2: return NV_FORMAT_R32G32_SFLOAT;
+  case D3DDECLTYPE_FLOAT3: return NV_FORMAT_R32G32B32_SFLOAT;
+  case D3DDECLTYPE_FLOAT4: return NV_FORMAT_R32G32B32A32_SFLOAT;
+  case D3DDECLTYPE_D3DCOLOR: return NV_FORMAT_B8G8R8A8_UNORM; // read as (R, G, B, A), as D3D9 does
+  default: return NV_FORMAT_UNDEFINED;
+  }
+}
 
-FvfLayout fvf_layout(DWORD fvf) {
-  FvfLayout l;
-  switch (fvf & D3DFVF_POSITION_MASK) {
-  case D3DFVF_XYZ: l.size = 12; break;
-  case D3DFVF_XYZRHW: l.size = 16; l.pretransformed = true; break;
-  case D3DFVF_XYZB1: l.size = 16; break;
-  case D3DFVF_XYZB2: l.size = 20; break;
-  case D3DFVF_XYZB3: l.size = 24; break;
-  case D3DFVF_XYZB4: l.size = 28; break;
-  case D3DFVF_XYZB5: l.size = 32; break;
-  case D3DFVF_XYZW: l.size = 16; return l; // needs a vertex shader
-  default: return l;
-  }
-  // Blend weights follow the position; vertex blending is off, so only x, y, z are read.
-  l.supported = true;
-  l.position_format = l.pretransformed ? NV_FORMAT_R32G32B32A32_SFLOAT : NV_FORMAT_R32G32B32_SFLOAT;
-  if (fvf & D3DFVF_NORMAL) l.size += 12;
-  if (fvf & D3DFVF_PSIZE) l.size += 4;
-  if (fvf & D3DFVF_DIFFUSE) {
-    l.diffuse_offset = int32_t(l.size);
-    l.size += 4;
-  }
-  if (fvf & D3DFVF_SPECULAR) l.size += 4;
-  uint32_t coords = (fvf & D3DFVF_TEXCOUNT_MASK) >> D3DFVF_TEXCOUNT_SHIFT;
-  for (uint32_t i = 0; i < coords; ++i) {
-    static constexpr uint32_t floats[4] = {2, 3, 4, 1}; // D3DFVF_TEXTUREFORMAT2, 3, 4, 1
-    l.size += 4 * floats[(fvf >> (16 + 2 * i)) & 3];
-  }
-  return l;
+// An attribute from a declaration element, if the draw path can read it (stream 0 only so far).
+bool attribute_from(const D3DVERTEXELEMENT9 &e, uint8_t location, nv_vertex_attribute &out) {
+  nv_format format = vertex_format(e.Type);
+  if (format == NV_FORMAT_UNDEFINED || e.Stream != 0) return false;
+  out = nv_vertex_attribute{location, 0, uint8_t(format), 0, e.Offset};
+  return true;
 }
 
 uint32_t vertex_count(D3DPRIMITIVETYPE type, UINT primitives) {
@@ -130,22 +112,9 @@ HRESULT Device::CreateVertexBuffer(UINT length, DWORD usage, DWORD fvf, D3DPOOL 
   *buffer = nullptr;
   if (shared_handle || length == 0 || pool > D3DPOOL_SCRATCH || pool == D3DPOOL_SCRATCH) return D3DERR_INVALIDCALL;
   // A buffer declared with an FVF must hold at least one vertex of it, as in Windows.
-  if (fvf && length < fvf_layout(fvf).size) return D3DERR_INVALIDCALL;
+  if (fvf && length < fvf_vertex_size(fvf)) return D3DERR_INVALIDCALL;
   *buffer = new VertexBuffer(this, length, usage, fvf, pool);
   AddRef();
-  return D3D_OK;
-}
-
-HRESULT Device::SetFVF(DWORD fvf) {
-  if (fvf == fvf_) return D3D_OK;
-  fvf_ = fvf;
-  dirty_ |= kDirtyPipeline | kDirtyVertexConstants;
-  return D3D_OK;
-}
-
-HRESULT Device::GetFVF(DWORD *fvf) {
-  if (!fvf) return D3DERR_INVALIDCALL;
-  *fvf = fvf_;
   return D3D_OK;
 }
 
@@ -176,13 +145,14 @@ HRESULT Device::GetStreamSource(UINT stream, IDirect3DVertexBuffer9 **buffer, UI
 }
 
 uint32_t Device::ff_vertex_shader() {
-  FvfLayout layout = fvf_layout(fvf_);
+  const VertexDeclaration &decl = *vertex_declaration_;
+  const D3DVERTEXELEMENT9 *diffuse = decl.find(D3DDECLUSAGE_COLOR, 0);
   FFVertexKey key{};
-  key.pretransformed = layout.pretransformed;
-  key.lighting = !layout.pretransformed && render_states_[D3DRS_LIGHTING];
+  key.pretransformed = decl.find(D3DDECLUSAGE_POSITIONT, 0) != nullptr;
+  key.lighting = !key.pretransformed && render_states_[D3DRS_LIGHTING];
   // With lighting on, the vertex colour feeds the output only as the diffuse material source.
   bool vertex_diffuse = render_states_[D3DRS_COLORVERTEX] && render_states_[D3DRS_DIFFUSEMATERIALSOURCE] == D3DMCS_COLOR1;
-  key.has_color = layout.diffuse_offset >= 0 && (!key.lighting || vertex_diffuse);
+  key.has_color = diffuse && (!key.lighting || vertex_diffuse);
   auto [it, inserted] = ff_vertex_shaders_.try_emplace(key.pack(), 0);
   if (inserted) {
     std::vector<uint32_t> words = build_ff_vertex_shader(key);
@@ -195,7 +165,35 @@ uint32_t Device::ff_vertex_shader() {
   return it->second;
 }
 
-void Device::flush_pipeline(D3DPRIMITIVETYPE type) {
+bool Device::vertex_attributes(nv_pipeline_desc &d) const {
+  const VertexDeclaration &decl = *vertex_declaration_;
+  d.attribute_count = 0;
+  if (vertex_shader_) {
+    // Each input the shader declares reads the element of the same usage and usage index;
+    // one the declaration lacks is left unbound (its value is undefined in D3D9).
+    for (const auto &input : vertex_shader_->compiled().reflection.inputs) {
+      const D3DVERTEXELEMENT9 *e = decl.find(input.usage, input.usage_index);
+      if (!e) continue;
+      if (d.attribute_count == NV_MAX_VERTEX_ATTRIBUTES ||
+          !attribute_from(*e, uint8_t(input.location), d.attributes[d.attribute_count]))
+        return false;
+      ++d.attribute_count;
+    }
+    return true;
+  }
+  // Fixed function: the position at location 0, the diffuse colour at 1.
+  const D3DVERTEXELEMENT9 *position = decl.find(D3DDECLUSAGE_POSITIONT, 0);
+  if (!position) position = decl.find(D3DDECLUSAGE_POSITION, 0);
+  if (!position || !attribute_from(*position, 0, d.attributes[0])) return false;
+  d.attribute_count = 1;
+  if (const D3DVERTEXELEMENT9 *diffuse = decl.find(D3DDECLUSAGE_COLOR, 0)) {
+    if (!attribute_from(*diffuse, 1, d.attributes[1])) return false;
+    d.attribute_count = 2;
+  }
+  return true;
+}
+
+bool Device::flush_pipeline(D3DPRIMITIVETYPE type) {
   if (!ff_pixel_shader_) {
     std::vector<uint32_t> words = build_ff_pixel_shader();
     ff_pixel_shader_ = commands().new_handle();
@@ -205,10 +203,14 @@ void Device::flush_pipeline(D3DPRIMITIVETYPE type) {
     commands().commit();
   }
   const auto &rs = render_states_;
-  FvfLayout layout = fvf_layout(fvf_);
   nv_pipeline_desc d{};
-  d.vertex_shader = ff_vertex_shader();
-  d.pixel_shader = ff_pixel_shader_;
+  if (!vertex_attributes(d)) {
+    static std::atomic<bool> once{false};
+    log_unimplemented(once, "drawing with vertex elements other than FLOAT1-4 and D3DCOLOR in stream 0");
+    return false;
+  }
+  d.vertex_shader = vertex_shader_ ? vertex_shader_->compiled().handle : ff_vertex_shader();
+  d.pixel_shader = pixel_shader_ ? pixel_shader_->compiled().handle : ff_pixel_shader_;
   d.topology = topology(type);
   d.cull = rs[D3DRS_CULLMODE] == D3DCULL_CW ? NV_CULL_CW : rs[D3DRS_CULLMODE] == D3DCULL_CCW ? NV_CULL_CCW : NV_CULL_NONE;
   // Without a depth buffer there is nothing to test or write.
@@ -226,19 +228,14 @@ void Device::flush_pipeline(D3DPRIMITIVETYPE type) {
     d.alpha_src = d.color_src, d.alpha_dst = d.color_dst, d.alpha_op = d.color_op;
   }
   d.color_write_mask = uint8_t(rs[D3DRS_COLORWRITEENABLE] & 0xf);
-  d.attributes[0] = nv_vertex_attribute{0, 0, uint8_t(layout.position_format), 0, 0};
-  d.attribute_count = 1;
-  if (layout.diffuse_offset >= 0) {
-    d.attributes[1] = nv_vertex_attribute{1, 0, NV_FORMAT_B8G8R8A8_UNORM, 0, uint32_t(layout.diffuse_offset)};
-    d.attribute_count = 2;
-  }
-  if (pipeline_sent_ && std::memcmp(&d, &sent_pipeline_, sizeof d) == 0) return;
+  if (pipeline_sent_ && std::memcmp(&d, &sent_pipeline_, sizeof d) == 0) return true;
   commands().push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{d});
   sent_pipeline_ = d;
   pipeline_sent_ = true;
+  return true;
 }
 
-void Device::flush_vertex_constants() {
+void Device::flush_ff_vertex_constants() {
   FFVertexConstants c{};
   D3DMATRIX wvp = multiply(multiply(transforms_[D3DTS_WORLD], transforms_[D3DTS_VIEW]), transforms_[D3DTS_PROJECTION]);
   // D3D's row-vector matrix laid out row by row is GLSL's column-major matrix for M * v.
@@ -268,11 +265,7 @@ void Device::flush_vertex_constants() {
 }
 
 bool Device::flush_state(D3DPRIMITIVETYPE type) {
-  if (!fvf_layout(fvf_).supported) {
-    static std::atomic<bool> once{false};
-    log_unimplemented(once, "drawing without an FVF of XYZ or XYZRHW (vertex declarations, XYZW)");
-    return false;
-  }
+  if (!vertex_declaration_) return false; // Windows refuses a draw with neither FVF nor declaration
   CommandStream &cs = commands();
   if (dirty_ & kDirtyTargets)
     cs.push(NV_OP_SET_RENDER_TARGETS, nv_cmd_set_render_targets{render_target_->image(), depth_stencil_ ? depth_stencil_->image() : 0});
@@ -294,8 +287,14 @@ bool Device::flush_state(D3DPRIMITIVETYPE type) {
     cs.push(NV_OP_SET_SCISSOR, nv_cmd_set_scissor{nv_rect{x0, y0, x1 - x0, y1 - y0}});
   }
   // The topology is part of the pipeline, so a new primitive type rebuilds it too.
-  if ((dirty_ & kDirtyPipeline) || !pipeline_sent_ || sent_pipeline_.topology != topology(type)) flush_pipeline(type);
-  if (dirty_ & kDirtyVertexConstants) flush_vertex_constants();
+  if ((dirty_ & kDirtyPipeline) || !pipeline_sent_ || sent_pipeline_.topology != topology(type)) {
+    if (!flush_pipeline(type)) return false;
+  }
+  if (dirty_ & kDirtyVertexConstants) {
+    if (vertex_shader_) flush_shader_constants(NV_STAGE_VERTEX, vs_constants_);
+    else flush_ff_vertex_constants();
+  }
+  if ((dirty_ & kDirtyPixelConstants) && pixel_shader_) flush_shader_constants(NV_STAGE_PIXEL, ps_constants_);
   dirty_ = 0;
   return true;
 }

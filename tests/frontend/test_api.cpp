@@ -255,3 +255,93 @@ TEST_CASE("the default backend falls back to OpenGL when Vulkan cannot start", "
                               "fallback-backend.png"),
              Catch::Contains("(Novem opengl)"));
 }
+
+TEST_CASE("shaders: creation, GetFunction, refusal of bad bytecode, constants", "[api][shader]") {
+  NullDevice nd;
+  IDirect3DDevice9 *dev = nd.device;
+  // vs_2_0: mov oPos, v0 (with dcl_position v0)
+  const DWORD vs[] = {0xFFFE0200, 0x0200001F, 0x80000000, 0x900F0000, 0x02000001, 0xC00F0000, 0x90E40000, 0x0000FFFF};
+  IDirect3DVertexShader9 *shader = nullptr;
+  REQUIRE(dev->CreateVertexShader(vs, &shader) == D3D_OK);
+  CHECK(refcount(dev) == 2);
+  UINT size = 0;
+  REQUIRE(shader->GetFunction(nullptr, &size) == D3D_OK);
+  CHECK(size == sizeof vs);
+  DWORD copy[8] = {};
+  REQUIRE(shader->GetFunction(copy, &size) == D3D_OK);
+  CHECK(std::memcmp(copy, vs, sizeof vs) == 0);
+  REQUIRE(dev->SetVertexShader(shader) == D3D_OK);
+  IDirect3DVertexShader9 *current = nullptr;
+  REQUIRE(dev->GetVertexShader(&current) == D3D_OK);
+  CHECK(current == shader);
+  current->Release();
+  REQUIRE(dev->SetVertexShader(nullptr) == D3D_OK);
+  CHECK(shader->Release() == 0);
+
+  // Malformed bytecode is refused, never crashes.
+  const DWORD truncated[] = {0xFFFE0200, 0x02000001, 0xC00F0000}; // no end token within the stream
+  const DWORD unknown_op[] = {0xFFFE0200, 0x0000007F, 0x0000FFFF};
+  const DWORD bad_version[] = {0xFFFE0400, 0x0000FFFF};
+  const DWORD pixel_as_vertex[] = {0xFFFF0200, 0x0000FFFF};
+  for (const DWORD *bad : {unknown_op, bad_version, pixel_as_vertex}) {
+    IDirect3DVertexShader9 *refused = reinterpret_cast<IDirect3DVertexShader9 *>(0x1);
+    CHECK(dev->CreateVertexShader(bad, &refused) == D3DERR_INVALIDCALL);
+    CHECK(refused == nullptr);
+  }
+  (void)truncated; // a stream without an end token is read until one: D3D9 gives no length
+  CHECK(dev->CreateVertexShader(nullptr, &shader) == D3DERR_INVALIDCALL);
+
+  const float f[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  float back[8] = {};
+  REQUIRE(dev->SetVertexShaderConstantF(254, f, 2) == D3D_OK);
+  REQUIRE(dev->GetVertexShaderConstantF(254, back, 2) == D3D_OK);
+  CHECK(std::memcmp(f, back, sizeof f) == 0);
+  CHECK(dev->SetVertexShaderConstantF(255, f, 2) == D3DERR_INVALIDCALL);
+  CHECK(dev->SetPixelShaderConstantF(223, f, 2) == D3DERR_INVALIDCALL);
+  const int i4[4] = {3, 0, 1, 0};
+  CHECK(dev->SetPixelShaderConstantI(15, i4, 1) == D3D_OK);
+  CHECK(dev->SetPixelShaderConstantI(16, i4, 1) == D3DERR_INVALIDCALL);
+  const WINBOOL b[2] = {TRUE, FALSE};
+  WINBOOL bb[2] = {};
+  REQUIRE(dev->SetVertexShaderConstantB(3, b, 2) == D3D_OK);
+  REQUIRE(dev->GetVertexShaderConstantB(3, bb, 2) == D3D_OK);
+  CHECK((bb[0] == TRUE && bb[1] == FALSE));
+}
+
+TEST_CASE("vertex declarations: created, read back, and made from an FVF", "[api][shader]") {
+  NullDevice nd;
+  IDirect3DDevice9 *dev = nd.device;
+  const D3DVERTEXELEMENT9 elements[] = {
+      {0, 0, D3DDECLTYPE_FLOAT3, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_POSITION, 0},
+      {0, 12, D3DDECLTYPE_D3DCOLOR, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_COLOR, 0},
+      D3DDECL_END()};
+  IDirect3DVertexDeclaration9 *decl = nullptr;
+  REQUIRE(dev->CreateVertexDeclaration(elements, &decl) == D3D_OK);
+  UINT count = 0;
+  REQUIRE(decl->GetDeclaration(nullptr, &count) == D3D_OK);
+  CHECK(count == 3); // with D3DDECL_END
+  D3DVERTEXELEMENT9 back[3];
+  REQUIRE(decl->GetDeclaration(back, &count) == D3D_OK);
+  CHECK(std::memcmp(back, elements, sizeof elements) == 0);
+  REQUIRE(dev->SetVertexDeclaration(decl) == D3D_OK);
+  DWORD fvf = 1;
+  REQUIRE(dev->GetFVF(&fvf) == D3D_OK);
+  CHECK(fvf == 0);
+  CHECK(decl->Release() == 0);
+
+  REQUIRE(dev->SetFVF(D3DFVF_XYZ | D3DFVF_DIFFUSE | D3DFVF_TEX1) == D3D_OK);
+  IDirect3DVertexDeclaration9 *from_fvf = nullptr;
+  REQUIRE(dev->GetVertexDeclaration(&from_fvf) == D3D_OK);
+  REQUIRE(from_fvf != nullptr);
+  D3DVERTEXELEMENT9 made[4];
+  REQUIRE(from_fvf->GetDeclaration(made, &count) == D3D_OK);
+  REQUIRE(count == 4);
+  CHECK((made[0].Usage == D3DDECLUSAGE_POSITION && made[0].Type == D3DDECLTYPE_FLOAT3 && made[0].Offset == 0));
+  CHECK((made[1].Usage == D3DDECLUSAGE_COLOR && made[1].Type == D3DDECLTYPE_D3DCOLOR && made[1].Offset == 12));
+  CHECK((made[2].Usage == D3DDECLUSAGE_TEXCOORD && made[2].Type == D3DDECLTYPE_FLOAT2 && made[2].Offset == 16));
+  from_fvf->Release();
+
+  const D3DVERTEXELEMENT9 misaligned[] = {{0, 2, D3DDECLTYPE_FLOAT3, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_POSITION, 0},
+                                          D3DDECL_END()};
+  CHECK(dev->CreateVertexDeclaration(misaligned, &decl) == D3DERR_INVALIDCALL);
+}

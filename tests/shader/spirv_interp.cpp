@@ -157,6 +157,7 @@ SpirvInterpreter::SpirvInterpreter(std::span<const uint32_t> words) {
         break;
       case Op::OpFunction:
         in_function = true;
+        function_begins_[w[1]] = idx + 1;
         if (w[1] == main_) main_begin_ = idx + 1;
         break;
       case Op::OpFunctionEnd:
@@ -267,10 +268,11 @@ const std::vector<uint32_t>& SpirvInterpreter::val(uint32_t id) {
 bool SpirvInterpreter::run(size_t max_steps) {
   if (!ok()) return false;
   killed_ = false;
+  call_stack_.clear();
   size_t pc = main_begin_;
   for (size_t step = 0; step < max_steps; ++step) {
     if (!ok()) return false;
-    if (pc >= insts_.size() || (main_end_ && pc >= main_end_)) {
+    if (pc >= insts_.size() || (call_stack_.empty() && main_end_ && pc >= main_end_)) {
       fail("ran off the end of main");
       return false;
     }
@@ -524,6 +526,16 @@ bool SpirvInterpreter::run(size_t max_steps) {
           case GLSLstd450FAbs: for (size_t c = 0; c < n; ++c) r[c] = b(std::fabs(arg(0, c))); break;
           case GLSLstd450Floor: for (size_t c = 0; c < n; ++c) r[c] = b(std::floor(arg(0, c))); break;
           case GLSLstd450Fract: for (size_t c = 0; c < n; ++c) r[c] = b(arg(0, c) - std::floor(arg(0, c))); break;
+          case GLSLstd450Sin: for (size_t c = 0; c < n; ++c) r[c] = b(std::sin(arg(0, c))); break;
+          case GLSLstd450Cos: for (size_t c = 0; c < n; ++c) r[c] = b(std::cos(arg(0, c))); break;
+          case GLSLstd450FSign:
+            for (size_t c = 0; c < n; ++c) r[c] = b(arg(0, c) > 0 ? 1.0f : arg(0, c) < 0 ? -1.0f : 0.0f);
+            break;
+          case GLSLstd450Cross:
+            r[0] = b(arg(0, 1) * arg(1, 2) - arg(0, 2) * arg(1, 1));
+            r[1] = b(arg(0, 2) * arg(1, 0) - arg(0, 0) * arg(1, 2));
+            r[2] = b(arg(0, 0) * arg(1, 1) - arg(0, 1) * arg(1, 0));
+            break;
           case GLSLstd450Sqrt: for (size_t c = 0; c < n; ++c) r[c] = b(std::sqrt(arg(0, c))); break;
           case GLSLstd450InverseSqrt: for (size_t c = 0; c < n; ++c) r[c] = b(1.0f / std::sqrt(arg(0, c))); break;
           case GLSLstd450Exp2: for (size_t c = 0; c < n; ++c) r[c] = b(std::exp2(arg(0, c))); break;
@@ -556,8 +568,37 @@ bool SpirvInterpreter::run(size_t max_steps) {
       }
       case Op::OpBranch: pc = labels_.at(w[0]); break;
       case Op::OpBranchConditional: pc = labels_.at(val(w[0]).at(0) ? w[1] : w[2]); break;
-      case Op::OpReturn: return ok();
+      case Op::OpReturn:
+        if (!call_stack_.empty()) {
+          pc = call_stack_.back();
+          call_stack_.pop_back();
+          break;
+        }
+        return ok();
+      case Op::OpFunctionCall: {
+        // Functions without parameters (the D3D9 translator's subroutines).
+        auto fn = function_begins_.find(w[2]);
+        if (fn == function_begins_.end() || w.size() > 3) {
+          fail("unsupported function call");
+          break;
+        }
+        if (call_stack_.size() > 64) {
+          fail("call stack too deep");
+          break;
+        }
+        call_stack_.push_back(pc);
+        pc = fn->second;
+        break;
+      }
+      case Op::OpFunctionParameter: break;
+      case Op::OpShiftRightLogical: componentwise2([](uint32_t x, uint32_t y) { return y < 32 ? x >> y : 0u; }); break;
+      case Op::OpShiftLeftLogical: componentwise2([](uint32_t x, uint32_t y) { return y < 32 ? x << y : 0u; }); break;
+      case Op::OpBitwiseAnd: componentwise2([](uint32_t x, uint32_t y) { return x & y; }); break;
+      case Op::OpBitwiseOr: componentwise2([](uint32_t x, uint32_t y) { return x | y; }); break;
+      case Op::OpULessThan: componentwise2([](uint32_t x, uint32_t y) { return x < y ? 1u : 0u; }); break;
+      case Op::OpFUnordNotEqual: componentwise2([](uint32_t x, uint32_t y) { return !(f(x) == f(y)) ? 1u : 0u; }); break;
       case Op::OpKill:
+        call_stack_.clear();
         killed_ = true;
         return ok();
       case Op::OpUnreachable: fail("reached OpUnreachable"); return false;

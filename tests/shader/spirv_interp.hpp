@@ -5,7 +5,8 @@
 // Function variables; OpLoad/OpStore/OpAccessChain; composite construct/extract/insert, vector
 // shuffle, dynamic extract; float and integer arithmetic, comparisons, logic, OpSelect,
 // conversions, vector/matrix products, a few GLSL.std.450 instructions; OpBranch,
-// OpBranchConditional, merges, OpReturn, OpKill. Uniform blocks are read from bytes using the
+// OpBranchConditional, merges, OpReturn, OpKill, OpFunctionCall (functions without
+// parameters), shifts and bitwise and/or. Uniform blocks are read from bytes using the
 // module's Offset/ArrayStride/MatrixStride decorations.
 #pragma once
 
@@ -82,6 +83,8 @@ private:
       member_matrix_strides_;
   std::map<uint32_t, uint32_t> array_strides_;
   std::map<uint32_t, size_t> labels_;  // label -> instruction index
+  std::map<uint32_t, size_t> function_begins_;  // function id -> first instruction
+  std::vector<size_t> call_stack_;              // return addresses (OpFunctionCall)
   uint32_t main_ = 0;
   size_t main_begin_ = 0, main_end_ = 0;
   uint32_t glsl_set_ = 0;

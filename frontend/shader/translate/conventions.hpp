@@ -1,0 +1,87 @@
+// The conventions shared by the D3D9 shader translator, the frontend and the backend plugins
+// (docs/shader-conventions.md). Everything here is fixed: a plugin built against one version of
+// this header links any vertex shader with any pixel shader of a compatible model.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace novem::d3d9::conv {
+
+// ---- uniform block (std140, one per stage, same layout for both) ---------------------------------
+inline constexpr uint32_t kDescriptorSet = 0;
+inline constexpr uint32_t kVertexUniformBinding = 0;
+inline constexpr uint32_t kPixelUniformBinding = 1;
+inline constexpr uint32_t kFloatConstantCount = 256;   // vec4 c[256]
+inline constexpr uint32_t kIntConstantCount = 16;      // ivec4 i[16]
+inline constexpr uint32_t kBoolConstantCount = 16;     // bit n of b.x
+inline constexpr uint32_t kFloatConstantOffset = 0;
+inline constexpr uint32_t kIntConstantOffset = 4096;
+inline constexpr uint32_t kBoolConstantOffset = 4352;
+inline constexpr uint32_t kUniformBlockSize = 4368;
+
+// The block as the frontend fills it (C++ mirror of the std140 layout).
+struct UniformBlock {
+  float c[kFloatConstantCount][4];
+  int32_t i[kIntConstantCount][4];
+  uint32_t b[4];   // b[0] bit n = boolean constant n; b[1..3] unused (0)
+};
+static_assert(sizeof(UniformBlock) == kUniformBlockSize);
+static_assert(offsetof(UniformBlock, i) == kIntConstantOffset);
+static_assert(offsetof(UniformBlock, b) == kBoolConstantOffset);
+
+// ---- samplers (combined image samplers, set 0) ---------------------------------------------------
+inline constexpr uint32_t kPixelSamplerBindingBase = 16;    // ps s0..s15 -> 16..31
+inline constexpr uint32_t kPixelSamplerCount = 16;
+inline constexpr uint32_t kVertexSamplerBindingBase = 32;   // vs_3_0 s0..s3 -> 32..35
+inline constexpr uint32_t kVertexSamplerCount = 4;
+
+// ---- stage interface (VS outputs = PS inputs), every variable a vec4 ------------------------------
+// D3DDECLUSAGE values.
+enum Usage : uint8_t {
+  kUsagePosition = 0, kUsageBlendWeight = 1, kUsageBlendIndices = 2, kUsageNormal = 3,
+  kUsagePSize = 4, kUsageTexcoord = 5, kUsageTangent = 6, kUsageBinormal = 7,
+  kUsageTessFactor = 8, kUsagePositionT = 9, kUsageColor = 10, kUsageFog = 11, kUsageDepth = 12,
+  kUsageSample = 13,
+};
+
+inline constexpr uint32_t kLocationTexcoord = 0;      // TEXCOORD n (0..15) -> n
+inline constexpr uint32_t kLocationColor = 16;        // COLOR n (0..1) -> 16 + n
+inline constexpr uint32_t kLocationFog = 18;
+inline constexpr uint32_t kLocationNormal = 19;       // NORMAL n (0..1) -> 19 + n
+inline constexpr uint32_t kLocationTangent = 21;
+inline constexpr uint32_t kLocationBinormal = 22;
+inline constexpr uint32_t kLocationBlendWeight = 23;
+inline constexpr uint32_t kLocationBlendIndices = 24;
+inline constexpr uint32_t kLocationPSize = 25;        // PSIZE as a varying
+inline constexpr uint32_t kLocationDepth = 26;
+inline constexpr uint32_t kLocationPosition = 27;     // POSITION n (n >= 1) as a varying
+inline constexpr uint32_t kLocationSample = 28;
+inline constexpr uint32_t kLocationCount = 29;
+
+// The interface location of a varying of that usage and usage index; -1 when there is none
+// (POSITION 0 is the clip position builtin, other usages/indices are outside the convention).
+// `pixel_input`: a pixel shader input; there POSITION of any index reads location 27.
+constexpr int32_t interface_location(uint8_t usage, uint8_t index, bool pixel_input = false) {
+  switch (usage) {
+    case kUsageTexcoord: return index < 16 ? static_cast<int32_t>(kLocationTexcoord + index) : -1;
+    case kUsageColor: return index < 2 ? static_cast<int32_t>(kLocationColor + index) : -1;
+    case kUsageFog: return index == 0 ? static_cast<int32_t>(kLocationFog) : -1;
+    case kUsageNormal: return index < 2 ? static_cast<int32_t>(kLocationNormal + index) : -1;
+    case kUsageTangent: return index == 0 ? static_cast<int32_t>(kLocationTangent) : -1;
+    case kUsageBinormal: return index == 0 ? static_cast<int32_t>(kLocationBinormal) : -1;
+    case kUsageBlendWeight: return index == 0 ? static_cast<int32_t>(kLocationBlendWeight) : -1;
+    case kUsageBlendIndices: return index == 0 ? static_cast<int32_t>(kLocationBlendIndices) : -1;
+    case kUsagePSize: return index == 0 ? static_cast<int32_t>(kLocationPSize) : -1;
+    case kUsageDepth: return index == 0 ? static_cast<int32_t>(kLocationDepth) : -1;
+    case kUsagePosition:
+      return (index >= 1 || pixel_input) ? static_cast<int32_t>(kLocationPosition) : -1;
+    case kUsageSample: return index == 0 ? static_cast<int32_t>(kLocationSample) : -1;
+    default: return -1;
+  }
+}
+
+// Pixel shader colour outputs oC0..oC3 -> fragment output location n; oDepth -> FragDepth.
+inline constexpr uint32_t kColorOutputCount = 4;
+
+}  // namespace novem::d3d9::conv

@@ -1,0 +1,1324 @@
+// D3D9 shader IR -> SPIR-V. See translate.hpp, README.md and docs/shader-conventions.md.
+//
+// Model: every D3D9 register is a Private vec4 variable (a0: ivec4, p0: bvec4, aL: int); a
+// register file addressed relatively (v#[aL], o#[aL]) is one Private array instead. Inputs are
+// copied into their registers at the start of main; outputs are copied from their registers to
+// the interface variables by an "epilogue" function that main calls before each return.
+// Subroutines (label/ret) are SPIR-V functions without parameters. Constants come from the
+// uniform block unless def/defi/defb bakes them in.
+#include "translate.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "conventions.hpp"
+#include "spirv_builder.hpp"
+
+namespace novem::d3d9 {
+
+namespace {
+
+using Id = SpirvBuilder::Id;
+using spv::BuiltIn;
+using spv::Decoration;
+using spv::Op;
+using spv::StorageClass;
+
+uint64_t reg_key(RegType t, uint32_t index) { return (uint64_t{static_cast<uint8_t>(t)} << 32) | index; }
+
+float bits_float(uint32_t w) {
+  float f;
+  std::memcpy(&f, &w, 4);
+  return f;
+}
+
+struct Unsupported {
+  std::string message;
+};
+
+class Translator {
+public:
+  explicit Translator(const Program& p) : p_(p), v_(p.version), vs_(p.version.is_vs()) {}
+  Translation run();
+
+private:
+  struct Frame {
+    enum Kind { If, Rep, Loop } kind;
+    SpirvBuilder::If ifc{};
+    SpirvBuilder::Loop loop{};
+    Id counter = 0;
+    Id step = 0;
+    Id saved_al = 0;
+  };
+  struct Segment {
+    size_t begin = 0, end = 0;   // instruction indices [begin, end)
+    std::set<uint32_t> calls;
+  };
+
+  [[noreturn]] void unsupported(const std::string& m) { throw Unsupported{m}; }
+  [[noreturn]] void unsupported(const Instruction& in, const std::string& m) {
+    throw Unsupported{"token " + std::to_string(in.token_offset) + ": " + m};
+  }
+
+  // Register file helpers.
+  bool is_addr(RegType t) const { return vs_ && t == RegType::Addr; }
+  bool is_ps_texture(RegType t) const { return !vs_ && t == RegType::Texture; }
+  void note_register(RegType t, uint32_t index, bool relative);
+  void prepass();
+  void declare_registers();
+  Id reg_pointer(RegType t, uint32_t index, Id dynamic_index = 0);
+  Id rel_value(const RelAddr& r);
+  Id clamp_index(Id index, uint32_t size, Id* in_range = nullptr);
+
+  // Constants and uniforms.
+  Id ubo();
+  Id float_const(const SrcParam& s, uint32_t offset);
+  Id int_const(uint32_t index);
+  Id bool_const(uint32_t index);
+
+  // Sources and destinations.
+  Id load_src_raw(const SrcParam& s, uint32_t offset = 0);
+  Id apply_swizzle(Id v, uint8_t swizzle);
+  Id apply_mod(Id v, SrcMod mod, const Instruction& in);
+  Id src(const Instruction& in, int i, uint32_t offset = 0);
+  Id scalar(Id v4, uint32_t c) { return b_.composite_extract(v4, {c}); }
+  Id splat4(Id s) { return b_.splat(b_.type_of(s) == t_bool_ ? t_bv4_ : t_v4_, s); }
+  Id predicate_vec(const SrcParam& p);     // bvec4 (swizzled, negated)
+  Id predicate_scalar(const SrcParam& p);  // bool, component 0 of the swizzle
+  Id merge(Id old_value, Id new_value, uint8_t mask);
+  void write(const Instruction& in, Id value);
+  void write_addr(const Instruction& in, Id value, bool round);
+  Id dst_pointer(const DstParam& d);
+  Id compare(Comparison c, Id a, Id b);
+
+  // Code.
+  Id sampler(uint32_t index);
+  Id texture(const Instruction& in);
+  void emit_instruction(const Instruction& in, std::vector<Frame>& stack, bool in_main);
+  void emit_segment(const Segment& seg, bool in_main);
+  void emit_function(uint32_t label, std::set<uint32_t>& done, std::set<uint32_t>& active);
+  void emit_prologue();
+  void emit_epilogue_function();
+  Frame* innermost_loop(std::vector<Frame>& stack);
+  Id sample_at(uint32_t sampler_index, Id coord4);
+  Id texcoord(const Instruction& in, uint32_t n);
+  void write_depth(Id depth);
+
+  bool defer_writes_ = false;
+  std::vector<std::pair<Instruction, Id>> deferred_;
+  std::map<uint32_t, Id> texcoord_vars_;   // ps: t# -> its TEXCOORD input variable
+  std::vector<Id> pad_values_;             // ps_1_x texm3x*pad results
+  std::vector<uint32_t> pad_regs_;
+
+  const Program& p_;
+  Version v_;
+  bool vs_;
+  SpirvBuilder b_;
+  ShaderReflection refl_;
+
+  Id t_void_ = 0, t_f_ = 0, t_v4_ = 0, t_i_ = 0, t_iv4_ = 0, t_u_ = 0, t_bool_ = 0, t_bv4_ = 0;
+  Id zero4_ = 0, one_ = 0, zero_ = 0;
+
+  std::set<uint64_t> used_;              // registers read or written (non-constant files)
+  std::set<uint64_t> written_;
+  std::set<uint8_t> relative_files_;
+  std::map<uint64_t, Id> vars_;          // register -> Private vec4
+  std::map<uint8_t, Id> arrays_;         // relatively addressed file -> Private vec4[n]
+  std::map<uint8_t, uint32_t> array_sizes_;
+  Id a0_ = 0, al_ = 0, p0_ = 0;
+  Id ubo_ = 0;
+  Id per_vertex_ = 0;
+  std::map<uint32_t, Id> samplers_;
+  std::map<uint32_t, SamplerType> sampler_decl_;
+  std::map<uint32_t, std::array<uint32_t, 4>> fdefs_, idefs_;
+  std::map<uint32_t, bool> bdefs_;
+  std::map<uint64_t, const Declaration*> decls_;   // register -> dcl
+
+  Segment main_;
+  std::map<uint32_t, Segment> subs_;     // label index -> body
+  std::map<uint32_t, Id> sub_fns_;
+  Id epilogue_fn_ = 0;
+  bool any_relative_input_ = false;
+
+  // Input interface variables to copy in the prologue: register key -> Input variable.
+  struct InputCopy {
+    uint64_t key;
+    Id var;
+  };
+  std::vector<InputCopy> input_copies_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Prepass: which registers exist, which files are relatively addressed, the subroutines.
+
+void Translator::note_register(RegType t, uint32_t index, bool relative) {
+  switch (t) {
+    case RegType::Const: case RegType::ConstInt: case RegType::ConstBool: case RegType::Sampler:
+    case RegType::Label: case RegType::Predicate: case RegType::Loop: return;
+    default: break;
+  }
+  if (is_addr(t)) return;
+  if (relative) relative_files_.insert(static_cast<uint8_t>(t));
+  used_.insert(reg_key(t, index));
+}
+
+void Translator::prepass() {
+  if (v_.is_ps() && v_.sm1()) {
+    // r0 is the colour output of ps_1_x.
+    used_.insert(reg_key(RegType::Temp, 0));
+    written_.insert(reg_key(RegType::Temp, 0));
+  }
+  for (const ConstantDef& d : p_.definitions) {
+    if (d.kind == ConstantDef::Kind::Float) fdefs_[d.index] = d.words;
+    else if (d.kind == ConstantDef::Kind::Int) idefs_[d.index] = d.words;
+    else bdefs_[d.index] = d.words[0] != 0;
+  }
+  for (const Declaration& d : p_.declarations) {
+    if (d.reg.type == RegType::Sampler) {
+      sampler_decl_[d.reg.index] = d.sampler_type;
+      continue;
+    }
+    decls_[reg_key(d.reg.type, d.reg.index)] = &d;
+  }
+  // Segments: main up to its top-level ret; then label ... ret bodies.
+  const auto& ins = p_.instructions;
+  int depth = 0;
+  size_t i = 0;
+  main_.begin = 0;
+  main_.end = ins.size();
+  Segment* cur = &main_;
+  for (; i < ins.size(); ++i) {
+    const Instruction& in = ins[i];
+    switch (in.opcode) {
+      case Opcode::If: case Opcode::IfC: case Opcode::Loop: case Opcode::Rep: ++depth; break;
+      case Opcode::EndIf: case Opcode::EndLoop: case Opcode::EndRep: --depth; break;
+      case Opcode::Label: {
+        if (depth != 0) unsupported(in, "label inside flow control");
+        const uint32_t l = in.src[0].index;
+        if (cur == &main_ && main_.end == ins.size()) main_.end = i;
+        Segment s;
+        s.begin = i + 1;
+        s.end = ins.size();
+        subs_[l] = s;
+        cur = &subs_[l];
+        break;
+      }
+      case Opcode::Ret:
+        if (depth == 0) {
+          if (cur == &main_ && main_.end == ins.size()) main_.end = i;
+          else if (cur != &main_ && cur->end == ins.size()) cur->end = i;
+        }
+        break;
+      case Opcode::Call: cur->calls.insert(in.src[0].index); break;
+      case Opcode::CallNz: cur->calls.insert(in.src[0].index); break;
+      default: break;
+    }
+  }
+  for (const Instruction& in : ins) {
+    if (in.has_dst) {
+      note_register(in.dst.type, in.dst.index, in.dst.relative);
+      if (!is_addr(in.dst.type)) written_.insert(reg_key(in.dst.type, in.dst.index));
+    }
+    const bool srcs_are_regs = in.opcode != Opcode::Call && in.opcode != Opcode::CallNz &&
+                               in.opcode != Opcode::Label;
+    if (srcs_are_regs)
+      for (uint32_t k = 0; k < in.src_count; ++k) {
+        const SrcParam& s = in.src[k];
+        // m4x4 & co read consecutive rows of src1.
+        uint32_t rows = 1;
+        if (k == 1) {
+          switch (in.opcode) {
+            case Opcode::M4x4: case Opcode::M3x4: rows = 4; break;
+            case Opcode::M4x3: case Opcode::M3x3: rows = 3; break;
+            case Opcode::M3x2: rows = 2; break;
+            default: break;
+          }
+        }
+        for (uint32_t r = 0; r < rows; ++r) note_register(s.type, s.index + r, s.relative);
+        if (s.type == RegType::Sampler) {
+          refl_.samplers_used |= 1u << s.index;
+        }
+      }
+    if (in.opcode == Opcode::TexKill) refl_.uses_kill = true;
+    switch (in.opcode) {
+      case Opcode::TexDepth: case Opcode::TexM3x2Depth:
+        used_.insert(reg_key(RegType::DepthOut, 0));
+        written_.insert(reg_key(RegType::DepthOut, 0));
+        break;
+      case Opcode::TexM3x3Tex: case Opcode::TexM3x3Spec: case Opcode::TexM3x3VSpec:
+        // A 3-component lookup: a cube map (ps_1_x has no sampler dcl to say so).
+        sampler_decl_[in.dst.index] = SamplerType::Cube;
+        break;
+      case Opcode::TexBem: case Opcode::TexBemL: case Opcode::Bem:
+        unsupported(in, std::string(in.info ? in.info->name : "bem") +
+                            " needs the bump-environment texture stage state, which the conventions do not carry");
+      default: break;
+    }
+  }
+  // Relatively addressed input/output files take every declared register.
+  for (uint8_t f : relative_files_) {
+    const RegType t = static_cast<RegType>(f);
+    if (t != RegType::Input && t != RegType::Output)
+      unsupported("relative addressing of register file " + std::to_string(f));
+    for (const auto& [key, d] : decls_)
+      if ((key >> 32) == f) used_.insert(key);
+    if (t == RegType::Input) any_relative_input_ = true;
+  }
+}
+
+void Translator::declare_registers() {
+  for (uint8_t f : relative_files_) {
+    const RegType t = static_cast<RegType>(f);
+    const uint32_t n = register_count(t, v_);
+    const Id arr_t = b_.type_array(t_v4_, n);
+    arrays_[f] = b_.variable(StorageClass::Private, arr_t, t == RegType::Input ? "v" : "o",
+                             b_.const_null(arr_t));
+    array_sizes_[f] = n;
+  }
+  for (uint64_t key : used_) {
+    const RegType t = static_cast<RegType>(key >> 32);
+    if (arrays_.count(static_cast<uint8_t>(t))) continue;
+    const uint32_t index = static_cast<uint32_t>(key);
+    vars_[key] = b_.variable(StorageClass::Private, t_v4_, register_name(t, index, v_), zero4_);
+  }
+}
+
+Id Translator::reg_pointer(RegType t, uint32_t index, Id dynamic_index) {
+  auto a = arrays_.find(static_cast<uint8_t>(t));
+  if (a != arrays_.end()) {
+    Id idx = dynamic_index ? dynamic_index : b_.const_int(static_cast<int32_t>(index));
+    if (index >= array_sizes_[static_cast<uint8_t>(t)]) unsupported("register index out of range");
+    return b_.access_chain(a->second, {idx});
+  }
+  auto it = vars_.find(reg_key(t, index));
+  if (it == vars_.end()) unsupported("register " + register_name(t, index, v_) + " has no storage");
+  return it->second;
+}
+
+Id Translator::rel_value(const RelAddr& r) {
+  if (r.type == RegType::Loop) {
+    if (!al_) unsupported("aL used outside of any loop");
+    return b_.load(al_);
+  }
+  if (!a0_) unsupported("a0 used without being written");
+  return b_.composite_extract(b_.load(a0_), {r.component});
+}
+
+// index clamped into [0, size): out-of-range indices give 0 (and *in_range = false).
+Id Translator::clamp_index(Id index, uint32_t size, Id* in_range) {
+  const Id ge = b_.compare(Op::OpSGreaterThanEqual, index, b_.const_int(0));
+  const Id lt = b_.compare(Op::OpSLessThan, index, b_.const_int(static_cast<int32_t>(size)));
+  const Id ok = b_.compare(Op::OpLogicalAnd, ge, lt);
+  if (in_range) *in_range = ok;
+  return b_.select(ok, index, b_.const_int(0));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Constants.
+
+Id Translator::ubo() {
+  if (ubo_) return ubo_;
+  const Id c_arr = b_.type_array(t_v4_, conv::kFloatConstantCount, 16);
+  const Id i_arr = b_.type_array(t_iv4_, conv::kIntConstantCount, 16);
+  const Id u_v4 = b_.type_uvec(4);
+  const Id block = b_.type_struct({c_arr, i_arr, u_v4});
+  b_.name(block, vs_ ? "D3D9VertexConstants" : "D3D9PixelConstants");
+  b_.member_name(block, 0, "c");
+  b_.member_name(block, 1, "i");
+  b_.member_name(block, 2, "b");
+  b_.decorate(block, Decoration::Block);
+  b_.member_decorate(block, 0, Decoration::Offset, {conv::kFloatConstantOffset});
+  b_.member_decorate(block, 1, Decoration::Offset, {conv::kIntConstantOffset});
+  b_.member_decorate(block, 2, Decoration::Offset, {conv::kBoolConstantOffset});
+  ubo_ = b_.variable(StorageClass::Uniform, block, vs_ ? "vsc" : "psc");
+  b_.decorate_binding(ubo_, conv::kDescriptorSet, refl_.uniform_binding);
+  refl_.uses_uniforms = true;
+  return ubo_;
+}
+
+Id Translator::float_const(const SrcParam& s, uint32_t offset) {
+  const uint32_t index = s.index + offset;
+  auto def_value = [&](const std::array<uint32_t, 4>& w) {
+    return b_.const_fvec({bits_float(w[0]), bits_float(w[1]), bits_float(w[2]), bits_float(w[3])});
+  };
+  if (!s.relative) {
+    auto it = fdefs_.find(index);
+    if (it != fdefs_.end()) return def_value(it->second);
+    if (index >= conv::kFloatConstantCount) unsupported("constant index out of range");
+    const Id u = ubo();
+    return b_.load(b_.access_chain(u, {b_.const_int(0), b_.const_int(static_cast<int32_t>(index))}));
+  }
+  const Id dyn = b_.iadd(rel_value(s.rel), b_.const_int(static_cast<int32_t>(index)));
+  Id in_range = 0;
+  const uint32_t file = std::min<uint32_t>(register_count(RegType::Const, v_), conv::kFloatConstantCount);
+  const Id safe = clamp_index(dyn, file, &in_range);
+  const Id u = ubo();
+  Id v = b_.load(b_.access_chain(u, {b_.const_int(0), safe}));
+  for (const auto& [k, w] : fdefs_) {
+    const Id hit = b_.compare(Op::OpIEqual, dyn, b_.const_int(static_cast<int32_t>(k)));
+    v = b_.select(splat4(hit), def_value(w), v);
+  }
+  return b_.select(splat4(in_range), v, zero4_);
+}
+
+Id Translator::int_const(uint32_t index) {
+  auto it = idefs_.find(index);
+  if (it != idefs_.end()) {
+    const auto& w = it->second;
+    return b_.const_composite(t_iv4_, {b_.const_int(static_cast<int32_t>(w[0])), b_.const_int(static_cast<int32_t>(w[1])),
+                                        b_.const_int(static_cast<int32_t>(w[2])), b_.const_int(static_cast<int32_t>(w[3]))});
+  }
+  const Id u = ubo();
+  return b_.load(b_.access_chain(u, {b_.const_int(1), b_.const_int(static_cast<int32_t>(index))}));
+}
+
+Id Translator::bool_const(uint32_t index) {
+  auto it = bdefs_.find(index);
+  if (it != bdefs_.end()) return b_.const_bool(it->second);
+  const Id u = ubo();
+  const Id word = b_.load(b_.access_chain(u, {b_.const_int(2), b_.const_int(0)}));
+  const Id shifted = b_.binary(Op::OpShiftRightLogical, word, b_.const_uint(index));
+  const Id bit = b_.binary(Op::OpBitwiseAnd, shifted, b_.const_uint(1));
+  return b_.compare(Op::OpINotEqual, bit, b_.const_uint(0));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sources.
+
+Id Translator::load_src_raw(const SrcParam& s, uint32_t offset) {
+  switch (s.type) {
+    case RegType::Const: {
+      const Id c = float_const(s, offset);
+      if (!(v_.is_ps() && v_.sm1())) return c;
+      // ps_1_x reads constants clamped to [-1, 1].
+      return b_.glsl(GLSLstd450FClamp, {c, b_.const_fvec({-1.0f, -1.0f, -1.0f, -1.0f}),
+                                        b_.const_fvec({1.0f, 1.0f, 1.0f, 1.0f})});
+    }
+    case RegType::Loop: {
+      if (!al_) unsupported("aL read outside of any loop");
+      return splat4(b_.convert(Op::OpConvertSToF, t_f_, b_.load(al_)));
+    }
+    case RegType::ConstInt: case RegType::ConstBool: case RegType::Sampler: case RegType::Label:
+    case RegType::Predicate: case RegType::Const2: case RegType::Const3: case RegType::Const4:
+    case RegType::TempFloat16:
+      unsupported("register file " + std::to_string(static_cast<int>(s.type)) + " read as a value");
+    default: break;
+  }
+  if (is_addr(s.type)) unsupported("a0 read as a value");
+  Id dyn = 0;
+  if (s.relative) {
+    const uint8_t f = static_cast<uint8_t>(s.type);
+    dyn = clamp_index(b_.iadd(rel_value(s.rel), b_.const_int(static_cast<int32_t>(s.index + offset))),
+                      array_sizes_[f]);
+  }
+  return b_.load(reg_pointer(s.type, s.index + offset, dyn));
+}
+
+Id Translator::apply_swizzle(Id v, uint8_t swizzle) {
+  if (swizzle == kSwizzleIdentity) return v;
+  return b_.vector_shuffle(v, v, {swizzle_component(swizzle, 0), swizzle_component(swizzle, 1),
+                                  swizzle_component(swizzle, 2), swizzle_component(swizzle, 3)});
+}
+
+Id Translator::apply_mod(Id v, SrcMod mod, const Instruction& in) {
+  const Id half = b_.const_fvec({0.5f, 0.5f, 0.5f, 0.5f});
+  const Id one = b_.const_fvec({1.0f, 1.0f, 1.0f, 1.0f});
+  const Id two = b_.const_fvec({2.0f, 2.0f, 2.0f, 2.0f});
+  switch (mod) {
+    case SrcMod::None: return v;
+    case SrcMod::Neg: return b_.fnegate(v);
+    case SrcMod::Bias: return b_.fsub(v, half);
+    case SrcMod::BiasNeg: return b_.fnegate(b_.fsub(v, half));
+    case SrcMod::Sign: return b_.fsub(b_.fmul(v, two), one);
+    case SrcMod::SignNeg: return b_.fnegate(b_.fsub(b_.fmul(v, two), one));
+    case SrcMod::Comp: return b_.fsub(one, v);
+    case SrcMod::X2: return b_.fmul(v, two);
+    case SrcMod::X2Neg: return b_.fnegate(b_.fmul(v, two));
+    case SrcMod::Dz: return b_.fdiv(v, splat4(scalar(v, 2)));
+    case SrcMod::Dw: return b_.fdiv(v, splat4(scalar(v, 3)));
+    case SrcMod::Abs: return b_.glsl(GLSLstd450FAbs, {v});
+    case SrcMod::AbsNeg: return b_.fnegate(b_.glsl(GLSLstd450FAbs, {v}));
+    case SrcMod::Not: break;
+  }
+  unsupported(in, "source modifier 'not' on a value");
+}
+
+Id Translator::src(const Instruction& in, int i, uint32_t offset) {
+  const SrcParam& s = in.src[static_cast<size_t>(i)];
+  return apply_mod(apply_swizzle(load_src_raw(s, offset), s.swizzle), s.mod, in);
+}
+
+Id Translator::predicate_vec(const SrcParam& p) {
+  if (!p0_) unsupported("p0 read before any setp");
+  Id v = apply_swizzle(b_.load(p0_), p.swizzle);
+  if (p.mod == SrcMod::Not) v = b_.logical_not(v);
+  return v;
+}
+
+Id Translator::predicate_scalar(const SrcParam& p) {
+  if (!p0_) unsupported("p0 read before any setp");
+  Id v = b_.composite_extract(b_.load(p0_), {swizzle_component(p.swizzle, 0)});
+  if (p.mod == SrcMod::Not) v = b_.logical_not(v);
+  return v;
+}
+
+Id Translator::merge(Id old_value, Id new_value, uint8_t mask) {
+  if ((mask & 0xF) == 0xF) return new_value;
+  return b_.vector_shuffle(old_value, new_value, {(mask & 1) ? 4u : 0u, (mask & 2) ? 5u : 1u,
+                                                  (mask & 4) ? 6u : 2u, (mask & 8) ? 7u : 3u});
+}
+
+Id Translator::dst_pointer(const DstParam& d) {
+  Id dyn = 0;
+  if (d.relative) {
+    const uint8_t f = static_cast<uint8_t>(d.type);
+    dyn = clamp_index(b_.iadd(rel_value(d.rel), b_.const_int(static_cast<int32_t>(d.index))), array_sizes_[f]);
+  }
+  return reg_pointer(d.type, d.index, dyn);
+}
+
+void Translator::write(const Instruction& in, Id value) {
+  if (defer_writes_) {   // ps_1_x co-issue: both instructions read their sources first
+    deferred_.push_back({in, value});
+    return;
+  }
+  const DstParam& d = in.dst;
+  if (d.shift != 0) {
+    const float scale = std::ldexp(1.0f, d.shift);
+    value = b_.vector_times_scalar(value, b_.const_float(scale));
+  }
+  if (d.saturate) value = b_.glsl(GLSLstd450FClamp, {value, zero4_, b_.const_fvec({1.0f, 1.0f, 1.0f, 1.0f})});
+  const Id ptr = dst_pointer(d);
+  if (d.write_mask == kMaskAll && !in.predicated) {
+    b_.store(ptr, value);
+    return;
+  }
+  const Id old = b_.load(ptr);
+  Id merged = merge(old, value, d.write_mask);
+  if (in.predicated) merged = b_.select(predicate_vec(in.predicate), merged, old);
+  b_.store(ptr, merged);
+}
+
+void Translator::write_addr(const Instruction& in, Id value, bool round) {
+  if (round) value = b_.fadd(value, b_.const_fvec({0.5f, 0.5f, 0.5f, 0.5f}));
+  const Id iv = b_.convert(Op::OpConvertFToS, t_iv4_, b_.glsl(GLSLstd450Floor, {value}));
+  const Id old = b_.load(a0_);
+  Id merged = merge(old, iv, in.dst.write_mask);
+  if (in.predicated) merged = b_.select(predicate_vec(in.predicate), merged, old);
+  b_.store(a0_, merged);
+}
+
+Id Translator::compare(Comparison c, Id a, Id x) {
+  switch (c) {
+    case Comparison::Gt: return b_.compare(Op::OpFOrdGreaterThan, a, x);
+    case Comparison::Eq: return b_.compare(Op::OpFOrdEqual, a, x);
+    case Comparison::Ge: return b_.compare(Op::OpFOrdGreaterThanEqual, a, x);
+    case Comparison::Lt: return b_.compare(Op::OpFOrdLessThan, a, x);
+    case Comparison::Ne: return b_.compare(Op::OpFOrdNotEqual, a, x);
+    case Comparison::Le: return b_.compare(Op::OpFOrdLessThanEqual, a, x);
+    case Comparison::None: break;
+  }
+  unsupported("comparison without a condition");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Textures.
+
+Id Translator::sampler(uint32_t index) {
+  auto it = samplers_.find(index);
+  if (it != samplers_.end()) return it->second;
+  const uint32_t limit = vs_ ? conv::kVertexSamplerCount : conv::kPixelSamplerCount;
+  if (index >= limit) unsupported("sampler s" + std::to_string(index) + " out of range");
+  SamplerType st = SamplerType::Tex2D;
+  auto d = sampler_decl_.find(index);
+  if (d != sampler_decl_.end() && d->second != SamplerType::Unknown) st = d->second;
+  spv::Dim dim = spv::Dim::Dim2D;
+  if (st == SamplerType::Cube) dim = spv::Dim::Cube;
+  else if (st == SamplerType::Volume) dim = spv::Dim::Dim3D;
+  const Id img = b_.type_image(t_f_, dim, 0, false, false, 1);
+  const Id sim = b_.type_sampled_image(img);
+  const Id var = b_.variable(StorageClass::UniformConstant, sim, "s" + std::to_string(index));
+  b_.decorate_binding(var, conv::kDescriptorSet,
+                      (vs_ ? conv::kVertexSamplerBindingBase : conv::kPixelSamplerBindingBase) + index);
+  samplers_[index] = var;
+  refl_.samplers_used |= 1u << index;
+  refl_.sampler_types[index] = static_cast<uint8_t>(st);
+  return var;
+}
+
+Id Translator::texture(const Instruction& in) {
+  // texld/texldp/texldb: (dst, coord, sampler); texldl: (dst, coord, sampler);
+  // texldd: (dst, coord, sampler, ddx, ddy).
+  const SrcParam& s = in.src[1];
+  if (s.type != RegType::Sampler) unsupported(in, "texture instruction without a sampler");
+  const Id var = sampler(s.index);
+  const SamplerType st = static_cast<SamplerType>(refl_.sampler_types[s.index]);
+  const uint32_t n = (st == SamplerType::Cube || st == SamplerType::Volume) ? 3 : 2;
+  Id coord4 = src(in, 0);
+  auto slice = [&](Id v4) { return n == 2 ? b_.swizzle(v4, {0, 1}) : b_.swizzle(v4, {0, 1, 2}); };
+  const Id sim = b_.load(var);
+  Id result = 0;
+  if (in.opcode == Opcode::TexLdl) {
+    result = b_.image_sample(Op::OpImageSampleExplicitLod, t_v4_, sim, slice(coord4), 0,
+                             spv::ImageOperandsMask::Lod, {scalar(coord4, 3)});
+  } else if (in.opcode == Opcode::TexLdd) {
+    const Id ddx = slice(src(in, 2));
+    const Id ddy = slice(src(in, 3));
+    result = b_.image_sample(Op::OpImageSampleExplicitLod, t_v4_, sim, slice(coord4), 0,
+                             spv::ImageOperandsMask::Grad, {ddx, ddy});
+  } else {
+    if (vs_) unsupported(in, "implicit-LOD texld in a vertex shader");
+    if (in.tex == TexKind::Project) coord4 = b_.fdiv(coord4, splat4(scalar(coord4, 3)));
+    if (in.tex == TexKind::Bias)
+      result = b_.image_sample(Op::OpImageSampleImplicitLod, t_v4_, sim, slice(coord4), 0,
+                               spv::ImageOperandsMask::Bias, {scalar(coord4, 3)});
+    else
+      result = b_.image_sample(Op::OpImageSampleImplicitLod, t_v4_, sim, slice(coord4));
+  }
+  return apply_swizzle(result, s.swizzle);
+}
+
+// ps_1_x: an implicit-LOD sample of sampler N at coord4 (xy, or xyz for cube/volume).
+Id Translator::sample_at(uint32_t sampler_index, Id coord4) {
+  const Id var = sampler(sampler_index);
+  const SamplerType st = static_cast<SamplerType>(refl_.sampler_types[sampler_index]);
+  const Id coord = (st == SamplerType::Cube || st == SamplerType::Volume) ? b_.swizzle(coord4, {0, 1, 2})
+                                                                          : b_.swizzle(coord4, {0, 1});
+  const Id sim = b_.load(var);
+  return b_.image_sample(Op::OpImageSampleImplicitLod, t_v4_, sim, coord);
+}
+
+// ps_1_1-1_3: texture coordinate set n (the interpolated input, whatever t# holds now).
+Id Translator::texcoord(const Instruction& in, uint32_t n) {
+  auto it = texcoord_vars_.find(n);
+  if (it == texcoord_vars_.end()) unsupported(in, "texture coordinate " + std::to_string(n) + " is not an input");
+  return b_.load(it->second);
+}
+
+void Translator::write_depth(Id depth) {
+  const Id d = b_.glsl(GLSLstd450FClamp, {depth, zero_, one_});
+  b_.store(reg_pointer(RegType::DepthOut, 0), splat4(d));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Instructions.
+
+Translator::Frame* Translator::innermost_loop(std::vector<Frame>& stack) {
+  for (auto it = stack.rbegin(); it != stack.rend(); ++it)
+    if (it->kind != Frame::If) return &*it;
+  return nullptr;
+}
+
+void Translator::emit_instruction(const Instruction& in, std::vector<Frame>& stack, bool in_main) {
+  const Id one4 = b_.const_fvec({1.0f, 1.0f, 1.0f, 1.0f});
+  auto s = [&](int i) { return src(in, i); };
+  // Scalar sources: ALU scalar ops read the w component of the swizzled source (a replicate
+  // swizzle makes every component the same; without one, D3D9 reads .w).
+  auto sw = [&](int i) { return scalar(src(in, i), 3); };
+  auto rows = [&](uint32_t count, uint32_t width) {
+    const Id a = src(in, 0);
+    std::array<Id, 4> r{zero_, zero_, zero_, zero_};
+    for (uint32_t k = 0; k < count; ++k) {
+      const Id row = src(in, 1, k);
+      r[k] = width == 4 ? b_.dot(a, row) : b_.dot(b_.swizzle(a, {0, 1, 2}), b_.swizzle(row, {0, 1, 2}));
+    }
+    return b_.composite_construct(t_v4_, {r[0], r[1], r[2], r[3]});
+  };
+  const bool vs11 = vs_ && v_.sm1();
+
+  switch (in.opcode) {
+    case Opcode::Nop: return;
+    case Opcode::Mov:
+      if (is_addr(in.dst.type)) {
+        write_addr(in, s(0), !vs11);   // vs_1_1: floor; later versions have mova (rounds)
+        return;
+      }
+      write(in, s(0));
+      return;
+    case Opcode::MovA: write_addr(in, s(0), true); return;
+    case Opcode::Add: write(in, b_.fadd(s(0), s(1))); return;
+    case Opcode::Sub: write(in, b_.fsub(s(0), s(1))); return;
+    case Opcode::Mul: write(in, b_.fmul(s(0), s(1))); return;
+    case Opcode::Mad: {
+      const Id a = s(0), m = s(1), c = s(2);
+      write(in, b_.fadd(b_.fmul(a, m), c));
+      return;
+    }
+    case Opcode::Min: { const Id a = s(0), c = s(1); write(in, b_.glsl(GLSLstd450FMin, {a, c})); return; }
+    case Opcode::Max: { const Id a = s(0), c = s(1); write(in, b_.glsl(GLSLstd450FMax, {a, c})); return; }
+    case Opcode::Slt: case Opcode::Sge: {
+      const Id a = s(0), c = s(1);
+      const Id cond = b_.compare(in.opcode == Opcode::Slt ? Op::OpFOrdLessThan : Op::OpFOrdGreaterThanEqual, a, c);
+      write(in, b_.select(cond, one4, zero4_));
+      return;
+    }
+    case Opcode::Rcp: {
+      // D3D9: x == 1 -> 1, x == 0 -> +inf (whatever the sign of zero), else 1/x.
+      const Id x = sw(0);
+      Id r = b_.fdiv(one_, x);
+      r = b_.select(b_.compare(Op::OpFOrdEqual, x, one_), one_, r);
+      r = b_.select(b_.compare(Op::OpFOrdEqual, x, zero_), b_.const_float(std::numeric_limits<float>::infinity()), r);
+      write(in, splat4(r));
+      return;
+    }
+    case Opcode::Rsq: {
+      const Id x = b_.glsl(GLSLstd450FAbs, {sw(0)});
+      Id r = b_.glsl(GLSLstd450InverseSqrt, {x});
+      r = b_.select(b_.compare(Op::OpFOrdEqual, x, one_), one_, r);
+      r = b_.select(b_.compare(Op::OpFOrdEqual, x, zero_), b_.const_float(std::numeric_limits<float>::infinity()), r);
+      write(in, splat4(r));
+      return;
+    }
+    case Opcode::Exp: write(in, splat4(b_.glsl(GLSLstd450Exp2, {sw(0)}))); return;
+    case Opcode::ExpP: {
+      const Id x = sw(0);
+      if (!vs11) {
+        write(in, splat4(b_.glsl(GLSLstd450Exp2, {x})));
+        return;
+      }
+      // vs_1_1: (2^floor(x), x - floor(x), 2^x, 1)
+      const Id fl = b_.glsl(GLSLstd450Floor, {x});
+      const Id ex = b_.glsl(GLSLstd450Exp2, {fl});
+      const Id fr = b_.fsub(x, fl);
+      const Id full = b_.glsl(GLSLstd450Exp2, {x});
+      write(in, b_.composite_construct(t_v4_, {ex, fr, full, one_}));
+      return;
+    }
+    case Opcode::Log: case Opcode::LogP: {
+      // log2(|x|); log(0) = -FLT_MAX (the SDK's definition).
+      const Id x = b_.glsl(GLSLstd450FAbs, {sw(0)});
+      Id r = b_.glsl(GLSLstd450Log2, {x});
+      r = b_.select(b_.compare(Op::OpFOrdEqual, x, zero_), b_.const_float(-std::numeric_limits<float>::max()), r);
+      write(in, splat4(r));
+      return;
+    }
+    case Opcode::Pow: {
+      // pow(|x|, y) = exp2(y * log2(|x|))
+      const Id x = b_.glsl(GLSLstd450FAbs, {sw(0)});
+      const Id y = sw(1);
+      write(in, splat4(b_.glsl(GLSLstd450Exp2, {b_.fmul(y, b_.glsl(GLSLstd450Log2, {x}))})));
+      return;
+    }
+    case Opcode::Dp3: {
+      const Id a = s(0), c = s(1);
+      write(in, splat4(b_.dot(b_.swizzle(a, {0, 1, 2}), b_.swizzle(c, {0, 1, 2}))));
+      return;
+    }
+    case Opcode::Dp4: { const Id a = s(0), c = s(1); write(in, splat4(b_.dot(a, c))); return; }
+    case Opcode::Dp2Add: {
+      const Id a = s(0), c = s(1), d = s(2);
+      const Id dot = b_.dot(b_.swizzle(a, {0, 1}), b_.swizzle(c, {0, 1}));
+      write(in, splat4(b_.fadd(dot, scalar(d, 0))));
+      return;
+    }
+    case Opcode::Lit: {
+      // x = 1; y = max(src.x, 0); z = src.x > 0 && src.y > 0 ? pow(src.y, clamp(src.w, +-127.9961)) : 0; w = 1
+      const Id v = s(0);
+      const Id x = scalar(v, 0), y = scalar(v, 1), w = scalar(v, 3);
+      const Id power = b_.glsl(GLSLstd450FClamp, {w, b_.const_float(-127.9961f), b_.const_float(127.9961f)});
+      const Id x_pos = b_.compare(Op::OpFOrdGreaterThan, x, zero_);
+      const Id y_pos = b_.compare(Op::OpFOrdGreaterThan, y, zero_);
+      const Id spec = b_.glsl(GLSLstd450Exp2, {b_.fmul(power, b_.glsl(GLSLstd450Log2, {y}))});
+      const Id z = b_.select(b_.compare(Op::OpLogicalAnd, x_pos, y_pos), spec, zero_);
+      const Id yy = b_.select(x_pos, x, zero_);
+      write(in, b_.composite_construct(t_v4_, {one_, yy, z, one_}));
+      return;
+    }
+    case Opcode::Dst: {
+      const Id a = s(0), c = s(1);
+      const Id y = b_.fmul(scalar(a, 1), scalar(c, 1));
+      write(in, b_.composite_construct(t_v4_, {one_, y, scalar(a, 2), scalar(c, 3)}));
+      return;
+    }
+    case Opcode::Lrp: {
+      // s0 * s1 + (1 - s0) * s2 = s2 + s0 * (s1 - s2)
+      const Id t = s(0), a = s(1), c = s(2);
+      write(in, b_.fadd(c, b_.fmul(t, b_.fsub(a, c))));
+      return;
+    }
+    case Opcode::Frc: {
+      const Id x = s(0);
+      write(in, b_.fsub(x, b_.glsl(GLSLstd450Floor, {x})));
+      return;
+    }
+    case Opcode::M4x4: write(in, rows(4, 4)); return;
+    case Opcode::M4x3: write(in, rows(3, 4)); return;
+    case Opcode::M3x4: write(in, rows(4, 3)); return;
+    case Opcode::M3x3: write(in, rows(3, 3)); return;
+    case Opcode::M3x2: write(in, rows(2, 3)); return;
+    case Opcode::Crs: {
+      const Id a = s(0), c = s(1);
+      const Id cr = b_.glsl(GLSLstd450Cross, {b_.swizzle(a, {0, 1, 2}), b_.swizzle(c, {0, 1, 2})});
+      write(in, b_.composite_construct(t_v4_, {cr, zero_}));
+      return;
+    }
+    case Opcode::Sgn: write(in, b_.glsl(GLSLstd450FSign, {s(0)})); return;
+    case Opcode::Abs: write(in, b_.glsl(GLSLstd450FAbs, {s(0)})); return;
+    case Opcode::Nrm: {
+      // src * rsq(dot(src.xyz, src.xyz)), w included; a zero vector gives 0 (D3D9 hardware's
+      // 0 * inf = 0 rule) instead of NaN.
+      const Id v = s(0);
+      const Id xyz = b_.swizzle(v, {0, 1, 2});
+      const Id len2 = b_.dot(xyz, xyz);
+      const Id inv = b_.glsl(GLSLstd450InverseSqrt, {len2});
+      const Id scale = b_.select(b_.compare(Op::OpFOrdEqual, len2, zero_), zero_, inv);
+      write(in, b_.vector_times_scalar(v, scale));
+      return;
+    }
+    case Opcode::SinCos: {
+      const Id x = sw(0);
+      write(in, b_.composite_construct(t_v4_, {b_.glsl(GLSLstd450Cos, {x}), b_.glsl(GLSLstd450Sin, {x}), zero_, zero_}));
+      return;
+    }
+    case Opcode::Cmp: {
+      const Id c = s(0), a = s(1), d = s(2);
+      write(in, b_.select(b_.compare(Op::OpFOrdGreaterThanEqual, c, zero4_), a, d));
+      return;
+    }
+    case Opcode::Cnd: {
+      const Id c = s(0), a = s(1), d = s(2);
+      write(in, b_.select(b_.compare(Op::OpFOrdGreaterThan, c, b_.const_fvec({0.5f, 0.5f, 0.5f, 0.5f})), a, d));
+      return;
+    }
+    case Opcode::Dsx: write(in, b_.op(Op::OpDPdx, t_v4_, {s(0)})); return;
+    case Opcode::Dsy: write(in, b_.op(Op::OpDPdy, t_v4_, {s(0)})); return;
+    case Opcode::Tex: case Opcode::TexLdl: case Opcode::TexLdd:
+      if (v_.sm1()) {
+        if (v_.minor >= 4) write(in, sample_at(in.dst.index, s(0)));   // texld rN, t#/r#
+        else write(in, sample_at(in.dst.index, texcoord(in, in.dst.index)));   // tex tN
+        return;
+      }
+      write(in, texture(in));
+      return;
+    case Opcode::TexCoord: {
+      if (v_.minor >= 4) {   // texcrd: the coordinate as is (w = 1)
+        write(in, b_.composite_construct(t_v4_, {b_.swizzle(s(0), {0, 1, 2}), one_}));
+      } else {               // texcoord: (saturate(uvw), 1)
+        const Id uvw = b_.swizzle(texcoord(in, in.dst.index), {0, 1, 2});
+        const Id sat = b_.glsl(GLSLstd450FClamp, {uvw, b_.const_fvec({0, 0, 0}), b_.const_fvec({1, 1, 1})});
+        write(in, b_.composite_construct(t_v4_, {sat, one_}));
+      }
+      return;
+    }
+    case Opcode::TexReg2AR: case Opcode::TexReg2GB: case Opcode::TexReg2RGB: {
+      const Id v = s(0);
+      Id coord;
+      if (in.opcode == Opcode::TexReg2AR) coord = b_.vector_shuffle(v, v, {3, 0, 2, 1});
+      else if (in.opcode == Opcode::TexReg2GB) coord = b_.vector_shuffle(v, v, {1, 2, 0, 3});
+      else coord = v;
+      write(in, sample_at(in.dst.index, coord));
+      return;
+    }
+    case Opcode::TexM3x2Pad: case Opcode::TexM3x3Pad: {
+      const Id n = s(0);
+      pad_values_.push_back(b_.dot(b_.swizzle(texcoord(in, in.dst.index), {0, 1, 2}), b_.swizzle(n, {0, 1, 2})));
+      pad_regs_.push_back(in.dst.index);
+      return;
+    }
+    case Opcode::TexM3x2Tex: case Opcode::TexM3x2Depth: case Opcode::TexM3x3Tex: case Opcode::TexM3x3:
+    case Opcode::TexM3x3Spec: case Opcode::TexM3x3VSpec: case Opcode::TexDp3: case Opcode::TexDp3Tex: {
+      const bool m3x2 = in.opcode == Opcode::TexM3x2Tex || in.opcode == Opcode::TexM3x2Depth;
+      const bool dp3 = in.opcode == Opcode::TexDp3 || in.opcode == Opcode::TexDp3Tex;
+      const size_t pads = dp3 ? 0 : m3x2 ? 1 : 2;
+      if (pad_values_.size() != pads) unsupported(in, "texm3x* without its texm3x*pad instructions");
+      const Id n = s(0);
+      const Id tc = texcoord(in, in.dst.index);
+      const Id last = b_.dot(b_.swizzle(tc, {0, 1, 2}), b_.swizzle(n, {0, 1, 2}));
+      std::vector<Id> pad = pad_values_;
+      std::vector<uint32_t> pad_regs = pad_regs_;
+      pad_values_.clear();
+      pad_regs_.clear();
+      switch (in.opcode) {
+        case Opcode::TexDp3: write(in, splat4(last)); return;
+        case Opcode::TexDp3Tex: write(in, sample_at(in.dst.index, b_.composite_construct(t_v4_, {last, zero_, zero_, zero_}))); return;
+        case Opcode::TexM3x2Tex: write(in, sample_at(in.dst.index, b_.composite_construct(t_v4_, {pad[0], last, zero_, zero_}))); return;
+        case Opcode::TexM3x2Depth: {
+          // z / w, with w == 0 giving 1.0
+          const Id q = b_.fdiv(pad[0], last);
+          write_depth(b_.select(b_.compare(Op::OpFOrdEqual, last, zero_), one_, q));
+          return;
+        }
+        case Opcode::TexM3x3: write(in, b_.composite_construct(t_v4_, {pad[0], pad[1], last, one_})); return;
+        case Opcode::TexM3x3Tex: write(in, sample_at(in.dst.index, b_.composite_construct(t_v4_, {pad[0], pad[1], last, one_}))); return;
+        default: break;
+      }
+      // Reflection of the eye vector about the normal: 2 * (N.E) / (N.N) * N - E.
+      const Id normal = b_.composite_construct(b_.type_fvec(3), {pad[0], pad[1], last});
+      Id eye;
+      if (in.opcode == Opcode::TexM3x3Spec) {
+        eye = b_.swizzle(s(1), {0, 1, 2});
+      } else {   // vspec: the eye vector is in the w of the three texture coordinate sets
+        const Id e0 = scalar(texcoord(in, pad_regs[0]), 3);
+        const Id e1 = scalar(texcoord(in, pad_regs[1]), 3);
+        eye = b_.composite_construct(b_.type_fvec(3), {e0, e1, scalar(tc, 3)});
+      }
+      const Id ne = b_.dot(normal, eye);
+      const Id nn = b_.dot(normal, normal);
+      const Id k = b_.fdiv(b_.fmul(b_.const_float(2.0f), ne), nn);
+      const Id r = b_.fsub(b_.vector_times_scalar(normal, k), eye);
+      write(in, sample_at(in.dst.index, b_.composite_construct(t_v4_, {r, one_})));
+      return;
+    }
+    case Opcode::TexDepth: {
+      // r5.r / r5.g; g == 0 gives 1.0
+      const Id v = b_.load(reg_pointer(in.dst.type, in.dst.index));
+      const Id r = scalar(v, 0), g = scalar(v, 1);
+      write_depth(b_.select(b_.compare(Op::OpFOrdEqual, g, zero_), one_, b_.fdiv(r, g)));
+      return;
+    }
+    case Opcode::Phase: return;
+    case Opcode::TexKill: {
+      if (!vs_) {
+        // SM2+: every component in the write mask (xyzw by default) is tested (as Wine does);
+        // ps_1_x: xyz.
+        SrcParam r;
+        r.type = in.dst.type;
+        r.index = in.dst.index;
+        // ps_1_1-1_3 test the texture coordinate set; ps_1_4 the register (t# or r#).
+        const bool coords = v_.sm1() && v_.minor < 4;
+        const Id v = coords ? texcoord(in, in.dst.index) : load_src_raw(r);
+        const Id lt = b_.compare(Op::OpFOrdLessThan, v, zero4_);
+        const uint8_t mask = v_.sm1() ? 0x7 : in.dst.write_mask;
+        Id cond = b_.const_bool(false);
+        for (uint32_t c = 0; c < 4; ++c)
+          if (mask & (1u << c)) cond = b_.compare(Op::OpLogicalOr, cond, b_.composite_extract(lt, {c}));
+        if (in.predicated) cond = b_.compare(Op::OpLogicalAnd, cond, predicate_scalar(in.predicate));
+        SpirvBuilder::If k = b_.begin_if(cond);
+        b_.kill();
+        b_.end_if(k);
+        return;
+      }
+      break;
+    }
+    case Opcode::SetP: {
+      const Id a = s(0), c = s(1);
+      const Id cond = compare(in.comparison, a, c);
+      const Id old = b_.load(p0_);
+      Id merged = merge(old, cond, in.dst.write_mask);
+      if (in.predicated) merged = b_.select(predicate_vec(in.predicate), merged, old);
+      b_.store(p0_, merged);
+      return;
+    }
+
+    // ---- flow control ----
+    case Opcode::If: {
+      const SrcParam& c = in.src[0];
+      const Id cond = c.type == RegType::Predicate ? predicate_scalar(c) : bool_const(c.index);
+      Frame f{Frame::If};
+      f.ifc = b_.begin_if(cond, true);
+      stack.push_back(f);
+      return;
+    }
+    case Opcode::IfC: {
+      const Id a = scalar(s(0), 0), c = scalar(s(1), 0);
+      Frame f{Frame::If};
+      f.ifc = b_.begin_if(compare(in.comparison, a, c), true);
+      stack.push_back(f);
+      return;
+    }
+    case Opcode::Else:
+      if (stack.empty() || stack.back().kind != Frame::If) unsupported(in, "else without if");
+      b_.begin_else(stack.back().ifc);
+      return;
+    case Opcode::EndIf:
+      if (stack.empty() || stack.back().kind != Frame::If) unsupported(in, "endif without if");
+      b_.end_if(stack.back().ifc);
+      stack.pop_back();
+      return;
+    case Opcode::Rep: case Opcode::Loop: {
+      const bool is_loop = in.opcode == Opcode::Loop;
+      const SrcParam& ireg = in.src[is_loop ? 1 : 0];
+      if (ireg.type != RegType::ConstInt) unsupported(in, "loop counter is not an integer constant");
+      const Id iv = int_const(ireg.index);
+      // count = clamp(i.x, 0, 255)
+      Id count = scalar(iv, 0);
+      count = b_.select(b_.compare(Op::OpSLessThan, count, b_.const_int(0)), b_.const_int(0), count);
+      count = b_.select(b_.compare(Op::OpSGreaterThan, count, b_.const_int(255)), b_.const_int(255), count);
+      Frame f{is_loop ? Frame::Loop : Frame::Rep};
+      f.counter = b_.function_variable(t_i_, "counter");
+      b_.store(f.counter, count);
+      if (is_loop) {
+        f.saved_al = b_.load(al_);
+        f.step = scalar(iv, 2);
+        b_.store(al_, scalar(iv, 1));
+      }
+      f.loop = b_.begin_loop();
+      b_.break_if(f.loop, b_.compare(Op::OpSLessThanEqual, b_.load(f.counter), b_.const_int(0)));
+      stack.push_back(f);
+      return;
+    }
+    case Opcode::EndRep: case Opcode::EndLoop: {
+      if (stack.empty() || stack.back().kind == Frame::If) unsupported(in, "unbalanced end of loop");
+      Frame f = stack.back();
+      stack.pop_back();
+      b_.begin_continue(f.loop);
+      b_.store(f.counter, b_.isub(b_.load(f.counter), b_.const_int(1)));
+      if (f.kind == Frame::Loop) b_.store(al_, b_.iadd(b_.load(al_), f.step));
+      b_.end_loop(f.loop);
+      if (f.kind == Frame::Loop) b_.store(al_, f.saved_al);
+      return;
+    }
+    case Opcode::Break: case Opcode::BreakC: case Opcode::BreakP: {
+      Frame* l = innermost_loop(stack);
+      if (!l) unsupported(in, "break outside of a loop");
+      if (in.opcode == Opcode::Break) {
+        if (in.predicated) b_.break_if(l->loop, predicate_scalar(in.predicate));
+        else b_.loop_break(l->loop);
+      } else if (in.opcode == Opcode::BreakC) {
+        const Id a = scalar(s(0), 0), c = scalar(s(1), 0);
+        b_.break_if(l->loop, compare(in.comparison, a, c));
+      } else {
+        b_.break_if(l->loop, predicate_scalar(in.src[0]));
+      }
+      return;
+    }
+    case Opcode::Call: case Opcode::CallNz: {
+      auto fn = sub_fns_.find(in.src[0].index);
+      if (fn == sub_fns_.end()) unsupported(in, "call to an undefined label");
+      Id cond = 0;
+      if (in.opcode == Opcode::CallNz) {
+        const SrcParam& c = in.src[1];
+        if (c.type == RegType::Predicate) cond = predicate_scalar(c);
+        else if (c.type == RegType::ConstBool) cond = bool_const(c.index);
+        else unsupported(in, "callnz condition is neither b# nor p0");
+      }
+      if (in.predicated) {
+        const Id p = predicate_scalar(in.predicate);
+        cond = cond ? b_.compare(Op::OpLogicalAnd, cond, p) : p;
+      }
+      if (cond) {
+        SpirvBuilder::If c = b_.begin_if(cond);
+        b_.function_call(fn->second, {});
+        b_.end_if(c);
+      } else {
+        b_.function_call(fn->second, {});
+      }
+      return;
+    }
+    case Opcode::Ret:
+      if (in_main) b_.function_call(epilogue_fn_, {});
+      b_.ret();
+      return;
+    case Opcode::Label: return;
+    default: break;
+  }
+  unsupported(in, std::string("instruction '") + (in.info ? in.info->name : "?") + "' is not supported in " +
+                      v_.name());
+}
+
+void Translator::emit_segment(const Segment& seg, bool in_main) {
+  std::vector<Frame> stack;
+  for (size_t i = seg.begin; i < seg.end; ++i) {
+    if (i + 1 < seg.end && p_.instructions[i + 1].coissue) {
+      defer_writes_ = true;
+      emit_instruction(p_.instructions[i], stack, in_main);
+      emit_instruction(p_.instructions[i + 1], stack, in_main);
+      defer_writes_ = false;
+      auto pending = std::move(deferred_);
+      deferred_.clear();
+      for (const auto& [ins, value] : pending) write(ins, value);
+      ++i;
+      continue;
+    }
+    emit_instruction(p_.instructions[i], stack, in_main);
+  }
+  if (!stack.empty()) unsupported("unbalanced flow control");
+}
+
+void Translator::emit_function(uint32_t label, std::set<uint32_t>& done, std::set<uint32_t>& active) {
+  if (done.count(label)) return;
+  if (active.count(label)) unsupported("recursive call to l" + std::to_string(label));
+  auto it = subs_.find(label);
+  if (it == subs_.end()) unsupported("call to undefined label l" + std::to_string(label));
+  active.insert(label);
+  for (uint32_t callee : it->second.calls) emit_function(callee, done, active);
+  active.erase(label);
+  sub_fns_[label] = b_.begin_function(t_void_, {}, "l" + std::to_string(label));
+  emit_segment(it->second, false);
+  b_.end_function();
+  done.insert(label);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Interface.
+
+void Translator::emit_prologue() {
+  for (const InputCopy& c : input_copies_) {
+    const RegType t = static_cast<RegType>(c.key >> 32);
+    const uint32_t index = static_cast<uint32_t>(c.key);
+    Id value;
+    if (t == RegType::Misc && index == kMiscPosition) {
+      // vPos: pixel coordinates with integer centres.
+      value = b_.fsub(b_.load(c.var), b_.const_fvec({0.5f, 0.5f, 0.0f, 0.0f}));
+    } else if (t == RegType::Misc && index == kMiscFace) {
+      value = splat4(b_.select(b_.load(c.var), one_, b_.const_float(-1.0f)));
+    } else {
+      value = b_.load(c.var);
+    }
+    b_.store(reg_pointer(t, index), value);
+  }
+}
+
+void Translator::emit_epilogue_function() {
+  struct Reg {
+    RegType type = RegType::Temp;
+    uint32_t index = 0;
+    bool valid = false;
+  };
+  struct Copy {
+    Reg from;    // Private register (its pointer is made inside the function)
+    Id to;       // Output variable
+    bool saturate;
+    bool scalar_x;
+  };
+  std::vector<Copy> copies;
+  Reg position_from, psize_from;
+  auto output_var = [&](uint32_t location, const std::string& name) {
+    const Id var = b_.variable(StorageClass::Output, t_v4_, name);
+    b_.decorate_location(var, location);
+    return var;
+  };
+  std::set<uint32_t> locations;
+  auto add_output = [&](RegType t, uint32_t reg, uint8_t usage, uint8_t index, bool saturate) {
+    const Reg from{t, reg, true};
+    ShaderReflection::Output o;
+    o.reg = reg;
+    o.type = t;
+    o.usage = usage;
+    o.usage_index = index;
+    if (usage == conv::kUsagePosition && index == 0) {
+      position_from = from;
+      o.location = ShaderReflection::kBuiltin;
+      refl_.outputs.push_back(o);
+      return;
+    }
+    const int32_t loc = conv::interface_location(usage, index);
+    if (loc < 0)
+      unsupported(std::string("output ") + register_name(t, reg, v_) + " has usage " +
+                  (usage_name(usage) ? usage_name(usage) : "?") + std::to_string(index) +
+                  ", which has no interface location");
+    if (!locations.insert(static_cast<uint32_t>(loc)).second)
+      unsupported("two outputs with the same usage " + std::string(usage_name(usage) ? usage_name(usage) : "?") +
+                  std::to_string(index));
+    if (usage == conv::kUsagePSize) psize_from = from;
+    o.location = static_cast<uint32_t>(loc);
+    refl_.outputs.push_back(o);
+    copies.push_back({from, output_var(o.location, register_name(t, reg, v_) + "_out"), saturate, false});
+  };
+
+  if (vs_) {
+    if (v_.major >= 3) {
+      for (const Declaration& d : p_.declarations) {
+        if (d.reg.type != RegType::Output) continue;
+        const uint64_t key = reg_key(RegType::Output, d.reg.index);
+        if (!written_.count(key) && !relative_files_.count(static_cast<uint8_t>(RegType::Output))) continue;
+        add_output(RegType::Output, d.reg.index, d.usage, d.usage_index,
+                   false);
+      }
+    } else {
+      for (uint64_t key : written_) {
+        const RegType t = static_cast<RegType>(key >> 32);
+        const uint32_t index = static_cast<uint32_t>(key);
+        if (t == RegType::RastOut) {
+          if (index == kRastOutPos) add_output(t, index, conv::kUsagePosition, 0, false);
+          else if (index == kRastOutFog) add_output(t, index, conv::kUsageFog, 0, false);
+          else add_output(t, index, conv::kUsagePSize, 0, false);
+        } else if (t == RegType::AttrOut) {
+          // oD# are clamped to [0, 1] before interpolation in vs_1_1/2_x.
+          add_output(t, index, conv::kUsageColor, static_cast<uint8_t>(index), true);
+        } else if (t == RegType::Output) {
+          add_output(t, index, conv::kUsageTexcoord, static_cast<uint8_t>(index), false);
+        }
+      }
+    }
+    // gl_PerVertex { Position; PointSize }
+    const Id t_pv = b_.type_struct({t_v4_, t_f_});
+    b_.name(t_pv, "gl_PerVertex");
+    b_.member_name(t_pv, 0, "gl_Position");
+    b_.member_name(t_pv, 1, "gl_PointSize");
+    b_.decorate(t_pv, Decoration::Block);
+    b_.member_decorate(t_pv, 0, Decoration::BuiltIn, {static_cast<uint32_t>(BuiltIn::Position)});
+    b_.member_decorate(t_pv, 1, Decoration::BuiltIn, {static_cast<uint32_t>(BuiltIn::PointSize)});
+    per_vertex_ = b_.variable(StorageClass::Output, t_pv);
+    refl_.writes_point_size = psize_from.valid;
+  } else if (v_.sm1()) {
+    refl_.color_outputs = 1;
+    copies.push_back({Reg{RegType::Temp, 0, true}, output_var(0, "oC0"), false, false});
+  } else {
+    for (uint64_t key : written_) {
+      const RegType t = static_cast<RegType>(key >> 32);
+      const uint32_t index = static_cast<uint32_t>(key);
+      if (t == RegType::ColorOut) {
+        if (index >= conv::kColorOutputCount) unsupported("oC" + std::to_string(index) + " out of range");
+        refl_.color_outputs |= 1u << index;
+        copies.push_back({Reg{t, index, true}, output_var(index, "oC" + std::to_string(index)), false, false});
+      }
+    }
+  }
+
+  Id depth_var = 0;
+  if (!vs_ && written_.count(reg_key(RegType::DepthOut, 0))) {
+    depth_var = b_.variable(StorageClass::Output, t_f_, "oDepth");
+    b_.decorate_builtin(depth_var, BuiltIn::FragDepth);
+    refl_.writes_depth = true;
+  }
+
+  epilogue_fn_ = b_.begin_function(t_void_, {}, "store_outputs");
+  for (const Copy& c : copies) {
+    Id v = b_.load(reg_pointer(c.from.type, c.from.index));
+    if (c.saturate) v = b_.glsl(GLSLstd450FClamp, {v, zero4_, b_.const_fvec({1.0f, 1.0f, 1.0f, 1.0f})});
+    b_.store(c.to, v);
+  }
+  if (vs_) {
+    b_.store(b_.access_chain(per_vertex_, {b_.const_int(0)}), position_from.valid ? b_.load(reg_pointer(position_from.type, position_from.index)) : zero4_);
+    b_.store(b_.access_chain(per_vertex_, {b_.const_int(1)}),
+             psize_from.valid ? scalar(b_.load(reg_pointer(psize_from.type, psize_from.index)), 0) : one_);
+  }
+  if (depth_var) b_.store(depth_var, scalar(b_.load(reg_pointer(RegType::DepthOut, 0)), 0));
+  b_.end_function();
+}
+
+// ---------------------------------------------------------------------------------------------
+
+Translation Translator::run() {
+  Translation out;
+  refl_.vertex = vs_;
+  refl_.version = v_;
+  refl_.uniform_binding = vs_ ? conv::kVertexUniformBinding : conv::kPixelUniformBinding;
+  try {
+    prepass();
+    b_.capability(spv::Capability::Shader);
+    t_void_ = b_.type_void();
+    t_f_ = b_.type_float();
+    t_v4_ = b_.type_fvec(4);
+    t_i_ = b_.type_int(32, true);
+    t_iv4_ = b_.type_ivec(4);
+    t_u_ = b_.type_int(32, false);
+    t_bool_ = b_.type_bool();
+    t_bv4_ = b_.type_bvec(4);
+    zero_ = b_.const_float(0.0f);
+    one_ = b_.const_float(1.0f);
+    zero4_ = b_.const_fvec({0.0f, 0.0f, 0.0f, 0.0f});
+
+    declare_registers();
+    // a0, aL, p0.
+    for (const Instruction& in : p_.instructions) {
+      if (in.has_dst && is_addr(in.dst.type)) a0_ = 1;
+      if (in.opcode == Opcode::SetP) p0_ = 1;
+      if (in.opcode == Opcode::Loop) al_ = 1;
+    }
+    if (a0_) a0_ = b_.variable(StorageClass::Private, t_iv4_, "a0", b_.const_null(t_iv4_));
+    if (p0_) p0_ = b_.variable(StorageClass::Private, t_bv4_, "p0", b_.const_null(t_bv4_));
+    if (al_) al_ = b_.variable(StorageClass::Private, t_i_, "aL", b_.const_int(0));
+
+    // Inputs.
+    for (uint64_t key : used_) {
+      const RegType t = static_cast<RegType>(key >> 32);
+      const uint32_t index = static_cast<uint32_t>(key);
+      const bool input_file = t == RegType::Input || is_ps_texture(t) || t == RegType::Misc;
+      if (!input_file) continue;
+      if (t == RegType::Misc) {
+        if (vs_) unsupported("misc register in a vertex shader");
+        if (index == kMiscPosition) {
+          const Id var = b_.variable(StorageClass::Input, t_v4_, "gl_FragCoord");
+          b_.decorate_builtin(var, BuiltIn::FragCoord);
+          input_copies_.push_back({key, var});
+          refl_.uses_position = true;
+        } else {
+          const Id var = b_.variable(StorageClass::Input, t_bool_, "gl_FrontFacing");
+          b_.decorate_builtin(var, BuiltIn::FrontFacing);
+          input_copies_.push_back({key, var});
+          refl_.uses_face = true;
+        }
+        continue;
+      }
+      auto d = decls_.find(key);
+      ShaderReflection::Input ri;
+      ri.reg = index;
+      ri.type = t;
+      if (d != decls_.end()) {
+        ri.usage = d->second->usage;
+        ri.usage_index = d->second->usage_index;
+        ri.centroid = d->second->reg.centroid;
+      }
+      if (vs_) {
+        ri.location = index;
+      } else if (v_.major >= 3) {
+        if (d == decls_.end()) unsupported("input " + register_name(t, index, v_) + " read without dcl");
+        const int32_t loc = conv::interface_location(ri.usage, ri.usage_index, true);
+        if (loc < 0) unsupported("input " + register_name(t, index, v_) + " has a usage with no interface location");
+        ri.location = static_cast<uint32_t>(loc);
+      } else {
+        // ps_2_x: tN = TEXCOORD N, vN = COLOR N.
+        ri.usage = t == RegType::Input ? conv::kUsageColor : conv::kUsageTexcoord;
+        ri.usage_index = static_cast<uint8_t>(index);
+        ri.location = static_cast<uint32_t>(conv::interface_location(ri.usage, ri.usage_index, true));
+      }
+      for (const auto& other : refl_.inputs)
+        if (other.location == ri.location)
+          unsupported("two inputs share the interface location " + std::to_string(ri.location));
+      const Id var = b_.variable(StorageClass::Input, t_v4_, register_name(t, index, v_) + "_in");
+      b_.decorate_location(var, ri.location);
+      if (ri.centroid && !vs_) b_.decorate(var, Decoration::Centroid);
+      refl_.inputs.push_back(ri);
+      input_copies_.push_back({key, var});
+      if (is_ps_texture(t)) texcoord_vars_[index] = var;
+    }
+
+    emit_epilogue_function();
+    std::set<uint32_t> done, active;
+    for (const auto& [label, seg] : subs_) emit_function(label, done, active);
+    const Id main_fn = b_.begin_function(t_void_, {}, "main");
+    emit_prologue();
+    emit_segment(main_, true);
+    if (b_.block_open()) b_.function_call(epilogue_fn_, {});
+    b_.end_function();
+    b_.entry_point(vs_ ? spv::ExecutionModel::Vertex : spv::ExecutionModel::Fragment, main_fn, "main",
+                   b_.interface_variables());
+    if (!vs_) {
+      b_.execution_mode(main_fn, spv::ExecutionMode::OriginUpperLeft);
+      if (refl_.writes_depth) b_.execution_mode(main_fn, spv::ExecutionMode::DepthReplacing);
+    }
+    // Samplers declared but never sampled keep type info for the reflection.
+    for (const auto& [index, st] : sampler_decl_)
+      if (index < 16 && !refl_.sampler_types[index])
+        refl_.sampler_types[index] = static_cast<uint8_t>(st == SamplerType::Unknown ? SamplerType::Tex2D : st);
+    for (uint32_t i = 0; i < 16; ++i)
+      if ((refl_.samplers_used >> i & 1u) && !refl_.sampler_types[i])
+        refl_.sampler_types[i] = static_cast<uint8_t>(SamplerType::Tex2D);
+    if (!b_.ok()) unsupported("SPIR-V builder: " + b_.error());
+    out.spirv = b_.finish();
+    if (out.spirv.empty()) unsupported("SPIR-V builder produced no module");
+  } catch (const Unsupported& u) {
+    out.spirv.clear();
+    out.error = v_.name() + ": " + u.message;
+  }
+  out.reflection = refl_;
+  return out;
+}
+
+}  // namespace
+
+Translation translate(const Program& program) {
+  Translator t(program);
+  return t.run();
+}
+
+uint64_t shader_hash(const uint32_t* tokens, size_t count) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < count; ++i)
+    for (int k = 0; k < 4; ++k) {
+      h ^= (tokens[i] >> (8 * k)) & 0xFFu;
+      h *= 0x100000001b3ull;
+    }
+  return h;
+}
+
+}  // namespace novem::d3d9

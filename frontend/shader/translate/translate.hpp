@@ -1,0 +1,68 @@
+// D3D9 shader bytecode (decoded by parse_shader) -> SPIR-V 1.0 for Vulkan 1.0 / OpenGL 4.5
+// (through SPIRV-Cross), following docs/shader-conventions.md (constants in conventions.hpp).
+//
+// translate() never throws and never returns invalid SPIR-V: anything it does not support gives
+// an empty `spirv` and a one-line `error`.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir.hpp"
+
+namespace novem::d3d9 {
+
+struct ShaderReflection {
+  static constexpr uint32_t kBuiltin = 0xFFFFFFFFu;   // location of a builtin (clip position)
+
+  bool vertex = true;             // stage
+  Version version;
+
+  // VS: vertex attributes v#N (location = N), with the dcl usage the frontend matches against the
+  // vertex declaration. PS: the varyings the shader reads (t#/v#/v# semantic), location by the
+  // interface convention. Sorted by reg (PS: t# first, then v#).
+  struct Input {
+    uint32_t reg = 0;
+    uint8_t usage = 0, usage_index = 0;
+    uint32_t location = 0;
+    RegType type = RegType::Input;   // PS 2.x: Texture (t#) or Input (v#)
+    bool centroid = false;
+  };
+  std::vector<Input> inputs;
+
+  // VS: the interface outputs written (POSITION 0 has location kBuiltin). PS: unused.
+  struct Output {
+    uint32_t reg = 0;               // o# (vs_3_0); oT#/oD#/oFog/oPts index before
+    RegType type = RegType::Output;
+    uint8_t usage = 0, usage_index = 0;
+    uint32_t location = 0;
+  };
+  std::vector<Output> outputs;
+
+  uint32_t samplers_used = 0;       // bit N: sN is sampled
+  uint8_t sampler_types[16] = {};   // SamplerType per sN (Tex2D when undeclared)
+  uint32_t uniform_binding = 0;     // 0 (VS) or 1 (PS)
+  bool uses_uniforms = false;       // the uniform block is declared (some c/i/b not defined in-shader)
+  bool writes_depth = false;        // PS oDepth
+  uint32_t color_outputs = 0;       // PS: bit n = oCn written
+  bool uses_kill = false;           // PS texkill
+  bool uses_position = false;       // PS vPos
+  bool uses_face = false;           // PS vFace
+  bool writes_point_size = false;   // VS wrote oPts / a PSIZE output (else PointSize = 1)
+};
+
+struct Translation {
+  std::vector<uint32_t> spirv;      // empty when error is set
+  ShaderReflection reflection;
+  std::string error;
+  bool ok() const { return error.empty() && !spirv.empty(); }
+};
+
+Translation translate(const Program& program);
+
+// Hash of the bytecode for the translation cache (FNV-1a 64 over the token words).
+uint64_t shader_hash(const uint32_t* tokens, size_t count);
+
+}  // namespace novem::d3d9

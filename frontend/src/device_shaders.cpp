@@ -1,0 +1,242 @@
+// Programmable shaders, their constants, and vertex declarations.
+#include <cstring>
+
+#include "device.hpp"
+#include "log.hpp"
+#include "parser.hpp"
+#include "shader.hpp"
+#include "vertex_declaration.hpp"
+
+namespace novem {
+
+namespace {
+
+// D3D9 gives CreateVertexShader no length: the stream ends at its end token. The parser stops
+// there; this only bounds a stream that has none.
+constexpr size_t kMaxShaderTokens = size_t(1) << 20;
+
+// Register file sizes the SetShaderConstant calls accept (D3D9's for shader model 3.0).
+constexpr UINT kVertexFloatConstants = 256, kPixelFloatConstants = 224, kIntConstants = 16, kBoolConstants = 16;
+
+template <class T> HRESULT set_constants(T *dst, UINT limit, UINT start, const T *src, UINT count, size_t per_register) {
+  if (!src || start >= limit || count > limit - start) return D3DERR_INVALIDCALL;
+  std::memcpy(dst + start * per_register, src, size_t(count) * per_register * sizeof(T));
+  return D3D_OK;
+}
+
+template <class T> HRESULT get_constants(const T *src, UINT limit, UINT start, T *dst, UINT count, size_t per_register) {
+  if (!dst || start >= limit || count > limit - start) return D3DERR_INVALIDCALL;
+  std::memcpy(dst, src + start * per_register, size_t(count) * per_register * sizeof(T));
+  return D3D_OK;
+}
+
+} // namespace
+
+std::shared_ptr<const CompiledShader> Device::compile_shader(const DWORD *function, bool pixel, std::vector<DWORD> &tokens) {
+  const char *call = pixel ? "CreatePixelShader" : "CreateVertexShader";
+  d3d9::ParseResult parsed = d3d9::parse_shader(reinterpret_cast<const uint32_t *>(function), kMaxShaderTokens);
+  if (!parsed.ok) {
+    log_error("%s: invalid bytecode: %s", call, parsed.error.c_str());
+    return nullptr;
+  }
+  if (parsed.program.version.is_ps() != pixel) {
+    log_error("%s: got a %s", call, parsed.program.version.name().c_str());
+    return nullptr;
+  }
+  tokens.assign(function, function + parsed.program.token_count);
+  uint64_t hash = d3d9::shader_hash(tokens.data(), tokens.size());
+  if (auto cached = compiled_shaders_[hash].lock()) return cached;
+
+  d3d9::Translation translation = d3d9::translate(parsed.program);
+  if (!translation.ok()) {
+    log_error("%s: %s cannot be translated: %s", call, parsed.program.version.name().c_str(), translation.error.c_str());
+    return nullptr;
+  }
+  auto *compiled = new CompiledShader{commands().new_handle(), std::move(translation.reflection)};
+  const std::vector<uint32_t> &words = translation.spirv;
+  auto *args = commands().begin<nv_cmd_create_shader>(NV_OP_CREATE_SHADER, words.size() * 4);
+  *args = nv_cmd_create_shader{compiled->handle, pixel ? uint32_t(NV_STAGE_PIXEL) : uint32_t(NV_STAGE_VERTEX), uint32_t(words.size())};
+  std::memcpy(command_payload(args), words.data(), words.size() * 4);
+  commands().commit();
+  // The plugin's shader lives as long as some shader object uses this translation.
+  std::shared_ptr<const CompiledShader> shared(compiled, [this](const CompiledShader *c) {
+    commands().push(NV_OP_DESTROY_SHADER, nv_cmd_destroy_shader{c->handle});
+    delete c;
+  });
+  compiled_shaders_[hash] = shared;
+  return shared;
+}
+
+HRESULT Device::CreateVertexShader(const DWORD *function, IDirect3DVertexShader9 **shader) {
+  if (!function || !shader) return D3DERR_INVALIDCALL;
+  *shader = nullptr;
+  std::vector<DWORD> tokens;
+  auto compiled = compile_shader(function, false, tokens);
+  if (!compiled) return D3DERR_INVALIDCALL;
+  *shader = new VertexShader(this, std::move(tokens), std::move(compiled));
+  AddRef();
+  return D3D_OK;
+}
+
+HRESULT Device::CreatePixelShader(const DWORD *function, IDirect3DPixelShader9 **shader) {
+  if (!function || !shader) return D3DERR_INVALIDCALL;
+  *shader = nullptr;
+  std::vector<DWORD> tokens;
+  auto compiled = compile_shader(function, true, tokens);
+  if (!compiled) return D3DERR_INVALIDCALL;
+  *shader = new PixelShader(this, std::move(tokens), std::move(compiled));
+  AddRef();
+  return D3D_OK;
+}
+
+HRESULT Device::SetVertexShader(IDirect3DVertexShader9 *iface) {
+  auto *shader = static_cast<VertexShader *>(iface);
+  if (shader == vertex_shader_) return D3D_OK;
+  if (shader) shader->add_private_ref();
+  if (vertex_shader_) vertex_shader_->release_private_ref();
+  vertex_shader_ = shader;
+  dirty_ |= kDirtyPipeline | kDirtyVertexConstants;
+  return D3D_OK;
+}
+
+HRESULT Device::GetVertexShader(IDirect3DVertexShader9 **shader) {
+  if (!shader) return D3DERR_INVALIDCALL;
+  if (vertex_shader_) vertex_shader_->AddRef();
+  *shader = vertex_shader_;
+  return D3D_OK;
+}
+
+HRESULT Device::SetPixelShader(IDirect3DPixelShader9 *iface) {
+  auto *shader = static_cast<PixelShader *>(iface);
+  if (shader == pixel_shader_) return D3D_OK;
+  if (shader) shader->add_private_ref();
+  if (pixel_shader_) pixel_shader_->release_private_ref();
+  pixel_shader_ = shader;
+  dirty_ |= kDirtyPipeline | kDirtyPixelConstants;
+  return D3D_OK;
+}
+
+HRESULT Device::GetPixelShader(IDirect3DPixelShader9 **shader) {
+  if (!shader) return D3DERR_INVALIDCALL;
+  if (pixel_shader_) pixel_shader_->AddRef();
+  *shader = pixel_shader_;
+  return D3D_OK;
+}
+
+HRESULT Device::SetVertexShaderConstantF(UINT start, const float *data, UINT count) {
+  dirty_ |= kDirtyVertexConstants;
+  return set_constants(&vs_constants_.f[0][0], kVertexFloatConstants, start, data, count, 4);
+}
+HRESULT Device::GetVertexShaderConstantF(UINT start, float *data, UINT count) {
+  return get_constants(&vs_constants_.f[0][0], kVertexFloatConstants, start, data, count, 4);
+}
+HRESULT Device::SetVertexShaderConstantI(UINT start, const int *data, UINT count) {
+  dirty_ |= kDirtyVertexConstants;
+  return set_constants(&vs_constants_.i[0][0], kIntConstants, start, data, count, 4);
+}
+HRESULT Device::GetVertexShaderConstantI(UINT start, int *data, UINT count) {
+  return get_constants(&vs_constants_.i[0][0], kIntConstants, start, data, count, 4);
+}
+HRESULT Device::SetVertexShaderConstantB(UINT start, const WINBOOL *data, UINT count) {
+  dirty_ |= kDirtyVertexConstants;
+  return set_constants(vs_constants_.b, kBoolConstants, start, data, count, 1);
+}
+HRESULT Device::GetVertexShaderConstantB(UINT start, WINBOOL *data, UINT count) {
+  return get_constants(vs_constants_.b, kBoolConstants, start, data, count, 1);
+}
+HRESULT Device::SetPixelShaderConstantF(UINT start, const float *data, UINT count) {
+  dirty_ |= kDirtyPixelConstants;
+  return set_constants(&ps_constants_.f[0][0], kPixelFloatConstants, start, data, count, 4);
+}
+HRESULT Device::GetPixelShaderConstantF(UINT start, float *data, UINT count) {
+  return get_constants(&ps_constants_.f[0][0], kPixelFloatConstants, start, data, count, 4);
+}
+HRESULT Device::SetPixelShaderConstantI(UINT start, const int *data, UINT count) {
+  dirty_ |= kDirtyPixelConstants;
+  return set_constants(&ps_constants_.i[0][0], kIntConstants, start, data, count, 4);
+}
+HRESULT Device::GetPixelShaderConstantI(UINT start, int *data, UINT count) {
+  return get_constants(&ps_constants_.i[0][0], kIntConstants, start, data, count, 4);
+}
+HRESULT Device::SetPixelShaderConstantB(UINT start, const WINBOOL *data, UINT count) {
+  dirty_ |= kDirtyPixelConstants;
+  return set_constants(ps_constants_.b, kBoolConstants, start, data, count, 1);
+}
+HRESULT Device::GetPixelShaderConstantB(UINT start, WINBOOL *data, UINT count) {
+  return get_constants(ps_constants_.b, kBoolConstants, start, data, count, 1);
+}
+
+void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants &constants) {
+  // The block every translated shader reads (docs/shader-conventions.md): vec4 c[256],
+  // ivec4 i[16], then the booleans as bits of one uvec4's x.
+  struct Block {
+    float c[256][4];
+    int32_t i[16][4];
+    uint32_t b[4];
+  };
+  static_assert(sizeof(Block) == 4368);
+  auto *args = commands().begin<nv_cmd_set_constants>(NV_OP_SET_CONSTANTS, sizeof(Block));
+  *args = nv_cmd_set_constants{uint32_t(stage), uint32_t(sizeof(Block))};
+  auto *block = static_cast<Block *>(command_payload(args));
+  std::memcpy(block->c, constants.f, sizeof block->c);
+  std::memcpy(block->i, constants.i, sizeof block->i);
+  uint32_t bits = 0;
+  for (UINT n = 0; n < kBoolConstants; ++n)
+    if (constants.b[n]) bits |= 1u << n;
+  block->b[0] = bits, block->b[1] = block->b[2] = block->b[3] = 0;
+  commands().commit();
+}
+
+HRESULT Device::CreateVertexDeclaration(const D3DVERTEXELEMENT9 *elements, IDirect3DVertexDeclaration9 **declaration) {
+  if (!elements || !declaration) return D3DERR_INVALIDCALL;
+  *declaration = nullptr;
+  std::vector<D3DVERTEXELEMENT9> parsed;
+  if (!parse_vertex_elements(elements, parsed)) return D3DERR_INVALIDCALL;
+  *declaration = new VertexDeclaration(this, 1, std::move(parsed), 0);
+  AddRef();
+  return D3D_OK;
+}
+
+void Device::bind_vertex_declaration(VertexDeclaration *declaration) {
+  if (declaration == vertex_declaration_) return;
+  if (declaration) declaration->add_private_ref();
+  if (vertex_declaration_) vertex_declaration_->release_private_ref();
+  vertex_declaration_ = declaration;
+  dirty_ |= kDirtyPipeline | kDirtyVertexConstants;
+}
+
+HRESULT Device::SetVertexDeclaration(IDirect3DVertexDeclaration9 *iface) {
+  auto *declaration = static_cast<VertexDeclaration *>(iface);
+  bind_vertex_declaration(declaration);
+  fvf_ = declaration ? declaration->fvf() : 0;
+  return D3D_OK;
+}
+
+HRESULT Device::GetVertexDeclaration(IDirect3DVertexDeclaration9 **declaration) {
+  if (!declaration) return D3DERR_INVALIDCALL;
+  if (vertex_declaration_) vertex_declaration_->AddRef();
+  *declaration = vertex_declaration_;
+  return D3D_OK;
+}
+
+HRESULT Device::SetFVF(DWORD fvf) {
+  if (fvf == fvf_ && (fvf == 0 || vertex_declaration_)) return D3D_OK;
+  fvf_ = fvf;
+  if (fvf == 0) return D3D_OK; // as Windows: FVF 0 leaves the declaration alone
+  // The declaration an FVF stands for, made once per FVF and kept by the device.
+  auto [it, inserted] = fvf_declarations_.try_emplace(fvf, nullptr);
+  if (inserted) {
+    it->second = new VertexDeclaration(this, 0, fvf_to_elements(fvf), fvf);
+    it->second->add_private_ref();
+  }
+  bind_vertex_declaration(it->second);
+  return D3D_OK;
+}
+
+HRESULT Device::GetFVF(DWORD *fvf) {
+  if (!fvf) return D3DERR_INVALIDCALL;
+  *fvf = fvf_;
+  return D3D_OK;
+}
+
+} // namespace novem

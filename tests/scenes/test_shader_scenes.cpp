@@ -1,0 +1,180 @@
+// Programmable shaders drawn on every backend: D3D9 assembly assembled here, created with
+// CreateVertexShader/CreatePixelShader, pixels probed against the values D3D9 defines.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <string>
+
+#include "assembler.hpp"
+#include "scene_harness.hpp"
+
+using namespace scenes;
+
+namespace {
+
+std::vector<DWORD> assemble(const std::string &text) {
+  novem::d3d9::AssembleResult result = novem::d3d9::assemble(text);
+  INFO(result.error);
+  REQUIRE(result.ok);
+  return std::vector<DWORD>(result.tokens.begin(), result.tokens.end());
+}
+
+struct ClipVertex {
+  float x, y, z, w;
+  D3DCOLOR color;
+};
+
+const D3DVERTEXELEMENT9 kClipVertexElements[] = {
+    {0, 0, D3DDECLTYPE_FLOAT4, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_POSITION, 0},
+    {0, 16, D3DDECLTYPE_D3DCOLOR, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_COLOR, 0},
+    D3DDECL_END()};
+
+// A quad in clip space from x0 to x1 (full height), clockwise.
+void clip_quad(IDirect3DDevice9 *dev, float x0, float x1, D3DCOLOR c) {
+  ClipVertex v[4] = {{x0, 1, 0.5f, 1, c}, {x1, 1, 0.5f, 1, c}, {x0, -1, 0.5f, 1, c}, {x1, -1, 0.5f, 1, c}};
+  HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, v, sizeof(ClipVertex)));
+}
+
+struct Shaders {
+  IDirect3DVertexShader9 *vs = nullptr;
+  IDirect3DPixelShader9 *ps = nullptr;
+  IDirect3DVertexDeclaration9 *decl = nullptr;
+  Shaders(IDirect3DDevice9 *dev, const std::string &vs_text, const std::string &ps_text) {
+    if (!vs_text.empty()) HR(dev->CreateVertexShader(assemble(vs_text).data(), &vs));
+    if (!ps_text.empty()) HR(dev->CreatePixelShader(assemble(ps_text).data(), &ps));
+    HR(dev->CreateVertexDeclaration(kClipVertexElements, &decl));
+    HR(dev->SetVertexDeclaration(decl));
+    HR(dev->SetVertexShader(vs));
+    HR(dev->SetPixelShader(ps));
+  }
+  void release(IDirect3DDevice9 *dev) {
+    HR(dev->SetVertexShader(nullptr));
+    HR(dev->SetPixelShader(nullptr));
+    HR(dev->SetVertexDeclaration(nullptr));
+    if (vs) CHECK(vs->Release() == 0);
+    if (ps) CHECK(ps->Release() == 0);
+    CHECK(decl->Release() == 0);
+  }
+};
+
+const char *kPassVS3 = R"(
+vs_3_0
+dcl_position v0
+dcl_color v1
+dcl_position o0
+dcl_color o1
+m4x4 o0, v0, c0
+mov o1, v1
+)";
+
+} // namespace
+
+TEST_CASE("scene: vs_3_0 and ps_3_0 with constants", "[scene][shader]") {
+  SceneSetup setup;
+  auto images = render_all("shader_sm3", setup, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    Shaders s(dev, kPassVS3, R"(
+ps_3_0
+dcl_color v0
+mul oC0, v0, c0
+)");
+    const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    HR(dev->SetVertexShaderConstantF(0, identity, 4));
+    const float tint[4] = {1.0f, 0.5f, 0.25f, 1.0f};
+    HR(dev->SetPixelShaderConstantF(0, tint, 1));
+    clip_quad(dev, -1, 0, 0xffffffff);
+    // A later constant change reaches the next draw only.
+    const float green[4] = {0, 1, 0, 1};
+    HR(dev->SetPixelShaderConstantF(0, green, 1));
+    clip_quad(dev, 0, 1, 0xffffffff);
+    s.release(dev);
+  }, 1);
+  for (const auto &r : images) {
+    probe(r, 16, 32, 0xffff8040, 1);
+    probe(r, 48, 32, 0xff00ff00, 0);
+  }
+}
+
+TEST_CASE("scene: ps_2_0 arithmetic gives D3D9's values", "[scene][shader]") {
+  SceneSetup setup;
+  auto images = render_all("shader_ps2_math", setup, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    Shaders s(dev, R"(
+vs_2_0
+dcl_position v0
+mov oPos, v0
+)", R"(
+ps_2_0
+def c1, 0.5, 2, 4, -1
+rcp r0.x, c1.y
+rsq r0.y, c1.z
+cmp r0.z, c1.w, c1.x, c1.x
+max r0.z, r0.z, c1.x
+mov r0.w, c1.x
+mov oC0, r0
+)");
+    clip_quad(dev, -1, 1, 0xffffffff);
+    s.release(dev);
+  }, 1);
+  for (const auto &r : images) probe(r, 32, 32, 0xff808080, 1); // rcp 2 = rsq 4 = 0.5
+}
+
+TEST_CASE("scene: vs_3_0 loop over integer constants with aL", "[scene][shader]") {
+  SceneSetup setup;
+  auto images = render_all("shader_loop", setup, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    Shaders s(dev, R"(
+vs_3_0
+dcl_position v0
+dcl_position o0
+dcl_color o1
+defi i0, 3, 4, 1, 0
+def c0, 0, 0, 0, 0
+mov o0, v0
+mov r0, c0
+loop aL, i0
+add r0, r0, c0[aL]
+endloop
+mov o1, r0
+)", R"(
+ps_3_0
+dcl_color v0
+mov oC0, v0
+)");
+    // The loop adds c4, c5 and c6 (start 4, count 3).
+    const float adds[12] = {0.25f, 0, 0, 1, 0.25f, 0.5f, 0, 0, 0, 0, 0.75f, 0};
+    HR(dev->SetVertexShaderConstantF(4, adds, 3));
+    clip_quad(dev, -1, 1, 0);
+    s.release(dev);
+  }, 1);
+  for (const auto &r : images) probe(r, 32, 32, 0xff8080bf, 1);
+}
+
+TEST_CASE("scene: fixed function and shaders link through COLOR0", "[scene][shader]") {
+  SceneSetup setup;
+  auto images = render_all("shader_mixed", setup, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    // A shader vertex stage with the fixed-function pixel stage ...
+    {
+      Shaders s(dev, kPassVS3, "");
+      const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+      HR(dev->SetVertexShaderConstantF(0, identity, 4));
+      clip_quad(dev, -1, 0, 0xff00ff00);
+      s.release(dev);
+    }
+    // ... and the fixed-function vertex stage (pre-transformed) with a shader pixel stage.
+    IDirect3DPixelShader9 *ps = nullptr;
+    HR(dev->CreatePixelShader(assemble("ps_2_0\ndcl v0\nadd r0, v0, v0\nmov oC0, r0\n").data(), &ps));
+    HR(dev->SetPixelShader(ps));
+    HR(dev->SetFVF(kTLVertexFVF));
+    TLVertex v[4] = {{32, 0, 0.5f, 1, 0xff402000}, {64, 0, 0.5f, 1, 0xff402000}, {32, 64, 0.5f, 1, 0xff402000},
+                     {64, 64, 0.5f, 1, 0xff402000}};
+    HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, v, sizeof(TLVertex)));
+    HR(dev->SetPixelShader(nullptr));
+    CHECK(ps->Release() == 0);
+  }, 1);
+  for (const auto &r : images) {
+    probe(r, 16, 32, 0xff00ff00, 0);
+    probe(r, 48, 32, 0xff804000, 1);
+  }
+}

@@ -1,0 +1,655 @@
+// D3D9 shader translation: corpus shaders validate (SPIRV-Tools, Vulkan 1.0) and cross-compile to
+// GLSL 450 (SPIRV-Cross); every SM2/SM3 instruction is covered; the semantics D3D9 defines are
+// checked by running the SPIR-V on the CPU interpreter; unsupported input is refused.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "assembler.hpp"
+#include "conventions.hpp"
+#include "parser.hpp"
+#include "spirv_interp.hpp"
+#include "spirv_test_support.hpp"
+#include "translate.hpp"
+
+using namespace novem::d3d9;
+namespace conv = novem::d3d9::conv;
+using Vec4 = std::array<float, 4>;
+
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr float kMaxFloat = std::numeric_limits<float>::max();
+
+std::string read_text(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+Program parse_text(const std::string& text) {
+  AssembleResult a = assemble(text);
+  INFO(a.error);
+  REQUIRE(a.ok);
+  ParseResult p = parse_shader(a.tokens.data(), a.tokens.size());
+  INFO(p.error);
+  REQUIRE(p.ok);
+  return p.program;
+}
+
+void require_valid(const Translation& t, const std::string& name) {
+  INFO(name << ": " << t.error);
+  REQUIRE(t.ok());
+  const auto messages = novem::test::validate(t.spirv, SPV_ENV_VULKAN_1_0);
+  for (const auto& m : messages) UNSCOPED_INFO(m);
+  CHECK(messages.empty());
+  const auto glsl = novem::test::cross_to_glsl(t.spirv);
+  INFO(glsl.text);
+  CHECK(glsl.ok);
+  novem::test::dump_module("translate_" + name, t.spirv);
+}
+
+struct Exec {
+  Translation t;
+  std::unique_ptr<novem::test::SpirvInterpreter> in;
+  Vec4 out(uint32_t location) const { return in->output(location); }
+};
+
+Exec exec(const std::string& text, const conv::UniformBlock& u = {},
+          const std::vector<std::pair<uint32_t, Vec4>>& inputs = {}) {
+  Exec e;
+  e.t = translate(parse_text(text));
+  require_valid(e.t, "exec");
+  e.in = std::make_unique<novem::test::SpirvInterpreter>(e.t.spirv);
+  INFO(e.in->error());
+  REQUIRE(e.in->ok());
+  if (e.t.reflection.uses_uniforms) e.in->set_uniform(0, e.t.reflection.uniform_binding, &u, sizeof u);
+  for (const auto& [loc, v] : inputs) e.in->set_input(loc, v);
+  REQUIRE(e.in->run());
+  INFO(e.in->error());
+  REQUIRE(e.in->ok());
+  return e;
+}
+
+bool same(float got, float want) {
+  if (std::isinf(want) || want == kMaxFloat || want == -kMaxFloat) return got == want;
+  return std::fabs(got - want) <= 1e-4f * std::max(1.0f, std::fabs(want));
+}
+
+void check_vec(const Vec4& got, const Vec4& want) {
+  INFO("got (" << got[0] << ", " << got[1] << ", " << got[2] << ", " << got[3] << "), want (" << want[0] << ", "
+               << want[1] << ", " << want[2] << ", " << want[3] << ")");
+  for (size_t i = 0; i < 4; ++i) CHECK(same(got[i], want[i]));
+}
+
+void set_c(conv::UniformBlock& u, uint32_t n, Vec4 v) { std::memcpy(u.c[n], v.data(), sizeof(float) * 4); }
+
+uint32_t texcoord(uint32_t n) { return conv::kLocationTexcoord + n; }
+
+std::vector<std::filesystem::path> corpus_files() {
+  std::vector<std::filesystem::path> files;
+  for (const char* dir : {NOVEM_D3D9_CORPUS_DIR, NOVEM_TRANSLATE_CORPUS_DIR})
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+      if (e.path().extension() == ".asm") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+bool uses_bump_env(const Program& p) {
+  for (const Instruction& in : p.instructions)
+    if (in.opcode == Opcode::TexBem || in.opcode == Opcode::TexBemL || in.opcode == Opcode::Bem) return true;
+  return false;
+}
+
+TEST_CASE("every corpus shader translates to valid SPIR-V and GLSL, except bump-env ps_1_x ones (refused)") {
+  const auto files = corpus_files();
+  REQUIRE(files.size() >= 20);
+  for (const auto& f : files) {
+    DYNAMIC_SECTION(f.filename().string()) {
+      const Program p = parse_text(read_text(f));
+      const Translation t = translate(p);
+      if (uses_bump_env(p)) {
+        CHECK(t.spirv.empty());
+        CHECK(t.error.find("bump-environment") != std::string::npos);
+      } else {
+        require_valid(t, f.stem().string());
+      }
+    }
+  }
+}
+
+TEST_CASE("the translated corpus uses every instruction of vs_2_0..vs_3_0 and ps_2_0..ps_3_0") {
+  std::set<uint16_t> seen;
+  for (const auto& f : corpus_files()) {
+    const Program p = parse_text(read_text(f));
+    if (p.version.major < 2) continue;
+    REQUIRE(translate(p).ok());
+    for (const Instruction& in : p.instructions) seen.insert(static_cast<uint16_t>(in.opcode));
+  }
+  const Version versions[] = {{ShaderType::Vertex, 2, 0}, {ShaderType::Vertex, 2, 1}, {ShaderType::Vertex, 3, 0},
+                              {ShaderType::Pixel, 2, 0},  {ShaderType::Pixel, 2, 1},  {ShaderType::Pixel, 3, 0}};
+  for (const OpInfo& row : opcode_table()) {
+    if (row.form == OpForm::Dcl || row.form == OpForm::Def || row.form == OpForm::DefI ||
+        row.form == OpForm::DefB || row.form == OpForm::Phase)
+      continue;
+    bool in_sm23 = false;
+    for (const Version& v : versions) in_sm23 = in_sm23 || row.allowed_in(v);
+    if (!in_sm23) continue;
+    INFO("instruction " << row.name);
+    CHECK(seen.count(static_cast<uint16_t>(row.opcode)) == 1);
+  }
+}
+
+TEST_CASE("the translated corpus uses every ps_1_x instruction but texbem, texbeml and bem") {
+  std::set<uint16_t> seen;
+  for (const auto& f : corpus_files()) {
+    const Program p = parse_text(read_text(f));
+    if (!(p.version.is_ps() && p.version.sm1()) || uses_bump_env(p)) continue;
+    REQUIRE(translate(p).ok());
+    for (const Instruction& in : p.instructions) seen.insert(static_cast<uint16_t>(in.opcode));
+  }
+  const Version versions[] = {{ShaderType::Pixel, 1, 1}, {ShaderType::Pixel, 1, 2}, {ShaderType::Pixel, 1, 3},
+                              {ShaderType::Pixel, 1, 4}};
+  for (const OpInfo& row : opcode_table()) {
+    if (row.form == OpForm::Def || row.opcode == Opcode::TexBem || row.opcode == Opcode::TexBemL ||
+        row.opcode == Opcode::Bem)
+      continue;
+    bool in_ps1 = false;
+    for (const Version& v : versions) in_ps1 = in_ps1 || row.allowed_in(v);
+    if (!in_ps1) continue;
+    INFO("instruction " << row.name);
+    CHECK(seen.count(static_cast<uint16_t>(row.opcode)) == 1);
+  }
+}
+
+TEST_CASE("ps_1_x: constants clamped to [-1, 1], co-issue reads before writing, shifts, r0 is the output") {
+  const Exec e = exec(R"(ps_1_1
+def c0, 2, -3, 0.5, 0.25
+def c1, 0.6, 0.4, 0.2, 0.75
+mov r1, c0
+mul_x2 r1.rgb, r1, c1
++mov r1.a, r1.r
+mov r0, r1
+)");
+  check_vec(e.out(0), {1.2f, -0.8f, 0.2f, 1.0f});
+  CHECK(e.t.reflection.color_outputs == 1u);
+}
+
+TEST_CASE("ps_1_x: texcoord saturates, cnd on r0.a, _bx2, texkill tests only xyz of the coordinates") {
+  const std::string ps = R"(ps_1_1
+def c1, 0.6, 0.4, 0.2, 0.75
+texcoord t0
+texkill t1
+mov r0.a, t0.b
+cnd r1, r0.a, c1, t0_bx2
+mov r0.rgb, r1
+)";
+  const Exec a = exec(ps, {}, {{texcoord(0), {1.5f, -0.5f, 0.75f, 9}}, {texcoord(1), {0, 0, 0, -5}}});
+  CHECK_FALSE(a.in->killed());
+  check_vec(a.out(0), {0.6f, 0.4f, 0.2f, 0.75f});
+  const Exec b = exec(ps, {}, {{texcoord(0), {1.5f, -0.5f, 0.25f, 9}}, {texcoord(1), {0, 0, 0, 1}}});
+  check_vec(b.out(0), {1, -1, -0.5f, 0.25f});
+  const Exec c = exec(ps, {}, {{texcoord(0), {0, 0, 0, 0}}, {texcoord(1), {0, -1, 0, 0}}});
+  CHECK(c.in->killed());
+}
+
+TEST_CASE("rcp, rsq, log and pow follow D3D9 for 0, negatives and 1") {
+  const Exec e = exec(R"(vs_2_0
+dcl_position v0
+def c0, 0, -0, 2, -4
+def c1, -8, -2, 3, 0.5
+def c2, 1, 0.25, -0.25, 16
+rcp r0.x, c0.x
+rcp r0.y, c0.y
+rcp r0.z, c0.z
+rsq r0.w, c0.w
+rsq r1.x, c0.x
+log r1.y, c0.x
+log r1.z, c1.x
+pow r1.w, c1.y, c1.z
+pow r2.x, c1.y, c1.w
+rsq r2.y, c2.w
+exp r2.z, c1.y
+rcp r2.w, c2.x
+logp r3, c0.y
+expp r4, c2.y
+mov oT0, r0
+mov oT1, r1
+mov oT2, r2
+mov oT3, r3
+mov oT4, r4
+mov oPos, v0
+)",
+                      {}, {{0, {1, 2, 3, 4}}});
+  check_vec(e.out(texcoord(0)), {kInf, kInf, 0.5f, 0.5f});            // rcp(0) = rcp(-0) = +inf; rsq(-4) = 0.5
+  check_vec(e.out(texcoord(1)), {kInf, -kMaxFloat, 3.0f, 8.0f});      // rsq(0); log(0); log|-8|; pow(|-2|, 3)
+  check_vec(e.out(texcoord(2)), {std::sqrt(2.0f), 0.25f, 0.25f, 1.0f});
+  check_vec(e.out(texcoord(3)), {-kMaxFloat, -kMaxFloat, -kMaxFloat, -kMaxFloat});
+  check_vec(e.out(texcoord(4)), {std::pow(2.0f, 0.25f), std::pow(2.0f, 0.25f), std::pow(2.0f, 0.25f),
+                                 std::pow(2.0f, 0.25f)});
+  check_vec(e.in->position(), {1, 2, 3, 4});
+  CHECK(e.in->point_size() == 1.0f);
+}
+
+TEST_CASE("lit, dst, frc, sincos write masks") {
+  const Exec e = exec(R"(vs_2_0
+dcl_position v0
+def c0, 0.5, 0.25, 0, 2
+def c1, -1, 0.5, 0, 2
+def c2, 0.5, -0.2, 0, 2
+def c3, 0, 2, 3, 0
+def c4, 0, 4, 0, 5
+def c5, -1.25, 2.5, -0.5, 0
+def c6, 7, 7, 7, 7
+lit r0, c0
+lit r1, c1
+lit r2, c2
+dst r3, c3, c4
+frc r4, c5
+mov r5, c6
+sincos r5.y, c1.y, c200, c201
+mov r6, c6
+sincos r6.xy, c1.x, c200, c201
+mov oT0, r0
+mov oT1, r1
+mov oT2, r2
+mov oT3, r3
+mov oT4, r4
+mov oT5, r5
+mov oT6, r6
+mov oPos, v0
+)");
+  check_vec(e.out(texcoord(0)), {1, 0.5f, 0.0625f, 1});
+  check_vec(e.out(texcoord(1)), {1, 0, 0, 1});
+  check_vec(e.out(texcoord(2)), {1, 0.5f, 0, 1});
+  check_vec(e.out(texcoord(3)), {1, 8, 3, 5});
+  check_vec(e.out(texcoord(4)), {0.75f, 0.5f, 0.5f, 0});
+  check_vec(e.out(texcoord(5)), {7, std::sin(0.5f), 7, 7});
+  check_vec(e.out(texcoord(6)), {std::cos(-1.0f), std::sin(-1.0f), 7, 7});
+}
+
+TEST_CASE("nrm (zero vector gives 0), sgn, crs, lrp, slt/sge, min/max, abs, modifiers") {
+  conv::UniformBlock u{};
+  const Exec e = exec(R"(vs_2_0
+dcl_position v0
+def c0, 3, 4, 0, 2
+def c1, 0, 0, 0, 5
+def c5, -3, 0, 2, -0.1
+def c6, 1, 0, 0, 0
+def c7, 0, 1, 0, 0
+def c8, 0.25, 0.25, 0.25, 0.25
+def c9, 4, 4, 4, 4
+def c10, 8, 8, 8, 8
+def c11, 0, 0, 0, 0
+nrm r0, c0
+nrm r1, c1
+sgn r2, c5, r10, r11
+crs r3.xyz, c6, c7
+mov r3.w, c9.x
+lrp r4, c8, c9, c10
+slt r5, c5, c11
+sge r6, c5, c11
+min r7, c5, -c5_abs
+max r8, c5, c11
+add r9, -c5_abs, c9
+mov oT0, r0
+mov oT1, r1
+mov oT2, r2
+mov oT3, r3
+mov oT4, r4
+mov oT5, r5
+mov oT6, r6
+mov oT7, r7
+mov oD0, r8
+mov oD1, r9
+mov oPos, v0
+)",
+                      u);
+  check_vec(e.out(texcoord(0)), {0.6f, 0.8f, 0, 0.4f});
+  check_vec(e.out(texcoord(1)), {0, 0, 0, 0});
+  check_vec(e.out(texcoord(2)), {-1, 0, 1, -1});
+  check_vec(e.out(texcoord(3)), {0, 0, 1, 4});
+  check_vec(e.out(texcoord(4)), {7, 7, 7, 7});
+  check_vec(e.out(texcoord(5)), {1, 0, 0, 1});
+  check_vec(e.out(texcoord(6)), {0, 1, 1, 0});
+  check_vec(e.out(texcoord(7)), {-3, 0, -2, -0.1f});
+  check_vec(e.out(conv::kLocationColor + 0), {0, 0, 1, 0});   // oD0 clamped to [0, 1]
+  check_vec(e.out(conv::kLocationColor + 1), {1, 1, 1, 1});   // 4 - |x| clamped
+}
+
+TEST_CASE("vs_1_1: expp's four-component form, mov to a0 floors; mova rounds to nearest") {
+  conv::UniformBlock u{};
+  for (uint32_t i = 0; i < 16; ++i) set_c(u, i, {float(i), float(i), float(i), float(i)});
+  const Exec e = exec(R"(vs_1_1
+dcl_position v0
+def c20, 2.5, -1.7, 1.7, 0
+expp r0, c20.x
+mov a0.x, c20.y
+mov r1, c[a0.x + 7]
+mov a0.x, c20.z
+mov r2, c[a0.x + 7]
+mov oT0, r0
+mov oT1, r1
+mov oT2, r2
+mov oPts, c20.x
+mov oPos, v0
+)",
+                      u);
+  check_vec(e.out(texcoord(0)), {4, 0.5f, std::pow(2.0f, 2.5f), 1});
+  check_vec(e.out(texcoord(1)), {5, 5, 5, 5});   // floor(-1.7) = -2
+  check_vec(e.out(texcoord(2)), {8, 8, 8, 8});   // floor(1.7) = 1
+  CHECK(e.in->point_size() == 2.5f);
+  CHECK(e.t.reflection.writes_point_size);
+
+  const Exec m = exec(R"(vs_2_0
+dcl_position v0
+def c20, 1.5, -1.5, 2.4, -2.6
+mova a0, c20
+mov r0.x, c7[a0.x]
+mov r0.y, c7[a0.y]
+mov r0.z, c7[a0.z]
+mov r0.w, c7[a0.w]
+mov oT0, r0
+mov oPos, v0
+)",
+                      u);
+  check_vec(m.out(texcoord(0)), {9, 6, 9, 4});   // round(1.5)=2, round(-1.5)=-1, 2, -3
+}
+
+TEST_CASE("ps: cmp, dp2add, texkill of any negative component") {
+  const std::string ps = R"(ps_2_0
+dcl t0
+def c0, 1, 2, 3, 4
+def c1, 5, 6, 7, 8
+def c2, 0.5, 0, 0, 0
+cmp r0, t0, c0, c1
+dp2add r1, c0, c1, c2.x
+texkill t0
+mov oC0, r0
+mov oC1, r1
+)";
+  const Exec a = exec(ps, {}, {{texcoord(0), {1, 0, -0.0f, 2}}});
+  CHECK_FALSE(a.in->killed());
+  check_vec(a.out(0), {1, 2, 3, 4});   // -0 >= 0
+  check_vec(a.out(1), {17.5f, 17.5f, 17.5f, 17.5f});
+  const Exec b = exec(ps, {}, {{texcoord(0), {-1, 0, 0, 2}}});
+  CHECK(b.in->killed());
+  const Exec c = exec(ps, {}, {{texcoord(0), {1, 1, 1, -1}}});
+  CHECK(c.in->killed());   // SM2+: all four components
+}
+
+TEST_CASE("loop with aL-relative constants (defs win), rep from uniform integers, nesting") {
+  conv::UniformBlock u{};
+  set_c(u, 1, {1, 1, 1, 1});
+  set_c(u, 2, {1, 1, 1, 1});
+  set_c(u, 4, {10, 10, 10, 10});
+  set_c(u, 6, {100, 100, 100, 100});
+  u.i[1][0] = 4;
+  const std::string vs = R"(vs_2_0
+dcl_position v0
+defi i0, 3, 2, 2, 0
+def c4, 1000, 1000, 1000, 1000
+loop aL, i0
+  add r0, r0, c0[aL]
+endloop
+rep i1
+  add r1, r1, c1
+  loop aL, i0
+    add r2, r2, c1
+  endloop
+endrep
+mov oT0, r0
+mov oT1, r1
+mov oT2, r2
+mov oPos, v0
+)";
+  const Exec e = exec(vs, u);
+  check_vec(e.out(texcoord(0)), {1101, 1101, 1101, 1101});
+  check_vec(e.out(texcoord(1)), {4, 4, 4, 4});
+  check_vec(e.out(texcoord(2)), {12, 12, 12, 12});
+  u.i[1][0] = -2;   // a negative count runs no iteration
+  const Exec z = exec(vs, u);
+  check_vec(z.out(texcoord(1)), {0, 0, 0, 0});
+}
+
+TEST_CASE("setp, per-component predication, breakp, break_comp") {
+  const Exec e = exec(R"(vs_2_x
+dcl_position v0
+defi i0, 5, 0, 0, 0
+def c0, 1, 2, 3, 4
+def c1, 2, 2, 2, 2
+def c2, 10, 20, 30, 40
+setp_gt p0, c0, c1
+mov r0, c0
+(p0) mov r0, c2
+mov r1, c0
+(!p0.x) add r1, r1, c2
+mov r2, c0
+(p0.zyxw) mov r2.xy, c2
+rep i0
+  add r3, r3, c0.x
+  breakp p0.z
+endrep
+rep i0
+  add r4, r4, c0.x
+  break_ge r4.x, c0.z
+endrep
+mov oT0, r0
+mov oT1, r1
+mov oT2, r2
+mov oT3, r3
+mov oT4, r4
+mov oPos, v0
+)");
+  check_vec(e.out(texcoord(0)), {1, 2, 30, 40});
+  check_vec(e.out(texcoord(1)), {11, 22, 33, 44});
+  check_vec(e.out(texcoord(2)), {10, 2, 3, 4});
+  check_vec(e.out(texcoord(3)), {1, 1, 1, 1});
+  check_vec(e.out(texcoord(4)), {3, 3, 3, 3});
+}
+
+TEST_CASE("nested calls, callnz on b# and p0, if b# from the uniform bits, defb wins, ifc") {
+  conv::UniformBlock u{};
+  u.b[0] = 1u << 3;   // b3 true, b2 and b5 false
+  const Exec e = exec(R"(vs_2_x
+dcl_position v0
+def c0, 1, 0, 0, 0
+def c1, 1, 2, 3, 4
+defb b5, true
+setp_eq p0, c1, c0.x
+call l0
+callnz l1, b3
+callnz l1, b2
+callnz l2, p0.x
+callnz l2, !p0.x
+if b3
+  add r1, r1, c0
+else
+  add r1, r1, -c0
+endif
+if_lt c1.x, c1.y
+  add r1, r1, c1.w
+endif
+if b5
+  add r1.w, r1.w, c0.x
+endif
+mov oT0, r0
+mov oT1, r1
+mov oPos, v0
+ret
+label l0
+  add r0.y, r0.y, c0.x
+  call l1
+  ret
+label l1
+  add r0.x, r0.x, c0.x
+  ret
+label l2
+  add r0.z, r0.z, c0.x
+  ret
+)",
+                      u);
+  check_vec(e.out(texcoord(0)), {2, 1, 1, 0});
+  check_vec(e.out(texcoord(1)), {5, 4, 4, 5});
+}
+
+TEST_CASE("interface: locations by usage, oD clamped, oFog, oPts default, reflection") {
+  const Exec e = exec(R"(vs_2_0
+dcl_position v0
+dcl_texcoord2 v3
+def c0, 2, -1, 0.5, 1
+mov oPos, v0
+mov oD1, c0
+mov oT3, v3
+mov oFog, c0.z
+)",
+                      {}, {{0, {1, 2, 3, 1}}, {3, {5, 6, 7, 8}}});
+  check_vec(e.out(conv::kLocationColor + 1), {1, 0, 0.5f, 1});
+  check_vec(e.out(texcoord(3)), {5, 6, 7, 8});
+  CHECK(e.out(conv::kLocationFog)[0] == 0.5f);
+  CHECK(e.in->point_size() == 1.0f);
+  check_vec(e.in->position(), {1, 2, 3, 1});
+  const auto& r = e.t.reflection;
+  REQUIRE(r.inputs.size() == 2);
+  CHECK(r.inputs[1].reg == 3);
+  CHECK(r.inputs[1].usage == conv::kUsageTexcoord);
+  CHECK(r.inputs[1].usage_index == 2);
+  CHECK(r.inputs[1].location == 3);
+  CHECK_FALSE(r.uses_uniforms);
+  CHECK_FALSE(r.writes_point_size);
+
+  const Translation ps = translate(parse_text(R"(ps_3_0
+dcl_texcoord3 v0
+dcl_color1 v1
+dcl_fog v2.x
+dcl vPos.xy
+dcl vFace
+dcl_cube s2
+texld r0, v0, s2
+add r0, r0, v1
+add r0, r0, v2.x
+add r0, r0, vPos.x
+cmp r0, vFace, r0, -r0
+mov oC2, r0
+mov oDepth, r0.x
+)"));
+  require_valid(ps, "ps_interface");
+  const auto& pr = ps.reflection;
+  REQUIRE(pr.inputs.size() == 3);
+  CHECK(pr.inputs[0].location == 3);
+  CHECK(pr.inputs[1].location == 17);
+  CHECK(pr.inputs[2].location == 18);
+  CHECK(pr.samplers_used == (1u << 2));
+  CHECK(pr.sampler_types[2] == static_cast<uint8_t>(SamplerType::Cube));
+  CHECK(pr.color_outputs == (1u << 2));
+  CHECK(pr.writes_depth);
+  CHECK(pr.uses_position);
+  CHECK(pr.uses_face);
+  CHECK(pr.uniform_binding == 1);
+  const auto glsl = novem::test::cross_to_glsl(ps.spirv);
+  CHECK(glsl.text.find("binding = 18") != std::string::npos);   // ps s2 -> 16 + 2
+  CHECK(glsl.text.find("gl_FragCoord") != std::string::npos);
+  CHECK(glsl.text.find("gl_FrontFacing") != std::string::npos);
+  CHECK(glsl.text.find("gl_FragDepth") != std::string::npos);
+}
+
+TEST_CASE("vPos is the pixel centre minus 0.5, vFace is +-1 (checked in the SPIR-V interface)") {
+  // The CPU interpreter cannot feed builtins; check the arithmetic through GLSL text instead.
+  const Translation t = translate(parse_text(R"(ps_3_0
+dcl vPos.xy
+dcl vFace
+mov r0, vPos
+mov r0.z, vFace
+mov oC0, r0
+)"));
+  require_valid(t, "vpos_vface");
+  const auto glsl = novem::test::cross_to_glsl(t.spirv);
+  CHECK(glsl.text.find("gl_FragCoord - vec4(0.5, 0.5, 0.0, 0.0)") != std::string::npos);
+  CHECK(glsl.text.find("gl_FrontFacing ? 1.0 : (-1.0)") != std::string::npos);
+}
+
+TEST_CASE("vertex texture fetch uses bindings 32+N and explicit LOD") {
+  const Translation t = translate(parse_text(R"(vs_3_0
+dcl_position v0
+dcl_position o0
+dcl_2d s1
+texldl r0, v0, s1
+mov o0, r0
+)"));
+  require_valid(t, "vtf");
+  const auto glsl = novem::test::cross_to_glsl(t.spirv);
+  CHECK(glsl.text.find("binding = 33") != std::string::npos);
+  CHECK(glsl.text.find("textureLod") != std::string::npos);
+  CHECK(t.reflection.outputs.size() == 1);
+  CHECK(t.reflection.outputs[0].location == ShaderReflection::kBuiltin);
+}
+
+TEST_CASE("unsupported input is refused with an error, never invalid SPIR-V") {
+  SECTION("ps_1_x bump-environment mapping") {
+    const Translation t = translate(parse_text("ps_1_1\ntex t0\ntexbem t1, t0\nmov r0, t1\n"));
+    CHECK(t.spirv.empty());
+    CHECK(t.error.find("bump-environment") != std::string::npos);
+  }
+  SECTION("an output usage outside the convention") {
+    const Translation t = translate(parse_text("vs_3_0\ndcl_position o0\ndcl_tangent1 o1\nmov o1, c0\nmov o0, c0\n"));
+    CHECK(t.spirv.empty());
+    CHECK(t.error.find("interface location") != std::string::npos);
+  }
+  SECTION("two outputs with one usage") {
+    const Translation t =
+        translate(parse_text("vs_3_0\ndcl_texcoord1 o1\ndcl_texcoord1 o2\nmov o1, c0\nmov o2, c0\n"));
+    CHECK(t.spirv.empty());
+    CHECK_FALSE(t.error.empty());
+  }
+  SECTION("a ps_3_0 input read without dcl") {
+    const Translation t = translate(parse_text("ps_3_0\nmov oC0, v3\n"));
+    CHECK(t.spirv.empty());
+    CHECK_FALSE(t.error.empty());
+  }
+  SECTION("a hand-made program with an instruction of another model") {
+    Program p;
+    p.version = Version{ShaderType::Vertex, 2, 0};
+    Instruction in;
+    in.opcode = Opcode::TexBem;
+    in.has_dst = true;
+    in.src_count = 1;
+    p.instructions.push_back(in);
+    const Translation t = translate(p);
+    CHECK(t.spirv.empty());
+    CHECK_FALSE(t.error.empty());
+  }
+}
+
+TEST_CASE("shader_hash is stable and tells shaders apart") {
+  const uint32_t a[] = {0xFFFE0200u, 0x0000FFFFu};
+  const uint32_t b[] = {0xFFFF0200u, 0x0000FFFFu};
+  CHECK(shader_hash(a, 2) == shader_hash(a, 2));
+  CHECK(shader_hash(a, 2) != shader_hash(b, 2));
+  CHECK(shader_hash(a, 1) != shader_hash(a, 2));
+}
+
+TEST_CASE("conventions") {
+  CHECK(conv::interface_location(conv::kUsageTexcoord, 7) == 7);
+  CHECK(conv::interface_location(conv::kUsageColor, 1) == 17);
+  CHECK(conv::interface_location(conv::kUsageFog, 0) == 18);
+  CHECK(conv::interface_location(conv::kUsageNormal, 1) == 20);
+  CHECK(conv::interface_location(conv::kUsageSample, 0) == 28);
+  CHECK(conv::interface_location(conv::kUsagePosition, 0) == -1);
+  CHECK(conv::interface_location(conv::kUsagePosition, 1) == 27);
+  CHECK(conv::interface_location(conv::kUsageTangent, 1) == -1);
+  CHECK(sizeof(conv::UniformBlock) == 4368);
+}
