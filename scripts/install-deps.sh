@@ -5,8 +5,8 @@
 set -euo pipefail
 
 packages=(
-  # toolchain
-  cmake ninja-build g++ ccache pkg-config
+  # toolchain; clang and its runtime for the libFuzzer target
+  cmake ninja-build g++ ccache pkg-config clang libclang-rt-14-dev
   # Vulkan: loader, headers, registry (vk.xml), lavapipe, validation layers, tools for the layer tests
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   # OpenGL through EGL surfaceless: llvmpipe, the GL/EGL headers, the Khronos gl.xml registry
