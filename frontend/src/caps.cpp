@@ -34,8 +34,8 @@ void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps) {
   caps->GuardBandRight = float(adapter.max_viewport_size);
   caps->GuardBandBottom = float(adapter.max_viewport_size);
   caps->MaxPrimitiveCount = 0xFFFFF;
-  caps->MaxVertexIndex = 0xFFFFF;
-  caps->MaxStreams = 1;
+  caps->MaxVertexIndex = 0xFFFFFF;
+  caps->MaxStreams = 16; // SetStreamSourceFreq (instancing) is not implemented yet
   caps->MaxStreamStride = 255;
   caps->MaxPointSize = 1.0f; // D3DRS_POINTSIZE is not honoured yet
   // Shaders of every model translate and draw; what they can sample does not exist yet (no

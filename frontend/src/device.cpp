@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "direct3d9.hpp"
+#include "index_buffer.hpp"
 #include "log.hpp"
 #include "math.hpp"
 #include "shader.hpp"
@@ -91,7 +92,9 @@ HRESULT Device::init() {
 
 Device::~Device() {
   if (stream_) {
-    if (stream0_.buffer) stream0_.buffer->release_private_ref();
+    for (Stream &stream : streams_)
+      if (stream.buffer) stream.buffer->release_private_ref();
+    if (indices_) indices_->release_private_ref();
     if (vertex_declaration_) vertex_declaration_->release_private_ref();
     for (auto &[fvf, declaration] : fvf_declarations_) declaration->release_private_ref();
     if (vertex_shader_) vertex_shader_->release_private_ref();

@@ -20,6 +20,7 @@
 namespace novem {
 
 class Direct3D9;
+class IndexBuffer;
 class Surface;
 class VertexBuffer;
 class VertexDeclaration;
@@ -180,15 +181,15 @@ private:
   ~Device();
   HRESULT init();
 
-  // Groups of state the next draw must send; one set for every kind of state.
+  // Groups of state the next draw must send; one set for every kind of state. (Vertex and index
+  // bindings are compared with what was last sent instead.)
   enum Dirty : uint32_t {
     kDirtyTargets = 1u << 0,
     kDirtyViewport = 1u << 1, // viewport and scissor
     kDirtyPipeline = 1u << 2,
     kDirtyVertexConstants = 1u << 3,
-    kDirtyStreams = 1u << 4,
-    kDirtyPixelConstants = 1u << 5,
-    kDirtyAll = (1u << 6) - 1,
+    kDirtyPixelConstants = 1u << 4,
+    kDirtyAll = (1u << 5) - 1,
   };
 
   // A stage's shader constants as the application set them.
@@ -214,6 +215,15 @@ private:
   // Parses, checks and translates bytecode (or finds its translation); nullptr when refused.
   std::shared_ptr<const CompiledShader> compile_shader(const DWORD *function, bool pixel, std::vector<DWORD> &tokens);
   HRESULT draw(D3DPRIMITIVETYPE type, UINT start_vertex, UINT primitive_count);
+  // Sends SET_VERTEX_BUFFER for each slot the sent pipeline reads whose binding changed; false
+  // when one of them has no buffer. With `up`, slot 0 already holds the UP data.
+  bool flush_streams(bool up);
+  void bind_vertex_buffer(uint32_t slot, uint32_t buffer, uint32_t offset, uint32_t stride);
+  void bind_index_buffer(uint32_t buffer, uint32_t offset, uint32_t index_size);
+  // Appends bytes to a device-owned UP buffer (see UpBuffer); returns the offset they went to.
+  struct UpBuffer;
+  uint32_t up_upload(UpBuffer &up, uint32_t usage, const void *data, uint32_t bytes);
+  void unset_stream0();
 
   std::atomic<ULONG> refs_{1};
   Direct3D9 *parent_;
@@ -242,7 +252,9 @@ private:
     VertexBuffer *buffer = nullptr; // a private reference
     UINT offset = 0;
     UINT stride = 0;
-  } stream0_;
+  };
+  std::array<Stream, NV_MAX_VERTEX_BUFFERS> streams_{};
+  IndexBuffer *indices_ = nullptr; // a private reference
   Surface *render_target_ = nullptr;  // a private reference
   Surface *depth_stencil_ = nullptr;  // a private reference
   bool in_scene_ = false;
@@ -254,13 +266,17 @@ private:
   std::unordered_map<uint32_t, uint32_t> ff_vertex_shaders_; // FFVertexKey::pack() -> handle
   std::unordered_map<uint64_t, std::weak_ptr<const CompiledShader>> compiled_shaders_; // bytecode hash
   uint32_t ff_pixel_shader_ = 0;
-  uint32_t bound_vertex_buffer_ = 0;
+  nv_cmd_set_vertex_buffer bound_streams_[NV_MAX_VERTEX_BUFFERS] = {}; // as last sent, per slot
+  nv_cmd_set_index_buffer bound_indices_{};
 
-  // DrawPrimitiveUP data goes through a device-owned buffer used as a ring: appended with
-  // NO_OVERWRITE, restarted with DISCARD when full.
-  uint32_t up_buffer_ = 0;
-  uint32_t up_buffer_size_ = 0;
-  uint32_t up_cursor_ = 0;
+  // DrawPrimitiveUP and DrawIndexedPrimitiveUP data go through device-owned buffers used as
+  // rings: appended with NO_OVERWRITE, restarted with DISCARD when full.
+  struct UpBuffer {
+    uint32_t buffer = 0;
+    uint32_t size = 0;
+    uint32_t cursor = 0;
+  };
+  UpBuffer up_vertices_, up_indices_;
 
   // Present throttling: fences of the frames in flight.
   std::deque<uint64_t> frame_fences_;

@@ -11,6 +11,7 @@
 #include "surface.hpp"
 #include "vertex_declaration.hpp"
 #include "vertex_buffer.hpp"
+#include "index_buffer.hpp"
 
 namespace novem {
 
@@ -28,11 +29,12 @@ nv_format vertex_format(BYTE type) {
   }
 }
 
-// An attribute from a declaration element, if the draw path can read it (stream 0 only so far).
+// An attribute from a declaration element, if the draw path can read it; it reads the vertex
+// buffer slot of the element's stream.
 bool attribute_from(const D3DVERTEXELEMENT9 &e, uint8_t location, nv_vertex_attribute &out) {
   nv_format format = vertex_format(e.Type);
-  if (format == NV_FORMAT_UNDEFINED || e.Stream != 0) return false;
-  out = nv_vertex_attribute{location, 0, uint8_t(format), 0, e.Offset};
+  if (format == NV_FORMAT_UNDEFINED || e.Stream >= NV_MAX_VERTEX_BUFFERS) return false;
+  out = nv_vertex_attribute{location, uint8_t(e.Stream), uint8_t(format), 0, e.Offset};
   return true;
 }
 
@@ -118,29 +120,51 @@ HRESULT Device::CreateVertexBuffer(UINT length, DWORD usage, DWORD fvf, D3DPOOL 
   return D3D_OK;
 }
 
+HRESULT Device::CreateIndexBuffer(UINT length, DWORD usage, D3DFORMAT format, D3DPOOL pool,
+                                  IDirect3DIndexBuffer9 **buffer, HANDLE *shared_handle) {
+  if (!buffer) return D3DERR_INVALIDCALL;
+  *buffer = nullptr;
+  if (shared_handle || length == 0 || pool > D3DPOOL_SCRATCH || pool == D3DPOOL_SCRATCH) return D3DERR_INVALIDCALL;
+  if (format != D3DFMT_INDEX16 && format != D3DFMT_INDEX32) return D3DERR_INVALIDCALL;
+  *buffer = new IndexBuffer(this, length, usage, format, pool);
+  AddRef();
+  return D3D_OK;
+}
+
 HRESULT Device::SetStreamSource(UINT stream, IDirect3DVertexBuffer9 *iface, UINT offset, UINT stride) {
-  if (stream >= 16) return D3DERR_INVALIDCALL;
-  if (stream != 0) {
-    static std::atomic<bool> once{false};
-    log_unimplemented(once, "SetStreamSource on streams other than 0");
-    return D3DERR_INVALIDCALL;
-  }
+  if (stream >= streams_.size()) return D3DERR_INVALIDCALL;
   auto *buffer = static_cast<VertexBuffer *>(iface);
+  Stream &s = streams_[stream];
   if (buffer) buffer->add_private_ref();
-  if (stream0_.buffer) stream0_.buffer->release_private_ref();
-  stream0_ = Stream{buffer, offset, stride};
-  dirty_ |= kDirtyStreams;
+  if (s.buffer) s.buffer->release_private_ref();
+  s = Stream{buffer, offset, stride};
   return D3D_OK;
 }
 
 HRESULT Device::GetStreamSource(UINT stream, IDirect3DVertexBuffer9 **buffer, UINT *offset, UINT *stride) {
-  if (!buffer || !offset || !stride || stream >= 16) return D3DERR_INVALIDCALL;
+  if (!buffer || !offset || !stride || stream >= streams_.size()) return D3DERR_INVALIDCALL;
   *buffer = nullptr, *offset = 0, *stride = 0;
-  if (stream != 0 || !stream0_.buffer) return D3D_OK;
-  stream0_.buffer->AddRef();
-  *buffer = stream0_.buffer;
-  *offset = stream0_.offset;
-  *stride = stream0_.stride;
+  const Stream &s = streams_[stream];
+  if (!s.buffer) return D3D_OK;
+  s.buffer->AddRef();
+  *buffer = s.buffer;
+  *offset = s.offset;
+  *stride = s.stride;
+  return D3D_OK;
+}
+
+HRESULT Device::SetIndices(IDirect3DIndexBuffer9 *iface) {
+  auto *buffer = static_cast<IndexBuffer *>(iface);
+  if (buffer) buffer->add_private_ref();
+  if (indices_) indices_->release_private_ref();
+  indices_ = buffer;
+  return D3D_OK;
+}
+
+HRESULT Device::GetIndices(IDirect3DIndexBuffer9 **buffer) {
+  if (!buffer) return D3DERR_INVALIDCALL;
+  *buffer = indices_;
+  if (indices_) indices_->AddRef();
   return D3D_OK;
 }
 
@@ -206,7 +230,7 @@ bool Device::flush_pipeline(D3DPRIMITIVETYPE type) {
   nv_pipeline_desc d{};
   if (!vertex_attributes(d)) {
     static std::atomic<bool> once{false};
-    log_unimplemented(once, "drawing with vertex elements other than FLOAT1-4 and D3DCOLOR in stream 0");
+    log_unimplemented(once, "drawing with vertex elements other than FLOAT1-4 and D3DCOLOR");
     return false;
   }
   d.vertex_shader = vertex_shader_ ? vertex_shader_->compiled().handle : ff_vertex_shader();
@@ -299,6 +323,60 @@ bool Device::flush_state(D3DPRIMITIVETYPE type) {
   return true;
 }
 
+void Device::bind_vertex_buffer(uint32_t slot, uint32_t buffer, uint32_t offset, uint32_t stride) {
+  nv_cmd_set_vertex_buffer b{slot, buffer, offset, stride};
+  if (std::memcmp(&b, &bound_streams_[slot], sizeof b) == 0) return;
+  commands().push(NV_OP_SET_VERTEX_BUFFER, b);
+  bound_streams_[slot] = b;
+}
+
+void Device::bind_index_buffer(uint32_t buffer, uint32_t offset, uint32_t index_size) {
+  nv_cmd_set_index_buffer b{buffer, offset, index_size};
+  if (std::memcmp(&b, &bound_indices_, sizeof b) == 0) return;
+  commands().push(NV_OP_SET_INDEX_BUFFER, b);
+  bound_indices_ = b;
+}
+
+bool Device::flush_streams(bool up) {
+  uint32_t slots = 0;
+  for (uint32_t i = 0; i < sent_pipeline_.attribute_count; ++i) slots |= 1u << sent_pipeline_.attributes[i].binding;
+  if (up) slots &= ~1u;
+  for (uint32_t slot = 0; slots >> slot; ++slot) {
+    if (!(slots >> slot & 1)) continue;
+    const Stream &s = streams_[slot];
+    if (!s.buffer) return false; // an element reads a stream that has no buffer
+    bind_vertex_buffer(slot, s.buffer->buffer(), s.offset, s.stride);
+  }
+  return true;
+}
+
+uint32_t Device::up_upload(UpBuffer &up, uint32_t usage, const void *data, uint32_t bytes) {
+  // Append; restart (DISCARD) when full, grow when too small.
+  CommandStream &cs = commands();
+  uint32_t flags = NV_UPDATE_NO_OVERWRITE;
+  if (bytes > up.size) {
+    if (up.buffer) cs.push(NV_OP_DESTROY_BUFFER, nv_cmd_destroy_buffer{up.buffer});
+    up.size = std::max<uint32_t>(bytes * 2, 1u << 20);
+    up.buffer = cs.new_handle();
+    cs.push(NV_OP_CREATE_BUFFER, nv_cmd_create_buffer{up.buffer, usage, up.size});
+    up.cursor = 0;
+  }
+  if (uint64_t(up.cursor) + bytes > up.size) {
+    up.cursor = 0;
+    flags = NV_UPDATE_DISCARD;
+  }
+  uint32_t offset = up.cursor;
+  cs.update_buffer(up.buffer, offset, data, bytes, flags);
+  up.cursor += (bytes + 15) & ~15u;
+  return offset;
+}
+
+// As Windows: a UP draw leaves stream 0 unset, whatever happens next.
+void Device::unset_stream0() {
+  if (streams_[0].buffer) streams_[0].buffer->release_private_ref();
+  streams_[0] = Stream{};
+}
+
 HRESULT Device::draw(D3DPRIMITIVETYPE type, UINT start_vertex, UINT primitive_count) {
   uint32_t count = vertex_count(type, primitive_count);
   if (count == 0) return D3DERR_INVALIDCALL;
@@ -309,45 +387,68 @@ HRESULT Device::draw(D3DPRIMITIVETYPE type, UINT start_vertex, UINT primitive_co
 
 HRESULT Device::DrawPrimitive(D3DPRIMITIVETYPE type, UINT start_vertex, UINT primitive_count) {
   if (primitive_count == 0) return D3D_OK;
-  if (!stream0_.buffer) return D3DERR_INVALIDCALL;
-  if (bound_vertex_buffer_ != stream0_.buffer->buffer()) dirty_ |= kDirtyStreams;
-  if (dirty_ & kDirtyStreams) {
-    commands().push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, stream0_.buffer->buffer(), stream0_.offset, stream0_.stride});
-    bound_vertex_buffer_ = stream0_.buffer->buffer();
-  }
-  return draw(type, start_vertex, primitive_count);
+  uint32_t count = vertex_count(type, primitive_count);
+  if (count == 0) return D3DERR_INVALIDCALL;
+  if (!flush_state(type) || !flush_streams(false)) return D3DERR_INVALIDCALL;
+  commands().push(NV_OP_DRAW, nv_cmd_draw{start_vertex, count});
+  return D3D_OK;
 }
 
 HRESULT Device::DrawPrimitiveUP(D3DPRIMITIVETYPE type, UINT primitive_count, const void *data, UINT stride) {
   if (!data || stride == 0) return D3DERR_INVALIDCALL;
-  // As Windows: stream 0 is unset by a UP draw, whatever happens next.
-  if (stream0_.buffer) stream0_.buffer->release_private_ref();
-  stream0_ = Stream{};
+  unset_stream0();
   if (primitive_count == 0) return D3D_OK;
   uint32_t count = vertex_count(type, primitive_count);
   if (count == 0) return D3DERR_INVALIDCALL;
   uint64_t bytes = uint64_t(count) * stride;
   if (bytes > (1u << 30)) return D3DERR_INVALIDCALL;
+  if (!flush_state(type) || !flush_streams(true)) return D3DERR_INVALIDCALL;
+  uint32_t offset = up_upload(up_vertices_, NV_BUFFER_VERTEX, data, uint32_t(bytes));
+  bind_vertex_buffer(0, up_vertices_.buffer, offset, stride);
+  commands().push(NV_OP_DRAW, nv_cmd_draw{0, count});
+  return D3D_OK;
+}
 
-  // Append to the UP buffer; restart it (DISCARD) when full, grow it when too small.
-  CommandStream &cs = commands();
-  uint32_t flags = NV_UPDATE_NO_OVERWRITE;
-  if (bytes > up_buffer_size_) {
-    if (up_buffer_) cs.push(NV_OP_DESTROY_BUFFER, nv_cmd_destroy_buffer{up_buffer_});
-    up_buffer_size_ = std::max<uint32_t>(uint32_t(bytes) * 2, 1u << 20);
-    up_buffer_ = cs.new_handle();
-    cs.push(NV_OP_CREATE_BUFFER, nv_cmd_create_buffer{up_buffer_, NV_BUFFER_VERTEX, up_buffer_size_});
-    up_cursor_ = 0;
-  }
-  if (up_cursor_ + bytes > up_buffer_size_) {
-    up_cursor_ = 0;
-    flags = NV_UPDATE_DISCARD;
-  }
-  cs.update_buffer(up_buffer_, up_cursor_, data, size_t(bytes), flags);
-  cs.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, up_buffer_, up_cursor_, stride});
-  bound_vertex_buffer_ = up_buffer_;
-  up_cursor_ += uint32_t((bytes + 15) & ~uint64_t(15));
-  return draw(type, 0, primitive_count);
+// MinVertexIndex and NumVertices are hints, checked as loosely as Windows' runtime does: not
+// against the indices. The indices read must lie in the index buffer.
+HRESULT Device::DrawIndexedPrimitive(D3DPRIMITIVETYPE type, INT base_vertex, UINT, UINT, UINT start_index,
+                                     UINT primitive_count) {
+  if (!indices_) return D3DERR_INVALIDCALL;
+  if (primitive_count == 0) return D3D_OK;
+  uint32_t count = vertex_count(type, primitive_count);
+  if (count == 0) return D3DERR_INVALIDCALL;
+  const uint32_t index_size = indices_->index_size();
+  if ((uint64_t(start_index) + count) * index_size > indices_->size()) return D3DERR_INVALIDCALL;
+  if (!flush_state(type) || !flush_streams(false)) return D3DERR_INVALIDCALL;
+  bind_index_buffer(indices_->buffer(), 0, index_size);
+  commands().push(NV_OP_DRAW_INDEXED, nv_cmd_draw_indexed{start_index, count, base_vertex});
+  return D3D_OK;
+}
+
+HRESULT Device::DrawIndexedPrimitiveUP(D3DPRIMITIVETYPE type, UINT min_vertex_index, UINT vertex_count_hint,
+                                       UINT primitive_count, const void *index_data, D3DFORMAT index_format,
+                                       const void *data, UINT stride) {
+  if (!index_data || !data || stride == 0) return D3DERR_INVALIDCALL;
+  if (index_format != D3DFMT_INDEX16 && index_format != D3DFMT_INDEX32) return D3DERR_INVALIDCALL;
+  // As Windows: stream 0 and the index buffer are unset by the call, whatever happens next.
+  unset_stream0();
+  SetIndices(nullptr);
+  if (primitive_count == 0) return D3D_OK;
+  uint32_t count = vertex_count(type, primitive_count);
+  // The indices count from the start of `data`: the vertices up to MinVertexIndex + NumVertices
+  // are uploaded (as Wine does; NumVertices is not checked against the indices).
+  uint64_t vertex_bytes = (uint64_t(min_vertex_index) + vertex_count_hint) * stride;
+  if (count == 0 || vertex_bytes == 0) return D3DERR_INVALIDCALL;
+  const uint32_t index_size = index_format == D3DFMT_INDEX32 ? 4 : 2;
+  uint64_t index_bytes = uint64_t(count) * index_size;
+  if (vertex_bytes > (1u << 30) || index_bytes > (1u << 30)) return D3DERR_INVALIDCALL;
+  if (!flush_state(type) || !flush_streams(true)) return D3DERR_INVALIDCALL;
+  uint32_t vertex_offset = up_upload(up_vertices_, NV_BUFFER_VERTEX, data, uint32_t(vertex_bytes));
+  uint32_t index_offset = up_upload(up_indices_, NV_BUFFER_INDEX, index_data, uint32_t(index_bytes));
+  bind_vertex_buffer(0, up_vertices_.buffer, vertex_offset, stride);
+  bind_index_buffer(up_indices_.buffer, index_offset, index_size);
+  commands().push(NV_OP_DRAW_INDEXED, nv_cmd_draw_indexed{0, count, 0});
+  return D3D_OK;
 }
 
 } // namespace novem

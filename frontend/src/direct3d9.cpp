@@ -112,7 +112,10 @@ HRESULT Direct3D9::CheckDeviceFormat(UINT adapter, D3DDEVTYPE device_type, D3DFO
   if (!is_display_format(adapter_format)) return D3DERR_INVALIDCALL;
   if (resource_type == D3DRTYPE_VERTEXBUFFER)
     return format == D3DFMT_VERTEXDATA && !(usage & ~(D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY)) ? D3D_OK : D3DERR_NOTAVAILABLE;
-  // Textures, cube and volume textures and index buffers are not implemented yet.
+  if (resource_type == D3DRTYPE_INDEXBUFFER)
+    return (format == D3DFMT_INDEX16 || format == D3DFMT_INDEX32) && !(usage & ~(D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY))
+               ? D3D_OK : D3DERR_NOTAVAILABLE;
+  // Textures, cube and volume textures are not implemented yet.
   if (resource_type != D3DRTYPE_SURFACE) return D3DERR_NOTAVAILABLE;
   FormatInfo info = format_info(format);
   if (info.storage == NV_FORMAT_UNDEFINED) return D3DERR_NOTAVAILABLE;

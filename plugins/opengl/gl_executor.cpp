@@ -18,7 +18,8 @@ const char *opcode_name(uint16_t op) {
       "PAD",          "CREATE_BUFFER", "DESTROY_BUFFER", "UPDATE_BUFFER",     "CREATE_IMAGE",
       "DESTROY_IMAGE", "CREATE_SHADER", "DESTROY_SHADER", "SET_RENDER_TARGETS", "SET_VIEWPORT",
       "SET_SCISSOR",  "SET_PIPELINE",  "SET_VERTEX_BUFFER", "SET_CONSTANTS",   "CLEAR",
-      "DRAW",         "READ_IMAGE",    "PRESENT",        "FENCE"};
+      "DRAW",         "READ_IMAGE",    "PRESENT",        "FENCE",             "SET_INDEX_BUFFER",
+      "DRAW_INDEXED"};
   return op < NV_OP_COUNT ? names[op] : "?";
 }
 
@@ -163,6 +164,7 @@ void Executor::destroy_buffer(const nv_cmd_destroy_buffer &a, const nv_cmd_heade
   auto it = buffers_.find(a.buffer);
   if (it == buffers_.end()) return;
   gl_.DeleteBuffers(1, &it->second.name); // GL unbinds it from the vertex array
+  if (it->second.name == element_buffer_) element_buffer_ = 0;
   buffers_.erase(it);
 }
 
@@ -370,16 +372,50 @@ void Executor::apply_vertex_input(const nv_pipeline_desc &d) {
   input_valid_ = true;
 }
 
-void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
-  if (!a.vertex_count || !bind_targets()) return;
+bool Executor::prepare_draw() {
+  if (!bind_targets()) return false;
   if (pipeline_dirty_) {
     if (!pipeline_ && have_desc_) pipeline_ = pipelines_.get(desc_, programs_);
-    if (!pipeline_) return;
+    if (!pipeline_) return false;
     apply_pipeline(*pipeline_);
     pipeline_dirty_ = false;
   }
-  if (!pipeline_) return;
+  return pipeline_ != nullptr;
+}
+
+void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
+  if (!a.vertex_count || !prepare_draw()) return;
   gl_.DrawArrays(pipeline_->mode, GLint(a.first_vertex), GLsizei(a.vertex_count));
+  unflushed_ = true;
+}
+
+void Executor::set_index_buffer(const nv_cmd_set_index_buffer &a, const nv_cmd_header *) {
+  if (a.buffer && ((a.index_size != 2 && a.index_size != 4) || a.offset % a.index_size)) {
+    log("SET_INDEX_BUFFER %u: index_size %u, offset %u not supported", a.buffer, a.index_size, a.offset);
+    index_ = {};
+    return;
+  }
+  index_ = a;
+}
+
+void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *) {
+  if (!a.index_count) return;
+  auto it = buffers_.find(index_.buffer);
+  if (it == buffers_.end()) return;
+  const uint64_t first = uint64_t(index_.offset) + uint64_t(a.first_index) * index_.index_size;
+  if (first + uint64_t(a.index_count) * index_.index_size > it->second.size) {
+    log("DRAW_INDEXED: %u indices from %u read past the index buffer", a.index_count, a.first_index);
+    return;
+  }
+  if (!prepare_draw()) return;
+  // The element buffer is VAO state; the buffer's GL name changes when its handle is re-created.
+  if (element_buffer_ != it->second.name) {
+    gl_.VertexArrayElementBuffer(vao_, it->second.name);
+    element_buffer_ = it->second.name;
+  }
+  const GLenum type = index_.index_size == 4 ? GL_UNSIGNED_INT : GL_UNSIGNED_SHORT;
+  gl_.DrawElementsBaseVertex(pipeline_->mode, GLsizei(a.index_count), type,
+                             reinterpret_cast<const void *>(uintptr_t(first)), GLint(a.base_vertex));
   unflushed_ = true;
 }
 

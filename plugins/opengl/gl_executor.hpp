@@ -63,6 +63,8 @@ public:
   void read_image(const nv_cmd_read_image &a, const nv_cmd_header *h);
   void present(const nv_cmd_present &a, const nv_cmd_header *h);
   void fence(const nv_cmd_fence &a, const nv_cmd_header *h);
+  void set_index_buffer(const nv_cmd_set_index_buffer &a, const nv_cmd_header *h);
+  void draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *h);
 
 private:
   // A table entry: the handler, then (unless KHR_debug reports them) any GL error it raised.
@@ -76,6 +78,7 @@ private:
   void apply_pipeline(const Pipeline &p);
   void apply_vertex_input(const nv_pipeline_desc &d);
   void bind_vertex_buffer(uint32_t slot);
+  bool prepare_draw(); // targets and pipeline; false when the draw cannot happen
   void pipeline_changed(uint32_t shader); // a shader went away or came back
 
   struct Buffer {
@@ -105,6 +108,8 @@ private:
   size_t max_constants_ = 0;
   std::unordered_map<uint32_t, Buffer> buffers_;
   std::array<Slot, NV_MAX_VERTEX_BUFFERS> slots_{};
+  nv_cmd_set_index_buffer index_{};
+  GLuint element_buffer_ = 0; // the GL buffer bound as the VAO's GL_ELEMENT_ARRAY_BUFFER
 
   nv_cmd_set_render_targets targets_{};
   GLuint fbo_ = 0;
@@ -143,6 +148,8 @@ constexpr novem::DispatchTable<Executor> Executor::table() {
   t[NV_OP_READ_IMAGE] = run<nv_cmd_read_image, &Executor::read_image>;
   t[NV_OP_PRESENT] = run<nv_cmd_present, &Executor::present>;
   t[NV_OP_FENCE] = run<nv_cmd_fence, &Executor::fence>;
+  t[NV_OP_SET_INDEX_BUFFER] = run<nv_cmd_set_index_buffer, &Executor::set_index_buffer>;
+  t[NV_OP_DRAW_INDEXED] = run<nv_cmd_draw_indexed, &Executor::draw_indexed>;
   return t;
 }
 

@@ -149,6 +149,18 @@ public:
     return handle;
   }
   uint32_t create_buffer(const std::vector<Vertex> &v) { return create_buffer(v.data(), v.size() * sizeof(Vertex)); }
+  uint32_t create_index_buffer(const void *data, size_t bytes) {
+    uint32_t handle = next_handle_++;
+    push(NV_OP_CREATE_BUFFER, nv_cmd_create_buffer{handle, NV_BUFFER_INDEX, bytes});
+    update_buffer(handle, 0, data, bytes, NV_UPDATE_DISCARD);
+    return handle;
+  }
+  void set_index_buffer(uint32_t buffer, uint32_t offset, uint32_t index_size) {
+    push(NV_OP_SET_INDEX_BUFFER, nv_cmd_set_index_buffer{buffer, offset, index_size});
+  }
+  void draw_indexed(uint32_t first, uint32_t count, int32_t base_vertex) {
+    push(NV_OP_DRAW_INDEXED, nv_cmd_draw_indexed{first, count, base_vertex});
+  }
   void update_buffer(uint32_t buffer, uint64_t offset, const void *data, size_t bytes, uint32_t flags) {
     push(NV_OP_UPDATE_BUFFER, nv_cmd_update_buffer{buffer, flags, offset, bytes}, data, bytes);
   }
@@ -167,8 +179,8 @@ public:
   }
   void set_scissor(int x, int y, int w, int h) { push(NV_OP_SET_SCISSOR, nv_cmd_set_scissor{{x, y, w, h}}); }
   void set_pipeline(const nv_pipeline_desc &desc) { push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{desc}); }
-  void set_vertex_buffer(uint32_t buffer, uint32_t offset = 0, uint32_t stride = sizeof(Vertex)) {
-    push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, buffer, offset, stride});
+  void set_vertex_buffer(uint32_t buffer, uint32_t offset = 0, uint32_t stride = sizeof(Vertex), uint32_t slot = 0) {
+    push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{slot, buffer, offset, stride});
   }
   void set_constants(nv_shader_stage stage, const float (&v)[4]) {
     push(NV_OP_SET_CONSTANTS, nv_cmd_set_constants{uint32_t(stage), sizeof v}, v, sizeof v);
@@ -676,6 +688,90 @@ void scene_fences_and_counters(TestDevice &dev) {
   CHECK_FALSE(dev.channel().device_lost.load());
 }
 
+// The corners of a rectangle as four vertices (top-left, top-right, bottom-left, bottom-right);
+// indices {0, 1, 2, 1, 3, 2} make it two clockwise triangles.
+std::vector<Vertex> corners(float x0, float y0, float x1, float y1, uint32_t color) {
+  return {at(x0, y0, 0.5f, color), at(x1, y0, 0.5f, color), at(x0, y1, 0.5f, color), at(x1, y1, 0.5f, color)};
+}
+
+// Indexed triangle lists with 16- or 32-bit indices: a bound offset, first_index past padding,
+// and base_vertex selecting the second rectangle of the vertex buffer.
+template <class Index> void scene_indexed(TestDevice &dev) {
+  Scene s(dev);
+  std::vector<Vertex> v = corners(0, 0, 32, 32, kRed);             // vertices 0..3: top-left
+  auto green = corners(32, 32, 64, 64, kGreen);                    // vertices 4..7: bottom-right
+  v.insert(v.end(), green.begin(), green.end());
+  uint32_t vb = dev.create_buffer(v);
+  // Two indices of padding skipped by the bound offset, one more skipped by first_index.
+  const Index indices[] = {7, 7, 7, 0, 1, 2, 1, 3, 2};
+  uint32_t ib = dev.create_index_buffer(indices, sizeof indices);
+  dev.clear_all(kBlackF);
+  dev.set_pipeline(color_pipeline(s.vs, s.ps));
+  dev.set_vertex_buffer(vb);
+  dev.set_index_buffer(ib, 2 * sizeof(Index), sizeof(Index));
+  dev.draw_indexed(1, 6, 0);
+  dev.draw_indexed(1, 6, 4);
+  auto img = dev.read(s.target);
+  check_image(img, [](int x, int y) {
+    if (x < 32 && y < 32) return kRed;
+    if (x >= 32 && y >= 32) return kGreen;
+    return kBlack;
+  });
+  CHECK(dev.channel().executed[NV_OP_DRAW_INDEXED].load() == 2);
+}
+
+// UPDATE_BUFFER of an index buffer between two indexed draws: the first sees the old indices.
+void scene_index_update(TestDevice &dev) {
+  Scene s(dev);
+  std::vector<Vertex> v = corners(0, 0, 32, 32, kRed);
+  auto blue = corners(32, 0, 64, 32, kBlue);
+  v.insert(v.end(), blue.begin(), blue.end());
+  uint32_t vb = dev.create_buffer(v);
+  const uint16_t first[] = {0, 1, 2, 1, 3, 2}, second[] = {4, 5, 6, 5, 7, 6};
+  uint32_t ib = dev.create_index_buffer(first, sizeof first);
+  dev.clear_all(kBlackF);
+  dev.set_pipeline(color_pipeline(s.vs, s.ps));
+  dev.set_vertex_buffer(vb);
+  dev.set_index_buffer(ib, 0, 2);
+  dev.draw_indexed(0, 6, 0);
+  dev.update_buffer(ib, 0, second, sizeof second, 0);
+  dev.draw_indexed(0, 6, 0);
+  // Past the end of the index buffer: draws nothing (and raises no error).
+  dev.draw_indexed(4, 6, 0);
+  auto img = dev.read(s.target);
+  check_image(img, [](int x, int y) { return y < 32 ? (x < 32 ? kRed : kBlue) : kBlack; });
+}
+
+// Two vertex streams: positions in slot 0, colours in slot 1 (with an offset), for a plain and
+// an indexed draw.
+void scene_two_streams(TestDevice &dev) {
+  Scene s(dev);
+  struct Position { float x, y, z; };
+  auto pos = [](float px, float py) { return Position{ndc_x(px), ndc_y(py), 0.5f}; };
+  // Left rectangle as six vertices (non-indexed), right rectangle as four corners (indexed).
+  const Position positions[] = {pos(0, 0),  pos(32, 0),  pos(0, 64),  pos(32, 0),  pos(32, 64), pos(0, 64),
+                                pos(32, 0), pos(64, 0),  pos(32, 64), pos(64, 64)};
+  const uint32_t colors[] = {kRed,  kRed,  kRed,  kRed,  kRed,  kRed,  kRed,  kRed,  kRed,  kRed,
+                             kBlue, kBlue, kBlue, kBlue, kBlue, kBlue, kBlue, kBlue, kBlue, kBlue};
+  uint32_t pb = dev.create_buffer(positions, sizeof positions);
+  uint32_t cb = dev.create_buffer(colors, sizeof colors);
+  const uint32_t indices[] = {6, 7, 8, 7, 9, 8};
+  uint32_t ib = dev.create_index_buffer(indices, sizeof indices);
+  nv_pipeline_desc d = color_pipeline(s.vs, s.ps);
+  d.attributes[0] = nv_vertex_attribute{0, 0, NV_FORMAT_R32G32B32_SFLOAT, 0, 0};
+  d.attributes[1] = nv_vertex_attribute{1, 1, NV_FORMAT_B8G8R8A8_UNORM, 0, 0};
+  dev.clear_all(kBlackF);
+  dev.set_pipeline(d);
+  dev.set_vertex_buffer(pb, 0, sizeof(Position), 0);
+  dev.set_vertex_buffer(cb, 0, 4, 1);
+  dev.draw(0, 6); // left: red
+  dev.set_vertex_buffer(cb, 10 * 4, 4, 1);
+  dev.set_index_buffer(ib, 0, 4);
+  dev.draw_indexed(0, 6, 0); // right: blue, colours from the second half
+  auto img = dev.read(s.target);
+  check_image(img, [](int x, int) { return x < 32 ? kRed : kBlue; });
+}
+
 // ---------------------------------------------------------------------------------------------
 
 void run_scene(const std::string &plugin_name, const std::function<void(TestDevice &)> &scene) {
@@ -733,3 +829,7 @@ CONTRACT_SCENE("read a sub-rectangle", scene_read_rect)
 CONTRACT_SCENE("many frames with updates in flight", scene_many_frames)
 CONTRACT_SCENE("destroy a busy device", scene_destroy_busy)
 CONTRACT_SCENE("fences and counters", scene_fences_and_counters)
+CONTRACT_SCENE("indexed triangle list, 16-bit indices, base_vertex", scene_indexed<uint16_t>)
+CONTRACT_SCENE("indexed triangle list, 32-bit indices, base_vertex", scene_indexed<uint32_t>)
+CONTRACT_SCENE("index buffer update between indexed draws", scene_index_update)
+CONTRACT_SCENE("two vertex streams", scene_two_streams)

@@ -229,6 +229,129 @@ TEST_CASE("a frame of draws runs on the null plugin", "[api]") {
   CHECK(dev->TestCooperativeLevel() == D3D_OK);
 }
 
+TEST_CASE("index buffers: reference counts, GetIndices, GetDesc", "[api][index]") {
+  NullDevice nd;
+  IDirect3DDevice9 *dev = nd.device;
+  IDirect3DIndexBuffer9 *ib = nullptr;
+  REQUIRE(dev->CreateIndexBuffer(64, D3DUSAGE_WRITEONLY, D3DFMT_INDEX16, D3DPOOL_DEFAULT, &ib, nullptr) == D3D_OK);
+  CHECK(refcount(dev) == 2); // a resource holds its device
+  CHECK(ib->GetType() == D3DRTYPE_INDEXBUFFER);
+  D3DINDEXBUFFER_DESC desc{};
+  REQUIRE(ib->GetDesc(&desc) == D3D_OK);
+  CHECK(desc.Format == D3DFMT_INDEX16);
+  CHECK(desc.Type == D3DRTYPE_INDEXBUFFER);
+  CHECK(desc.Usage == D3DUSAGE_WRITEONLY);
+  CHECK(desc.Pool == D3DPOOL_DEFAULT);
+  CHECK(desc.Size == 64);
+  IDirect3DResource9 *resource = nullptr;
+  REQUIRE(ib->QueryInterface(IID_IDirect3DResource9, reinterpret_cast<void **>(&resource)) == S_OK);
+  CHECK(resource->Release() == 1);
+
+  IDirect3DIndexBuffer9 *got = reinterpret_cast<IDirect3DIndexBuffer9 *>(1);
+  REQUIRE(dev->GetIndices(&got) == D3D_OK);
+  CHECK(got == nullptr); // none bound
+  REQUIRE(dev->SetIndices(ib) == D3D_OK);
+  CHECK(refcount(ib) == 1); // binding does not add a public reference
+  REQUIRE(dev->GetIndices(&got) == D3D_OK);
+  CHECK(got == ib);
+  CHECK(refcount(ib) == 2); // GetIndices does
+  CHECK(got->Release() == 1);
+  CHECK(ib->Release() == 0);
+  CHECK(refcount(dev) == 1);
+  REQUIRE(dev->GetIndices(&got) == D3D_OK); // still alive while bound
+  CHECK(got == ib);
+  CHECK(refcount(dev) == 2);
+  CHECK(got->Release() == 0);
+  REQUIRE(dev->SetIndices(nullptr) == D3D_OK);
+  CHECK(dev->GetIndices(nullptr) == D3DERR_INVALIDCALL);
+
+  IDirect3DIndexBuffer9 *ib32 = nullptr;
+  REQUIRE(dev->CreateIndexBuffer(12, D3DUSAGE_DYNAMIC, D3DFMT_INDEX32, D3DPOOL_SYSTEMMEM, &ib32, nullptr) == D3D_OK);
+  REQUIRE(ib32->GetDesc(&desc) == D3D_OK);
+  CHECK(desc.Format == D3DFMT_INDEX32);
+  CHECK(desc.Pool == D3DPOOL_SYSTEMMEM);
+  CHECK(ib32->Release() == 0);
+}
+
+TEST_CASE("index buffers and streams: invalid calls", "[api][index]") {
+  NullDevice nd;
+  IDirect3DDevice9 *dev = nd.device;
+  IDirect3DIndexBuffer9 *ib = reinterpret_cast<IDirect3DIndexBuffer9 *>(1);
+  CHECK(dev->CreateIndexBuffer(64, 0, D3DFMT_A8R8G8B8, D3DPOOL_DEFAULT, &ib, nullptr) == D3DERR_INVALIDCALL);
+  CHECK(ib == nullptr);
+  CHECK(dev->CreateIndexBuffer(0, 0, D3DFMT_INDEX16, D3DPOOL_DEFAULT, &ib, nullptr) == D3DERR_INVALIDCALL);
+  CHECK(dev->CreateIndexBuffer(64, 0, D3DFMT_INDEX16, D3DPOOL_DEFAULT, nullptr, nullptr) == D3DERR_INVALIDCALL);
+  REQUIRE(dev->CreateIndexBuffer(12, 0, D3DFMT_INDEX16, D3DPOOL_DEFAULT, &ib, nullptr) == D3D_OK);
+
+  // Lock ranges as for vertex buffers.
+  void *data = nullptr;
+  CHECK(ib->Lock(8, 8, &data, 0) == D3DERR_INVALIDCALL);
+  CHECK(data == nullptr);
+  CHECK(ib->Lock(13, 0, &data, 0) == D3DERR_INVALIDCALL);
+  CHECK(ib->Lock(0, 0, nullptr, 0) == D3DERR_INVALIDCALL);
+  CHECK(ib->Unlock() == D3DERR_INVALIDCALL);
+  REQUIRE(ib->Lock(0, 0, &data, 0) == D3D_OK);
+  const uint16_t indices[6] = {0, 1, 2, 1, 3, 2};
+  std::memcpy(data, indices, sizeof indices);
+  void *inner = nullptr;
+  REQUIRE(ib->Lock(4, 4, &inner, D3DLOCK_READONLY) == D3D_OK); // locks nest
+  CHECK(static_cast<uint8_t *>(inner) == static_cast<uint8_t *>(data) + 4);
+  REQUIRE(ib->Unlock() == D3D_OK);
+  REQUIRE(ib->Unlock() == D3D_OK);
+  CHECK(ib->Unlock() == D3DERR_INVALIDCALL);
+
+  struct V { float x, y, z, rhw; DWORD c; } quad[4] = {{0, 0, 0, 1, 0}, {10, 0, 0, 1, 0}, {0, 10, 0, 1, 0}, {10, 10, 0, 1, 0}};
+  IDirect3DVertexBuffer9 *vb = nullptr;
+  REQUIRE(dev->CreateVertexBuffer(sizeof quad, 0, 0, D3DPOOL_DEFAULT, &vb, nullptr) == D3D_OK);
+  REQUIRE(dev->SetFVF(D3DFVF_XYZRHW | D3DFVF_DIFFUSE) == D3D_OK);
+  REQUIRE(dev->SetStreamSource(0, vb, 0, sizeof(V)) == D3D_OK);
+  REQUIRE(dev->BeginScene() == D3D_OK);
+  CHECK(dev->DrawIndexedPrimitive(D3DPT_TRIANGLELIST, 0, 0, 4, 0, 2) == D3DERR_INVALIDCALL); // no indices
+  REQUIRE(dev->SetIndices(ib) == D3D_OK);
+  CHECK(dev->DrawIndexedPrimitive(D3DPT_TRIANGLELIST, 0, 0, 4, 0, 2) == D3D_OK);
+  CHECK(dev->DrawIndexedPrimitive(D3DPT_TRIANGLELIST, 0, 0, 4, 1, 2) == D3DERR_INVALIDCALL); // past the end
+  CHECK(dev->DrawIndexedPrimitive(D3DPT_TRIANGLELIST, 0, 0, 4, 0, 0) == D3D_OK);           // nothing to draw
+  CHECK(dev->DrawIndexedPrimitive(D3DPRIMITIVETYPE(0), 0, 0, 4, 0, 1) == D3DERR_INVALIDCALL);
+  CHECK(dev->DrawIndexedPrimitiveUP(D3DPT_TRIANGLELIST, 0, 4, 2, indices, D3DFMT_A8R8G8B8, quad, sizeof(V)) ==
+        D3DERR_INVALIDCALL);
+  CHECK(dev->DrawIndexedPrimitiveUP(D3DPT_TRIANGLELIST, 0, 4, 2, nullptr, D3DFMT_INDEX16, quad, sizeof(V)) ==
+        D3DERR_INVALIDCALL);
+  CHECK(dev->DrawIndexedPrimitiveUP(D3DPT_TRIANGLELIST, 0, 4, 2, indices, D3DFMT_INDEX16, quad, sizeof(V)) == D3D_OK);
+  IDirect3DIndexBuffer9 *got = reinterpret_cast<IDirect3DIndexBuffer9 *>(1);
+  REQUIRE(dev->GetIndices(&got) == D3D_OK);
+  CHECK(got == nullptr); // unset by the UP draw, as on Windows
+  IDirect3DVertexBuffer9 *stream = reinterpret_cast<IDirect3DVertexBuffer9 *>(1);
+  UINT offset = 1, stride = 1;
+  REQUIRE(dev->GetStreamSource(0, &stream, &offset, &stride) == D3D_OK);
+  CHECK(stream == nullptr);
+  REQUIRE(dev->EndScene() == D3D_OK);
+
+  // Streams 0..15.
+  CHECK(dev->SetStreamSource(16, vb, 0, sizeof(V)) == D3DERR_INVALIDCALL);
+  REQUIRE(dev->SetStreamSource(15, vb, 4, 8) == D3D_OK);
+  REQUIRE(dev->GetStreamSource(15, &stream, &offset, &stride) == D3D_OK);
+  CHECK(stream == vb);
+  CHECK(offset == 4);
+  CHECK(stride == 8);
+  stream->Release();
+  CHECK(dev->GetStreamSource(16, &stream, &offset, &stride) == D3DERR_INVALIDCALL);
+  REQUIRE(dev->SetStreamSource(15, nullptr, 0, 0) == D3D_OK);
+  CHECK(dev->SetStreamSourceFreq(0, 1) == D3DERR_INVALIDCALL); // instancing: not implemented yet
+  CHECK(vb->Release() == 0);
+  CHECK(ib->Release() == 0);
+}
+
+TEST_CASE("index formats and stream caps", "[api][index]") {
+  NullDevice nd;
+  CHECK(nd.d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, 0, D3DRTYPE_INDEXBUFFER, D3DFMT_INDEX16) == D3D_OK);
+  CHECK(nd.d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DUSAGE_DYNAMIC, D3DRTYPE_INDEXBUFFER, D3DFMT_INDEX32) == D3D_OK);
+  CHECK(nd.d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, 0, D3DRTYPE_INDEXBUFFER, D3DFMT_A8R8G8B8) == D3DERR_NOTAVAILABLE);
+  D3DCAPS9 caps;
+  REQUIRE(nd.device->GetDeviceCaps(&caps) == D3D_OK);
+  CHECK(caps.MaxStreams == 16);
+  CHECK(caps.MaxVertexIndex == 0xFFFFFF);
+}
+
 // The backend is resolved once per process, so each case runs novem-demo in a process of its own
 // and reads what it printed.
 std::string demo_output(const std::string &env, const std::string &png) {

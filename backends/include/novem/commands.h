@@ -138,6 +138,8 @@ typedef enum nv_opcode {
   NV_OP_READ_IMAGE,
   NV_OP_PRESENT,
   NV_OP_FENCE,
+  NV_OP_SET_INDEX_BUFFER, /* ABI 2 */
+  NV_OP_DRAW_INDEXED,     /* ABI 2 */
   NV_OP_COUNT
 } nv_opcode;
 
@@ -186,6 +188,14 @@ typedef struct nv_cmd_present { uint32_t image; } nv_cmd_present;
 /* Submits what came before. When the API has finished it, the plugin stores value into the
  * channel's completed fence (values increase by one each time). */
 typedef struct nv_cmd_fence { uint64_t value; } nv_cmd_fence;
+/* The index buffer DRAW_INDEXED reads: an NV_BUFFER_INDEX buffer (created and updated with the
+ * buffer commands), indices from byte offset (a multiple of index_size), index_size 2 or 4
+ * (unsigned). buffer 0 unbinds. */
+typedef struct nv_cmd_set_index_buffer { uint32_t buffer; uint32_t offset; uint32_t index_size; } nv_cmd_set_index_buffer;
+/* Draws index_count indices starting at index first_index of the bound index buffer; each index
+ * has base_vertex added before it selects a vertex. A draw that would read past the end of the
+ * index buffer, or with no index buffer bound, draws nothing. There is no primitive restart. */
+typedef struct nv_cmd_draw_indexed { uint32_t first_index; uint32_t index_count; int32_t base_vertex; } nv_cmd_draw_indexed;
 
 #ifdef __cplusplus
 }

@@ -24,7 +24,8 @@ const char *opcode_name(uint16_t op) {
       "PAD",          "CREATE_BUFFER", "DESTROY_BUFFER", "UPDATE_BUFFER",  "CREATE_IMAGE",
       "DESTROY_IMAGE", "CREATE_SHADER", "DESTROY_SHADER", "SET_RENDER_TARGETS", "SET_VIEWPORT",
       "SET_SCISSOR",  "SET_PIPELINE",  "SET_VERTEX_BUFFER", "SET_CONSTANTS", "CLEAR",
-      "DRAW",         "READ_IMAGE",    "PRESENT",        "FENCE"};
+      "DRAW",         "READ_IMAGE",    "PRESENT",        "FENCE",         "SET_INDEX_BUFFER",
+      "DRAW_INDEXED"};
   return op < NV_OP_COUNT ? names[op] : "unknown";
 }
 
@@ -100,6 +101,7 @@ VkCommandBuffer Executor::command_buffer() {
   bound_pipeline_ = VK_NULL_HANDLE;
   dynamic_dirty_ = true;
   vertex_dirty_ = true;
+  index_dirty_ = true;
   constants_bind_ = true;
   return cmd;
 }
@@ -223,6 +225,26 @@ void Executor::bind_vertex_buffers(VkCommandBuffer cmd) {
   vertex_dirty_ = false;
 }
 
+Buffer *Executor::bind_index_buffer(VkCommandBuffer cmd) {
+  Buffer *b = find_buffer(index_.buffer);
+  if (!b || index_.offset >= b->size()) return nullptr;
+  b->mark_used(batches_->recording_id());
+  if (index_dirty_) {
+    device_->vk().CmdBindIndexBuffer(cmd, b->handle(), index_.offset,
+                                     index_.index_size == 4 ? VK_INDEX_TYPE_UINT32 : VK_INDEX_TYPE_UINT16);
+    index_dirty_ = false;
+  }
+  return b;
+}
+
+bool Executor::prepare_draw(VkCommandBuffer cmd) {
+  if (!bind_pipeline(cmd)) return false;
+  set_dynamic_state(cmd);
+  bind_vertex_buffers(cmd);
+  bind_constants(cmd);
+  return true;
+}
+
 void Executor::bind_constants(VkCommandBuffer cmd) {
   uint32_t need = 0;
   for (auto &c : constants_) need += std::max<uint32_t>(uint32_t(c.size()), 256) + 256;
@@ -278,6 +300,7 @@ void Executor::drop_buffer(uint32_t handle) {
   batches_->on_complete(b->last_use(), [b] { delete b; });
   for (auto &v : vertex_)
     if (v.buffer == handle) vertex_dirty_ = true;
+  if (index_.buffer == handle) index_dirty_ = true;
 }
 
 void Executor::drop_image(uint32_t handle) {
@@ -312,6 +335,7 @@ void Executor::update_buffer(const nv_cmd_update_buffer &a, const nv_cmd_header 
   if (b->update(*batches_, a.offset, command_payload<nv_cmd_update_buffer>(h), size, a.flags)) {
     for (auto &v : vertex_)
       if (v.buffer == a.buffer) vertex_dirty_ = true;
+    if (index_.buffer == a.buffer) index_dirty_ = true;
   }
 }
 
@@ -375,6 +399,13 @@ void Executor::set_vertex_buffer(const nv_cmd_set_vertex_buffer &a, const nv_cmd
   if (a.slot >= NV_MAX_VERTEX_BUFFERS) return;
   vertex_[a.slot] = {a.buffer, a.offset, a.stride};
   vertex_dirty_ = true;
+}
+
+void Executor::set_index_buffer(const nv_cmd_set_index_buffer &a, const nv_cmd_header *) {
+  if (a.buffer && a.index_size != 2 && a.index_size != 4) throw std::runtime_error("index_size must be 2 or 4");
+  if (a.offset % (a.index_size ? a.index_size : 1)) throw std::runtime_error("offset is not a multiple of index_size");
+  index_ = a;
+  index_dirty_ = true;
 }
 
 void Executor::set_constants(const nv_cmd_set_constants &a, const nv_cmd_header *h) {
@@ -441,11 +472,23 @@ void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
   if (viewport_set_ && (viewport_.width <= 0.0f || viewport_.height <= 0.0f)) return;
   if (!begin_rendering()) return;
   VkCommandBuffer cmd = batches_->cmd();
-  if (!bind_pipeline(cmd)) return;
-  set_dynamic_state(cmd);
-  bind_vertex_buffers(cmd);
-  bind_constants(cmd);
+  if (!prepare_draw(cmd)) return;
   device_->vk().CmdDraw(cmd, a.vertex_count, 1, a.first_vertex, 0);
+  if (!options_.batching) submit();
+}
+
+void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *) {
+  if (a.index_count == 0) return;
+  // Without robustBufferAccess2 an index read past the buffer is invalid: draw nothing.
+  Buffer *indices = find_buffer(index_.buffer);
+  if (!indices) return;
+  const uint64_t end = uint64_t(index_.offset) + (uint64_t(a.first_index) + a.index_count) * index_.index_size;
+  if (end > indices->size()) throw std::runtime_error("the draw reads past the end of the index buffer");
+  if (viewport_set_ && (viewport_.width <= 0.0f || viewport_.height <= 0.0f)) return;
+  if (!begin_rendering()) return;
+  VkCommandBuffer cmd = batches_->cmd();
+  if (!prepare_draw(cmd) || !bind_index_buffer(cmd)) return;
+  device_->vk().CmdDrawIndexed(cmd, a.index_count, 1, a.first_index, a.base_vertex, 0);
   if (!options_.batching) submit();
 }
 

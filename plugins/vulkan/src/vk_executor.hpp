@@ -59,6 +59,8 @@ public:
   void read_image(const nv_cmd_read_image &a, const nv_cmd_header *h);
   void present(const nv_cmd_present &a, const nv_cmd_header *h);
   void fence(const nv_cmd_fence &a, const nv_cmd_header *h);
+  void set_index_buffer(const nv_cmd_set_index_buffer &a, const nv_cmd_header *h);
+  void draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *h);
 
   // One line on stderr for a command that failed (the first few of them).
   void report(uint16_t opcode, const char *what);
@@ -73,6 +75,9 @@ private:
   void submit();                    // ends rendering and submits the recording batch
   bool bind_pipeline(VkCommandBuffer cmd);
   void bind_vertex_buffers(VkCommandBuffer cmd);
+  // Binds the index buffer when it changed; the buffer, or nullptr when none is usable.
+  Buffer *bind_index_buffer(VkCommandBuffer cmd);
+  bool prepare_draw(VkCommandBuffer cmd); // pipeline, dynamic state, vertex buffers, constants
   void bind_constants(VkCommandBuffer cmd);
   void set_dynamic_state(VkCommandBuffer cmd);
   void retire_pipeline(VkPipeline pipeline);
@@ -108,6 +113,7 @@ private:
     uint32_t buffer = 0, offset = 0, stride = 0;
   };
   VertexBinding vertex_[NV_MAX_VERTEX_BUFFERS];
+  nv_cmd_set_index_buffer index_{};
   std::vector<uint8_t> constants_[NV_STAGE_COUNT];
 
   // ---- what the recording command buffer has ----
@@ -119,6 +125,7 @@ private:
   bool pipeline_dirty_ = true;
   bool dynamic_dirty_ = true;
   bool vertex_dirty_ = true;
+  bool index_dirty_ = true;
   bool constants_dirty_[NV_STAGE_COUNT] = {true, true};
   bool constants_bind_ = true;
   uint32_t constants_offset_[NV_STAGE_COUNT] = {};
@@ -156,6 +163,8 @@ constexpr DispatchTable<Executor> Executor::table() {
   t[NV_OP_READ_IMAGE] = guarded<nv_cmd_read_image, &Executor::read_image>;
   t[NV_OP_PRESENT] = guarded<nv_cmd_present, &Executor::present>;
   t[NV_OP_FENCE] = guarded<nv_cmd_fence, &Executor::fence>;
+  t[NV_OP_SET_INDEX_BUFFER] = guarded<nv_cmd_set_index_buffer, &Executor::set_index_buffer>;
+  t[NV_OP_DRAW_INDEXED] = guarded<nv_cmd_draw_indexed, &Executor::draw_indexed>;
   return t;
 }
 
