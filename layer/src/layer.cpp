@@ -42,6 +42,15 @@ VkLayerInstanceCreateInfo *instance_link(const VkInstanceCreateInfo *ci) {
   return s;
 }
 
+// The loader's callback that sets the dispatch pointer of a dispatchable object the layer creates.
+PFN_vkSetDeviceLoaderData device_loader_data(const VkDeviceCreateInfo *ci) {
+  for (auto *s = static_cast<const VkLayerDeviceCreateInfo *>(ci->pNext); s;
+       s = static_cast<const VkLayerDeviceCreateInfo *>(s->pNext))
+    if (s->sType == VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO && s->function == VK_LOADER_DATA_CALLBACK)
+      return s->u.pfnSetDeviceLoaderData;
+  return nullptr;
+}
+
 VkLayerDeviceCreateInfo *device_link(const VkDeviceCreateInfo *ci) {
   auto *s = static_cast<VkLayerDeviceCreateInfo *>(const_cast<void *>(ci->pNext));
   while (s && !(s->sType == VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO && s->function == VK_LAYER_LINK_INFO))
@@ -66,19 +75,19 @@ struct SemCounts {
   std::uint64_t wait_binary = 0, wait_timeline = 0, signal_binary = 0, signal_timeline = 0;
 };
 
-void count(DeviceState &dev, std::uint32_t n, const VkSemaphore *sems, std::uint64_t &binary, std::uint64_t &timeline) {
-  for (std::uint32_t i = 0; i < n; ++i) (dev.timeline_semaphores.count(sems[i]) ? timeline : binary)++;
-}
-void count(DeviceState &dev, std::uint32_t n, const VkSemaphoreSubmitInfo *infos, std::uint64_t &binary,
-           std::uint64_t &timeline) {
-  for (std::uint32_t i = 0; i < n; ++i) (dev.timeline_semaphores.count(infos[i].semaphore) ? timeline : binary)++;
+// Classifies one semaphore (under dev.sync_mutex) and keeps it for the dumps.
+void classify(DeviceState &dev, VkSemaphore sem, std::uint64_t value, std::uint64_t &binary, std::uint64_t &timeline,
+              std::vector<SemRef> &out) {
+  const bool t = dev.timeline_semaphores.count(sem) != 0;
+  (t ? timeline : binary)++;
+  out.push_back(SemRef{sem, t ? value : 0, t});
 }
 
 void add(Counter &c, std::uint64_t v) { c.fetch_add(v, std::memory_order_relaxed); }
 
-// After a successful submission call: counts, the next sequence number, and the fence's owner.
-void record_submit(QueueState &q, bool v2, std::uint64_t batches, std::uint64_t cbs, const SemCounts &s,
-                   VkFence fence) {
+// After a successful submission call: counts, the next sequence number (returned), the fence's owner.
+std::uint64_t record_submit(QueueState &q, bool v2, std::uint64_t batches, std::uint64_t cbs, const SemCounts &s,
+                            VkFence fence) {
   add(q.submits, 1);
   add(v2 ? q.submit_calls_v2 : q.submit_calls_v1, 1);
   add(q.batches, batches);
@@ -93,6 +102,86 @@ void record_submit(QueueState &q, bool v2, std::uint64_t batches, std::uint64_t 
     std::lock_guard lock(q.device->sync_mutex);
     q.device->fences[fence] = FenceUse{&q, seq};
   }
+  // Work in flight right after this submission, and its maximum.
+  const std::uint64_t in_flight = seq - std::min(seq, q.known_complete());
+  std::uint64_t cur = q.in_flight_max.load(std::memory_order_relaxed);
+  while (cur < in_flight && !q.in_flight_max.compare_exchange_weak(cur, in_flight, std::memory_order_relaxed)) {
+  }
+  return seq;
+}
+
+// Queue thread-safety: marks the queue "in use by this thread" for the whole call, the call down
+// included (so that an overlap is seen however short the driver's part); a second thread that
+// finds the mark taken reports the overlap with both thread ids and goes on (the layer never blocks).
+class QueueUse {
+public:
+  QueueUse(QueueState *q, const char *call) : q_(q) {
+    if (!q_) return;
+    const std::uint64_t me = thread_id();
+    std::uint64_t other = 0;
+    if (q_->in_use_thread.compare_exchange_strong(other, me, std::memory_order_acq_rel)) {
+      q_->in_use_call.store(call, std::memory_order_release);
+      owner_ = true;
+    } else if (other != me) {
+      const char *other_call = q_->in_use_call.load(std::memory_order_acquire);
+      report_overlap(*q_, Overlap{me, other, call, other_call ? other_call : "?"});
+    }
+  }
+  ~QueueUse() {
+    if (!owner_) return;
+    q_->in_use_call.store(nullptr, std::memory_order_release);
+    q_->in_use_thread.store(0, std::memory_order_release);
+  }
+  QueueUse(const QueueUse &) = delete;
+  QueueUse &operator=(const QueueUse &) = delete;
+
+private:
+  QueueState *q_;
+  bool owner_ = false;
+};
+
+void check_lost(DeviceState *dev, VkResult result, const char *call) {
+  if (result == VK_ERROR_DEVICE_LOST && dev) on_device_lost(*dev, call);
+}
+
+TimestampPool *timestamp_pool(DeviceState &dev, std::uint32_t family) {
+  auto it = dev.timestamp_pools.find(family); // fixed after vkCreateDevice: no lock
+  return it == dev.timestamp_pools.end() ? nullptr : it->second.get();
+}
+
+// The end of every submission call: counts, then the submission handed to the tracker thread
+// (or, on failure, the layer's fence and timestamp slots taken back).
+void finish_submit(DeviceState &dev, QueueState &q, bool v2, VkResult result, std::uint64_t batches,
+                   std::uint64_t cbs, const SemCounts &s, VkFence app_fence, VkFence layer_fence,
+                   std::uint64_t unmeasured, std::unique_ptr<Submission> sub) {
+  if (result != VK_SUCCESS) {
+    add(q.failed_submits, 1);
+    if (sub->timestamps) return_slots(*sub->timestamps, sub->slots);
+    drop_fence(dev, layer_fence);
+    check_lost(&dev, result, sub->call);
+    return;
+  }
+  sub->seq = record_submit(q, v2, batches, cbs, s, app_fence);
+  if (unmeasured) {
+    std::lock_guard lock(q.stats_mutex);
+    q.gpu_unmeasured_batches += unmeasured;
+  }
+  if (layer_fence == VK_NULL_HANDLE) return; // untracked (no fence could be had); its slots stay taken
+  sub->fence = layer_fence;
+  track(dev, std::move(sub));
+}
+
+// The layer's fence for a submission whose call carried `app_fence`: passed in the call itself
+// when the application passed none, else signalled by an empty vkQueueSubmit right after (valid
+// under validation on any device: no timeline semaphore feature needed). Returns it, or
+// VK_NULL_HANDLE where that second call failed.
+VkFence fence_after(DeviceState &dev, VkQueue queue, VkFence app_fence, VkFence layer_fence) {
+  if (app_fence == VK_NULL_HANDLE || layer_fence == VK_NULL_HANDLE) return layer_fence;
+  const VkResult r = dev.table.QueueSubmit(queue, 0, nullptr, layer_fence);
+  if (r == VK_SUCCESS) return layer_fence;
+  check_lost(&dev, r, "vkQueueSubmit (layer fence)");
+  drop_fence(dev, layer_fence);
+  return VK_NULL_HANDLE;
 }
 
 // ---- instance ----
@@ -153,6 +242,7 @@ VKAPI_ATTR VkResult VKAPI_CALL qd_CreateDevice(VkPhysicalDevice physicalDevice, 
   if (result != VK_SUCCESS) return result;
 
   auto dev = std::make_shared<DeviceState>();
+  dev->set_loader_data = device_loader_data(pCreateInfo);
   dev->device = *pDevice;
   dev->physical_device = physicalDevice;
   dev->next_gdpa = next_gdpa;
@@ -164,6 +254,7 @@ VKAPI_ATTR VkResult VKAPI_CALL qd_CreateDevice(VkPhysicalDevice physicalDevice, 
   dev->device_id = props.deviceID;
   dev->api_version = props.apiVersion;
   dev->driver_version = props.driverVersion;
+  dev->timestamp_period = props.limits.timestampPeriod;
   std::uint32_t family_count = 0;
   inst->table.GetPhysicalDeviceQueueFamilyProperties(physicalDevice, &family_count, nullptr);
   std::vector<VkQueueFamilyProperties> families(family_count);
@@ -192,8 +283,15 @@ VKAPI_ATTR VkResult VKAPI_CALL qd_CreateDevice(VkPhysicalDevice physicalDevice, 
     }
   }
 
+  {
+    std::unique_lock lock(r.mutex);
+    dev->id = r.next_device_id++;
+  }
+  VkPhysicalDeviceMemoryProperties memory{};
+  inst->table.GetPhysicalDeviceMemoryProperties(physicalDevice, &memory);
+  start_tracking(*dev, families, memory); // the timestamp command buffers and the tracker thread
+
   std::unique_lock lock(r.mutex);
-  dev->id = r.next_device_id++;
   for (const auto &q : dev->queues) r.queues[q->queue] = q.get();
   r.devices[key(*pDevice)] = dev;
   r.all_devices.push_back(std::move(dev));
@@ -206,6 +304,7 @@ VKAPI_ATTR void VKAPI_CALL qd_DestroyDevice(VkDevice device, const VkAllocationC
   void *k = key(device);
   DeviceState *dev = r.device(k);
   if (!dev) return;
+  stop_tracking(*dev); // before the call down: the thread and the layer's objects use the device
   dev->table.DestroyDevice(device, pAllocator);
   {
     std::unique_lock lock(r.mutex);
@@ -234,6 +333,10 @@ VKAPI_ATTR VkResult VKAPI_CALL qd_QueueSubmit(VkQueue queue, uint32_t submitCoun
                                               VkFence fence) {
   auto [q, dev] = lookup(queue);
   if (!q) return dev->table.QueueSubmit(queue, submitCount, pSubmits, fence);
+  QueueUse use(q, "vkQueueSubmit");
+  auto sub = std::make_unique<Submission>();
+  sub->queue = q;
+  sub->call = "vkQueueSubmit";
   SemCounts s;
   std::uint64_t cbs = 0;
   {
@@ -241,22 +344,76 @@ VKAPI_ATTR VkResult VKAPI_CALL qd_QueueSubmit(VkQueue queue, uint32_t submitCoun
     for (std::uint32_t i = 0; i < submitCount; ++i) {
       const VkSubmitInfo &si = pSubmits[i];
       cbs += si.commandBufferCount;
-      count(*dev, si.waitSemaphoreCount, si.pWaitSemaphores, s.wait_binary, s.wait_timeline);
-      count(*dev, si.signalSemaphoreCount, si.pSignalSemaphores, s.signal_binary, s.signal_timeline);
+      sub->command_buffers.insert(sub->command_buffers.end(), si.pCommandBuffers,
+                                  si.pCommandBuffers + si.commandBufferCount);
+      const auto *tl =
+          find_in_chain<VkTimelineSemaphoreSubmitInfo>(si.pNext, VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
+      for (std::uint32_t j = 0; j < si.waitSemaphoreCount; ++j)
+        classify(*dev, si.pWaitSemaphores[j],
+                 tl && tl->pWaitSemaphoreValues && j < tl->waitSemaphoreValueCount ? tl->pWaitSemaphoreValues[j] : 0,
+                 s.wait_binary, s.wait_timeline, sub->waits);
+      for (std::uint32_t j = 0; j < si.signalSemaphoreCount; ++j)
+        classify(*dev, si.pSignalSemaphores[j],
+                 tl && tl->pSignalSemaphoreValues && j < tl->signalSemaphoreValueCount ? tl->pSignalSemaphoreValues[j]
+                                                                                       : 0,
+                 s.signal_binary, s.signal_timeline, sub->signals);
     }
   }
-  const VkResult result = dev->table.QueueSubmit(queue, submitCount, pSubmits, fence);
-  if (result == VK_SUCCESS)
-    record_submit(*q, false, submitCount, cbs, s, fence);
-  else
-    add(q->failed_submits, 1);
+  const VkFence layer_fence = take_fence(*dev);
+
+  // Timestamps: each batch with command buffers gets the layer's begin / end pair around them.
+  std::vector<VkSubmitInfo> infos;
+  std::vector<VkCommandBuffer> wrapped;
+  std::uint64_t unmeasured = 0;
+  const VkSubmitInfo *submits = pSubmits;
+  TimestampPool *tp = layer_fence ? timestamp_pool(*dev, q->family) : nullptr;
+  if (tp && cbs) {
+    infos.assign(pSubmits, pSubmits + submitCount);
+    wrapped.reserve(cbs + 2 * submitCount); // no reallocation: the batches point into it
+    for (VkSubmitInfo &si : infos) {
+      if (si.commandBufferCount == 0) continue;
+      const auto *prot = find_in_chain<VkProtectedSubmitInfo>(si.pNext, VK_STRUCTURE_TYPE_PROTECTED_SUBMIT_INFO);
+      const std::uint32_t slot =
+          (prot && prot->protectedSubmit) ||
+                  find_in_chain<VkDeviceGroupSubmitInfo>(si.pNext, VK_STRUCTURE_TYPE_DEVICE_GROUP_SUBMIT_INFO)
+              ? UINT32_MAX
+              : take_slot(*tp);
+      if (slot == UINT32_MAX) {
+        ++unmeasured;
+        continue;
+      }
+      const std::size_t first = wrapped.size();
+      wrapped.push_back(tp->begin[slot]);
+      wrapped.insert(wrapped.end(), si.pCommandBuffers, si.pCommandBuffers + si.commandBufferCount);
+      wrapped.push_back(tp->end[slot]);
+      si.pCommandBuffers = wrapped.data() + first;
+      si.commandBufferCount += 2;
+      sub->slots.push_back(slot);
+    }
+    if (!sub->slots.empty()) {
+      submits = infos.data();
+      sub->timestamps = tp;
+    }
+  } else if (cbs) {
+    for (std::uint32_t i = 0; i < submitCount; ++i) unmeasured += pSubmits[i].commandBufferCount ? 1 : 0;
+  }
+
+  sub->submit_ns = now_ns();
+  const VkResult result =
+      dev->table.QueueSubmit(queue, submitCount, submits, fence != VK_NULL_HANDLE ? fence : layer_fence);
+  const VkFence tracked = result == VK_SUCCESS ? fence_after(*dev, queue, fence, layer_fence) : layer_fence;
+  finish_submit(*dev, *q, false, result, submitCount, cbs, s, fence, tracked, unmeasured, std::move(sub));
   return result;
 }
 
 VkResult submit2(PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue queue, uint32_t submitCount,
-                 const VkSubmitInfo2 *pSubmits, VkFence fence) {
+                 const VkSubmitInfo2 *pSubmits, VkFence fence, const char *call) {
   auto [q, dev] = ref;
   if (!q) return next(queue, submitCount, pSubmits, fence);
+  QueueUse use(q, call);
+  auto sub = std::make_unique<Submission>();
+  sub->queue = q;
+  sub->call = call;
   SemCounts s;
   std::uint64_t cbs = 0;
   {
@@ -264,33 +421,73 @@ VkResult submit2(PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue queue, uint32_t 
     for (std::uint32_t i = 0; i < submitCount; ++i) {
       const VkSubmitInfo2 &si = pSubmits[i];
       cbs += si.commandBufferInfoCount;
-      count(*dev, si.waitSemaphoreInfoCount, si.pWaitSemaphoreInfos, s.wait_binary, s.wait_timeline);
-      count(*dev, si.signalSemaphoreInfoCount, si.pSignalSemaphoreInfos, s.signal_binary, s.signal_timeline);
+      for (std::uint32_t j = 0; j < si.commandBufferInfoCount; ++j)
+        sub->command_buffers.push_back(si.pCommandBufferInfos[j].commandBuffer);
+      for (std::uint32_t j = 0; j < si.waitSemaphoreInfoCount; ++j)
+        classify(*dev, si.pWaitSemaphoreInfos[j].semaphore, si.pWaitSemaphoreInfos[j].value, s.wait_binary,
+                 s.wait_timeline, sub->waits);
+      for (std::uint32_t j = 0; j < si.signalSemaphoreInfoCount; ++j)
+        classify(*dev, si.pSignalSemaphoreInfos[j].semaphore, si.pSignalSemaphoreInfos[j].value, s.signal_binary,
+                 s.signal_timeline, sub->signals);
     }
   }
-  const VkResult result = next(queue, submitCount, pSubmits, fence);
-  if (result == VK_SUCCESS)
-    record_submit(*q, true, submitCount, cbs, s, fence);
-  else
-    add(q->failed_submits, 1);
+  const VkFence layer_fence = take_fence(*dev);
+
+  std::vector<VkSubmitInfo2> infos;
+  std::vector<VkCommandBufferSubmitInfo> wrapped;
+  std::uint64_t unmeasured = 0;
+  const VkSubmitInfo2 *submits = pSubmits;
+  TimestampPool *tp = layer_fence ? timestamp_pool(*dev, q->family) : nullptr;
+  if (tp && cbs) {
+    infos.assign(pSubmits, pSubmits + submitCount);
+    wrapped.reserve(cbs + 2 * submitCount);
+    for (VkSubmitInfo2 &si : infos) {
+      if (si.commandBufferInfoCount == 0) continue;
+      const std::uint32_t slot = (si.flags & VK_SUBMIT_PROTECTED_BIT) ? UINT32_MAX : take_slot(*tp);
+      if (slot == UINT32_MAX) {
+        ++unmeasured;
+        continue;
+      }
+      const std::size_t first = wrapped.size();
+      wrapped.push_back({VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, nullptr, tp->begin[slot], 0});
+      wrapped.insert(wrapped.end(), si.pCommandBufferInfos, si.pCommandBufferInfos + si.commandBufferInfoCount);
+      wrapped.push_back({VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, nullptr, tp->end[slot], 0});
+      si.pCommandBufferInfos = wrapped.data() + first;
+      si.commandBufferInfoCount += 2;
+      sub->slots.push_back(slot);
+    }
+    if (!sub->slots.empty()) {
+      submits = infos.data();
+      sub->timestamps = tp;
+    }
+  } else if (cbs) {
+    for (std::uint32_t i = 0; i < submitCount; ++i) unmeasured += pSubmits[i].commandBufferInfoCount ? 1 : 0;
+  }
+
+  sub->submit_ns = now_ns();
+  const VkResult result = next(queue, submitCount, submits, fence != VK_NULL_HANDLE ? fence : layer_fence);
+  const VkFence tracked = result == VK_SUCCESS ? fence_after(*dev, queue, fence, layer_fence) : layer_fence;
+  finish_submit(*dev, *q, true, result, submitCount, cbs, s, fence, tracked, unmeasured, std::move(sub));
   return result;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL qd_QueueSubmit2(VkQueue queue, uint32_t submitCount, const VkSubmitInfo2 *pSubmits,
                                                VkFence fence) {
   QueueRef ref = lookup(queue);
-  return submit2(ref.dev->table.QueueSubmit2, ref, queue, submitCount, pSubmits, fence);
+  return submit2(ref.dev->table.QueueSubmit2, ref, queue, submitCount, pSubmits, fence, "vkQueueSubmit2");
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL qd_QueueSubmit2KHR(VkQueue queue, uint32_t submitCount, const VkSubmitInfo2 *pSubmits,
                                                   VkFence fence) {
   QueueRef ref = lookup(queue);
-  return submit2(ref.dev->table.QueueSubmit2KHR, ref, queue, submitCount, pSubmits, fence);
+  return submit2(ref.dev->table.QueueSubmit2KHR, ref, queue, submitCount, pSubmits, fence, "vkQueueSubmit2KHR");
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL qd_QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR *pPresentInfo) {
   auto [q, dev] = lookup(queue);
+  QueueUse use(q, "vkQueuePresentKHR");
   const VkResult result = dev->table.QueuePresentKHR(queue, pPresentInfo);
+  check_lost(dev, result, "vkQueuePresentKHR");
   if (q && result >= 0) {
     add(q->presents, 1);
     add(q->present_swapchains, pPresentInfo->swapchainCount);
@@ -303,9 +500,11 @@ VKAPI_ATTR VkResult VKAPI_CALL qd_QueuePresentKHR(VkQueue queue, const VkPresent
 VKAPI_ATTR VkResult VKAPI_CALL qd_QueueWaitIdle(VkQueue queue) {
   auto [q, dev] = lookup(queue);
   if (!q) return dev->table.QueueWaitIdle(queue);
+  QueueUse use(q, "vkQueueWaitIdle");
   const std::uint64_t seq = q->submitted_seq.load(std::memory_order_relaxed);
   const std::uint64_t t0 = now_ns();
   const VkResult result = dev->table.QueueWaitIdle(queue);
+  check_lost(dev, result, "vkQueueWaitIdle");
   q->queue_wait_idle.add(now_ns() - t0);
   if (result == VK_SUCCESS) q->complete_up_to(seq);
   return result;
@@ -322,6 +521,7 @@ VKAPI_ATTR VkResult VKAPI_CALL qd_DeviceWaitIdle(VkDevice device) {
   }
   const std::uint64_t t0 = now_ns();
   const VkResult result = dev->table.DeviceWaitIdle(device);
+  check_lost(dev, result, "vkDeviceWaitIdle");
   const std::uint64_t dt = now_ns() - t0;
   dev->device_wait_idle.add(dt);
   for (auto &[q, seq] : busy) {
@@ -344,6 +544,7 @@ VKAPI_ATTR VkResult VKAPI_CALL qd_WaitForFences(VkDevice device, uint32_t fenceC
   }
   const std::uint64_t t0 = now_ns();
   const VkResult result = dev->table.WaitForFences(device, fenceCount, pFences, waitAll, timeout);
+  check_lost(dev, result, "vkWaitForFences");
   const std::uint64_t dt = now_ns() - t0;
   // The blocked time goes to each distinct queue whose submission carried one of the fences.
   std::vector<QueueState *> queues;
@@ -360,6 +561,7 @@ VKAPI_ATTR VkResult VKAPI_CALL qd_WaitForFences(VkDevice device, uint32_t fenceC
 VKAPI_ATTR VkResult VKAPI_CALL qd_GetFenceStatus(VkDevice device, VkFence fence) {
   DeviceState *dev = Registry::get().device(key(device));
   const VkResult result = dev->table.GetFenceStatus(device, fence);
+  check_lost(dev, result, "vkGetFenceStatus");
   if (result == VK_SUCCESS) {
     FenceUse use;
     {
@@ -477,10 +679,22 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL qd_GetDeviceProcAddr(VkDevice device, c
 __attribute__((destructor)) void on_unload() {
   if (!g_registry) return;
   bool any;
+  std::vector<DeviceState *> live; // never destroyed: their threads must end before the registry does
   {
     std::shared_lock lock(g_registry->mutex);
     any = g_registry->instances_created > 0;
+    for (const auto &d : g_registry->all_devices)
+      if (!d->destroyed.load()) live.push_back(d.get());
   }
+  for (DeviceState *d : live)
+    if (d->tracker.joinable()) {
+      {
+        std::lock_guard lock(d->track_mutex);
+        d->stop = true;
+      }
+      d->track_cv.notify_all();
+      d->tracker.join();
+    }
   if (any) write_report("unload");
   delete g_registry; // nothing can call into the layer any more
   g_registry = nullptr;

@@ -1,4 +1,4 @@
-// The JSON report (schema in layer/README.md, "novem-queue-diagnostics/1"): every device this
+// The JSON report (schema in layer/README.md, "novem-queue-diagnostics/2"): every device this
 // process created while the layer was loaded, live or destroyed, with each queue's counters.
 // Written to a temporary file beside the target and renamed over it, so a reader never sees half.
 #include <algorithm>
@@ -59,7 +59,30 @@ std::string wait(const WaitStats &w) {
          "}";
 }
 
-void write_queue(std::ostringstream &o, const QueueState &q) {
+void write_queue(std::ostringstream &o, QueueState &q) {
+  std::uint64_t lat_n, lat_min, lat_max, lat_mean, p50, p99, gpu_n, gpu_total, gpu_max, unmeasured;
+  std::vector<Overlap> overlaps;
+  {
+    std::lock_guard lock(q.stats_mutex);
+    lat_n = q.latency.count;
+    lat_min = q.latency.min;
+    lat_max = q.latency.max;
+    lat_mean = lat_n ? q.latency.sum / lat_n : 0;
+    p50 = q.latency.percentile(0.50);
+    p99 = q.latency.percentile(0.99);
+    gpu_n = q.gpu_count;
+    gpu_total = q.gpu_total;
+    gpu_max = q.gpu_max;
+    unmeasured = q.gpu_unmeasured_batches;
+    overlaps = q.overlap_list;
+  }
+  std::string overlap_text = "[";
+  for (std::size_t i = 0; i < overlaps.size(); ++i)
+    overlap_text += std::string(i ? ", " : "") + "{\"thread\": " + std::to_string(overlaps[i].thread) +
+                    ", \"call\": " + quoted(overlaps[i].call) +
+                    ", \"other_thread\": " + std::to_string(overlaps[i].other_thread) +
+                    ", \"other_call\": " + quoted(overlaps[i].other_call) + "}";
+  overlap_text += "]";
   const std::uint64_t blocked = load(q.queue_wait_idle.blocked_ns) + load(q.device_wait_idle.blocked_ns) +
                                 load(q.wait_for_fences.blocked_ns);
   o << "        {\n"
@@ -79,7 +102,14 @@ void write_queue(std::ostringstream &o, const QueueState &q) {
     << "          \"device_wait_idle\": " << wait(q.device_wait_idle) << ",\n"
     << "          \"wait_for_fences\": " << wait(q.wait_for_fences) << ",\n"
     << "          \"blocked_ns\": " << blocked << ",\n"
-    << "          \"in_flight_at_report\": " << (load(q.submitted_seq) - std::min(load(q.submitted_seq), load(q.completed_seq)))
+    << "          \"in_flight_at_report\": " << (load(q.submitted_seq) - std::min(load(q.submitted_seq), q.known_complete()))
+    << ", \"in_flight_max\": " << load(q.in_flight_max) << ",\n"
+    << "          \"latency\": {\"count\": " << lat_n << ", \"min\": " << lat_min << ", \"mean\": " << lat_mean
+    << ", \"max\": " << lat_max << ", \"p50\": " << p50 << ", \"p99\": " << p99 << "},\n"
+    << "          \"timestamps\": " << (q.timestamps ? "true" : "false") << ", \"gpu_time\": {\"count\": " << gpu_n
+    << ", \"total\": " << gpu_total << ", \"max\": " << gpu_max << ", \"unmeasured_batches\": " << unmeasured
+    << "},\n"
+    << "          \"thread_overlaps\": {\"count\": " << load(q.overlaps) << ", \"list\": " << overlap_text << "}"
     << "\n        }";
 }
 
@@ -103,22 +133,24 @@ void write_report(const char *reason) {
   }
   std::ostringstream o;
   o << "{\n"
-    << "  \"schema\": \"novem-queue-diagnostics/1\",\n"
+    << "  \"schema\": \"novem-queue-diagnostics/2\",\n"
     << "  \"layer\": \"VK_LAYER_NOVEM_queue_diagnostics\",\n"
     << "  \"pid\": " << static_cast<long>(getpid()) << ",\n"
     << "  \"reason\": " << quoted(reason) << ",\n"
     << "  \"instances_created\": " << instances_created << ",\n"
     << "  \"devices\": [";
   for (std::size_t d = 0; d < devices.size(); ++d) {
-    const DeviceState &dev = *devices[d];
+    DeviceState &dev = *devices[d];
     o << (d ? "," : "") << "\n    {\n"
       << "      \"id\": " << dev.id << ", \"name\": " << quoted(dev.name) << ", \"vendor_id\": " << dev.vendor_id
       << ", \"device_id\": " << dev.device_id << ", \"api_version\": " << quoted(version_string(dev.api_version))
       << ", \"destroyed\": " << (dev.destroyed.load() ? "true" : "false") << ",\n"
       << "      \"device_wait_idle\": " << wait(dev.device_wait_idle) << ",\n"
       << "      \"wait_for_fences_unattributed\": " << wait(dev.wait_for_fences_unattributed) << ",\n"
+      << "      \"device_lost\": " << (dev.device_lost.load() ? "true" : "false")
+      << ", \"watchdog_dumps\": " << load(dev.watchdog_dumps) << ",\n"
       << "      \"queues\": [";
-    std::vector<const QueueState *> queues;
+    std::vector<QueueState *> queues;
     {
       std::shared_lock lock(r.mutex);
       for (const auto &q : dev.queues) queues.push_back(q.get());

@@ -4,8 +4,12 @@
 // any number of threads may count into them at once without a lock.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <thread>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -38,6 +42,28 @@ struct WaitStats {
   }
 };
 
+// A log-linear histogram of nanosecond values: exact below 64, then 64 buckets per power of two
+// (relative error under 1/64), so percentiles need no stored samples. Not thread-safe: guarded by
+// the owning queue's stats_mutex.
+struct Histogram {
+  static constexpr std::size_t kBuckets = 64 * 59;
+  std::vector<std::uint64_t> buckets = std::vector<std::uint64_t>(kBuckets, 0);
+  std::uint64_t count = 0, sum = 0, min = 0, max = 0;
+  static std::size_t index(std::uint64_t v);
+  static std::uint64_t upper(std::size_t i); // the largest value of bucket i
+  void add(std::uint64_t v);
+  std::uint64_t percentile(double p) const; // a bucket's upper bound, clamped to [min, max]
+};
+
+// One report of the same VkQueue used from two threads at once.
+struct Overlap {
+  std::uint64_t thread = 0, other_thread = 0; // Linux thread ids (gettid)
+  const char *call = "", *other_call = "";    // the entry points each was in
+};
+
+// The current thread's Linux thread id.
+std::uint64_t thread_id();
+
 struct DeviceState;
 
 struct QueueState {
@@ -47,6 +73,7 @@ struct QueueState {
   std::uint32_t index = 0;
   VkDeviceQueueCreateFlags create_flags = 0;
   VkQueueFlags family_flags = 0;
+  bool timestamps = false; // the layer times this queue's batches (set before the tracker starts)
 
   Counter submits{0};          // successful vkQueueSubmit + vkQueueSubmit2(KHR) calls
   Counter submit_calls_v1{0};  // of which vkQueueSubmit
@@ -74,6 +101,70 @@ struct QueueState {
   bool in_flight() const {
     return submitted_seq.load(std::memory_order_relaxed) > completed_seq.load(std::memory_order_relaxed);
   }
+
+  // Step 2. Completion as the layer's own thread observed it (fences of the layer's own): raised by
+  // the device's tracker thread only. `in_flight_max` is submitted minus known complete (either
+  // way), sampled after each submission.
+  Counter observed_seq{0};
+  Counter in_flight_max{0};
+  std::uint64_t known_complete() const {
+    return std::max(completed_seq.load(std::memory_order_relaxed), observed_seq.load(std::memory_order_relaxed));
+  }
+
+  // Queue thread-safety: the thread inside a call on this queue (0: none), and what it called.
+  std::atomic<std::uint64_t> in_use_thread{0};
+  std::atomic<const char *> in_use_call{nullptr};
+  Counter overlaps{0};
+
+  std::mutex stats_mutex; // guards the four below; never held across a call down
+  Histogram latency;      // submit -> complete, ns, per submission
+  std::uint64_t gpu_count = 0, gpu_total = 0, gpu_max = 0; // GPU time per submission, ns
+  std::uint64_t gpu_unmeasured_batches = 0;                // batches with command buffers not timed
+  std::vector<Overlap> overlap_list;                       // the first kMaxOverlaps
+  static constexpr std::size_t kMaxOverlaps = 16;
+};
+
+// A semaphore of a submission, for the dumps.
+struct SemRef {
+  VkSemaphore semaphore = VK_NULL_HANDLE;
+  std::uint64_t value = 0;
+  bool timeline = false;
+};
+
+struct TimestampPool;
+
+// One submission (vkQueueSubmit / vkQueueSubmit2 call) the tracker thread waits for.
+struct Submission {
+  QueueState *queue = nullptr;
+  std::uint64_t seq = 0;
+  std::uint64_t submit_ns = 0;
+  const char *call = "";
+  VkFence fence = VK_NULL_HANDLE; // the layer's own
+  std::vector<VkCommandBuffer> command_buffers; // the application's
+  std::vector<SemRef> waits, signals;
+  TimestampPool *timestamps = nullptr;
+  std::vector<std::uint32_t> slots; // timestamp slots (one per timed batch)
+  bool watchdog_reported = false;   // touched by the tracker thread only
+  std::atomic<bool> done{false};    // seen complete (set by the tracker thread)
+};
+
+// The layer's timestamp command buffers of one queue family: slot i is a pre-recorded pair,
+// begin[i] = {reset queries 2i, 2i+1; timestamp 2i at TOP_OF_PIPE} and end[i] = {timestamp 2i+1
+// at BOTTOM_OF_PIPE; copy both results (WAIT) to results[2i..2i+1]; barrier transfer -> host},
+// recycled once the submission that used them is complete. The results are read from the mapped
+// buffer, never with vkGetQueryPoolResults (lavapipe's waits for the whole queue to drain).
+struct TimestampPool {
+  std::uint32_t family = 0;
+  std::uint64_t valid_mask = 0;
+  VkCommandPool pool = VK_NULL_HANDLE;
+  VkQueryPool queries = VK_NULL_HANDLE;
+  VkBuffer buffer = VK_NULL_HANDLE;       // 2 * kSlots uint64, host visible and coherent
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  volatile std::uint64_t *results = nullptr; // mapped
+  std::vector<VkCommandBuffer> begin, end;
+  std::mutex mutex; // guards free_slots
+  std::vector<std::uint32_t> free_slots;
+  static constexpr std::uint32_t kSlots = 128;
 };
 
 struct InstanceState {
@@ -106,6 +197,19 @@ struct DeviceState {
   std::mutex sync_mutex; // guards the two maps below; never held across a call down
   std::unordered_set<VkSemaphore> timeline_semaphores;
   std::unordered_map<VkFence, FenceUse> fences;
+
+  // Step 2: the tracker thread (tracker.cpp) and what it needs.
+  PFN_vkSetDeviceLoaderData set_loader_data = nullptr;
+  float timestamp_period = 1.0f;
+  std::unordered_map<std::uint32_t, std::unique_ptr<TimestampPool>> timestamp_pools; // fixed after creation
+  std::mutex track_mutex; // guards the four below; never held across a call down
+  std::condition_variable track_cv;
+  std::deque<std::unique_ptr<Submission>> pending; // submitted, not yet seen complete
+  std::vector<VkFence> free_fences;
+  bool stop = false;
+  std::thread tracker;
+  std::atomic<bool> device_lost{false};
+  Counter watchdog_dumps{0};
 
   bool is_timeline(VkSemaphore s) {
     std::lock_guard lock(sync_mutex);
@@ -149,5 +253,32 @@ public:
 // triggered it. Safe to call from any thread; calls nothing down the chain.
 void write_report(const char *reason);
 std::string report_path();
+
+// ---- step 2 (tracker.cpp) ----
+struct Settings {
+  std::uint64_t watchdog_ms = 0; // NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS, 0 = off
+  std::uint64_t interval_ms = 0; // NOVEM_QUEUE_DIAGNOSTICS_INTERVAL_MS, 0 = off
+  std::string dump_path;         // NOVEM_QUEUE_DIAGNOSTICS_DUMP
+};
+const Settings &settings();
+
+// After vkCreateDevice: the timestamp pools and the tracker thread.
+void start_tracking(DeviceState &dev, const std::vector<VkQueueFamilyProperties> &families,
+                    const VkPhysicalDeviceMemoryProperties &memory);
+// Before vkDestroyDevice (and at unload for devices never destroyed): stops the thread, completes
+// what is complete, releases the layer's objects.
+void stop_tracking(DeviceState &dev);
+// A fence of the layer's own, unsignalled (VK_NULL_HANDLE if none could be created).
+VkFence take_fence(DeviceState &dev);
+void drop_fence(DeviceState &dev, VkFence fence); // never submitted: back to the free list
+// A free timestamp slot of `pool`, or UINT32_MAX.
+std::uint32_t take_slot(TimestampPool &pool);
+void return_slots(TimestampPool &pool, const std::vector<std::uint32_t> &slots);
+// Hands a successful submission to the tracker thread.
+void track(DeviceState &dev, std::unique_ptr<Submission> s);
+// An intercepted call returned VK_ERROR_DEVICE_LOST: dump every submission in flight (once per device).
+void on_device_lost(DeviceState &dev, const char *call);
+// Records one overlap (both threads) in the queue's report and prints it on stderr (capped).
+void report_overlap(QueueState &q, const Overlap &o);
 
 } // namespace novem_qd

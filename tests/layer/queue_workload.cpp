@@ -3,6 +3,7 @@
 // enable the layer through its manifest and the environment only.
 //
 //   novem-queue-workload [--iterations K] [--threads T] [--provoke-validation-error]
+//                        [--race N] [--stall-ms M]
 //
 // With --threads T, T threads each create a device of their own (one instance) and run the
 // iterations on it at the same time; the report then has T devices with the same counts.
@@ -16,9 +17,18 @@
 //      vkDeviceWaitIdle (queue busy), vkDeviceWaitIdle (queue idle), vkResetFences(F0)
 // Every command buffer holds one vkCmdFillBuffer. With VK_EXT_debug_utils available it installs a
 // messenger and exits 3 if any validation warning or error was reported.
+// After the iterations, on the same device:
+//   --race N      two threads each call vkQueueSubmit(queue, 1 batch {cb0}) N times on the one queue
+//                 WITHOUT a lock (deliberately invalid: the thread-safety report must list it); from
+//                 then on validation messages are expected (threading errors, and in-use errors
+//                 from validation's own tracking, which such a race confuses) and counted apart
+//   --stall-ms M  one vkQueueSubmit {wait timeline T = a value not yet signalled; cb0}, no fence,
+//                 then M ms of sleep, then vkSignalSemaphore(T) from the host and vkQueueWaitIdle:
+//                 a submission that stays in flight M ms (for the watchdog and the periodic summary)
 #include <vulkan/vulkan.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -29,12 +39,18 @@
 namespace {
 
 std::atomic<int> g_validation_messages{0};
+std::atomic<int> g_threading_messages{0};
+std::atomic<bool> g_racing{false}; // from the deliberate race on: validation's state is not trusted
 
 VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                           VkDebugUtilsMessageTypeFlagsEXT type,
                                           const VkDebugUtilsMessengerCallbackDataEXT *data, void *) {
   if ((type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) &&
       severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
+    if (g_racing) { // provoked on purpose by --race (threading errors, and what they confuse after)
+      ++g_threading_messages;
+      return VK_FALSE;
+    }
     ++g_validation_messages;
     std::fprintf(stderr, "workload: validation: %s\n", data && data->pMessage ? data->pMessage : "?");
   }
@@ -52,8 +68,13 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT
   } while (0)
 
 // One device, its queue (family 0, index 0) and the iterations described above.
+struct Extras {
+  int race = 0;     // --race N
+  int stall_ms = 0; // --stall-ms M
+};
+
 void run_device(VkPhysicalDevice gpu, const VkPhysicalDeviceMemoryProperties &memory_props, int iterations,
-                bool provoke) {
+                bool provoke, Extras extras) {
   // ---- device: one queue of family 0 (graphics on lavapipe), timeline semaphores, sync2 ----
   float priority = 1.0f;
   VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -207,6 +228,64 @@ void run_device(VkPhysicalDevice gpu, const VkPhysicalDeviceMemoryProperties &me
     CHECK(vkResetFences(device, 1, &fence0));
   }
 
+  if (extras.race > 0) {
+    // Two threads, one queue, no lock: each submission holds one command buffer of its own thread.
+    auto racer = [&](VkCommandBuffer c) {
+      VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+      si.commandBufferCount = 1;
+      si.pCommandBuffers = &c;
+      for (int i = 0; i < extras.race; ++i) {
+        const VkResult r = vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE);
+        if (r != VK_SUCCESS) die("vkQueueSubmit (race)", r);
+      }
+    };
+    // A command buffer may be pending more than once only with SIMULTANEOUS_USE: two of their own.
+    VkCommandBuffer race_cb[2];
+    VkCommandBufferAllocateInfo rai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    rai.commandPool = pool;
+    rai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    rai.commandBufferCount = 2;
+    CHECK(vkAllocateCommandBuffers(device, &rai, race_cb));
+    for (VkCommandBuffer c : race_cb) {
+      VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+      begin.flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT;
+      CHECK(vkBeginCommandBuffer(c, &begin));
+      vkCmdFillBuffer(c, buffer, 0, 256, 0);
+      CHECK(vkEndCommandBuffer(c));
+    }
+    g_racing = true;
+    std::thread a(racer, race_cb[0]), b(racer, race_cb[1]);
+    a.join();
+    b.join();
+    CHECK(vkQueueWaitIdle(queue));
+    std::printf("workload: raced %d submits on each of 2 threads, %d validation messages from the race\n",
+                extras.race, g_threading_messages.load());
+  }
+
+  if (extras.stall_ms > 0) {
+    const std::uint64_t value = 2 * static_cast<std::uint64_t>(iterations) + 100; // not signalled yet
+    const VkPipelineStageFlags all = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+    VkTimelineSemaphoreSubmitInfo tl{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+    tl.waitSemaphoreValueCount = 1;
+    tl.pWaitSemaphoreValues = &value;
+    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    si.pNext = &tl;
+    si.waitSemaphoreCount = 1;
+    si.pWaitSemaphores = &sem_t;
+    si.pWaitDstStageMask = &all;
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cb[0];
+    CHECK(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE));
+    std::this_thread::sleep_for(std::chrono::milliseconds(extras.stall_ms));
+    VkSemaphoreSignalInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+    signal.semaphore = sem_t;
+    signal.value = value;
+    CHECK(vkSignalSemaphore(device, &signal));
+    CHECK(vkQueueWaitIdle(queue));
+    std::printf("workload: stalled one submission %d ms on timeline value %llu\n", extras.stall_ms,
+                static_cast<unsigned long long>(value));
+  }
+
   vkDestroyFence(device, fence0, nullptr);
   vkDestroyFence(device, fence1, nullptr);
   vkDestroySemaphore(device, sem_a, nullptr);
@@ -223,6 +302,7 @@ void run_device(VkPhysicalDevice gpu, const VkPhysicalDeviceMemoryProperties &me
 int main(int argc, char **argv) {
   int iterations = 3, threads = 1;
   bool provoke = false;
+  Extras extras;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--iterations") == 0 && i + 1 < argc) {
       iterations = std::atoi(argv[++i]);
@@ -230,8 +310,12 @@ int main(int argc, char **argv) {
       threads = std::atoi(argv[++i]);
     } else if (std::strcmp(argv[i], "--provoke-validation-error") == 0) {
       provoke = true;
+    } else if (std::strcmp(argv[i], "--race") == 0 && i + 1 < argc) {
+      extras.race = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--stall-ms") == 0 && i + 1 < argc) {
+      extras.stall_ms = std::atoi(argv[++i]);
     } else {
-      std::fprintf(stderr, "usage: %s [--iterations K] [--threads T] [--provoke-validation-error]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--iterations K] [--threads T] [--provoke-validation-error] [--race N] [--stall-ms M]\n", argv[0]);
       return 1;
     }
   }
@@ -290,10 +374,10 @@ int main(int argc, char **argv) {
   vkGetPhysicalDeviceMemoryProperties(gpu, &memory_props);
 
   if (threads <= 1) {
-    run_device(gpu, memory_props, iterations, provoke);
+    run_device(gpu, memory_props, iterations, provoke, extras);
   } else {
     std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) pool.emplace_back(run_device, gpu, memory_props, iterations, provoke);
+    for (int t = 0; t < threads; ++t) pool.emplace_back(run_device, gpu, memory_props, iterations, provoke, extras);
     for (auto &t : pool) t.join();
   }
   if (messenger) destroy_messenger(instance, messenger, nullptr);

@@ -249,7 +249,7 @@ std::uint64_t num(const Json &j) {
 
 // The counts of queue_workload.cpp for K iterations (see its header comment).
 void check_workload_report(const Json &report, std::uint64_t k, std::size_t devices = 1) {
-  REQUIRE(report["schema"].text == "novem-queue-diagnostics/1");
+  REQUIRE(report["schema"].text == "novem-queue-diagnostics/2");
   REQUIRE(report["layer"].text == "VK_LAYER_NOVEM_queue_diagnostics");
   const std::string reason = report["reason"].text;
   CHECK((reason == "vkDestroyDevice" || reason == "vkDestroyInstance" || reason == "unload"));
@@ -262,6 +262,9 @@ void check_workload_report(const Json &report, std::uint64_t k, std::size_t devi
     CHECK(dev["destroyed"].boolean);
     CHECK(num(dev["device_wait_idle"]["calls"]) == 2 * k);
     CHECK(num(dev["wait_for_fences_unattributed"]["calls"]) == 0);
+    CHECK(dev["device_lost"].kind == Json::Bool);
+    CHECK_FALSE(dev["device_lost"].boolean);
+    CHECK(num(dev["watchdog_dumps"]) == 0);
     REQUIRE(dev["queues"].items.size() == 1);
     const Json &q = dev["queues"][0];
     CHECK(num(q["family"]) == 0);
@@ -283,6 +286,29 @@ void check_workload_report(const Json &report, std::uint64_t k, std::size_t devi
     CHECK(num(q["wait_for_fences"]["calls"]) == 2 * k);
     CHECK(num(q["device_wait_idle"]["calls"]) == 1 * k); // only the first of each pair found it busy
     CHECK(num(q["in_flight_at_report"]) == 0);
+    // Step 2: latency of every submission, measured by the layer's thread.
+    const Json &lat = q["latency"];
+    CHECK(num(lat["count"]) == 4 * k);
+    CHECK(num(lat["min"]) > 0);
+    CHECK(num(lat["min"]) <= num(lat["p50"]));
+    CHECK(num(lat["p50"]) <= num(lat["p99"]));
+    CHECK(num(lat["p99"]) <= num(lat["max"]));
+    CHECK(num(lat["min"]) <= num(lat["mean"]));
+    CHECK(num(lat["mean"]) <= num(lat["max"]));
+    CHECK(num(q["in_flight_max"]) >= 1);
+    CHECK(num(q["in_flight_max"]) <= 4 * k);
+    // GPU time: lavapipe has timestamps on family 0; submissions #1-#3 carry command buffers.
+    if (q["timestamps"].boolean) {
+      const Json &gpu = q["gpu_time"];
+      CHECK(num(gpu["count"]) == 3 * k);
+      CHECK(num(gpu["max"]) <= num(gpu["total"]));
+      CHECK(num(gpu["total"]) > 0);
+      CHECK(num(gpu["unmeasured_batches"]) == 0);
+    } else {
+      WARN("no timestamps on this queue family: gpu_time not checked");
+    }
+    CHECK(num(q["thread_overlaps"]["count"]) == 0);
+    CHECK(q["thread_overlaps"]["list"].items.empty());
     // Times: nanoseconds, >= 0, the total is the sum of its parts, and no part exceeds the device's.
     const std::uint64_t qwi = num(q["queue_wait_idle"]["blocked_ns"]), dwi = num(q["device_wait_idle"]["blocked_ns"]),
                         wff = num(q["wait_for_fences"]["blocked_ns"]);
@@ -334,6 +360,8 @@ TEST_CASE("layer: the default report path is novem-queue-diagnostics-<pid>.json 
       reports.push_back(e.path());
   REQUIRE(reports.size() == 1);
   CHECK(reports[0].extension() == ".json");
+  for (const auto &e : fs::directory_iterator(tmp.path)) // no watchdog (off by default), no device loss
+    CHECK(e.path().filename().string().rfind("novem-queue-dump-", 0) != 0);
   check_workload_report(read_json(reports[0]), 1);
 }
 
@@ -405,11 +433,115 @@ TEST_CASE("layer: vulkaninfo --summary runs under it and a report is produced", 
   REQUIRE(r.status == 0);
   REQUIRE(fs::exists(report));
   const Json j = read_json(report);
-  CHECK(j["schema"].text == "novem-queue-diagnostics/1");
+  CHECK(j["schema"].text == "novem-queue-diagnostics/2");
   CHECK(num(j["instances_created"]) >= 1);
   for (const Json &dev : j["devices"].items) {
     CHECK(!dev["queues"].items.empty());
     for (const Json &q : dev["queues"].items)
       CHECK(num(q["submits"]) == 0); // vulkaninfo submits nothing
   }
+}
+
+TEST_CASE("layer: lavapipe's timestamps give ordered GPU times", "[layer]") {
+  TempDir tmp;
+  const fs::path report = tmp.path / "report.json";
+  const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", "10"}, enabled_env(report), {}, tmp.path / "log.txt");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const Json j = read_json(report);
+  const Json &q = j["devices"][0]["queues"][0];
+  if (j["devices"][0]["name"].text.find("llvmpipe") == std::string::npos) {
+    WARN("not lavapipe: timestamps not required");
+    return;
+  }
+  REQUIRE(q["timestamps"].boolean);
+  const Json &gpu = q["gpu_time"];
+  CHECK(num(gpu["count"]) == 30);
+  CHECK(num(gpu["max"]) > 0);
+  CHECK(num(gpu["max"]) <= num(gpu["total"]));
+  // A batch's GPU time fits in its submission's submit -> complete latency (same clock on lavapipe,
+  // a CPU device): the largest GPU time is no larger than the largest latency.
+  CHECK(num(gpu["max"]) <= num(q["latency"]["max"]));
+}
+
+TEST_CASE("layer: the same VkQueue used from two threads at once is reported with both threads", "[layer]") {
+  TempDir tmp;
+  const fs::path report = tmp.path / "report.json";
+  const int race = 2000;
+  const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", "1", "--race", std::to_string(race)}, enabled_env(report), {},
+                    tmp.path / "log.txt");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(r.output.find("VK_LAYER_NOVEM_queue_diagnostics: thread-safety: VkQueue") != std::string::npos);
+  const Json j = read_json(report);
+  const Json &q = j["devices"][0]["queues"][0];
+  CHECK(num(q["submits"]) == 4 + 2 * race);
+  CHECK(num(q["latency"]["count"]) == 4 + 2 * race);
+  CHECK(num(q["in_flight_at_report"]) == 0);
+  const Json &ov = q["thread_overlaps"];
+  REQUIRE(num(ov["count"]) >= 1);
+  REQUIRE(!ov["list"].items.empty());
+  CHECK(ov["list"].items.size() <= 16);
+  CHECK(ov["list"].items.size() <= num(ov["count"]));
+  for (const Json &o : ov["list"].items) {
+    CHECK(num(o["thread"]) > 0);
+    CHECK(num(o["other_thread"]) > 0);
+    CHECK(num(o["thread"]) != num(o["other_thread"]));
+    CHECK(o["call"].text == "vkQueueSubmit");
+    CHECK((o["other_call"].text == "vkQueueSubmit" || o["other_call"].text == "?"));
+  }
+}
+
+TEST_CASE("layer: the watchdog dumps a stalled submission and the periodic summary prints", "[layer]") {
+  TempDir tmp;
+  const fs::path report = tmp.path / "report.json", dump = tmp.path / "dump.json";
+  auto env = enabled_env(report);
+  env["NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS"] = "50";
+  env["NOVEM_QUEUE_DIAGNOSTICS_INTERVAL_MS"] = "20";
+  env["NOVEM_QUEUE_DIAGNOSTICS_DUMP"] = dump.string();
+  const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", "1", "--stall-ms", "400"}, env, {}, tmp.path / "log.txt");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(r.output.find("VK_LAYER_NOVEM_queue_diagnostics: watchdog: device 0") != std::string::npos);
+  CHECK(r.output.find("VK_LAYER_NOVEM_queue_diagnostics: device 0 queue 0.0: submits ") != std::string::npos);
+  REQUIRE(fs::exists(dump));
+  const Json d = read_json(dump);
+  CHECK(d["schema"].text == "novem-queue-dump/1");
+  CHECK(d["reason"].text == "watchdog");
+  CHECK(num(d["watchdog_ms"]) == 50);
+  CHECK(num(d["device"]["id"]) == 0);
+  REQUIRE(d["in_flight"].items.size() == 1); // the stalled one: everything before it completed
+  const Json &s = d["in_flight"][0];
+  CHECK(num(s["family"]) == 0);
+  CHECK(num(s["index"]) == 0);
+  CHECK(num(s["seq"]) == 5); // after the iteration's 4
+  CHECK(s["call"].text == "vkQueueSubmit");
+  CHECK(s["age_ms"].number >= 50);
+  CHECK(s["command_buffers"].items.size() == 1);
+  CHECK(s["command_buffers"][0].text.rfind("0x", 0) == 0);
+  REQUIRE(s["wait_semaphores"].items.size() == 1);
+  CHECK(s["wait_semaphores"][0]["type"].text == "timeline");
+  CHECK(num(s["wait_semaphores"][0]["value"]) == 102);
+  CHECK(s["signal_semaphores"].items.empty());
+  const Json j = read_json(report);
+  CHECK(num(j["devices"][0]["watchdog_dumps"]) == 1);
+  CHECK_FALSE(j["devices"][0]["device_lost"].boolean);
+  const Json &q = j["devices"][0]["queues"][0];
+  CHECK(num(q["latency"]["count"]) == 5);
+  CHECK(num(q["latency"]["max"]) >= 400000000ull); // the stalled one
+  CHECK(num(q["in_flight_at_report"]) == 0);
+}
+
+TEST_CASE("layer: a watchdog longer than any submission writes no dump", "[layer]") {
+  TempDir tmp;
+  const fs::path report = tmp.path / "report.json", dump = tmp.path / "dump.json";
+  auto env = enabled_env(report);
+  env["NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS"] = "60000";
+  env["NOVEM_QUEUE_DIAGNOSTICS_DUMP"] = dump.string();
+  const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", std::to_string(kIterations)}, env, {}, tmp.path / "log.txt");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_FALSE(fs::exists(dump));
+  CHECK(r.output.find("VK_LAYER_NOVEM_queue_diagnostics: watchdog") == std::string::npos);
+  check_workload_report(read_json(report), kIterations);
 }

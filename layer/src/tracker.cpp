@@ -1,0 +1,522 @@
+// Step 2 of the layer: one tracker thread per device that waits on fences of the layer's own (one
+// per submission), so that the application's thread never waits for it. On completion it records
+// submit -> complete latency, reads the GPU timestamps the layer's own command buffers wrote around
+// each batch, recycles the fence and the timestamp slots; it also runs the watchdog and the
+// periodic stderr summary. The dumps (watchdog, device lost) and the thread-safety reports are here.
+//
+// Locks: track_mutex guards the pending list and the free fences; stats_mutex a queue's statistics.
+// Neither is held across a call down the chain: the thread works on a snapshot of pointers (only
+// it removes submissions from the list, so they stay alive while it works).
+#include <algorithm>
+#include <bit>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "state.hpp"
+
+namespace novem_qd {
+
+namespace {
+
+constexpr const char *kPrefix = "VK_LAYER_NOVEM_queue_diagnostics";
+constexpr std::uint64_t kMs = 1000000;           // ns per ms
+constexpr std::uint64_t kPollNs = 1000000;       // the thread's fence wait: 1 ms at most
+constexpr std::uint64_t kIdleWaitNs = 100000000; // the thread's sleep when nothing is in flight
+
+std::uint64_t env_u64(const char *name) {
+  const char *v = std::getenv(name);
+  if (!v || !*v) return 0;
+  char *end = nullptr;
+  const unsigned long long x = std::strtoull(v, &end, 10);
+  if (*end != '\0') {
+    std::fprintf(stderr, "%s: %s=%s is not a number of milliseconds; ignored\n", kPrefix, name, v);
+    return 0;
+  }
+  return x;
+}
+
+std::string hex(std::uint64_t h) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "\"0x%" PRIx64 "\"", h);
+  return buf;
+}
+template <class T> std::uint64_t handle_bits(T h) {
+  if constexpr (std::is_pointer_v<T>)
+    return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(h));
+  else
+    return static_cast<std::uint64_t>(h);
+}
+
+std::string ms_text(std::uint64_t ns) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f ms", static_cast<double>(ns) / 1e6);
+  return buf;
+}
+
+// ---- the dump ----
+
+void write_sems(std::ostringstream &o, const std::vector<SemRef> &sems) {
+  o << "[";
+  for (std::size_t i = 0; i < sems.size(); ++i)
+    o << (i ? ", " : "") << "{\"handle\": " << hex(handle_bits(sems[i].semaphore)) << ", \"type\": \""
+      << (sems[i].timeline ? "timeline" : "binary") << "\", \"value\": " << sems[i].value << "}";
+  o << "]";
+}
+
+// Writes the dump of every submission of `dev` still in flight; `reason` is "watchdog" or
+// "device_lost", `call` the entry point that returned VK_ERROR_DEVICE_LOST (or "").
+void write_dump(DeviceState &dev, const char *reason, const char *call) {
+  static std::mutex dump_mutex;
+  const std::uint64_t now = now_ns();
+  std::ostringstream o;
+  std::size_t n = 0;
+  const Submission *oldest = nullptr;
+  o << "{\n  \"schema\": \"novem-queue-dump/1\",\n  \"layer\": \"" << kPrefix << "\",\n  \"pid\": "
+    << static_cast<long>(getpid()) << ",\n  \"reason\": \"" << reason << "\",\n  \"call\": \"" << call
+    << "\",\n  \"watchdog_ms\": " << settings().watchdog_ms << ",\n  \"device\": {\"id\": " << dev.id
+    << ", \"name\": \"" << dev.name << "\"},\n  \"in_flight\": [";
+  {
+    std::lock_guard lock(dev.track_mutex);
+    for (const auto &s : dev.pending) {
+      if (s->done.load(std::memory_order_relaxed)) continue;
+      if (!oldest) oldest = s.get();
+      o << (n++ ? "," : "") << "\n    {\"family\": " << s->queue->family << ", \"index\": " << s->queue->index
+        << ", \"seq\": " << s->seq << ", \"call\": \"" << s->call << "\", \"age_ms\": "
+        << static_cast<double>(now - std::min(now, s->submit_ns)) / 1e6 << ",\n     \"command_buffers\": [";
+      for (std::size_t i = 0; i < s->command_buffers.size(); ++i)
+        o << (i ? ", " : "") << hex(handle_bits(s->command_buffers[i]));
+      o << "],\n     \"wait_semaphores\": ";
+      write_sems(o, s->waits);
+      o << ",\n     \"signal_semaphores\": ";
+      write_sems(o, s->signals);
+      o << "}";
+    }
+    if (oldest) {
+      std::fprintf(stderr,
+                   "%s: %s%s%s: device %u (%s): %zu submission(s) in flight, oldest queue %u.%u seq %" PRIu64
+                   " (%s) age %s; dump: %s\n",
+                   kPrefix, reason, *call ? " in " : "", call, dev.id, dev.name.c_str(), n, oldest->queue->family,
+                   oldest->queue->index, oldest->seq, oldest->call,
+                   ms_text(now - std::min(now, oldest->submit_ns)).c_str(), settings().dump_path.c_str());
+    } else {
+      std::fprintf(stderr, "%s: %s%s%s: device %u (%s): nothing in flight; dump: %s\n", kPrefix, reason,
+                   *call ? " in " : "", call, dev.id, dev.name.c_str(), settings().dump_path.c_str());
+    }
+  }
+  o << (n ? "\n  ]" : "]") << "\n}\n";
+
+  std::lock_guard lock(dump_mutex);
+  const std::string &path = settings().dump_path, tmp = path + ".tmp" + std::to_string(static_cast<long>(getpid()));
+  FILE *f = std::fopen(tmp.c_str(), "w");
+  const std::string text = o.str();
+  const bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (!f || std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::fprintf(stderr, "%s: cannot write %s\n", kPrefix, path.c_str());
+    std::remove(tmp.c_str());
+  }
+}
+
+// ---- the tracker thread ----
+
+// A completed submission: latency, GPU time, its slots and (after vkResetFences) its fence back.
+void complete(DeviceState &dev, Submission &s, std::uint64_t now) {
+  std::uint64_t gpu = 0;
+  bool measured = false;
+  if (s.timestamps) {
+    TimestampPool &tp = *s.timestamps;
+    for (std::uint32_t slot : s.slots) {
+      // Written by the end command buffer (vkCmdCopyQueryPoolResults) before the fence signalled.
+      const std::uint64_t b = tp.results[2 * slot] & tp.valid_mask, e = tp.results[2 * slot + 1] & tp.valid_mask;
+      if (b != 0 && e >= b) {
+        gpu += static_cast<std::uint64_t>(std::llround(static_cast<double>(e - b) * dev.timestamp_period));
+        measured = true;
+      }
+    }
+    return_slots(tp, s.slots);
+  }
+  QueueState &q = *s.queue;
+  {
+    std::lock_guard lock(q.stats_mutex);
+    q.latency.add(now - std::min(now, s.submit_ns));
+    if (measured) {
+      ++q.gpu_count;
+      q.gpu_total += gpu;
+      q.gpu_max = std::max(q.gpu_max, gpu);
+    }
+  }
+  std::uint64_t cur = q.observed_seq.load(std::memory_order_relaxed);
+  while (cur < s.seq && !q.observed_seq.compare_exchange_weak(cur, s.seq, std::memory_order_relaxed)) {
+  }
+  if (dev.table.ResetFences(dev.device, 1, &s.fence) != VK_SUCCESS) {
+    dev.table.DestroyFence(dev.device, s.fence, nullptr);
+    s.fence = VK_NULL_HANDLE;
+  }
+  s.done.store(true, std::memory_order_relaxed);
+}
+
+// Checks the fences of `snapshot` (in submission order) and completes what is signalled: per queue,
+// the first unsignalled one ends that queue's pass (a queue's fences signal in order).
+void poll(DeviceState &dev, const std::vector<Submission *> &snapshot, std::uint64_t now) {
+  std::vector<QueueState *> blocked;
+  bool any = false;
+  for (Submission *s : snapshot) {
+    if (std::find(blocked.begin(), blocked.end(), s->queue) != blocked.end()) continue;
+    const VkResult r = dev.table.GetFenceStatus(dev.device, s->fence);
+    if (r == VK_SUCCESS) {
+      complete(dev, *s, now);
+      any = true;
+    } else {
+      if (r == VK_ERROR_DEVICE_LOST) on_device_lost(dev, "vkGetFenceStatus (layer thread)");
+      blocked.push_back(s->queue);
+    }
+  }
+  if (!any) return;
+  std::lock_guard lock(dev.track_mutex);
+  for (auto &s : dev.pending)
+    if (s->done.load(std::memory_order_relaxed) && s->fence != VK_NULL_HANDLE) dev.free_fences.push_back(s->fence);
+  std::erase_if(dev.pending, [](const std::unique_ptr<Submission> &s) { return s->done.load(std::memory_order_relaxed); });
+}
+
+void print_summary(DeviceState &dev) {
+  std::vector<QueueState *> queues;
+  {
+    std::shared_lock lock(Registry::get().mutex);
+    for (const auto &q : dev.queues) queues.push_back(q.get());
+  }
+  for (QueueState *q : queues) {
+    std::uint64_t n, p50, p99, gn, gt;
+    {
+      std::lock_guard lock(q->stats_mutex);
+      n = q->latency.count;
+      p50 = q->latency.percentile(0.50);
+      p99 = q->latency.percentile(0.99);
+      gn = q->gpu_count;
+      gt = q->gpu_total;
+    }
+    const std::uint64_t submitted = q->submitted_seq.load(std::memory_order_relaxed);
+    const std::uint64_t blocked = q->queue_wait_idle.blocked_ns.load(std::memory_order_relaxed) +
+                                  q->device_wait_idle.blocked_ns.load(std::memory_order_relaxed) +
+                                  q->wait_for_fences.blocked_ns.load(std::memory_order_relaxed);
+    std::fprintf(stderr,
+                 "%s: device %u queue %u.%u: submits %" PRIu64 ", in flight %" PRIu64 " (max %" PRIu64
+                 "), latency n %" PRIu64 " p50 %s p99 %s, gpu n %" PRIu64 " total %s, blocked %s, overlaps %" PRIu64
+                 "\n",
+                 kPrefix, dev.id, q->family, q->index, submitted,
+                 submitted - std::min(submitted, q->known_complete()),
+                 q->in_flight_max.load(std::memory_order_relaxed), n, ms_text(p50).c_str(), ms_text(p99).c_str(), gn,
+                 ms_text(gt).c_str(), ms_text(blocked).c_str(), q->overlaps.load(std::memory_order_relaxed));
+  }
+}
+
+void tracker_main(DeviceState *dev) {
+  const Settings &st = settings();
+  std::uint64_t next_summary = st.interval_ms ? now_ns() + st.interval_ms * kMs : UINT64_MAX;
+  std::vector<Submission *> snapshot;
+  std::vector<VkFence> oldest;
+  std::vector<QueueState *> seen;
+  for (;;) {
+    snapshot.clear();
+    {
+      std::unique_lock lock(dev->track_mutex);
+      if (dev->stop) break;
+      if (dev->pending.empty() || dev->device_lost.load()) {
+        const std::uint64_t now = now_ns();
+        const std::uint64_t sleep = std::min(kIdleWaitNs, next_summary > now ? next_summary - now : 0);
+        dev->track_cv.wait_for(lock, std::chrono::nanoseconds(sleep), [&] {
+          return dev->stop || (!dev->pending.empty() && !dev->device_lost.load());
+        });
+        if (dev->stop) break;
+      }
+      if (!dev->device_lost.load())
+        for (const auto &s : dev->pending) snapshot.push_back(s.get());
+    }
+    if (!snapshot.empty()) {
+      // Wait (1 ms at most) for the oldest submission of each busy queue; then poll them all.
+      oldest.clear();
+      seen.clear();
+      for (Submission *s : snapshot)
+        if (std::find(seen.begin(), seen.end(), s->queue) == seen.end()) {
+          seen.push_back(s->queue);
+          oldest.push_back(s->fence);
+        }
+      const VkResult r = dev->table.WaitForFences(dev->device, static_cast<std::uint32_t>(oldest.size()),
+                                                  oldest.data(), VK_FALSE, kPollNs);
+      const std::uint64_t now = now_ns();
+      if (r == VK_SUCCESS) poll(*dev, snapshot, now);
+      else if (r == VK_ERROR_DEVICE_LOST) on_device_lost(*dev, "vkWaitForFences (layer thread)");
+      // The watchdog: one dump when a submission first passes the threshold.
+      if (st.watchdog_ms) {
+        bool fire = false;
+        for (Submission *s : snapshot)
+          if (!s->done.load(std::memory_order_relaxed) && !s->watchdog_reported &&
+              now - std::min(now, s->submit_ns) >= st.watchdog_ms * kMs) {
+            s->watchdog_reported = true;
+            fire = true;
+          }
+        if (fire) {
+          dev->watchdog_dumps.fetch_add(1, std::memory_order_relaxed);
+          write_dump(*dev, "watchdog", "");
+        }
+      }
+    }
+    if (st.interval_ms && now_ns() >= next_summary) {
+      print_summary(*dev);
+      next_summary = now_ns() + st.interval_ms * kMs;
+    }
+  }
+}
+
+void destroy_pool(DeviceState &dev, TimestampPool &tp) {
+  if (tp.results) dev.table.UnmapMemory(dev.device, tp.memory);
+  if (tp.buffer) dev.table.DestroyBuffer(dev.device, tp.buffer, nullptr);
+  if (tp.memory) dev.table.FreeMemory(dev.device, tp.memory, nullptr);
+  if (tp.queries) dev.table.DestroyQueryPool(dev.device, tp.queries, nullptr);
+  if (tp.pool) dev.table.DestroyCommandPool(dev.device, tp.pool, nullptr); // frees its command buffers
+}
+
+// The pre-recorded timestamp command buffers of one family; nullptr where something failed.
+std::unique_ptr<TimestampPool> make_pool(DeviceState &dev, std::uint32_t family, std::uint32_t valid_bits,
+                                         const VkPhysicalDeviceMemoryProperties &memory) {
+  auto tp = std::make_unique<TimestampPool>();
+  tp->family = family;
+  tp->valid_mask = valid_bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << valid_bits) - 1;
+  const std::uint32_t n = TimestampPool::kSlots;
+  VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr, 0, family};
+  VkQueryPoolCreateInfo qci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+  qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+  qci.queryCount = 2 * n;
+  bool ok = dev.table.CreateCommandPool(dev.device, &pci, nullptr, &tp->pool) == VK_SUCCESS &&
+            dev.table.CreateQueryPool(dev.device, &qci, nullptr, &tp->queries) == VK_SUCCESS;
+  // The results buffer: host visible and coherent, mapped for good.
+  VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bci.size = 2 * n * sizeof(std::uint64_t);
+  bci.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  ok = ok && dev.table.CreateBuffer(dev.device, &bci, nullptr, &tp->buffer) == VK_SUCCESS;
+  if (ok) {
+    VkMemoryRequirements req{};
+    dev.table.GetBufferMemoryRequirements(dev.device, tp->buffer, &req);
+    const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    mai.allocationSize = req.size;
+    mai.memoryTypeIndex = UINT32_MAX;
+    for (std::uint32_t i = 0; i < memory.memoryTypeCount; ++i)
+      if ((req.memoryTypeBits & (1u << i)) && (memory.memoryTypes[i].propertyFlags & want) == want) {
+        mai.memoryTypeIndex = i;
+        break;
+      }
+    void *mapped = nullptr;
+    ok = mai.memoryTypeIndex != UINT32_MAX &&
+         dev.table.AllocateMemory(dev.device, &mai, nullptr, &tp->memory) == VK_SUCCESS &&
+         dev.table.BindBufferMemory(dev.device, tp->buffer, tp->memory, 0) == VK_SUCCESS &&
+         dev.table.MapMemory(dev.device, tp->memory, 0, VK_WHOLE_SIZE, 0, &mapped) == VK_SUCCESS;
+    if (ok) {
+      tp->results = static_cast<volatile std::uint64_t *>(mapped);
+      for (std::uint32_t i = 0; i < 2 * n; ++i) tp->results[i] = 0;
+    }
+  }
+  std::vector<VkCommandBuffer> cbs(2 * n);
+  if (ok) {
+    VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, tp->pool,
+                                   VK_COMMAND_BUFFER_LEVEL_PRIMARY, 2 * n};
+    ok = dev.table.AllocateCommandBuffers(dev.device, &ai, cbs.data()) == VK_SUCCESS;
+  }
+  for (std::uint32_t i = 0; ok && i < 2 * n; ++i) {
+    // A command buffer the layer allocates below the loader's trampoline needs its dispatch pointer.
+    ok = dev.set_loader_data && dev.set_loader_data(dev.device, cbs[i]) == VK_SUCCESS;
+    const VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    ok = ok && dev.table.BeginCommandBuffer(cbs[i], &begin) == VK_SUCCESS;
+    if (!ok) break;
+    const std::uint32_t slot = i / 2;
+    if (i % 2 == 0) {
+      dev.table.CmdResetQueryPool(cbs[i], tp->queries, 2 * slot, 2);
+      dev.table.CmdWriteTimestamp(cbs[i], VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, tp->queries, 2 * slot);
+    } else {
+      dev.table.CmdWriteTimestamp(cbs[i], VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, tp->queries, 2 * slot + 1);
+      dev.table.CmdCopyQueryPoolResults(cbs[i], tp->queries, 2 * slot, 2, tp->buffer,
+                                        2 * slot * sizeof(std::uint64_t), sizeof(std::uint64_t),
+                                        VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+      VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT,
+                              VK_ACCESS_HOST_READ_BIT};
+      dev.table.CmdPipelineBarrier(cbs[i], VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host,
+                                   0, nullptr, 0, nullptr);
+    }
+    ok = dev.table.EndCommandBuffer(cbs[i]) == VK_SUCCESS;
+  }
+  if (!ok) {
+    destroy_pool(dev, *tp);
+    return nullptr;
+  }
+  for (std::uint32_t i = 0; i < n; ++i) {
+    tp->begin.push_back(cbs[2 * i]);
+    tp->end.push_back(cbs[2 * i + 1]);
+    tp->free_slots.push_back(n - 1 - i);
+  }
+  return tp;
+}
+
+} // namespace
+
+// ---- shared ----
+
+const Settings &settings() {
+  static const Settings s = [] {
+    Settings r;
+    r.watchdog_ms = env_u64("NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS");
+    r.interval_ms = env_u64("NOVEM_QUEUE_DIAGNOSTICS_INTERVAL_MS");
+    const char *d = std::getenv("NOVEM_QUEUE_DIAGNOSTICS_DUMP");
+    r.dump_path = d && *d ? d : "novem-queue-dump-" + std::to_string(static_cast<long>(getpid())) + ".json";
+    return r;
+  }();
+  return s;
+}
+
+std::uint64_t thread_id() {
+  thread_local const std::uint64_t id = static_cast<std::uint64_t>(syscall(SYS_gettid));
+  return id;
+}
+
+std::size_t Histogram::index(std::uint64_t v) {
+  if (v < 64) return static_cast<std::size_t>(v);
+  const unsigned shift = static_cast<unsigned>(std::bit_width(v)) - 7; // v >> shift is in [64, 128)
+  return 64 * (shift + 1) + static_cast<std::size_t>((v >> shift) - 64);
+}
+
+std::uint64_t Histogram::upper(std::size_t i) {
+  if (i < 64) return i;
+  const unsigned shift = static_cast<unsigned>(i / 64 - 1);
+  const std::uint64_t m = 64 + i % 64;
+  return ((m + 1) << shift) - 1;
+}
+
+void Histogram::add(std::uint64_t v) {
+  ++buckets[index(v)];
+  min = count ? std::min(min, v) : v;
+  max = count ? std::max(max, v) : v;
+  ++count;
+  sum += v;
+}
+
+std::uint64_t Histogram::percentile(double p) const {
+  if (!count) return 0;
+  const auto rank = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(p * static_cast<double>(count))));
+  std::uint64_t seen = 0;
+  for (std::size_t i = 0; i < kBuckets; ++i) {
+    seen += buckets[i];
+    if (seen >= rank) return std::clamp(upper(i), min, max);
+  }
+  return max;
+}
+
+void start_tracking(DeviceState &dev, const std::vector<VkQueueFamilyProperties> &families,
+                    const VkPhysicalDeviceMemoryProperties &memory) {
+  // Timestamps where the family has them and can reset queries in a command buffer (graphics or compute).
+  for (const auto &q : dev.queues) {
+    const std::uint32_t f = q->family;
+    if (dev.timestamp_pools.count(f) || f >= families.size()) continue;
+    if (families[f].timestampValidBits == 0 || !(families[f].queueFlags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)))
+      continue;
+    if (auto tp = make_pool(dev, f, families[f].timestampValidBits, memory)) dev.timestamp_pools[f] = std::move(tp);
+  }
+  for (const auto &q : dev.queues) q->timestamps = dev.timestamp_pools.count(q->family) != 0;
+  dev.tracker = std::thread(tracker_main, &dev);
+}
+
+void stop_tracking(DeviceState &dev) {
+  if (dev.tracker.joinable()) {
+    {
+      std::lock_guard lock(dev.track_mutex);
+      dev.stop = true;
+    }
+    dev.track_cv.notify_all();
+    dev.tracker.join();
+  }
+  // The application has waited for its work before destroying the device: complete what is.
+  std::vector<Submission *> snapshot;
+  {
+    std::lock_guard lock(dev.track_mutex);
+    for (const auto &s : dev.pending) snapshot.push_back(s.get());
+  }
+  if (!snapshot.empty() && !dev.device_lost.load()) poll(dev, snapshot, now_ns());
+  std::lock_guard lock(dev.track_mutex);
+  for (const auto &s : dev.pending)
+    if (s->fence) dev.table.DestroyFence(dev.device, s->fence, nullptr);
+  dev.pending.clear();
+  for (VkFence f : dev.free_fences) dev.table.DestroyFence(dev.device, f, nullptr);
+  dev.free_fences.clear();
+  for (auto &[family, tp] : dev.timestamp_pools) destroy_pool(dev, *tp);
+  dev.timestamp_pools.clear();
+}
+
+VkFence take_fence(DeviceState &dev) {
+  {
+    std::lock_guard lock(dev.track_mutex);
+    if (!dev.free_fences.empty()) {
+      VkFence f = dev.free_fences.back();
+      dev.free_fences.pop_back();
+      return f;
+    }
+  }
+  VkFenceCreateInfo ci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  VkFence f = VK_NULL_HANDLE;
+  if (dev.table.CreateFence(dev.device, &ci, nullptr, &f) != VK_SUCCESS) return VK_NULL_HANDLE;
+  return f;
+}
+
+void drop_fence(DeviceState &dev, VkFence fence) {
+  if (fence == VK_NULL_HANDLE) return;
+  std::lock_guard lock(dev.track_mutex);
+  dev.free_fences.push_back(fence);
+}
+
+std::uint32_t take_slot(TimestampPool &pool) {
+  std::lock_guard lock(pool.mutex);
+  if (pool.free_slots.empty()) return UINT32_MAX;
+  const std::uint32_t s = pool.free_slots.back();
+  pool.free_slots.pop_back();
+  pool.results[2 * s] = 0; // so that a result never written reads as unmeasured
+  pool.results[2 * s + 1] = 0;
+  return s;
+}
+
+void return_slots(TimestampPool &pool, const std::vector<std::uint32_t> &slots) {
+  std::lock_guard lock(pool.mutex);
+  pool.free_slots.insert(pool.free_slots.end(), slots.begin(), slots.end());
+}
+
+void track(DeviceState &dev, std::unique_ptr<Submission> s) {
+  {
+    std::lock_guard lock(dev.track_mutex);
+    dev.pending.push_back(std::move(s));
+  }
+  dev.track_cv.notify_one();
+}
+
+void on_device_lost(DeviceState &dev, const char *call) {
+  if (dev.device_lost.exchange(true)) return;
+  write_dump(dev, "device_lost", call);
+}
+
+void report_overlap(QueueState &q, const Overlap &o) {
+  const std::uint64_t n = q.overlaps.fetch_add(1, std::memory_order_relaxed) + 1;
+  {
+    std::lock_guard lock(q.stats_mutex);
+    if (q.overlap_list.size() < QueueState::kMaxOverlaps) q.overlap_list.push_back(o);
+  }
+  if (n <= QueueState::kMaxOverlaps)
+    std::fprintf(stderr,
+                 "%s: thread-safety: VkQueue %p (device %u, queue %u.%u) entered by thread %" PRIu64
+                 " in %s while thread %" PRIu64 " is in %s%s\n",
+                 kPrefix, static_cast<void *>(q.queue), q.device->id, q.family, q.index, o.thread, o.call,
+                 o.other_thread, o.other_call,
+                 n == QueueState::kMaxOverlaps ? " (further overlaps on this queue are counted, not printed)" : "");
+}
+
+} // namespace novem_qd
