@@ -1,0 +1,371 @@
+// novem-diag (tools/diag): its JSON reader, a handcrafted report of layer/README.md's schema, errors,
+// and a real report written by the layer under tests/layer's novem-queue-workload.
+#include <catch2/catch.hpp>
+
+#include "json.hpp"
+
+#include <novem/image.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int status = -1;
+  std::string output;
+  // The whitespace-separated tokens of every output line.
+  std::vector<std::vector<std::string>> lines() const {
+    std::vector<std::vector<std::string>> out;
+    std::stringstream in(output);
+    for (std::string line; std::getline(in, line);) {
+      std::stringstream words(line);
+      out.emplace_back();
+      for (std::string w; words >> w;)
+        out.back().push_back(w);
+    }
+    return out;
+  }
+  // The table row of queue (device, family, index).
+  std::vector<std::string> row(const std::string &d, const std::string &f, const std::string &i) const {
+    for (const auto &l : lines())
+      if (l.size() > 3 && l[0] == d && l[1] == f && l[2] == i)
+        return l;
+    return {};
+  }
+};
+
+Run run(const std::vector<std::string> &argv, const std::map<std::string, std::string> &set = {},
+        const std::vector<std::string> &unset = {}) {
+  std::vector<std::string> env;
+  for (char **e = environ; *e; ++e) {
+    const std::string entry = *e, name = entry.substr(0, entry.find('='));
+    bool drop = set.count(name) != 0;
+    for (const auto &u : unset)
+      drop |= u == name;
+    if (!drop)
+      env.push_back(entry);
+  }
+  for (const auto &[k, v] : set)
+    env.push_back(k + "=" + v);
+  std::vector<char *> envp, args;
+  for (auto &e : env)
+    envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> argv_copy = argv;
+  for (auto &a : argv_copy)
+    args.push_back(a.data());
+  args.push_back(nullptr);
+  Run r;
+  int fds[2];
+  REQUIRE(pipe(fds) == 0);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  posix_spawn_file_actions_addclose(&actions, fds[1]);
+  pid_t pid = -1;
+  const int err = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  if (err != 0) {
+    close(fds[0]);
+    r.output = std::string("posix_spawn: ") + std::strerror(err);
+    return r;
+  }
+  char buf[4096];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) != 0;) {
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      break;
+    }
+    r.output.append(buf, static_cast<std::size_t>(n));
+  }
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "novem-diag-test-XXXXXX").string();
+    REQUIRE(mkdtemp(tmpl.data()));
+    path = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  fs::path write(const std::string &name, const std::string &text) const {
+    std::ofstream(path / name) << text;
+    return path / name;
+  }
+};
+
+// layer/README.md's example, with a second device of two queues and a field the table has no
+// column for.
+const char *kReport = R"json({
+  "schema": "novem-queue-diagnostics/1",
+  "layer": "VK_LAYER_NOVEM_queue_diagnostics",
+  "pid": 1234,
+  "reason": "vkDestroyInstance",
+  "instances_created": 1,
+  "devices": [
+    {
+      "id": 0, "name": "llvmpipe (LLVM 15.0.6, 256 bits)", "vendor_id": 65541, "device_id": 0,
+      "api_version": "1.3.230", "destroyed": true,
+      "device_wait_idle": {"calls": 2, "blocked_ns": 41000},
+      "wait_for_fences_unattributed": {"calls": 0, "blocked_ns": 0},
+      "queues": [
+        {
+          "family": 0, "index": 0, "family_flags": ["graphics", "compute", "transfer"], "create_flags": 0,
+          "submits": 4, "submit_calls": {"vkQueueSubmit": 3, "vkQueueSubmit2": 1}, "failed_submits": 0,
+          "batches": 4, "command_buffers": 5,
+          "wait_semaphores": {"binary": 2, "timeline": 1}, "signal_semaphores": {"binary": 2, "timeline": 2},
+          "fences": 3, "presents": 0, "present_swapchains": 0,
+          "queue_wait_idle": {"calls": 1, "blocked_ns": 12000},
+          "device_wait_idle": {"calls": 1, "blocked_ns": 20000},
+          "wait_for_fences": {"calls": 2, "blocked_ns": 900},
+          "blocked_ns": 32900, "in_flight_at_report": 0
+        }
+      ]
+    },
+    {
+      "id": 1, "name": "Novem test ICD \u00e9\ud83d\ude00", "vendor_id": 85590, "device_id": 1,
+      "api_version": "1.3.0", "destroyed": false,
+      "device_wait_idle": {"calls": 0, "blocked_ns": 0},
+      "wait_for_fences_unattributed": {"calls": 1, "blocked_ns": 5},
+      "queues": [
+        {
+          "family": 0, "index": 1, "family_flags": ["graphics", "compute", "transfer"], "create_flags": 0,
+          "submits": 10, "submit_calls": {"vkQueueSubmit": 10, "vkQueueSubmit2": 0}, "failed_submits": 1,
+          "batches": 12, "command_buffers": 20,
+          "wait_semaphores": {"binary": 0, "timeline": 3}, "signal_semaphores": {"binary": 1, "timeline": 4},
+          "fences": 10, "presents": 2, "present_swapchains": 2,
+          "queue_wait_idle": {"calls": 0, "blocked_ns": 0},
+          "device_wait_idle": {"calls": 0, "blocked_ns": 0},
+          "wait_for_fences": {"calls": 10, "blocked_ns": 2000000},
+          "blocked_ns": 2000000, "in_flight_at_report": 2, "max_in_flight": 3
+        },
+        {
+          "family": 1, "index": 0, "family_flags": ["transfer"], "create_flags": 0,
+          "submits": 0, "submit_calls": {"vkQueueSubmit": 0, "vkQueueSubmit2": 0}, "failed_submits": 0,
+          "batches": 0, "command_buffers": 0,
+          "wait_semaphores": {"binary": 0, "timeline": 0}, "signal_semaphores": {"binary": 0, "timeline": 0},
+          "fences": 0, "presents": 0, "present_swapchains": 0,
+          "queue_wait_idle": {"calls": 0, "blocked_ns": 0},
+          "device_wait_idle": {"calls": 0, "blocked_ns": 0},
+          "wait_for_fences": {"calls": 0, "blocked_ns": 0},
+          "blocked_ns": 0, "in_flight_at_report": 0
+        }
+      ]
+    }
+  ]
+})json";
+
+using Row = std::vector<std::string>;
+
+} // namespace
+
+TEST_CASE("diag: the JSON reader", "[diag]") {
+  using novem::diag::Json;
+  using novem::diag::JsonParser;
+  Json j;
+  std::string error;
+  REQUIRE(JsonParser::parse(R"( {"a": [1, -2.5e1, true, false, null], "s": "x\"\\\/\b\f\n\r\t\u0041\u00e9",
+                                 "big": 18446744073709551615, "a": 7} )",
+                            j, error));
+  CHECK(j.find("a")->is_number()); // the last of a repeated key
+  CHECK(j.u64("a") == 7);
+  CHECK(j.members.front().second.items.size() == 5);
+  CHECK(j.members.front().second.items[1].number == -25.0);
+  CHECK(j.str("s") == "x\"\\/\b\f\n\r\tA\xc3\xa9");
+  CHECK(j.u64("big") == UINT64_MAX);
+  for (const char *bad : {"", "{", "[1,]", "{\"a\" 1}", "\"abc", "tru", "01x", "[1] 2", "\"\\q\"", "-"}) {
+    INFO(bad);
+    Json k;
+    CHECK_FALSE(JsonParser::parse(bad, k, error));
+    CHECK(error.find("line 1, column ") == 0);
+  }
+  CHECK_FALSE(JsonParser::parse(std::string(1000, '['), j, error));
+  CHECK(error.find("nested too deeply") != std::string::npos);
+  CHECK_FALSE(JsonParser::parse("{\n  \"a\": x}", j, error));
+  CHECK(error.find("line 2, column 8") == 0);
+}
+
+TEST_CASE("diag: a handcrafted report: the table and a count-bar timeline", "[diag]") {
+  TempDir tmp;
+  const fs::path report = tmp.write("report.json", kReport), png = tmp.path / "timeline.png";
+  const Run r = run({NOVEM_DIAG, report.string(), "--timeline", png.string()});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(r.output.find("report: schema novem-queue-diagnostics/1, pid 1234, reason vkDestroyInstance, instances 1, "
+                      "devices 2, queues 3") != std::string::npos);
+  CHECK(r.output.find("device 0: llvmpipe (LLVM 15.0.6, 256 bits) (vendor 0x10005, device 0x0, api 1.3.230), "
+                      "destroyed; vkDeviceWaitIdle 2 calls 0.041 ms") != std::string::npos);
+  CHECK(r.output.find("device 1: Novem test ICD \xc3\xa9\xf0\x9f\x98\x80 (vendor 0x14e56") != std::string::npos);
+  CHECK(r.output.find("unattributed vkWaitForFences 1 calls 0.000 ms") != std::string::npos);
+  // dev family index flags submits batches cmdbufs wait sig fences presents failed qwi dwi wff blocked in_flight,
+  // then schema /2's max_infl, latency p50 and max, gpu, overlaps: "-" in a /1 report.
+  CHECK(r.row("0", "0", "0") == Row{"0", "0", "0", "gct", "4", "4", "5", "2/1", "2/2", "3", "0", "0", "0.012", "0.020",
+                                    "0.001", "0.033", "0", "-", "-", "-", "-", "-"});
+  CHECK(r.row("1", "0", "1") == Row{"1", "0", "1", "gct", "10", "12", "20", "0/3", "1/4", "10", "2", "1", "0.000",
+                                    "0.000", "2.000", "2.000", "2", "-", "-", "-", "-", "-"});
+  CHECK(r.row("1", "1", "0") == Row{"1", "1", "0", "t", "0", "0", "0", "0/0", "0/0", "0", "0", "0", "0.000", "0.000",
+                                    "0.000", "0.000", "0", "-", "-", "-", "-", "-"});
+  // Fields without a column are listed, flattened.
+  CHECK(r.output.find("1.0.1 other: create_flags=0 submit_calls.vkQueueSubmit=10 submit_calls.vkQueueSubmit2=0 "
+                      "present_swapchains=2 max_in_flight=3") != std::string::npos);
+  CHECK(r.output.find("count bars") != std::string::npos);
+
+  std::string error;
+  const auto img = novem::image::read_png(png, &error);
+  INFO(error);
+  REQUIRE(img);
+  CHECK(img->width == 800);
+  CHECK(img->height == 10 + 3 * 20 + 10); // one 20-pixel row per queue, 10-pixel margins
+  // Queue 1.0.1 has the most submits: its blue submits bar runs the whole row; queue 1.1.0 has none.
+  const std::uint8_t *full = img->at(780, 10 + 20 + 4), *empty = img->at(400, 10 + 2 * 20 + 4);
+  CHECK(full[2] > 200);
+  CHECK(empty[2] < 100);
+}
+
+TEST_CASE("diag: schema /2 members: in-flight maximum, latency, GPU time, overlaps, device lost", "[diag]") {
+  TempDir tmp;
+  std::string text = kReport;
+  auto replace = [&](const std::string &from, const std::string &to) {
+    REQUIRE(text.find(from) != std::string::npos);
+    text.replace(text.find(from), from.size(), to);
+  };
+  replace("novem-queue-diagnostics/1", "novem-queue-diagnostics/2");
+  replace("\"destroyed\": true,", "\"destroyed\": true, \"device_lost\": true, \"watchdog_dumps\": 2,");
+  replace("\"blocked_ns\": 32900, \"in_flight_at_report\": 0",
+          R"("blocked_ns": 32900, "in_flight_at_report": 0, "in_flight_max": 2,
+          "latency": {"count": 4, "min": 61000, "mean": 250000, "max": 900000, "p50": 180223, "p99": 900000},
+          "timestamps": true, "gpu_time": {"count": 3, "total": 400000, "max": 210000, "unmeasured_batches": 0},
+          "thread_overlaps": {"count": 1, "list": [{"thread": 1235, "call": "vkQueueSubmit", "other_thread": 1236,
+                                                    "other_call": "vkQueueWaitIdle"}]})");
+  const fs::path report = tmp.write("v2.json", text);
+  const Run r = run({NOVEM_DIAG, report.string()});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(r.output.find("destroyed, DEVICE LOST, watchdog dumps 2;") != std::string::npos);
+  CHECK(r.row("0", "0", "0") == Row{"0", "0", "0", "gct", "4", "4", "5", "2/1", "2/2", "3", "0", "0", "0.012",
+                                    "0.020", "0.001", "0.033", "0", "2", "0.180", "0.900", "0.400", "1"});
+  CHECK(r.output.find("0.0.0 overlap: thread 1235 in vkQueueSubmit while thread 1236 in vkQueueWaitIdle") !=
+        std::string::npos);
+  CHECK(r.output.find("0.0.0 other: create_flags=0 submit_calls.vkQueueSubmit=3 submit_calls.vkQueueSubmit2=1 "
+                      "present_swapchains=0 timestamps=true\n") != std::string::npos);
+}
+
+TEST_CASE("diag: per-submission events draw submission bars", "[diag]") {
+  TempDir tmp;
+  std::string text = kReport;
+  const std::string anchor = "\"blocked_ns\": 32900,";
+  text.replace(text.find(anchor), anchor.size(),
+               anchor + R"( "submissions": [{"sequence": 1, "submit_ns": 1000, "complete_ns": 5000},
+                                           {"sequence": 2, "submit_ns": 6000, "complete_ns": 11000},
+                                           {"sequence": 3, "submit_ns": 10000}],)");
+  const fs::path report = tmp.write("events.json", text), png = tmp.path / "events.png";
+  const Run r = run({NOVEM_DIAG, report.string(), "--timeline", png.string(), "--width", "400"});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(r.output.find("submission bars") != std::string::npos);
+  const auto img = novem::image::read_png(png);
+  REQUIRE(img);
+  CHECK(img->width == 400);
+  CHECK(img->height == 80);
+  // Time 1000..11000 over x 10..390: the first submission covers x 10..162, the in-flight third
+  // (red) runs from x 352 to the end.
+  CHECK(img->at(50, 20)[2] > 200);
+  CHECK(img->at(385, 20)[0] > 200);
+  CHECK(img->at(385, 20)[2] < 100);
+}
+
+TEST_CASE("diag: unreadable, malformed or foreign input: one line, exit 1", "[diag]") {
+  TempDir tmp;
+  const std::vector<std::pair<fs::path, std::string>> cases = {
+      {tmp.path / "missing.json", "cannot read"},
+      {tmp.write("bad.json", "{\"schema\": \"novem-queue-diagnostics/1\", \"devices\": [}"), "not JSON: line 1, column"},
+      {tmp.write("other.json", "{\"schema\": \"something/2\", \"devices\": []}"), "schema is 'something/2'"},
+      {tmp.write("array.json", "[1, 2]"), "not a queue diagnostics report"},
+      {tmp.write("v0.json", "{\"schema\": \"novem-queue-diagnostics/0\", \"devices\": []}"), "schema is"},
+      {tmp.write("vx.json", "{\"schema\": \"novem-queue-diagnostics/x\", \"devices\": []}"), "schema is"},
+      {tmp.write("nodev.json", "{\"schema\": \"novem-queue-diagnostics/1\"}"), "no \"devices\" array"},
+      {tmp.path, "cannot read"}};
+  for (const auto &[file, message] : cases) {
+    const Run r = run({NOVEM_DIAG, file.string()});
+    INFO(file << ": " << r.output);
+    CHECK(r.status == 1);
+    CHECK(r.output.rfind("novem-diag: ", 0) == 0);
+    CHECK(r.output.find(message) != std::string::npos);
+    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+  }
+  CHECK(run({NOVEM_DIAG}).status == 2);
+  CHECK(run({NOVEM_DIAG, "a.json", "--bogus"}).status == 2);
+  const Run unwritable = run({NOVEM_DIAG, tmp.write("ok.json", kReport).string(), "--timeline",
+                              (tmp.path / "no-such-dir" / "t.png").string()});
+  CHECK(unwritable.status == 1);
+  CHECK(unwritable.output.find("novem-diag: cannot write") != std::string::npos);
+}
+
+#ifdef NOVEM_QD_WORKLOAD
+TEST_CASE("diag: a real report from the layer under tests/layer's workload", "[diag]") {
+  TempDir tmp;
+  const fs::path report = tmp.path / "report.json", png = tmp.path / "timeline.png";
+  const char *old = std::getenv("XDG_DATA_DIRS");
+  const std::string xdg = std::string(NOVEM_QD_DATA_DIR) + ":" + (old && *old ? old : "/usr/local/share:/usr/share");
+  // As tests/layer/test_layer.cpp runs it (validation stays stacked, as in every Novem test).
+  const Run w = run({NOVEM_QD_WORKLOAD, "--iterations", "3"},
+                    {{"XDG_DATA_DIRS", xdg}, {"NOVEM_QUEUE_DIAGNOSTICS", "1"},
+                     {"NOVEM_QUEUE_DIAGNOSTICS_REPORT", report.string()}},
+                    {"NOVEM_QUEUE_DIAGNOSTICS_DISABLE"});
+  INFO(w.output);
+  REQUIRE(w.status == 0);
+  REQUIRE(fs::exists(report));
+
+  const Run r = run({NOVEM_DIAG, report.string(), "--timeline", png.string()});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(r.output.find("report: schema novem-queue-diagnostics/") != std::string::npos);
+  CHECK(r.output.find("devices 1, queues 1") != std::string::npos);
+  // queue_workload.cpp's counts for 3 iterations (see tests/layer/test_layer.cpp).
+  const Row row = r.row("0", "0", "0");
+  REQUIRE(row.size() == 22);
+  CHECK(row[4] == "12");  // submits
+  CHECK(row[5] == "12");  // batches
+  CHECK(row[6] == "15");  // command buffers
+  CHECK(row[7] == "6/3"); // wait semaphores binary/timeline
+  CHECK(row[8] == "6/6"); // signal semaphores
+  CHECK(row[9] == "9");   // fences
+  CHECK(row[10] == "0");  // presents
+  CHECK(row[11] == "0");  // failed
+  CHECK(row[16] == "0");  // in flight at report
+  const auto img = novem::image::read_png(png);
+  REQUIRE(img);
+  CHECK(img->width == 800);
+  CHECK(img->height == 40);
+}
+#endif
