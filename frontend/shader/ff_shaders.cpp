@@ -61,6 +61,13 @@ std::vector<uint32_t> build_ff_vertex_shader(const FFVertexKey& key) {
   }
   const Id out_color = b.variable(StorageClass::Output, t_vec4, "out_color");
   b.decorate_location(out_color, kFFColorLocation);
+  Id in_texcoord = 0;
+  if (key.has_texcoord) {
+    in_texcoord = b.variable(StorageClass::Input, t_vec4, "in_texcoord0");
+    b.decorate_location(in_texcoord, kFFTexcoordAttribute);
+  }
+  const Id out_texcoord = b.variable(StorageClass::Output, t_vec4, "out_texcoord0");
+  b.decorate_location(out_texcoord, kFFTexcoordLocation);
 
   const Id main_fn = b.begin_function(t_void, {}, "main");
   const Id one = b.const_float(1.0f);
@@ -107,23 +114,45 @@ std::vector<uint32_t> build_ff_vertex_shader(const FFVertexKey& key) {
   b.store(b.access_chain(per_vertex, {b.const_int(0)}), clip);
   b.store(b.access_chain(per_vertex, {b.const_int(1)}), one);
   b.store(out_color, color);
+  const Id texcoord = key.has_texcoord ? b.load(in_texcoord) : b.const_fvec({0.0f, 0.0f, 0.0f, 1.0f});
+  b.store(out_texcoord, texcoord);
   b.end_function();
 
   b.entry_point(spv::ExecutionModel::Vertex, main_fn, "main", b.interface_variables());
   return b.finish();
 }
 
-std::vector<uint32_t> build_ff_pixel_shader() {
+std::vector<uint32_t> build_ff_pixel_shader(bool textured) {
   SpirvBuilder b;
   b.capability(spv::Capability::Shader);
+  const Id t_float = b.type_float();
   const Id t_vec4 = b.type_fvec(4);
   const Id in_color = b.variable(StorageClass::Input, t_vec4, "in_color");
   b.decorate_location(in_color, kFFColorLocation);
   const Id out_color = b.variable(StorageClass::Output, t_vec4, "out_color");
   b.decorate_location(out_color, 0);
+  Id in_texcoord = 0, sampler = 0, t_sampled = 0;
+  if (textured) {
+    in_texcoord = b.variable(StorageClass::Input, t_vec4, "in_texcoord0");
+    b.decorate_location(in_texcoord, kFFTexcoordLocation);
+    const Id t_image = b.type_image(t_float, spv::Dim::Dim2D, 0, false, false, 1, spv::ImageFormat::Unknown);
+    t_sampled = b.type_sampled_image(t_image);
+    sampler = b.variable(StorageClass::UniformConstant, t_sampled, "s0");
+    b.decorate_binding(sampler, 0, 16); // the pixel stage's slot 0
+  }
 
   const Id main_fn = b.begin_function(b.type_void(), {}, "main");
-  b.store(out_color, b.load(in_color));
+  Id color = b.load(in_color);
+  if (textured) {
+    // Stage 0 as D3D9 sets it up: COLOROP MODULATE (TEXTURE, CURRENT), ALPHAOP SELECTARG1 (TEXTURE).
+    const Id tc = b.load(in_texcoord);
+    const Id uv = b.swizzle(tc, {0, 1});
+    const Id s0 = b.load(sampler);
+    const Id texel = b.op(spv::Op::OpImageSampleImplicitLod, t_vec4, {s0, uv});
+    const Id modulated = b.fmul(texel, color);
+    color = b.vector_shuffle(modulated, texel, {0, 1, 2, 7});
+  }
+  b.store(out_color, color);
   b.end_function();
 
   b.entry_point(spv::ExecutionModel::Fragment, main_fn, "main", b.interface_variables());

@@ -27,7 +27,21 @@ void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps) {
                        D3DPBLENDCAPS_BOTHSRCALPHA | D3DPBLENDCAPS_BOTHINVSRCALPHA;
   caps->DestBlendCaps = caps->SrcBlendCaps;
   caps->ShadeCaps = D3DPSHADECAPS_COLORGOURAUDRGB | D3DPSHADECAPS_ALPHAGOURAUDBLEND;
-  // No textures, stencil, fog, lights, clip planes or point sprites yet: their caps stay 0.
+  // 2D textures (A8R8G8B8, X8R8G8B8) with mip chains, any size up to the adapter's limit.
+  caps->TextureCaps = D3DPTEXTURECAPS_ALPHA | D3DPTEXTURECAPS_MIPMAP | D3DPTEXTURECAPS_PROJECTED;
+  caps->TextureFilterCaps = D3DPTFILTERCAPS_MINFPOINT | D3DPTFILTERCAPS_MINFLINEAR | D3DPTFILTERCAPS_MIPFPOINT |
+                            D3DPTFILTERCAPS_MIPFLINEAR | D3DPTFILTERCAPS_MAGFPOINT | D3DPTFILTERCAPS_MAGFLINEAR;
+  caps->VertexTextureFilterCaps = caps->TextureFilterCaps;
+  caps->TextureAddressCaps = D3DPTADDRESSCAPS_WRAP | D3DPTADDRESSCAPS_MIRROR | D3DPTADDRESSCAPS_CLAMP |
+                             D3DPTADDRESSCAPS_BORDER | D3DPTADDRESSCAPS_INDEPENDENTUV;
+  caps->MaxTextureWidth = adapter.max_texture_size;
+  caps->MaxTextureHeight = adapter.max_texture_size;
+  caps->MaxTextureRepeat = 8192;
+  caps->MaxTextureAspectRatio = adapter.max_texture_size;
+  caps->MaxAnisotropy = 1;
+  caps->MaxTextureBlendStages = 1;
+  caps->MaxSimultaneousTextures = 1; // fixed function: stage 0 at most (shaders sample 16)
+  // No stencil, fog, lights, clip planes or point sprites yet: their caps stay 0.
   caps->MaxVertexW = 1e10f;
   caps->GuardBandLeft = -float(adapter.max_viewport_size);
   caps->GuardBandTop = -float(adapter.max_viewport_size);

@@ -10,6 +10,7 @@
 #include "math.hpp"
 #include "shader.hpp"
 #include "surface.hpp"
+#include "texture.hpp"
 #include "vertex_declaration.hpp"
 #include "vertex_buffer.hpp"
 
@@ -95,6 +96,8 @@ Device::~Device() {
     for (Stream &stream : streams_)
       if (stream.buffer) stream.buffer->release_private_ref();
     if (indices_) indices_->release_private_ref();
+    for (Texture *&t : textures_)
+      if (t) t->release_private_ref();
     if (vertex_declaration_) vertex_declaration_->release_private_ref();
     for (auto &[fvf, declaration] : fvf_declarations_) declaration->release_private_ref();
     if (vertex_shader_) vertex_shader_->release_private_ref();

@@ -22,6 +22,7 @@ namespace novem {
 class Direct3D9;
 class IndexBuffer;
 class Surface;
+class Texture;
 class VertexBuffer;
 class VertexDeclaration;
 struct CompiledShader;
@@ -39,6 +40,8 @@ public:
 
   CommandStream &commands() { return *stream_; }
   const nv_adapter_info &adapter() const { return plugin_.adapter; }
+  // A texture's LOD changed: the slots it is bound to must be sent again.
+  void texture_changed(Texture *texture);
 
     HRESULT STDMETHODCALLTYPE QueryInterface(REFIID iid, void **out) override;
     ULONG STDMETHODCALLTYPE AddRef() override;
@@ -189,7 +192,8 @@ private:
     kDirtyPipeline = 1u << 2,
     kDirtyVertexConstants = 1u << 3,
     kDirtyPixelConstants = 1u << 4,
-    kDirtyAll = (1u << 5) - 1,
+    kDirtyTextures = 1u << 5, // textures and sampler states
+    kDirtyAll = (1u << 6) - 1,
   };
 
   // A stage's shader constants as the application set them.
@@ -200,6 +204,10 @@ private:
   };
 
   void set_defaults();
+  void set_sampler_defaults();
+  // Sends SET_TEXTURE for each slot the bound shaders sample whose texture or sampler changed.
+  void flush_textures();
+  nv_cmd_set_texture texture_command(uint32_t slot) const;
   HRESULT create_target_surface(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,
                                 DWORD usage, IDirect3DSurface9 **surface, HANDLE *shared_handle);
   void bind_render_target(Surface *surface);
@@ -255,6 +263,10 @@ private:
   };
   std::array<Stream, NV_MAX_VERTEX_BUFFERS> streams_{};
   IndexBuffer *indices_ = nullptr; // a private reference
+  // Texture slots: 0..15 the pixel samplers (stages), 16..19 D3DVERTEXTEXTURESAMPLER0..3.
+  static constexpr uint32_t kTextureSlots = 20, kVertexSlot0 = 16;
+  std::array<Texture *, kTextureSlots> textures_{}; // private references
+  std::array<std::array<DWORD, D3DSAMP_DMAPOFFSET + 1>, kTextureSlots> sampler_states_{};
   Surface *render_target_ = nullptr;  // a private reference
   Surface *depth_stencil_ = nullptr;  // a private reference
   bool in_scene_ = false;
@@ -265,9 +277,12 @@ private:
   bool pipeline_sent_ = false;
   std::unordered_map<uint32_t, uint32_t> ff_vertex_shaders_; // FFVertexKey::pack() -> handle
   std::unordered_map<uint64_t, std::weak_ptr<const CompiledShader>> compiled_shaders_; // bytecode hash
-  uint32_t ff_pixel_shader_ = 0;
+  uint32_t ff_pixel_shaders_[2] = {}; // untextured, textured (stage 0 has a texture)
+  bool ff_textured_ = false;         // the pipeline sent uses the textured fixed-function pixel shader
   nv_cmd_set_vertex_buffer bound_streams_[NV_MAX_VERTEX_BUFFERS] = {}; // as last sent, per slot
   nv_cmd_set_index_buffer bound_indices_{};
+  std::array<nv_cmd_set_texture, kTextureSlots> sent_textures_{}; // as last sent, per slot
+  uint32_t textures_sent_ = 0;                                    // bit per slot: sent at least once
 
   // DrawPrimitiveUP and DrawIndexedPrimitiveUP data go through device-owned buffers used as
   // rings: appended with NO_OVERWRITE, restarted with DISCARD when full.

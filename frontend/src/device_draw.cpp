@@ -177,6 +177,7 @@ uint32_t Device::ff_vertex_shader() {
   // With lighting on, the vertex colour feeds the output only as the diffuse material source.
   bool vertex_diffuse = render_states_[D3DRS_COLORVERTEX] && render_states_[D3DRS_DIFFUSEMATERIALSOURCE] == D3DMCS_COLOR1;
   key.has_color = diffuse && (!key.lighting || vertex_diffuse);
+  key.has_texcoord = decl.find(D3DDECLUSAGE_TEXCOORD, 0) != nullptr;
   auto [it, inserted] = ff_vertex_shaders_.try_emplace(key.pack(), 0);
   if (inserted) {
     std::vector<uint32_t> words = build_ff_vertex_shader(key);
@@ -211,18 +212,33 @@ bool Device::vertex_attributes(nv_pipeline_desc &d) const {
   if (!position || !attribute_from(*position, 0, d.attributes[0])) return false;
   d.attribute_count = 1;
   if (const D3DVERTEXELEMENT9 *diffuse = decl.find(D3DDECLUSAGE_COLOR, 0)) {
-    if (!attribute_from(*diffuse, 1, d.attributes[1])) return false;
-    d.attribute_count = 2;
+    if (!attribute_from(*diffuse, 1, d.attributes[d.attribute_count])) return false;
+    ++d.attribute_count;
+  }
+  // TEXCOORD0 at location 2, for texture stage 0.
+  if (const D3DVERTEXELEMENT9 *texcoord = decl.find(D3DDECLUSAGE_TEXCOORD, 0)) {
+    if (!attribute_from(*texcoord, kFFTexcoordAttribute, d.attributes[d.attribute_count])) return false;
+    ++d.attribute_count;
   }
   return true;
 }
 
 bool Device::flush_pipeline(D3DPRIMITIVETYPE type) {
-  if (!ff_pixel_shader_) {
-    std::vector<uint32_t> words = build_ff_pixel_shader();
-    ff_pixel_shader_ = commands().new_handle();
+  // The fixed-function pixel shader samples stage 0 when it has a texture and the vertex stage
+  // writes TEXCOORD0 (the fixed-function one always does; a shader may not).
+  ff_textured_ = false;
+  if (!pixel_shader_ && textures_[0]) {
+    ff_textured_ = !vertex_shader_;
+    if (vertex_shader_)
+      for (const auto &out : vertex_shader_->compiled().reflection.outputs)
+        if (out.location == kFFTexcoordLocation) ff_textured_ = true;
+  }
+  uint32_t &ff_pixel_shader = ff_pixel_shaders_[ff_textured_ ? 1 : 0];
+  if (!ff_pixel_shader) {
+    std::vector<uint32_t> words = build_ff_pixel_shader(ff_textured_);
+    ff_pixel_shader = commands().new_handle();
     auto *args = commands().begin<nv_cmd_create_shader>(NV_OP_CREATE_SHADER, words.size() * 4);
-    *args = nv_cmd_create_shader{ff_pixel_shader_, NV_STAGE_PIXEL, uint32_t(words.size())};
+    *args = nv_cmd_create_shader{ff_pixel_shader, NV_STAGE_PIXEL, uint32_t(words.size())};
     std::memcpy(command_payload(args), words.data(), words.size() * 4);
     commands().commit();
   }
@@ -234,7 +250,7 @@ bool Device::flush_pipeline(D3DPRIMITIVETYPE type) {
     return false;
   }
   d.vertex_shader = vertex_shader_ ? vertex_shader_->compiled().handle : ff_vertex_shader();
-  d.pixel_shader = pixel_shader_ ? pixel_shader_->compiled().handle : ff_pixel_shader_;
+  d.pixel_shader = pixel_shader_ ? pixel_shader_->compiled().handle : ff_pixel_shader;
   d.topology = topology(type);
   d.cull = rs[D3DRS_CULLMODE] == D3DCULL_CW ? NV_CULL_CW : rs[D3DRS_CULLMODE] == D3DCULL_CCW ? NV_CULL_CCW : NV_CULL_NONE;
   // Without a depth buffer there is nothing to test or write.
@@ -319,6 +335,8 @@ bool Device::flush_state(D3DPRIMITIVETYPE type) {
     else flush_ff_vertex_constants();
   }
   if ((dirty_ & kDirtyPixelConstants) && pixel_shader_) flush_shader_constants(NV_STAGE_PIXEL, ps_constants_);
+  // A new shader may sample slots the previous one did not.
+  if (dirty_ & (kDirtyTextures | kDirtyPipeline)) flush_textures();
   dirty_ = 0;
   return true;
 }

@@ -41,6 +41,7 @@ void Device::set_defaults() {
   // The values Windows documents for a new device.
   auto &rs = render_states_;
   rs.fill(0);
+  set_sampler_defaults();
   rs[D3DRS_ZENABLE] = present_parameters_.EnableAutoDepthStencil ? D3DZB_TRUE : D3DZB_FALSE;
   rs[D3DRS_FILLMODE] = D3DFILL_SOLID;
   rs[D3DRS_SHADEMODE] = D3DSHADE_GOURAUD;

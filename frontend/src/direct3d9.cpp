@@ -115,7 +115,16 @@ HRESULT Direct3D9::CheckDeviceFormat(UINT adapter, D3DDEVTYPE device_type, D3DFO
   if (resource_type == D3DRTYPE_INDEXBUFFER)
     return (format == D3DFMT_INDEX16 || format == D3DFMT_INDEX32) && !(usage & ~(D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY))
                ? D3D_OK : D3DERR_NOTAVAILABLE;
-  // Textures, cube and volume textures are not implemented yet.
+  if (resource_type == D3DRTYPE_TEXTURE) {
+    // 2D textures of A8R8G8B8 and X8R8G8B8, sampled with point or linear filtering; no render-
+    // target, depth or autogen-mipmap textures yet.
+    if (format != D3DFMT_A8R8G8B8 && format != D3DFMT_X8R8G8B8) return D3DERR_NOTAVAILABLE;
+    if (!(backend_.adapter.format_support[format_info(format).storage] & NV_SUPPORT_SAMPLED)) return D3DERR_NOTAVAILABLE;
+    constexpr DWORD known = D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY | D3DUSAGE_SOFTWAREPROCESSING |
+                            D3DUSAGE_QUERY_FILTER | D3DUSAGE_QUERY_WRAPANDMIP | D3DUSAGE_QUERY_VERTEXTEXTURE;
+    return usage & ~known ? D3DERR_NOTAVAILABLE : D3D_OK;
+  }
+  // Cube and volume textures are not implemented yet.
   if (resource_type != D3DRTYPE_SURFACE) return D3DERR_NOTAVAILABLE;
   FormatInfo info = format_info(format);
   if (info.storage == NV_FORMAT_UNDEFINED) return D3DERR_NOTAVAILABLE;

@@ -1,5 +1,7 @@
 #include "surface.hpp"
 
+#include "texture.hpp"
+
 namespace novem {
 
 Surface::Surface(Device *device, ULONG public_refs, const D3DSURFACE_DESC &desc)
@@ -12,7 +14,7 @@ Surface *Surface::create_image(Device *device, ULONG public_refs, UINT width, UI
   surface->image_ = device->commands().new_handle();
   uint32_t nv_usage = (usage & D3DUSAGE_DEPTHSTENCIL) ? NV_IMAGE_DEPTH_STENCIL : NV_IMAGE_RENDER_TARGET;
   device->commands().push(NV_OP_CREATE_IMAGE,
-                          nv_cmd_create_image{surface->image_, surface->format_.storage, width, height, nv_usage});
+                          nv_cmd_create_image{surface->image_, surface->format_.storage, width, height, nv_usage, 1});
   return surface;
 }
 
@@ -25,6 +27,23 @@ Surface *Surface::create_memory(Device *device, UINT width, UINT height, D3DFORM
   return surface;
 }
 
+Surface *Surface::create_level(Device *device, Texture *texture, UINT level, const D3DSURFACE_DESC &desc) {
+  auto *surface = new Surface(device, 0, desc);
+  surface->texture_ = texture;
+  surface->level_ = level;
+  return surface;
+}
+
+ULONG Surface::AddRef() {
+  if (texture_) return texture_->AddRef();
+  return DeviceChild::AddRef();
+}
+
+ULONG Surface::Release() {
+  if (texture_) return texture_->Release();
+  return DeviceChild::Release();
+}
+
 Surface::~Surface() {
   if (image_) device_->commands().push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{image_});
 }
@@ -32,6 +51,7 @@ Surface::~Surface() {
 HRESULT Surface::GetContainer(REFIID iid, void **container) {
   // A surface that no texture or swap chain owns has the device as its container.
   if (!container) return D3DERR_INVALIDCALL;
+  if (texture_) return texture_->QueryInterface(iid, container);
   return device_->QueryInterface(iid, container);
 }
 
@@ -41,7 +61,8 @@ HRESULT Surface::GetDesc(D3DSURFACE_DESC *desc) {
   return D3D_OK;
 }
 
-HRESULT Surface::LockRect(D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD /*flags*/) {
+HRESULT Surface::LockRect(D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD flags) {
+  if (texture_) return texture_->LockRect(level_, locked_rect, rect, flags);
   if (!locked_rect) return D3DERR_INVALIDCALL;
   // Only memory surfaces are lockable so far; a render target needs D3DUSAGE lockable support.
   if (memory_.empty() || locked_) return D3DERR_INVALIDCALL;
@@ -59,6 +80,7 @@ HRESULT Surface::LockRect(D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD /
 }
 
 HRESULT Surface::UnlockRect() {
+  if (texture_) return texture_->UnlockRect(level_);
   if (!locked_) return D3DERR_INVALIDCALL;
   locked_ = false;
   return D3D_OK;

@@ -9,6 +9,8 @@
 
 namespace novem {
 
+class Texture;
+
 class Surface final : public DeviceChild<IDirect3DSurface9> {
 public:
   // A backend image for a render target (usage D3DUSAGE_RENDERTARGET) or depth-stencil surface
@@ -17,6 +19,9 @@ public:
                                D3DFORMAT format, DWORD usage);
   // Bytes in memory: D3DPOOL_SYSTEMMEM or D3DPOOL_SCRATCH.
   static Surface *create_memory(Device *device, UINT width, UINT height, D3DFORMAT format, D3DPOOL pool);
+  // A level of a texture (GetSurfaceLevel): no reference of its own (AddRef and Release count on
+  // the texture, which deletes it), locks go to the texture's level.
+  static Surface *create_level(Device *device, Texture *texture, UINT level, const D3DSURFACE_DESC &desc);
   ~Surface() override;
 
   uint32_t image() const { return image_; }
@@ -26,6 +31,9 @@ public:
   UINT pitch() const { return pitch_; }
 
   HRESULT STDMETHODCALLTYPE QueryInterface(REFIID iid, void **out) override { return query(iid, IID_IDirect3DSurface9, out); }
+  ULONG STDMETHODCALLTYPE AddRef() override;
+  ULONG STDMETHODCALLTYPE Release() override;
+  Texture *texture() const { return texture_; }
   D3DRESOURCETYPE STDMETHODCALLTYPE GetType() override { return D3DRTYPE_SURFACE; }
   HRESULT STDMETHODCALLTYPE GetContainer(REFIID iid, void **container) override;
   HRESULT STDMETHODCALLTYPE GetDesc(D3DSURFACE_DESC *desc) override;
@@ -43,6 +51,8 @@ private:
   std::vector<uint8_t> memory_; // memory surfaces only
   UINT pitch_ = 0;
   bool locked_ = false;
+  Texture *texture_ = nullptr; // the container of a texture level
+  UINT level_ = 0;
 };
 
 } // namespace novem

@@ -19,7 +19,7 @@ const char *opcode_name(uint16_t op) {
       "DESTROY_IMAGE", "CREATE_SHADER", "DESTROY_SHADER", "SET_RENDER_TARGETS", "SET_VIEWPORT",
       "SET_SCISSOR",  "SET_PIPELINE",  "SET_VERTEX_BUFFER", "SET_CONSTANTS",   "CLEAR",
       "DRAW",         "READ_IMAGE",    "PRESENT",        "FENCE",             "SET_INDEX_BUFFER",
-      "DRAW_INDEXED"};
+      "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE"};
   return op < NV_OP_COUNT ? names[op] : "?";
 }
 
@@ -71,6 +71,16 @@ bool Executor::init(std::string &error) {
       gl_.BindBufferBase(GL_UNIFORM_BUFFER, kBinding[s], stage_ubo_[s]);
     }
   }
+  GLint units = 0;
+  gl_.GetIntegerv(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, &units);
+  if (units < GLint(kUnits)) {
+    error = "the context has " + std::to_string(units) + " texture units; Novem needs " + std::to_string(kUnits);
+    return false;
+  }
+  gl_.CreateTextures(GL_TEXTURE_2D, 1, &default_texture_);
+  gl_.TextureStorage2D(default_texture_, 1, GL_RGBA8, 1, 1);
+  static constexpr uint8_t kOpaqueBlack[4] = {0, 0, 0, 0xFF};
+  gl_.TextureSubImage2D(default_texture_, 0, 0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, kOpaqueBlack);
   GLenum e = gl_.GetError();
   if (e != GL_NO_ERROR) {
     error = "GL error " + std::to_string(e) + " while setting up the context";
@@ -88,6 +98,10 @@ void Executor::shutdown() {
   pipelines_.clear();
   programs_.clear();
   framebuffers_.clear();
+  for (auto &[key, name] : samplers_) gl_.DeleteSamplers(1, &name);
+  samplers_.clear();
+  if (default_texture_) gl_.DeleteTextures(1, &default_texture_);
+  default_texture_ = 0;
   for (auto &[handle, b] : buffers_) gl_.DeleteBuffers(1, &b.name);
   buffers_.clear();
   ring_.destroy();
@@ -209,12 +223,14 @@ void Executor::set_constants(const nv_cmd_set_constants &a, const nv_cmd_header 
 // ---- images and targets ----
 
 void Executor::create_image(const nv_cmd_create_image &a, const nv_cmd_header *) {
+  if (const Image *old = framebuffers_.image(a.image)) forget_texture(old->name);
   framebuffers_.create_image(a); // replacing an image deletes its framebuffers
   state_.framebuffers_deleted();
   if (a.image == targets_.color || a.image == targets_.depth_stencil) fbo_dirty_ = true;
 }
 
 void Executor::destroy_image(const nv_cmd_destroy_image &a, const nv_cmd_header *) {
+  if (const Image *old = framebuffers_.image(a.image)) forget_texture(old->name);
   framebuffers_.destroy_image(a.image);
   state_.framebuffers_deleted();
   if (a.image == targets_.color || a.image == targets_.depth_stencil) fbo_dirty_ = true;
@@ -304,6 +320,112 @@ void Executor::present(const nv_cmd_present &, const nv_cmd_header *) {
   unflushed_ = false;
 }
 
+// ---- textures ----
+
+void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h) {
+  const Image *img = framebuffers_.image(a.image);
+  if (!img || !img->sampled || img->renderbuffer || img->format->depth || a.level >= img->levels) {
+    log("UPDATE_IMAGE %u: no such sampled colour image or level %u", a.image, a.level);
+    return;
+  }
+  const uint32_t w = std::max(img->width >> a.level, 1u), hgt = std::max(img->height >> a.level, 1u);
+  const nv_rect &r = a.rect;
+  if (r.x < 0 || r.y < 0 || r.width <= 0 || r.height <= 0 || uint32_t(r.x) + uint32_t(r.width) > w ||
+      uint32_t(r.y) + uint32_t(r.height) > hgt) {
+    log("UPDATE_IMAGE %u: the rectangle is outside level %u", a.image, a.level);
+    return;
+  }
+  const uint32_t texel = img->format->bytes_per_pixel;
+  const size_t row = size_t(r.width) * texel;
+  const size_t pitch = a.row_pitch ? a.row_pitch : row;
+  const uint64_t room = h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_update_image);
+  if (pitch < row || pitch % texel || pitch * (size_t(r.height) - 1) + row > room) {
+    log("UPDATE_IMAGE %u: row_pitch %u does not fit the record", a.image, a.row_pitch);
+    return;
+  }
+  // Rows are top first and row 0 is the top row in GL's texture space here too (the contract's
+  // convention, as for render targets): no flip. GL orders the write with the draws around it.
+  gl_.PixelStorei(GL_UNPACK_ROW_LENGTH, GLint(pitch / texel));
+  gl_.TextureSubImage2D(img->name, GLint(a.level), r.x, r.y, r.width, r.height, img->format->read_format,
+                        img->format->read_type, novem::command_payload<nv_cmd_update_image>(h));
+  gl_.PixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  unflushed_ = true;
+}
+
+void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) {
+  if (a.stage >= NV_STAGE_COUNT || a.slot >= (a.stage == NV_STAGE_PIXEL ? NV_MAX_PIXEL_TEXTURES : NV_MAX_VERTEX_TEXTURES)) {
+    log("SET_TEXTURE: no stage %u slot %u", a.stage, a.slot);
+    return;
+  }
+  textures_[a.stage][a.slot] = {a.image, a.sampler};
+  textures_dirty_ = true;
+}
+
+GLuint Executor::sampler(const nv_sampler_desc &desc) {
+  std::string key(reinterpret_cast<const char *>(&desc), sizeof desc);
+  auto it = samplers_.find(key);
+  if (it != samplers_.end()) return it->second;
+  auto address = [](uint8_t a) -> GLint {
+    switch (a) {
+    case NV_ADDRESS_MIRROR: return GL_MIRRORED_REPEAT;
+    case NV_ADDRESS_CLAMP: return GL_CLAMP_TO_EDGE;
+    case NV_ADDRESS_BORDER: return GL_CLAMP_TO_BORDER;
+    default: return GL_REPEAT;
+    }
+  };
+  const bool min_linear = desc.min_filter == NV_FILTER_LINEAR;
+  GLint min_filter;
+  if (desc.mip_filter == NV_FILTER_LINEAR) min_filter = min_linear ? GL_LINEAR_MIPMAP_LINEAR : GL_NEAREST_MIPMAP_LINEAR;
+  else min_filter = min_linear ? GL_LINEAR_MIPMAP_NEAREST : GL_NEAREST_MIPMAP_NEAREST;
+  GLuint s = 0;
+  gl_.CreateSamplers(1, &s);
+  gl_.SamplerParameteri(s, GL_TEXTURE_MIN_FILTER, min_filter);
+  gl_.SamplerParameteri(s, GL_TEXTURE_MAG_FILTER, desc.mag_filter == NV_FILTER_LINEAR ? GL_LINEAR : GL_NEAREST);
+  gl_.SamplerParameteri(s, GL_TEXTURE_WRAP_S, address(desc.address_u));
+  gl_.SamplerParameteri(s, GL_TEXTURE_WRAP_T, address(desc.address_v));
+  gl_.SamplerParameteri(s, GL_TEXTURE_WRAP_R, address(desc.address_w));
+  gl_.SamplerParameterfv(s, GL_TEXTURE_BORDER_COLOR, desc.border_color);
+  gl_.SamplerParameterf(s, GL_TEXTURE_LOD_BIAS, desc.mip_lod_bias);
+  // max_mip_level is the most detailed level; MIPFILTER NONE stays on it (nearest selection).
+  gl_.SamplerParameterf(s, GL_TEXTURE_MIN_LOD, float(desc.max_mip_level));
+  gl_.SamplerParameterf(s, GL_TEXTURE_MAX_LOD, desc.mip_filter == NV_FILTER_NONE ? float(desc.max_mip_level) + 0.25f : 1000.0f);
+  samplers_.emplace(std::move(key), s);
+  return s;
+}
+
+void Executor::bind_textures() {
+  if (!textures_dirty_) return;
+  for (uint32_t stage = 0; stage < NV_STAGE_COUNT; ++stage) {
+    const uint32_t count = stage == NV_STAGE_PIXEL ? NV_MAX_PIXEL_TEXTURES : NV_MAX_VERTEX_TEXTURES;
+    const uint32_t first = stage == NV_STAGE_PIXEL ? 16 : 32;
+    for (uint32_t i = 0; i < count; ++i) {
+      const TextureSlot &slot = textures_[stage][i];
+      const Image *img = framebuffers_.image(slot.image);
+      GLuint tex = default_texture_, smp = 0;
+      if (img && img->sampled && !img->renderbuffer) {
+        tex = img->name;
+        smp = sampler(slot.sampler);
+      }
+      const uint32_t unit = first + i;
+      if (unit_texture_[unit] != tex || !config_.state_cache) {
+        gl_.BindTextureUnit(unit, tex);
+        unit_texture_[unit] = tex;
+      }
+      if (unit_sampler_[unit] != smp || !config_.state_cache) {
+        gl_.BindSampler(unit, smp);
+        unit_sampler_[unit] = smp;
+      }
+    }
+  }
+  textures_dirty_ = false;
+}
+
+void Executor::forget_texture(GLuint name) {
+  for (GLuint &t : unit_texture_)
+    if (t == name) t = 0;
+  textures_dirty_ = true;
+}
+
 // ---- shaders, pipelines, draws ----
 
 void Executor::pipeline_changed(uint32_t shader) {
@@ -374,6 +496,7 @@ void Executor::apply_vertex_input(const nv_pipeline_desc &d) {
 
 bool Executor::prepare_draw() {
   if (!bind_targets()) return false;
+  bind_textures();
   if (pipeline_dirty_) {
     if (!pipeline_ && have_desc_) pipeline_ = pipelines_.get(desc_, programs_);
     if (!pipeline_) return false;

@@ -65,6 +65,8 @@ public:
   void fence(const nv_cmd_fence &a, const nv_cmd_header *h);
   void set_index_buffer(const nv_cmd_set_index_buffer &a, const nv_cmd_header *h);
   void draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *h);
+  void update_image(const nv_cmd_update_image &a, const nv_cmd_header *h);
+  void set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *h);
 
 private:
   // A table entry: the handler, then (unless KHR_debug reports them) any GL error it raised.
@@ -80,6 +82,9 @@ private:
   void bind_vertex_buffer(uint32_t slot);
   bool prepare_draw(); // targets and pipeline; false when the draw cannot happen
   void pipeline_changed(uint32_t shader); // a shader went away or came back
+  GLuint sampler(const nv_sampler_desc &desc); // cached by desc
+  void bind_textures();                        // texture units 16 + N (pixel), 32 + N (vertex)
+  void forget_texture(GLuint name);            // a texture was deleted: its units need binding again
 
   struct Buffer {
     GLuint name = 0;
@@ -124,6 +129,19 @@ private:
   bool input_valid_ = false;
   uint32_t enabled_attributes_ = 0;
 
+  // Textures: what SET_TEXTURE bound per stage and slot, and what the units have.
+  struct TextureSlot {
+    uint32_t image = 0;
+    nv_sampler_desc sampler{};
+  };
+  static constexpr uint32_t kUnits = 36; // 16 + 16 pixel, 32 + 4 vertex
+  TextureSlot textures_[NV_STAGE_COUNT][NV_MAX_PIXEL_TEXTURES];
+  bool textures_dirty_ = true;
+  GLuint unit_texture_[kUnits] = {};
+  GLuint unit_sampler_[kUnits] = {};
+  GLuint default_texture_ = 0; // 1x1 (0, 0, 0, 1): what a slot with no image samples
+  std::unordered_map<std::string, GLuint> samplers_; // nv_sampler_desc bytes -> sampler object
+
   std::deque<PendingFence> fences_;
   bool unflushed_ = false;
 };
@@ -150,6 +168,8 @@ constexpr novem::DispatchTable<Executor> Executor::table() {
   t[NV_OP_FENCE] = run<nv_cmd_fence, &Executor::fence>;
   t[NV_OP_SET_INDEX_BUFFER] = run<nv_cmd_set_index_buffer, &Executor::set_index_buffer>;
   t[NV_OP_DRAW_INDEXED] = run<nv_cmd_draw_indexed, &Executor::draw_indexed>;
+  t[NV_OP_UPDATE_IMAGE] = run<nv_cmd_update_image, &Executor::update_image>;
+  t[NV_OP_SET_TEXTURE] = run<nv_cmd_set_texture, &Executor::set_texture>;
   return t;
 }
 

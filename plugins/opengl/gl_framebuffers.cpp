@@ -1,5 +1,7 @@
 #include "gl_framebuffers.hpp"
 
+#include <algorithm>
+
 #include "gl_log.hpp"
 
 namespace novem_gl {
@@ -16,12 +18,20 @@ void Framebuffers::create_image(const nv_cmd_create_image &a) {
   img.width = a.width;
   img.height = a.height;
   img.renderbuffer = format->depth && !(a.usage & NV_IMAGE_SAMPLED);
+  img.sampled = (a.usage & NV_IMAGE_SAMPLED) != 0;
+  uint32_t max_levels = 1;
+  while ((std::max(a.width, a.height) >> max_levels) != 0) ++max_levels;
+  img.levels = std::clamp<uint32_t>(a.levels, 1, max_levels);
+  if (a.usage & (NV_IMAGE_RENDER_TARGET | NV_IMAGE_DEPTH_STENCIL)) img.levels = 1;
   if (img.renderbuffer) {
     gl_.CreateRenderbuffers(1, &img.name);
     gl_.NamedRenderbufferStorage(img.name, format->internal_format, GLsizei(a.width), GLsizei(a.height));
   } else {
     gl_.CreateTextures(GL_TEXTURE_2D, 1, &img.name);
-    gl_.TextureStorage2D(img.name, 1, format->internal_format, GLsizei(a.width), GLsizei(a.height));
+    gl_.TextureStorage2D(img.name, GLsizei(img.levels), format->internal_format, GLsizei(a.width), GLsizei(a.height));
+    // Immutable storage: every level exists, so the texture is complete whatever the sampler.
+    gl_.TextureParameteri(img.name, GL_TEXTURE_MAX_LEVEL, GLint(img.levels - 1));
+    if ((a.usage & NV_IMAGE_ALPHA_ONE) && !format->depth) gl_.TextureParameteri(img.name, GL_TEXTURE_SWIZZLE_A, GL_ONE);
   }
   images_[a.image] = img;
 }

@@ -19,6 +19,8 @@ struct Image {
   bool renderbuffer = false;
   const ImageFormat *format = nullptr;
   uint32_t width = 0, height = 0;
+  uint32_t levels = 1;
+  bool sampled = false;
 };
 
 class Framebuffers {

@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -139,7 +140,7 @@ public:
 
   uint32_t create_image(nv_format format, uint32_t usage, int w = kSize, int h = kSize) {
     uint32_t handle = next_handle_++;
-    push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{handle, uint32_t(format), uint32_t(w), uint32_t(h), usage});
+    push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{handle, uint32_t(format), uint32_t(w), uint32_t(h), usage, 1});
     return handle;
   }
   uint32_t create_buffer(const void *data, size_t bytes) {
@@ -772,6 +773,191 @@ void scene_two_streams(TestDevice &dev) {
   check_image(img, [](int x, int) { return x < 32 ? kRed : kBlue; });
 }
 
+
+// ---- textures (ABI 3) ----
+
+struct TexVertex {
+  float x, y, z, u, v;
+};
+
+// A rectangle in window pixels with texture coordinates (u0, v0) at its top left and (u1, v1) at
+// its bottom right.
+std::vector<TexVertex> tex_quad(float x0, float y0, float x1, float y1, float u0, float v0, float u1, float v1) {
+  TexVertex a{ndc_x(x0), ndc_y(y0), 0, u0, v0}, b{ndc_x(x1), ndc_y(y0), 0, u1, v0};
+  TexVertex c{ndc_x(x0), ndc_y(y1), 0, u0, v1}, d{ndc_x(x1), ndc_y(y1), 0, u1, v1};
+  return {a, b, c, b, d, c};
+}
+
+nv_pipeline_desc tex_pipeline(uint32_t vs, uint32_t ps) {
+  nv_pipeline_desc d = color_pipeline(vs, ps);
+  d.attributes[1] = nv_vertex_attribute{1, 0, NV_FORMAT_R32G32_SFLOAT, 0, 12};
+  return d;
+}
+
+nv_sampler_desc sampler(uint8_t filter, uint8_t mip, uint8_t address, uint8_t max_level = 0) {
+  nv_sampler_desc s;
+  std::memset(&s, 0, sizeof s);
+  s.min_filter = s.mag_filter = filter;
+  s.mip_filter = mip;
+  s.address_u = s.address_v = s.address_w = address;
+  s.max_anisotropy = 1;
+  s.max_mip_level = max_level;
+  return s;
+}
+
+// Texel (i, j) of level 0 of the test texture: distinct, 0xAARRGGBB.
+uint32_t texel0(int i, int j) { return 0xFF000000u | uint32_t(i * 60 + 20) << 16 | uint32_t(j * 60 + 20) << 8 | 0x10; }
+uint32_t texel1(int i, int j) { return 0xFF000000u | uint32_t(i * 200 + 30) << 16 | 0x40u << 8 | uint32_t(j * 200 + 30); }
+
+struct TexScene {
+  TestDevice &dev;
+  uint32_t target, vs, ps, texture;
+  explicit TexScene(TestDevice &d, uint32_t usage = 0)
+      : dev(d), target(d.create_image(NV_FORMAT_B8G8R8A8_UNORM, NV_IMAGE_RENDER_TARGET)),
+        vs(d.create_shader(NV_STAGE_VERTEX, "vs_tex")), ps(d.create_shader(NV_STAGE_PIXEL, "ps_tex")),
+        texture(create_texture(usage)) {
+    dev.set_targets(target);
+    dev.set_viewport(0, 0, kSize, kSize);
+    dev.set_scissor(0, 0, kSize, kSize);
+    dev.clear_all(kBlackF);
+    dev.set_pipeline(tex_pipeline(vs, ps));
+  }
+  // A 4x4 texture with two levels: level 0 from texel0, level 1 (2x2) from texel1. Level 0 goes in
+  // with a row pitch wider than its rows, level 1 tightly packed.
+  uint32_t create_texture(uint32_t usage) {
+    uint32_t handle = 1000 + usage;
+    dev.push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{handle, NV_FORMAT_B8G8R8A8_UNORM, 4, 4, NV_IMAGE_SAMPLED | usage, 2});
+    std::vector<uint32_t> rows(6 * 4, 0xDEADBEEF);
+    for (int j = 0; j < 4; ++j)
+      for (int i = 0; i < 4; ++i) rows[size_t(j) * 6 + size_t(i)] = texel0(i, j);
+    dev.push(NV_OP_UPDATE_IMAGE, nv_cmd_update_image{handle, 0, {0, 0, 4, 4}, 6 * 4}, rows.data(), rows.size() * 4);
+    const uint32_t l1[4] = {texel1(0, 0), texel1(1, 0), texel1(0, 1), texel1(1, 1)};
+    dev.push(NV_OP_UPDATE_IMAGE, nv_cmd_update_image{handle, 1, {0, 0, 2, 2}, 0}, l1, sizeof l1);
+    return handle;
+  }
+  void bind(const nv_sampler_desc &s, uint32_t image = 0) {
+    dev.push(NV_OP_SET_TEXTURE, nv_cmd_set_texture{NV_STAGE_PIXEL, 0, image ? image : texture, s});
+  }
+  uint32_t draw(const std::vector<TexVertex> &v) {
+    uint32_t vb = dev.create_buffer(v.data(), v.size() * sizeof(TexVertex));
+    dev.set_vertex_buffer(vb, 0, sizeof(TexVertex));
+    dev.draw(0, uint32_t(v.size()));
+    return vb;
+  }
+};
+
+void scene_texture_point(TestDevice &dev) {
+  TexScene s(dev);
+  s.bind(sampler(NV_FILTER_POINT, NV_FILTER_POINT, NV_ADDRESS_CLAMP));
+  s.draw(tex_quad(0, 0, 32, 32, 0, 0, 1, 1)); // level 0: 8x8 pixels per texel
+  s.draw(tex_quad(40, 40, 42, 42, 0, 0, 1, 1)); // 2x2 pixels for 4x4 texels: level 1
+  auto img = dev.read(s.target);
+  for (int j = 0; j < 4; ++j)
+    for (int i = 0; i < 4; ++i) {
+      CHECK_PIXEL(img, i * 8 + 1, j * 8 + 1, texel0(i, j));
+      CHECK_PIXEL(img, i * 8 + 6, j * 8 + 6, texel0(i, j));
+    }
+  for (int j = 0; j < 2; ++j)
+    for (int i = 0; i < 2; ++i) CHECK_PIXEL(img, 40 + i, 40 + j, texel1(i, j));
+  CHECK_PIXEL(img, 50, 10, kBlack);
+}
+
+void scene_texture_max_level(TestDevice &dev) {
+  TexScene s(dev);
+  // MIPFILTER NONE with max_mip_level 1: level 1 only, even magnified.
+  s.bind(sampler(NV_FILTER_POINT, NV_FILTER_NONE, NV_ADDRESS_CLAMP, 1));
+  s.draw(tex_quad(0, 0, 32, 32, 0, 0, 1, 1));
+  auto img = dev.read(s.target);
+  for (int j = 0; j < 2; ++j)
+    for (int i = 0; i < 2; ++i) CHECK_PIXEL(img, i * 16 + 8, j * 16 + 8, texel1(i, j));
+}
+
+void scene_texture_unbound_and_alpha_one(TestDevice &dev) {
+  TexScene s(dev, NV_IMAGE_ALPHA_ONE);
+  // An X8-style image: alpha reads 1 whatever the bytes hold.
+  const uint32_t clear_alpha = 0x00336699;
+  std::vector<uint32_t> texels(16, clear_alpha);
+  dev.push(NV_OP_UPDATE_IMAGE, nv_cmd_update_image{s.texture, 0, {0, 0, 4, 4}, 0}, texels.data(), texels.size() * 4);
+  s.bind(sampler(NV_FILTER_POINT, NV_FILTER_NONE, NV_ADDRESS_CLAMP));
+  s.draw(tex_quad(0, 0, 32, 32, 0, 0, 1, 1));
+  // No image in the slot: (0, 0, 0, 1).
+  dev.push(NV_OP_SET_TEXTURE, nv_cmd_set_texture{NV_STAGE_PIXEL, 0, 0, sampler(NV_FILTER_POINT, NV_FILTER_NONE, NV_ADDRESS_CLAMP)});
+  const float white[4] = {1, 1, 1, 1};
+  dev.clear(NV_CLEAR_COLOR, white, 1.0f, {nv_rect{32, 32, 32, 32}});
+  s.draw(tex_quad(32, 32, 64, 64, 0, 0, 1, 1));
+  auto img = dev.read(s.target);
+  CHECK_PIXEL(img, 10, 10, 0xFF336699);
+  CHECK_PIXEL(img, 48, 48, kBlack);
+}
+
+void scene_texture_linear(TestDevice &dev) {
+  TexScene s(dev);
+  // A 2x2 image, black | white in each row: linear filtering across the middle of a 64-pixel quad.
+  const uint32_t image = 2000;
+  dev.push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{image, NV_FORMAT_B8G8R8A8_UNORM, 2, 2, NV_IMAGE_SAMPLED, 1});
+  const uint32_t texels[4] = {kBlack, 0xFFFFFFFF, kBlack, 0xFFFFFFFF};
+  dev.push(NV_OP_UPDATE_IMAGE, nv_cmd_update_image{image, 0, {0, 0, 2, 2}, 0}, texels, sizeof texels);
+  s.bind(sampler(NV_FILTER_LINEAR, NV_FILTER_NONE, NV_ADDRESS_CLAMP), image);
+  s.draw(tex_quad(0, 0, 64, 32, 0, 0, 1, 1));
+  s.bind(sampler(NV_FILTER_LINEAR, NV_FILTER_NONE, NV_ADDRESS_WRAP), image);
+  s.draw(tex_quad(0, 32, 64, 64, 0, 0, 1, 1));
+  auto img = dev.read(s.target);
+  // Pixel x samples u = (x + 0.5) / 64: texel coordinate (x + 0.5) / 32 - 0.5.
+  auto expect = [](double t) {
+    uint32_t g = uint32_t(std::lround(std::clamp(t, 0.0, 1.0) * 255.0));
+    return 0xFF000000u | g << 16 | g << 8 | g;
+  };
+  auto near_grey = [](uint32_t got, uint32_t want) { return near(got, want, 4); };
+  for (int x : {16, 31, 32, 47}) {
+    INFO("clamp, x " << x << ": " << hex(pixel(img, x, 8)));
+    CHECK(near_grey(pixel(img, x, 8), expect((x + 0.5) / 32.0 - 0.5)));
+  }
+  // At the left edge clamp stays black; wrap blends in the white texel of the other side.
+  CHECK_PIXEL(img, 0, 8, kBlack);
+  INFO("wrap, x 0: " << hex(pixel(img, 0, 40)));
+  CHECK(near_grey(pixel(img, 0, 40), expect(1.0 - (0.5 / 32.0 + 0.5))));
+  CHECK(near_grey(pixel(img, 32, 40), expect(32.5 / 32.0 - 0.5)));
+}
+
+void scene_texture_address(TestDevice &dev) {
+  TexScene s(dev);
+  // u and v run 0..2 over each quad: wrap repeats the texture, clamp repeats the edge texels,
+  // border gives the border colour (opaque white here).
+  s.bind(sampler(NV_FILTER_POINT, NV_FILTER_NONE, NV_ADDRESS_WRAP));
+  s.draw(tex_quad(0, 0, 32, 32, 0, 0, 2, 2));
+  s.bind(sampler(NV_FILTER_POINT, NV_FILTER_NONE, NV_ADDRESS_CLAMP));
+  s.draw(tex_quad(32, 0, 64, 32, 0, 0, 2, 2));
+  nv_sampler_desc border = sampler(NV_FILTER_POINT, NV_FILTER_NONE, NV_ADDRESS_BORDER);
+  for (float &c : border.border_color) c = 1.0f;
+  s.bind(border);
+  s.draw(tex_quad(0, 32, 32, 64, 0, 0, 2, 2));
+  auto img = dev.read(s.target);
+  for (int j = 0; j < 8; ++j)
+    for (int i = 0; i < 8; ++i) {
+      const int x = i * 4 + 1, y = j * 4 + 1; // 4 pixels per texel
+      CHECK_PIXEL(img, x, y, texel0(i % 4, j % 4));
+      CHECK_PIXEL(img, 32 + x, y, texel0(std::min(i, 3), std::min(j, 3)));
+      CHECK_PIXEL(img, x, 32 + y, i < 4 && j < 4 ? texel0(i, j) : 0xFFFFFFFFu);
+    }
+}
+
+void scene_texture_update_between_draws(TestDevice &dev) {
+  TexScene s(dev);
+  s.bind(sampler(NV_FILTER_POINT, NV_FILTER_NONE, NV_ADDRESS_CLAMP));
+  s.draw(tex_quad(0, 0, 32, 64, 0, 0, 1, 1));
+  std::vector<uint32_t> red(4, kRed);
+  dev.push(NV_OP_UPDATE_IMAGE, nv_cmd_update_image{s.texture, 0, {1, 1, 2, 2}, 0}, red.data(), red.size() * 4);
+  s.draw(tex_quad(32, 0, 64, 64, 0, 0, 1, 1));
+  auto img = dev.read(s.target);
+  // Texels are 8 x 16 pixels on each half.
+  CHECK_PIXEL(img, 12, 20, texel0(1, 1));
+  CHECK_PIXEL(img, 20, 36, texel0(2, 2));
+  CHECK_PIXEL(img, 32 + 12, 20, kRed);
+  CHECK_PIXEL(img, 32 + 20, 36, kRed);
+  CHECK_PIXEL(img, 32 + 4, 4, texel0(0, 0));
+  CHECK_PIXEL(img, 32 + 28, 60, texel0(3, 3));
+}
+
 // ---------------------------------------------------------------------------------------------
 
 void run_scene(const std::string &plugin_name, const std::function<void(TestDevice &)> &scene) {
@@ -833,3 +1019,9 @@ CONTRACT_SCENE("indexed triangle list, 16-bit indices, base_vertex", scene_index
 CONTRACT_SCENE("indexed triangle list, 32-bit indices, base_vertex", scene_indexed<uint32_t>)
 CONTRACT_SCENE("index buffer update between indexed draws", scene_index_update)
 CONTRACT_SCENE("two vertex streams", scene_two_streams)
+CONTRACT_SCENE("texture: point sampling, two levels, row pitch", scene_texture_point)
+CONTRACT_SCENE("texture: MIPFILTER NONE on max_mip_level 1", scene_texture_max_level)
+CONTRACT_SCENE("texture: unbound slot and alpha-one images", scene_texture_unbound_and_alpha_one)
+CONTRACT_SCENE("texture: linear filtering at a texel boundary, clamp and wrap", scene_texture_linear)
+CONTRACT_SCENE("texture: wrap, clamp and border", scene_texture_address)
+CONTRACT_SCENE("texture: update between two draws", scene_texture_update_between_draws)

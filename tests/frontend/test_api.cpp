@@ -89,7 +89,11 @@ TEST_CASE("format checks answer for what is implemented", "[api]") {
   CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DUSAGE_RENDERTARGET, D3DRTYPE_SURFACE, D3DFMT_A8R8G8B8) == D3D_OK);
   CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DUSAGE_DEPTHSTENCIL, D3DRTYPE_SURFACE, D3DFMT_D24S8) == D3D_OK);
   CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DUSAGE_DEPTHSTENCIL, D3DRTYPE_SURFACE, D3DFMT_A8R8G8B8) == D3DERR_NOTAVAILABLE);
-  CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, 0, D3DRTYPE_TEXTURE, D3DFMT_A8R8G8B8) == D3DERR_NOTAVAILABLE);
+  CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, 0, D3DRTYPE_TEXTURE, D3DFMT_A8R8G8B8) == D3D_OK);
+  CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DUSAGE_DYNAMIC, D3DRTYPE_TEXTURE, D3DFMT_X8R8G8B8) == D3D_OK);
+  CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, 0, D3DRTYPE_TEXTURE, D3DFMT_R5G6B5) == D3DERR_NOTAVAILABLE);
+  CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DUSAGE_RENDERTARGET, D3DRTYPE_TEXTURE, D3DFMT_A8R8G8B8) == D3DERR_NOTAVAILABLE);
+  CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, 0, D3DRTYPE_CUBETEXTURE, D3DFMT_A8R8G8B8) == D3DERR_NOTAVAILABLE);
   CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, 0, D3DRTYPE_SURFACE, D3DFMT_DXT1) == D3DERR_NOTAVAILABLE);
   CHECK(d3d->CheckDepthStencilMatch(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DFMT_X8R8G8B8, D3DFMT_D16) == D3D_OK);
   CHECK(d3d->CheckDepthStencilMatch(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DFMT_D16, D3DFMT_D16) == D3DERR_NOTAVAILABLE);
@@ -214,7 +218,8 @@ TEST_CASE("invalid calls return D3DERR_INVALIDCALL", "[api]") {
   back->Release();
   surface->Release();
   // A method that is not implemented yet fails instead of crashing.
-  CHECK(dev->SetTexture(0, nullptr) == D3DERR_INVALIDCALL);
+  IDirect3DCubeTexture9 *cube = nullptr;
+  CHECK(dev->CreateCubeTexture(16, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &cube, nullptr) == D3DERR_INVALIDCALL);
 }
 
 TEST_CASE("a frame of draws runs on the null plugin", "[api]") {
@@ -467,4 +472,189 @@ TEST_CASE("vertex declarations: created, read back, and made from an FVF", "[api
   const D3DVERTEXELEMENT9 misaligned[] = {{0, 2, D3DDECLTYPE_FLOAT3, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_POSITION, 0},
                                           D3DDECL_END()};
   CHECK(dev->CreateVertexDeclaration(misaligned, &decl) == D3DERR_INVALIDCALL);
+}
+
+TEST_CASE("textures: creation, levels and level descriptions", "[api][texture]") {
+  NullDevice nd;
+  IDirect3DDevice9 *dev = nd.device;
+  IDirect3DTexture9 *tex = nullptr;
+  REQUIRE(dev->CreateTexture(64, 16, 0, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr) == D3D_OK);
+  CHECK(tex->GetLevelCount() == 7); // 64x16 .. 1x1
+  CHECK(tex->GetType() == D3DRTYPE_TEXTURE);
+  D3DSURFACE_DESC d{};
+  REQUIRE(tex->GetLevelDesc(2, &d) == D3D_OK);
+  CHECK(d.Width == 16);
+  CHECK(d.Height == 4);
+  CHECK(d.Format == D3DFMT_A8R8G8B8);
+  CHECK(d.Pool == D3DPOOL_MANAGED);
+  CHECK(d.Type == D3DRTYPE_SURFACE);
+  REQUIRE(tex->GetLevelDesc(6, &d) == D3D_OK);
+  CHECK(d.Width == 1);
+  CHECK(d.Height == 1);
+  CHECK(tex->GetLevelDesc(7, &d) == D3DERR_INVALIDCALL);
+  tex->Release();
+
+  REQUIRE(dev->CreateTexture(8, 8, 2, 0, D3DFMT_X8R8G8B8, D3DPOOL_DEFAULT, &tex, nullptr) == D3D_OK);
+  CHECK(tex->GetLevelCount() == 2);
+  tex->Release();
+  CHECK(dev->CreateTexture(8, 8, 5, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr) == D3DERR_INVALIDCALL);
+  CHECK(dev->CreateTexture(0, 8, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr) == D3DERR_INVALIDCALL);
+  CHECK(dev->CreateTexture(8, 8, 1, D3DUSAGE_DYNAMIC, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr) == D3DERR_INVALIDCALL);
+  CHECK(dev->CreateTexture(8, 8, 1, 0, D3DFMT_DXT1, D3DPOOL_MANAGED, &tex, nullptr) == D3DERR_INVALIDCALL);
+  CHECK(tex == nullptr);
+}
+
+TEST_CASE("textures: GetSurfaceLevel's surface counts on the texture", "[api][texture]") {
+  NullDevice nd;
+  IDirect3DDevice9 *dev = nd.device;
+  IDirect3DTexture9 *tex = nullptr;
+  REQUIRE(dev->CreateTexture(16, 16, 0, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr) == D3D_OK);
+  CHECK(refcount(tex) == 1);
+  IDirect3DSurface9 *level1 = nullptr;
+  REQUIRE(tex->GetSurfaceLevel(1, &level1) == D3D_OK);
+  CHECK(refcount(tex) == 2);
+  CHECK(level1->AddRef() == 3); // the texture's count
+  CHECK(level1->Release() == 2);
+  IDirect3DSurface9 *again = nullptr;
+  REQUIRE(tex->GetSurfaceLevel(1, &again) == D3D_OK);
+  CHECK(again == level1);
+  again->Release();
+  D3DSURFACE_DESC d{};
+  REQUIRE(level1->GetDesc(&d) == D3D_OK);
+  CHECK(d.Width == 8);
+  IDirect3DTexture9 *container = nullptr;
+  REQUIRE(level1->GetContainer(IID_IDirect3DTexture9, reinterpret_cast<void **>(&container)) == D3D_OK);
+  CHECK(container == tex);
+  container->Release();
+  IDirect3DBaseTexture9 *base = nullptr;
+  REQUIRE(tex->QueryInterface(IID_IDirect3DBaseTexture9, reinterpret_cast<void **>(&base)) == D3D_OK);
+  base->Release();
+  // Locking through the surface locks the texture's level.
+  D3DLOCKED_RECT lr{};
+  REQUIRE(level1->LockRect(&lr, nullptr, 0) == D3D_OK);
+  CHECK(lr.Pitch >= 8 * 4);
+  CHECK(tex->LockRect(1, &lr, nullptr, 0) == D3DERR_INVALIDCALL); // already locked
+  CHECK(level1->UnlockRect() == D3D_OK);
+  CHECK(tex->UnlockRect(1) == D3DERR_INVALIDCALL);
+  CHECK(level1->Release() == 1);
+  // The surface lives as long as the texture: holding it keeps the texture.
+  REQUIRE(tex->GetSurfaceLevel(0, &level1) == D3D_OK);
+  CHECK(tex->Release() == 1);
+  CHECK(level1->Release() == 0);
+}
+
+TEST_CASE("textures: LockRect per pool", "[api][texture]") {
+  NullDevice nd;
+  IDirect3DDevice9 *dev = nd.device;
+  D3DLOCKED_RECT lr{};
+  struct Case { D3DPOOL pool; DWORD usage; bool lockable; };
+  for (Case c : {Case{D3DPOOL_DEFAULT, 0, false}, Case{D3DPOOL_DEFAULT, D3DUSAGE_DYNAMIC, true},
+                 Case{D3DPOOL_MANAGED, 0, true}, Case{D3DPOOL_SYSTEMMEM, 0, true}, Case{D3DPOOL_SCRATCH, 0, true}}) {
+    INFO("pool " << c.pool << " usage " << c.usage);
+    IDirect3DTexture9 *tex = nullptr;
+    REQUIRE(dev->CreateTexture(8, 8, 0, c.usage, D3DFMT_A8R8G8B8, c.pool, &tex, nullptr) == D3D_OK);
+    CHECK((tex->LockRect(0, &lr, nullptr, 0) == D3D_OK) == c.lockable);
+    if (c.lockable) {
+      CHECK(lr.Pitch == 32);
+      CHECK(tex->UnlockRect(0) == D3D_OK);
+      RECT r{2, 2, 4, 4};
+      REQUIRE(tex->LockRect(3, &lr, nullptr, D3DLOCK_READONLY) == D3D_OK); // 1x1
+      CHECK(tex->UnlockRect(3) == D3D_OK);
+      CHECK(tex->LockRect(2, &lr, &r, 0) == D3DERR_INVALIDCALL); // level 2 is 2x2
+      REQUIRE(tex->LockRect(0, &lr, &r, 0) == D3D_OK);
+      CHECK(tex->UnlockRect(0) == D3D_OK);
+      CHECK(tex->AddDirtyRect(&r) == D3D_OK);
+    }
+    CHECK(tex->LockRect(4, &lr, nullptr, 0) == D3DERR_INVALIDCALL);
+    // A scratch texture cannot be set on the device.
+    CHECK((dev->SetTexture(0, tex) == D3D_OK) == (c.pool != D3DPOOL_SCRATCH));
+    CHECK(dev->SetTexture(0, nullptr) == D3D_OK);
+    CHECK(tex->Release() == 0);
+  }
+}
+
+TEST_CASE("textures: SetTexture holds a private reference, GetTexture a public one", "[api][texture]") {
+  NullDevice nd;
+  IDirect3DDevice9 *dev = nd.device;
+  IDirect3DTexture9 *tex = nullptr;
+  REQUIRE(dev->CreateTexture(4, 4, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr) == D3D_OK);
+  REQUIRE(dev->SetTexture(3, tex) == D3D_OK);
+  CHECK(refcount(tex) == 1);
+  REQUIRE(dev->SetTexture(D3DVERTEXTEXTURESAMPLER1, tex) == D3D_OK);
+  CHECK(dev->SetTexture(16, tex) == D3DERR_INVALIDCALL);
+  IDirect3DBaseTexture9 *got = nullptr;
+  REQUIRE(dev->GetTexture(3, &got) == D3D_OK);
+  CHECK(got == tex);
+  CHECK(refcount(tex) == 2);
+  got->Release();
+  REQUIRE(dev->GetTexture(D3DVERTEXTEXTURESAMPLER1, &got) == D3D_OK);
+  CHECK(got == tex);
+  got->Release();
+  REQUIRE(dev->GetTexture(0, &got) == D3D_OK);
+  CHECK(got == nullptr);
+  // The device keeps the texture alive while it is bound.
+  CHECK(tex->Release() == 0);
+  REQUIRE(dev->GetTexture(3, &got) == D3D_OK);
+  CHECK(got == tex);
+  CHECK(got->GetType() == D3DRTYPE_TEXTURE);
+  got->Release();
+  CHECK(dev->SetTexture(3, nullptr) == D3D_OK);
+  CHECK(dev->SetTexture(D3DVERTEXTEXTURESAMPLER1, nullptr) == D3D_OK);
+  // SetLOD only counts for managed textures.
+  REQUIRE(dev->CreateTexture(16, 16, 0, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr) == D3D_OK);
+  CHECK(tex->SetLOD(2) == 0);
+  CHECK(tex->GetLOD() == 2);
+  CHECK(tex->SetLOD(9) == 2);
+  CHECK(tex->GetLOD() == 4);
+  tex->Release();
+  REQUIRE(dev->CreateTexture(16, 16, 0, 0, D3DFMT_A8R8G8B8, D3DPOOL_DEFAULT, &tex, nullptr) == D3D_OK);
+  CHECK(tex->SetLOD(2) == 0);
+  CHECK(tex->GetLOD() == 0);
+  tex->Release();
+}
+
+TEST_CASE("sampler states start at Windows' defaults", "[api][texture]") {
+  NullDevice nd;
+  IDirect3DDevice9 *dev = nd.device;
+  for (DWORD sampler : {DWORD(0), DWORD(15), DWORD(D3DVERTEXTEXTURESAMPLER0), DWORD(D3DVERTEXTEXTURESAMPLER3)}) {
+    INFO("sampler " << sampler);
+    DWORD v = 0xdead;
+    auto get = [&](D3DSAMPLERSTATETYPE s) {
+      REQUIRE(dev->GetSamplerState(sampler, s, &v) == D3D_OK);
+      return v;
+    };
+    CHECK(get(D3DSAMP_ADDRESSU) == D3DTADDRESS_WRAP);
+    CHECK(get(D3DSAMP_ADDRESSV) == D3DTADDRESS_WRAP);
+    CHECK(get(D3DSAMP_ADDRESSW) == D3DTADDRESS_WRAP);
+    CHECK(get(D3DSAMP_BORDERCOLOR) == 0);
+    CHECK(get(D3DSAMP_MAGFILTER) == D3DTEXF_POINT);
+    CHECK(get(D3DSAMP_MINFILTER) == D3DTEXF_POINT);
+    CHECK(get(D3DSAMP_MIPFILTER) == D3DTEXF_NONE);
+    CHECK(get(D3DSAMP_MIPMAPLODBIAS) == 0);
+    CHECK(get(D3DSAMP_MAXMIPLEVEL) == 0);
+    CHECK(get(D3DSAMP_MAXANISOTROPY) == 1);
+    CHECK(get(D3DSAMP_SRGBTEXTURE) == 0);
+    CHECK(get(D3DSAMP_ELEMENTINDEX) == 0);
+    CHECK(get(D3DSAMP_DMAPOFFSET) == 0);
+  }
+  REQUIRE(dev->SetSamplerState(2, D3DSAMP_MINFILTER, D3DTEXF_LINEAR) == D3D_OK);
+  DWORD v = 0;
+  REQUIRE(dev->GetSamplerState(2, D3DSAMP_MINFILTER, &v) == D3D_OK);
+  CHECK(v == D3DTEXF_LINEAR);
+  CHECK(dev->SetSamplerState(16, D3DSAMP_MINFILTER, D3DTEXF_LINEAR) == D3DERR_INVALIDCALL);
+  CHECK(dev->GetSamplerState(0, D3DSAMPLERSTATETYPE(0), &v) == D3DERR_INVALIDCALL);
+  CHECK(dev->GetSamplerState(0, D3DSAMP_MINFILTER, nullptr) == D3DERR_INVALIDCALL);
+}
+
+TEST_CASE("texture caps", "[api][texture]") {
+  NullDevice nd;
+  D3DCAPS9 caps{};
+  REQUIRE(nd.device->GetDeviceCaps(&caps) == D3D_OK);
+  CHECK((caps.TextureCaps & D3DPTEXTURECAPS_MIPMAP) != 0);
+  CHECK((caps.TextureCaps & D3DPTEXTURECAPS_POW2) == 0);
+  CHECK((caps.TextureFilterCaps & D3DPTFILTERCAPS_MINFLINEAR) != 0);
+  CHECK((caps.TextureFilterCaps & D3DPTFILTERCAPS_MIPFLINEAR) != 0);
+  CHECK((caps.TextureAddressCaps & D3DPTADDRESSCAPS_BORDER) != 0);
+  CHECK(caps.MaxTextureWidth >= 2048);
+  CHECK(caps.MaxTextureHeight >= 2048);
 }

@@ -74,6 +74,9 @@ enum nv_image_usage {
   NV_IMAGE_RENDER_TARGET = 1u << 0,
   NV_IMAGE_DEPTH_STENCIL = 1u << 1,
   NV_IMAGE_SAMPLED = 1u << 2,
+  /* ABI 3: sampling reads alpha as 1 whatever the image holds (D3DFMT_X8R8G8B8 textures). Only
+   * with NV_IMAGE_SAMPLED and without NV_IMAGE_RENDER_TARGET. */
+  NV_IMAGE_ALPHA_ONE = 1u << 3,
 };
 
 enum nv_buffer_usage { NV_BUFFER_VERTEX = 1u << 0, NV_BUFFER_INDEX = 1u << 1 };
@@ -140,6 +143,8 @@ typedef enum nv_opcode {
   NV_OP_FENCE,
   NV_OP_SET_INDEX_BUFFER, /* ABI 2 */
   NV_OP_DRAW_INDEXED,     /* ABI 2 */
+  NV_OP_UPDATE_IMAGE,     /* ABI 3 */
+  NV_OP_SET_TEXTURE,      /* ABI 3 */
   NV_OP_COUNT
 } nv_opcode;
 
@@ -157,8 +162,12 @@ typedef struct nv_cmd_create_buffer { uint32_t buffer; uint32_t usage; uint64_t 
 typedef struct nv_cmd_destroy_buffer { uint32_t buffer; } nv_cmd_destroy_buffer;
 /* payload: size bytes, written at offset */
 typedef struct nv_cmd_update_buffer { uint32_t buffer; uint32_t flags; uint64_t offset; uint64_t size; } nv_cmd_update_buffer;
-/* Initial contents are undefined. */
-typedef struct nv_cmd_create_image { uint32_t image; uint32_t format; uint32_t width, height; uint32_t usage; } nv_cmd_create_image;
+/* Initial contents are undefined. levels (ABI 3): mip levels, 1..log2(max(width, height)) + 1;
+ * 0 reads as 1. Level n is max(width >> n, 1) x max(height >> n, 1). Render targets and
+ * depth-stencil images have one level. */
+typedef struct nv_cmd_create_image {
+  uint32_t image; uint32_t format; uint32_t width, height; uint32_t usage; uint32_t levels;
+} nv_cmd_create_image;
 typedef struct nv_cmd_destroy_image { uint32_t image; } nv_cmd_destroy_image;
 /* payload: word_count SPIR-V words, entry point "main" */
 typedef struct nv_cmd_create_shader { uint32_t shader; uint32_t stage; uint32_t word_count; } nv_cmd_create_shader;
@@ -196,6 +205,44 @@ typedef struct nv_cmd_set_index_buffer { uint32_t buffer; uint32_t offset; uint3
  * has base_vertex added before it selects a vertex. A draw that would read past the end of the
  * index buffer, or with no index buffer bound, draws nothing. There is no primitive restart. */
 typedef struct nv_cmd_draw_indexed { uint32_t first_index; uint32_t index_count; int32_t base_vertex; } nv_cmd_draw_indexed;
+
+/* ABI 3: texture sampling. */
+typedef enum nv_filter { NV_FILTER_NONE = 0, NV_FILTER_POINT, NV_FILTER_LINEAR } nv_filter;
+typedef enum nv_address {
+  NV_ADDRESS_WRAP = 0, NV_ADDRESS_MIRROR, NV_ADDRESS_CLAMP, NV_ADDRESS_BORDER,
+} nv_address;
+
+/* How a slot samples its image. min/mag: POINT or LINEAR (NONE reads as POINT); mip: NONE (only
+ * level max_mip_level is read), POINT or LINEAR between levels. max_mip_level is the most detailed
+ * level used (D3D9's MAXMIPLEVEL / SetLOD). max_anisotropy (1 = off) may be ignored by a plugin.
+ * border_color (r, g, b, a) is used with NV_ADDRESS_BORDER; a plugin without arbitrary border
+ * colours uses the nearest of transparent black, opaque black and opaque white. Unused bytes zero. */
+typedef struct nv_sampler_desc {
+  uint8_t min_filter, mag_filter, mip_filter; /* nv_filter */
+  uint8_t address_u, address_v, address_w;    /* nv_address */
+  uint8_t max_anisotropy;
+  uint8_t max_mip_level;
+  float mip_lod_bias;
+  float border_color[4];
+} nv_sampler_desc;
+
+/* Writes rect of mip level `level` of an NV_IMAGE_SAMPLED image. payload: rect.height rows, top
+ * first, each row_pitch bytes apart (0: tightly packed, rect.width * texel bytes); a row holds
+ * rect.width texels in the format's memory layout. Ordered with draws like UPDATE_BUFFER: draws
+ * before it sample the old texels, draws after it the new. */
+typedef struct nv_cmd_update_image {
+  uint32_t image; uint32_t level; nv_rect rect; uint32_t row_pitch;
+} nv_cmd_update_image;
+
+#define NV_MAX_PIXEL_TEXTURES 16
+#define NV_MAX_VERTEX_TEXTURES 4
+
+/* Binds image (0: none) with sampler to texture slot `slot` of stage (NV_STAGE_VERTEX: 0..3,
+ * NV_STAGE_PIXEL: 0..15). The shader's combined image sampler sN of that stage is set 0, binding
+ * 16 + N (pixel) or 32 + N (vertex). A slot with no image samples (0, 0, 0, 1). */
+typedef struct nv_cmd_set_texture {
+  uint32_t stage; uint32_t slot; uint32_t image; nv_sampler_desc sampler;
+} nv_cmd_set_texture;
 
 #ifdef __cplusplus
 }

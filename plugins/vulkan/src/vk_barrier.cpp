@@ -26,6 +26,16 @@ ImageAccess ImageAccess::transfer_source() {
   return {VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT};
 }
 
+ImageAccess ImageAccess::transfer_destination() {
+  return {VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT};
+}
+
+ImageAccess ImageAccess::shader_read() {
+  return {VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+          VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+          VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
+}
+
 void BarrierBatch::transition(VkImage image, VkImageAspectFlags aspects, ImageAccess &state, const ImageAccess &next) {
   const bool same_layout = state.layout == next.layout;
   const bool hazard = ((state.access | next.access) & kWrites) != 0;
@@ -44,7 +54,7 @@ void BarrierBatch::transition(VkImage image, VkImageAspectFlags aspects, ImageAc
   b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   b.image = image;
-  b.subresourceRange = {aspects, 0, 1, 0, 1};
+  b.subresourceRange = {aspects, 0, VK_REMAINING_MIP_LEVELS, 0, 1}; // the whole image, every level
   images_.push_back(b);
   state = next;
 }

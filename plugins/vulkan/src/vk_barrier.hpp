@@ -18,6 +18,8 @@ struct ImageAccess {
   static ImageAccess color_attachment();
   static ImageAccess depth_attachment();
   static ImageAccess transfer_source();
+  static ImageAccess transfer_destination();
+  static ImageAccess shader_read(); // sampled by vertex and fragment shaders
 };
 
 class BarrierBatch {

@@ -13,6 +13,7 @@
 #include "vk_memory.hpp"
 #include "vk_pipeline.hpp"
 #include "vk_shader.hpp"
+#include "vk_texture.hpp"
 #include "vk_uniform_ring.hpp"
 
 namespace novem::vk {
@@ -25,7 +26,7 @@ const char *opcode_name(uint16_t op) {
       "DESTROY_IMAGE", "CREATE_SHADER", "DESTROY_SHADER", "SET_RENDER_TARGETS", "SET_VIEWPORT",
       "SET_SCISSOR",  "SET_PIPELINE",  "SET_VERTEX_BUFFER", "SET_CONSTANTS", "CLEAR",
       "DRAW",         "READ_IMAGE",    "PRESENT",        "FENCE",         "SET_INDEX_BUFFER",
-      "DRAW_INDEXED"};
+      "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE"};
   return op < NV_OP_COUNT ? names[op] : "unknown";
 }
 
@@ -50,11 +51,16 @@ Executor::Executor(nv_channel &channel, const Options &options) : channel_(chann
   allocator_ = std::make_unique<MemoryAllocator>(*device_, options_.suballocation);
   layout_ = std::make_unique<PipelineLayout>(*device_);
   pipelines_ = std::make_unique<PipelineCache>(*device_, *layout_, channel_, options_.pipeline_cache);
-  uniforms_ = std::make_unique<UniformRing>(*device_, *allocator_, layout_->set_layout());
+  uniforms_ = std::make_unique<UniformRing>(*device_, *allocator_);
   batches_ = std::make_unique<BatchQueue>(*device_, channel_);
   null_buffer_ = std::make_unique<Buffer>(*device_, *allocator_, 256, NV_BUFFER_VERTEX);
   static constexpr uint8_t kZeros[256] = {};
   null_buffer_->update(*batches_, 0, kZeros, sizeof kZeros, 0);
+  samplers_ = std::make_unique<SamplerCache>(*device_);
+  descriptors_ = std::make_unique<DescriptorArena>(*device_, layout_->set_layout());
+  default_texture_ = std::make_unique<Image>(*device_, *allocator_, NV_FORMAT_B8G8R8A8_UNORM, 1, 1, NV_IMAGE_SAMPLED);
+  static constexpr uint8_t kOpaqueBlack[4] = {0, 0, 0, 0xFF}; // B, G, R, A
+  upload(*default_texture_, 0, VkRect2D{{0, 0}, {1, 1}}, kOpaqueBlack, 4);
 }
 
 Executor::~Executor() {
@@ -65,6 +71,9 @@ Executor::~Executor() {
   images_.clear();
   shaders_.clear();
   null_buffer_.reset();
+  default_texture_.reset();
+  descriptors_.reset();
+  samplers_.reset();
   uniforms_.reset();
   pipelines_.reset();
   layout_.reset();
@@ -242,24 +251,150 @@ bool Executor::prepare_draw(VkCommandBuffer cmd) {
   set_dynamic_state(cmd);
   bind_vertex_buffers(cmd);
   bind_constants(cmd);
+  mark_textures_used(batches_->recording_id());
   return true;
 }
 
 void Executor::bind_constants(VkCommandBuffer cmd) {
   uint32_t need = 0;
   for (auto &c : constants_) need += std::max<uint32_t>(uint32_t(c.size()), 256) + 256;
-  if (uniforms_->reserve(*batches_, need)) constants_dirty_[0] = constants_dirty_[1] = true;
+  if (uniforms_->reserve(*batches_, need)) {
+    constants_dirty_[0] = constants_dirty_[1] = true;
+    set_dirty_ = true;
+  }
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
     if (!constants_dirty_[s]) continue;
     constants_offset_[s] = uniforms_->push(constants_[s].data(), uint32_t(constants_[s].size()));
     constants_dirty_[s] = false;
     constants_bind_ = true;
   }
-  if (!constants_bind_ && constants_set_ == uniforms_->set()) return;
-  constants_set_ = uniforms_->set();
+  if (set_dirty_ || !descriptor_set_) {
+    descriptor_set_ = descriptors_->allocate(*batches_);
+    write_descriptor_set(descriptor_set_);
+    set_dirty_ = false;
+  } else {
+    descriptors_->touch(*batches_); // the set's pool stays until this batch completes
+  }
+  if (!constants_bind_ && constants_set_ == descriptor_set_) return;
+  constants_set_ = descriptor_set_;
   device_->vk().CmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_->handle(), 0, 1,
                                       &constants_set_, NV_STAGE_COUNT, constants_offset_);
   constants_bind_ = false;
+}
+
+// Every binding of the layout is written, so whatever a shader declares is valid: a slot with no
+// (usable) image gets the default texture.
+void Executor::write_descriptor_set(VkDescriptorSet set) {
+  const VkDescriptorBufferInfo ubo{uniforms_->buffer(), 0, uniforms_->range()};
+  VkDescriptorImageInfo images[NV_MAX_PIXEL_TEXTURES + NV_MAX_VERTEX_TEXTURES];
+  const nv_sampler_desc default_desc{NV_FILTER_POINT, NV_FILTER_POINT, NV_FILTER_NONE, NV_ADDRESS_CLAMP,
+                                     NV_ADDRESS_CLAMP, NV_ADDRESS_CLAMP, 1, 0, 0.0f, {0, 0, 0, 0}};
+  auto info = [&](const TextureSlot &slot) {
+    Image *img = find_image(slot.image);
+    if (img && img->sampled_view())
+      return VkDescriptorImageInfo{samplers_->get(slot.sampler), img->sampled_view(),
+                                   VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    return VkDescriptorImageInfo{samplers_->get(default_desc), default_texture_->sampled_view(),
+                                 VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+  };
+  for (uint32_t i = 0; i < NV_MAX_PIXEL_TEXTURES; ++i) images[i] = info(textures_[NV_STAGE_PIXEL][i]);
+  for (uint32_t i = 0; i < NV_MAX_VERTEX_TEXTURES; ++i)
+    images[NV_MAX_PIXEL_TEXTURES + i] = info(textures_[NV_STAGE_VERTEX][i]);
+  VkWriteDescriptorSet writes[4] = {};
+  for (auto &w : writes) {
+    w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    w.dstSet = set;
+  }
+  writes[0].dstBinding = 0;
+  writes[1].dstBinding = 1;
+  for (uint32_t i = 0; i < 2; ++i) {
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+    writes[i].pBufferInfo = &ubo;
+  }
+  // Consecutive bindings of one type and stage: one write runs over them.
+  writes[2].dstBinding = kPixelTextureBinding;
+  writes[2].descriptorCount = NV_MAX_PIXEL_TEXTURES;
+  writes[2].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  writes[2].pImageInfo = images;
+  writes[3].dstBinding = kVertexTextureBinding;
+  writes[3].descriptorCount = NV_MAX_VERTEX_TEXTURES;
+  writes[3].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  writes[3].pImageInfo = images + NV_MAX_PIXEL_TEXTURES;
+  device_->vk().UpdateDescriptorSets(device_->handle(), 4, writes, 0, nullptr);
+}
+
+void Executor::prepare_textures() {
+  for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
+    const uint32_t count = s == NV_STAGE_PIXEL ? NV_MAX_PIXEL_TEXTURES : NV_MAX_VERTEX_TEXTURES;
+    for (uint32_t i = 0; i < count; ++i) {
+      Image *img = find_image(textures_[s][i].image);
+      if (!img || !img->sampled_view() || img->access().layout == VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL) continue;
+      // Layout changes cannot happen inside dynamic rendering: leave it, begin_rendering flushes.
+      end_rendering();
+      barriers_.transition(img->handle(), img->format().aspects, img->access(), ImageAccess::shader_read());
+    }
+  }
+  if (default_texture_->access().layout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL) {
+    end_rendering();
+    barriers_.transition(default_texture_->handle(), default_texture_->format().aspects, default_texture_->access(),
+                         ImageAccess::shader_read());
+  }
+}
+
+void Executor::mark_textures_used(BatchId id) {
+  default_texture_->mark_used(id);
+  for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
+    for (const TextureSlot &slot : textures_[s])
+      if (Image *img = find_image(slot.image)) img->mark_used(id);
+}
+
+bool Executor::texture_bound(uint32_t image) const {
+  if (!image) return false;
+  for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
+    for (const TextureSlot &slot : textures_[s])
+      if (slot.image == image) return true;
+  return false;
+}
+
+void Executor::upload(Image &img, uint32_t level, const VkRect2D &rect, const uint8_t *rows, size_t pitch) {
+  const uint32_t texel = img.format().texel_bytes;
+  const size_t row = size_t(rect.extent.width) * texel;
+  const size_t bytes = row * rect.extent.height;
+  if (!bytes) return;
+  end_rendering();
+  VkCommandBuffer cmd = command_buffer();
+  const BatchId id = batches_->recording_id();
+
+  const NovemVkDevice *vk = &device_->vk();
+  VkDevice dev = device_->handle();
+  VkBuffer staging = VK_NULL_HANDLE;
+  VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bi.size = bytes;
+  bi.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+  check(vk->CreateBuffer(dev, &bi, nullptr, &staging), "vkCreateBuffer");
+  Allocation memory;
+  try {
+    memory = allocator_->allocate_buffer(staging, MemoryUsage::Upload);
+  } catch (...) {
+    vk->DestroyBuffer(dev, staging, nullptr);
+    throw;
+  }
+  for (uint32_t y = 0; y < rect.extent.height; ++y) std::memcpy(memory.mapped + y * row, rows + y * pitch, row);
+
+  barriers_.transition(img.handle(), img.format().aspects, img.access(), ImageAccess::transfer_destination());
+  barriers_.flush(*vk, cmd);
+  VkBufferImageCopy region{};
+  region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, 1};
+  region.imageOffset = {rect.offset.x, rect.offset.y, 0};
+  region.imageExtent = {rect.extent.width, rect.extent.height, 1};
+  vk->CmdCopyBufferToImage(cmd, staging, img.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+  img.mark_used(id);
+  MemoryAllocator *allocator = allocator_.get();
+  batches_->on_complete(id, [=] {
+    vk->DestroyBuffer(dev, staging, nullptr);
+    allocator->free(memory);
+  });
 }
 
 void Executor::retire_pipeline(VkPipeline pipeline) {
@@ -310,6 +445,7 @@ void Executor::drop_image(uint32_t handle) {
     end_rendering();
     pipeline_dirty_ = true;
   }
+  if (texture_bound(handle)) set_dirty_ = true;
   Image *img = it->second.release();
   images_.erase(it);
   batches_->on_complete(img->last_use(), [img] { delete img; });
@@ -342,8 +478,41 @@ void Executor::update_buffer(const nv_cmd_update_buffer &a, const nv_cmd_header 
 void Executor::create_image(const nv_cmd_create_image &a, const nv_cmd_header *) {
   if (!a.image) return;
   drop_image(a.image);
-  images_[a.image] = std::make_unique<Image>(*device_, *allocator_, nv_format(a.format), a.width, a.height, a.usage);
+  images_[a.image] = std::make_unique<Image>(*device_, *allocator_, nv_format(a.format), a.width, a.height, a.usage,
+                                            a.levels);
   if (a.image == targets_.color || a.image == targets_.depth_stencil) pipeline_dirty_ = true;
+  if (texture_bound(a.image)) set_dirty_ = true;
+}
+
+void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h) {
+  Image *img = find_image(a.image);
+  if (!img) return;
+  if (!img->sampled_view() || img->is_depth()) throw std::runtime_error("the image is not a sampled colour image");
+  if (a.level >= img->levels()) throw std::runtime_error("no such mip level");
+  const uint32_t w = std::max(img->width() >> a.level, 1u), h_ = std::max(img->height() >> a.level, 1u);
+  const nv_rect &r = a.rect;
+  if (r.x < 0 || r.y < 0 || r.width <= 0 || r.height <= 0 || uint32_t(r.x) + uint32_t(r.width) > w ||
+      uint32_t(r.y) + uint32_t(r.height) > h_)
+    throw std::runtime_error("the rectangle is outside the level");
+  const size_t row = size_t(r.width) * img->format().texel_bytes;
+  const size_t pitch = a.row_pitch ? a.row_pitch : row;
+  if (pitch < row) throw std::runtime_error("row_pitch is shorter than a row");
+  const uint64_t room = h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_update_image);
+  if (pitch * (size_t(r.height) - 1) + row > room) throw std::runtime_error("the rows run past the record");
+  upload(*img, a.level, VkRect2D{{r.x, r.y}, {uint32_t(r.width), uint32_t(r.height)}},
+         static_cast<const uint8_t *>(command_payload<nv_cmd_update_image>(h)), pitch);
+  if (!options_.batching) submit();
+}
+
+void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) {
+  if (a.stage >= NV_STAGE_COUNT) throw std::runtime_error("no such stage");
+  if (a.slot >= (a.stage == NV_STAGE_PIXEL ? NV_MAX_PIXEL_TEXTURES : NV_MAX_VERTEX_TEXTURES))
+    throw std::runtime_error("no such texture slot");
+  TextureSlot &slot = textures_[a.stage][a.slot];
+  if (slot.image == a.image && std::memcmp(&slot.sampler, &a.sampler, sizeof a.sampler) == 0) return;
+  slot.image = a.image;
+  slot.sampler = a.sampler;
+  set_dirty_ = true;
 }
 
 void Executor::destroy_image(const nv_cmd_destroy_image &a, const nv_cmd_header *) { drop_image(a.image); }
@@ -470,6 +639,7 @@ void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
 void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
   if (a.vertex_count == 0) return;
   if (viewport_set_ && (viewport_.width <= 0.0f || viewport_.height <= 0.0f)) return;
+  prepare_textures();
   if (!begin_rendering()) return;
   VkCommandBuffer cmd = batches_->cmd();
   if (!prepare_draw(cmd)) return;
@@ -485,6 +655,7 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
   const uint64_t end = uint64_t(index_.offset) + (uint64_t(a.first_index) + a.index_count) * index_.index_size;
   if (end > indices->size()) throw std::runtime_error("the draw reads past the end of the index buffer");
   if (viewport_set_ && (viewport_.width <= 0.0f || viewport_.height <= 0.0f)) return;
+  prepare_textures();
   if (!begin_rendering()) return;
   VkCommandBuffer cmd = batches_->cmd();
   if (!prepare_draw(cmd) || !bind_index_buffer(cmd)) return;

@@ -24,6 +24,8 @@ class Instance;
 class MemoryAllocator;
 class PipelineCache;
 class PipelineLayout;
+class SamplerCache;
+class DescriptorArena;
 class Shader;
 class UniformRing;
 
@@ -61,6 +63,8 @@ public:
   void fence(const nv_cmd_fence &a, const nv_cmd_header *h);
   void set_index_buffer(const nv_cmd_set_index_buffer &a, const nv_cmd_header *h);
   void draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *h);
+  void update_image(const nv_cmd_update_image &a, const nv_cmd_header *h);
+  void set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *h);
 
   // One line on stderr for a command that failed (the first few of them).
   void report(uint16_t opcode, const char *what);
@@ -78,7 +82,15 @@ private:
   // Binds the index buffer when it changed; the buffer, or nullptr when none is usable.
   Buffer *bind_index_buffer(VkCommandBuffer cmd);
   bool prepare_draw(VkCommandBuffer cmd); // pipeline, dynamic state, vertex buffers, constants
-  void bind_constants(VkCommandBuffer cmd);
+  void bind_constants(VkCommandBuffer cmd); // the uniform blocks and the textures: set 0
+  void write_descriptor_set(VkDescriptorSet set);
+  // Moves bound textures into the shader-read layout (ending rendering when one must move).
+  void prepare_textures();
+  void mark_textures_used(BatchId id);
+  bool texture_bound(uint32_t image) const;
+  // Copies rows (top first, `pitch` bytes apart) into rect of level `level`, through a staging
+  // buffer freed when the batch completes.
+  void upload(Image &img, uint32_t level, const VkRect2D &rect, const uint8_t *rows, size_t pitch);
   void set_dynamic_state(VkCommandBuffer cmd);
   void retire_pipeline(VkPipeline pipeline);
   Buffer *find_buffer(uint32_t handle);
@@ -97,6 +109,9 @@ private:
   std::unique_ptr<UniformRing> uniforms_;
   std::unique_ptr<BatchQueue> batches_;
   std::unique_ptr<Buffer> null_buffer_; // bound to vertex slots that have no buffer
+  std::unique_ptr<SamplerCache> samplers_;
+  std::unique_ptr<DescriptorArena> descriptors_;
+  std::unique_ptr<Image> default_texture_; // 1x1 (0, 0, 0, 1): what a slot with no image samples
 
   std::unordered_map<uint32_t, std::unique_ptr<Buffer>> buffers_;
   std::unordered_map<uint32_t, std::unique_ptr<Image>> images_;
@@ -115,6 +130,11 @@ private:
   VertexBinding vertex_[NV_MAX_VERTEX_BUFFERS];
   nv_cmd_set_index_buffer index_{};
   std::vector<uint8_t> constants_[NV_STAGE_COUNT];
+  struct TextureSlot {
+    uint32_t image = 0;
+    nv_sampler_desc sampler{};
+  };
+  TextureSlot textures_[NV_STAGE_COUNT][NV_MAX_PIXEL_TEXTURES];
 
   // ---- what the recording command buffer has ----
   bool rendering_ = false;
@@ -129,7 +149,9 @@ private:
   bool constants_dirty_[NV_STAGE_COUNT] = {true, true};
   bool constants_bind_ = true;
   uint32_t constants_offset_[NV_STAGE_COUNT] = {};
-  VkDescriptorSet constants_set_ = VK_NULL_HANDLE;
+  VkDescriptorSet constants_set_ = VK_NULL_HANDLE; // set 0 as last bound
+  VkDescriptorSet descriptor_set_ = VK_NULL_HANDLE; // set 0 as last written
+  bool set_dirty_ = true; // the uniform chunk or a texture changed: write a new set
   BarrierBatch barriers_;
   uint32_t errors_reported_ = 0;
 };
@@ -165,6 +187,8 @@ constexpr DispatchTable<Executor> Executor::table() {
   t[NV_OP_FENCE] = guarded<nv_cmd_fence, &Executor::fence>;
   t[NV_OP_SET_INDEX_BUFFER] = guarded<nv_cmd_set_index_buffer, &Executor::set_index_buffer>;
   t[NV_OP_DRAW_INDEXED] = guarded<nv_cmd_draw_indexed, &Executor::draw_indexed>;
+  t[NV_OP_UPDATE_IMAGE] = guarded<nv_cmd_update_image, &Executor::update_image>;
+  t[NV_OP_SET_TEXTURE] = guarded<nv_cmd_set_texture, &Executor::set_texture>;
   return t;
 }
 

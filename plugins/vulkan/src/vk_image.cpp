@@ -1,14 +1,20 @@
 #include "vk_image.hpp"
 
+#include <algorithm>
+
 #include "vk_device.hpp"
 
 namespace novem::vk {
 
 Image::Image(const Device &device, MemoryAllocator &allocator, nv_format format, uint32_t width, uint32_t height,
-             uint32_t usage)
+             uint32_t usage, uint32_t levels)
     : device_(device), allocator_(allocator), format_(resolve_format(device.instance_vk(), device.gpu(), format)),
       width_(width ? width : 1), height_(height ? height : 1) {
   if (format_.format == VK_FORMAT_UNDEFINED) throw std::runtime_error("not an image format");
+  uint32_t max_levels = 1;
+  while ((std::max(width_, height_) >> max_levels) != 0) ++max_levels;
+  levels_ = std::clamp<uint32_t>(levels, 1, max_levels);
+  if (usage & (NV_IMAGE_RENDER_TARGET | NV_IMAGE_DEPTH_STENCIL)) levels_ = 1;
 
   VkImageUsageFlags vk_usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
   if (is_depth()) vk_usage |= VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
@@ -19,7 +25,7 @@ Image::Image(const Device &device, MemoryAllocator &allocator, nv_format format,
   ci.imageType = VK_IMAGE_TYPE_2D;
   ci.format = format_.format;
   ci.extent = {width_, height_, 1};
-  ci.mipLevels = 1;
+  ci.mipLevels = levels_;
   ci.arrayLayers = 1;
   ci.samples = VK_SAMPLE_COUNT_1_BIT;
   ci.tiling = VK_IMAGE_TILING_OPTIMAL;
@@ -36,7 +42,14 @@ Image::Image(const Device &device, MemoryAllocator &allocator, nv_format format,
     vi.format = format_.format;
     vi.subresourceRange = {format_.aspects, 0, 1, 0, 1};
     check(device_.vk().CreateImageView(dev, &vi, nullptr, &view_), "vkCreateImageView");
+    if (usage & NV_IMAGE_SAMPLED) {
+      // Depth images sample their depth aspect; X8 formats read alpha as 1.
+      vi.subresourceRange = {is_depth() ? VkImageAspectFlags(VK_IMAGE_ASPECT_DEPTH_BIT) : format_.aspects, 0, levels_, 0, 1};
+      if ((usage & NV_IMAGE_ALPHA_ONE) && !is_depth()) vi.components.a = VK_COMPONENT_SWIZZLE_ONE;
+      check(device_.vk().CreateImageView(dev, &vi, nullptr, &sampled_view_), "vkCreateImageView");
+    }
   } catch (...) {
+    if (view_) device_.vk().DestroyImageView(dev, view_, nullptr);
     allocator.free(memory_);
     device_.vk().DestroyImage(dev, image_, nullptr);
     throw;
@@ -44,6 +57,7 @@ Image::Image(const Device &device, MemoryAllocator &allocator, nv_format format,
 }
 
 Image::~Image() {
+  if (sampled_view_) device_.vk().DestroyImageView(device_.handle(), sampled_view_, nullptr);
   device_.vk().DestroyImageView(device_.handle(), view_, nullptr);
   device_.vk().DestroyImage(device_.handle(), image_, nullptr);
   allocator_.free(memory_);

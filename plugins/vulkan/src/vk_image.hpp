@@ -1,5 +1,7 @@
-// Images: offscreen color targets and depth/stencil buffers (optimal tiling, device memory), their
-// view, their format and the layout tracker's state (ImageAccess).
+// Images: offscreen color targets, depth/stencil buffers and sampled textures (optimal tiling,
+// device memory), their views (level 0 for attachments; every level, with the alpha-one swizzle
+// where asked, for sampling), their format and the layout tracker's state (ImageAccess, one for
+// the whole image).
 #pragma once
 
 #include "novem/commands.h"
@@ -16,13 +18,16 @@ class Image {
 public:
   // Throws VkError (or std::runtime_error for a format that is no image format).
   Image(const Device &device, MemoryAllocator &allocator, nv_format format, uint32_t width, uint32_t height,
-        uint32_t usage);
+        uint32_t usage, uint32_t levels = 1);
   ~Image(); // the caller makes sure no batch still uses it
   Image(const Image &) = delete;
   Image &operator=(const Image &) = delete;
 
   VkImage handle() const { return image_; }
   VkImageView view() const { return view_; }
+  // The view shaders sample (VK_NULL_HANDLE without NV_IMAGE_SAMPLED).
+  VkImageView sampled_view() const { return sampled_view_; }
+  uint32_t levels() const { return levels_; }
   const FormatInfo &format() const { return format_; }
   uint32_t width() const { return width_; }
   uint32_t height() const { return height_; }
@@ -37,8 +42,10 @@ private:
   MemoryAllocator &allocator_;
   FormatInfo format_;
   uint32_t width_, height_;
+  uint32_t levels_ = 1;
   VkImage image_ = VK_NULL_HANDLE;
   VkImageView view_ = VK_NULL_HANDLE;
+  VkImageView sampled_view_ = VK_NULL_HANDLE;
   Allocation memory_;
   ImageAccess access_;
   BatchId last_use_ = 0;

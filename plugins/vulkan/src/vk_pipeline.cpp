@@ -76,18 +76,20 @@ bool has_stencil(VkFormat f) {
 
 PipelineLayout::PipelineLayout(const Device &device) : device_(device) {
   const NovemVkDevice &vk = device.vk();
-  VkDescriptorSetLayoutBinding bindings[2] = {};
-  bindings[0].binding = 0;
-  bindings[0].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
-  bindings[0].descriptorCount = 1;
-  bindings[0].stageFlags = VK_SHADER_STAGE_VERTEX_BIT;
-  bindings[1].binding = 1;
-  bindings[1].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
-  bindings[1].descriptorCount = 1;
-  bindings[1].stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT;
+  // Set 0: the two uniform blocks, then the combined image samplers of the contract: pixel sN at
+  // 16 + N, vertex sN at 32 + N.
+  std::vector<VkDescriptorSetLayoutBinding> bindings;
+  bindings.push_back({0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr});
+  bindings.push_back({1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
+  for (uint32_t i = 0; i < NV_MAX_PIXEL_TEXTURES; ++i)
+    bindings.push_back({kPixelTextureBinding + i, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
+                        VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
+  for (uint32_t i = 0; i < NV_MAX_VERTEX_TEXTURES; ++i)
+    bindings.push_back({kVertexTextureBinding + i, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
+                        VK_SHADER_STAGE_VERTEX_BIT, nullptr});
   VkDescriptorSetLayoutCreateInfo sci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  sci.bindingCount = 2;
-  sci.pBindings = bindings;
+  sci.bindingCount = uint32_t(bindings.size());
+  sci.pBindings = bindings.data();
   check(vk.CreateDescriptorSetLayout(device.handle(), &sci, nullptr, &set_layout_), "vkCreateDescriptorSetLayout");
   VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   lci.setLayoutCount = 1;

@@ -1,5 +1,5 @@
 // Pipelines: the one pipeline layout (set 0: a dynamic uniform buffer per stage, binding 0
-// vertex / 1 pixel), and the VkPipeline cache keyed by a hash of nv_pipeline_desc plus the
+// vertex / 1 pixel; combined image samplers at 16..31 (pixel) and 32..35 (vertex)), and the VkPipeline cache keyed by a hash of nv_pipeline_desc plus the
 // formats of the bound targets. Viewport, scissor and vertex strides are dynamic state.
 #pragma once
 
@@ -14,6 +14,9 @@ namespace novem::vk {
 
 class Device;
 class Shader;
+
+constexpr uint32_t kPixelTextureBinding = 16;
+constexpr uint32_t kVertexTextureBinding = 32;
 
 class PipelineLayout {
 public:

@@ -8,22 +8,11 @@
 
 namespace novem::vk {
 
-UniformRing::UniformRing(const Device &device, MemoryAllocator &allocator, VkDescriptorSetLayout layout)
-    : device_(device), allocator_(allocator), layout_(layout) {
+UniformRing::UniformRing(const Device &device, MemoryAllocator &allocator)
+    : device_(device), allocator_(allocator) {
   range_ = std::min<uint32_t>(65536, device.limits().maxUniformBufferRange);
   alignment_ = std::max<uint32_t>(16, uint32_t(device.limits().minUniformBufferOffsetAlignment));
-  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 2 * kMaxChunks};
-  VkDescriptorPoolCreateInfo ci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  ci.maxSets = kMaxChunks;
-  ci.poolSizeCount = 1;
-  ci.pPoolSizes = &size;
-  check(device_.vk().CreateDescriptorPool(device.handle(), &ci, nullptr, &pool_), "vkCreateDescriptorPool");
-  try {
-    chunks_.push_back(create_chunk());
-  } catch (...) {
-    device_.vk().DestroyDescriptorPool(device.handle(), pool_, nullptr);
-    throw;
-  }
+  chunks_.push_back(create_chunk());
 }
 
 UniformRing::~UniformRing() {
@@ -31,7 +20,6 @@ UniformRing::~UniformRing() {
     device_.vk().DestroyBuffer(device_.handle(), c.buffer, nullptr);
     allocator_.free(c.memory);
   }
-  device_.vk().DestroyDescriptorPool(device_.handle(), pool_, nullptr); // frees the sets
 }
 
 UniformRing::Chunk UniformRing::create_chunk() {
@@ -44,27 +32,10 @@ UniformRing::Chunk UniformRing::create_chunk() {
   check(device_.vk().CreateBuffer(dev, &bi, nullptr, &c.buffer), "vkCreateBuffer");
   try {
     c.memory = allocator_.allocate_buffer(c.buffer, MemoryUsage::Upload);
-    VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    ai.descriptorPool = pool_;
-    ai.descriptorSetCount = 1;
-    ai.pSetLayouts = &layout_;
-    check(device_.vk().AllocateDescriptorSets(dev, &ai, &c.set), "vkAllocateDescriptorSets");
   } catch (...) {
-    allocator_.free(c.memory);
     device_.vk().DestroyBuffer(dev, c.buffer, nullptr);
     throw;
   }
-  VkDescriptorBufferInfo info{c.buffer, 0, range_};
-  VkWriteDescriptorSet writes[2] = {};
-  for (uint32_t i = 0; i < 2; ++i) {
-    writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    writes[i].dstSet = c.set;
-    writes[i].dstBinding = i;
-    writes[i].descriptorCount = 1;
-    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
-    writes[i].pBufferInfo = &info;
-  }
-  device_.vk().UpdateDescriptorSets(dev, 2, writes, 0, nullptr);
   return c;
 }
 

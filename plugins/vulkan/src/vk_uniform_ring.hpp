@@ -1,7 +1,7 @@
-// The constants upload ring: host-visible chunks bump-allocated for SET_CONSTANTS data. Each chunk
-// has one descriptor set whose two dynamic uniform buffers (binding 0 vertex, 1 pixel) cover it, so
-// a draw binds the set with two dynamic offsets. A chunk is recycled once the last batch that used
-// it has completed.
+// The constants upload ring: host-visible chunks bump-allocated for SET_CONSTANTS data. The
+// executor's descriptor sets point their two dynamic uniform buffers (binding 0 vertex, 1 pixel)
+// at the current chunk, so a draw binds a set with two dynamic offsets. A chunk is recycled once
+// the last batch that used it has completed.
 #pragma once
 
 #include <vector>
@@ -16,7 +16,7 @@ class Device;
 
 class UniformRing {
 public:
-  UniformRing(const Device &device, MemoryAllocator &allocator, VkDescriptorSetLayout layout);
+  UniformRing(const Device &device, MemoryAllocator &allocator);
   ~UniformRing(); // the GPU must be idle
   UniformRing(const UniformRing &) = delete;
   UniformRing &operator=(const UniformRing &) = delete;
@@ -25,18 +25,18 @@ public:
   uint32_t range() const { return range_; }
 
   // Makes room for `bytes` in the current chunk, moving to another when it is full, and marks the
-  // chunk used by the recording batch. Returns true when the chunk (and its set) changed.
+  // chunk used by the recording batch. Returns true when the chunk (and its buffer) changed.
   bool reserve(const BatchQueue &batches, uint32_t bytes);
   // Copies size bytes (at most range(); zeros when size is 0) into the current chunk and returns
   // the dynamic offset. Call reserve() first.
   uint32_t push(const void *data, uint32_t size);
-  VkDescriptorSet set() const { return chunks_[current_].set; }
+  // The current chunk's buffer; descriptors cover [0, range()) and use dynamic offsets.
+  VkBuffer buffer() const { return chunks_[current_].buffer; }
 
 private:
   struct Chunk {
     VkBuffer buffer = VK_NULL_HANDLE;
     Allocation memory;
-    VkDescriptorSet set = VK_NULL_HANDLE;
     BatchId last_use = 0;
   };
   Chunk create_chunk();
@@ -46,8 +46,6 @@ private:
 
   const Device &device_;
   MemoryAllocator &allocator_;
-  VkDescriptorSetLayout layout_;
-  VkDescriptorPool pool_ = VK_NULL_HANDLE;
   uint32_t range_ = 0;
   uint32_t alignment_ = 256;
   std::vector<Chunk> chunks_;

@@ -1,0 +1,180 @@
+// Textures and sampler states: CreateTexture, SetTexture/GetTexture, SetSamplerState/
+// GetSamplerState, and what a draw sends for them (SET_TEXTURE for the slots its shaders sample).
+#include <algorithm>
+#include <cstring>
+
+#include "device.hpp"
+#include "math.hpp"
+#include "shader.hpp"
+#include "texture.hpp"
+
+namespace novem {
+
+namespace {
+
+// A sampler index of the API → a texture slot; false for one that does not exist.
+bool slot_of(DWORD sampler, uint32_t &slot) {
+  if (sampler < 16) {
+    slot = sampler;
+    return true;
+  }
+  if (sampler >= D3DVERTEXTEXTURESAMPLER0 && sampler <= D3DVERTEXTEXTURESAMPLER3) {
+    slot = 16 + (sampler - D3DVERTEXTEXTURESAMPLER0);
+    return true;
+  }
+  return false;
+}
+
+uint8_t filter(DWORD f) {
+  switch (f) {
+  case D3DTEXF_NONE: return NV_FILTER_NONE;
+  case D3DTEXF_POINT: return NV_FILTER_POINT;
+  default: return NV_FILTER_LINEAR; // LINEAR, ANISOTROPIC, PYRAMIDALQUAD, GAUSSIANQUAD
+  }
+}
+
+uint8_t address(DWORD a) {
+  switch (a) {
+  case D3DTADDRESS_MIRROR:
+  case D3DTADDRESS_MIRRORONCE: return NV_ADDRESS_MIRROR; // MIRRORONCE is not advertised
+  case D3DTADDRESS_CLAMP: return NV_ADDRESS_CLAMP;
+  case D3DTADDRESS_BORDER: return NV_ADDRESS_BORDER;
+  default: return NV_ADDRESS_WRAP;
+  }
+}
+
+} // namespace
+
+void Device::set_sampler_defaults() {
+  // Windows' defaults for every sampler after CreateDevice.
+  for (auto &ss : sampler_states_) {
+    ss.fill(0);
+    ss[D3DSAMP_ADDRESSU] = D3DTADDRESS_WRAP;
+    ss[D3DSAMP_ADDRESSV] = D3DTADDRESS_WRAP;
+    ss[D3DSAMP_ADDRESSW] = D3DTADDRESS_WRAP;
+    ss[D3DSAMP_BORDERCOLOR] = 0;
+    ss[D3DSAMP_MAGFILTER] = D3DTEXF_POINT;
+    ss[D3DSAMP_MINFILTER] = D3DTEXF_POINT;
+    ss[D3DSAMP_MIPFILTER] = D3DTEXF_NONE;
+    ss[D3DSAMP_MIPMAPLODBIAS] = 0;
+    ss[D3DSAMP_MAXMIPLEVEL] = 0;
+    ss[D3DSAMP_MAXANISOTROPY] = 1;
+    ss[D3DSAMP_SRGBTEXTURE] = 0;
+    ss[D3DSAMP_ELEMENTINDEX] = 0;
+    ss[D3DSAMP_DMAPOFFSET] = 0;
+  }
+}
+
+HRESULT Device::CreateTexture(UINT width, UINT height, UINT levels, DWORD usage, D3DFORMAT format, D3DPOOL pool,
+                              IDirect3DTexture9 **texture, HANDLE *shared_handle) {
+  if (!texture) return D3DERR_INVALIDCALL;
+  *texture = nullptr;
+  if (shared_handle) return D3DERR_INVALIDCALL;
+  Texture *created = nullptr;
+  if (HRESULT hr = Texture::create(this, width, height, levels, usage, format, pool, &created); FAILED(hr)) return hr;
+  *texture = created;
+  AddRef();
+  return D3D_OK;
+}
+
+HRESULT Device::SetTexture(DWORD sampler, IDirect3DBaseTexture9 *iface) {
+  uint32_t slot;
+  if (!slot_of(sampler, slot)) return D3DERR_INVALIDCALL;
+  Texture *texture = nullptr;
+  if (iface) {
+    // Only 2D textures exist so far; every IDirect3DBaseTexture9 Novem hands out is one.
+    if (iface->GetType() != D3DRTYPE_TEXTURE) return D3DERR_INVALIDCALL;
+    texture = static_cast<Texture *>(static_cast<IDirect3DTexture9 *>(iface));
+    if (texture->pool() == D3DPOOL_SCRATCH) return D3DERR_INVALIDCALL; // as Windows
+  }
+  if (textures_[slot] == texture) return D3D_OK;
+  // Whether stage 0 has a texture shapes the fixed-function pixel shader.
+  if (slot == 0 && !textures_[0] != !texture) dirty_ |= kDirtyPipeline;
+  if (texture) texture->add_private_ref();
+  if (textures_[slot]) textures_[slot]->release_private_ref();
+  textures_[slot] = texture;
+  dirty_ |= kDirtyTextures;
+  return D3D_OK;
+}
+
+HRESULT Device::GetTexture(DWORD sampler, IDirect3DBaseTexture9 **texture) {
+  uint32_t slot;
+  if (!texture) return D3DERR_INVALIDCALL;
+  *texture = nullptr;
+  if (!slot_of(sampler, slot)) return D3DERR_INVALIDCALL;
+  if (Texture *t = textures_[slot]) {
+    t->AddRef();
+    *texture = t;
+  }
+  return D3D_OK;
+}
+
+HRESULT Device::SetSamplerState(DWORD sampler, D3DSAMPLERSTATETYPE state, DWORD value) {
+  uint32_t slot;
+  if (!slot_of(sampler, slot) || state < D3DSAMP_ADDRESSU || state > D3DSAMP_DMAPOFFSET) return D3DERR_INVALIDCALL;
+  DWORD &current = sampler_states_[slot][state];
+  if (current == value) return D3D_OK;
+  current = value;
+  dirty_ |= kDirtyTextures;
+  return D3D_OK;
+}
+
+HRESULT Device::GetSamplerState(DWORD sampler, D3DSAMPLERSTATETYPE state, DWORD *value) {
+  uint32_t slot;
+  if (!value || !slot_of(sampler, slot) || state < D3DSAMP_ADDRESSU || state > D3DSAMP_DMAPOFFSET)
+    return D3DERR_INVALIDCALL;
+  *value = sampler_states_[slot][state];
+  return D3D_OK;
+}
+
+void Device::texture_changed(Texture *texture) {
+  for (Texture *t : textures_)
+    if (t == texture) dirty_ |= kDirtyTextures;
+}
+
+nv_cmd_set_texture Device::texture_command(uint32_t slot) const {
+  nv_cmd_set_texture c;
+  std::memset(&c, 0, sizeof c);
+  const bool vertex = slot >= kVertexSlot0;
+  c.stage = vertex ? NV_STAGE_VERTEX : NV_STAGE_PIXEL;
+  c.slot = vertex ? slot - kVertexSlot0 : slot;
+  const Texture *t = textures_[slot];
+  c.image = t ? t->image() : 0;
+  const auto &ss = sampler_states_[slot];
+  nv_sampler_desc &d = c.sampler;
+  d.min_filter = filter(ss[D3DSAMP_MINFILTER]);
+  d.mag_filter = filter(ss[D3DSAMP_MAGFILTER]);
+  d.mip_filter = filter(ss[D3DSAMP_MIPFILTER]);
+  if (d.min_filter == NV_FILTER_NONE) d.min_filter = NV_FILTER_POINT;
+  if (d.mag_filter == NV_FILTER_NONE) d.mag_filter = NV_FILTER_POINT;
+  d.address_u = address(ss[D3DSAMP_ADDRESSU]);
+  d.address_v = address(ss[D3DSAMP_ADDRESSV]);
+  d.address_w = address(ss[D3DSAMP_ADDRESSW]);
+  d.max_anisotropy = uint8_t(std::clamp<DWORD>(ss[D3DSAMP_MAXANISOTROPY], 1, 16));
+  // The most detailed level: the larger of MAXMIPLEVEL and the texture's LOD, within the chain.
+  DWORD top = ss[D3DSAMP_MAXMIPLEVEL];
+  if (t) top = std::min<DWORD>(std::max(top, t->lod()), t->levels() - 1);
+  d.max_mip_level = uint8_t(std::min<DWORD>(top, 15));
+  float bias;
+  std::memcpy(&bias, &ss[D3DSAMP_MIPMAPLODBIAS], sizeof bias);
+  d.mip_lod_bias = bias;
+  color_to_floats(ss[D3DSAMP_BORDERCOLOR], d.border_color);
+  return c;
+}
+
+void Device::flush_textures() {
+  uint32_t used = 0; // bit per slot
+  if (pixel_shader_) used |= pixel_shader_->compiled().reflection.samplers_used & 0xFFFFu;
+  if (vertex_shader_) used |= (vertex_shader_->compiled().reflection.samplers_used & 0xFu) << kVertexSlot0;
+  if (ff_textured_) used |= 1u; // the fixed-function pixel shader samples stage 0
+  for (uint32_t slot = 0; slot < kTextureSlots; ++slot) {
+    if (!(used & (1u << slot))) continue;
+    nv_cmd_set_texture c = texture_command(slot);
+    if ((textures_sent_ & (1u << slot)) && std::memcmp(&c, &sent_textures_[slot], sizeof c) == 0) continue;
+    commands().push(NV_OP_SET_TEXTURE, c);
+    sent_textures_[slot] = c;
+    textures_sent_ |= 1u << slot;
+  }
+}
+
+} // namespace novem

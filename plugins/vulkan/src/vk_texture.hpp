@@ -1,0 +1,66 @@
+// Texturing: samplers cached by their nv_sampler_desc, and the descriptor sets draws bind (set 0:
+// the two dynamic uniform buffers plus every combined image sampler of the layout), allocated from
+// pools that are reset once the last batch that used them has completed.
+#pragma once
+
+#include <cstring>
+#include <unordered_map>
+#include <vector>
+
+#include "novem/commands.h"
+#include "vk_common.hpp"
+
+namespace novem::vk {
+
+class BatchQueue;
+class Device;
+
+class SamplerCache {
+public:
+  explicit SamplerCache(const Device &device) : device_(device) {}
+  ~SamplerCache(); // the GPU must be idle
+  SamplerCache(const SamplerCache &) = delete;
+  SamplerCache &operator=(const SamplerCache &) = delete;
+
+  VkSampler get(const nv_sampler_desc &desc);
+  size_t size() const { return samplers_.size(); }
+
+private:
+  struct Key {
+    nv_sampler_desc desc;
+    bool operator==(const Key &o) const { return std::memcmp(&desc, &o.desc, sizeof desc) == 0; }
+  };
+  struct KeyHash {
+    size_t operator()(const Key &k) const;
+  };
+  const Device &device_;
+  std::unordered_map<Key, VkSampler, KeyHash> samplers_;
+};
+
+class DescriptorArena {
+public:
+  DescriptorArena(const Device &device, VkDescriptorSetLayout layout) : device_(device), layout_(layout) {}
+  ~DescriptorArena(); // the GPU must be idle
+  DescriptorArena(const DescriptorArena &) = delete;
+  DescriptorArena &operator=(const DescriptorArena &) = delete;
+
+  // A fresh set for the recording batch; its pool is kept until that batch has completed.
+  VkDescriptorSet allocate(const BatchQueue &batches);
+  // The last set allocated is used by the recording batch too.
+  void touch(const BatchQueue &batches);
+
+private:
+  struct Pool {
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    BatchId last_use = 0;
+  };
+  VkDescriptorPool create_pool();
+
+  static constexpr uint32_t kSetsPerPool = 256;
+  const Device &device_;
+  VkDescriptorSetLayout layout_;
+  std::vector<Pool> pools_;
+  size_t current_ = 0;
+};
+
+} // namespace novem::vk

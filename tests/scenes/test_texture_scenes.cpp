@@ -1,0 +1,377 @@
+// 2D textures sampled by shaders, drawn on every backend: textures filled with LockRect, sampler
+// states, and pixels probed against the texels D3D9 defines.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <functional>
+#include <string>
+
+#include "assembler.hpp"
+#include "scene_harness.hpp"
+
+using namespace scenes;
+
+namespace {
+
+std::vector<DWORD> assemble(const std::string &text) {
+  novem::d3d9::AssembleResult result = novem::d3d9::assemble(text);
+  INFO(result.error);
+  REQUIRE(result.ok);
+  return std::vector<DWORD>(result.tokens.begin(), result.tokens.end());
+}
+
+struct TexVertex {
+  float x, y, z, w;
+  float u, v, s, q;
+};
+
+const D3DVERTEXELEMENT9 kTexVertexElements[] = {
+    {0, 0, D3DDECLTYPE_FLOAT4, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_POSITION, 0},
+    {0, 16, D3DDECLTYPE_FLOAT4, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_TEXCOORD, 0},
+    D3DDECL_END()};
+
+constexpr float kSize = 64.0f; // the target is 64 x 64
+
+// A quad covering target pixels [px0, px1) x [py0, py1) (D3D9 pixel centres at integers), with
+// texture coordinates (u0, v0) at its top left and (u1, v1) at its bottom right; `q` scales the
+// coordinates and goes into w, for texldp.
+void tex_quad(IDirect3DDevice9 *dev, float px0, float py0, float px1, float py1, float u0, float v0, float u1,
+              float v1, float q = 1.0f) {
+  auto cx = [](float px) { return px / kSize * 2.0f - 1.0f; };
+  auto cy = [](float py) { return 1.0f - py / kSize * 2.0f; };
+  TexVertex v[4] = {{cx(px0), cy(py0), 0.5f, 1, u0 * q, v0 * q, 0, q},
+                    {cx(px1), cy(py0), 0.5f, 1, u1 * q, v0 * q, 0, q},
+                    {cx(px0), cy(py1), 0.5f, 1, u0 * q, v1 * q, 0, q},
+                    {cx(px1), cy(py1), 0.5f, 1, u1 * q, v1 * q, 0, q}};
+  HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, v, sizeof(TexVertex)));
+}
+
+struct Shaders {
+  IDirect3DVertexShader9 *vs = nullptr;
+  IDirect3DPixelShader9 *ps = nullptr;
+  IDirect3DVertexDeclaration9 *decl = nullptr;
+  Shaders(IDirect3DDevice9 *dev, const std::string &vs_text, const std::string &ps_text) {
+    HR(dev->CreateVertexShader(assemble(vs_text).data(), &vs));
+    HR(dev->CreatePixelShader(assemble(ps_text).data(), &ps));
+    HR(dev->CreateVertexDeclaration(kTexVertexElements, &decl));
+    HR(dev->SetVertexDeclaration(decl));
+    HR(dev->SetVertexShader(vs));
+    HR(dev->SetPixelShader(ps));
+  }
+  void release(IDirect3DDevice9 *dev) {
+    HR(dev->SetVertexShader(nullptr));
+    HR(dev->SetPixelShader(nullptr));
+    HR(dev->SetVertexDeclaration(nullptr));
+    CHECK(vs->Release() == 0);
+    CHECK(ps->Release() == 0);
+    CHECK(decl->Release() == 0);
+  }
+};
+
+const char *kVS2 = R"(
+vs_2_0
+dcl_position v0
+dcl_texcoord v1
+mov oPos, v0
+mov oT0, v1
+)";
+
+const char *kPS2 = R"(
+ps_2_0
+dcl t0
+dcl_2d s0
+texld r0, t0, s0
+mov oC0, r0
+)";
+
+const char *kVS3 = R"(
+vs_3_0
+dcl_position v0
+dcl_texcoord v1
+dcl_position o0
+dcl_texcoord o1
+mov o0, v0
+mov o1, v1
+)";
+
+const char *kPS3 = R"(
+ps_3_0
+dcl_texcoord v0
+dcl_2d s0
+texld r0, v0, s0
+mov oC0, r0
+)";
+
+// Level 0 texel (i, j) and level 1 texel (i, j) of the test textures.
+D3DCOLOR texel0(UINT i, UINT j) { return D3DCOLOR(0xff000000u | (i * 60 + 20) << 16 | (j * 60 + 20) << 8 | 0x10); }
+D3DCOLOR texel1(UINT i, UINT j) { return D3DCOLOR(0xff000000u | (i * 50 + 30) << 16 | 0x40u << 8 | (j * 50 + 30)); }
+
+// Fills a level through LockRect, texel by texel.
+void fill(IDirect3DTexture9 *tex, UINT level, const std::function<D3DCOLOR(UINT, UINT)> &texel) {
+  D3DSURFACE_DESC d;
+  HR(tex->GetLevelDesc(level, &d));
+  D3DLOCKED_RECT lr;
+  HR(tex->LockRect(level, &lr, nullptr, 0));
+  for (UINT j = 0; j < d.Height; ++j)
+    for (UINT i = 0; i < d.Width; ++i) {
+      D3DCOLOR c = texel(i, j);
+      std::memcpy(static_cast<uint8_t *>(lr.pBits) + j * UINT(lr.Pitch) + i * 4, &c, 4);
+    }
+  HR(tex->UnlockRect(level));
+}
+
+IDirect3DTexture9 *make_texture(IDirect3DDevice9 *dev, UINT size, UINT levels, D3DFORMAT format = D3DFMT_A8R8G8B8) {
+  IDirect3DTexture9 *tex = nullptr;
+  HR(dev->CreateTexture(size, size, levels, 0, format, D3DPOOL_MANAGED, &tex, nullptr));
+  fill(tex, 0, texel0);
+  if (levels > 1) fill(tex, 1, texel1);
+  return tex;
+}
+
+// Probes the centre of each texel of a `texels` x `texels` grid drawn over [x0, x0 + size)².
+void probe_grid(const Rendered &r, UINT x0, UINT y0, UINT size, UINT texels, const std::function<D3DCOLOR(UINT, UINT)> &texel) {
+  const UINT step = size / texels;
+  for (UINT j = 0; j < texels; ++j)
+    for (UINT i = 0; i < texels; ++i) probe(r, x0 + i * step + step / 2, y0 + j * step + step / 2, texel(i, j), 0);
+}
+
+} // namespace
+
+TEST_CASE("scene: ps_2_0 texld with point filtering reads exact texels", "[scene][texture]") {
+  auto images = render_all("texture_ps2_point", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    Shaders s(dev, kVS2, kPS2);
+    IDirect3DTexture9 *tex = make_texture(dev, 4, 1);
+    HR(dev->SetTexture(0, tex));
+    tex_quad(dev, 0, 0, 64, 64, 0, 0, 1, 1);
+    HR(dev->SetTexture(0, nullptr));
+    CHECK(tex->Release() == 0);
+    s.release(dev);
+  }, 0);
+  for (const auto &r : images) probe_grid(r, 0, 0, 64, 4, texel0);
+}
+
+TEST_CASE("scene: ps_3_0 texld, texldp, and X8R8G8B8 alpha", "[scene][texture]") {
+  auto images = render_all("texture_ps3_texldp", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    IDirect3DTexture9 *tex = make_texture(dev, 4, 1);
+    HR(dev->SetTexture(0, tex));
+    {
+      Shaders s(dev, kVS3, kPS3);
+      tex_quad(dev, 0, 0, 32, 32, 0, 0, 1, 1);
+      s.release(dev);
+    }
+    {
+      // texldp divides by w: coordinates scaled by 2 with w = 2 read the same texels.
+      Shaders s(dev, kVS2, R"(
+ps_2_0
+dcl t0
+dcl_2d s0
+texldp r0, t0, s0
+mov oC0, r0
+)");
+      tex_quad(dev, 32, 0, 64, 32, 0, 0, 1, 1, 2.0f);
+      s.release(dev);
+    }
+    {
+      // An X8R8G8B8 texture samples alpha as 1 whatever its X bytes hold; A8R8G8B8 keeps alpha.
+      IDirect3DTexture9 *x8 = nullptr, *a8 = nullptr;
+      HR(dev->CreateTexture(4, 4, 1, 0, D3DFMT_X8R8G8B8, D3DPOOL_MANAGED, &x8, nullptr));
+      HR(dev->CreateTexture(4, 4, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &a8, nullptr));
+      fill(x8, 0, [](UINT, UINT) { return D3DCOLOR(0x00102030); });
+      fill(a8, 0, [](UINT, UINT) { return D3DCOLOR(0x40102030); });
+      Shaders s(dev, kVS3, R"(
+ps_3_0
+dcl_texcoord v0
+dcl_2d s0
+texld r0, v0, s0
+mov oC0, r0.w
+)");
+      HR(dev->SetTexture(0, x8));
+      tex_quad(dev, 0, 32, 32, 64, 0, 0, 1, 1);
+      HR(dev->SetTexture(0, a8));
+      tex_quad(dev, 32, 32, 64, 64, 0, 0, 1, 1);
+      s.release(dev);
+      HR(dev->SetTexture(0, nullptr));
+      CHECK(x8->Release() == 0);
+      CHECK(a8->Release() == 0);
+    }
+    CHECK(tex->Release() == 0);
+  }, 0);
+  for (const auto &r : images) {
+    probe_grid(r, 0, 0, 32, 4, texel0);
+    probe_grid(r, 32, 0, 32, 4, texel0);
+    probe(r, 16, 48, 0xffffffff, 0);
+    probe(r, 48, 48, 0xff404040, 0);
+  }
+}
+
+TEST_CASE("scene: texture address modes wrap, clamp, mirror and border", "[scene][texture]") {
+  auto images = render_all("texture_address", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    Shaders s(dev, kVS3, kPS3);
+    IDirect3DTexture9 *tex = make_texture(dev, 4, 1);
+    HR(dev->SetTexture(0, tex));
+    // Coordinates 0..2 over 32 pixels: 4 pixels per texel. WRAP is the default.
+    tex_quad(dev, 0, 0, 32, 32, 0, 0, 2, 2);
+    HR(dev->SetSamplerState(0, D3DSAMP_ADDRESSU, D3DTADDRESS_CLAMP));
+    HR(dev->SetSamplerState(0, D3DSAMP_ADDRESSV, D3DTADDRESS_CLAMP));
+    tex_quad(dev, 32, 0, 64, 32, 0, 0, 2, 2);
+    HR(dev->SetSamplerState(0, D3DSAMP_ADDRESSU, D3DTADDRESS_MIRROR));
+    HR(dev->SetSamplerState(0, D3DSAMP_ADDRESSV, D3DTADDRESS_MIRROR));
+    tex_quad(dev, 0, 32, 32, 64, 0, 0, 2, 2);
+    // Opaque white: a border colour every backend has exactly.
+    HR(dev->SetSamplerState(0, D3DSAMP_ADDRESSU, D3DTADDRESS_BORDER));
+    HR(dev->SetSamplerState(0, D3DSAMP_ADDRESSV, D3DTADDRESS_BORDER));
+    HR(dev->SetSamplerState(0, D3DSAMP_BORDERCOLOR, 0xffffffff));
+    tex_quad(dev, 32, 32, 64, 64, 0, 0, 2, 2);
+    HR(dev->SetTexture(0, nullptr));
+    CHECK(tex->Release() == 0);
+    s.release(dev);
+  }, 0);
+  for (const auto &r : images) {
+    probe_grid(r, 0, 0, 32, 8, [](UINT i, UINT j) { return texel0(i % 4, j % 4); });
+    probe_grid(r, 32, 0, 32, 8, [](UINT i, UINT j) { return texel0(i < 3 ? i : 3, j < 3 ? j : 3); });
+    probe_grid(r, 0, 32, 32, 8, [](UINT i, UINT j) { return texel0(i < 4 ? i : 7 - i, j < 4 ? j : 7 - j); });
+    probe_grid(r, 32, 32, 32, 8, [](UINT i, UINT j) { return i < 4 && j < 4 ? texel0(i, j) : D3DCOLOR(0xffffffff); });
+  }
+}
+
+TEST_CASE("scene: two mip levels: MIPFILTER POINT reads level 1 on a smaller quad", "[scene][texture]") {
+  auto images = render_all("texture_mip_levels", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    Shaders s(dev, kVS3, kPS3);
+    IDirect3DTexture9 *tex = make_texture(dev, 8, 2); // 8x8 and 4x4
+    HR(dev->SetTexture(0, tex));
+    HR(dev->SetSamplerState(0, D3DSAMP_MIPFILTER, D3DTEXF_POINT));
+    // One texel per pixel: level 0 (8x8 pixels). Coordinates start half a texel in, so each pixel
+    // centre falls on a texel centre.
+    tex_quad(dev, 0, 0, 8, 8, 0.5f / 8, 0.5f / 8, 1 + 0.5f / 8, 1 + 0.5f / 8);
+    // Two texels per pixel: level 1 (4x4 pixels).
+    tex_quad(dev, 16, 0, 20, 4, 0.5f / 4, 0.5f / 4, 1 + 0.5f / 4, 1 + 0.5f / 4);
+    // MIPFILTER NONE samples level 0 whatever the size.
+    HR(dev->SetSamplerState(0, D3DSAMP_MIPFILTER, D3DTEXF_NONE));
+    tex_quad(dev, 32, 0, 36, 4, 0.5f / 4, 0.5f / 4, 1 + 0.5f / 4, 1 + 0.5f / 4);
+    // MAXMIPLEVEL 1 keeps to level 1 on a large quad.
+    HR(dev->SetSamplerState(0, D3DSAMP_MAXMIPLEVEL, 1));
+    tex_quad(dev, 0, 32, 32, 64, 0, 0, 1, 1);
+    HR(dev->SetTexture(0, nullptr));
+    CHECK(tex->Release() == 0);
+    s.release(dev);
+  }, 0);
+  for (const auto &r : images) {
+    for (UINT i = 0; i < 8; ++i) probe(r, i, i, texel0(i, i), 0);
+    for (UINT i = 0; i < 4; ++i) probe(r, 16 + i, i, texel1(i, i), 0);
+    // Level 0 at every other texel: pixel i reads u = (i + 0.5) / 4, texel 2i + 1 of 8.
+    for (UINT i = 0; i < 4; ++i) probe(r, 32 + i, i, texel0(2 * i + 1, 2 * i + 1), 0);
+    probe_grid(r, 0, 32, 32, 4, texel1);
+  }
+}
+
+TEST_CASE("scene: a texture updated between two draws", "[scene][texture]") {
+  auto images = render_all("texture_update", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    Shaders s(dev, kVS3, kPS3);
+    IDirect3DTexture9 *tex = nullptr;
+    HR(dev->CreateTexture(4, 4, 1, D3DUSAGE_DYNAMIC, D3DFMT_X8R8G8B8, D3DPOOL_DEFAULT, &tex, nullptr));
+    fill(tex, 0, texel0);
+    HR(dev->SetTexture(0, tex));
+    tex_quad(dev, 0, 0, 32, 64, 0, 0, 1, 1);
+    // Only a rectangle changes; the draw before it keeps the old texels.
+    D3DLOCKED_RECT lr;
+    RECT r{1, 1, 3, 3};
+    HR(tex->LockRect(0, &lr, &r, 0));
+    for (int j = 0; j < 2; ++j)
+      for (int i = 0; i < 2; ++i) {
+        const D3DCOLOR red = 0xffff0000;
+        std::memcpy(static_cast<uint8_t *>(lr.pBits) + j * lr.Pitch + i * 4, &red, 4);
+      }
+    HR(tex->UnlockRect(0));
+    tex_quad(dev, 32, 0, 64, 64, 0, 0, 1, 1);
+    HR(dev->SetTexture(0, nullptr));
+    CHECK(tex->Release() == 0);
+    s.release(dev);
+  }, 0);
+  for (const auto &r : images) {
+    // Texels are 8 x 16 pixels on each half.
+    probe(r, 12, 24, texel0(1, 1), 0);
+    probe(r, 20, 40, texel0(2, 2), 0);
+    probe(r, 32 + 12, 24, 0xffff0000, 0);
+    probe(r, 32 + 20, 40, 0xffff0000, 0);
+    probe(r, 32 + 4, 8, texel0(0, 0), 0);
+    probe(r, 32 + 28, 56, texel0(3, 3), 0);
+  }
+}
+
+TEST_CASE("scene: an unbound sampler reads (0, 0, 0, 1)", "[scene][texture]") {
+  auto images = render_all("texture_unbound", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xffffffff, 1.0f, 0));
+    Shaders s(dev, kVS3, R"(
+ps_3_0
+def c0, 0.25, 0.5, 0.75, 0
+dcl_texcoord v0
+dcl_2d s0
+texld r0, v0, s0
+add oC0, r0, c0
+)");
+    tex_quad(dev, 0, 0, 64, 64, 0, 0, 1, 1);
+    s.release(dev);
+  }, 1);
+  for (const auto &r : images) probe(r, 32, 32, 0xff4080bf, 1);
+}
+
+TEST_CASE("scene: fixed function modulates the diffuse colour by texture stage 0", "[scene][texture][ff]") {
+  struct V {
+    float x, y, z, rhw;
+    D3DCOLOR color;
+    float u, v;
+  };
+  auto quad = [](IDirect3DDevice9 *dev, float x0, float y0, float x1, float y1, D3DCOLOR c) {
+    V v[4] = {{x0, y0, 0.5f, 1, c, 0, 0}, {x1, y0, 0.5f, 1, c, 1, 0}, {x0, y1, 0.5f, 1, c, 0, 1}, {x1, y1, 0.5f, 1, c, 1, 1}};
+    HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, v, sizeof(V)));
+  };
+  auto images = render_all("texture_fixed_function", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    HR(dev->SetFVF(D3DFVF_XYZRHW | D3DFVF_DIFFUSE | D3DFVF_TEX1));
+    IDirect3DTexture9 *tex = make_texture(dev, 4, 1);
+    HR(dev->SetTexture(0, tex));
+    // Pre-transformed: pixel centres at integers, so pixel x samples u = x / 32 on a 32-pixel quad.
+    quad(dev, 0, 0, 32, 32, 0xffffffff);
+    quad(dev, 32, 0, 64, 32, 0xff80ff40);
+    HR(dev->SetTexture(0, nullptr));
+    quad(dev, 0, 32, 64, 64, 0xff3060a0); // no texture: the diffuse colour alone
+    CHECK(tex->Release() == 0);
+  }, 1);
+  auto modulate = [](D3DCOLOR t, D3DCOLOR c) {
+    auto ch = [&](int shift) { return ((t >> shift & 0xff) * (c >> shift & 0xff) + 127) / 255 << shift; };
+    return D3DCOLOR(0xff000000u | ch(16) | ch(8) | ch(0));
+  };
+  for (const auto &r : images) {
+    probe_grid(r, 0, 0, 32, 4, texel0);
+    for (UINT j = 0; j < 4; ++j)
+      for (UINT i = 0; i < 4; ++i) probe(r, 32 + i * 8 + 4, j * 8 + 4, modulate(texel0(i, j), 0xff80ff40), 1);
+    probe(r, 16, 48, 0xff3060a0, 0);
+  }
+}
+
+TEST_CASE("scene: a 1024x1024 texture uploads in several records", "[scene][texture]") {
+  // 4 MiB of texels: more than one command record holds, so the upload is split.
+  auto block = [](UINT i, UINT j) { return D3DCOLOR(0xff000000u | (i / 8 * 2) << 16 | (j / 8 * 2) << 8 | 0x55); };
+  auto images = render_all("texture_large", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    Shaders s(dev, kVS3, kPS3);
+    IDirect3DTexture9 *tex = nullptr;
+    HR(dev->CreateTexture(1024, 1024, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr));
+    fill(tex, 0, block);
+    HR(dev->SetTexture(0, tex));
+    // Pixel x samples u = (x + 0.5) / 64: texel 16x + 8, the middle of block 2x + 1.
+    const float half = 0.5f / 64;
+    tex_quad(dev, 0, 0, 64, 64, half, half, 1 + half, 1 + half);
+    HR(dev->SetTexture(0, nullptr));
+    CHECK(tex->Release() == 0);
+    s.release(dev);
+  }, 0);
+  for (const auto &r : images)
+    for (UINT y : {0u, 17u, 40u, 63u})
+      for (UINT x : {0u, 5u, 33u, 63u}) probe(r, x, y, block(16 * x + 8, 16 * y + 8), 0);
+}
