@@ -1,0 +1,517 @@
+// One scene or more per shader version (vs_1_1 … vs_3_0, ps_1_1 … ps_3_0), drawn on every backend:
+// D3D9 assembly assembled here, pixels probed against the values D3D9 defines (worked out by hand
+// in the comments: a channel value v becomes round(v · 255)) and images compared across plugins.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <functional>
+#include <string>
+#include <utility>
+
+#include "assembler.hpp"
+#include "scene_harness.hpp"
+
+using namespace scenes;
+
+namespace {
+
+std::vector<DWORD> assemble(const std::string &text) {
+  novem::d3d9::AssembleResult result = novem::d3d9::assemble(text);
+  INFO(text);
+  INFO(result.error);
+  REQUIRE(result.ok);
+  return std::vector<DWORD>(result.tokens.begin(), result.tokens.end());
+}
+
+struct Vertex {
+  float x, y, z, w;
+  D3DCOLOR color;
+  float u, v, s, q;
+};
+
+const D3DVERTEXELEMENT9 kVertexElements[] = {
+    {0, 0, D3DDECLTYPE_FLOAT4, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_POSITION, 0},
+    {0, 16, D3DDECLTYPE_D3DCOLOR, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_COLOR, 0},
+    {0, 20, D3DDECLTYPE_FLOAT4, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_TEXCOORD, 0},
+    D3DDECL_END()};
+
+// A quad given in clip space, (x0, y0) top left and (x1, y1) bottom right, coloured `c`, with
+// texture coordinates (u0, v0) at the top left and (u1, v1) at the bottom right (z 0, w 1).
+// Clockwise (front facing under D3D9's rules) unless `ccw`.
+void clip_quad(IDirect3DDevice9 *dev, float x0, float y0, float x1, float y1, D3DCOLOR c, float u0 = 0,
+               float v0 = 0, float u1 = 1, float v1 = 1, bool ccw = false) {
+  Vertex v[4] = {{x0, y0, 0.5f, 1, c, u0, v0, 0, 1},
+                 {x1, y0, 0.5f, 1, c, u1, v0, 0, 1},
+                 {x0, y1, 0.5f, 1, c, u0, v1, 0, 1},
+                 {x1, y1, 0.5f, 1, c, u1, v1, 0, 1}};
+  if (ccw) {
+    std::swap(v[0], v[1]);
+    std::swap(v[2], v[3]);
+  }
+  HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, v, sizeof(Vertex)));
+}
+
+// The same over target pixels [px0, px1) x [py0, py1) of the 64 x 64 target.
+void quad(IDirect3DDevice9 *dev, float px0, float py0, float px1, float py1, D3DCOLOR c, float u0 = 0, float v0 = 0,
+          float u1 = 1, float v1 = 1, bool ccw = false) {
+  auto cx = [](float px) { return px / 32.0f - 1.0f; };
+  auto cy = [](float py) { return 1.0f - py / 32.0f; };
+  clip_quad(dev, cx(px0), cy(py0), cx(px1), cy(py1), c, u0, v0, u1, v1, ccw);
+}
+
+struct Shaders {
+  IDirect3DVertexShader9 *vs = nullptr;
+  IDirect3DPixelShader9 *ps = nullptr;
+  IDirect3DVertexDeclaration9 *decl = nullptr;
+  Shaders(IDirect3DDevice9 *dev, const std::string &vs_text, const std::string &ps_text) {
+    HR(dev->CreateVertexShader(assemble(vs_text).data(), &vs));
+    HR(dev->CreatePixelShader(assemble(ps_text).data(), &ps));
+    HR(dev->CreateVertexDeclaration(kVertexElements, &decl));
+    HR(dev->SetVertexDeclaration(decl));
+    HR(dev->SetVertexShader(vs));
+    HR(dev->SetPixelShader(ps));
+  }
+  void release(IDirect3DDevice9 *dev) {
+    HR(dev->SetVertexShader(nullptr));
+    HR(dev->SetPixelShader(nullptr));
+    HR(dev->SetVertexDeclaration(nullptr));
+    CHECK(vs->Release() == 0);
+    CHECK(ps->Release() == 0);
+    CHECK(decl->Release() == 0);
+  }
+};
+
+// A 2 x 2 A8R8G8B8 managed texture, texel (i, j) = texel(i, j), filled through LockRect.
+IDirect3DTexture9 *texture2x2(IDirect3DDevice9 *dev, const std::function<D3DCOLOR(UINT, UINT)> &texel) {
+  IDirect3DTexture9 *tex = nullptr;
+  HR(dev->CreateTexture(2, 2, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr));
+  D3DLOCKED_RECT lr;
+  HR(tex->LockRect(0, &lr, nullptr, 0));
+  for (UINT j = 0; j < 2; ++j)
+    for (UINT i = 0; i < 2; ++i) {
+      const D3DCOLOR c = texel(i, j);
+      std::memcpy(static_cast<uint8_t *>(lr.pBits) + j * UINT(lr.Pitch) + i * 4, &c, 4);
+    }
+  HR(tex->UnlockRect(0));
+  return tex;
+}
+
+// Red, green / blue, white.
+D3DCOLOR primaries(UINT i, UINT j) {
+  const D3DCOLOR t[2][2] = {{0xffff0000, 0xff00ff00}, {0xff0000ff, 0xffffffff}};
+  return t[j][i];
+}
+
+// Texels no channel swap or missing channel could fake.
+D3DCOLOR ramp(UINT i, UINT j) {
+  const D3DCOLOR t[2][2] = {{0xff102030, 0xff405060}, {0xff708090, 0xffa0b0c0}};
+  return t[j][i];
+}
+
+// vs_1_1 and vs_2_0 pass-throughs: position, colour and texture coordinate 0.
+const char *kPassVS11 = R"(
+vs_1_1
+dcl_position v0
+dcl_color v1
+dcl_texcoord v2
+mov oPos, v0
+mov oD0, v1
+mov oT0, v2
+)";
+
+const char *kPassVS3 = R"(
+vs_3_0
+dcl_position v0
+dcl_color v1
+dcl_texcoord v2
+dcl_position o0
+dcl_color o1
+dcl_texcoord o2
+mov o0, v0
+mov o1, v1
+mov o2, v2
+)";
+
+const char *kColorPS2 = R"(
+ps_2_0
+dcl v0
+mov oC0, v0
+)";
+
+const float kIdentity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+
+} // namespace
+
+TEST_CASE("scene: vs_1_1 m4x4 and oD0 with ps_1_1 tex and mul", "[scene][shader][versions]") {
+  auto images = render_all("versions_vs11_ps11", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff203040, 1.0f, 0));
+    Shaders s(dev, R"(
+vs_1_1
+dcl_position v0
+dcl_color v1
+dcl_texcoord v2
+m4x4 oPos, v0, c0
+mov oD0, v1
+mov oT0, v2
+)", R"(
+ps_1_1
+tex t0
+mul r0, t0, v0
+)");
+    // Rows of the matrix: x' = 0.5 x + 0.5, y' = y, z' = z, w' = w. A full-target quad lands on
+    // the right half (clip x 0..1, pixels 32..63); the left half keeps the clear colour.
+    const float m[16] = {0.5f, 0, 0, 0.5f, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    HR(dev->SetVertexShaderConstantF(0, m, 4));
+    IDirect3DTexture9 *tex = texture2x2(dev, primaries);
+    HR(dev->SetTexture(0, tex));
+    clip_quad(dev, -1, 1, 1, -1, 0xff80ff40);
+    HR(dev->SetTexture(0, nullptr));
+    CHECK(tex->Release() == 0);
+    s.release(dev);
+  }, 1);
+  for (const auto &r : images) {
+    probe(r, 16, 32, 0xff203040, 0);
+    // texel × (0x80, 0xff, 0x40) / 255 per channel: primaries keep the diffuse's channel.
+    probe(r, 40, 16, 0xff800000, 1); // red
+    probe(r, 56, 16, 0xff00ff00, 1); // green
+    probe(r, 40, 48, 0xff000040, 1); // blue
+    probe(r, 56, 48, 0xff80ff40, 1); // white
+  }
+}
+
+TEST_CASE("scene: ps_1_2 mad with co-issue and ps_1_3 dp3 then cnd on r0.a", "[scene][shader][versions]") {
+  // The ps_1_3 texture: red channel 1, 0, 0xa0 / 255, 0xe0 / 255.
+  auto reds = [](UINT i, UINT j) {
+    const D3DCOLOR t[2][2] = {{0xffff0000, 0xff00ff00}, {0xffa00000, 0xffe00000}};
+    return t[j][i];
+  };
+  auto images = render_all("versions_ps12_ps13", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    IDirect3DTexture9 *prim = texture2x2(dev, primaries);
+    IDirect3DTexture9 *red = texture2x2(dev, reds);
+    {
+      Shaders s(dev, kPassVS11, R"(
+ps_1_2
+def c0, 0.75, 0.75, 0.75, 1
+def c1, 0.25, 0, 0.125, 0
+tex t0
+mad r0.rgb, t0, c0, c1
++mov r0.a, c0.a
+)");
+      HR(dev->SetTexture(0, prim));
+      quad(dev, 0, 0, 32, 64, 0xffffffff);
+      s.release(dev);
+    }
+    {
+      // dp3 writes the dot product to all four channels, r0.a included; cnd (whose first source
+      // must be r0.a in ps_1_1-1_3) picks t0 where it is > 0.5, else blue.
+      Shaders s(dev, kPassVS11, R"(
+ps_1_3
+def c0, 1, 0, 0, 0
+def c2, 0, 0, 1, 1
+tex t0
+dp3 r0, t0_bx2, c0
+cnd r0, r0.a, t0, c2
+)");
+      HR(dev->SetTexture(0, red));
+      quad(dev, 32, 0, 64, 64, 0xffffffff);
+      s.release(dev);
+    }
+    HR(dev->SetTexture(0, nullptr));
+    CHECK(prim->Release() == 0);
+    CHECK(red->Release() == 0);
+  }, 1);
+  for (const auto &r : images) {
+    // ps_1_2: t0 · 0.75 + (0.25, 0, 0.125).
+    probe(r, 8, 16, 0xffff0020, 1);  // red:   (1, 0, 0.125)
+    probe(r, 24, 16, 0xff40bf20, 1); // green: (0.25, 0.75, 0.125)
+    probe(r, 8, 48, 0xff4000df, 1);  // blue:  (0.25, 0, 0.875)
+    probe(r, 24, 48, 0xffffbfdf, 1); // white: (1, 0.75, 0.875)
+    // ps_1_3: dp3 = 2 r - 1: 1 (> 0.5: t0), -1 (blue), 0.255 (blue), 0.757 (> 0.5: t0).
+    probe(r, 40, 16, 0xffff0000, 1);
+    probe(r, 56, 16, 0xff0000ff, 1);
+    probe(r, 40, 48, 0xff0000ff, 1);
+    probe(r, 56, 48, 0xffe00000, 1);
+  }
+}
+
+TEST_CASE("scene: ps_1_4 texld, phase and a dependent texld", "[scene][shader][versions]") {
+  // Texture 0 holds coordinates into texture 1: texel (i, j) points at texel (1 - i, 1 - j)
+  // (0xc0 / 255 = 0.753 → texel 1 of 2, 0x40 / 255 = 0.251 → texel 0).
+  auto coords = [](UINT i, UINT j) { return D3DCOLOR(0xff000000u | (i ? 0x40u : 0xc0u) << 16 | (j ? 0x40u : 0xc0u) << 8); };
+  auto target = [](UINT i, UINT j) { return D3DCOLOR(0xff0000ffu | (i ? 0xffu : 0u) << 16 | (j ? 0xffu : 0u) << 8); };
+  auto images = render_all("versions_ps14", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    Shaders s(dev, kPassVS11, R"(
+ps_1_4
+texld r0, t0
+phase
+texld r1, r0
+mul r0, r1, v0
+)");
+    IDirect3DTexture9 *t0 = texture2x2(dev, coords);
+    IDirect3DTexture9 *t1 = texture2x2(dev, target);
+    HR(dev->SetTexture(0, t0));
+    HR(dev->SetTexture(1, t1));
+    quad(dev, 0, 0, 64, 64, 0xff80ff40);
+    HR(dev->SetTexture(0, nullptr));
+    HR(dev->SetTexture(1, nullptr));
+    CHECK(t0->Release() == 0);
+    CHECK(t1->Release() == 0);
+    s.release(dev);
+  }, 1);
+  for (const auto &r : images) {
+    // Texture 1 texel (1 - i, 1 - j) × (0x80, 0xff, 0x40).
+    probe(r, 16, 16, 0xff80ff40, 1); // texel (1, 1) = white
+    probe(r, 48, 16, 0xff00ff40, 1); // texel (0, 1) = (0, 1, 1)
+    probe(r, 16, 48, 0xff800040, 1); // texel (1, 0) = (1, 0, 1)
+    probe(r, 48, 48, 0xff000040, 1); // texel (0, 0) = (0, 0, 1)
+  }
+}
+
+TEST_CASE("scene: vs_2_0 rep over i0 and if b0 from the API", "[scene][shader][versions]") {
+  auto images = render_all("versions_vs20", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    Shaders s(dev, R"(
+vs_2_0
+dcl_position v0
+def c0, 0, 0, 0, 1
+def c1, 0.125, 0.25, 0.5, 1
+mov oPos, v0
+mov r0, c0
+rep i0
+  add r0.xy, r0, c1
+endrep
+if b0
+  add r0.z, r0.z, c1.z
+else
+  mov r0.z, c1.w
+endif
+mov oD0, r0
+)", kColorPS2);
+    const int three[4] = {3, 0, 0, 0}, two[4] = {2, 0, 0, 0};
+    const BOOL yes = TRUE, no = FALSE;
+    HR(dev->SetVertexShaderConstantI(0, three, 1));
+    HR(dev->SetVertexShaderConstantB(0, &yes, 1));
+    quad(dev, 0, 0, 32, 64, 0);
+    HR(dev->SetVertexShaderConstantI(0, two, 1));
+    HR(dev->SetVertexShaderConstantB(0, &no, 1));
+    quad(dev, 32, 0, 64, 64, 0);
+    s.release(dev);
+  }, 1);
+  for (const auto &r : images) {
+    probe(r, 16, 32, 0xff60bf80, 1); // 3 × (0.125, 0.25) = (0.375, 0.75); if: z = 0.5
+    probe(r, 48, 32, 0xff4080ff, 1); // 2 × (0.125, 0.25) = (0.25, 0.5); else: z = 1
+  }
+}
+
+TEST_CASE("scene: vs_2_x predication and call/ret", "[scene][shader][versions]") {
+  auto images = render_all("versions_vs2x", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    Shaders s(dev, R"(
+vs_2_x
+dcl_position v0
+def c0, 0.25, 0.5, 0.75, 1
+def c1, 0, 0, 0, 0
+mov oPos, v0
+mov r0, c1
+setp_gt p0, c2, c1
+(p0) mov r0, c0
+(!p0.x) add r0.x, r0.x, c0.w
+call l0
+mov oD0, r0
+ret
+label l0
+add r0.y, r0.y, c0.x
+ret
+)", kColorPS2);
+    // p0 = (T, F, T, F): r0 = (0.25, 0, 0.75, 0); x stays; the subroutine adds 0.25 to y.
+    const float a[4] = {1, -1, 1, 0};
+    HR(dev->SetVertexShaderConstantF(2, a, 1));
+    quad(dev, 0, 0, 32, 64, 0);
+    // p0 = (F, T, F, F): r0 = (0, 0.5, 0, 0); !p0.x: x = 1; then y = 0.75.
+    const float b[4] = {-1, 1, -1, 0};
+    HR(dev->SetVertexShaderConstantF(2, b, 1));
+    quad(dev, 32, 0, 64, 64, 0);
+    s.release(dev);
+  }, 1);
+  for (const auto &r : images) {
+    probe(r, 16, 32, 0xff4040bf, 1);
+    probe(r, 48, 32, 0xffffbf00, 1);
+  }
+}
+
+TEST_CASE("scene: ps_2_0 texkill discards pixels with a negative coordinate", "[scene][shader][versions]") {
+  auto images = render_all("versions_ps20_texkill", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff0000ff, 1.0f, 0));
+    Shaders s(dev, R"(
+vs_2_0
+dcl_position v0
+dcl_texcoord v2
+mov oPos, v0
+mov oT0, v2
+)", R"(
+ps_2_0
+dcl t0
+dcl_2d s0
+texkill t0
+texld r0, t0, s0
+mov oC0, r0
+)");
+    IDirect3DTexture9 *tex = texture2x2(dev, ramp);
+    HR(dev->SetTexture(0, tex));
+    // u from -1 to 1: negative on the left half, which keeps the clear colour; on the right half
+    // u runs 0..1 over 32 pixels (16 per texel).
+    quad(dev, 0, 0, 64, 64, 0, -1, 0, 1, 1);
+    HR(dev->SetTexture(0, nullptr));
+    CHECK(tex->Release() == 0);
+    s.release(dev);
+  }, 0);
+  for (const auto &r : images) {
+    probe(r, 8, 16, 0xff0000ff, 0);
+    probe(r, 24, 48, 0xff0000ff, 0);
+    probe(r, 40, 16, ramp(0, 0), 0);
+    probe(r, 56, 16, ramp(1, 0), 0);
+    probe(r, 40, 48, ramp(0, 1), 0);
+    probe(r, 56, 48, ramp(1, 1), 0);
+  }
+}
+
+TEST_CASE("scene: ps_2_x predication per pixel and sincos", "[scene][shader][versions]") {
+  auto images = render_all("versions_ps2x", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    Shaders s(dev, R"(
+vs_2_0
+dcl_position v0
+dcl_texcoord v2
+mov oPos, v0
+mov oT0, v2
+)", R"(
+ps_2_x
+def c0, 0, 0.5, 1, 0.25
+def c1, -1.5500992e-006, -2.1701389e-005, 0.0026041667, 0.00026041668
+def c2, -0.020833334, -0.125, 1, 0.5
+def c3, 0.643501109, 0, 0, 0
+dcl t0
+mov r0, c0.x
+sincos r0.xy, c3.x, c1, c2
+setp_lt p0, t0, c0.y
+(p0.x) mov r0.z, c0.z
+(!p0.x) mov r0.z, c0.w
+mov r0.w, c0.z
+mov oC0, r0
+)");
+    quad(dev, 0, 0, 64, 64, 0);
+    s.release(dev);
+  }, 1);
+  for (const auto &r : images) {
+    // atan(3 / 4): cos 0.8 → 204, sin 0.6 → 153; blue 1 where u < 0.5 (left), else 0.25 → 64.
+    probe(r, 16, 32, 0xffcc99ff, 1);
+    probe(r, 48, 32, 0xffcc9940, 1);
+  }
+}
+
+TEST_CASE("scene: ps_3_0 vFace and vPos on front and back faces", "[scene][shader][versions]") {
+  auto images = render_all("versions_ps30_face", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    Shaders s(dev, kPassVS3, R"(
+ps_3_0
+def c0, 0.5, 0.25, 0.015625, 1
+dcl vFace
+dcl vPos.xy
+mad r0.x, vFace, c0.y, c0.x
+mul r0.yz, vPos.xxy, c0.z
+mov r0.w, c0.w
+mov oC0, r0
+)");
+    HR(dev->SetRenderState(D3DRS_CULLMODE, D3DCULL_NONE));
+    quad(dev, 0, 0, 32, 64, 0);                      // clockwise: front, vFace = +1
+    quad(dev, 32, 0, 64, 64, 0, 0, 0, 1, 1, true); // counter-clockwise: back, vFace = -1
+    s.release(dev);
+  }, 1);
+  for (const auto &r : images) {
+    // red 0.25 · vFace + 0.5; green, blue: vPos (integer pixel centres) / 64.
+    probe(r, 16, 40, 0xffbf409f, 1); // 0.75, 16 / 64 = 0.25, 40 / 64 = 0.625 → 191, 64, 159
+    probe(r, 48, 20, 0xff40bf50, 1); // 0.25, 48 / 64 = 0.75, 20 / 64 = 0.3125 → 64, 191, 80
+  }
+}
+
+TEST_CASE("scene: ps_3_0 loop ended by breakc", "[scene][shader][versions]") {
+  auto images = render_all("versions_ps30_breakc", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    Shaders s(dev, kPassVS3, R"(
+ps_3_0
+defi i0, 10, 0, 1, 0
+def c0, 0.1875, 0.0625, 0, 1
+mov r0, c0.z
+loop aL, i0
+  break_ge r0.x, c2.x
+  add r0.xy, r0, c0
+endloop
+mov r0.w, c0.w
+mov oC0, r0
+)");
+    const float half[4] = {0.5f, 0, 0, 0}, quarter[4] = {0.25f, 0, 0, 0}, never[4] = {100, 0, 0, 0};
+    HR(dev->SetPixelShaderConstantF(2, half, 1));
+    quad(dev, 0, 0, 32, 32, 0);
+    HR(dev->SetPixelShaderConstantF(2, quarter, 1));
+    quad(dev, 32, 0, 64, 32, 0);
+    HR(dev->SetPixelShaderConstantF(2, never, 1));
+    quad(dev, 0, 32, 64, 64, 0);
+    s.release(dev);
+  }, 1);
+  for (const auto &r : images) {
+    // Each pass adds (0.1875, 0.0625) until x >= c2.x.
+    probe(r, 16, 16, 0xff8f3000, 1); // 3 passes: (0.5625, 0.1875) → 143, 48
+    probe(r, 48, 16, 0xff602000, 1); // 2 passes: (0.375, 0.125) → 96, 32
+    probe(r, 32, 48, 0xffff9f00, 1); // all 10: (1.875 → 1, 0.625) → 255, 159
+  }
+}
+
+TEST_CASE("scene: vs_3_0 texldl reads a vertex texture", "[scene][shader][versions]") {
+  bool sampled = false;
+  auto images = render_all("versions_vs30_texldl", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    IDirect3D9 *d3d = nullptr;
+    HR(dev->GetDirect3D(&d3d));
+    const HRESULT vtf = d3d->CheckDeviceFormat(D3DADAPTER_DEFAULT, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8,
+                                               D3DUSAGE_QUERY_VERTEXTEXTURE, D3DRTYPE_TEXTURE, D3DFMT_A8R8G8B8);
+    d3d->Release();
+    if (vtf != D3D_OK) return; // the device does not sample A8R8G8B8 in the vertex stage
+    sampled = true;
+    Shaders s(dev, R"(
+vs_3_0
+def c0, 0, 0, 0, 0
+dcl_position v0
+dcl_texcoord v2
+dcl_2d s0
+dcl_position o0
+dcl_color o1
+mov o0, v0
+mov r1, v2
+mov r1.w, c0.x
+texldl r0, r1, s0
+mov o1, r0
+)", R"(
+ps_3_0
+dcl_color v0
+mov oC0, v0
+)");
+    IDirect3DTexture9 *tex = texture2x2(dev, ramp);
+    HR(dev->SetTexture(D3DVERTEXTEXTURESAMPLER0, tex));
+    // Every vertex of a quad reads the same texel, so the quad is that texel's colour.
+    quad(dev, 0, 0, 32, 64, 0, 0.75f, 0.25f, 0.75f, 0.25f); // texel (1, 0)
+    quad(dev, 32, 0, 64, 64, 0, 0.25f, 0.75f, 0.25f, 0.75f); // texel (0, 1)
+    HR(dev->SetTexture(D3DVERTEXTEXTURESAMPLER0, nullptr));
+    CHECK(tex->Release() == 0);
+    s.release(dev);
+  }, 1);
+  if (!sampled) {
+    WARN("vertex textures of A8R8G8B8 are not available: texldl not drawn");
+    return;
+  }
+  for (const auto &r : images) {
+    probe(r, 16, 32, ramp(1, 0), 1);
+    probe(r, 48, 32, ramp(0, 1), 1);
+  }
+}
