@@ -3,7 +3,7 @@
 // enable the layer through its manifest and the environment only.
 //
 //   novem-queue-workload [--iterations K] [--threads T] [--provoke-validation-error]
-//                        [--race N] [--stall-ms M]
+//                        [--race N] [--stall-ms M] [--stall-no-wait]
 //
 // With --threads T, T threads each create a device of their own (one instance) and run the
 // iterations on it at the same time; the report then has T devices with the same counts.
@@ -25,6 +25,8 @@
 //   --stall-ms M  one vkQueueSubmit {wait timeline T = a value not yet signalled; cb0}, no fence,
 //                 then M ms of sleep, then vkSignalSemaphore(T) from the host and vkQueueWaitIdle:
 //                 a submission that stays in flight M ms (for the watchdog and the periodic summary)
+//   --stall-no-wait  with --stall-ms: after the sleep, neither signal nor wait (for a device that hangs,
+//                 the test ICD's NOVEM_TEST_ICD_HANG=1): the submission is still in flight at teardown
 #include <vulkan/vulkan.h>
 
 #include <atomic>
@@ -71,6 +73,7 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT
 struct Extras {
   int race = 0;     // --race N
   int stall_ms = 0; // --stall-ms M
+  bool stall_no_wait = false; // --stall-no-wait
 };
 
 void run_device(VkPhysicalDevice gpu, const VkPhysicalDeviceMemoryProperties &memory_props, int iterations,
@@ -277,6 +280,11 @@ void run_device(VkPhysicalDevice gpu, const VkPhysicalDeviceMemoryProperties &me
     si.pCommandBuffers = &cb[0];
     CHECK(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE));
     std::this_thread::sleep_for(std::chrono::milliseconds(extras.stall_ms));
+  }
+  if (extras.stall_ms > 0 && extras.stall_no_wait) {
+    std::printf("workload: left one submission in flight after %d ms\n", extras.stall_ms);
+  } else if (extras.stall_ms > 0) {
+    const std::uint64_t value = 2 * static_cast<std::uint64_t>(iterations) + 100;
     VkSemaphoreSignalInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
     signal.semaphore = sem_t;
     signal.value = value;
@@ -314,8 +322,10 @@ int main(int argc, char **argv) {
       extras.race = std::atoi(argv[++i]);
     } else if (std::strcmp(argv[i], "--stall-ms") == 0 && i + 1 < argc) {
       extras.stall_ms = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--stall-no-wait") == 0) {
+      extras.stall_no_wait = true;
     } else {
-      std::fprintf(stderr, "usage: %s [--iterations K] [--threads T] [--provoke-validation-error] [--race N] [--stall-ms M]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--iterations K] [--threads T] [--provoke-validation-error] [--race N] [--stall-ms M] [--stall-no-wait]\n", argv[0]);
       return 1;
     }
   }

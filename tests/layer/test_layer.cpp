@@ -545,3 +545,227 @@ TEST_CASE("layer: a watchdog longer than any submission writes no dump", "[layer
   CHECK(r.output.find("VK_LAYER_NOVEM_queue_diagnostics: watchdog") == std::string::npos);
   check_workload_report(read_json(report), kIterations);
 }
+
+// ---- the layer on the test ICD (tests/icd): several queues, a hung device, a lost device ----
+// The test ICD is not a conformant driver: validation is never stacked on it (VK_INSTANCE_LAYERS
+// removed from the child's environment).
+#ifdef NOVEM_QD_TEST_ICD_JSON
+namespace {
+
+std::map<std::string, std::string> icd_env(const fs::path &report, const fs::path &dump) {
+  auto env = enabled_env(report);
+  env["VK_DRIVER_FILES"] = NOVEM_QD_TEST_ICD_JSON;
+  env["VK_ICD_FILENAMES"] = NOVEM_QD_TEST_ICD_JSON;
+  env["NOVEM_TEST_ICD_HANGCHECK_MS"] = "1000"; // an unbounded wait on a hung device ends in 1 s
+  env["NOVEM_QUEUE_DIAGNOSTICS_DUMP"] = dump.string();
+  return env;
+}
+const std::vector<std::string> kIcdUnset = {"VK_INSTANCE_LAYERS", "NOVEM_TEST_ICD_HANG", "NOVEM_TEST_ICD_LOSE_DEVICE",
+                                            "NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS", "NOVEM_QUEUE_DIAGNOSTICS_INTERVAL_MS"};
+
+bool has_line(const std::string &output, const std::string &line) {
+  return ("\n" + output).find("\n" + line + "\n") != std::string::npos;
+}
+
+const Json &find_queue(const Json &dev, std::uint64_t family, std::uint64_t index) {
+  for (const Json &q : dev["queues"].items)
+    if (num(q["family"]) == family && num(q["index"]) == index)
+      return q;
+  FAIL("queue " << family << "." << index << " not in the report");
+  static const Json none;
+  return none;
+}
+
+std::vector<std::string> texts(const Json &array) {
+  std::vector<std::string> out;
+  for (const Json &j : array.items)
+    out.push_back(j.text);
+  return out;
+}
+
+// The in-flight submissions of a device-lost dump: those of queue 0.0 that novem-icd-workload's
+// lose mode made (one command buffer, one binary signal semaphore each), seq below `lost_at`.
+void check_lost_entries(const Json &dump, std::uint64_t lost_at) {
+  std::uint64_t last_seq = 0;
+  for (const Json &s : dump["in_flight"].items) {
+    CHECK(num(s["family"]) == 0);
+    CHECK(num(s["index"]) == 0);
+    CHECK(num(s["seq"]) > last_seq); // in submit order
+    last_seq = num(s["seq"]);
+    CHECK(num(s["seq"]) < lost_at);
+    CHECK(s["call"].text == "vkQueueSubmit");
+    CHECK(s["age_ms"].kind == Json::Number);
+    CHECK(s["age_ms"].number >= 0);
+    REQUIRE(s["command_buffers"].items.size() == 1);
+    CHECK(s["command_buffers"][0].text.rfind("0x", 0) == 0);
+    CHECK(s["wait_semaphores"].items.empty());
+    REQUIRE(s["signal_semaphores"].items.size() == 1);
+    CHECK(s["signal_semaphores"][0]["type"].text == "binary");
+    CHECK(s["signal_semaphores"][0]["handle"].text.rfind("0x", 0) == 0);
+  }
+}
+
+} // namespace
+
+TEST_CASE("layer: on the test ICD, every queue is listed and counted apart", "[layer][icd]") {
+  TempDir tmp;
+  const fs::path report = tmp.path / "report.json", dump = tmp.path / "dump.json";
+  const Run r = run({NOVEM_QD_ICD_WORKLOAD, "--mode", "normal"}, icd_env(report, dump), kIcdUnset, tmp.path / "log.txt");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(has_line(r.output, "device 0: Novem test ICD"));
+  CHECK(has_line(r.output, "timestamps: ordered")); // the layer's own timestamps leave the app's alone
+  CHECK(has_line(r.output, "copied timestamps: match"));
+  CHECK(has_line(r.output, "workload: done"));
+  CHECK_FALSE(fs::exists(dump));
+  const Json j = read_json(report);
+  REQUIRE(j["devices"].items.size() == 1);
+  const Json &dev = j["devices"][0];
+  CHECK(dev["name"].text == "Novem test ICD");
+  CHECK(dev["destroyed"].boolean);
+  CHECK_FALSE(dev["device_lost"].boolean);
+  CHECK(num(dev["watchdog_dumps"]) == 0);
+  CHECK(num(dev["device_wait_idle"]["calls"]) == 1);
+  CHECK(num(dev["wait_for_fences_unattributed"]["calls"]) == 0);
+  REQUIRE(dev["queues"].items.size() == 3); // 0.0, 0.1 (through vkGetDeviceQueue2), 1.0
+  // novem-icd-workload's normal mode, on each of the three queues: vkQueueSubmit {cb; signal binary}
+  // with a fence, vkWaitForFences, vkQueueSubmit2 {wait binary; cb; signal timeline}, vkQueueWaitIdle.
+  const std::pair<std::uint64_t, std::uint64_t> ids[] = {{0, 0}, {0, 1}, {1, 0}};
+  for (const auto &[family, index] : ids) {
+    INFO("queue " << family << "." << index);
+    const Json &q = find_queue(dev, family, index);
+    if (family == 0)
+      CHECK(texts(q["family_flags"]) == std::vector<std::string>{"graphics", "compute", "transfer"});
+    else
+      CHECK(texts(q["family_flags"]) == std::vector<std::string>{"transfer"});
+    CHECK(num(q["submits"]) == 2);
+    CHECK(num(q["submit_calls"]["vkQueueSubmit"]) == 1);
+    CHECK(num(q["submit_calls"]["vkQueueSubmit2"]) == 1);
+    CHECK(num(q["failed_submits"]) == 0);
+    CHECK(num(q["batches"]) == 2);
+    CHECK(num(q["command_buffers"]) == 2);
+    CHECK(num(q["wait_semaphores"]["binary"]) == 1);
+    CHECK(num(q["wait_semaphores"]["timeline"]) == 0);
+    CHECK(num(q["signal_semaphores"]["binary"]) == 1);
+    CHECK(num(q["signal_semaphores"]["timeline"]) == 1);
+    CHECK(num(q["fences"]) == 1);
+    CHECK(num(q["queue_wait_idle"]["calls"]) == 1);
+    CHECK(num(q["wait_for_fences"]["calls"]) == 1);
+    CHECK(num(q["device_wait_idle"]["calls"]) == 0); // each queue was idle by then
+    CHECK(num(q["in_flight_at_report"]) == 0);
+    CHECK(num(q["in_flight_max"]) >= 1);
+    CHECK(num(q["latency"]["count"]) == 2);
+    CHECK(num(q["latency"]["min"]) <= num(q["latency"]["max"]));
+    CHECK(num(q["thread_overlaps"]["count"]) == 0);
+    // Timestamps need graphics or compute (vkCmdResetQueryPool): family 0 only.
+    CHECK(q["timestamps"].boolean == (family == 0));
+    if (family == 0) {
+      CHECK(num(q["gpu_time"]["count"]) == 2);
+      CHECK(num(q["gpu_time"]["max"]) <= num(q["gpu_time"]["total"]));
+      CHECK(num(q["gpu_time"]["unmeasured_batches"]) == 0);
+    } else {
+      CHECK(num(q["gpu_time"]["count"]) == 0);
+    }
+  }
+}
+
+TEST_CASE("layer: on the test ICD, a lost device dumps the submissions in flight", "[layer][icd]") {
+  TempDir tmp;
+  const fs::path report = tmp.path / "report.json", dump = tmp.path / "dump.json";
+  auto env = icd_env(report, dump);
+  env["NOVEM_TEST_ICD_LOSE_DEVICE"] = "4"; // the 4th submit (the layer adds none: no application fence)
+  const bool hang = GENERATE(true, false);
+  // Hung: submissions #1-#3 never complete, so exactly they are in flight. Not hung: they complete
+  // inside the ICD's submit call, and the layer thread may or may not have seen it yet.
+  if (hang)
+    env["NOVEM_TEST_ICD_HANG"] = "1";
+  INFO("hang " << hang);
+  auto unset = kIcdUnset;
+  unset.erase(std::find(unset.begin(), unset.end(), "NOVEM_TEST_ICD_LOSE_DEVICE"));
+  if (hang)
+    unset.erase(std::find(unset.begin(), unset.end(), "NOVEM_TEST_ICD_HANG"));
+  const Run r = run({NOVEM_QD_ICD_WORKLOAD, "--mode", "lose", "--submits", "5"}, env, unset, tmp.path / "log.txt");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(has_line(r.output, "vkQueueSubmit #3: VK_SUCCESS"));
+  CHECK(has_line(r.output, "vkQueueSubmit #4: VK_ERROR_DEVICE_LOST"));
+  CHECK(r.output.find("VK_LAYER_NOVEM_queue_diagnostics: device_lost in ") != std::string::npos);
+  REQUIRE(fs::exists(dump));
+  const Json d = read_json(dump);
+  CHECK(d["schema"].text == "novem-queue-dump/1");
+  CHECK(d["reason"].text == "device_lost");
+  // Whichever saw it first: the application's submit, or the layer thread's fence calls.
+  const std::string call = d["call"].text;
+  CHECK((call == "vkQueueSubmit" || call == "vkWaitForFences (layer thread)" ||
+         call == "vkGetFenceStatus (layer thread)"));
+  CHECK(num(d["watchdog_ms"]) == 0);
+  CHECK(num(d["device"]["id"]) == 0);
+  CHECK(d["device"]["name"].text == "Novem test ICD");
+  check_lost_entries(d, 4);
+  if (hang) {
+    REQUIRE(d["in_flight"].items.size() == 3);
+    for (std::size_t i = 0; i < 3; ++i)
+      CHECK(num(d["in_flight"][i]["seq"]) == i + 1);
+  }
+  const Json j = read_json(report);
+  const Json &dev = j["devices"][0];
+  CHECK(dev["device_lost"].boolean);
+  CHECK(num(dev["watchdog_dumps"]) == 0);
+  const Json &q00 = find_queue(dev, 0, 0), &q01 = find_queue(dev, 0, 1);
+  CHECK(num(q00["submits"]) == 3);
+  CHECK(num(q00["failed_submits"]) == 2);
+  CHECK(num(q01["submits"]) == 0);
+  CHECK(num(q01["failed_submits"]) == 1);
+  if (hang) {
+    CHECK(num(q00["in_flight_at_report"]) == 3);
+    CHECK(num(q00["latency"]["count"]) == 0);
+  }
+}
+
+TEST_CASE("layer: on the test ICD, a hung submission is dumped by the watchdog", "[layer][icd]") {
+  TempDir tmp;
+  const fs::path report = tmp.path / "report.json", dump = tmp.path / "dump.json";
+  auto env = icd_env(report, dump);
+  env["NOVEM_TEST_ICD_HANG"] = "1";
+  env["NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS"] = "100";
+  auto unset = kIcdUnset;
+  unset.erase(std::find(unset.begin(), unset.end(), "NOVEM_TEST_ICD_HANG"));
+  unset.erase(std::find(unset.begin(), unset.end(), "NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS"));
+  // One submission {wait timeline 100; cb0} on queue 0.0 that the hung ICD never completes, 300 ms
+  // of sleep, then teardown without waiting.
+  const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", "0", "--stall-ms", "300", "--stall-no-wait"}, env, unset,
+                    tmp.path / "log.txt");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(r.output.find("VK_LAYER_NOVEM_queue_diagnostics: watchdog: device 0 (Novem test ICD)") != std::string::npos);
+  REQUIRE(fs::exists(dump));
+  const Json d = read_json(dump);
+  CHECK(d["schema"].text == "novem-queue-dump/1");
+  CHECK(d["reason"].text == "watchdog");
+  CHECK(d["call"].text.empty());
+  CHECK(num(d["watchdog_ms"]) == 100);
+  CHECK(d["device"]["name"].text == "Novem test ICD");
+  REQUIRE(d["in_flight"].items.size() == 1);
+  const Json &s = d["in_flight"][0];
+  CHECK(num(s["family"]) == 0);
+  CHECK(num(s["index"]) == 0);
+  CHECK(num(s["seq"]) == 1);
+  CHECK(s["call"].text == "vkQueueSubmit");
+  CHECK(s["age_ms"].number >= 100);
+  CHECK(s["age_ms"].number < 300 + 1000); // dumped while the workload slept, not at teardown
+  REQUIRE(s["command_buffers"].items.size() == 1);
+  CHECK(s["command_buffers"][0].text.rfind("0x", 0) == 0);
+  REQUIRE(s["wait_semaphores"].items.size() == 1);
+  CHECK(s["wait_semaphores"][0]["type"].text == "timeline");
+  CHECK(num(s["wait_semaphores"][0]["value"]) == 100);
+  CHECK(s["signal_semaphores"].items.empty());
+  const Json j = read_json(report);
+  const Json &dev = j["devices"][0];
+  CHECK(num(dev["watchdog_dumps"]) == 1); // once per submission
+  CHECK_FALSE(dev["device_lost"].boolean);
+  const Json &q = find_queue(dev, 0, 0);
+  CHECK(num(q["submits"]) == 1);
+  CHECK(num(q["in_flight_at_report"]) == 1);
+  CHECK(num(q["latency"]["count"]) == 0);
+}
+#endif
