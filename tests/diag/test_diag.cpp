@@ -2,6 +2,8 @@
 // and a real report written by the layer under tests/layer's novem-queue-workload.
 #include <catch2/catch.hpp>
 
+#include "run_child.hpp"
+
 #include "json.hpp"
 
 #include <novem/image.hpp>
@@ -17,95 +19,29 @@
 #include <string>
 #include <vector>
 
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-  int status = -1;
-  std::string output;
-  // The whitespace-separated tokens of every output line.
-  std::vector<std::vector<std::string>> lines() const {
-    std::vector<std::vector<std::string>> out;
-    std::stringstream in(output);
-    for (std::string line; std::getline(in, line);) {
-      std::stringstream words(line);
-      out.emplace_back();
-      for (std::string w; words >> w;)
-        out.back().push_back(w);
-    }
-    return out;
-  }
-  // The table row of queue (device, family, index).
-  std::vector<std::string> row(const std::string &d, const std::string &f, const std::string &i) const {
-    for (const auto &l : lines())
-      if (l.size() > 3 && l[0] == d && l[1] == f && l[2] == i)
-        return l;
-    return {};
-  }
-};
+using Run = novem::test::ChildRun;
 
-Run run(const std::vector<std::string> &argv, const std::map<std::string, std::string> &set = {},
-        const std::vector<std::string> &unset = {}) {
-  std::vector<std::string> env;
-  for (char **e = environ; *e; ++e) {
-    const std::string entry = *e, name = entry.substr(0, entry.find('='));
-    bool drop = set.count(name) != 0;
-    for (const auto &u : unset)
-      drop |= u == name;
-    if (!drop)
-      env.push_back(entry);
+// The whitespace-separated tokens of the table row of queue (device, family, index).
+std::vector<std::string> row(const Run &r, const std::string &d, const std::string &f, const std::string &i) {
+  std::stringstream in(r.output);
+  for (std::string line; std::getline(in, line);) {
+    std::stringstream words(line);
+    std::vector<std::string> l;
+    for (std::string w; words >> w;) l.push_back(w);
+    if (l.size() > 3 && l[0] == d && l[1] == f && l[2] == i) return l;
   }
-  for (const auto &[k, v] : set)
-    env.push_back(k + "=" + v);
-  std::vector<char *> envp, args;
-  for (auto &e : env)
-    envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> argv_copy = argv;
-  for (auto &a : argv_copy)
-    args.push_back(a.data());
-  args.push_back(nullptr);
-  Run r;
-  int fds[2];
-  REQUIRE(pipe(fds) == 0);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
-  posix_spawn_file_actions_addclose(&actions, fds[0]);
-  posix_spawn_file_actions_addclose(&actions, fds[1]);
-  pid_t pid = -1;
-  const int err = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  close(fds[1]);
-  if (err != 0) {
-    close(fds[0]);
-    r.output = std::string("posix_spawn: ") + std::strerror(err);
-    return r;
-  }
-  char buf[4096];
-  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) != 0;) {
-    if (n < 0) {
-      if (errno == EINTR)
-        continue;
-      break;
-    }
-    r.output.append(buf, static_cast<std::size_t>(n));
-  }
-  close(fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return {};
 }
+
+using novem::test::run_child;
+Run run(const std::vector<std::string> &argv) { return run_child(argv); }
 
 struct TempDir {
   fs::path path;
@@ -229,11 +165,11 @@ TEST_CASE("diag: a handcrafted report: the table and a count-bar timeline", "[di
   CHECK(r.output.find("unattributed vkWaitForFences 1 calls 0.000 ms") != std::string::npos);
   // dev family index flags submits batches cmdbufs wait sig fences presents failed qwi dwi wff blocked in_flight,
   // then schema /2's max_infl, latency p50 and max, gpu, overlaps: "-" in a /1 report.
-  CHECK(r.row("0", "0", "0") == Row{"0", "0", "0", "gct", "4", "4", "5", "2/1", "2/2", "3", "0", "0", "0.012", "0.020",
+  CHECK(row(r, "0", "0", "0") == Row{"0", "0", "0", "gct", "4", "4", "5", "2/1", "2/2", "3", "0", "0", "0.012", "0.020",
                                     "0.001", "0.033", "0", "-", "-", "-", "-", "-"});
-  CHECK(r.row("1", "0", "1") == Row{"1", "0", "1", "gct", "10", "12", "20", "0/3", "1/4", "10", "2", "1", "0.000",
+  CHECK(row(r, "1", "0", "1") == Row{"1", "0", "1", "gct", "10", "12", "20", "0/3", "1/4", "10", "2", "1", "0.000",
                                     "0.000", "2.000", "2.000", "2", "-", "-", "-", "-", "-"});
-  CHECK(r.row("1", "1", "0") == Row{"1", "1", "0", "t", "0", "0", "0", "0/0", "0/0", "0", "0", "0", "0.000", "0.000",
+  CHECK(row(r, "1", "1", "0") == Row{"1", "1", "0", "t", "0", "0", "0", "0/0", "0/0", "0", "0", "0", "0.000", "0.000",
                                     "0.000", "0.000", "0", "-", "-", "-", "-", "-"});
   // Fields without a column are listed, flattened.
   CHECK(r.output.find("1.0.1 other: create_flags=0 submit_calls.vkQueueSubmit=10 submit_calls.vkQueueSubmit2=0 "
@@ -272,7 +208,7 @@ TEST_CASE("diag: schema /2 members: in-flight maximum, latency, GPU time, overla
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK(r.output.find("destroyed, DEVICE LOST, watchdog dumps 2;") != std::string::npos);
-  CHECK(r.row("0", "0", "0") == Row{"0", "0", "0", "gct", "4", "4", "5", "2/1", "2/2", "3", "0", "0", "0.012",
+  CHECK(row(r, "0", "0", "0") == Row{"0", "0", "0", "gct", "4", "4", "5", "2/1", "2/2", "3", "0", "0", "0.012",
                                     "0.020", "0.001", "0.033", "0", "2", "0.180", "0.900", "0.400", "1"});
   CHECK(r.output.find("0.0.0 overlap: thread 1235 in vkQueueSubmit while thread 1236 in vkQueueWaitIdle") !=
         std::string::npos);
@@ -338,10 +274,10 @@ TEST_CASE("diag: a real report from the layer under tests/layer's workload", "[d
   const char *old = std::getenv("XDG_DATA_DIRS");
   const std::string xdg = std::string(NOVEM_QD_DATA_DIR) + ":" + (old && *old ? old : "/usr/local/share:/usr/share");
   // As tests/layer/test_layer.cpp runs it (validation stays stacked, as in every Novem test).
-  const Run w = run({NOVEM_QD_WORKLOAD, "--iterations", "3"},
-                    {{"XDG_DATA_DIRS", xdg}, {"NOVEM_QUEUE_DIAGNOSTICS", "1"},
-                     {"NOVEM_QUEUE_DIAGNOSTICS_REPORT", report.string()}},
-                    {"NOVEM_QUEUE_DIAGNOSTICS_DISABLE"});
+  const Run w = run_child({NOVEM_QD_WORKLOAD, "--iterations", "3"},
+                          {{"XDG_DATA_DIRS", xdg}, {"NOVEM_QUEUE_DIAGNOSTICS", "1"},
+                           {"NOVEM_QUEUE_DIAGNOSTICS_REPORT", report.string()}},
+                          {"NOVEM_QUEUE_DIAGNOSTICS_DISABLE"});
   INFO(w.output);
   REQUIRE(w.status == 0);
   REQUIRE(fs::exists(report));
@@ -352,17 +288,17 @@ TEST_CASE("diag: a real report from the layer under tests/layer's workload", "[d
   CHECK(r.output.find("report: schema novem-queue-diagnostics/") != std::string::npos);
   CHECK(r.output.find("devices 1, queues 1") != std::string::npos);
   // queue_workload.cpp's counts for 3 iterations (see tests/layer/test_layer.cpp).
-  const Row row = r.row("0", "0", "0");
-  REQUIRE(row.size() == 22);
-  CHECK(row[4] == "12");  // submits
-  CHECK(row[5] == "12");  // batches
-  CHECK(row[6] == "15");  // command buffers
-  CHECK(row[7] == "6/3"); // wait semaphores binary/timeline
-  CHECK(row[8] == "6/6"); // signal semaphores
-  CHECK(row[9] == "9");   // fences
-  CHECK(row[10] == "0");  // presents
-  CHECK(row[11] == "0");  // failed
-  CHECK(row[16] == "0");  // in flight at report
+  const Row queue = row(r, "0", "0", "0");
+  REQUIRE(queue.size() == 22);
+  CHECK(queue[4] == "12");  // submits
+  CHECK(queue[5] == "12");  // batches
+  CHECK(queue[6] == "15");  // command buffers
+  CHECK(queue[7] == "6/3"); // wait semaphores binary/timeline
+  CHECK(queue[8] == "6/6"); // signal semaphores
+  CHECK(queue[9] == "9");   // fences
+  CHECK(queue[10] == "0");  // presents
+  CHECK(queue[11] == "0");  // failed
+  CHECK(queue[16] == "0");  // in flight at report
   const auto img = novem::image::read_png(png);
   REQUIRE(img);
   CHECK(img->width == 800);

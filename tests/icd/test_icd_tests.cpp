@@ -3,85 +3,29 @@
 // conformant driver (VK_INSTANCE_LAYERS is removed from the child's environment only).
 #include <catch2/catch.hpp>
 
+#include "run_child.hpp"
+
 #include <cerrno>
 #include <cstring>
 #include <map>
 #include <string>
 #include <vector>
 
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
 
 namespace {
 
-struct Run {
-  int status = -1; // exit code, or -1 if it did not exit normally
-  std::string output;
-  bool has(const std::string &line) const { return ("\n" + output).find("\n" + line + "\n") != std::string::npos; }
-};
+using Run = novem::test::ChildRun;
 
-// Runs argv with the environment changed for the child only: `set` overrides or adds, `unset` removes.
+// Whether the output has this exact line.
+bool has_line(const Run &r, const std::string &line) {
+  return ("\n" + r.output).find("\n" + line + "\n") != std::string::npos;
+}
+
 Run run(const std::vector<std::string> &argv, const std::map<std::string, std::string> &set,
         const std::vector<std::string> &unset) {
-  std::vector<std::string> env;
-  for (char **e = environ; *e; ++e) {
-    const std::string entry = *e, name = entry.substr(0, entry.find('='));
-    bool drop = set.count(name) != 0;
-    for (const auto &u : unset)
-      drop |= u == name;
-    if (!drop)
-      env.push_back(entry);
-  }
-  for (const auto &[k, v] : set)
-    env.push_back(k + "=" + v);
-  std::vector<char *> envp, args;
-  for (auto &e : env)
-    envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> argv_copy = argv;
-  for (auto &a : argv_copy)
-    args.push_back(a.data());
-  args.push_back(nullptr);
-
-  Run r;
-  int fds[2];
-  if (pipe(fds) != 0) {
-    r.output = std::string("pipe: ") + std::strerror(errno);
-    return r;
-  }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
-  posix_spawn_file_actions_addclose(&actions, fds[0]);
-  posix_spawn_file_actions_addclose(&actions, fds[1]);
-  pid_t pid = -1;
-  const int err = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  close(fds[1]);
-  if (err != 0) {
-    close(fds[0]);
-    r.output = std::string("posix_spawn: ") + std::strerror(err);
-    return r;
-  }
-  char buf[4096];
-  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) != 0;) {
-    if (n < 0) {
-      if (errno == EINTR)
-        continue;
-      break;
-    }
-    r.output.append(buf, static_cast<std::size_t>(n));
-  }
-  close(fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return novem::test::run_child(argv, set, unset);
 }
 
 // The child sees the test ICD only, no explicit layers, and none of the ICD's modes unless asked.
@@ -106,16 +50,16 @@ TEST_CASE("icd: the test ICD is the only device, with its two families and three
   const Run r = run_workload({"--mode", "normal"});
   INFO(r.output);
   REQUIRE(r.status == 0);
-  CHECK(r.has("devices: 1"));
-  CHECK(r.has("device 0: Novem test ICD"));
-  CHECK(r.has("timestamp_period: 1"));
-  CHECK(r.has("family 0: flags 0x7 queues 2 timestamp_bits 64"));
-  CHECK(r.has("family 1: flags 0x4 queues 1 timestamp_bits 64"));
-  CHECK(r.has("features: timelineSemaphore 1 synchronization2 1 hostQueryReset 1"));
-  CHECK(r.has("queue 0.0: ok"));
-  CHECK(r.has("queue 0.1: ok"));
-  CHECK(r.has("queue 1.0: ok"));
-  CHECK(r.has("workload: done"));
+  CHECK(has_line(r, "devices: 1"));
+  CHECK(has_line(r, "device 0: Novem test ICD"));
+  CHECK(has_line(r, "timestamp_period: 1"));
+  CHECK(has_line(r, "family 0: flags 0x7 queues 2 timestamp_bits 64"));
+  CHECK(has_line(r, "family 1: flags 0x4 queues 1 timestamp_bits 64"));
+  CHECK(has_line(r, "features: timelineSemaphore 1 synchronization2 1 hostQueryReset 1"));
+  CHECK(has_line(r, "queue 0.0: ok"));
+  CHECK(has_line(r, "queue 0.1: ok"));
+  CHECK(has_line(r, "queue 1.0: ok"));
+  CHECK(has_line(r, "workload: done"));
 }
 
 TEST_CASE("icd: submissions complete: fences, binary and timeline semaphores, timestamps", "[icd]") {
@@ -125,60 +69,60 @@ TEST_CASE("icd: submissions complete: fences, binary and timeline semaphores, ti
   for (const char *q : {"0.0", "0.1", "1.0"}) {
     INFO("queue " << q);
     const std::string at = std::string(" ") + q + ": VK_SUCCESS";
-    CHECK(r.has("vkQueueSubmit" + at));
-    CHECK(r.has("vkWaitForFences" + at));
-    CHECK(r.has("vkGetFenceStatus" + at));
-    CHECK(r.has("vkQueueSubmit2" + at));
-    CHECK(r.has("vkWaitSemaphores" + at));
-    CHECK(r.has("vkQueueWaitIdle" + at));
+    CHECK(has_line(r, "vkQueueSubmit" + at));
+    CHECK(has_line(r, "vkWaitForFences" + at));
+    CHECK(has_line(r, "vkGetFenceStatus" + at));
+    CHECK(has_line(r, "vkQueueSubmit2" + at));
+    CHECK(has_line(r, "vkWaitSemaphores" + at));
+    CHECK(has_line(r, "vkQueueWaitIdle" + at));
   }
-  CHECK(r.has("vkGetSemaphoreCounterValue: VK_SUCCESS"));
-  CHECK(r.has("timeline: 3 of 3"));
-  CHECK(r.has("vkSignalSemaphore: VK_SUCCESS"));
-  CHECK(r.has("vkWaitSemaphores host: VK_SUCCESS"));
-  CHECK(r.has("vkGetQueryPoolResults: VK_SUCCESS"));
-  CHECK(r.has("timestamps: ordered"));
-  CHECK(r.has("copied timestamps: match")); // vkCmdCopyQueryPoolResults, as the layer's GPU timing uses
-  CHECK(r.has("vkDeviceWaitIdle: VK_SUCCESS"));
+  CHECK(has_line(r, "vkGetSemaphoreCounterValue: VK_SUCCESS"));
+  CHECK(has_line(r, "timeline: 3 of 3"));
+  CHECK(has_line(r, "vkSignalSemaphore: VK_SUCCESS"));
+  CHECK(has_line(r, "vkWaitSemaphores host: VK_SUCCESS"));
+  CHECK(has_line(r, "vkGetQueryPoolResults: VK_SUCCESS"));
+  CHECK(has_line(r, "timestamps: ordered"));
+  CHECK(has_line(r, "copied timestamps: match")); // vkCmdCopyQueryPoolResults, as the layer's GPU timing uses
+  CHECK(has_line(r, "vkDeviceWaitIdle: VK_SUCCESS"));
 }
 
 TEST_CASE("icd: NOVEM_TEST_ICD_HANG=1: submissions never complete, bounded waits time out", "[icd]") {
   const Run r = run_workload({"--mode", "hang"}, {{"NOVEM_TEST_ICD_HANG", "1"}});
   INFO(r.output);
   REQUIRE(r.status == 0);
-  CHECK(r.has("vkQueueSubmit: VK_SUCCESS"));
-  CHECK(r.has("vkWaitForFences 50ms: VK_TIMEOUT"));
-  CHECK(r.has("vkGetFenceStatus: VK_NOT_READY"));
-  CHECK(r.has("vkQueueSubmit2: VK_SUCCESS"));
-  CHECK(r.has("vkWaitSemaphores 50ms: VK_TIMEOUT"));
-  CHECK(r.has("vkGetQueryPoolResults: VK_NOT_READY"));
-  CHECK(r.has("workload: done"));
+  CHECK(has_line(r, "vkQueueSubmit: VK_SUCCESS"));
+  CHECK(has_line(r, "vkWaitForFences 50ms: VK_TIMEOUT"));
+  CHECK(has_line(r, "vkGetFenceStatus: VK_NOT_READY"));
+  CHECK(has_line(r, "vkQueueSubmit2: VK_SUCCESS"));
+  CHECK(has_line(r, "vkWaitSemaphores 50ms: VK_TIMEOUT"));
+  CHECK(has_line(r, "vkGetQueryPoolResults: VK_NOT_READY"));
+  CHECK(has_line(r, "workload: done"));
 }
 
 TEST_CASE("icd: NOVEM_TEST_ICD_LOSE_DEVICE=N: the Nth submit and every later wait lose the device", "[icd]") {
   const Run r = run_workload({"--mode", "lose", "--submits", "4"}, {{"NOVEM_TEST_ICD_LOSE_DEVICE", "3"}});
   INFO(r.output);
   REQUIRE(r.status == 0);
-  CHECK(r.has("vkQueueSubmit #1: VK_SUCCESS"));
-  CHECK(r.has("vkQueueSubmit #2: VK_SUCCESS"));
-  CHECK(r.has("vkQueueSubmit #3: VK_ERROR_DEVICE_LOST"));
-  CHECK(r.has("vkQueueSubmit #4: VK_ERROR_DEVICE_LOST"));
-  CHECK(r.has("vkQueueSubmit2: VK_ERROR_DEVICE_LOST"));
-  CHECK(r.has("vkWaitForFences: VK_ERROR_DEVICE_LOST"));
-  CHECK(r.has("vkGetFenceStatus: VK_ERROR_DEVICE_LOST"));
-  CHECK(r.has("vkWaitSemaphores: VK_ERROR_DEVICE_LOST"));
-  CHECK(r.has("vkQueueWaitIdle: VK_ERROR_DEVICE_LOST"));
-  CHECK(r.has("vkDeviceWaitIdle: VK_ERROR_DEVICE_LOST"));
-  CHECK(r.has("workload: done"));
+  CHECK(has_line(r, "vkQueueSubmit #1: VK_SUCCESS"));
+  CHECK(has_line(r, "vkQueueSubmit #2: VK_SUCCESS"));
+  CHECK(has_line(r, "vkQueueSubmit #3: VK_ERROR_DEVICE_LOST"));
+  CHECK(has_line(r, "vkQueueSubmit #4: VK_ERROR_DEVICE_LOST"));
+  CHECK(has_line(r, "vkQueueSubmit2: VK_ERROR_DEVICE_LOST"));
+  CHECK(has_line(r, "vkWaitForFences: VK_ERROR_DEVICE_LOST"));
+  CHECK(has_line(r, "vkGetFenceStatus: VK_ERROR_DEVICE_LOST"));
+  CHECK(has_line(r, "vkWaitSemaphores: VK_ERROR_DEVICE_LOST"));
+  CHECK(has_line(r, "vkQueueWaitIdle: VK_ERROR_DEVICE_LOST"));
+  CHECK(has_line(r, "vkDeviceWaitIdle: VK_ERROR_DEVICE_LOST"));
+  CHECK(has_line(r, "workload: done"));
 }
 
 TEST_CASE("icd: without a lose or hang mode nothing is lost (lose mode's control run)", "[icd]") {
   const Run r = run_workload({"--mode", "lose", "--submits", "4"});
   INFO(r.output);
   REQUIRE(r.status == 0);
-  CHECK(r.has("vkQueueSubmit #4: VK_SUCCESS"));
-  CHECK(r.has("vkQueueSubmit2: VK_SUCCESS"));
-  CHECK(r.has("vkWaitForFences: VK_TIMEOUT")); // the fence was never submitted
-  CHECK(r.has("vkQueueWaitIdle: VK_SUCCESS"));
-  CHECK(r.has("vkDeviceWaitIdle: VK_SUCCESS"));
+  CHECK(has_line(r, "vkQueueSubmit #4: VK_SUCCESS"));
+  CHECK(has_line(r, "vkQueueSubmit2: VK_SUCCESS"));
+  CHECK(has_line(r, "vkWaitForFences: VK_TIMEOUT")); // the fence was never submitted
+  CHECK(has_line(r, "vkQueueWaitIdle: VK_SUCCESS"));
+  CHECK(has_line(r, "vkDeviceWaitIdle: VK_SUCCESS"));
 }

@@ -4,6 +4,8 @@
 // every Novem test.
 #include <catch2/catch.hpp>
 
+#include "run_child.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -17,11 +19,8 @@
 #include <vector>
 
 #include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
 
 namespace fs = std::filesystem;
 
@@ -162,56 +161,14 @@ Json read_json(const fs::path &path) {
 
 // ---- running a program with a changed environment ----
 
-struct Run {
-  int status = -1; // exit code, or -1 if it did not exit normally
-  std::string output;
-};
+using Run = novem::test::ChildRun;
 
-// Runs argv with the current environment, `set` overriding or adding variables and `unset`
-// removing them; stdout and stderr go to `log`.
+// Runs argv with the environment changed for the child only; what it printed is also kept in
+// `log` for whoever investigates a failure.
 Run run(const std::vector<std::string> &argv, const std::map<std::string, std::string> &set,
         const std::vector<std::string> &unset, const fs::path &log) {
-  std::vector<std::string> env;
-  for (char **e = environ; *e; ++e) {
-    const std::string entry = *e, name = entry.substr(0, entry.find('='));
-    bool drop = set.count(name) != 0;
-    for (const auto &u : unset)
-      drop |= u == name;
-    if (!drop)
-      env.push_back(entry);
-  }
-  for (const auto &[k, v] : set)
-    if (std::find(unset.begin(), unset.end(), k) == unset.end())
-      env.push_back(k + "=" + v);
-  std::vector<char *> envp, args;
-  for (auto &e : env)
-    envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> argv_copy = argv;
-  for (auto &a : argv_copy)
-    args.push_back(a.data());
-  args.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  pid_t pid = -1;
-  const int err = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  Run r;
-  if (err != 0) {
-    r.output = std::string("posix_spawn: ") + std::strerror(err);
-    return r;
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream in(log);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  r.output = ss.str();
+  Run r = novem::test::run_child(argv, set, unset);
+  std::ofstream(log) << r.output;
   return r;
 }
 
