@@ -1,0 +1,556 @@
+// novem-bench: D3D9 draw-call throughput and application-thread cost, per workload and backend.
+// A benchmark, not a test. An ordinary D3D9 program written against <d3d9.h> only: it builds
+// unchanged against Windows' d3d9.h with mingw-w64. The only platform code is the block marked
+// PLATFORM below (environment, path of this executable, running a child and reading its output).
+//
+//   novem-bench [--backend vulkan|opengl|null|all] [--frames N] [--draws-per-frame N]
+//               [--workload NAME|all]
+//
+// Each backend runs in a child process of its own (this program again, with NOVEM_BACKEND set and
+// --child), which prints one machine-readable line per workload; the parent prints the table.
+#include <d3d9.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+// ---- PLATFORM (the only OS-specific code) -------------------------------------------------------
+#ifdef _WIN32
+#define NOVEM_BENCH_POPEN _popen
+#define NOVEM_BENCH_PCLOSE _pclose
+static void set_env(const char *name, const char *value) { _putenv_s(name, value); }
+static std::string self_path(const char *argv0) {
+  char path[MAX_PATH];
+  DWORD n = GetModuleFileNameA(nullptr, path, MAX_PATH);
+  return n && n < MAX_PATH ? std::string(path) : std::string(argv0);
+}
+static std::string quote(const std::string &s) { return "\"" + s + "\""; }
+#else
+#include <unistd.h> // readlink (Linux-only)
+#define NOVEM_BENCH_POPEN popen
+#define NOVEM_BENCH_PCLOSE pclose
+static void set_env(const char *name, const char *value) { setenv(name, value, 1); }
+static std::string self_path(const char *argv0) {
+  char path[4096];
+  ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+  return n > 0 ? std::string(path, size_t(n)) : std::string(argv0);
+}
+static std::string quote(const std::string &s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+#endif
+// ---- end PLATFORM -------------------------------------------------------------------------------
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr UINT kWidth = 256, kHeight = 256;
+constexpr int kWarmupFrames = 3;
+constexpr UINT kGrid = 16;                   // triangles on a 16x16 grid of 16-pixel cells
+constexpr UINT kTriangles = kGrid * kGrid;   // in the static vertex buffers
+constexpr UINT kDynamicTriangles = 4096;     // capacity of the dynamic vertex buffer
+
+struct RhwVertex {
+  float x, y, z, rhw;
+  D3DCOLOR color;
+};
+constexpr DWORD kRhwFvf = D3DFVF_XYZRHW | D3DFVF_DIFFUSE;
+struct ClipVertex {
+  float x, y, z;
+  D3DCOLOR color;
+};
+constexpr DWORD kClipFvf = D3DFVF_XYZ | D3DFVF_DIFFUSE;
+
+// Shaders, assembled once with `build/bin/novem-shader asm X.asm -o X.bin`; the tokens are the
+// .bin's little-endian DWORDs, the assembly is beside them.
+//   vs_2_0
+//   dcl_position v0
+//   dcl_color v1
+//   add r0, v0, c0
+//   mov oPos, r0
+//   mov oD0, v1
+const DWORD kVs0[] = {
+    0xfffe0200, 0x0200001f, 0x80000000, 0x900f0000, 0x0200001f, 0x8000000a, 0x900f0001, 0x03000002,
+    0x800f0000, 0x90e40000, 0xa0e40000, 0x02000001, 0xc00f0000, 0x80e40000, 0x02000001, 0xd00f0000,
+    0x90e40001, 0x0000ffff
+};
+//   vs_2_0
+//   dcl_position v0
+//   dcl_color v1
+//   add r0, v0, c0
+//   mov oPos, r0
+//   mov oD0, v1.zyxw
+const DWORD kVs1[] = {
+    0xfffe0200, 0x0200001f, 0x80000000, 0x900f0000, 0x0200001f, 0x8000000a, 0x900f0001, 0x03000002,
+    0x800f0000, 0x90e40000, 0xa0e40000, 0x02000001, 0xc00f0000, 0x80e40000, 0x02000001, 0xd00f0000,
+    0x90c60001, 0x0000ffff
+};
+//   ps_2_0
+//   dcl v0
+//   mov oC0, v0
+const DWORD kPs0[] = {
+    0xffff0200, 0x0200001f, 0x80000000, 0x900f0000, 0x02000001, 0x800f0800, 0x90e40000, 0x0000ffff
+};
+//   ps_2_0
+//   def c0, 0.5, 1, 1, 1
+//   dcl v0
+//   mul r0, v0, c0
+//   mov oC0, r0
+const DWORD kPs1[] = {
+    0xffff0200, 0x05000051, 0xa00f0000, 0x3f000000, 0x3f800000, 0x3f800000, 0x3f800000, 0x0200001f,
+    0x80000000, 0x900f0000, 0x03000005, 0x800f0000, 0x90e40000, 0xa0e40000, 0x02000001, 0x800f0800,
+    0x80e40000, 0x0000ffff
+};
+
+const char *const kWorkloads[] = {"draw", "state", "shader", "up", "dynamic", "game"};
+const char *const kWorkloadText[] = {
+    "DrawPrimitive, no state change", "SRCBLEND change per draw", "VS+PS pair change per draw",
+    "DrawPrimitiveUP",                "dynamic VB, NOOVERWRITE/DISCARD", "game-like mix"};
+const char *const kBackends[] = {"vulkan", "opengl", "null"};
+
+struct Options {
+  std::string backend = "all";
+  std::string workload = "all";
+  int frames = 200;
+  int draws = 1000;
+  bool child = false;
+};
+
+struct Result {
+  std::string backend, workload;
+  bool ok = false;
+  double draws_per_s = 0, ns_per_call = 0, ns_per_draw = 0, median_ms = 0, p99_ms = 0;
+};
+
+// One triangle per grid cell, clockwise (D3D9's default front face), a few pixels big.
+void rhw_triangle(RhwVertex out[3], UINT i, D3DCOLOR color) {
+  float x = float(i % kGrid) * 16.0f + 2.0f, y = float((i / kGrid) % kGrid) * 16.0f + 2.0f;
+  out[0] = {x, y, 0.5f, 1.0f, color};
+  out[1] = {x + 10.0f, y, 0.5f, 1.0f, color};
+  out[2] = {x, y + 10.0f, 0.5f, 1.0f, color};
+}
+
+void clip_triangle(ClipVertex out[3], UINT i, D3DCOLOR color) {
+  RhwVertex r[3];
+  rhw_triangle(r, i, color);
+  for (int v = 0; v < 3; ++v)
+    out[v] = {r[v].x / float(kWidth) * 2.0f - 1.0f, 1.0f - r[v].y / float(kHeight) * 2.0f, 0.5f, color};
+}
+
+D3DCOLOR color_of(UINT i) { return 0xff000000u | (i * 0x00371d53u & 0x00ffffffu); }
+
+#define CHECK_HR(call)                                                                             \
+  do {                                                                                             \
+    HRESULT hr_ = (call);                                                                          \
+    if (FAILED(hr_)) {                                                                             \
+      std::fprintf(stderr, "novem-bench: %s failed: 0x%08x\n", #call, unsigned(hr_));              \
+      return false;                                                                                \
+    }                                                                                              \
+  } while (0)
+
+// Every object the workloads use, created once per device.
+struct Scene {
+  IDirect3DDevice9 *device = nullptr;
+  IDirect3DVertexBuffer9 *rhw_vb = nullptr, *clip_vb = nullptr, *dynamic_vb = nullptr;
+  IDirect3DVertexShader9 *vs[2] = {};
+  IDirect3DPixelShader9 *ps[2] = {};
+  IDirect3DSurface9 *back = nullptr, *readback = nullptr;
+  UINT dynamic_next = 0; // next free triangle in dynamic_vb
+
+  bool create(IDirect3DDevice9 *d) {
+    device = d;
+    std::vector<RhwVertex> rhw(kTriangles * 3);
+    std::vector<ClipVertex> clip(kTriangles * 3);
+    for (UINT i = 0; i < kTriangles; ++i) {
+      rhw_triangle(&rhw[i * 3], i, color_of(i));
+      clip_triangle(&clip[i * 3], i, color_of(i));
+    }
+    CHECK_HR(fill(UINT(rhw.size() * sizeof(RhwVertex)), kRhwFvf, rhw.data(), &rhw_vb));
+    CHECK_HR(fill(UINT(clip.size() * sizeof(ClipVertex)), kClipFvf, clip.data(), &clip_vb));
+    CHECK_HR(device->CreateVertexBuffer(kDynamicTriangles * 3 * sizeof(RhwVertex), D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY,
+                                        kRhwFvf, D3DPOOL_DEFAULT, &dynamic_vb, nullptr));
+    CHECK_HR(device->CreateVertexShader(kVs0, &vs[0]));
+    CHECK_HR(device->CreateVertexShader(kVs1, &vs[1]));
+    CHECK_HR(device->CreatePixelShader(kPs0, &ps[0]));
+    CHECK_HR(device->CreatePixelShader(kPs1, &ps[1]));
+    CHECK_HR(device->GetBackBuffer(0, 0, D3DBACKBUFFER_TYPE_MONO, &back));
+    CHECK_HR(device->CreateOffscreenPlainSurface(kWidth, kHeight, D3DFMT_X8R8G8B8, D3DPOOL_SYSTEMMEM, &readback, nullptr));
+    return true;
+  }
+
+  HRESULT fill(UINT bytes, DWORD fvf, const void *data, IDirect3DVertexBuffer9 **vb) {
+    HRESULT hr = device->CreateVertexBuffer(bytes, D3DUSAGE_WRITEONLY, fvf, D3DPOOL_DEFAULT, vb, nullptr);
+    if (FAILED(hr)) return hr;
+    void *p = nullptr;
+    if (FAILED(hr = (*vb)->Lock(0, 0, &p, 0))) return hr;
+    std::memcpy(p, data, bytes);
+    return (*vb)->Unlock();
+  }
+
+  // Waits until everything submitted so far has executed (a readback of the back buffer).
+  bool finish() {
+    CHECK_HR(device->GetRenderTargetData(back, readback));
+    return true;
+  }
+
+  void release() {
+    IUnknown *all[] = {readback, back, ps[1], ps[0], vs[1], vs[0], dynamic_vb, clip_vb, rhw_vb};
+    for (IUnknown *o : all)
+      if (o) o->Release();
+  }
+
+  bool reset_state() {
+    CHECK_HR(device->SetVertexShader(nullptr));
+    CHECK_HR(device->SetPixelShader(nullptr));
+    CHECK_HR(device->SetRenderState(D3DRS_LIGHTING, FALSE));
+    CHECK_HR(device->SetRenderState(D3DRS_ZENABLE, D3DZB_FALSE));
+    CHECK_HR(device->SetRenderState(D3DRS_CULLMODE, D3DCULL_NONE));
+    CHECK_HR(device->SetRenderState(D3DRS_ALPHABLENDENABLE, FALSE));
+    CHECK_HR(device->SetRenderState(D3DRS_SRCBLEND, D3DBLEND_ONE));
+    CHECK_HR(device->SetRenderState(D3DRS_DESTBLEND, D3DBLEND_ZERO));
+    CHECK_HR(device->SetFVF(kRhwFvf));
+    CHECK_HR(device->SetStreamSource(0, rhw_vb, 0, sizeof(RhwVertex)));
+    const float zero[4] = {0, 0, 0, 0};
+    CHECK_HR(device->SetVertexShaderConstantF(0, zero, 1));
+    return true;
+  }
+
+  // One dynamic-buffer triangle: NOOVERWRITE into free space, DISCARD when the buffer is full.
+  // Returns its first vertex, or UINT(-1) on failure. Three D3D9 calls (Lock, Unlock, and the
+  // caller's draw).
+  UINT append_dynamic(UINT i) {
+    DWORD flags = D3DLOCK_NOOVERWRITE;
+    if (dynamic_next == kDynamicTriangles) dynamic_next = 0, flags = D3DLOCK_DISCARD;
+    UINT first = dynamic_next * 3;
+    void *p = nullptr;
+    if (FAILED(dynamic_vb->Lock(first * sizeof(RhwVertex), 3 * sizeof(RhwVertex), &p, flags))) return UINT(-1);
+    rhw_triangle(static_cast<RhwVertex *>(p), i, color_of(i + 7));
+    if (FAILED(dynamic_vb->Unlock())) return UINT(-1);
+    ++dynamic_next;
+    return first;
+  }
+
+  // The measured part of one frame: `draws` draws of workload `w`, and the number of D3D9 calls
+  // made. Only these calls run between the two clock reads around it.
+  bool frame(int w, int draws, long long &calls) {
+    IDirect3DDevice9 *d = device;
+    switch (w) {
+    case 0: // draw: no state change
+      for (int i = 0; i < draws; ++i) CHECK_HR(d->DrawPrimitive(D3DPT_TRIANGLELIST, UINT(i) % kTriangles * 3, 1));
+      calls += draws;
+      return true;
+    case 1: // state: SRCBLEND alternates every draw
+      for (int i = 0; i < draws; ++i) {
+        CHECK_HR(d->SetRenderState(D3DRS_SRCBLEND, (i & 1) ? D3DBLEND_SRCALPHA : D3DBLEND_ONE));
+        CHECK_HR(d->DrawPrimitive(D3DPT_TRIANGLELIST, UINT(i) % kTriangles * 3, 1));
+      }
+      calls += 2LL * draws;
+      return true;
+    case 2: // shader: the VS/PS pair alternates every draw
+      for (int i = 0; i < draws; ++i) {
+        CHECK_HR(d->SetVertexShader(vs[i & 1]));
+        CHECK_HR(d->SetPixelShader(ps[i & 1]));
+        CHECK_HR(d->DrawPrimitive(D3DPT_TRIANGLELIST, UINT(i) % kTriangles * 3, 1));
+      }
+      calls += 3LL * draws;
+      return true;
+    case 3: // up: DrawPrimitiveUP from the application's memory
+      for (int i = 0; i < draws; ++i) {
+        RhwVertex v[3];
+        rhw_triangle(v, UINT(i), color_of(UINT(i) + 3));
+        CHECK_HR(d->DrawPrimitiveUP(D3DPT_TRIANGLELIST, 1, v, sizeof(RhwVertex)));
+      }
+      calls += draws;
+      return true;
+    case 4: // dynamic: Lock NOOVERWRITE/DISCARD, write, Unlock, draw
+      for (int i = 0; i < draws; ++i) {
+        UINT first = append_dynamic(UINT(i));
+        if (first == UINT(-1)) return false;
+        CHECK_HR(d->DrawPrimitive(D3DPT_TRIANGLELIST, first, 1));
+      }
+      calls += 3LL * draws;
+      return true;
+    default: return game(draws, calls);
+    }
+  }
+
+  // A game-like frame: the first half "world" (shaders, a constant per draw, a pair change
+  // every 16 draws), the second half "effects and UI" (fixed function: static draws with a blend
+  // change every 4, a dynamic-buffer draw and a DrawPrimitiveUP every 8).
+  bool game(int draws, long long &calls) {
+    IDirect3DDevice9 *d = device;
+    int world = draws / 2;
+    CHECK_HR(d->SetFVF(kClipFvf));
+    CHECK_HR(d->SetStreamSource(0, clip_vb, 0, sizeof(ClipVertex)));
+    calls += 2;
+    for (int i = 0; i < world; ++i) {
+      if (i % 16 == 0) {
+        CHECK_HR(d->SetVertexShader(vs[(i / 16) & 1]));
+        CHECK_HR(d->SetPixelShader(ps[(i / 16) & 1]));
+        calls += 2;
+      }
+      const float offset[4] = {float(i % 5) * 0.01f, 0, 0, 0};
+      CHECK_HR(d->SetVertexShaderConstantF(0, offset, 1));
+      CHECK_HR(d->DrawPrimitive(D3DPT_TRIANGLELIST, UINT(i) % kTriangles * 3, 1));
+      calls += 2;
+    }
+    CHECK_HR(d->SetVertexShader(nullptr));
+    CHECK_HR(d->SetPixelShader(nullptr));
+    CHECK_HR(d->SetFVF(kRhwFvf));
+    CHECK_HR(d->SetRenderState(D3DRS_ALPHABLENDENABLE, TRUE));
+    calls += 4;
+    for (int i = world; i < draws; ++i) {
+      if (i % 4 == 0) {
+        CHECK_HR(d->SetRenderState(D3DRS_SRCBLEND, (i & 4) ? D3DBLEND_SRCALPHA : D3DBLEND_ONE));
+        ++calls;
+      }
+      if (i % 8 == 3) { // UI quad-ish: from application memory
+        RhwVertex v[3];
+        rhw_triangle(v, UINT(i), color_of(UINT(i)));
+        CHECK_HR(d->DrawPrimitiveUP(D3DPT_TRIANGLELIST, 1, v, sizeof(RhwVertex)));
+        ++calls;
+      } else if (i % 8 == 7) { // particles: the dynamic buffer
+        UINT first = append_dynamic(UINT(i));
+        if (first == UINT(-1)) return false;
+        CHECK_HR(d->SetStreamSource(0, dynamic_vb, 0, sizeof(RhwVertex)));
+        CHECK_HR(d->DrawPrimitive(D3DPT_TRIANGLELIST, first, 1));
+        CHECK_HR(d->SetStreamSource(0, rhw_vb, 0, sizeof(RhwVertex)));
+        calls += 5;
+      } else {
+        if (i == world || i % 8 == 4) { // DrawPrimitiveUP unbinds stream 0: rebind it
+          CHECK_HR(d->SetStreamSource(0, rhw_vb, 0, sizeof(RhwVertex)));
+          ++calls;
+        }
+        CHECK_HR(d->DrawPrimitive(D3DPT_TRIANGLELIST, UINT(i) % kTriangles * 3, 1));
+        ++calls;
+      }
+    }
+    CHECK_HR(d->SetRenderState(D3DRS_ALPHABLENDENABLE, FALSE));
+    ++calls;
+    return true;
+  }
+
+  // Before a workload: its fixed state, outside the measurement.
+  bool setup(int w) {
+    if (!reset_state()) return false;
+    if (w == 1) CHECK_HR(device->SetRenderState(D3DRS_ALPHABLENDENABLE, TRUE));
+    if (w == 2) {
+      CHECK_HR(device->SetFVF(kClipFvf));
+      CHECK_HR(device->SetStreamSource(0, clip_vb, 0, sizeof(ClipVertex)));
+    }
+    if (w == 4) CHECK_HR(device->SetStreamSource(0, dynamic_vb, 0, sizeof(RhwVertex)));
+    return true;
+  }
+
+  // Runs workload w: warm-up frames, then `frames` measured ones; prints one result line.
+  bool run(int w, int frames, int draws) {
+    if (!setup(w)) return false;
+    long long calls = 0;
+    for (int f = 0; f < kWarmupFrames; ++f) {
+      CHECK_HR(device->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff101820, 1.0f, 0));
+      CHECK_HR(device->BeginScene());
+      if (!frame(w, draws, calls)) return false;
+      CHECK_HR(device->EndScene());
+      CHECK_HR(device->Present(nullptr, nullptr, nullptr, nullptr));
+    }
+    if (!finish()) return false;
+
+    calls = 0;
+    Clock::duration in_calls{};
+    std::vector<double> frame_ms;
+    frame_ms.reserve(size_t(frames));
+    Clock::time_point start = Clock::now(), last_present = start;
+    for (int f = 0; f < frames; ++f) {
+      CHECK_HR(device->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff101820, 1.0f, 0));
+      CHECK_HR(device->BeginScene());
+      Clock::time_point t0 = Clock::now();
+      if (!frame(w, draws, calls)) return false;
+      in_calls += Clock::now() - t0;
+      CHECK_HR(device->EndScene());
+      CHECK_HR(device->Present(nullptr, nullptr, nullptr, nullptr));
+      Clock::time_point now = Clock::now();
+      frame_ms.push_back(std::chrono::duration<double, std::milli>(now - last_present).count());
+      last_present = now;
+    }
+    if (!finish()) return false; // draws per second counts the GPU finishing them
+    double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    std::sort(frame_ms.begin(), frame_ms.end());
+    size_t n = frame_ms.size();
+    double median = n % 2 ? frame_ms[n / 2] : (frame_ms[n / 2 - 1] + frame_ms[n / 2]) / 2;
+    size_t p99 = std::min(n - 1, size_t(double(n) * 0.99 + 0.999999) - 1); // nearest rank
+    double total_draws = double(frames) * double(draws);
+    double ns = std::chrono::duration<double, std::nano>(in_calls).count();
+    std::printf("novem-bench-result %s %.1f %.2f %.2f %.4f %.4f\n", kWorkloads[w], total_draws / seconds,
+                ns / double(calls), ns / total_draws, median, frame_ms[p99]);
+    std::fflush(stdout);
+    return true;
+  }
+};
+
+int usage(const char *why) {
+  std::fprintf(stderr,
+               "novem-bench: %s\nusage: novem-bench [--backend vulkan|opengl|null|all] [--frames N] "
+               "[--draws-per-frame N] [--workload draw|state|shader|up|dynamic|game|all]\n",
+               why);
+  return 2;
+}
+
+int workload_index(const std::string &name) {
+  for (int i = 0; i < 6; ++i)
+    if (name == kWorkloads[i]) return i;
+  return -1;
+}
+
+// The child: one device on the backend NOVEM_BACKEND names, the chosen workloads in turn.
+int run_child(const Options &o) {
+  IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
+  if (!d3d) {
+    std::fprintf(stderr, "novem-bench: Direct3DCreate9 failed\n");
+    return 1;
+  }
+  D3DPRESENT_PARAMETERS pp{};
+  pp.BackBufferWidth = kWidth;
+  pp.BackBufferHeight = kHeight;
+  pp.BackBufferFormat = D3DFMT_X8R8G8B8;
+  pp.SwapEffect = D3DSWAPEFFECT_DISCARD;
+  pp.Windowed = TRUE; // no window: headless (on Windows, give it a window here)
+  pp.PresentationInterval = D3DPRESENT_INTERVAL_IMMEDIATE;
+  IDirect3DDevice9 *device = nullptr;
+  HRESULT hr = d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &device);
+  if (FAILED(hr)) {
+    std::fprintf(stderr, "novem-bench: CreateDevice failed: 0x%08x\n", unsigned(hr));
+    d3d->Release();
+    return 1;
+  }
+  Scene scene;
+  bool ok = scene.create(device);
+  for (int w = 0; ok && w < 6; ++w)
+    if (o.workload == "all" || o.workload == kWorkloads[w]) ok = scene.run(w, o.frames, o.draws);
+  scene.release();
+  device->Release();
+  d3d->Release();
+  return ok ? 0 : 1;
+}
+
+// The parent: runs one child per backend and parses its result lines.
+std::vector<Result> run_backend(const std::string &self, const std::string &backend, const Options &o) {
+  set_env("NOVEM_BACKEND", backend.c_str());
+  std::string command = quote(self) + " --child --frames " + std::to_string(o.frames) + " --draws-per-frame " +
+                        std::to_string(o.draws) + " --workload " + o.workload;
+  std::vector<Result> results;
+  for (int w = 0; w < 6; ++w)
+    if (o.workload == "all" || o.workload == kWorkloads[w]) results.push_back(Result{backend, kWorkloads[w]});
+  std::fflush(stdout);
+  FILE *child = NOVEM_BENCH_POPEN(command.c_str(), "r");
+  if (!child) {
+    std::fprintf(stderr, "novem-bench: cannot run %s\n", command.c_str());
+    return results;
+  }
+  char line[512];
+  while (std::fgets(line, sizeof line, child)) {
+    char name[64];
+    Result r;
+    if (std::sscanf(line, "novem-bench-result %63s %lf %lf %lf %lf %lf", name, &r.draws_per_s, &r.ns_per_call,
+                    &r.ns_per_draw, &r.median_ms, &r.p99_ms) != 6)
+      continue;
+    for (Result &slot : results)
+      if (slot.workload == name) {
+        r.backend = backend, r.workload = name, r.ok = true;
+        slot = r;
+      }
+  }
+  int status = NOVEM_BENCH_PCLOSE(child);
+  if (status != 0) std::fprintf(stderr, "novem-bench: the %s child exited with status %d\n", backend.c_str(), status);
+  return results;
+}
+
+const Result *find(const std::vector<Result> &all, const std::string &backend, const std::string &workload) {
+  for (const Result &r : all)
+    if (r.backend == backend && r.workload == workload && r.ok) return &r;
+  return nullptr;
+}
+
+void print_table(const std::vector<Result> &all, const Options &o) {
+  std::printf("novem-bench: %d frames x %d draws per workload (+%d warm-up frames), %ux%u, one child per backend\n\n",
+              o.frames, o.draws, kWarmupFrames, kWidth, kHeight);
+  std::printf("| backend | workload | draws/s | ns/call | ns/draw | frame median ms | frame p99 ms |\n");
+  std::printf("| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
+  for (const Result &r : all) {
+    if (!r.ok) {
+      std::printf("| %s | %s | failed | | | | |\n", r.backend.c_str(), r.workload.c_str());
+      continue;
+    }
+    std::printf("| %s | %s | %.0f | %.1f | %.1f | %.3f | %.3f |\n", r.backend.c_str(), r.workload.c_str(),
+                r.draws_per_s, r.ns_per_call, r.ns_per_draw, r.median_ms, r.p99_ms);
+  }
+  bool any_ratio = false;
+  for (const Result &r : all) {
+    const Result *null = find(all, "null", r.workload);
+    if (!r.ok || !null || r.backend == "null") continue;
+    if (!any_ratio) {
+      std::printf("\nratios vs the null backend (draws/s: backend / null; ns/call and frame median: backend / null)\n\n");
+      std::printf("| backend | workload | draws/s | ns/call | frame median |\n| --- | --- | ---: | ---: | ---: |\n");
+      any_ratio = true;
+    }
+    std::printf("| %s | %s | %.3f | %.2f | %.2f |\n", r.backend.c_str(), r.workload.c_str(),
+                r.draws_per_s / null->draws_per_s, r.ns_per_call / null->ns_per_call, r.median_ms / null->median_ms);
+  }
+  std::printf("\nworkloads:");
+  for (int w = 0; w < 6; ++w) std::printf(" %s = %s%s", kWorkloads[w], kWorkloadText[w], w < 5 ? ";" : "\n");
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&]() -> const char * { return i + 1 < argc ? argv[++i] : nullptr; };
+    if (arg == "--backend") {
+      const char *v = value();
+      if (!v) return usage("--backend needs a value");
+      o.backend = v;
+      bool known = o.backend == "all";
+      for (const char *b : kBackends) known = known || o.backend == b;
+      if (!known) return usage(("unknown backend " + o.backend).c_str());
+    } else if (arg == "--frames") {
+      const char *v = value();
+      if (!v || (o.frames = std::atoi(v)) <= 0) return usage("--frames needs a positive number");
+    } else if (arg == "--draws-per-frame") {
+      const char *v = value();
+      if (!v || (o.draws = std::atoi(v)) <= 0) return usage("--draws-per-frame needs a positive number");
+    } else if (arg == "--workload") {
+      const char *v = value();
+      if (!v) return usage("--workload needs a value");
+      o.workload = v;
+      if (o.workload != "all" && workload_index(o.workload) < 0) return usage(("unknown workload " + o.workload).c_str());
+    } else if (arg == "--child") {
+      o.child = true;
+    } else if (arg == "--help" || arg == "-h") {
+      usage("D3D9 draw-call throughput and application-thread cost per workload and backend");
+      return 0;
+    } else {
+      return usage(("unknown argument " + arg).c_str());
+    }
+  }
+  if (o.child) return run_child(o);
+
+  std::string self = self_path(argv[0]);
+  std::vector<Result> all;
+  for (const char *b : kBackends)
+    if (o.backend == "all" || o.backend == b) {
+      std::vector<Result> r = run_backend(self, b, o);
+      all.insert(all.end(), r.begin(), r.end());
+    }
+  print_table(all, o);
+  for (const Result &r : all)
+    if (!r.ok) return 1;
+  return 0;
+}
