@@ -205,6 +205,7 @@ private:
 
   void set_defaults();
   void set_sampler_defaults();
+  void set_texture_stage_defaults();
   // Sends SET_TEXTURE for each slot the bound shaders sample whose texture or sampler changed.
   void flush_textures();
   nv_cmd_set_texture texture_command(uint32_t slot) const;
@@ -267,6 +268,9 @@ private:
   static constexpr uint32_t kTextureSlots = 20, kVertexSlot0 = 16;
   std::array<Texture *, kTextureSlots> textures_{}; // private references
   std::array<std::array<DWORD, D3DSAMP_DMAPOFFSET + 1>, kTextureSlots> sampler_states_{};
+  // Texture stage states (D3DTSS_*) of stages 0..7, indexed by D3DTEXTURESTAGESTATETYPE.
+  static constexpr uint32_t kTextureStages = 8;
+  std::array<std::array<DWORD, D3DTSS_CONSTANT + 1>, kTextureStages> texture_stage_states_{};
   Surface *render_target_ = nullptr;  // a private reference
   Surface *depth_stencil_ = nullptr;  // a private reference
   bool in_scene_ = false;

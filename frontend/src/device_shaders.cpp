@@ -1,6 +1,7 @@
 // Programmable shaders, their constants, and vertex declarations.
 #include <cstring>
 
+#include "conventions.hpp"
 #include "device.hpp"
 #include "log.hpp"
 #include "parser.hpp"
@@ -167,14 +168,13 @@ HRESULT Device::GetPixelShaderConstantB(UINT start, WINBOOL *data, UINT count) {
 }
 
 void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants &constants) {
-  // The block every translated shader reads (docs/shader-conventions.md): vec4 c[256],
-  // ivec4 i[16], then the booleans as bits of one uvec4's x.
-  struct Block {
-    float c[256][4];
-    int32_t i[16][4];
-    uint32_t b[4];
-  };
-  static_assert(sizeof(Block) == 4368);
+  // The block every translated shader reads (docs/shader-conventions.md, conv::UniformBlock):
+  // vec4 c[256], ivec4 i[16], the booleans as bits of one uvec4's x, then the bump-environment
+  // texture stage state of stages 0..7 (read by ps_1_x texbem/texbeml/bem; zeros for the vertex
+  // stage, whose block has the same layout).
+  using Block = d3d9::conv::UniformBlock;
+  static_assert(sizeof(Block) == d3d9::conv::kUniformBlockSize);
+  static_assert(d3d9::conv::kBumpEnvStageCount == kTextureStages);
   auto *args = commands().begin<nv_cmd_set_constants>(NV_OP_SET_CONSTANTS, sizeof(Block));
   *args = nv_cmd_set_constants{uint32_t(stage), uint32_t(sizeof(Block))};
   auto *block = static_cast<Block *>(command_payload(args));
@@ -184,6 +184,19 @@ void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants
   for (UINT n = 0; n < kBoolConstants; ++n)
     if (constants.b[n]) bits |= 1u << n;
   block->b[0] = bits, block->b[1] = block->b[2] = block->b[3] = 0;
+  std::memset(block->bumpenv_mat, 0, sizeof block->bumpenv_mat);
+  std::memset(block->bumpenv_lum, 0, sizeof block->bumpenv_lum);
+  if (stage == NV_STAGE_PIXEL) {
+    // The D3DTSS values are the bits of floats.
+    for (uint32_t n = 0; n < kTextureStages; ++n) {
+      const auto &ts = texture_stage_states_[n];
+      const DWORD mat[4] = {ts[D3DTSS_BUMPENVMAT00], ts[D3DTSS_BUMPENVMAT01], ts[D3DTSS_BUMPENVMAT10],
+                            ts[D3DTSS_BUMPENVMAT11]};
+      const DWORD lum[2] = {ts[D3DTSS_BUMPENVLSCALE], ts[D3DTSS_BUMPENVLOFFSET]};
+      std::memcpy(block->bumpenv_mat[n], mat, sizeof mat);
+      std::memcpy(block->bumpenv_lum[n], lum, sizeof lum);
+    }
+  }
   commands().commit();
 }
 

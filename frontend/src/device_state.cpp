@@ -16,6 +16,26 @@ DWORD float_bits(float f) { return std::bit_cast<DWORD>(f); }
 
 constexpr D3DMATRIX kIdentity = {{{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}}};
 
+// The D3DTEXTURESTAGESTATETYPE values that exist (1..11, 22..24, 26..28, 32).
+bool valid_texture_stage_state(D3DTEXTURESTAGESTATETYPE state) {
+  switch (state) {
+  case D3DTSS_COLOROP: case D3DTSS_COLORARG1: case D3DTSS_COLORARG2: case D3DTSS_ALPHAOP:
+  case D3DTSS_ALPHAARG1: case D3DTSS_ALPHAARG2: case D3DTSS_BUMPENVMAT00: case D3DTSS_BUMPENVMAT01:
+  case D3DTSS_BUMPENVMAT10: case D3DTSS_BUMPENVMAT11: case D3DTSS_TEXCOORDINDEX:
+  case D3DTSS_BUMPENVLSCALE: case D3DTSS_BUMPENVLOFFSET: case D3DTSS_TEXTURETRANSFORMFLAGS:
+  case D3DTSS_COLORARG0: case D3DTSS_ALPHAARG0: case D3DTSS_RESULTARG: case D3DTSS_CONSTANT:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// The states ps_1_x texbem/texbeml/bem read from the pixel uniform block.
+bool is_bump_env_state(D3DTEXTURESTAGESTATETYPE state) {
+  return (state >= D3DTSS_BUMPENVMAT00 && state <= D3DTSS_BUMPENVMAT11) || state == D3DTSS_BUMPENVLSCALE ||
+         state == D3DTSS_BUMPENVLOFFSET;
+}
+
 // Which dirty groups a render state feeds.
 enum : uint32_t { kAffectsPipeline = 1, kAffectsVertexConstants = 2 };
 
@@ -42,6 +62,7 @@ void Device::set_defaults() {
   auto &rs = render_states_;
   rs.fill(0);
   set_sampler_defaults();
+  set_texture_stage_defaults();
   rs[D3DRS_ZENABLE] = present_parameters_.EnableAutoDepthStencil ? D3DZB_TRUE : D3DZB_FALSE;
   rs[D3DRS_FILLMODE] = D3DFILL_SOLID;
   rs[D3DRS_SHADEMODE] = D3DSHADE_GOURAUD;
@@ -165,6 +186,46 @@ HRESULT Device::SetMaterial(const D3DMATERIAL9 *material) {
 HRESULT Device::GetMaterial(D3DMATERIAL9 *material) {
   if (!material) return D3DERR_INVALIDCALL;
   *material = material_;
+  return D3D_OK;
+}
+
+// ---- texture stage states ----
+// Every D3DTSS value is stored for the getters. Only the bump-environment ones (BUMPENVMAT00..11,
+// BUMPENVLSCALE, BUMPENVLOFFSET) affect drawing today: they go into the pixel uniform block that
+// ps_1_x texbem/texbeml/bem read (docs/shader-conventions.md). The rest are stored for the
+// getters until the fixed-function texture stages land.
+
+void Device::set_texture_stage_defaults() {
+  // The values Windows documents for a new device.
+  for (uint32_t stage = 0; stage < kTextureStages; ++stage) {
+    auto &ts = texture_stage_states_[stage];
+    ts.fill(0); // BUMPENVMAT*, BUMPENVLSCALE/LOFFSET (0.0f), TEXTURETRANSFORMFLAGS (DISABLE), CONSTANT
+    ts[D3DTSS_COLOROP] = stage == 0 ? D3DTOP_MODULATE : D3DTOP_DISABLE;
+    ts[D3DTSS_COLORARG1] = D3DTA_TEXTURE;
+    ts[D3DTSS_COLORARG2] = D3DTA_CURRENT;
+    ts[D3DTSS_ALPHAOP] = stage == 0 ? D3DTOP_SELECTARG1 : D3DTOP_DISABLE;
+    ts[D3DTSS_ALPHAARG1] = D3DTA_TEXTURE;
+    ts[D3DTSS_ALPHAARG2] = D3DTA_CURRENT;
+    ts[D3DTSS_TEXCOORDINDEX] = stage;
+    ts[D3DTSS_TEXTURETRANSFORMFLAGS] = D3DTTFF_DISABLE;
+    ts[D3DTSS_COLORARG0] = D3DTA_CURRENT;
+    ts[D3DTSS_ALPHAARG0] = D3DTA_CURRENT;
+    ts[D3DTSS_RESULTARG] = D3DTA_CURRENT;
+  }
+}
+
+HRESULT Device::SetTextureStageState(DWORD stage, D3DTEXTURESTAGESTATETYPE state, DWORD value) {
+  if (stage >= kTextureStages || !valid_texture_stage_state(state)) return D3DERR_INVALIDCALL;
+  DWORD &current = texture_stage_states_[stage][state];
+  if (current == value) return D3D_OK;
+  current = value;
+  if (is_bump_env_state(state)) dirty_ |= kDirtyPixelConstants;
+  return D3D_OK;
+}
+
+HRESULT Device::GetTextureStageState(DWORD stage, D3DTEXTURESTAGESTATETYPE state, DWORD *value) {
+  if (!value || stage >= kTextureStages || !valid_texture_stage_state(state)) return D3DERR_INVALIDCALL;
+  *value = texture_stage_states_[stage][state];
   return D3D_OK;
 }
 

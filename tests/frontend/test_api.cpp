@@ -646,6 +646,55 @@ TEST_CASE("sampler states start at Windows' defaults", "[api][texture]") {
   CHECK(dev->GetSamplerState(0, D3DSAMP_MINFILTER, nullptr) == D3DERR_INVALIDCALL);
 }
 
+TEST_CASE("texture stage states start at Windows' defaults and getters read back what was set", "[api][texture]") {
+  NullDevice nd;
+  IDirect3DDevice9 *dev = nd.device;
+  for (DWORD stage = 0; stage < 8; ++stage) {
+    INFO("stage " << stage);
+    DWORD v = 0xdead;
+    auto get = [&](D3DTEXTURESTAGESTATETYPE s) {
+      REQUIRE(dev->GetTextureStageState(stage, s, &v) == D3D_OK);
+      return v;
+    };
+    CHECK(get(D3DTSS_COLOROP) == (stage == 0 ? DWORD(D3DTOP_MODULATE) : DWORD(D3DTOP_DISABLE)));
+    CHECK(get(D3DTSS_COLORARG1) == D3DTA_TEXTURE);
+    CHECK(get(D3DTSS_COLORARG2) == D3DTA_CURRENT);
+    CHECK(get(D3DTSS_ALPHAOP) == (stage == 0 ? DWORD(D3DTOP_SELECTARG1) : DWORD(D3DTOP_DISABLE)));
+    CHECK(get(D3DTSS_ALPHAARG1) == D3DTA_TEXTURE);
+    CHECK(get(D3DTSS_ALPHAARG2) == D3DTA_CURRENT);
+    CHECK(get(D3DTSS_BUMPENVMAT00) == 0);
+    CHECK(get(D3DTSS_BUMPENVMAT01) == 0);
+    CHECK(get(D3DTSS_BUMPENVMAT10) == 0);
+    CHECK(get(D3DTSS_BUMPENVMAT11) == 0);
+    CHECK(get(D3DTSS_TEXCOORDINDEX) == stage);
+    CHECK(get(D3DTSS_BUMPENVLSCALE) == 0);
+    CHECK(get(D3DTSS_BUMPENVLOFFSET) == 0);
+    CHECK(get(D3DTSS_TEXTURETRANSFORMFLAGS) == D3DTTFF_DISABLE);
+    CHECK(get(D3DTSS_COLORARG0) == D3DTA_CURRENT);
+    CHECK(get(D3DTSS_ALPHAARG0) == D3DTA_CURRENT);
+    CHECK(get(D3DTSS_RESULTARG) == D3DTA_CURRENT);
+    CHECK(get(D3DTSS_CONSTANT) == 0);
+  }
+  const float half = 0.5f;
+  DWORD bits;
+  std::memcpy(&bits, &half, 4);
+  REQUIRE(dev->SetTextureStageState(3, D3DTSS_BUMPENVMAT10, bits) == D3D_OK);
+  REQUIRE(dev->SetTextureStageState(7, D3DTSS_COLOROP, D3DTOP_ADD) == D3D_OK);
+  DWORD v = 0;
+  REQUIRE(dev->GetTextureStageState(3, D3DTSS_BUMPENVMAT10, &v) == D3D_OK);
+  CHECK(v == bits);
+  REQUIRE(dev->GetTextureStageState(2, D3DTSS_BUMPENVMAT10, &v) == D3D_OK);
+  CHECK(v == 0);
+  REQUIRE(dev->GetTextureStageState(7, D3DTSS_COLOROP, &v) == D3D_OK);
+  CHECK(v == D3DTOP_ADD);
+  CHECK(dev->SetTextureStageState(8, D3DTSS_COLOROP, D3DTOP_ADD) == D3DERR_INVALIDCALL);
+  CHECK(dev->GetTextureStageState(8, D3DTSS_COLOROP, &v) == D3DERR_INVALIDCALL);
+  CHECK(dev->SetTextureStageState(0, D3DTEXTURESTAGESTATETYPE(0), 1) == D3DERR_INVALIDCALL);
+  CHECK(dev->SetTextureStageState(0, D3DTEXTURESTAGESTATETYPE(33), 1) == D3DERR_INVALIDCALL);
+  CHECK(dev->GetTextureStageState(0, D3DTEXTURESTAGESTATETYPE(12), &v) == D3DERR_INVALIDCALL);
+  CHECK(dev->GetTextureStageState(0, D3DTSS_COLOROP, nullptr) == D3DERR_INVALIDCALL);
+}
+
 TEST_CASE("texture caps", "[api][texture]") {
   NullDevice nd;
   D3DCAPS9 caps{};

@@ -515,3 +515,64 @@ mov oC0, v0
     probe(r, 48, 32, ramp(0, 1), 1);
   }
 }
+
+TEST_CASE("scene: ps_1_1 texbem perturbs the coordinates of the next stage", "[scene][shader][versions]") {
+  // Stage 0 holds the perturbation (du, dv) = (R, G), stage 1 the ramp. TEXCOORD1 is TEXCOORD0 / 2,
+  // so without perturbation every pixel reads ramp texel (0, 0). BUMPENVMAT of stage 1:
+  // M00 = 0.5, M01 = 0.5, M10 = 0, M11 = 0.5, so (u', v') = (u + 0.5 R, v + 0.5 R + 0.5 G).
+  auto perturb = [](UINT i, UINT j) {
+    const D3DCOLOR t[2][2] = {{0xffff0000, 0xff00ff00}, {0xff000000, 0xff000000}};
+    return t[j][i];
+  };
+  auto images = render_all("versions_ps11_texbem", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    Shaders s(dev, R"(
+vs_1_1
+def c0, 0.5, 0.5, 0, 1
+dcl_position v0
+dcl_color v1
+dcl_texcoord v2
+mov oPos, v0
+mov oD0, v1
+mov oT0, v2
+mul oT1, v2, c0
+)", R"(
+ps_1_1
+tex t0
+texbem t1, t0
+mov r0, t1
+)");
+    IDirect3DTexture9 *t0 = texture2x2(dev, perturb);
+    IDirect3DTexture9 *t1 = texture2x2(dev, ramp);
+    HR(dev->SetTexture(0, t0));
+    HR(dev->SetTexture(1, t1));
+    for (DWORD stage : {DWORD(0), DWORD(1)}) {
+      HR(dev->SetSamplerState(stage, D3DSAMP_MINFILTER, D3DTEXF_POINT));
+      HR(dev->SetSamplerState(stage, D3DSAMP_MAGFILTER, D3DTEXF_POINT));
+    }
+    const float m[4] = {0.5f, 0.5f, 0.0f, 0.5f};
+    const D3DTEXTURESTAGESTATETYPE states[4] = {D3DTSS_BUMPENVMAT00, D3DTSS_BUMPENVMAT01, D3DTSS_BUMPENVMAT10,
+                                                D3DTSS_BUMPENVMAT11};
+    for (int k = 0; k < 4; ++k) {
+      DWORD bits;
+      std::memcpy(&bits, &m[k], 4);
+      HR(dev->SetTextureStageState(1, states[k], bits));
+    }
+    quad(dev, 0, 0, 64, 64, 0xffffffff);
+    HR(dev->SetTexture(0, nullptr));
+    HR(dev->SetTexture(1, nullptr));
+    CHECK(t0->Release() == 0);
+    CHECK(t1->Release() == 0);
+    s.release(dev);
+  }, 0);
+  for (const auto &r : images) {
+    // Pixel (16, 16): (u, v) = (0.125, 0.125), R = 1 → (0.625, 0.625) → texel (1, 1).
+    probe(r, 16, 16, ramp(1, 1), 0);
+    // Pixel (48, 16): (0.375, 0.125), G = 1 → (0.375, 0.625) → texel (0, 1).
+    // (A transposed matrix would give texels (1, 0) and (1, 1) for these two.)
+    probe(r, 48, 16, ramp(0, 1), 0);
+    // Bottom half: no perturbation, (0.125 | 0.375, 0.375) → texel (0, 0).
+    probe(r, 16, 48, ramp(0, 0), 0);
+    probe(r, 48, 48, ramp(0, 0), 0);
+  }
+}

@@ -8,7 +8,7 @@
 
 namespace novem::d3d9::conv {
 
-// ---- uniform block (std140, one per stage, same layout for both) ---------------------------------
+// ---- uniform block (std140, one per stage, same layout and size for both) ------------------------
 inline constexpr uint32_t kDescriptorSet = 0;
 inline constexpr uint32_t kVertexUniformBinding = 0;
 inline constexpr uint32_t kPixelUniformBinding = 1;
@@ -18,17 +18,28 @@ inline constexpr uint32_t kBoolConstantCount = 16;     // bit n of b.x
 inline constexpr uint32_t kFloatConstantOffset = 0;
 inline constexpr uint32_t kIntConstantOffset = 4096;
 inline constexpr uint32_t kBoolConstantOffset = 4352;
-inline constexpr uint32_t kUniformBlockSize = 4368;
+// ps_1_x bump-environment texture stage state (texbem, texbeml, bem), stages 0..7:
+// bumpenv_mat[N] = (D3DTSS_BUMPENVMAT00, 01, 10, 11) of stage N,
+// bumpenv_lum[N] = (D3DTSS_BUMPENVLSCALE, D3DTSS_BUMPENVLOFFSET, 0, 0) of stage N.
+// Only pixel shaders read them; the vertex stage's block has the same layout (zeros there).
+inline constexpr uint32_t kBumpEnvStageCount = 8;
+inline constexpr uint32_t kBumpEnvMatOffset = 4368;   // vec4 bumpenv_mat[8]
+inline constexpr uint32_t kBumpEnvLumOffset = 4496;   // vec4 bumpenv_lum[8]
+inline constexpr uint32_t kUniformBlockSize = 4624;
 
 // The block as the frontend fills it (C++ mirror of the std140 layout).
 struct UniformBlock {
   float c[kFloatConstantCount][4];
   int32_t i[kIntConstantCount][4];
   uint32_t b[4];   // b[0] bit n = boolean constant n; b[1..3] unused (0)
+  float bumpenv_mat[kBumpEnvStageCount][4];   // (M00, M01, M10, M11) per texture stage
+  float bumpenv_lum[kBumpEnvStageCount][4];   // (LSCALE, LOFFSET, 0, 0) per texture stage
 };
 static_assert(sizeof(UniformBlock) == kUniformBlockSize);
 static_assert(offsetof(UniformBlock, i) == kIntConstantOffset);
 static_assert(offsetof(UniformBlock, b) == kBoolConstantOffset);
+static_assert(offsetof(UniformBlock, bumpenv_mat) == kBumpEnvMatOffset);
+static_assert(offsetof(UniformBlock, bumpenv_lum) == kBumpEnvLumOffset);
 
 // ---- samplers (combined image samplers, set 0) ---------------------------------------------------
 inline constexpr uint32_t kPixelSamplerBindingBase = 16;    // ps s0..s15 -> 16..31

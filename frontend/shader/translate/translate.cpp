@@ -82,6 +82,8 @@ private:
   Id float_const(const SrcParam& s, uint32_t offset);
   Id int_const(uint32_t index);
   Id bool_const(uint32_t index);
+  Id bumpenv(uint32_t member, uint32_t stage);   // bumpenv_mat (3) / bumpenv_lum (4) of a stage
+  Id bump_offset(uint32_t stage, Id v);         // matrix of the stage times v.rg -> vec2
 
   // Sources and destinations.
   Id load_src_raw(const SrcParam& s, uint32_t offset = 0);
@@ -257,8 +259,11 @@ void Translator::prepass() {
         sampler_decl_[in.dst.index] = SamplerType::Cube;
         break;
       case Opcode::TexBem: case Opcode::TexBemL: case Opcode::Bem:
-        unsupported(in, std::string(in.info ? in.info->name : "bem") +
-                            " needs the bump-environment texture stage state, which the conventions do not carry");
+        if (vs_ || !v_.sm1()) unsupported(in, "bump-environment instruction outside ps_1_x");
+        if (in.dst.index >= conv::kBumpEnvStageCount) unsupported(in, "bump-environment stage out of range");
+        if (in.opcode == Opcode::Bem && (in.dst.type != RegType::Temp || in.dst.write_mask != 0x3))
+          unsupported(in, "bem needs an r#.xy destination");
+        break;
       default: break;
     }
   }
@@ -328,15 +333,21 @@ Id Translator::ubo() {
   const Id c_arr = b_.type_array(t_v4_, conv::kFloatConstantCount, 16);
   const Id i_arr = b_.type_array(t_iv4_, conv::kIntConstantCount, 16);
   const Id u_v4 = b_.type_uvec(4);
-  const Id block = b_.type_struct({c_arr, i_arr, u_v4});
+  const Id mat_arr = b_.type_array(t_v4_, conv::kBumpEnvStageCount, 16);
+  const Id lum_arr = b_.type_array(t_v4_, conv::kBumpEnvStageCount, 16);
+  const Id block = b_.type_struct({c_arr, i_arr, u_v4, mat_arr, lum_arr});
   b_.name(block, vs_ ? "D3D9VertexConstants" : "D3D9PixelConstants");
   b_.member_name(block, 0, "c");
   b_.member_name(block, 1, "i");
   b_.member_name(block, 2, "b");
+  b_.member_name(block, 3, "bumpenv_mat");
+  b_.member_name(block, 4, "bumpenv_lum");
   b_.decorate(block, Decoration::Block);
   b_.member_decorate(block, 0, Decoration::Offset, {conv::kFloatConstantOffset});
   b_.member_decorate(block, 1, Decoration::Offset, {conv::kIntConstantOffset});
   b_.member_decorate(block, 2, Decoration::Offset, {conv::kBoolConstantOffset});
+  b_.member_decorate(block, 3, Decoration::Offset, {conv::kBumpEnvMatOffset});
+  b_.member_decorate(block, 4, Decoration::Offset, {conv::kBumpEnvLumOffset});
   ubo_ = b_.variable(StorageClass::Uniform, block, vs_ ? "vsc" : "psc");
   b_.decorate_binding(ubo_, conv::kDescriptorSet, refl_.uniform_binding);
   refl_.uses_uniforms = true;
@@ -387,6 +398,24 @@ Id Translator::bool_const(uint32_t index) {
   const Id shifted = b_.binary(Op::OpShiftRightLogical, word, b_.const_uint(index));
   const Id bit = b_.binary(Op::OpBitwiseAnd, shifted, b_.const_uint(1));
   return b_.compare(Op::OpINotEqual, bit, b_.const_uint(0));
+}
+
+// Bump-environment state of texture stage `stage` (docs/shader-conventions.md, Uniforms).
+Id Translator::bumpenv(uint32_t member, uint32_t stage) {
+  const Id u = ubo();
+  return b_.load(b_.access_chain(u, {b_.const_int(static_cast<int32_t>(member)),
+                                     b_.const_int(static_cast<int32_t>(stage))}));
+}
+
+// (M00 * v.r + M10 * v.g, M01 * v.r + M11 * v.g) with bumpenv_mat[stage] = (M00, M01, M10, M11):
+// the D3D9 texbem/texbeml/bem formula.
+Id Translator::bump_offset(uint32_t stage, Id v) {
+  const Id m = bumpenv(3, stage);
+  const Id r = b_.splat(b_.type_fvec(2), scalar(v, 0));
+  const Id g = b_.splat(b_.type_fvec(2), scalar(v, 1));
+  const Id col0 = b_.swizzle(m, {0, 1});   // (M00, M01)
+  const Id col1 = b_.swizzle(m, {2, 3});   // (M10, M11)
+  return b_.fadd(b_.fmul(col0, r), b_.fmul(col1, g));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -814,6 +843,32 @@ void Translator::emit_instruction(const Instruction& in, std::vector<Frame>& sta
       else if (in.opcode == Opcode::TexReg2GB) coord = b_.vector_shuffle(v, v, {1, 2, 0, 3});
       else coord = v;
       write(in, sample_at(in.dst.index, coord));
+      return;
+    }
+    case Opcode::TexBem: case Opcode::TexBemL: {
+      // u' = u(m) + M00(m) * t(n).r + M10(m) * t(n).g; v' = v(m) + M01(m) * t(n).r + M11(m) * t(n).g;
+      // t(m) = sample(stage m, (u', v')); texbeml then multiplies by
+      // t(n).b * LSCALE(m) + LOFFSET(m) (not clamped, as the SDK pages give it).
+      const uint32_t m = in.dst.index;
+      const Id n = s(0);
+      const Id tc = texcoord(in, m);
+      const Id uv = b_.fadd(b_.swizzle(tc, {0, 1}), bump_offset(m, n));
+      const Id coord = b_.composite_construct(t_v4_, {uv, scalar(tc, 2), scalar(tc, 3)});
+      Id result = sample_at(m, coord);
+      if (in.opcode == Opcode::TexBemL) {
+        const Id lum = bumpenv(4, m);
+        const Id l = b_.fadd(b_.fmul(scalar(n, 2), scalar(lum, 0)), scalar(lum, 1));
+        result = b_.vector_times_scalar(result, l);
+      }
+      write(in, result);
+      return;
+    }
+    case Opcode::Bem: {
+      // dst.r = src0.r + M00(n) * src1.r + M10(n) * src1.g
+      // dst.g = src0.g + M01(n) * src1.r + M11(n) * src1.g   (n = the destination register number)
+      const Id a = s(0), c = s(1);
+      const Id rg = b_.fadd(b_.swizzle(a, {0, 1}), bump_offset(in.dst.index, c));
+      write(in, b_.composite_construct(t_v4_, {rg, zero_, zero_}));
       return;
     }
     case Opcode::TexM3x2Pad: case Opcode::TexM3x3Pad: {

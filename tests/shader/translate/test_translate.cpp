@@ -109,25 +109,14 @@ std::vector<std::filesystem::path> corpus_files() {
 
 }  // namespace
 
-bool uses_bump_env(const Program& p) {
-  for (const Instruction& in : p.instructions)
-    if (in.opcode == Opcode::TexBem || in.opcode == Opcode::TexBemL || in.opcode == Opcode::Bem) return true;
-  return false;
-}
-
-TEST_CASE("every corpus shader translates to valid SPIR-V and GLSL, except bump-env ps_1_x ones (refused)") {
+TEST_CASE("every corpus shader translates to valid SPIR-V and GLSL") {
   const auto files = corpus_files();
   REQUIRE(files.size() >= 20);
   for (const auto& f : files) {
     DYNAMIC_SECTION(f.filename().string()) {
       const Program p = parse_text(read_text(f));
       const Translation t = translate(p);
-      if (uses_bump_env(p)) {
-        CHECK(t.spirv.empty());
-        CHECK(t.error.find("bump-environment") != std::string::npos);
-      } else {
-        require_valid(t, f.stem().string());
-      }
+      require_valid(t, f.stem().string());
     }
   }
 }
@@ -154,20 +143,18 @@ TEST_CASE("the translated corpus uses every instruction of vs_2_0..vs_3_0 and ps
   }
 }
 
-TEST_CASE("the translated corpus uses every ps_1_x instruction but texbem, texbeml and bem") {
+TEST_CASE("the translated corpus uses every ps_1_x instruction") {
   std::set<uint16_t> seen;
   for (const auto& f : corpus_files()) {
     const Program p = parse_text(read_text(f));
-    if (!(p.version.is_ps() && p.version.sm1()) || uses_bump_env(p)) continue;
+    if (!(p.version.is_ps() && p.version.sm1())) continue;
     REQUIRE(translate(p).ok());
     for (const Instruction& in : p.instructions) seen.insert(static_cast<uint16_t>(in.opcode));
   }
   const Version versions[] = {{ShaderType::Pixel, 1, 1}, {ShaderType::Pixel, 1, 2}, {ShaderType::Pixel, 1, 3},
                               {ShaderType::Pixel, 1, 4}};
   for (const OpInfo& row : opcode_table()) {
-    if (row.form == OpForm::Def || row.opcode == Opcode::TexBem || row.opcode == Opcode::TexBemL ||
-        row.opcode == Opcode::Bem)
-      continue;
+    if (row.form == OpForm::Def) continue;
     bool in_ps1 = false;
     for (const Version& v : versions) in_ps1 = in_ps1 || row.allowed_in(v);
     if (!in_ps1) continue;
@@ -599,11 +586,6 @@ mov o0, r0
 }
 
 TEST_CASE("unsupported input is refused with an error, never invalid SPIR-V") {
-  SECTION("ps_1_x bump-environment mapping") {
-    const Translation t = translate(parse_text("ps_1_1\ntex t0\ntexbem t1, t0\nmov r0, t1\n"));
-    CHECK(t.spirv.empty());
-    CHECK(t.error.find("bump-environment") != std::string::npos);
-  }
   SECTION("an output usage outside the convention") {
     const Translation t = translate(parse_text("vs_3_0\ndcl_position o0\ndcl_tangent1 o1\nmov o1, c0\nmov o0, c0\n"));
     CHECK(t.spirv.empty());
@@ -634,6 +616,55 @@ TEST_CASE("unsupported input is refused with an error, never invalid SPIR-V") {
   }
 }
 
+TEST_CASE("ps_1_x bump-environment mapping: texbem, texbeml and bem translate") {
+  SECTION("texbem and texbeml read the matrix and luminance of the destination's stage") {
+    for (const char* op : {"texbem", "texbeml"}) {
+      const Translation t = translate(parse_text(std::string("ps_1_1\ntex t0\n") + op + " t1, t0\nmov r0, t1\n"));
+      require_valid(t, op);
+      CHECK(t.reflection.uses_uniforms);
+      CHECK(t.reflection.samplers_used == 0x3u);
+      CHECK(t.reflection.sampler_types[1] == static_cast<uint8_t>(SamplerType::Tex2D));
+      bool t1_input = false;
+      for (const auto& in : t.reflection.inputs) t1_input = t1_input || in.location == texcoord(1);
+      CHECK(t1_input);
+      const auto glsl = novem::test::cross_to_glsl(t.spirv);
+      INFO(glsl.text);
+      CHECK(glsl.text.find("bumpenv_mat[1]") != std::string::npos);
+      CHECK((glsl.text.find("bumpenv_lum[1]") != std::string::npos) == (std::string(op) == "texbeml"));
+    }
+  }
+  SECTION("bump-environment instructions outside ps_1_x are refused") {
+    Program p;
+    p.version = Version{ShaderType::Vertex, 2, 0};
+    Instruction in;
+    in.opcode = Opcode::Bem;
+    in.has_dst = true;
+    in.dst.type = RegType::Temp;
+    in.dst.write_mask = 0x3;
+    in.src_count = 2;
+    p.instructions.push_back(in);
+    const Translation t = translate(p);
+    CHECK(t.spirv.empty());
+    CHECK(t.error.find("outside ps_1_x") != std::string::npos);
+  }
+  SECTION("bem: dst.rg = src0.rg + (M00 r + M10 g, M01 r + M11 g) of the destination register's stage") {
+    conv::UniformBlock u{};
+    // Stage 2 (bem r2): M00 = 0.5, M01 = -0.25, M10 = 2, M11 = 0.75; other stages garbage.
+    const float mat[4] = {0.5f, -0.25f, 2.0f, 0.75f};
+    std::memcpy(u.bumpenv_mat[2], mat, sizeof mat);
+    for (uint32_t n : {0u, 1u, 3u}) u.bumpenv_mat[n][0] = u.bumpenv_mat[n][3] = 9.0f;
+    const Exec e = exec(R"(ps_1_4
+def c0, 0.1, 0.2, 0.7, 0.9
+def c1, 0.4, -0.6, 0.3, 0.5
+mov r2, c0
+bem r2.xy, c0, c1
+mov r0, r2
+)", u);
+    // r = 0.1 + 0.5*0.4 + 2*(-0.6) = -0.9; g = 0.2 + (-0.25)*0.4 + 0.75*(-0.6) = -0.35; zw kept.
+    check_vec(e.out(0), {-0.9f, -0.35f, 0.7f, 0.9f});
+  }
+}
+
 TEST_CASE("shader_hash is stable and tells shaders apart") {
   const uint32_t a[] = {0xFFFE0200u, 0x0000FFFFu};
   const uint32_t b[] = {0xFFFF0200u, 0x0000FFFFu};
@@ -651,5 +682,7 @@ TEST_CASE("conventions") {
   CHECK(conv::interface_location(conv::kUsagePosition, 0) == -1);
   CHECK(conv::interface_location(conv::kUsagePosition, 1) == 27);
   CHECK(conv::interface_location(conv::kUsageTangent, 1) == -1);
-  CHECK(sizeof(conv::UniformBlock) == 4368);
+  CHECK(sizeof(conv::UniformBlock) == 4624);
+  CHECK(offsetof(conv::UniformBlock, bumpenv_mat) == 4368);
+  CHECK(offsetof(conv::UniformBlock, bumpenv_lum) == 4496);
 }
