@@ -1,5 +1,7 @@
 #include "scene_harness.hpp"
 
+#include "assembler.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -101,6 +103,14 @@ std::vector<Rendered> render_all(const std::string &name, const SceneSetup &setu
     CHECK(result.within_tolerance());
   }
   return out;
+}
+
+std::vector<DWORD> assemble(const std::string &text) {
+  novem::d3d9::AssembleResult result = novem::d3d9::assemble(text);
+  INFO(text);
+  INFO(result.error);
+  REQUIRE(result.ok);
+  return std::vector<DWORD>(result.tokens.begin(), result.tokens.end());
 }
 
 void probe(const Rendered &r, uint32_t x, uint32_t y, D3DCOLOR expected, uint32_t tolerance) {

@@ -40,6 +40,9 @@ novem::image::Image render(const std::string &backend, const SceneSetup &setup, 
 std::vector<Rendered> render_all(const std::string &name, const SceneSetup &setup, const DrawFn &draw,
                                  uint32_t tolerance);
 
+// D3D9 shader assembly to bytecode (the test fails with the assembler's error otherwise).
+std::vector<DWORD> assemble(const std::string &text);
+
 // Checks the pixel at (x, y) against a D3DCOLOR (alpha ignored) within `tolerance` per channel.
 void probe(const Rendered &r, uint32_t x, uint32_t y, D3DCOLOR expected, uint32_t tolerance = 1);
 

@@ -5,19 +5,11 @@
 #include <cstring>
 #include <string>
 
-#include "assembler.hpp"
 #include "scene_harness.hpp"
 
 using namespace scenes;
 
 namespace {
-
-std::vector<DWORD> assemble(const std::string &text) {
-  novem::d3d9::AssembleResult result = novem::d3d9::assemble(text);
-  INFO(result.error);
-  REQUIRE(result.ok);
-  return std::vector<DWORD>(result.tokens.begin(), result.tokens.end());
-}
 
 struct ClipVertex {
   float x, y, z, w;

@@ -8,20 +8,11 @@
 #include <string>
 #include <utility>
 
-#include "assembler.hpp"
 #include "scene_harness.hpp"
 
 using namespace scenes;
 
 namespace {
-
-std::vector<DWORD> assemble(const std::string &text) {
-  novem::d3d9::AssembleResult result = novem::d3d9::assemble(text);
-  INFO(text);
-  INFO(result.error);
-  REQUIRE(result.ok);
-  return std::vector<DWORD>(result.tokens.begin(), result.tokens.end());
-}
 
 struct Vertex {
   float x, y, z, w;

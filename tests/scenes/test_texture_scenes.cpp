@@ -6,19 +6,11 @@
 #include <functional>
 #include <string>
 
-#include "assembler.hpp"
 #include "scene_harness.hpp"
 
 using namespace scenes;
 
 namespace {
-
-std::vector<DWORD> assemble(const std::string &text) {
-  novem::d3d9::AssembleResult result = novem::d3d9::assemble(text);
-  INFO(result.error);
-  REQUIRE(result.ok);
-  return std::vector<DWORD>(result.tokens.begin(), result.tokens.end());
-}
 
 struct TexVertex {
   float x, y, z, w;
