@@ -1,11 +1,12 @@
 #include "scene_harness.hpp"
 
-#include "assembler.hpp"
-
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace scenes {
@@ -105,12 +106,18 @@ std::vector<Rendered> render_all(const std::string &name, const SceneSetup &setu
   return out;
 }
 
-std::vector<DWORD> assemble(const std::string &text) {
-  novem::d3d9::AssembleResult result = novem::d3d9::assemble(text);
-  INFO(text);
-  INFO(result.error);
-  REQUIRE(result.ok);
-  return std::vector<DWORD>(result.tokens.begin(), result.tokens.end());
+std::vector<DWORD> shader(const std::string &name) {
+  const std::filesystem::path path = std::filesystem::path(NOVEM_SCENE_SHADER_DIR) / (name + ".bin");
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    FAIL("scene shader " << path.string() << " is missing: tests/scenes/shaders/" << name
+                         << ".asm is assembled at build time by target novem_scene_shaders");
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  INFO("scene shader " << path.string() << " (" << bytes.size() << " bytes)");
+  REQUIRE((!bytes.empty() && bytes.size() % sizeof(DWORD) == 0)); // whole tokens
+  std::vector<DWORD> tokens(bytes.size() / sizeof(DWORD));
+  std::memcpy(tokens.data(), bytes.data(), bytes.size());
+  return tokens;
 }
 
 void probe(const Rendered &r, uint32_t x, uint32_t y, D3DCOLOR expected, uint32_t tolerance) {

@@ -40,8 +40,9 @@ novem::image::Image render(const std::string &backend, const SceneSetup &setup, 
 std::vector<Rendered> render_all(const std::string &name, const SceneSetup &setup, const DrawFn &draw,
                                  uint32_t tolerance);
 
-// D3D9 shader assembly to bytecode (the test fails with the assembler's error otherwise).
-std::vector<DWORD> assemble(const std::string &text);
+// The bytecode of tests/scenes/shaders/<name>.asm, assembled at build time by novem-shader into
+// <build>/tests/scenes/shaders/<name>.bin (the test fails, naming the file, when it is missing).
+std::vector<DWORD> shader(const std::string &name);
 
 // Checks the pixel at (x, y) against a D3DCOLOR (alpha ignored) within `tolerance` per channel.
 void probe(const Rendered &r, uint32_t x, uint32_t y, D3DCOLOR expected, uint32_t tolerance = 1);

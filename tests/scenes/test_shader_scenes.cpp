@@ -1,5 +1,6 @@
-// Programmable shaders drawn on every backend: D3D9 assembly assembled here, created with
-// CreateVertexShader/CreatePixelShader, pixels probed against the values D3D9 defines.
+// Programmable shaders drawn on every backend: D3D9 assembly from shaders/*.asm, assembled at
+// build time, created with CreateVertexShader/CreatePixelShader, pixels probed against the
+// values D3D9 defines.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -31,9 +32,9 @@ struct Shaders {
   IDirect3DVertexShader9 *vs = nullptr;
   IDirect3DPixelShader9 *ps = nullptr;
   IDirect3DVertexDeclaration9 *decl = nullptr;
-  Shaders(IDirect3DDevice9 *dev, const std::string &vs_text, const std::string &ps_text) {
-    if (!vs_text.empty()) HR(dev->CreateVertexShader(assemble(vs_text).data(), &vs));
-    if (!ps_text.empty()) HR(dev->CreatePixelShader(assemble(ps_text).data(), &ps));
+  Shaders(IDirect3DDevice9 *dev, const std::string &vs_name, const std::string &ps_name) {
+    if (!vs_name.empty()) HR(dev->CreateVertexShader(shader(vs_name).data(), &vs));
+    if (!ps_name.empty()) HR(dev->CreatePixelShader(shader(ps_name).data(), &ps));
     HR(dev->CreateVertexDeclaration(kClipVertexElements, &decl));
     HR(dev->SetVertexDeclaration(decl));
     HR(dev->SetVertexShader(vs));
@@ -49,15 +50,7 @@ struct Shaders {
   }
 };
 
-const char *kPassVS3 = R"(
-vs_3_0
-dcl_position v0
-dcl_color v1
-dcl_position o0
-dcl_color o1
-m4x4 o0, v0, c0
-mov o1, v1
-)";
+const char *kPassVS3 = "vs30_transform_color";
 
 } // namespace
 
@@ -65,11 +58,7 @@ TEST_CASE("scene: vs_3_0 and ps_3_0 with constants", "[scene][shader]") {
   SceneSetup setup;
   auto images = render_all("shader_sm3", setup, [](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
-    Shaders s(dev, kPassVS3, R"(
-ps_3_0
-dcl_color v0
-mul oC0, v0, c0
-)");
+    Shaders s(dev, kPassVS3, "ps30_tint_c0");
     const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     HR(dev->SetVertexShaderConstantF(0, identity, 4));
     const float tint[4] = {1.0f, 0.5f, 0.25f, 1.0f};
@@ -91,20 +80,7 @@ TEST_CASE("scene: ps_2_0 arithmetic gives D3D9's values", "[scene][shader]") {
   SceneSetup setup;
   auto images = render_all("shader_ps2_math", setup, [](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
-    Shaders s(dev, R"(
-vs_2_0
-dcl_position v0
-mov oPos, v0
-)", R"(
-ps_2_0
-def c1, 0.5, 2, 4, -1
-rcp r0.x, c1.y
-rsq r0.y, c1.z
-cmp r0.z, c1.w, c1.x, c1.x
-max r0.z, r0.z, c1.x
-mov r0.w, c1.x
-mov oC0, r0
-)");
+    Shaders s(dev, "vs20_pass_position", "ps20_rcp_rsq_cmp");
     clip_quad(dev, -1, 1, 0xffffffff);
     s.release(dev);
   }, 1);
@@ -115,24 +91,7 @@ TEST_CASE("scene: vs_3_0 loop over integer constants with aL", "[scene][shader]"
   SceneSetup setup;
   auto images = render_all("shader_loop", setup, [](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
-    Shaders s(dev, R"(
-vs_3_0
-dcl_position v0
-dcl_position o0
-dcl_color o1
-defi i0, 3, 4, 1, 0
-def c0, 0, 0, 0, 0
-mov o0, v0
-mov r0, c0
-loop aL, i0
-add r0, r0, c0[aL]
-endloop
-mov o1, r0
-)", R"(
-ps_3_0
-dcl_color v0
-mov oC0, v0
-)");
+    Shaders s(dev, "vs30_loop_al", "ps30_pass_color");
     // The loop adds c4, c5 and c6 (start 4, count 3).
     const float adds[12] = {0.25f, 0, 0, 1, 0.25f, 0.5f, 0, 0, 0, 0, 0.75f, 0};
     HR(dev->SetVertexShaderConstantF(4, adds, 3));
@@ -156,7 +115,7 @@ TEST_CASE("scene: fixed function and shaders link through COLOR0", "[scene][shad
     }
     // ... and the fixed-function vertex stage (pre-transformed) with a shader pixel stage.
     IDirect3DPixelShader9 *ps = nullptr;
-    HR(dev->CreatePixelShader(assemble("ps_2_0\ndcl v0\nadd r0, v0, v0\nmov oC0, r0\n").data(), &ps));
+    HR(dev->CreatePixelShader(shader("ps20_double_color").data(), &ps));
     HR(dev->SetPixelShader(ps));
     HR(dev->SetFVF(kTLVertexFVF));
     TLVertex v[4] = {{32, 0, 0.5f, 1, 0xff402000}, {64, 0, 0.5f, 1, 0xff402000}, {32, 64, 0.5f, 1, 0xff402000},

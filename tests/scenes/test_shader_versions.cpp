@@ -1,6 +1,6 @@
 // One scene or more per shader version (vs_1_1 … vs_3_0, ps_1_1 … ps_3_0), drawn on every backend:
-// D3D9 assembly assembled here, pixels probed against the values D3D9 defines (worked out by hand
-// in the comments: a channel value v becomes round(v · 255)) and images compared across plugins.
+// D3D9 assembly from shaders/*.asm (assembled at build time), pixels probed against the values
+// D3D9 defines (worked out by hand in the comments: a channel value v becomes round(v · 255)) and images compared across plugins.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -54,9 +54,9 @@ struct Shaders {
   IDirect3DVertexShader9 *vs = nullptr;
   IDirect3DPixelShader9 *ps = nullptr;
   IDirect3DVertexDeclaration9 *decl = nullptr;
-  Shaders(IDirect3DDevice9 *dev, const std::string &vs_text, const std::string &ps_text) {
-    HR(dev->CreateVertexShader(assemble(vs_text).data(), &vs));
-    HR(dev->CreatePixelShader(assemble(ps_text).data(), &ps));
+  Shaders(IDirect3DDevice9 *dev, const std::string &vs_name, const std::string &ps_name) {
+    HR(dev->CreateVertexShader(shader(vs_name).data(), &vs));
+    HR(dev->CreatePixelShader(shader(ps_name).data(), &ps));
     HR(dev->CreateVertexDeclaration(kVertexElements, &decl));
     HR(dev->SetVertexDeclaration(decl));
     HR(dev->SetVertexShader(vs));
@@ -100,34 +100,11 @@ D3DCOLOR ramp(UINT i, UINT j) {
 }
 
 // vs_1_1 and vs_2_0 pass-throughs: position, colour and texture coordinate 0.
-const char *kPassVS11 = R"(
-vs_1_1
-dcl_position v0
-dcl_color v1
-dcl_texcoord v2
-mov oPos, v0
-mov oD0, v1
-mov oT0, v2
-)";
+const char *kPassVS11 = "vs11_pass_color_texcoord";
 
-const char *kPassVS3 = R"(
-vs_3_0
-dcl_position v0
-dcl_color v1
-dcl_texcoord v2
-dcl_position o0
-dcl_color o1
-dcl_texcoord o2
-mov o0, v0
-mov o1, v1
-mov o2, v2
-)";
+const char *kPassVS3 = "vs30_pass_color_texcoord";
 
-const char *kColorPS2 = R"(
-ps_2_0
-dcl v0
-mov oC0, v0
-)";
+const char *kColorPS2 = "ps20_pass_color";
 
 const float kIdentity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
 
@@ -136,19 +113,7 @@ const float kIdentity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
 TEST_CASE("scene: vs_1_1 m4x4 and oD0 with ps_1_1 tex and mul", "[scene][shader][versions]") {
   auto images = render_all("versions_vs11_ps11", SceneSetup{}, [](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff203040, 1.0f, 0));
-    Shaders s(dev, R"(
-vs_1_1
-dcl_position v0
-dcl_color v1
-dcl_texcoord v2
-m4x4 oPos, v0, c0
-mov oD0, v1
-mov oT0, v2
-)", R"(
-ps_1_1
-tex t0
-mul r0, t0, v0
-)");
+    Shaders s(dev, "vs11_m4x4_color_texcoord", "ps11_tex_mul");
     // Rows of the matrix: x' = 0.5 x + 0.5, y' = y, z' = z, w' = w. A full-target quad lands on
     // the right half (clip x 0..1, pixels 32..63); the left half keeps the clear colour.
     const float m[16] = {0.5f, 0, 0, 0.5f, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
@@ -181,14 +146,7 @@ TEST_CASE("scene: ps_1_2 mad with co-issue and ps_1_3 dp3 then cnd on r0.a", "[s
     IDirect3DTexture9 *prim = texture2x2(dev, primaries);
     IDirect3DTexture9 *red = texture2x2(dev, reds);
     {
-      Shaders s(dev, kPassVS11, R"(
-ps_1_2
-def c0, 0.75, 0.75, 0.75, 1
-def c1, 0.25, 0, 0.125, 0
-tex t0
-mad r0.rgb, t0, c0, c1
-+mov r0.a, c0.a
-)");
+      Shaders s(dev, kPassVS11, "ps12_mad_coissue");
       HR(dev->SetTexture(0, prim));
       quad(dev, 0, 0, 32, 64, 0xffffffff);
       s.release(dev);
@@ -196,14 +154,7 @@ mad r0.rgb, t0, c0, c1
     {
       // dp3 writes the dot product to all four channels, r0.a included; cnd (whose first source
       // must be r0.a in ps_1_1-1_3) picks t0 where it is > 0.5, else blue.
-      Shaders s(dev, kPassVS11, R"(
-ps_1_3
-def c0, 1, 0, 0, 0
-def c2, 0, 0, 1, 1
-tex t0
-dp3 r0, t0_bx2, c0
-cnd r0, r0.a, t0, c2
-)");
+      Shaders s(dev, kPassVS11, "ps13_dp3_cnd");
       HR(dev->SetTexture(0, red));
       quad(dev, 32, 0, 64, 64, 0xffffffff);
       s.release(dev);
@@ -233,13 +184,7 @@ TEST_CASE("scene: ps_1_4 texld, phase and a dependent texld", "[scene][shader][v
   auto target = [](UINT i, UINT j) { return D3DCOLOR(0xff0000ffu | (i ? 0xffu : 0u) << 16 | (j ? 0xffu : 0u) << 8); };
   auto images = render_all("versions_ps14", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
-    Shaders s(dev, kPassVS11, R"(
-ps_1_4
-texld r0, t0
-phase
-texld r1, r0
-mul r0, r1, v0
-)");
+    Shaders s(dev, kPassVS11, "ps14_texld_phase");
     IDirect3DTexture9 *t0 = texture2x2(dev, coords);
     IDirect3DTexture9 *t1 = texture2x2(dev, target);
     HR(dev->SetTexture(0, t0));
@@ -263,23 +208,7 @@ mul r0, r1, v0
 TEST_CASE("scene: vs_2_0 rep over i0 and if b0 from the API", "[scene][shader][versions]") {
   auto images = render_all("versions_vs20", SceneSetup{}, [](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
-    Shaders s(dev, R"(
-vs_2_0
-dcl_position v0
-def c0, 0, 0, 0, 1
-def c1, 0.125, 0.25, 0.5, 1
-mov oPos, v0
-mov r0, c0
-rep i0
-  add r0.xy, r0, c1
-endrep
-if b0
-  add r0.z, r0.z, c1.z
-else
-  mov r0.z, c1.w
-endif
-mov oD0, r0
-)", kColorPS2);
+    Shaders s(dev, "vs20_rep_if", kColorPS2);
     const int three[4] = {3, 0, 0, 0}, two[4] = {2, 0, 0, 0};
     const BOOL yes = TRUE, no = FALSE;
     HR(dev->SetVertexShaderConstantI(0, three, 1));
@@ -299,23 +228,7 @@ mov oD0, r0
 TEST_CASE("scene: vs_2_x predication and call/ret", "[scene][shader][versions]") {
   auto images = render_all("versions_vs2x", SceneSetup{}, [](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
-    Shaders s(dev, R"(
-vs_2_x
-dcl_position v0
-def c0, 0.25, 0.5, 0.75, 1
-def c1, 0, 0, 0, 0
-mov oPos, v0
-mov r0, c1
-setp_gt p0, c2, c1
-(p0) mov r0, c0
-(!p0.x) add r0.x, r0.x, c0.w
-call l0
-mov oD0, r0
-ret
-label l0
-add r0.y, r0.y, c0.x
-ret
-)", kColorPS2);
+    Shaders s(dev, "vs2x_predication_call", kColorPS2);
     // p0 = (T, F, T, F): r0 = (0.25, 0, 0.75, 0); x stays; the subroutine adds 0.25 to y.
     const float a[4] = {1, -1, 1, 0};
     HR(dev->SetVertexShaderConstantF(2, a, 1));
@@ -335,20 +248,7 @@ ret
 TEST_CASE("scene: ps_2_0 texkill discards pixels with a negative coordinate", "[scene][shader][versions]") {
   auto images = render_all("versions_ps20_texkill", SceneSetup{}, [](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff0000ff, 1.0f, 0));
-    Shaders s(dev, R"(
-vs_2_0
-dcl_position v0
-dcl_texcoord v2
-mov oPos, v0
-mov oT0, v2
-)", R"(
-ps_2_0
-dcl t0
-dcl_2d s0
-texkill t0
-texld r0, t0, s0
-mov oC0, r0
-)");
+    Shaders s(dev, "vs20_pass_texcoord_v2", "ps20_texkill");
     IDirect3DTexture9 *tex = texture2x2(dev, ramp);
     HR(dev->SetTexture(0, tex));
     // u from -1 to 1: negative on the left half, which keeps the clear colour; on the right half
@@ -371,27 +271,7 @@ mov oC0, r0
 TEST_CASE("scene: ps_2_x predication per pixel and sincos", "[scene][shader][versions]") {
   auto images = render_all("versions_ps2x", SceneSetup{}, [](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
-    Shaders s(dev, R"(
-vs_2_0
-dcl_position v0
-dcl_texcoord v2
-mov oPos, v0
-mov oT0, v2
-)", R"(
-ps_2_x
-def c0, 0, 0.5, 1, 0.25
-def c1, -1.5500992e-006, -2.1701389e-005, 0.0026041667, 0.00026041668
-def c2, -0.020833334, -0.125, 1, 0.5
-def c3, 0.643501109, 0, 0, 0
-dcl t0
-mov r0, c0.x
-sincos r0.xy, c3.x, c1, c2
-setp_lt p0, t0, c0.y
-(p0.x) mov r0.z, c0.z
-(!p0.x) mov r0.z, c0.w
-mov r0.w, c0.z
-mov oC0, r0
-)");
+    Shaders s(dev, "vs20_pass_texcoord_v2", "ps2x_predication_sincos");
     quad(dev, 0, 0, 64, 64, 0);
     s.release(dev);
   }, 1);
@@ -405,16 +285,7 @@ mov oC0, r0
 TEST_CASE("scene: ps_3_0 vFace and vPos on front and back faces", "[scene][shader][versions]") {
   auto images = render_all("versions_ps30_face", SceneSetup{}, [](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
-    Shaders s(dev, kPassVS3, R"(
-ps_3_0
-def c0, 0.5, 0.25, 0.015625, 1
-dcl vFace
-dcl vPos.xy
-mad r0.x, vFace, c0.y, c0.x
-mul r0.yz, vPos.xxy, c0.z
-mov r0.w, c0.w
-mov oC0, r0
-)");
+    Shaders s(dev, kPassVS3, "ps30_vface_vpos");
     HR(dev->SetRenderState(D3DRS_CULLMODE, D3DCULL_NONE));
     quad(dev, 0, 0, 32, 64, 0);                      // clockwise: front, vFace = +1
     quad(dev, 32, 0, 64, 64, 0, 0, 0, 1, 1, true); // counter-clockwise: back, vFace = -1
@@ -430,18 +301,7 @@ mov oC0, r0
 TEST_CASE("scene: ps_3_0 loop ended by breakc", "[scene][shader][versions]") {
   auto images = render_all("versions_ps30_breakc", SceneSetup{}, [](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
-    Shaders s(dev, kPassVS3, R"(
-ps_3_0
-defi i0, 10, 0, 1, 0
-def c0, 0.1875, 0.0625, 0, 1
-mov r0, c0.z
-loop aL, i0
-  break_ge r0.x, c2.x
-  add r0.xy, r0, c0
-endloop
-mov r0.w, c0.w
-mov oC0, r0
-)");
+    Shaders s(dev, kPassVS3, "ps30_loop_breakc");
     const float half[4] = {0.5f, 0, 0, 0}, quarter[4] = {0.25f, 0, 0, 0}, never[4] = {100, 0, 0, 0};
     HR(dev->SetPixelShaderConstantF(2, half, 1));
     quad(dev, 0, 0, 32, 32, 0);
@@ -470,24 +330,7 @@ TEST_CASE("scene: vs_3_0 texldl reads a vertex texture", "[scene][shader][versio
     d3d->Release();
     if (vtf != D3D_OK) return; // the device does not sample A8R8G8B8 in the vertex stage
     sampled = true;
-    Shaders s(dev, R"(
-vs_3_0
-def c0, 0, 0, 0, 0
-dcl_position v0
-dcl_texcoord v2
-dcl_2d s0
-dcl_position o0
-dcl_color o1
-mov o0, v0
-mov r1, v2
-mov r1.w, c0.x
-texldl r0, r1, s0
-mov o1, r0
-)", R"(
-ps_3_0
-dcl_color v0
-mov oC0, v0
-)");
+    Shaders s(dev, "vs30_texldl", "ps30_pass_color");
     IDirect3DTexture9 *tex = texture2x2(dev, ramp);
     HR(dev->SetTexture(D3DVERTEXTEXTURESAMPLER0, tex));
     // Every vertex of a quad reads the same texel, so the quad is that texel's colour.
@@ -517,22 +360,7 @@ TEST_CASE("scene: ps_1_1 texbem perturbs the coordinates of the next stage", "[s
   };
   auto images = render_all("versions_ps11_texbem", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
-    Shaders s(dev, R"(
-vs_1_1
-def c0, 0.5, 0.5, 0, 1
-dcl_position v0
-dcl_color v1
-dcl_texcoord v2
-mov oPos, v0
-mov oD0, v1
-mov oT0, v2
-mul oT1, v2, c0
-)", R"(
-ps_1_1
-tex t0
-texbem t1, t0
-mov r0, t1
-)");
+    Shaders s(dev, "vs11_texcoord_half", "ps11_texbem");
     IDirect3DTexture9 *t0 = texture2x2(dev, perturb);
     IDirect3DTexture9 *t1 = texture2x2(dev, ramp);
     HR(dev->SetTexture(0, t0));

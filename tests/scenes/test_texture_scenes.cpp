@@ -42,9 +42,9 @@ struct Shaders {
   IDirect3DVertexShader9 *vs = nullptr;
   IDirect3DPixelShader9 *ps = nullptr;
   IDirect3DVertexDeclaration9 *decl = nullptr;
-  Shaders(IDirect3DDevice9 *dev, const std::string &vs_text, const std::string &ps_text) {
-    HR(dev->CreateVertexShader(assemble(vs_text).data(), &vs));
-    HR(dev->CreatePixelShader(assemble(ps_text).data(), &ps));
+  Shaders(IDirect3DDevice9 *dev, const std::string &vs_name, const std::string &ps_name) {
+    HR(dev->CreateVertexShader(shader(vs_name).data(), &vs));
+    HR(dev->CreatePixelShader(shader(ps_name).data(), &ps));
     HR(dev->CreateVertexDeclaration(kTexVertexElements, &decl));
     HR(dev->SetVertexDeclaration(decl));
     HR(dev->SetVertexShader(vs));
@@ -60,39 +60,13 @@ struct Shaders {
   }
 };
 
-const char *kVS2 = R"(
-vs_2_0
-dcl_position v0
-dcl_texcoord v1
-mov oPos, v0
-mov oT0, v1
-)";
+const char *kVS2 = "vs20_pass_texcoord_v1";
 
-const char *kPS2 = R"(
-ps_2_0
-dcl t0
-dcl_2d s0
-texld r0, t0, s0
-mov oC0, r0
-)";
+const char *kPS2 = "ps20_texld";
 
-const char *kVS3 = R"(
-vs_3_0
-dcl_position v0
-dcl_texcoord v1
-dcl_position o0
-dcl_texcoord o1
-mov o0, v0
-mov o1, v1
-)";
+const char *kVS3 = "vs30_pass_texcoord";
 
-const char *kPS3 = R"(
-ps_3_0
-dcl_texcoord v0
-dcl_2d s0
-texld r0, v0, s0
-mov oC0, r0
-)";
+const char *kPS3 = "ps30_texld";
 
 // Level 0 texel (i, j) and level 1 texel (i, j) of the test textures.
 D3DCOLOR texel0(UINT i, UINT j) { return D3DCOLOR(0xff000000u | (i * 60 + 20) << 16 | (j * 60 + 20) << 8 | 0x10); }
@@ -155,13 +129,7 @@ TEST_CASE("scene: ps_3_0 texld, texldp, and X8R8G8B8 alpha", "[scene][texture]")
     }
     {
       // texldp divides by w: coordinates scaled by 2 with w = 2 read the same texels.
-      Shaders s(dev, kVS2, R"(
-ps_2_0
-dcl t0
-dcl_2d s0
-texldp r0, t0, s0
-mov oC0, r0
-)");
+      Shaders s(dev, kVS2, "ps20_texldp");
       tex_quad(dev, 32, 0, 64, 32, 0, 0, 1, 1, 2.0f);
       s.release(dev);
     }
@@ -172,13 +140,7 @@ mov oC0, r0
       HR(dev->CreateTexture(4, 4, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &a8, nullptr));
       fill(x8, 0, [](UINT, UINT) { return D3DCOLOR(0x00102030); });
       fill(a8, 0, [](UINT, UINT) { return D3DCOLOR(0x40102030); });
-      Shaders s(dev, kVS3, R"(
-ps_3_0
-dcl_texcoord v0
-dcl_2d s0
-texld r0, v0, s0
-mov oC0, r0.w
-)");
+      Shaders s(dev, kVS3, "ps30_texld_alpha");
       HR(dev->SetTexture(0, x8));
       tex_quad(dev, 0, 32, 32, 64, 0, 0, 1, 1);
       HR(dev->SetTexture(0, a8));
@@ -298,14 +260,7 @@ TEST_CASE("scene: a texture updated between two draws", "[scene][texture]") {
 TEST_CASE("scene: an unbound sampler reads (0, 0, 0, 1)", "[scene][texture]") {
   auto images = render_all("texture_unbound", SceneSetup{}, [](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xffffffff, 1.0f, 0));
-    Shaders s(dev, kVS3, R"(
-ps_3_0
-def c0, 0.25, 0.5, 0.75, 0
-dcl_texcoord v0
-dcl_2d s0
-texld r0, v0, s0
-add oC0, r0, c0
-)");
+    Shaders s(dev, kVS3, "ps30_texld_add_c0");
     tex_quad(dev, 0, 0, 64, 64, 0, 0, 1, 1);
     s.release(dev);
   }, 1);

@@ -1,0 +1,5 @@
+ps_2_0
+dcl t0
+dcl_2d s0
+texldp r0, t0, s0
+mov oC0, r0

@@ -1,0 +1,5 @@
+vs_2_0
+dcl_position v0
+dcl_texcoord v2
+mov oPos, v0
+mov oT0, v2
