@@ -121,6 +121,22 @@ TEST_CASE("every corpus shader translates to valid SPIR-V and GLSL") {
   }
 }
 
+TEST_CASE("novem-shader assembled this corpus at build time to the library's bytes") {
+  for (const auto& e : std::filesystem::directory_iterator(NOVEM_TRANSLATE_CORPUS_DIR)) {
+    if (e.path().extension() != ".asm") continue;
+    INFO(e.path().filename().string());
+    const AssembleResult a = assemble(read_text(e.path()));
+    REQUIRE(a.ok);
+    std::ifstream in(std::filesystem::path(NOVEM_TRANSLATE_CORPUS_BIN_DIR) / (e.path().stem().string() + ".bin"),
+                     std::ios::binary);
+    REQUIRE(in);
+    std::vector<uint32_t> tool(a.tokens.size() + 1);
+    in.read(reinterpret_cast<char*>(tool.data()), std::streamsize(tool.size() * 4));
+    tool.resize(size_t(in.gcount()) / 4);
+    CHECK(tool == a.tokens);
+  }
+}
+
 TEST_CASE("the translated corpus uses every instruction of vs_2_0..vs_3_0 and ps_2_0..ps_3_0") {
   std::set<uint16_t> seen;
   for (const auto& f : corpus_files()) {
