@@ -120,6 +120,25 @@ std::vector<DWORD> shader(const std::string &name) {
   return tokens;
 }
 
+ShaderSet::ShaderSet(IDirect3DDevice9 *dev, const std::string &vs_name, const std::string &ps_name,
+                     const D3DVERTEXELEMENT9 *elements) {
+  if (!vs_name.empty()) HR(dev->CreateVertexShader(shader(vs_name).data(), &vs));
+  if (!ps_name.empty()) HR(dev->CreatePixelShader(shader(ps_name).data(), &ps));
+  HR(dev->CreateVertexDeclaration(elements, &decl));
+  HR(dev->SetVertexDeclaration(decl));
+  HR(dev->SetVertexShader(vs));
+  HR(dev->SetPixelShader(ps));
+}
+
+void ShaderSet::release(IDirect3DDevice9 *dev) {
+  HR(dev->SetVertexShader(nullptr));
+  HR(dev->SetPixelShader(nullptr));
+  HR(dev->SetVertexDeclaration(nullptr));
+  if (vs) CHECK(vs->Release() == 0);
+  if (ps) CHECK(ps->Release() == 0);
+  CHECK(decl->Release() == 0);
+}
+
 void probe(const Rendered &r, uint32_t x, uint32_t y, D3DCOLOR expected, uint32_t tolerance) {
   const uint8_t *p = r.image.at(x, y);
   const int want[3] = {int((expected >> 16) & 0xff), int((expected >> 8) & 0xff), int(expected & 0xff)};

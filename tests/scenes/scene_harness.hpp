@@ -44,6 +44,17 @@ std::vector<Rendered> render_all(const std::string &name, const SceneSetup &setu
 // <build>/tests/scenes/shaders/<name>.bin (the test fails, naming the file, when it is missing).
 std::vector<DWORD> shader(const std::string &name);
 
+// A vertex and a pixel shader from shaders/<name>.asm ("" leaves that stage fixed-function),
+// bound with a vertex declaration; release() unbinds them and checks they are freed.
+struct ShaderSet {
+  IDirect3DVertexShader9 *vs = nullptr;
+  IDirect3DPixelShader9 *ps = nullptr;
+  IDirect3DVertexDeclaration9 *decl = nullptr;
+  ShaderSet(IDirect3DDevice9 *dev, const std::string &vs_name, const std::string &ps_name,
+            const D3DVERTEXELEMENT9 *elements);
+  void release(IDirect3DDevice9 *dev);
+};
+
 // Checks the pixel at (x, y) against a D3DCOLOR (alpha ignored) within `tolerance` per channel.
 void probe(const Rendered &r, uint32_t x, uint32_t y, D3DCOLOR expected, uint32_t tolerance = 1);
 

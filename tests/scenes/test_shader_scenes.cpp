@@ -28,26 +28,10 @@ void clip_quad(IDirect3DDevice9 *dev, float x0, float x1, D3DCOLOR c) {
   HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, v, sizeof(ClipVertex)));
 }
 
-struct Shaders {
-  IDirect3DVertexShader9 *vs = nullptr;
-  IDirect3DPixelShader9 *ps = nullptr;
-  IDirect3DVertexDeclaration9 *decl = nullptr;
-  Shaders(IDirect3DDevice9 *dev, const std::string &vs_name, const std::string &ps_name) {
-    if (!vs_name.empty()) HR(dev->CreateVertexShader(shader(vs_name).data(), &vs));
-    if (!ps_name.empty()) HR(dev->CreatePixelShader(shader(ps_name).data(), &ps));
-    HR(dev->CreateVertexDeclaration(kClipVertexElements, &decl));
-    HR(dev->SetVertexDeclaration(decl));
-    HR(dev->SetVertexShader(vs));
-    HR(dev->SetPixelShader(ps));
-  }
-  void release(IDirect3DDevice9 *dev) {
-    HR(dev->SetVertexShader(nullptr));
-    HR(dev->SetPixelShader(nullptr));
-    HR(dev->SetVertexDeclaration(nullptr));
-    if (vs) CHECK(vs->Release() == 0);
-    if (ps) CHECK(ps->Release() == 0);
-    CHECK(decl->Release() == 0);
-  }
+// Shaders (by name, "" for fixed function) bound with this file's vertex declaration.
+struct Shaders : ShaderSet {
+  Shaders(IDirect3DDevice9 *dev, const std::string &vs_name, const std::string &ps_name)
+      : ShaderSet(dev, vs_name, ps_name, kClipVertexElements) {}
 };
 
 const char *kPassVS3 = "vs30_transform_color";

@@ -50,26 +50,10 @@ void quad(IDirect3DDevice9 *dev, float px0, float py0, float px1, float py1, D3D
   clip_quad(dev, cx(px0), cy(py0), cx(px1), cy(py1), c, u0, v0, u1, v1, ccw);
 }
 
-struct Shaders {
-  IDirect3DVertexShader9 *vs = nullptr;
-  IDirect3DPixelShader9 *ps = nullptr;
-  IDirect3DVertexDeclaration9 *decl = nullptr;
-  Shaders(IDirect3DDevice9 *dev, const std::string &vs_name, const std::string &ps_name) {
-    HR(dev->CreateVertexShader(shader(vs_name).data(), &vs));
-    HR(dev->CreatePixelShader(shader(ps_name).data(), &ps));
-    HR(dev->CreateVertexDeclaration(kVertexElements, &decl));
-    HR(dev->SetVertexDeclaration(decl));
-    HR(dev->SetVertexShader(vs));
-    HR(dev->SetPixelShader(ps));
-  }
-  void release(IDirect3DDevice9 *dev) {
-    HR(dev->SetVertexShader(nullptr));
-    HR(dev->SetPixelShader(nullptr));
-    HR(dev->SetVertexDeclaration(nullptr));
-    CHECK(vs->Release() == 0);
-    CHECK(ps->Release() == 0);
-    CHECK(decl->Release() == 0);
-  }
+// Shaders (by name, "" for fixed function) bound with this file's vertex declaration.
+struct Shaders : ShaderSet {
+  Shaders(IDirect3DDevice9 *dev, const std::string &vs_name, const std::string &ps_name)
+      : ShaderSet(dev, vs_name, ps_name, kVertexElements) {}
 };
 
 // A 2 x 2 A8R8G8B8 managed texture, texel (i, j) = texel(i, j), filled through LockRect.

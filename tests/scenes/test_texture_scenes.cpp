@@ -38,26 +38,10 @@ void tex_quad(IDirect3DDevice9 *dev, float px0, float py0, float px1, float py1,
   HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, v, sizeof(TexVertex)));
 }
 
-struct Shaders {
-  IDirect3DVertexShader9 *vs = nullptr;
-  IDirect3DPixelShader9 *ps = nullptr;
-  IDirect3DVertexDeclaration9 *decl = nullptr;
-  Shaders(IDirect3DDevice9 *dev, const std::string &vs_name, const std::string &ps_name) {
-    HR(dev->CreateVertexShader(shader(vs_name).data(), &vs));
-    HR(dev->CreatePixelShader(shader(ps_name).data(), &ps));
-    HR(dev->CreateVertexDeclaration(kTexVertexElements, &decl));
-    HR(dev->SetVertexDeclaration(decl));
-    HR(dev->SetVertexShader(vs));
-    HR(dev->SetPixelShader(ps));
-  }
-  void release(IDirect3DDevice9 *dev) {
-    HR(dev->SetVertexShader(nullptr));
-    HR(dev->SetPixelShader(nullptr));
-    HR(dev->SetVertexDeclaration(nullptr));
-    CHECK(vs->Release() == 0);
-    CHECK(ps->Release() == 0);
-    CHECK(decl->Release() == 0);
-  }
+// Shaders (by name, "" for fixed function) bound with this file's vertex declaration.
+struct Shaders : ShaderSet {
+  Shaders(IDirect3DDevice9 *dev, const std::string &vs_name, const std::string &ps_name)
+      : ShaderSet(dev, vs_name, ps_name, kTexVertexElements) {}
 };
 
 const char *kVS2 = "vs20_pass_texcoord_v1";
