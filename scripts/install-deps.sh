@@ -15,8 +15,13 @@ packages=(
   spirv-headers spirv-tools libspirv-cross-c-shared-dev
   # generators, tests, images
   libpugixml-dev catch2 libpng-dev zlib1g-dev
-  # D3D9 headers are reused from mingw-w64
-  mingw-w64-common
+  # D3D9 headers are reused from mingw-w64; the mingw-w64 compiler builds novem-bench for Windows
+  mingw-w64-common g++-mingw-w64-x86-64
+  # a real D3D9 client: Dear ImGui's Direct3D 9 renderer and demo (tools/imgui-demo, tests/imgui)
+  libimgui-dev
+  # programs nobody here wrote, under the layer and against other D3D9 implementations:
+  # vkcube needs an X server (Xvfb); novem-bench runs under Wine's wined3d for comparison
+  xvfb xauth wine64
 )
 
 missing=()
