@@ -93,15 +93,15 @@ HRESULT Device::init() {
 
 Device::~Device() {
   if (stream_) {
-    for (Stream &stream : streams_)
+    for (StreamBinding &stream : state_.streams)
       if (stream.buffer) stream.buffer->release_private_ref();
-    if (indices_) indices_->release_private_ref();
-    for (Texture *&t : textures_)
+    if (state_.indices) state_.indices->release_private_ref();
+    for (Texture *&t : state_.textures)
       if (t) t->release_private_ref();
-    if (vertex_declaration_) vertex_declaration_->release_private_ref();
+    if (state_.vertex_declaration) state_.vertex_declaration->release_private_ref();
     for (auto &[fvf, declaration] : fvf_declarations_) declaration->release_private_ref();
-    if (vertex_shader_) vertex_shader_->release_private_ref();
-    if (pixel_shader_) pixel_shader_->release_private_ref();
+    if (state_.vertex_shader) state_.vertex_shader->release_private_ref();
+    if (state_.pixel_shader) state_.pixel_shader->release_private_ref();
     if (render_target_) render_target_->release_private_ref();
     if (depth_stencil_) depth_stencil_->release_private_ref();
     if (back_buffer_) back_buffer_->release_private_ref();
@@ -252,8 +252,9 @@ HRESULT Device::SetRenderTarget(DWORD index, IDirect3DSurface9 *iface) {
   auto *surface = static_cast<Surface *>(iface);
   if (!surface || !(surface->desc().Usage & D3DUSAGE_RENDERTARGET)) return D3DERR_INVALIDCALL;
   bind_render_target(surface);
-  // As Windows: setting render target 0 resets the viewport to the whole target.
-  viewport_ = D3DVIEWPORT9{0, 0, surface->desc().Width, surface->desc().Height, 0.0f, 1.0f};
+  // As Windows: setting render target 0 resets the viewport and the scissor rect to the whole target.
+  state_.viewport = D3DVIEWPORT9{0, 0, surface->desc().Width, surface->desc().Height, 0.0f, 1.0f};
+  state_.scissor_rect = RECT{0, 0, LONG(surface->desc().Width), LONG(surface->desc().Height)};
   dirty_ |= kDirtyViewport | kDirtyVertexConstants;
   return D3D_OK;
 }
@@ -306,9 +307,9 @@ HRESULT Device::Clear(DWORD rect_count, const D3DRECT *rects, DWORD flags, D3DCO
 
   // Clears are clipped to the viewport (and the render target), as in Windows.
   const LONG rt_w = LONG(render_target_->desc().Width), rt_h = LONG(render_target_->desc().Height);
-  const LONG vx0 = std::max<LONG>(LONG(viewport_.X), 0), vy0 = std::max<LONG>(LONG(viewport_.Y), 0);
-  const LONG vx1 = std::min<LONG>(LONG(viewport_.X + viewport_.Width), rt_w);
-  const LONG vy1 = std::min<LONG>(LONG(viewport_.Y + viewport_.Height), rt_h);
+  const LONG vx0 = std::max<LONG>(LONG(state_.viewport.X), 0), vy0 = std::max<LONG>(LONG(state_.viewport.Y), 0);
+  const LONG vx1 = std::min<LONG>(LONG(state_.viewport.X + state_.viewport.Width), rt_w);
+  const LONG vy1 = std::min<LONG>(LONG(state_.viewport.Y + state_.viewport.Height), rt_h);
   std::vector<nv_rect> clipped;
   auto add = [&](LONG x0, LONG y0, LONG x1, LONG y1) {
     x0 = std::max(x0, vx0), y0 = std::max(y0, vy0), x1 = std::min(x1, vx1), y1 = std::min(y1, vy1);

@@ -1,8 +1,9 @@
 // IDirect3DDevice9Ex: the D3D9 device. Validates each call, keeps the application-side state
-// that getters answer from, and turns draws into commands for the plugin's thread.
+// that getters answer from (a DeviceState, state.hpp), and turns draws into commands for the plugin's thread.
 //
 // The methods are spread over files by topic: device.cpp (lifetime, present, targets),
-// device_state.cpp (render states, transforms, viewport, material), device_shaders.cpp
+// device_state.cpp (render states, transforms, viewport, scissor, material, lights, clip
+// planes), device_shaders.cpp
 // (shaders, their constants, vertex declarations), device_draw.cpp (vertex input, fixed-function
 // shaders, draws), device_unimplemented.cpp (what is not there yet).
 #pragma once
@@ -16,19 +17,13 @@
 
 #include "command_stream.hpp"
 #include "plugin_loader.hpp"
+#include "state.hpp"
 
 namespace novem {
 
 class Direct3D9;
-class IndexBuffer;
 class Surface;
-class Texture;
-class VertexBuffer;
-class VertexDeclaration;
 struct CompiledShader;
-template <class Iface> class ShaderObject;
-using VertexShader = ShaderObject<IDirect3DVertexShader9>;
-using PixelShader = ShaderObject<IDirect3DPixelShader9>;
 
 class Device final : public IDirect3DDevice9Ex {
 public:
@@ -196,12 +191,7 @@ private:
     kDirtyAll = (1u << 6) - 1,
   };
 
-  // A stage's shader constants as the application set them.
-  struct ShaderConstants {
-    float f[256][4];
-    int32_t i[16][4];
-    WINBOOL b[16];
-  };
+  static constexpr size_t kMaxActiveLights = 8; // D3DCAPS9::MaxActiveLights
 
   void set_defaults();
   void set_sampler_defaults();
@@ -245,32 +235,9 @@ private:
   Surface *back_buffer_ = nullptr;
   Surface *auto_depth_stencil_ = nullptr;
 
-  // ---- application-side state: what the getters answer ----
-  std::array<DWORD, D3DRS_BLENDOPALPHA + 1> render_states_{};
-  std::array<D3DMATRIX, 512> transforms_{}; // indexed by D3DTRANSFORMSTATETYPE (world matrices from 256)
-  D3DVIEWPORT9 viewport_{};
-  D3DMATERIAL9 material_{};
-  DWORD fvf_ = 0;
-  VertexDeclaration *vertex_declaration_ = nullptr; // a private reference
+  // ---- application-side state: what the getters answer and state blocks capture ----
+  DeviceState state_;
   std::unordered_map<DWORD, VertexDeclaration *> fvf_declarations_; // one per FVF used, private references
-  VertexShader *vertex_shader_ = nullptr;           // a private reference; nullptr: fixed function
-  PixelShader *pixel_shader_ = nullptr;
-  ShaderConstants vs_constants_{};
-  ShaderConstants ps_constants_{};
-  struct Stream {
-    VertexBuffer *buffer = nullptr; // a private reference
-    UINT offset = 0;
-    UINT stride = 0;
-  };
-  std::array<Stream, NV_MAX_VERTEX_BUFFERS> streams_{};
-  IndexBuffer *indices_ = nullptr; // a private reference
-  // Texture slots: 0..15 the pixel samplers (stages), 16..19 D3DVERTEXTEXTURESAMPLER0..3.
-  static constexpr uint32_t kTextureSlots = 20, kVertexSlot0 = 16;
-  std::array<Texture *, kTextureSlots> textures_{}; // private references
-  std::array<std::array<DWORD, D3DSAMP_DMAPOFFSET + 1>, kTextureSlots> sampler_states_{};
-  // Texture stage states (D3DTSS_*) of stages 0..7, indexed by D3DTEXTURESTAGESTATETYPE.
-  static constexpr uint32_t kTextureStages = 8;
-  std::array<std::array<DWORD, D3DTSS_CONSTANT + 1>, kTextureStages> texture_stage_states_{};
   Surface *render_target_ = nullptr;  // a private reference
   Surface *depth_stencil_ = nullptr;  // a private reference
   bool in_scene_ = false;
@@ -285,7 +252,7 @@ private:
   bool ff_textured_ = false;         // the pipeline sent uses the textured fixed-function pixel shader
   nv_cmd_set_vertex_buffer bound_streams_[NV_MAX_VERTEX_BUFFERS] = {}; // as last sent, per slot
   nv_cmd_set_index_buffer bound_indices_{};
-  std::array<nv_cmd_set_texture, kTextureSlots> sent_textures_{}; // as last sent, per slot
+  std::array<nv_cmd_set_texture, DeviceState::kTextureSlots> sent_textures_{}; // as last sent, per slot
   uint32_t textures_sent_ = 0;                                    // bit per slot: sent at least once
 
   // DrawPrimitiveUP and DrawIndexedPrimitiveUP data go through device-owned buffers used as

@@ -132,19 +132,19 @@ HRESULT Device::CreateIndexBuffer(UINT length, DWORD usage, D3DFORMAT format, D3
 }
 
 HRESULT Device::SetStreamSource(UINT stream, IDirect3DVertexBuffer9 *iface, UINT offset, UINT stride) {
-  if (stream >= streams_.size()) return D3DERR_INVALIDCALL;
+  if (stream >= state_.streams.size()) return D3DERR_INVALIDCALL;
   auto *buffer = static_cast<VertexBuffer *>(iface);
-  Stream &s = streams_[stream];
+  StreamBinding &s = state_.streams[stream];
   if (buffer) buffer->add_private_ref();
   if (s.buffer) s.buffer->release_private_ref();
-  s = Stream{buffer, offset, stride};
+  s.buffer = buffer, s.offset = offset, s.stride = stride; // the frequency stays
   return D3D_OK;
 }
 
 HRESULT Device::GetStreamSource(UINT stream, IDirect3DVertexBuffer9 **buffer, UINT *offset, UINT *stride) {
-  if (!buffer || !offset || !stride || stream >= streams_.size()) return D3DERR_INVALIDCALL;
+  if (!buffer || !offset || !stride || stream >= state_.streams.size()) return D3DERR_INVALIDCALL;
   *buffer = nullptr, *offset = 0, *stride = 0;
-  const Stream &s = streams_[stream];
+  const StreamBinding &s = state_.streams[stream];
   if (!s.buffer) return D3D_OK;
   s.buffer->AddRef();
   *buffer = s.buffer;
@@ -156,26 +156,26 @@ HRESULT Device::GetStreamSource(UINT stream, IDirect3DVertexBuffer9 **buffer, UI
 HRESULT Device::SetIndices(IDirect3DIndexBuffer9 *iface) {
   auto *buffer = static_cast<IndexBuffer *>(iface);
   if (buffer) buffer->add_private_ref();
-  if (indices_) indices_->release_private_ref();
-  indices_ = buffer;
+  if (state_.indices) state_.indices->release_private_ref();
+  state_.indices = buffer;
   return D3D_OK;
 }
 
 HRESULT Device::GetIndices(IDirect3DIndexBuffer9 **buffer) {
   if (!buffer) return D3DERR_INVALIDCALL;
-  *buffer = indices_;
-  if (indices_) indices_->AddRef();
+  *buffer = state_.indices;
+  if (state_.indices) state_.indices->AddRef();
   return D3D_OK;
 }
 
 uint32_t Device::ff_vertex_shader() {
-  const VertexDeclaration &decl = *vertex_declaration_;
+  const VertexDeclaration &decl = *state_.vertex_declaration;
   const D3DVERTEXELEMENT9 *diffuse = decl.find(D3DDECLUSAGE_COLOR, 0);
   FFVertexKey key{};
   key.pretransformed = decl.find(D3DDECLUSAGE_POSITIONT, 0) != nullptr;
-  key.lighting = !key.pretransformed && render_states_[D3DRS_LIGHTING];
+  key.lighting = !key.pretransformed && state_.render_states[D3DRS_LIGHTING];
   // With lighting on, the vertex colour feeds the output only as the diffuse material source.
-  bool vertex_diffuse = render_states_[D3DRS_COLORVERTEX] && render_states_[D3DRS_DIFFUSEMATERIALSOURCE] == D3DMCS_COLOR1;
+  bool vertex_diffuse = state_.render_states[D3DRS_COLORVERTEX] && state_.render_states[D3DRS_DIFFUSEMATERIALSOURCE] == D3DMCS_COLOR1;
   key.has_color = diffuse && (!key.lighting || vertex_diffuse);
   key.has_texcoord = decl.find(D3DDECLUSAGE_TEXCOORD, 0) != nullptr;
   auto [it, inserted] = ff_vertex_shaders_.try_emplace(key.pack(), 0);
@@ -191,12 +191,12 @@ uint32_t Device::ff_vertex_shader() {
 }
 
 bool Device::vertex_attributes(nv_pipeline_desc &d) const {
-  const VertexDeclaration &decl = *vertex_declaration_;
+  const VertexDeclaration &decl = *state_.vertex_declaration;
   d.attribute_count = 0;
-  if (vertex_shader_) {
+  if (state_.vertex_shader) {
     // Each input the shader declares reads the element of the same usage and usage index;
     // one the declaration lacks is left unbound (its value is undefined in D3D9).
-    for (const auto &input : vertex_shader_->compiled().reflection.inputs) {
+    for (const auto &input : state_.vertex_shader->compiled().reflection.inputs) {
       const D3DVERTEXELEMENT9 *e = decl.find(input.usage, input.usage_index);
       if (!e) continue;
       if (d.attribute_count == NV_MAX_VERTEX_ATTRIBUTES ||
@@ -227,10 +227,10 @@ bool Device::flush_pipeline(D3DPRIMITIVETYPE type) {
   // The fixed-function pixel shader samples stage 0 when it has a texture and the vertex stage
   // writes TEXCOORD0 (the fixed-function one always does; a shader may not).
   ff_textured_ = false;
-  if (!pixel_shader_ && textures_[0]) {
-    ff_textured_ = !vertex_shader_;
-    if (vertex_shader_)
-      for (const auto &out : vertex_shader_->compiled().reflection.outputs)
+  if (!state_.pixel_shader && state_.textures[0]) {
+    ff_textured_ = !state_.vertex_shader;
+    if (state_.vertex_shader)
+      for (const auto &out : state_.vertex_shader->compiled().reflection.outputs)
         if (out.location == kFFTexcoordLocation) ff_textured_ = true;
   }
   uint32_t &ff_pixel_shader = ff_pixel_shaders_[ff_textured_ ? 1 : 0];
@@ -242,15 +242,15 @@ bool Device::flush_pipeline(D3DPRIMITIVETYPE type) {
     std::memcpy(command_payload(args), words.data(), words.size() * 4);
     commands().commit();
   }
-  const auto &rs = render_states_;
+  const auto &rs = state_.render_states;
   nv_pipeline_desc d{};
   if (!vertex_attributes(d)) {
     static std::atomic<bool> once{false};
     log_unimplemented(once, "drawing with vertex elements other than FLOAT1-4 and D3DCOLOR");
     return false;
   }
-  d.vertex_shader = vertex_shader_ ? vertex_shader_->compiled().handle : ff_vertex_shader();
-  d.pixel_shader = pixel_shader_ ? pixel_shader_->compiled().handle : ff_pixel_shader;
+  d.vertex_shader = state_.vertex_shader ? state_.vertex_shader->compiled().handle : ff_vertex_shader();
+  d.pixel_shader = state_.pixel_shader ? state_.pixel_shader->compiled().handle : ff_pixel_shader;
   d.topology = topology(type);
   d.cull = rs[D3DRS_CULLMODE] == D3DCULL_CW ? NV_CULL_CW : rs[D3DRS_CULLMODE] == D3DCULL_CCW ? NV_CULL_CCW : NV_CULL_NONE;
   // Without a depth buffer there is nothing to test or write.
@@ -277,10 +277,10 @@ bool Device::flush_pipeline(D3DPRIMITIVETYPE type) {
 
 void Device::flush_ff_vertex_constants() {
   FFVertexConstants c{};
-  D3DMATRIX wvp = multiply(multiply(transforms_[D3DTS_WORLD], transforms_[D3DTS_VIEW]), transforms_[D3DTS_PROJECTION]);
+  D3DMATRIX wvp = multiply(multiply(state_.transforms[D3DTS_WORLD], state_.transforms[D3DTS_VIEW]), state_.transforms[D3DTS_PROJECTION]);
   // D3D's row-vector matrix laid out row by row is GLSL's column-major matrix for M * v.
   std::memcpy(c.transform, &wvp, sizeof c.transform);
-  const D3DVIEWPORT9 &vp = viewport_;
+  const D3DVIEWPORT9 &vp = state_.viewport;
   c.viewport[0] = float(vp.X);
   c.viewport[1] = float(vp.Y);
   c.viewport[2] = 2.0f / float(vp.Width);
@@ -291,12 +291,12 @@ void Device::flush_ff_vertex_constants() {
   // Lighting with no lights: emissive + ambient render state * ambient material colour. Only
   // D3DMCS_MATERIAL sources are honoured for ambient and emissive so far.
   float ambient[4];
-  color_to_floats(render_states_[D3DRS_AMBIENT], ambient);
+  color_to_floats(state_.render_states[D3DRS_AMBIENT], ambient);
   float mat_ambient[4], mat_emissive[4];
-  color_value_to_floats(material_.Ambient, mat_ambient);
-  color_value_to_floats(material_.Emissive, mat_emissive);
+  color_value_to_floats(state_.material.Ambient, mat_ambient);
+  color_value_to_floats(state_.material.Emissive, mat_emissive);
   for (int i = 0; i < 3; ++i) c.lit_color[i] = std::clamp(mat_emissive[i] + ambient[i] * mat_ambient[i], 0.0f, 1.0f);
-  c.lit_color[3] = std::clamp(material_.Diffuse.a, 0.0f, 1.0f);
+  c.lit_color[3] = std::clamp(state_.material.Diffuse.a, 0.0f, 1.0f);
 
   auto *args = commands().begin<nv_cmd_set_constants>(NV_OP_SET_CONSTANTS, sizeof c);
   *args = nv_cmd_set_constants{NV_STAGE_VERTEX, uint32_t(sizeof c)};
@@ -305,7 +305,7 @@ void Device::flush_ff_vertex_constants() {
 }
 
 bool Device::flush_state(D3DPRIMITIVETYPE type) {
-  if (!vertex_declaration_) return false; // Windows refuses a draw with neither FVF nor declaration
+  if (!state_.vertex_declaration) return false; // Windows refuses a draw with neither FVF nor declaration
   CommandStream &cs = commands();
   if (dirty_ & kDirtyTargets)
     cs.push(NV_OP_SET_RENDER_TARGETS, nv_cmd_set_render_targets{render_target_->image(), depth_stencil_ ? depth_stencil_->image() : 0});
@@ -316,7 +316,7 @@ bool Device::flush_state(D3DPRIMITIVETYPE type) {
     // lies just above/left of them, so D3D9's top-left rule decides the tie on every plugin,
     // whatever fill convention the host API applies (GL's follows its bottom-left origin).
     constexpr float kPixelCentre = 0.5f - 1.0f / 256.0f;
-    const D3DVIEWPORT9 &vp = viewport_;
+    const D3DVIEWPORT9 &vp = state_.viewport;
     cs.push(NV_OP_SET_VIEWPORT, nv_cmd_set_viewport{float(vp.X) + kPixelCentre, float(vp.Y) + kPixelCentre,
                                                     float(vp.Width), float(vp.Height), vp.MinZ, vp.MaxZ});
     // D3D9 never draws outside the viewport nor the target; the scissor test is not implemented yet.
@@ -331,10 +331,10 @@ bool Device::flush_state(D3DPRIMITIVETYPE type) {
     if (!flush_pipeline(type)) return false;
   }
   if (dirty_ & kDirtyVertexConstants) {
-    if (vertex_shader_) flush_shader_constants(NV_STAGE_VERTEX, vs_constants_);
+    if (state_.vertex_shader) flush_shader_constants(NV_STAGE_VERTEX, state_.vs_constants);
     else flush_ff_vertex_constants();
   }
-  if ((dirty_ & kDirtyPixelConstants) && pixel_shader_) flush_shader_constants(NV_STAGE_PIXEL, ps_constants_);
+  if ((dirty_ & kDirtyPixelConstants) && state_.pixel_shader) flush_shader_constants(NV_STAGE_PIXEL, state_.ps_constants);
   // A new shader may sample slots the previous one did not.
   if (dirty_ & (kDirtyTextures | kDirtyPipeline)) flush_textures();
   dirty_ = 0;
@@ -361,7 +361,7 @@ bool Device::flush_streams(bool up) {
   if (up) slots &= ~1u;
   for (uint32_t slot = 0; slots >> slot; ++slot) {
     if (!(slots >> slot & 1)) continue;
-    const Stream &s = streams_[slot];
+    const StreamBinding &s = state_.streams[slot];
     if (!s.buffer) return false; // an element reads a stream that has no buffer
     bind_vertex_buffer(slot, s.buffer->buffer(), s.offset, s.stride);
   }
@@ -391,8 +391,8 @@ uint32_t Device::up_upload(UpBuffer &up, uint32_t usage, const void *data, uint3
 
 // As Windows: a UP draw leaves stream 0 unset, whatever happens next.
 void Device::unset_stream0() {
-  if (streams_[0].buffer) streams_[0].buffer->release_private_ref();
-  streams_[0] = Stream{};
+  if (state_.streams[0].buffer) state_.streams[0].buffer->release_private_ref();
+  state_.streams[0].buffer = nullptr, state_.streams[0].offset = 0, state_.streams[0].stride = 0;
 }
 
 HRESULT Device::draw(D3DPRIMITIVETYPE type, UINT start_vertex, UINT primitive_count) {
@@ -431,14 +431,14 @@ HRESULT Device::DrawPrimitiveUP(D3DPRIMITIVETYPE type, UINT primitive_count, con
 // against the indices. The indices read must lie in the index buffer.
 HRESULT Device::DrawIndexedPrimitive(D3DPRIMITIVETYPE type, INT base_vertex, UINT, UINT, UINT start_index,
                                      UINT primitive_count) {
-  if (!indices_) return D3DERR_INVALIDCALL;
+  if (!state_.indices) return D3DERR_INVALIDCALL;
   if (primitive_count == 0) return D3D_OK;
   uint32_t count = vertex_count(type, primitive_count);
   if (count == 0) return D3DERR_INVALIDCALL;
-  const uint32_t index_size = indices_->index_size();
-  if ((uint64_t(start_index) + count) * index_size > indices_->size()) return D3DERR_INVALIDCALL;
+  const uint32_t index_size = state_.indices->index_size();
+  if ((uint64_t(start_index) + count) * index_size > state_.indices->size()) return D3DERR_INVALIDCALL;
   if (!flush_state(type) || !flush_streams(false)) return D3DERR_INVALIDCALL;
-  bind_index_buffer(indices_->buffer(), 0, index_size);
+  bind_index_buffer(state_.indices->buffer(), 0, index_size);
   commands().push(NV_OP_DRAW_INDEXED, nv_cmd_draw_indexed{start_index, count, base_vertex});
   return D3D_OK;
 }

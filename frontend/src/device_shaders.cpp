@@ -92,79 +92,79 @@ HRESULT Device::CreatePixelShader(const DWORD *function, IDirect3DPixelShader9 *
 
 HRESULT Device::SetVertexShader(IDirect3DVertexShader9 *iface) {
   auto *shader = static_cast<VertexShader *>(iface);
-  if (shader == vertex_shader_) return D3D_OK;
+  if (shader == state_.vertex_shader) return D3D_OK;
   if (shader) shader->add_private_ref();
-  if (vertex_shader_) vertex_shader_->release_private_ref();
-  vertex_shader_ = shader;
+  if (state_.vertex_shader) state_.vertex_shader->release_private_ref();
+  state_.vertex_shader = shader;
   dirty_ |= kDirtyPipeline | kDirtyVertexConstants;
   return D3D_OK;
 }
 
 HRESULT Device::GetVertexShader(IDirect3DVertexShader9 **shader) {
   if (!shader) return D3DERR_INVALIDCALL;
-  if (vertex_shader_) vertex_shader_->AddRef();
-  *shader = vertex_shader_;
+  if (state_.vertex_shader) state_.vertex_shader->AddRef();
+  *shader = state_.vertex_shader;
   return D3D_OK;
 }
 
 HRESULT Device::SetPixelShader(IDirect3DPixelShader9 *iface) {
   auto *shader = static_cast<PixelShader *>(iface);
-  if (shader == pixel_shader_) return D3D_OK;
+  if (shader == state_.pixel_shader) return D3D_OK;
   if (shader) shader->add_private_ref();
-  if (pixel_shader_) pixel_shader_->release_private_ref();
-  pixel_shader_ = shader;
+  if (state_.pixel_shader) state_.pixel_shader->release_private_ref();
+  state_.pixel_shader = shader;
   dirty_ |= kDirtyPipeline | kDirtyPixelConstants;
   return D3D_OK;
 }
 
 HRESULT Device::GetPixelShader(IDirect3DPixelShader9 **shader) {
   if (!shader) return D3DERR_INVALIDCALL;
-  if (pixel_shader_) pixel_shader_->AddRef();
-  *shader = pixel_shader_;
+  if (state_.pixel_shader) state_.pixel_shader->AddRef();
+  *shader = state_.pixel_shader;
   return D3D_OK;
 }
 
 HRESULT Device::SetVertexShaderConstantF(UINT start, const float *data, UINT count) {
   dirty_ |= kDirtyVertexConstants;
-  return set_constants(&vs_constants_.f[0][0], kVertexFloatConstants, start, data, count, 4);
+  return set_constants(&state_.vs_constants.f[0][0], kVertexFloatConstants, start, data, count, 4);
 }
 HRESULT Device::GetVertexShaderConstantF(UINT start, float *data, UINT count) {
-  return get_constants(&vs_constants_.f[0][0], kVertexFloatConstants, start, data, count, 4);
+  return get_constants(&state_.vs_constants.f[0][0], kVertexFloatConstants, start, data, count, 4);
 }
 HRESULT Device::SetVertexShaderConstantI(UINT start, const int *data, UINT count) {
   dirty_ |= kDirtyVertexConstants;
-  return set_constants(&vs_constants_.i[0][0], kIntConstants, start, data, count, 4);
+  return set_constants(&state_.vs_constants.i[0][0], kIntConstants, start, data, count, 4);
 }
 HRESULT Device::GetVertexShaderConstantI(UINT start, int *data, UINT count) {
-  return get_constants(&vs_constants_.i[0][0], kIntConstants, start, data, count, 4);
+  return get_constants(&state_.vs_constants.i[0][0], kIntConstants, start, data, count, 4);
 }
 HRESULT Device::SetVertexShaderConstantB(UINT start, const WINBOOL *data, UINT count) {
   dirty_ |= kDirtyVertexConstants;
-  return set_constants(vs_constants_.b, kBoolConstants, start, data, count, 1);
+  return set_constants(state_.vs_constants.b, kBoolConstants, start, data, count, 1);
 }
 HRESULT Device::GetVertexShaderConstantB(UINT start, WINBOOL *data, UINT count) {
-  return get_constants(vs_constants_.b, kBoolConstants, start, data, count, 1);
+  return get_constants(state_.vs_constants.b, kBoolConstants, start, data, count, 1);
 }
 HRESULT Device::SetPixelShaderConstantF(UINT start, const float *data, UINT count) {
   dirty_ |= kDirtyPixelConstants;
-  return set_constants(&ps_constants_.f[0][0], kPixelFloatConstants, start, data, count, 4);
+  return set_constants(&state_.ps_constants.f[0][0], kPixelFloatConstants, start, data, count, 4);
 }
 HRESULT Device::GetPixelShaderConstantF(UINT start, float *data, UINT count) {
-  return get_constants(&ps_constants_.f[0][0], kPixelFloatConstants, start, data, count, 4);
+  return get_constants(&state_.ps_constants.f[0][0], kPixelFloatConstants, start, data, count, 4);
 }
 HRESULT Device::SetPixelShaderConstantI(UINT start, const int *data, UINT count) {
   dirty_ |= kDirtyPixelConstants;
-  return set_constants(&ps_constants_.i[0][0], kIntConstants, start, data, count, 4);
+  return set_constants(&state_.ps_constants.i[0][0], kIntConstants, start, data, count, 4);
 }
 HRESULT Device::GetPixelShaderConstantI(UINT start, int *data, UINT count) {
-  return get_constants(&ps_constants_.i[0][0], kIntConstants, start, data, count, 4);
+  return get_constants(&state_.ps_constants.i[0][0], kIntConstants, start, data, count, 4);
 }
 HRESULT Device::SetPixelShaderConstantB(UINT start, const WINBOOL *data, UINT count) {
   dirty_ |= kDirtyPixelConstants;
-  return set_constants(ps_constants_.b, kBoolConstants, start, data, count, 1);
+  return set_constants(state_.ps_constants.b, kBoolConstants, start, data, count, 1);
 }
 HRESULT Device::GetPixelShaderConstantB(UINT start, WINBOOL *data, UINT count) {
-  return get_constants(ps_constants_.b, kBoolConstants, start, data, count, 1);
+  return get_constants(state_.ps_constants.b, kBoolConstants, start, data, count, 1);
 }
 
 void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants &constants) {
@@ -174,7 +174,7 @@ void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants
   // stage, whose block has the same layout).
   using Block = d3d9::conv::UniformBlock;
   static_assert(sizeof(Block) == d3d9::conv::kUniformBlockSize);
-  static_assert(d3d9::conv::kBumpEnvStageCount == kTextureStages);
+  static_assert(d3d9::conv::kBumpEnvStageCount == DeviceState::kTextureStages);
   auto *args = commands().begin<nv_cmd_set_constants>(NV_OP_SET_CONSTANTS, sizeof(Block));
   *args = nv_cmd_set_constants{uint32_t(stage), uint32_t(sizeof(Block))};
   auto *block = static_cast<Block *>(command_payload(args));
@@ -188,8 +188,8 @@ void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants
   std::memset(block->bumpenv_lum, 0, sizeof block->bumpenv_lum);
   if (stage == NV_STAGE_PIXEL) {
     // The D3DTSS values are the bits of floats.
-    for (uint32_t n = 0; n < kTextureStages; ++n) {
-      const auto &ts = texture_stage_states_[n];
+    for (uint32_t n = 0; n < DeviceState::kTextureStages; ++n) {
+      const auto &ts = state_.texture_stage_states[n];
       const DWORD mat[4] = {ts[D3DTSS_BUMPENVMAT00], ts[D3DTSS_BUMPENVMAT01], ts[D3DTSS_BUMPENVMAT10],
                             ts[D3DTSS_BUMPENVMAT11]};
       const DWORD lum[2] = {ts[D3DTSS_BUMPENVLSCALE], ts[D3DTSS_BUMPENVLOFFSET]};
@@ -211,30 +211,30 @@ HRESULT Device::CreateVertexDeclaration(const D3DVERTEXELEMENT9 *elements, IDire
 }
 
 void Device::bind_vertex_declaration(VertexDeclaration *declaration) {
-  if (declaration == vertex_declaration_) return;
+  if (declaration == state_.vertex_declaration) return;
   if (declaration) declaration->add_private_ref();
-  if (vertex_declaration_) vertex_declaration_->release_private_ref();
-  vertex_declaration_ = declaration;
+  if (state_.vertex_declaration) state_.vertex_declaration->release_private_ref();
+  state_.vertex_declaration = declaration;
   dirty_ |= kDirtyPipeline | kDirtyVertexConstants;
 }
 
 HRESULT Device::SetVertexDeclaration(IDirect3DVertexDeclaration9 *iface) {
   auto *declaration = static_cast<VertexDeclaration *>(iface);
   bind_vertex_declaration(declaration);
-  fvf_ = declaration ? declaration->fvf() : 0;
+  state_.fvf = declaration ? declaration->fvf() : 0;
   return D3D_OK;
 }
 
 HRESULT Device::GetVertexDeclaration(IDirect3DVertexDeclaration9 **declaration) {
   if (!declaration) return D3DERR_INVALIDCALL;
-  if (vertex_declaration_) vertex_declaration_->AddRef();
-  *declaration = vertex_declaration_;
+  if (state_.vertex_declaration) state_.vertex_declaration->AddRef();
+  *declaration = state_.vertex_declaration;
   return D3D_OK;
 }
 
 HRESULT Device::SetFVF(DWORD fvf) {
-  if (fvf == fvf_ && (fvf == 0 || vertex_declaration_)) return D3D_OK;
-  fvf_ = fvf;
+  if (fvf == state_.fvf && (fvf == 0 || state_.vertex_declaration)) return D3D_OK;
+  state_.fvf = fvf;
   if (fvf == 0) return D3D_OK; // as Windows: FVF 0 leaves the declaration alone
   // The declaration an FVF stands for, made once per FVF and kept by the device.
   auto [it, inserted] = fvf_declarations_.try_emplace(fvf, nullptr);
@@ -248,7 +248,7 @@ HRESULT Device::SetFVF(DWORD fvf) {
 
 HRESULT Device::GetFVF(DWORD *fvf) {
   if (!fvf) return D3DERR_INVALIDCALL;
-  *fvf = fvf_;
+  *fvf = state_.fvf;
   return D3D_OK;
 }
 

@@ -1,4 +1,4 @@
-// Render states, transforms, viewport and material: stored application-side (the getters answer
+// Render states, transforms, viewport, scissor, material, lights and clip planes: stored application-side (the getters answer
 // from here, never from the plugin) and marked dirty for the next draw.
 #include <bit>
 #include <cstring>
@@ -59,7 +59,7 @@ uint32_t render_state_effect(D3DRENDERSTATETYPE state) {
 
 void Device::set_defaults() {
   // The values Windows documents for a new device.
-  auto &rs = render_states_;
+  auto &rs = state_.render_states;
   rs.fill(0);
   set_sampler_defaults();
   set_texture_stage_defaults();
@@ -115,9 +115,12 @@ void Device::set_defaults() {
   rs[D3DRS_DESTBLENDALPHA] = D3DBLEND_ZERO;
   rs[D3DRS_BLENDOPALPHA] = D3DBLENDOP_ADD;
 
-  transforms_.fill(kIdentity);
-  material_ = D3DMATERIAL9{};
-  viewport_ = D3DVIEWPORT9{0, 0, present_parameters_.BackBufferWidth, present_parameters_.BackBufferHeight, 0.0f, 1.0f};
+  state_.transforms.fill(kIdentity);
+  state_.material = D3DMATERIAL9{};
+  state_.lights.clear();
+  state_.clip_planes = {};
+  state_.viewport = D3DVIEWPORT9{0, 0, present_parameters_.BackBufferWidth, present_parameters_.BackBufferHeight, 0.0f, 1.0f};
+  state_.scissor_rect = RECT{0, 0, LONG(present_parameters_.BackBufferWidth), LONG(present_parameters_.BackBufferHeight)};
   bind_render_target(back_buffer_);
   bind_depth_stencil(auto_depth_stencil_);
   dirty_ = kDirtyAll;
@@ -125,9 +128,9 @@ void Device::set_defaults() {
 
 HRESULT Device::SetRenderState(D3DRENDERSTATETYPE state, DWORD value) {
   // Windows ignores states it does not know and still returns D3D_OK.
-  if (DWORD(state) >= render_states_.size()) return D3D_OK;
-  if (render_states_[state] == value) return D3D_OK;
-  render_states_[state] = value;
+  if (DWORD(state) >= state_.render_states.size()) return D3D_OK;
+  if (state_.render_states[state] == value) return D3D_OK;
+  state_.render_states[state] = value;
   uint32_t effect = render_state_effect(state);
   if (effect & kAffectsPipeline) dirty_ |= kDirtyPipeline;
   if (effect & kAffectsVertexConstants) dirty_ |= kDirtyVertexConstants;
@@ -135,28 +138,28 @@ HRESULT Device::SetRenderState(D3DRENDERSTATETYPE state, DWORD value) {
 }
 
 HRESULT Device::GetRenderState(D3DRENDERSTATETYPE state, DWORD *value) {
-  if (!value || DWORD(state) >= render_states_.size()) return D3DERR_INVALIDCALL;
-  *value = render_states_[state];
+  if (!value || DWORD(state) >= state_.render_states.size()) return D3DERR_INVALIDCALL;
+  *value = state_.render_states[state];
   return D3D_OK;
 }
 
 HRESULT Device::SetTransform(D3DTRANSFORMSTATETYPE state, const D3DMATRIX *matrix) {
-  if (!matrix || DWORD(state) >= transforms_.size()) return D3DERR_INVALIDCALL;
-  transforms_[state] = *matrix;
+  if (!matrix || DWORD(state) >= state_.transforms.size()) return D3DERR_INVALIDCALL;
+  state_.transforms[state] = *matrix;
   if (state == D3DTS_VIEW || state == D3DTS_PROJECTION || state == D3DTS_WORLD) dirty_ |= kDirtyVertexConstants;
   return D3D_OK;
 }
 
 HRESULT Device::GetTransform(D3DTRANSFORMSTATETYPE state, D3DMATRIX *matrix) {
-  if (!matrix || DWORD(state) >= transforms_.size()) return D3DERR_INVALIDCALL;
-  *matrix = transforms_[state];
+  if (!matrix || DWORD(state) >= state_.transforms.size()) return D3DERR_INVALIDCALL;
+  *matrix = state_.transforms[state];
   return D3D_OK;
 }
 
 HRESULT Device::MultiplyTransform(D3DTRANSFORMSTATETYPE state, const D3DMATRIX *matrix) {
-  if (!matrix || DWORD(state) >= transforms_.size()) return D3DERR_INVALIDCALL;
+  if (!matrix || DWORD(state) >= state_.transforms.size()) return D3DERR_INVALIDCALL;
   // D3D9 multiplies on the left of the current matrix: M' = matrix * M.
-  const D3DMATRIX product = multiply(*matrix, transforms_[state]);
+  const D3DMATRIX product = multiply(*matrix, state_.transforms[state]);
   return SetTransform(state, &product);
 }
 
@@ -165,27 +168,113 @@ HRESULT Device::SetViewport(const D3DVIEWPORT9 *viewport) {
   // d3d9 accepts a viewport larger than the render target (d3d8 refused it); drawing is clipped
   // to the target. An empty viewport has no meaning on either plugin and is refused.
   if (viewport->Width == 0 || viewport->Height == 0) return D3DERR_INVALIDCALL;
-  viewport_ = *viewport;
+  state_.viewport = *viewport;
   dirty_ |= kDirtyViewport | kDirtyVertexConstants;
   return D3D_OK;
 }
 
 HRESULT Device::GetViewport(D3DVIEWPORT9 *viewport) {
   if (!viewport) return D3DERR_INVALIDCALL;
-  *viewport = viewport_;
+  *viewport = state_.viewport;
   return D3D_OK;
 }
 
 HRESULT Device::SetMaterial(const D3DMATERIAL9 *material) {
   if (!material) return D3DERR_INVALIDCALL;
-  material_ = *material;
+  state_.material = *material;
   dirty_ |= kDirtyVertexConstants;
   return D3D_OK;
 }
 
 HRESULT Device::GetMaterial(D3DMATERIAL9 *material) {
   if (!material) return D3DERR_INVALIDCALL;
-  *material = material_;
+  *material = state_.material;
+  return D3D_OK;
+}
+
+HRESULT Device::SetScissorRect(const RECT *rect) {
+  if (!rect) return D3DERR_INVALIDCALL;
+  state_.scissor_rect = *rect;
+  dirty_ |= kDirtyViewport;
+  return D3D_OK;
+}
+
+HRESULT Device::GetScissorRect(RECT *rect) {
+  if (!rect) return D3DERR_INVALIDCALL;
+  *rect = state_.scissor_rect;
+  return D3D_OK;
+}
+
+// ---- lights ----
+// D3D9 lets a light index be any DWORD; only the lights set or enabled exist.
+
+HRESULT Device::SetLight(DWORD index, const D3DLIGHT9 *light) {
+  if (!light) return D3DERR_INVALIDCALL;
+  switch (light->Type) {
+  case D3DLIGHT_POINT: case D3DLIGHT_SPOT:
+    // As Windows: negative attenuation is refused for lights that attenuate.
+    if (light->Attenuation0 < 0.0f || light->Attenuation1 < 0.0f || light->Attenuation2 < 0.0f)
+      return D3DERR_INVALIDCALL;
+    break;
+  case D3DLIGHT_DIRECTIONAL:
+    break;
+  default:
+    return D3DERR_INVALIDCALL;
+  }
+  state_.lights[index].light = *light;
+  dirty_ |= kDirtyVertexConstants;
+  return D3D_OK;
+}
+
+HRESULT Device::GetLight(DWORD index, D3DLIGHT9 *light) {
+  auto it = state_.lights.find(index);
+  if (!light || it == state_.lights.end()) return D3DERR_INVALIDCALL;
+  *light = it->second.light;
+  return D3D_OK;
+}
+
+HRESULT Device::LightEnable(DWORD index, WINBOOL enable) {
+  auto it = state_.lights.find(index);
+  if (it == state_.lights.end()) {
+    // Enabling (or disabling) a light never set creates it with the light Windows documents as
+    // the default: directional, white diffuse, pointing down +z.
+    LightSlot slot;
+    slot.light.Type = D3DLIGHT_DIRECTIONAL;
+    slot.light.Diffuse = D3DCOLORVALUE{1.0f, 1.0f, 1.0f, 0.0f};
+    slot.light.Direction = D3DVECTOR{0.0f, 0.0f, 1.0f};
+    it = state_.lights.emplace(index, slot).first;
+  }
+  if (bool(enable) != it->second.enabled && enable) {
+    // At most D3DCAPS9::MaxActiveLights lights are on at once; one more is refused.
+    size_t enabled = 0;
+    for (const auto &entry : state_.lights) enabled += entry.second.enabled;
+    if (enabled >= kMaxActiveLights) return D3DERR_INVALIDCALL;
+  }
+  it->second.enabled = enable != FALSE;
+  dirty_ |= kDirtyVertexConstants;
+  return D3D_OK;
+}
+
+HRESULT Device::GetLightEnable(DWORD index, WINBOOL *enable) {
+  auto it = state_.lights.find(index);
+  if (!enable || it == state_.lights.end()) return D3DERR_INVALIDCALL;
+  // Windows answers 128, not TRUE, for an enabled light (Wine's d3d9 tests and DXVK agree).
+  *enable = it->second.enabled ? 128 : FALSE;
+  return D3D_OK;
+}
+
+// ---- user clip planes ----
+
+HRESULT Device::SetClipPlane(DWORD index, const float *plane) {
+  if (!plane || index >= DeviceState::kClipPlanes) return D3DERR_INVALIDCALL;
+  std::memcpy(state_.clip_planes[index].data(), plane, sizeof(float) * 4);
+  dirty_ |= kDirtyVertexConstants;
+  return D3D_OK;
+}
+
+HRESULT Device::GetClipPlane(DWORD index, float *plane) {
+  if (!plane || index >= DeviceState::kClipPlanes) return D3DERR_INVALIDCALL;
+  std::memcpy(plane, state_.clip_planes[index].data(), sizeof(float) * 4);
   return D3D_OK;
 }
 
@@ -197,8 +286,8 @@ HRESULT Device::GetMaterial(D3DMATERIAL9 *material) {
 
 void Device::set_texture_stage_defaults() {
   // The values Windows documents for a new device.
-  for (uint32_t stage = 0; stage < kTextureStages; ++stage) {
-    auto &ts = texture_stage_states_[stage];
+  for (uint32_t stage = 0; stage < DeviceState::kTextureStages; ++stage) {
+    auto &ts = state_.texture_stage_states[stage];
     ts.fill(0); // BUMPENVMAT*, BUMPENVLSCALE/LOFFSET (0.0f), TEXTURETRANSFORMFLAGS (DISABLE), CONSTANT
     ts[D3DTSS_COLOROP] = stage == 0 ? D3DTOP_MODULATE : D3DTOP_DISABLE;
     ts[D3DTSS_COLORARG1] = D3DTA_TEXTURE;
@@ -215,8 +304,8 @@ void Device::set_texture_stage_defaults() {
 }
 
 HRESULT Device::SetTextureStageState(DWORD stage, D3DTEXTURESTAGESTATETYPE state, DWORD value) {
-  if (stage >= kTextureStages || !valid_texture_stage_state(state)) return D3DERR_INVALIDCALL;
-  DWORD &current = texture_stage_states_[stage][state];
+  if (stage >= DeviceState::kTextureStages || !valid_texture_stage_state(state)) return D3DERR_INVALIDCALL;
+  DWORD &current = state_.texture_stage_states[stage][state];
   if (current == value) return D3D_OK;
   current = value;
   if (is_bump_env_state(state)) dirty_ |= kDirtyPixelConstants;
@@ -224,8 +313,8 @@ HRESULT Device::SetTextureStageState(DWORD stage, D3DTEXTURESTAGESTATETYPE state
 }
 
 HRESULT Device::GetTextureStageState(DWORD stage, D3DTEXTURESTAGESTATETYPE state, DWORD *value) {
-  if (!value || stage >= kTextureStages || !valid_texture_stage_state(state)) return D3DERR_INVALIDCALL;
-  *value = texture_stage_states_[stage][state];
+  if (!value || stage >= DeviceState::kTextureStages || !valid_texture_stage_state(state)) return D3DERR_INVALIDCALL;
+  *value = state_.texture_stage_states[stage][state];
   return D3D_OK;
 }
 

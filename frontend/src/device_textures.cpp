@@ -47,7 +47,7 @@ uint8_t address(DWORD a) {
 
 void Device::set_sampler_defaults() {
   // Windows' defaults for every sampler after CreateDevice.
-  for (auto &ss : sampler_states_) {
+  for (auto &ss : state_.sampler_states) {
     ss.fill(0);
     ss[D3DSAMP_ADDRESSU] = D3DTADDRESS_WRAP;
     ss[D3DSAMP_ADDRESSV] = D3DTADDRESS_WRAP;
@@ -87,12 +87,12 @@ HRESULT Device::SetTexture(DWORD sampler, IDirect3DBaseTexture9 *iface) {
     texture = static_cast<Texture *>(static_cast<IDirect3DTexture9 *>(iface));
     if (texture->pool() == D3DPOOL_SCRATCH) return D3DERR_INVALIDCALL; // as Windows
   }
-  if (textures_[slot] == texture) return D3D_OK;
+  if (state_.textures[slot] == texture) return D3D_OK;
   // Whether stage 0 has a texture shapes the fixed-function pixel shader.
-  if (slot == 0 && !textures_[0] != !texture) dirty_ |= kDirtyPipeline;
+  if (slot == 0 && !state_.textures[0] != !texture) dirty_ |= kDirtyPipeline;
   if (texture) texture->add_private_ref();
-  if (textures_[slot]) textures_[slot]->release_private_ref();
-  textures_[slot] = texture;
+  if (state_.textures[slot]) state_.textures[slot]->release_private_ref();
+  state_.textures[slot] = texture;
   dirty_ |= kDirtyTextures;
   return D3D_OK;
 }
@@ -102,7 +102,7 @@ HRESULT Device::GetTexture(DWORD sampler, IDirect3DBaseTexture9 **texture) {
   if (!texture) return D3DERR_INVALIDCALL;
   *texture = nullptr;
   if (!slot_of(sampler, slot)) return D3DERR_INVALIDCALL;
-  if (Texture *t = textures_[slot]) {
+  if (Texture *t = state_.textures[slot]) {
     t->AddRef();
     *texture = t;
   }
@@ -112,7 +112,7 @@ HRESULT Device::GetTexture(DWORD sampler, IDirect3DBaseTexture9 **texture) {
 HRESULT Device::SetSamplerState(DWORD sampler, D3DSAMPLERSTATETYPE state, DWORD value) {
   uint32_t slot;
   if (!slot_of(sampler, slot) || state < D3DSAMP_ADDRESSU || state > D3DSAMP_DMAPOFFSET) return D3DERR_INVALIDCALL;
-  DWORD &current = sampler_states_[slot][state];
+  DWORD &current = state_.sampler_states[slot][state];
   if (current == value) return D3D_OK;
   current = value;
   dirty_ |= kDirtyTextures;
@@ -123,24 +123,24 @@ HRESULT Device::GetSamplerState(DWORD sampler, D3DSAMPLERSTATETYPE state, DWORD 
   uint32_t slot;
   if (!value || !slot_of(sampler, slot) || state < D3DSAMP_ADDRESSU || state > D3DSAMP_DMAPOFFSET)
     return D3DERR_INVALIDCALL;
-  *value = sampler_states_[slot][state];
+  *value = state_.sampler_states[slot][state];
   return D3D_OK;
 }
 
 void Device::texture_changed(Texture *texture) {
-  for (Texture *t : textures_)
+  for (Texture *t : state_.textures)
     if (t == texture) dirty_ |= kDirtyTextures;
 }
 
 nv_cmd_set_texture Device::texture_command(uint32_t slot) const {
   nv_cmd_set_texture c;
   std::memset(&c, 0, sizeof c);
-  const bool vertex = slot >= kVertexSlot0;
+  const bool vertex = slot >= DeviceState::kVertexSlot0;
   c.stage = vertex ? NV_STAGE_VERTEX : NV_STAGE_PIXEL;
-  c.slot = vertex ? slot - kVertexSlot0 : slot;
-  const Texture *t = textures_[slot];
+  c.slot = vertex ? slot - DeviceState::kVertexSlot0 : slot;
+  const Texture *t = state_.textures[slot];
   c.image = t ? t->image() : 0;
-  const auto &ss = sampler_states_[slot];
+  const auto &ss = state_.sampler_states[slot];
   nv_sampler_desc &d = c.sampler;
   d.min_filter = filter(ss[D3DSAMP_MINFILTER]);
   d.mag_filter = filter(ss[D3DSAMP_MAGFILTER]);
@@ -164,10 +164,10 @@ nv_cmd_set_texture Device::texture_command(uint32_t slot) const {
 
 void Device::flush_textures() {
   uint32_t used = 0; // bit per slot
-  if (pixel_shader_) used |= pixel_shader_->compiled().reflection.samplers_used & 0xFFFFu;
-  if (vertex_shader_) used |= (vertex_shader_->compiled().reflection.samplers_used & 0xFu) << kVertexSlot0;
+  if (state_.pixel_shader) used |= state_.pixel_shader->compiled().reflection.samplers_used & 0xFFFFu;
+  if (state_.vertex_shader) used |= (state_.vertex_shader->compiled().reflection.samplers_used & 0xFu) << DeviceState::kVertexSlot0;
   if (ff_textured_) used |= 1u; // the fixed-function pixel shader samples stage 0
-  for (uint32_t slot = 0; slot < kTextureSlots; ++slot) {
+  for (uint32_t slot = 0; slot < DeviceState::kTextureSlots; ++slot) {
     if (!(used & (1u << slot))) continue;
     nv_cmd_set_texture c = texture_command(slot);
     if ((textures_sent_ & (1u << slot)) && std::memcmp(&c, &sent_textures_[slot], sizeof c) == 0) continue;

@@ -7,46 +7,9 @@
 
 #include <d3d9.h>
 
-namespace {
+#include "api_fixture.hpp"
 
-struct Backend {
-  explicit Backend(const char *name) { setenv("NOVEM_BACKEND", name, 1); }
-  ~Backend() { unsetenv("NOVEM_BACKEND"); }
-};
-
-ULONG refcount(IUnknown *object) {
-  object->AddRef();
-  return object->Release();
-}
-
-D3DPRESENT_PARAMETERS headless(UINT w = 64, UINT h = 64) {
-  D3DPRESENT_PARAMETERS pp{};
-  pp.BackBufferWidth = w;
-  pp.BackBufferHeight = h;
-  pp.BackBufferFormat = D3DFMT_A8R8G8B8;
-  pp.SwapEffect = D3DSWAPEFFECT_DISCARD;
-  pp.Windowed = TRUE;
-  pp.EnableAutoDepthStencil = TRUE;
-  pp.AutoDepthStencilFormat = D3DFMT_D24S8;
-  return pp;
-}
-
-struct NullDevice {
-  NullDevice() {
-    d3d = Direct3DCreate9(D3D_SDK_VERSION);
-    D3DPRESENT_PARAMETERS pp = headless();
-    REQUIRE(d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &device) == D3D_OK);
-  }
-  ~NullDevice() {
-    CHECK(device->Release() == 0);
-    CHECK(d3d->Release() == 0);
-  }
-  Backend backend{"null"};
-  IDirect3D9 *d3d = nullptr;
-  IDirect3DDevice9 *device = nullptr;
-};
-
-} // namespace
+using namespace api_fixture;
 
 TEST_CASE("NOVEM_BACKEND=nonsense fails CreateDevice cleanly with D3DERR_NOTAVAILABLE", "[api]") {
   Backend backend("nonsense");

@@ -1,0 +1,76 @@
+// DeviceState: everything an application sets on a device that the getters answer from and that
+// state blocks capture and apply (render, sampler and texture-stage states, transforms, lights,
+// material, clip planes, viewport, scissor, shaders and their constants, vertex input, textures).
+// Render targets and the depth-stencil surface are not part of it: D3D9's state blocks leave them.
+//
+// Pointers are private references held by whoever owns the DeviceState (the device, or a state
+// block); this struct only stores them.
+#pragma once
+
+#include <array>
+#include <map>
+
+#include <d3d9.h>
+
+#include <novem/commands.h>
+
+namespace novem {
+
+class IndexBuffer;
+class Texture;
+class VertexBuffer;
+class VertexDeclaration;
+template <class Iface> class ShaderObject;
+using VertexShader = ShaderObject<IDirect3DVertexShader9>;
+using PixelShader = ShaderObject<IDirect3DPixelShader9>;
+
+// A stage's shader constants as the application set them.
+struct ShaderConstants {
+  float f[256][4];
+  int32_t i[16][4];
+  WINBOOL b[16];
+};
+
+struct StreamBinding {
+  VertexBuffer *buffer = nullptr;
+  UINT offset = 0;
+  UINT stride = 0;
+  UINT frequency = 1; // SetStreamSourceFreq's value (D3DSTREAMSOURCE_* flags and count)
+};
+
+// A light index the application has set or enabled; D3D9 lets the index be any DWORD.
+struct LightSlot {
+  D3DLIGHT9 light{};
+  bool enabled = false;
+};
+
+struct DeviceState {
+  // Texture slots: 0..15 the pixel samplers (stages), 16..19 D3DVERTEXTEXTURESAMPLER0..3.
+  static constexpr uint32_t kTextureSlots = 20, kVertexSlot0 = 16;
+  static constexpr uint32_t kTextureStages = 8; // fixed-function texture stages
+  static constexpr uint32_t kClipPlanes = 6;     // D3DCAPS9::MaxUserClipPlanes
+
+  std::array<DWORD, D3DRS_BLENDOPALPHA + 1> render_states{};
+  std::array<D3DMATRIX, 512> transforms{}; // indexed by D3DTRANSFORMSTATETYPE (world matrices from 256)
+  D3DVIEWPORT9 viewport{};
+  RECT scissor_rect{};
+  D3DMATERIAL9 material{};
+  std::map<DWORD, LightSlot> lights;
+  std::array<std::array<float, 4>, kClipPlanes> clip_planes{};
+
+  DWORD fvf = 0;
+  VertexDeclaration *vertex_declaration = nullptr;
+  VertexShader *vertex_shader = nullptr; // nullptr: fixed function
+  PixelShader *pixel_shader = nullptr;
+  ShaderConstants vs_constants{};
+  ShaderConstants ps_constants{};
+  std::array<StreamBinding, NV_MAX_VERTEX_BUFFERS> streams{};
+  IndexBuffer *indices = nullptr;
+
+  std::array<Texture *, kTextureSlots> textures{};
+  std::array<std::array<DWORD, D3DSAMP_DMAPOFFSET + 1>, kTextureSlots> sampler_states{};
+  // Texture stage states (D3DTSS_*) of stages 0..7, indexed by D3DTEXTURESTAGESTATETYPE.
+  std::array<std::array<DWORD, D3DTSS_CONSTANT + 1>, kTextureStages> texture_stage_states{};
+};
+
+} // namespace novem
