@@ -16,15 +16,23 @@ void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps) {
                   D3DDEVCAPS_TLVERTEXVIDEOMEMORY | D3DDEVCAPS_DRAWPRIMTLVERTEX |
                   D3DDEVCAPS_HWRASTERIZATION | D3DDEVCAPS_HWTRANSFORMANDLIGHT;
   caps->PrimitiveMiscCaps = D3DPMISCCAPS_MASKZ | D3DPMISCCAPS_CULLNONE | D3DPMISCCAPS_CULLCW |
-                            D3DPMISCCAPS_CULLCCW | D3DPMISCCAPS_COLORWRITEENABLE | D3DPMISCCAPS_BLENDOP;
-  caps->RasterCaps = D3DPRASTERCAPS_ZTEST;
+                            D3DPMISCCAPS_CULLCCW | D3DPMISCCAPS_COLORWRITEENABLE | D3DPMISCCAPS_BLENDOP |
+                            D3DPMISCCAPS_SEPARATEALPHABLEND;
+  // D3DZB_USEW draws as D3DZB_TRUE, so D3DPRASTERCAPS_WBUFFER is not reported.
+  caps->RasterCaps = D3DPRASTERCAPS_ZTEST | D3DPRASTERCAPS_SCISSORTEST | D3DPRASTERCAPS_DEPTHBIAS |
+                     D3DPRASTERCAPS_SLOPESCALEDEPTHBIAS;
+  caps->StencilCaps = D3DSTENCILCAPS_KEEP | D3DSTENCILCAPS_ZERO | D3DSTENCILCAPS_REPLACE | D3DSTENCILCAPS_INCRSAT |
+                      D3DSTENCILCAPS_DECRSAT | D3DSTENCILCAPS_INVERT | D3DSTENCILCAPS_INCR | D3DSTENCILCAPS_DECR |
+                      D3DSTENCILCAPS_TWOSIDED;
   caps->ZCmpCaps = D3DPCMPCAPS_NEVER | D3DPCMPCAPS_LESS | D3DPCMPCAPS_EQUAL | D3DPCMPCAPS_LESSEQUAL |
                    D3DPCMPCAPS_GREATER | D3DPCMPCAPS_NOTEQUAL | D3DPCMPCAPS_GREATEREQUAL | D3DPCMPCAPS_ALWAYS;
+  // Lines: depth test and blending; no antialiasing (D3DRS_ANTIALIASEDLINEENABLE is ignored).
+  caps->LineCaps = D3DLINECAPS_ZTEST | D3DLINECAPS_BLEND;
   caps->SrcBlendCaps = D3DPBLENDCAPS_ZERO | D3DPBLENDCAPS_ONE | D3DPBLENDCAPS_SRCCOLOR |
                        D3DPBLENDCAPS_INVSRCCOLOR | D3DPBLENDCAPS_SRCALPHA | D3DPBLENDCAPS_INVSRCALPHA |
                        D3DPBLENDCAPS_DESTALPHA | D3DPBLENDCAPS_INVDESTALPHA | D3DPBLENDCAPS_DESTCOLOR |
                        D3DPBLENDCAPS_INVDESTCOLOR | D3DPBLENDCAPS_SRCALPHASAT |
-                       D3DPBLENDCAPS_BOTHSRCALPHA | D3DPBLENDCAPS_BOTHINVSRCALPHA;
+                       D3DPBLENDCAPS_BOTHSRCALPHA | D3DPBLENDCAPS_BOTHINVSRCALPHA | D3DPBLENDCAPS_BLENDFACTOR;
   caps->DestBlendCaps = caps->SrcBlendCaps;
   caps->ShadeCaps = D3DPSHADECAPS_COLORGOURAUDRGB | D3DPSHADECAPS_ALPHAGOURAUDBLEND;
   // 2D textures (A8R8G8B8, X8R8G8B8) with mip chains, any size up to the adapter's limit.
@@ -41,7 +49,7 @@ void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps) {
   caps->MaxAnisotropy = 1;
   caps->MaxTextureBlendStages = 1;
   caps->MaxSimultaneousTextures = 1; // fixed function: stage 0 at most (shaders sample 16)
-  // No stencil, fog, lights, clip planes or point sprites yet: their caps stay 0.
+  // No fog, lights, clip planes or point sprites yet: their caps stay 0.
   caps->MaxVertexW = 1e10f;
   caps->GuardBandLeft = -float(adapter.max_viewport_size);
   caps->GuardBandTop = -float(adapter.max_viewport_size);
@@ -49,8 +57,9 @@ void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps) {
   caps->GuardBandBottom = float(adapter.max_viewport_size);
   caps->MaxPrimitiveCount = 0xFFFFF;
   caps->MaxVertexIndex = 0xFFFFFF;
-  caps->MaxStreams = 16; // SetStreamSourceFreq (instancing) is not implemented yet
-  caps->MaxStreamStride = 255;
+  // Instancing (SetStreamSourceFreq) has no cap bit: it comes with vs_3_0, reported below.
+  caps->MaxStreams = 16;
+  caps->MaxStreamStride = 508; // a value D3D9 hardware commonly reports; both plugins read strides up to 2048
   caps->MaxPointSize = 1.0f; // D3DRS_POINTSIZE is not honoured yet
   // Shaders of every model translate and draw; what they can sample does not exist yet (no
   // textures), which the texture caps above say.

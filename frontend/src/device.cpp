@@ -244,7 +244,7 @@ void Device::bind_depth_stencil(Surface *surface) {
   if (surface) surface->add_private_ref();
   if (depth_stencil_) depth_stencil_->release_private_ref();
   depth_stencil_ = surface;
-  dirty_ |= kDirtyTargets | kDirtyPipeline;
+  dirty_ |= kDirtyTargets | kDirtyPipeline | kDirtyDynamic; // the depth bias scale follows the format
 }
 
 HRESULT Device::SetRenderTarget(DWORD index, IDirect3DSurface9 *iface) {
@@ -305,11 +305,11 @@ HRESULT Device::Clear(DWORD rect_count, const D3DRECT *rects, DWORD flags, D3DCO
   if ((flags & D3DCLEAR_STENCIL) && !depth_stencil_->format().stencil) return D3DERR_INVALIDCALL;
   if (z < 0.0f || z > 1.0f) return D3DERR_INVALIDCALL;
 
-  // Clears are clipped to the viewport (and the render target), as in Windows.
-  const LONG rt_w = LONG(render_target_->desc().Width), rt_h = LONG(render_target_->desc().Height);
-  const LONG vx0 = std::max<LONG>(LONG(state_.viewport.X), 0), vy0 = std::max<LONG>(LONG(state_.viewport.Y), 0);
-  const LONG vx1 = std::min<LONG>(LONG(state_.viewport.X + state_.viewport.Width), rt_w);
-  const LONG vy1 = std::min<LONG>(LONG(state_.viewport.Y + state_.viewport.Height), rt_h);
+  // Clears are clipped to the viewport (and the render target), as in Windows, and to the scissor
+  // rect while D3DRS_SCISSORTESTENABLE is on ("The scissor test also affects the device Clear
+  // operation": D3D9's Scissor Test page).
+  const RECT area = draw_area();
+  const LONG vx0 = area.left, vy0 = area.top, vx1 = area.right, vy1 = area.bottom;
   std::vector<nv_rect> clipped;
   auto add = [&](LONG x0, LONG y0, LONG x1, LONG y1) {
     x0 = std::max(x0, vx0), y0 = std::max(y0, vy0), x1 = std::min(x1, vx1), y1 = std::min(y1, vy1);

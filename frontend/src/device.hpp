@@ -188,7 +188,8 @@ private:
     kDirtyVertexConstants = 1u << 3,
     kDirtyPixelConstants = 1u << 4,
     kDirtyTextures = 1u << 5, // textures and sampler states
-    kDirtyAll = (1u << 6) - 1,
+    kDirtyDynamic = 1u << 6,  // stencil reference and masks, blend factor, depth bias
+    kDirtyAll = (1u << 7) - 1,
   };
 
   static constexpr size_t kMaxActiveLights = 8; // D3DCAPS9::MaxActiveLights
@@ -204,8 +205,14 @@ private:
   void bind_render_target(Surface *surface);
   void bind_depth_stencil(Surface *surface);
   // Sends every dirty group; false when the draw cannot happen (no vertex format).
-  bool flush_state(D3DPRIMITIVETYPE type);
-  bool flush_pipeline(D3DPRIMITIVETYPE type);
+  // `instance_slots`: the vertex buffer slots read per instance (instanced DrawIndexedPrimitive).
+  bool flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots = 0);
+  bool flush_pipeline(D3DPRIMITIVETYPE type, uint16_t instance_slots);
+  void flush_dynamic_state();
+  // The viewport clipped to the render target and, with D3DRS_SCISSORTESTENABLE, to the scissor rect.
+  RECT draw_area() const;
+  // Instancing for a DrawIndexedPrimitive: false when the stream frequencies cannot be drawn.
+  bool instancing(uint32_t &instances, uint16_t &instance_slots) const;
   bool vertex_attributes(nv_pipeline_desc &d) const;
   void flush_ff_vertex_constants();
   uint32_t ff_vertex_shader();
@@ -246,6 +253,11 @@ private:
   uint32_t dirty_ = kDirtyAll;
   nv_pipeline_desc sent_pipeline_{};
   bool pipeline_sent_ = false;
+  nv_cmd_set_dynamic_state sent_dynamic_{};
+  bool dynamic_sent_ = false;
+  nv_cmd_set_viewport sent_viewport_{};
+  nv_rect sent_scissor_{};
+  bool viewport_sent_ = false;
   std::unordered_map<uint32_t, uint32_t> ff_vertex_shaders_; // FFVertexKey::pack() -> handle
   std::unordered_map<uint64_t, std::weak_ptr<const CompiledShader>> compiled_shaders_; // bytecode hash
   uint32_t ff_pixel_shaders_[2] = {}; // untextured, textured (stage 0 has a texture)

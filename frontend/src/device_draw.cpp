@@ -1,6 +1,7 @@
 // Vertex input, the fixed-function shaders, and draws: the dirty groups are turned into
 // commands once per draw, then the draw itself.
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "device.hpp"
@@ -89,11 +90,20 @@ nv_blend_factor blend_factor(DWORD blend, bool target_has_alpha) {
   case D3DBLEND_DESTCOLOR: return NV_BLEND_DST_COLOR;
   case D3DBLEND_INVDESTCOLOR: return NV_BLEND_ONE_MINUS_DST_COLOR;
   case D3DBLEND_SRCALPHASAT: return NV_BLEND_SRC_ALPHA_SATURATE;
-  default: return NV_BLEND_ONE; // D3DBLEND_ONE; BLENDFACTOR is not advertised yet
+  case D3DBLEND_BLENDFACTOR: return NV_BLEND_CONSTANT_COLOR; // D3DRS_BLENDFACTOR (SET_DYNAMIC_STATE)
+  case D3DBLEND_INVBLENDFACTOR: return NV_BLEND_ONE_MINUS_CONSTANT_COLOR;
+  // The legacy BOTH factors name the source's alpha when they stand alone as a destination
+  // factor (as DXVK reads them); as the source factor they set both (blend_pair).
+  case D3DBLEND_BOTHSRCALPHA: return NV_BLEND_SRC_ALPHA;
+  case D3DBLEND_BOTHINVSRCALPHA: return NV_BLEND_ONE_MINUS_SRC_ALPHA;
+  default: return NV_BLEND_ONE; // D3DBLEND_ONE; SRCCOLOR2/INVSRCCOLOR2 (dual source) are not advertised
   }
 }
 
-// Source and destination factors; D3DBLEND_BOTH(INV)SRCALPHA as the source sets both.
+// Source and destination factors. D3DBLEND_BOTHSRCALPHA as the source means source SRCALPHA and
+// destination INVSRCALPHA, BOTHINVSRCALPHA the reverse, whatever the destination factor says
+// (D3DBLEND's documentation: "Obsolete ... the same effect as setting the source and destination
+// blend factors to D3DBLEND_SRCALPHA and D3DBLEND_INVSRCALPHA").
 void blend_pair(DWORD src, DWORD dst, bool target_has_alpha, uint8_t &out_src, uint8_t &out_dst) {
   if (src == D3DBLEND_BOTHSRCALPHA) {
     out_src = NV_BLEND_SRC_ALPHA, out_dst = NV_BLEND_ONE_MINUS_SRC_ALPHA;
@@ -103,6 +113,21 @@ void blend_pair(DWORD src, DWORD dst, bool target_has_alpha, uint8_t &out_src, u
     out_src = blend_factor(src, target_has_alpha), out_dst = blend_factor(dst, target_has_alpha);
   }
 }
+
+// D3DSTENCILOP_KEEP (1) .. D3DSTENCILOP_DECR (8) in the same order as nv_stencil_op.
+uint8_t stencil_op(DWORD op) {
+  return op >= D3DSTENCILOP_KEEP && op <= D3DSTENCILOP_DECR ? uint8_t(op - D3DSTENCILOP_KEEP) : uint8_t(NV_STENCIL_OP_KEEP);
+}
+
+nv_fill_mode fill_mode(DWORD mode) {
+  switch (mode) {
+  case D3DFILL_POINT: return NV_FILL_POINT;
+  case D3DFILL_WIREFRAME: return NV_FILL_WIREFRAME;
+  default: return NV_FILL_SOLID;
+  }
+}
+
+float float_of(DWORD bits) { return std::bit_cast<float>(bits); }
 
 void color_value_to_floats(const D3DCOLORVALUE &c, float out[4]) { out[0] = c.r, out[1] = c.g, out[2] = c.b, out[3] = c.a; }
 
@@ -151,6 +176,47 @@ HRESULT Device::GetStreamSource(UINT stream, IDirect3DVertexBuffer9 **buffer, UI
   *offset = s.offset;
   *stride = s.stride;
   return D3D_OK;
+}
+
+// Instancing (D3D9's "Efficiently Drawing Multiple Instances of Geometry"): stream 0 set to
+// D3DSTREAMSOURCE_INDEXEDDATA | n draws the indexed geometry n times, and streams set to
+// D3DSTREAMSOURCE_INSTANCEDATA | 1 advance once per instance. The refusals are Windows' (as
+// Wine's tests record them): both flags at once, INSTANCEDATA on stream 0, and 0.
+HRESULT Device::SetStreamSourceFreq(UINT stream, UINT setting) {
+  if (stream >= state_.streams.size() || setting == 0) return D3DERR_INVALIDCALL;
+  if ((setting & D3DSTREAMSOURCE_INSTANCEDATA) && (setting & D3DSTREAMSOURCE_INDEXEDDATA)) return D3DERR_INVALIDCALL;
+  if ((setting & D3DSTREAMSOURCE_INSTANCEDATA) && stream == 0) return D3DERR_INVALIDCALL;
+  state_.streams[stream].frequency = setting; // the draw reads it (instancing())
+  return D3D_OK;
+}
+
+HRESULT Device::GetStreamSourceFreq(UINT stream, UINT *setting) {
+  if (!setting || stream >= state_.streams.size()) return D3DERR_INVALIDCALL;
+  *setting = state_.streams[stream].frequency;
+  return D3D_OK;
+}
+
+// Only DrawIndexedPrimitive instances (as D3D9 documents); other draws read every stream per
+// vertex. Instancing is on while stream 0 holds INDEXEDDATA; then INSTANCEDATA streams are read
+// per instance. A count of 0 draws one instance. Per-instance streams that advance every n > 1
+// instances are not implemented: such a draw is refused with a log line.
+bool Device::instancing(uint32_t &instances, uint16_t &instance_slots) const {
+  constexpr UINT kFlags = D3DSTREAMSOURCE_INDEXEDDATA | D3DSTREAMSOURCE_INSTANCEDATA;
+  instances = 1, instance_slots = 0;
+  const UINT stream0 = state_.streams[0].frequency;
+  if (!(stream0 & D3DSTREAMSOURCE_INDEXEDDATA)) return true;
+  instances = std::max<UINT>(stream0 & ~kFlags, 1);
+  for (uint32_t slot = 1; slot < state_.streams.size(); ++slot) {
+    const UINT f = state_.streams[slot].frequency;
+    if (!(f & D3DSTREAMSOURCE_INSTANCEDATA)) continue;
+    if ((f & ~kFlags) != 1) {
+      static std::atomic<bool> once{false};
+      log_unimplemented(once, "instance data that advances every n > 1 instances (D3DSTREAMSOURCE_INSTANCEDATA | n)");
+      return false;
+    }
+    instance_slots |= uint16_t(1u << slot);
+  }
+  return true;
 }
 
 HRESULT Device::SetIndices(IDirect3DIndexBuffer9 *iface) {
@@ -223,7 +289,7 @@ bool Device::vertex_attributes(nv_pipeline_desc &d) const {
   return true;
 }
 
-bool Device::flush_pipeline(D3DPRIMITIVETYPE type) {
+bool Device::flush_pipeline(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
   // The fixed-function pixel shader samples stage 0 when it has a texture and the vertex stage
   // writes TEXCOORD0 (the fixed-function one always does; a shader may not).
   ff_textured_ = false;
@@ -268,6 +334,23 @@ bool Device::flush_pipeline(D3DPRIMITIVETYPE type) {
     d.alpha_src = d.color_src, d.alpha_dst = d.color_dst, d.alpha_op = d.color_op;
   }
   d.color_write_mask = uint8_t(rs[D3DRS_COLORWRITEENABLE] & 0xf);
+  // Triangles only; points and lines draw as they are.
+  if (d.topology >= NV_TOPOLOGY_TRIANGLE_LIST) d.fill_mode = uint8_t(fill_mode(rs[D3DRS_FILLMODE]));
+  // The stencil test needs a depth-stencil surface with stencil bits. Clockwise triangles (and
+  // points and lines) use the STENCIL* ops; with TWOSIDEDSTENCILMODE counter-clockwise ones use
+  // the CCW_STENCIL* ops (D3D9's winding on screen, the one D3DCULL names; clockwise is the
+  // front face, so they are the back face's ops).
+  d.stencil_enable = rs[D3DRS_STENCILENABLE] && depth_stencil_ && depth_stencil_->format().stencil;
+  if (d.stencil_enable) {
+    d.stencil_front = nv_stencil_face{stencil_op(rs[D3DRS_STENCILFAIL]), stencil_op(rs[D3DRS_STENCILZFAIL]),
+                                      stencil_op(rs[D3DRS_STENCILPASS]), uint8_t(compare(rs[D3DRS_STENCILFUNC]))};
+    d.stencil_back = !rs[D3DRS_TWOSIDEDSTENCILMODE]
+                         ? d.stencil_front
+                         : nv_stencil_face{stencil_op(rs[D3DRS_CCW_STENCILFAIL]), stencil_op(rs[D3DRS_CCW_STENCILZFAIL]),
+                                           stencil_op(rs[D3DRS_CCW_STENCILPASS]), uint8_t(compare(rs[D3DRS_CCW_STENCILFUNC]))};
+  }
+  d.depth_bias_enable = depth_stencil_ && (float_of(rs[D3DRS_DEPTHBIAS]) != 0.0f || float_of(rs[D3DRS_SLOPESCALEDEPTHBIAS]) != 0.0f);
+  d.instance_slots = instance_slots;
   if (pipeline_sent_ && std::memcmp(&d, &sent_pipeline_, sizeof d) == 0) return true;
   commands().push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{d});
   sent_pipeline_ = d;
@@ -304,7 +387,41 @@ void Device::flush_ff_vertex_constants() {
   commands().commit();
 }
 
-bool Device::flush_state(D3DPRIMITIVETYPE type) {
+RECT Device::draw_area() const {
+  const D3DVIEWPORT9 &vp = state_.viewport;
+  const D3DSURFACE_DESC &rt = render_target_->desc();
+  RECT r{LONG(std::min(vp.X, rt.Width)), LONG(std::min(vp.Y, rt.Height)),
+         LONG(std::min<uint64_t>(uint64_t(vp.X) + vp.Width, rt.Width)),
+         LONG(std::min<uint64_t>(uint64_t(vp.Y) + vp.Height, rt.Height))};
+  if (state_.render_states[D3DRS_SCISSORTESTENABLE]) {
+    const RECT &s = state_.scissor_rect;
+    r.left = std::max(r.left, s.left), r.top = std::max(r.top, s.top);
+    r.right = std::min(r.right, s.right), r.bottom = std::min(r.bottom, s.bottom);
+    r.right = std::max(r.right, r.left), r.bottom = std::max(r.bottom, r.top); // empty, not negative
+  }
+  return r;
+}
+
+void Device::flush_dynamic_state() {
+  const auto &rs = state_.render_states;
+  nv_cmd_set_dynamic_state d{};
+  d.stencil_reference = rs[D3DRS_STENCILREF] & 0xff; // D24S8, the one stencil format, has 8 bits
+  d.stencil_compare_mask = rs[D3DRS_STENCILMASK] & 0xff;
+  d.stencil_write_mask = rs[D3DRS_STENCILWRITEMASK] & 0xff;
+  color_to_floats(rs[D3DRS_BLENDFACTOR], d.blend_constant);
+  // D3DRS_DEPTHBIAS is added to the depth in [0, 1]; the APIs count in the depth format's least
+  // resolvable difference, 2^-16 for D16 and 2^-24 for D24 (DXVK scales the same way). The slope
+  // factor means the same in D3D9 and both APIs.
+  const float units = depth_stencil_ && depth_stencil_->desc().Format == D3DFMT_D16 ? 65536.0f : 16777216.0f;
+  d.depth_bias_constant = float_of(rs[D3DRS_DEPTHBIAS]) * units;
+  d.depth_bias_slope = float_of(rs[D3DRS_SLOPESCALEDEPTHBIAS]);
+  if (dynamic_sent_ && std::memcmp(&d, &sent_dynamic_, sizeof d) == 0) return;
+  commands().push(NV_OP_SET_DYNAMIC_STATE, d);
+  sent_dynamic_ = d;
+  dynamic_sent_ = true;
+}
+
+bool Device::flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
   if (!state_.vertex_declaration) return false; // Windows refuses a draw with neither FVF nor declaration
   CommandStream &cs = commands();
   if (dirty_ & kDirtyTargets)
@@ -317,19 +434,23 @@ bool Device::flush_state(D3DPRIMITIVETYPE type) {
     // whatever fill convention the host API applies (GL's follows its bottom-left origin).
     constexpr float kPixelCentre = 0.5f - 1.0f / 256.0f;
     const D3DVIEWPORT9 &vp = state_.viewport;
-    cs.push(NV_OP_SET_VIEWPORT, nv_cmd_set_viewport{float(vp.X) + kPixelCentre, float(vp.Y) + kPixelCentre,
-                                                    float(vp.Width), float(vp.Height), vp.MinZ, vp.MaxZ});
-    // D3D9 never draws outside the viewport nor the target; the scissor test is not implemented yet.
-    const D3DSURFACE_DESC &rt = render_target_->desc();
-    int32_t x0 = int32_t(std::min(vp.X, rt.Width)), y0 = int32_t(std::min(vp.Y, rt.Height));
-    int32_t x1 = int32_t(std::min<uint64_t>(uint64_t(vp.X) + vp.Width, rt.Width));
-    int32_t y1 = int32_t(std::min<uint64_t>(uint64_t(vp.Y) + vp.Height, rt.Height));
-    cs.push(NV_OP_SET_SCISSOR, nv_cmd_set_scissor{nv_rect{x0, y0, x1 - x0, y1 - y0}});
+    nv_cmd_set_viewport v{float(vp.X) + kPixelCentre, float(vp.Y) + kPixelCentre, float(vp.Width), float(vp.Height), vp.MinZ, vp.MaxZ};
+    // D3D9 never draws outside the viewport nor the target, nor outside the scissor rect while
+    // the scissor test is on: the plugins' scissor is all three.
+    const RECT a = draw_area();
+    nv_rect scissor{a.left, a.top, a.right - a.left, a.bottom - a.top};
+    if (!viewport_sent_ || std::memcmp(&v, &sent_viewport_, sizeof v) != 0) cs.push(NV_OP_SET_VIEWPORT, v);
+    if (!viewport_sent_ || std::memcmp(&scissor, &sent_scissor_, sizeof scissor) != 0)
+      cs.push(NV_OP_SET_SCISSOR, nv_cmd_set_scissor{scissor});
+    sent_viewport_ = v, sent_scissor_ = scissor, viewport_sent_ = true;
   }
-  // The topology is part of the pipeline, so a new primitive type rebuilds it too.
-  if ((dirty_ & kDirtyPipeline) || !pipeline_sent_ || sent_pipeline_.topology != topology(type)) {
-    if (!flush_pipeline(type)) return false;
+  // The topology and the instanced slots are part of the pipeline, so a new primitive type or
+  // instancing rebuilds it too.
+  if ((dirty_ & kDirtyPipeline) || !pipeline_sent_ || sent_pipeline_.topology != topology(type) ||
+      sent_pipeline_.instance_slots != instance_slots) {
+    if (!flush_pipeline(type, instance_slots)) return false;
   }
+  if (dirty_ & kDirtyDynamic) flush_dynamic_state();
   if (dirty_ & kDirtyVertexConstants) {
     if (state_.vertex_shader) flush_shader_constants(NV_STAGE_VERTEX, state_.vs_constants);
     else flush_ff_vertex_constants();
@@ -399,7 +520,7 @@ HRESULT Device::draw(D3DPRIMITIVETYPE type, UINT start_vertex, UINT primitive_co
   uint32_t count = vertex_count(type, primitive_count);
   if (count == 0) return D3DERR_INVALIDCALL;
   if (!flush_state(type)) return D3DERR_INVALIDCALL;
-  commands().push(NV_OP_DRAW, nv_cmd_draw{start_vertex, count});
+  commands().push(NV_OP_DRAW, nv_cmd_draw{start_vertex, count, 1});
   return D3D_OK;
 }
 
@@ -408,7 +529,7 @@ HRESULT Device::DrawPrimitive(D3DPRIMITIVETYPE type, UINT start_vertex, UINT pri
   uint32_t count = vertex_count(type, primitive_count);
   if (count == 0) return D3DERR_INVALIDCALL;
   if (!flush_state(type) || !flush_streams(false)) return D3DERR_INVALIDCALL;
-  commands().push(NV_OP_DRAW, nv_cmd_draw{start_vertex, count});
+  commands().push(NV_OP_DRAW, nv_cmd_draw{start_vertex, count, 1});
   return D3D_OK;
 }
 
@@ -423,7 +544,7 @@ HRESULT Device::DrawPrimitiveUP(D3DPRIMITIVETYPE type, UINT primitive_count, con
   if (!flush_state(type) || !flush_streams(true)) return D3DERR_INVALIDCALL;
   uint32_t offset = up_upload(up_vertices_, NV_BUFFER_VERTEX, data, uint32_t(bytes));
   bind_vertex_buffer(0, up_vertices_.buffer, offset, stride);
-  commands().push(NV_OP_DRAW, nv_cmd_draw{0, count});
+  commands().push(NV_OP_DRAW, nv_cmd_draw{0, count, 1});
   return D3D_OK;
 }
 
@@ -437,9 +558,12 @@ HRESULT Device::DrawIndexedPrimitive(D3DPRIMITIVETYPE type, INT base_vertex, UIN
   if (count == 0) return D3DERR_INVALIDCALL;
   const uint32_t index_size = state_.indices->index_size();
   if ((uint64_t(start_index) + count) * index_size > state_.indices->size()) return D3DERR_INVALIDCALL;
-  if (!flush_state(type) || !flush_streams(false)) return D3DERR_INVALIDCALL;
+  uint32_t instances = 1;
+  uint16_t instance_slots = 0;
+  if (!instancing(instances, instance_slots)) return D3DERR_INVALIDCALL;
+  if (!flush_state(type, instance_slots) || !flush_streams(false)) return D3DERR_INVALIDCALL;
   bind_index_buffer(state_.indices->buffer(), 0, index_size);
-  commands().push(NV_OP_DRAW_INDEXED, nv_cmd_draw_indexed{start_index, count, base_vertex});
+  commands().push(NV_OP_DRAW_INDEXED, nv_cmd_draw_indexed{start_index, count, base_vertex, instances});
   return D3D_OK;
 }
 
@@ -465,7 +589,7 @@ HRESULT Device::DrawIndexedPrimitiveUP(D3DPRIMITIVETYPE type, UINT min_vertex_in
   uint32_t index_offset = up_upload(up_indices_, NV_BUFFER_INDEX, index_data, uint32_t(index_bytes));
   bind_vertex_buffer(0, up_vertices_.buffer, vertex_offset, stride);
   bind_index_buffer(up_indices_.buffer, index_offset, index_size);
-  commands().push(NV_OP_DRAW_INDEXED, nv_cmd_draw_indexed{0, count, 0});
+  commands().push(NV_OP_DRAW_INDEXED, nv_cmd_draw_indexed{0, count, 0, 1});
   return D3D_OK;
 }
 

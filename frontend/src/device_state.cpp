@@ -36,16 +36,27 @@ bool is_bump_env_state(D3DTEXTURESTAGESTATETYPE state) {
          state == D3DTSS_BUMPENVLOFFSET;
 }
 
-// Which dirty groups a render state feeds.
-enum : uint32_t { kAffectsPipeline = 1, kAffectsVertexConstants = 2 };
+// Which dirty groups a render state feeds. A state feeds only the groups it changes, so that a
+// draw after it sends only the commands that changed (SetRenderState of a state the draw path
+// ignores sends nothing).
+enum : uint32_t { kAffectsPipeline = 1, kAffectsVertexConstants = 2, kAffectsDynamic = 4, kAffectsViewport = 8 };
 
 uint32_t render_state_effect(D3DRENDERSTATETYPE state) {
   switch (state) {
-  case D3DRS_ZENABLE: case D3DRS_ZWRITEENABLE: case D3DRS_ZFUNC: case D3DRS_CULLMODE:
+  case D3DRS_ZENABLE: case D3DRS_ZWRITEENABLE: case D3DRS_ZFUNC: case D3DRS_CULLMODE: case D3DRS_FILLMODE:
   case D3DRS_ALPHABLENDENABLE: case D3DRS_SRCBLEND: case D3DRS_DESTBLEND: case D3DRS_BLENDOP:
   case D3DRS_SEPARATEALPHABLENDENABLE: case D3DRS_SRCBLENDALPHA: case D3DRS_DESTBLENDALPHA:
   case D3DRS_BLENDOPALPHA: case D3DRS_COLORWRITEENABLE:
+  case D3DRS_STENCILENABLE: case D3DRS_STENCILFAIL: case D3DRS_STENCILZFAIL: case D3DRS_STENCILPASS:
+  case D3DRS_STENCILFUNC: case D3DRS_TWOSIDEDSTENCILMODE: case D3DRS_CCW_STENCILFAIL:
+  case D3DRS_CCW_STENCILZFAIL: case D3DRS_CCW_STENCILPASS: case D3DRS_CCW_STENCILFUNC:
     return kAffectsPipeline;
+  case D3DRS_STENCILREF: case D3DRS_STENCILMASK: case D3DRS_STENCILWRITEMASK: case D3DRS_BLENDFACTOR:
+    return kAffectsDynamic;
+  case D3DRS_DEPTHBIAS: case D3DRS_SLOPESCALEDEPTHBIAS:
+    return kAffectsPipeline | kAffectsDynamic; // the values, and whether bias is on at all
+  case D3DRS_SCISSORTESTENABLE:
+    return kAffectsViewport;
   case D3DRS_LIGHTING: case D3DRS_COLORVERTEX: case D3DRS_DIFFUSEMATERIALSOURCE:
     return kAffectsPipeline | kAffectsVertexConstants; // they choose the fixed-function shader
   case D3DRS_AMBIENT: case D3DRS_AMBIENTMATERIALSOURCE: case D3DRS_EMISSIVEMATERIALSOURCE:
@@ -134,6 +145,8 @@ HRESULT Device::SetRenderState(D3DRENDERSTATETYPE state, DWORD value) {
   uint32_t effect = render_state_effect(state);
   if (effect & kAffectsPipeline) dirty_ |= kDirtyPipeline;
   if (effect & kAffectsVertexConstants) dirty_ |= kDirtyVertexConstants;
+  if (effect & kAffectsDynamic) dirty_ |= kDirtyDynamic;
+  if (effect & kAffectsViewport) dirty_ |= kDirtyViewport;
   return D3D_OK;
 }
 
@@ -195,7 +208,7 @@ HRESULT Device::GetMaterial(D3DMATERIAL9 *material) {
 HRESULT Device::SetScissorRect(const RECT *rect) {
   if (!rect) return D3DERR_INVALIDCALL;
   state_.scissor_rect = *rect;
-  dirty_ |= kDirtyViewport;
+  if (state_.render_states[D3DRS_SCISSORTESTENABLE]) dirty_ |= kDirtyViewport; // otherwise it changes nothing
   return D3D_OK;
 }
 

@@ -38,9 +38,6 @@ WINBOOL Device::GetSoftwareVertexProcessing() { NOVEM_UNIMPLEMENTED(FALSE); }
 HRESULT Device::SetNPatchMode(float) { NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL); }
 float Device::GetNPatchMode() { NOVEM_UNIMPLEMENTED(0.0f); }
 HRESULT Device::ProcessVertices(UINT, UINT, UINT, IDirect3DVertexBuffer9 *, IDirect3DVertexDeclaration9 *, DWORD) { NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL); }
-// Instancing (SetStreamSourceFreq) is not implemented yet: every stream advances per vertex.
-HRESULT Device::SetStreamSourceFreq(UINT, UINT) { NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL); }
-HRESULT Device::GetStreamSourceFreq(UINT, UINT *) { NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL); }
 HRESULT Device::DrawRectPatch(UINT, const float *, const D3DRECTPATCH_INFO *) { NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL); }
 HRESULT Device::DrawTriPatch(UINT, const float *, const D3DTRIPATCH_INFO *) { NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL); }
 HRESULT Device::DeletePatch(UINT) { NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL); }

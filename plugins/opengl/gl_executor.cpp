@@ -19,7 +19,7 @@ const char *opcode_name(uint16_t op) {
       "DESTROY_IMAGE", "CREATE_SHADER", "DESTROY_SHADER", "SET_RENDER_TARGETS", "SET_VIEWPORT",
       "SET_SCISSOR",  "SET_PIPELINE",  "SET_VERTEX_BUFFER", "SET_CONSTANTS",   "CLEAR",
       "DRAW",         "READ_IMAGE",    "PRESENT",        "FENCE",             "SET_INDEX_BUFFER",
-      "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE"};
+      "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE",  "SET_DYNAMIC_STATE"};
   return op < NV_OP_COUNT ? names[op] : "?";
 }
 
@@ -271,10 +271,11 @@ void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
   bool do_depth = (a.flags & NV_CLEAR_DEPTH) && ds;
   bool do_stencil = (a.flags & NV_CLEAR_STENCIL) && ds && ds->format->stencil;
   if (!do_color && !do_depth && !do_stencil) return;
-  // A clear ignores the pipeline's write masks (GL's clears obey them) and the scissor (each
+  // A clear ignores the pipeline's write masks and the stencil write mask (GL's clears obey them) and the scissor (each
   // rectangle becomes the scissor for its clear). The next draw puts the pipeline's masks back.
   if (do_color) state_.color_mask(0xF);
   if (do_depth) state_.depth_mask(true);
+  if (do_stencil) state_.stencil_write_mask(0xFF);
   pipeline_dirty_ = true;
   const auto *rects = static_cast<const nv_rect *>(novem::command_payload<nv_cmd_clear>(h));
   const GLint stencil = GLint(a.stencil & 0xFF);
@@ -455,20 +456,47 @@ void Executor::set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *)
   pipeline_dirty_ = true;
 }
 
+void Executor::set_dynamic_state(const nv_cmd_set_dynamic_state &a, const nv_cmd_header *) {
+  dynamic_ = a;
+  pipeline_dirty_ = true; // applied with the pipeline; the state cache drops what did not change
+}
+
 void Executor::apply_pipeline(const Pipeline &p) {
   state_.program(p.program);
   state_.blend({p.blend, p.color_src, p.color_dst, p.color_op, p.alpha_src, p.alpha_dst, p.alpha_op});
+  state_.blend_color(dynamic_.blend_constant);
   state_.color_mask(p.color_mask);
   state_.depth(p.depth_test, p.depth_write, p.depth_func);
   state_.cull(p.cull, p.cull_face);
+  state_.polygon_mode(p.polygon_mode);
+  // glPolygonOffset's units are the depth format's least resolvable difference, as the contract's.
+  state_.depth_bias(p.depth_bias, p.depth_bias ? dynamic_.depth_bias_slope : 0.0f,
+                    p.depth_bias ? dynamic_.depth_bias_constant : 0.0f);
+  StencilState stencil;
+  stencil.enable = p.stencil;
+  if (p.stencil) {
+    std::memcpy(stencil.ops, p.stencil_ops, sizeof stencil.ops);
+    std::memcpy(stencil.func, p.stencil_func, sizeof stencil.func);
+    stencil.reference = GLint(dynamic_.stencil_reference & 0xFF);
+    stencil.compare_mask = dynamic_.stencil_compare_mask & 0xFF;
+  }
+  state_.stencil(stencil);
+  state_.stencil_write_mask(dynamic_.stencil_write_mask & 0xFF);
   apply_vertex_input(p.desc);
 }
 
 void Executor::apply_vertex_input(const nv_pipeline_desc &d) {
   const uint32_t count = std::min<uint32_t>(d.attribute_count, NV_MAX_VERTEX_ATTRIBUTES);
   if (config_.state_cache && input_valid_ && applied_input_.attribute_count == d.attribute_count &&
+      applied_input_.instance_slots == d.instance_slots &&
       std::memcmp(applied_input_.attributes, d.attributes, count * sizeof d.attributes[0]) == 0)
     return;
+  // Slots read per instance advance once per instance (divisor 1); the others per vertex.
+  for (uint32_t slot = 0; slot < NV_MAX_VERTEX_BUFFERS; ++slot) {
+    const uint32_t bit = 1u << slot;
+    if (!input_valid_ || !config_.state_cache || ((applied_input_.instance_slots ^ d.instance_slots) & bit))
+      gl_.VertexArrayBindingDivisor(vao_, slot, (d.instance_slots & bit) ? 1 : 0);
+  }
   uint32_t enabled = 0;
   for (uint32_t i = 0; i < count; ++i) {
     const nv_vertex_attribute &a = d.attributes[i];
@@ -508,7 +536,8 @@ bool Executor::prepare_draw() {
 
 void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
   if (!a.vertex_count || !prepare_draw()) return;
-  gl_.DrawArrays(pipeline_->mode, GLint(a.first_vertex), GLsizei(a.vertex_count));
+  gl_.DrawArraysInstanced(pipeline_->mode, GLint(a.first_vertex), GLsizei(a.vertex_count),
+                          GLsizei(std::max(a.instance_count, 1u)));
   unflushed_ = true;
 }
 
@@ -537,8 +566,9 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
     element_buffer_ = it->second.name;
   }
   const GLenum type = index_.index_size == 4 ? GL_UNSIGNED_INT : GL_UNSIGNED_SHORT;
-  gl_.DrawElementsBaseVertex(pipeline_->mode, GLsizei(a.index_count), type,
-                             reinterpret_cast<const void *>(uintptr_t(first)), GLint(a.base_vertex));
+  gl_.DrawElementsInstancedBaseVertex(pipeline_->mode, GLsizei(a.index_count), type,
+                                      reinterpret_cast<const void *>(uintptr_t(first)),
+                                      GLsizei(std::max(a.instance_count, 1u)), GLint(a.base_vertex));
   unflushed_ = true;
 }
 

@@ -67,6 +67,7 @@ public:
   void draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *h);
   void update_image(const nv_cmd_update_image &a, const nv_cmd_header *h);
   void set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *h);
+  void set_dynamic_state(const nv_cmd_set_dynamic_state &a, const nv_cmd_header *h);
 
 private:
   // A table entry: the handler, then (unless KHR_debug reports them) any GL error it raised.
@@ -123,6 +124,8 @@ private:
 
   nv_pipeline_desc desc_{};
   bool have_desc_ = false;
+  // SET_DYNAMIC_STATE's values, applied with the pipeline; the masks start at 0xFF (the contract).
+  nv_cmd_set_dynamic_state dynamic_{0, 0xFF, 0xFF, {0, 0, 0, 0}, 0, 0};
   const Pipeline *pipeline_ = nullptr;
   bool pipeline_dirty_ = true;
   nv_pipeline_desc applied_input_{}; // the vertex input last set on the VAO
@@ -170,6 +173,7 @@ constexpr novem::DispatchTable<Executor> Executor::table() {
   t[NV_OP_DRAW_INDEXED] = run<nv_cmd_draw_indexed, &Executor::draw_indexed>;
   t[NV_OP_UPDATE_IMAGE] = run<nv_cmd_update_image, &Executor::update_image>;
   t[NV_OP_SET_TEXTURE] = run<nv_cmd_set_texture, &Executor::set_texture>;
+  t[NV_OP_SET_DYNAMIC_STATE] = run<nv_cmd_set_dynamic_state, &Executor::set_dynamic_state>;
   return t;
 }
 

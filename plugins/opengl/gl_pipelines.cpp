@@ -34,6 +34,13 @@ GLenum blend_op(uint8_t op) {
   return op < 5 ? table[op] : GL_FUNC_ADD;
 }
 
+GLenum stencil_op(uint8_t op) {
+  static constexpr GLenum table[] = {GL_KEEP, GL_ZERO, GL_REPLACE, GL_INCR, GL_DECR, GL_INVERT, GL_INCR_WRAP, GL_DECR_WRAP};
+  return op < 8 ? table[op] : GL_KEEP;
+}
+
+GLenum polygon_mode(uint8_t m) { return m == NV_FILL_WIREFRAME ? GL_LINE : m == NV_FILL_POINT ? GL_POINT : GL_FILL; }
+
 } // namespace
 
 size_t Pipelines::Hash::operator()(const Key &k) const {
@@ -65,6 +72,16 @@ const Pipeline *Pipelines::get(const nv_pipeline_desc &desc, Programs &programs)
   p.alpha_dst = blend_factor(desc.alpha_dst);
   p.alpha_op = blend_op(desc.alpha_op);
   p.color_mask = desc.color_write_mask & 0xF;
+  p.polygon_mode = desc.topology >= NV_TOPOLOGY_TRIANGLE_LIST ? polygon_mode(desc.fill_mode) : GL_FILL;
+  p.depth_bias = desc.depth_bias_enable != 0;
+  p.stencil = desc.stencil_enable != 0;
+  const nv_stencil_face faces[2] = {desc.stencil_front, desc.stencil_back}; // GL_FRONT is clockwise (kFrontFace)
+  for (int f = 0; f < 2; ++f) {
+    p.stencil_ops[f][0] = stencil_op(faces[f].fail_op);
+    p.stencil_ops[f][1] = stencil_op(faces[f].depth_fail_op);
+    p.stencil_ops[f][2] = stencil_op(faces[f].pass_op);
+    p.stencil_func[f] = compare(faces[f].compare);
+  }
   Pipeline &stored = cache_.emplace(key, p).first->second;
   return stored.program ? &stored : nullptr;
 }

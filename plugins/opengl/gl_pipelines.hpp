@@ -25,6 +25,12 @@ struct Pipeline {
   GLenum color_src = GL_ONE, color_dst = GL_ZERO, color_op = GL_FUNC_ADD;
   GLenum alpha_src = GL_ONE, alpha_dst = GL_ZERO, alpha_op = GL_FUNC_ADD;
   uint8_t color_mask = 0xF;
+  GLenum polygon_mode = GL_FILL;
+  bool depth_bias = false;
+  bool stencil = false;
+  // Front (clockwise, and points and lines) and back: fail, depth fail, pass, compare.
+  GLenum stencil_ops[2][3] = {{GL_KEEP, GL_KEEP, GL_KEEP}, {GL_KEEP, GL_KEEP, GL_KEEP}};
+  GLenum stencil_func[2] = {GL_ALWAYS, GL_ALWAYS};
 };
 
 // Winding. Under glClipControl(GL_UPPER_LEFT) GL measures a triangle's winding as it looks in

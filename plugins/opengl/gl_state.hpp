@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "novem/commands.h"
 #include "novem_gl.h"
@@ -15,6 +16,17 @@ struct BlendState {
   GLenum color_src = GL_ONE, color_dst = GL_ZERO, color_op = GL_FUNC_ADD;
   GLenum alpha_src = GL_ONE, alpha_dst = GL_ZERO, alpha_op = GL_FUNC_ADD;
   bool operator==(const BlendState &) const = default;
+};
+
+// The stencil test: the pipeline's ops and functions per face (0 front, 1 back) and the dynamic
+// reference and masks.
+struct StencilState {
+  bool enable = false;
+  GLenum ops[2][3] = {{GL_KEEP, GL_KEEP, GL_KEEP}, {GL_KEEP, GL_KEEP, GL_KEEP}};
+  GLenum func[2] = {GL_ALWAYS, GL_ALWAYS};
+  GLint reference = 0;
+  GLuint compare_mask = 0xFF;
+  bool operator==(const StencilState &) const = default;
 };
 
 class StateCache {
@@ -33,6 +45,12 @@ public:
     depth(false, true, GL_LESS);
     cull(false, GL_BACK);
     scissor({0, 0, 16384, 16384}); // no scissoring until SET_SCISSOR
+    stencil(StencilState{});
+    stencil_write_mask(0xFF);
+    polygon_mode(GL_FILL);
+    depth_bias(false, 0.0f, 0.0f);
+    const float zero[4] = {};
+    blend_color(zero);
     enabled_ = was;
   }
 
@@ -89,6 +107,43 @@ public:
     gl_.Scissor(r.x, r.y, r.width > 0 ? r.width : 0, r.height > 0 ? r.height : 0);
   }
 
+  void stencil(const StencilState &s) {
+    if (!enabled_ || s.enable != stencil_.enable) s.enable ? gl_.Enable(GL_STENCIL_TEST) : gl_.Disable(GL_STENCIL_TEST);
+    static constexpr GLenum kFaces[2] = {GL_FRONT, GL_BACK};
+    for (int f = 0; f < 2; ++f) {
+      if (!enabled_ || std::memcmp(s.ops[f], stencil_.ops[f], sizeof s.ops[f]) != 0)
+        gl_.StencilOpSeparate(kFaces[f], s.ops[f][0], s.ops[f][1], s.ops[f][2]);
+      if (!enabled_ || s.func[f] != stencil_.func[f] || s.reference != stencil_.reference ||
+          s.compare_mask != stencil_.compare_mask)
+        gl_.StencilFuncSeparate(kFaces[f], s.func[f], s.reference, s.compare_mask);
+    }
+    stencil_ = s;
+  }
+  // Also masks stencil clears, as glStencilMask does.
+  void stencil_write_mask(GLuint m) {
+    if (enabled_ && m == stencil_write_mask_) return;
+    gl_.StencilMaskSeparate(GL_FRONT_AND_BACK, stencil_write_mask_ = m);
+  }
+  void polygon_mode(GLenum mode) {
+    if (enabled_ && mode == polygon_mode_) return;
+    gl_.PolygonMode(GL_FRONT_AND_BACK, polygon_mode_ = mode);
+  }
+  // glPolygonOffset for every fill mode: D3D9's depth bias applies to points and lines too.
+  void depth_bias(bool enable, float slope, float constant) {
+    if (!enabled_ || enable != depth_bias_) {
+      for (GLenum cap : {GL_POLYGON_OFFSET_FILL, GL_POLYGON_OFFSET_LINE, GL_POLYGON_OFFSET_POINT})
+        enable ? gl_.Enable(cap) : gl_.Disable(cap);
+      depth_bias_ = enable;
+    }
+    if (!enabled_ || slope != bias_slope_ || constant != bias_constant_)
+      gl_.PolygonOffset(bias_slope_ = slope, bias_constant_ = constant);
+  }
+  void blend_color(const float c[4]) {
+    if (enabled_ && std::memcmp(c, blend_color_, sizeof blend_color_) == 0) return;
+    std::memcpy(blend_color_, c, sizeof blend_color_);
+    gl_.BlendColor(c[0], c[1], c[2], c[3]);
+  }
+
 private:
   const NovemGL &gl_;
   bool enabled_;
@@ -98,6 +153,12 @@ private:
   bool depth_test_ = false, depth_write_ = true, cull_ = false;
   GLenum depth_func_ = GL_LESS, cull_face_ = GL_BACK;
   nv_rect scissor_ = {};
+  StencilState stencil_;
+  GLuint stencil_write_mask_ = 0xFF;
+  GLenum polygon_mode_ = GL_FILL;
+  bool depth_bias_ = false;
+  float bias_slope_ = 0.0f, bias_constant_ = 0.0f;
+  float blend_color_[4] = {};
 };
 
 } // namespace novem_gl

@@ -68,6 +68,23 @@ typedef enum nv_blend_op {
   NV_BLEND_OP_MAX,
 } nv_blend_op;
 
+/* ABI 4: stencil operations, in VkStencilOp's order. */
+typedef enum nv_stencil_op {
+  NV_STENCIL_OP_KEEP = 0, NV_STENCIL_OP_ZERO, NV_STENCIL_OP_REPLACE, NV_STENCIL_OP_INCREMENT_CLAMP,
+  NV_STENCIL_OP_DECREMENT_CLAMP, NV_STENCIL_OP_INVERT, NV_STENCIL_OP_INCREMENT_WRAP, NV_STENCIL_OP_DECREMENT_WRAP,
+} nv_stencil_op;
+
+/* ABI 4: how triangles are rasterised. Points and lines are drawn as they are. */
+typedef enum nv_fill_mode { NV_FILL_SOLID = 0, NV_FILL_WIREFRAME, NV_FILL_POINT } nv_fill_mode;
+
+/* ABI 4: the stencil test of one facing. */
+typedef struct nv_stencil_face {
+  uint8_t fail_op;       /* nv_stencil_op: the stencil test fails */
+  uint8_t depth_fail_op; /* the stencil test passes, the depth test fails */
+  uint8_t pass_op;       /* both pass */
+  uint8_t compare;       /* nv_compare: (reference & compare_mask) OP (stored & compare_mask) */
+} nv_stencil_face;
+
 typedef enum nv_shader_stage { NV_STAGE_VERTEX = 0, NV_STAGE_PIXEL = 1, NV_STAGE_COUNT } nv_shader_stage;
 
 enum nv_image_usage {
@@ -119,6 +136,19 @@ typedef struct nv_pipeline_desc {
   uint8_t attribute_count;
   uint8_t reserved[2];
   nv_vertex_attribute attributes[NV_MAX_VERTEX_ATTRIBUTES];
+  /* ABI 4. The stencil test runs only with stencil_enable and a depth-stencil target that has
+   * stencil. stencil_front applies to clockwise triangles (the front face, row 0 at the top) and
+   * to points and lines, stencil_back to counter-clockwise triangles; the reference and masks
+   * are dynamic (SET_DYNAMIC_STATE). */
+  uint8_t stencil_enable;
+  uint8_t fill_mode;         /* nv_fill_mode */
+  uint8_t depth_bias_enable; /* apply SET_DYNAMIC_STATE's depth bias */
+  uint8_t reserved4;
+  nv_stencil_face stencil_front;
+  nv_stencil_face stencil_back;
+  /* Bit n: vertex buffer slot n advances once per instance instead of once per vertex. */
+  uint16_t instance_slots;
+  uint16_t reserved5;
 } nv_pipeline_desc;
 
 typedef enum nv_opcode {
@@ -145,6 +175,7 @@ typedef enum nv_opcode {
   NV_OP_DRAW_INDEXED,     /* ABI 2 */
   NV_OP_UPDATE_IMAGE,     /* ABI 3 */
   NV_OP_SET_TEXTURE,      /* ABI 3 */
+  NV_OP_SET_DYNAMIC_STATE, /* ABI 4 */
   NV_OP_COUNT
 } nv_opcode;
 
@@ -188,7 +219,8 @@ typedef struct nv_cmd_clear {
   uint32_t stencil;
   uint32_t rect_count;
 } nv_cmd_clear;
-typedef struct nv_cmd_draw { uint32_t first_vertex; uint32_t vertex_count; } nv_cmd_draw;
+/* instance_count (ABI 4): instances drawn; 0 reads as 1. */
+typedef struct nv_cmd_draw { uint32_t first_vertex; uint32_t vertex_count; uint32_t instance_count; } nv_cmd_draw;
 /* Copies rect of image, rows top first and tightly packed, into the channel's readback area.
  * The bytes are there once a FENCE that follows has completed. */
 typedef struct nv_cmd_read_image { uint32_t image; nv_rect rect; } nv_cmd_read_image;
@@ -204,7 +236,11 @@ typedef struct nv_cmd_set_index_buffer { uint32_t buffer; uint32_t offset; uint3
 /* Draws index_count indices starting at index first_index of the bound index buffer; each index
  * has base_vertex added before it selects a vertex. A draw that would read past the end of the
  * index buffer, or with no index buffer bound, draws nothing. There is no primitive restart. */
-typedef struct nv_cmd_draw_indexed { uint32_t first_index; uint32_t index_count; int32_t base_vertex; } nv_cmd_draw_indexed;
+/* instance_count (ABI 4): instances drawn (instance slots advance once per instance, see
+ * nv_pipeline_desc.instance_slots); 0 reads as 1. */
+typedef struct nv_cmd_draw_indexed {
+  uint32_t first_index; uint32_t index_count; int32_t base_vertex; uint32_t instance_count;
+} nv_cmd_draw_indexed;
 
 /* ABI 3: texture sampling. */
 typedef enum nv_filter { NV_FILTER_NONE = 0, NV_FILTER_POINT, NV_FILTER_LINEAR } nv_filter;
@@ -243,6 +279,23 @@ typedef struct nv_cmd_update_image {
 typedef struct nv_cmd_set_texture {
   uint32_t stage; uint32_t slot; uint32_t image; nv_sampler_desc sampler;
 } nv_cmd_set_texture;
+
+/* ABI 4: the state draws use that may change without a new pipeline. Until the first one, the
+ * values are those below as zero, except the masks, which start at 0xFF.
+ * stencil_*: the reference (low 8 bits used), the mask ANDed with reference and stored value
+ * before comparing, and the mask of stencil bits a draw may write.
+ * blend_constant: r, g, b, a in [0, 1] for NV_BLEND_CONSTANT_COLOR / ONE_MINUS_CONSTANT_COLOR.
+ * depth_bias_constant: in units of the depth format's least resolvable difference (the value
+ * vkCmdSetDepthBias / glPolygonOffset take: 2^-16 for D16, 2^-24 for D24S8); depth_bias_slope
+ * multiplies the primitive's greatest depth slope. Used while the pipeline's depth_bias_enable. */
+typedef struct nv_cmd_set_dynamic_state {
+  uint32_t stencil_reference;
+  uint32_t stencil_compare_mask;
+  uint32_t stencil_write_mask;
+  float blend_constant[4];
+  float depth_bias_constant;
+  float depth_bias_slope;
+} nv_cmd_set_dynamic_state;
 
 #ifdef __cplusplus
 }

@@ -29,6 +29,7 @@ public:
   const VkPhysicalDeviceProperties &properties() const { return properties_; }
   const VkPhysicalDeviceLimits &limits() const { return properties_.limits; }
   const VkPhysicalDeviceMemoryProperties &memory() const { return memory_; }
+  bool fill_mode_non_solid() const { return fill_mode_non_solid_; } // wireframe and point fill
 
 private:
   const NovemVkInstance &instance_;
@@ -39,6 +40,7 @@ private:
   uint32_t queue_family_ = 0;
   VkPhysicalDeviceProperties properties_{};
   VkPhysicalDeviceMemoryProperties memory_{};
+  bool fill_mode_non_solid_ = false;
 };
 
 } // namespace novem::vk

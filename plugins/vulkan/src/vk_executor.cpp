@@ -26,7 +26,7 @@ const char *opcode_name(uint16_t op) {
       "DESTROY_IMAGE", "CREATE_SHADER", "DESTROY_SHADER", "SET_RENDER_TARGETS", "SET_VIEWPORT",
       "SET_SCISSOR",  "SET_PIPELINE",  "SET_VERTEX_BUFFER", "SET_CONSTANTS", "CLEAR",
       "DRAW",         "READ_IMAGE",    "PRESENT",        "FENCE",         "SET_INDEX_BUFFER",
-      "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE"};
+      "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE",  "SET_DYNAMIC_STATE"};
   return op < NV_OP_COUNT ? names[op] : "unknown";
 }
 
@@ -193,7 +193,7 @@ bool Executor::bind_pipeline(VkCommandBuffer cmd) {
   return true;
 }
 
-void Executor::set_dynamic_state(VkCommandBuffer cmd) {
+void Executor::record_dynamic_state(VkCommandBuffer cmd) {
   if (!dynamic_dirty_) return;
   // D3D's +Y-up clip space lands NDC y = +1 on the viewport's top row: flip with a negative height.
   nv_cmd_set_viewport v = viewport_;
@@ -203,6 +203,13 @@ void Executor::set_dynamic_state(VkCommandBuffer cmd) {
   nv_rect s = scissor_set_ ? scissor_ : nv_rect{0, 0, int32_t(render_extent_.width), int32_t(render_extent_.height)};
   VkRect2D sc = clip_rect(s, render_extent_);
   device_->vk().CmdSetScissor(cmd, 0, 1, &sc);
+  // Every pipeline declares these dynamic (vk_pipeline.cpp), so each is set whatever the pipeline uses.
+  const NovemVkDevice &vk = device_->vk();
+  vk.CmdSetDepthBias(cmd, dynamic_.depth_bias_constant, 0.0f, dynamic_.depth_bias_slope);
+  vk.CmdSetBlendConstants(cmd, dynamic_.blend_constant);
+  vk.CmdSetStencilCompareMask(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, dynamic_.stencil_compare_mask);
+  vk.CmdSetStencilWriteMask(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, dynamic_.stencil_write_mask);
+  vk.CmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, dynamic_.stencil_reference);
   dynamic_dirty_ = false;
 }
 
@@ -248,7 +255,7 @@ Buffer *Executor::bind_index_buffer(VkCommandBuffer cmd) {
 
 bool Executor::prepare_draw(VkCommandBuffer cmd) {
   if (!bind_pipeline(cmd)) return false;
-  set_dynamic_state(cmd);
+  record_dynamic_state(cmd);
   bind_vertex_buffers(cmd);
   bind_constants(cmd);
   mark_textures_used(batches_->recording_id());
@@ -557,6 +564,11 @@ void Executor::set_scissor(const nv_cmd_set_scissor &a, const nv_cmd_header *) {
   dynamic_dirty_ = true;
 }
 
+void Executor::set_dynamic_state(const nv_cmd_set_dynamic_state &a, const nv_cmd_header *) {
+  dynamic_ = a;
+  dynamic_dirty_ = true;
+}
+
 void Executor::set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *) {
   if (desc_set_ && std::memcmp(&desc_, &a.desc, sizeof desc_) == 0) return;
   desc_ = a.desc;
@@ -643,7 +655,7 @@ void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
   if (!begin_rendering()) return;
   VkCommandBuffer cmd = batches_->cmd();
   if (!prepare_draw(cmd)) return;
-  device_->vk().CmdDraw(cmd, a.vertex_count, 1, a.first_vertex, 0);
+  device_->vk().CmdDraw(cmd, a.vertex_count, std::max(a.instance_count, 1u), a.first_vertex, 0);
   if (!options_.batching) submit();
 }
 
@@ -659,7 +671,7 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
   if (!begin_rendering()) return;
   VkCommandBuffer cmd = batches_->cmd();
   if (!prepare_draw(cmd) || !bind_index_buffer(cmd)) return;
-  device_->vk().CmdDrawIndexed(cmd, a.index_count, 1, a.first_index, a.base_vertex, 0);
+  device_->vk().CmdDrawIndexed(cmd, a.index_count, std::max(a.instance_count, 1u), a.first_index, a.base_vertex, 0);
   if (!options_.batching) submit();
 }
 

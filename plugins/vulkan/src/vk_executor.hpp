@@ -65,6 +65,7 @@ public:
   void draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *h);
   void update_image(const nv_cmd_update_image &a, const nv_cmd_header *h);
   void set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *h);
+  void set_dynamic_state(const nv_cmd_set_dynamic_state &a, const nv_cmd_header *h);
 
   // One line on stderr for a command that failed (the first few of them).
   void report(uint16_t opcode, const char *what);
@@ -91,7 +92,7 @@ private:
   // Copies rows (top first, `pitch` bytes apart) into rect of level `level`, through a staging
   // buffer freed when the batch completes.
   void upload(Image &img, uint32_t level, const VkRect2D &rect, const uint8_t *rows, size_t pitch);
-  void set_dynamic_state(VkCommandBuffer cmd);
+  void record_dynamic_state(VkCommandBuffer cmd);
   void retire_pipeline(VkPipeline pipeline);
   Buffer *find_buffer(uint32_t handle);
   Image *find_image(uint32_t handle);
@@ -122,6 +123,8 @@ private:
   bool viewport_set_ = false, scissor_set_ = false;
   nv_cmd_set_viewport viewport_{};
   nv_rect scissor_{};
+  // SET_DYNAMIC_STATE's values; the masks start at 0xFF (the contract).
+  nv_cmd_set_dynamic_state dynamic_{0, 0xFF, 0xFF, {0, 0, 0, 0}, 0, 0};
   nv_pipeline_desc desc_{};
   bool desc_set_ = false;
   struct VertexBinding {
@@ -189,6 +192,7 @@ constexpr DispatchTable<Executor> Executor::table() {
   t[NV_OP_DRAW_INDEXED] = guarded<nv_cmd_draw_indexed, &Executor::draw_indexed>;
   t[NV_OP_UPDATE_IMAGE] = guarded<nv_cmd_update_image, &Executor::update_image>;
   t[NV_OP_SET_TEXTURE] = guarded<nv_cmd_set_texture, &Executor::set_texture>;
+  t[NV_OP_SET_DYNAMIC_STATE] = guarded<nv_cmd_set_dynamic_state, &Executor::set_dynamic_state>;
   return t;
 }
 

@@ -65,12 +65,30 @@ VkPrimitiveTopology topology(uint8_t t) {
   }
 }
 
+VkStencilOp stencil_op(uint8_t op) {
+  return op <= NV_STENCIL_OP_DECREMENT_WRAP ? VkStencilOp(op) : VK_STENCIL_OP_KEEP; // the same order
+}
+
+VkPolygonMode polygon_mode(uint8_t m) {
+  return m == NV_FILL_WIREFRAME ? VK_POLYGON_MODE_LINE : m == NV_FILL_POINT ? VK_POLYGON_MODE_POINT : VK_POLYGON_MODE_FILL;
+}
+
+// The reference and masks are dynamic state.
+VkStencilOpState stencil_face(const nv_stencil_face &f) {
+  VkStencilOpState s{};
+  s.failOp = stencil_op(f.fail_op);
+  s.passOp = stencil_op(f.pass_op);
+  s.depthFailOp = stencil_op(f.depth_fail_op);
+  s.compareOp = compare_op(f.compare);
+  return s;
+}
+
+} // namespace
+
 bool has_stencil(VkFormat f) {
   return f == VK_FORMAT_D24_UNORM_S8_UINT || f == VK_FORMAT_D32_SFLOAT_S8_UINT || f == VK_FORMAT_D16_UNORM_S8_UINT ||
          f == VK_FORMAT_S8_UINT;
 }
-
-} // namespace
 
 // ---- PipelineLayout ----
 
@@ -121,6 +139,11 @@ PipelineKey PipelineKey::make(const nv_pipeline_desc &desc, VkFormat color, VkFo
   if (!d.blend_enable || color == VK_FORMAT_UNDEFINED)
     d.blend_enable = d.color_src = d.color_dst = d.color_op = d.alpha_src = d.alpha_dst = d.alpha_op = 0;
   if (color == VK_FORMAT_UNDEFINED) d.color_write_mask = 0;
+  d.reserved4 = 0;
+  d.reserved5 = 0;
+  if (!d.stencil_enable || !has_stencil(depth)) d.stencil_enable = 0, d.stencil_front = d.stencil_back = nv_stencil_face{};
+  if (depth == VK_FORMAT_UNDEFINED) d.depth_bias_enable = 0;
+  if (d.topology < NV_TOPOLOGY_TRIANGLE_LIST) d.fill_mode = NV_FILL_SOLID;
   k.color_format = color;
   k.depth_format = depth;
   return k;
@@ -213,7 +236,8 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
     attributes.push_back({a.location, a.binding, f, a.offset});
     if (!(slots & (1u << a.binding))) {
       slots |= 1u << a.binding;
-      bindings.push_back({a.binding, 0, VK_VERTEX_INPUT_RATE_VERTEX});
+      const bool per_instance = (d.instance_slots >> a.binding) & 1;
+      bindings.push_back({a.binding, 0, per_instance ? VK_VERTEX_INPUT_RATE_INSTANCE : VK_VERTEX_INPUT_RATE_VERTEX});
     }
   }
   VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
@@ -233,7 +257,9 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
   // windings in — whatever the viewport's flip. Clockwise is always the front face, as in D3D9,
   // so that a shader's facing input (vFace) means the same whatever is culled.
   VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-  rs.polygonMode = VK_POLYGON_MODE_FILL;
+  // Non-solid fill needs fillModeNonSolid; without it triangles stay solid.
+  rs.polygonMode = device_.fill_mode_non_solid() ? polygon_mode(d.fill_mode) : VK_POLYGON_MODE_FILL;
+  rs.depthBiasEnable = d.depth_bias_enable ? VK_TRUE : VK_FALSE; // the factors are dynamic
   rs.lineWidth = 1.0f;
   rs.cullMode = d.cull == NV_CULL_CCW ? VK_CULL_MODE_BACK_BIT : d.cull == NV_CULL_CW ? VK_CULL_MODE_FRONT_BIT : VK_CULL_MODE_NONE;
   rs.frontFace = VK_FRONT_FACE_CLOCKWISE;
@@ -245,6 +271,9 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
   ds.depthTestEnable = d.depth_test ? VK_TRUE : VK_FALSE;
   ds.depthWriteEnable = d.depth_test && d.depth_write ? VK_TRUE : VK_FALSE;
   ds.depthCompareOp = d.depth_test ? compare_op(d.depth_compare) : VK_COMPARE_OP_ALWAYS;
+  ds.stencilTestEnable = d.stencil_enable ? VK_TRUE : VK_FALSE;
+  ds.front = stencil_face(d.stencil_front);
+  ds.back = stencil_face(d.stencil_back);
   ds.minDepthBounds = 0.0f;
   ds.maxDepthBounds = 1.0f;
 
@@ -263,7 +292,9 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
   cb.pAttachments = &att;
 
   const VkDynamicState dynamic[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR,
-                                    VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE};
+                                    VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE, VK_DYNAMIC_STATE_DEPTH_BIAS,
+                                    VK_DYNAMIC_STATE_BLEND_CONSTANTS, VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK,
+                                    VK_DYNAMIC_STATE_STENCIL_WRITE_MASK, VK_DYNAMIC_STATE_STENCIL_REFERENCE};
   VkPipelineDynamicStateCreateInfo dyn{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
   dyn.dynamicStateCount = uint32_t(std::size(dynamic));
   dyn.pDynamicStates = dynamic;

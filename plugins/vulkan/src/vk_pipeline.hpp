@@ -1,6 +1,7 @@
 // Pipelines: the one pipeline layout (set 0: a dynamic uniform buffer per stage, binding 0
 // vertex / 1 pixel; combined image samplers at 16..31 (pixel) and 32..35 (vertex)), and the VkPipeline cache keyed by a hash of nv_pipeline_desc plus the
-// formats of the bound targets. Viewport, scissor and vertex strides are dynamic state.
+// formats of the bound targets. Viewport, scissor, vertex strides, depth bias, blend constants and
+// the stencil reference and masks are dynamic state.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +18,8 @@ class Shader;
 
 constexpr uint32_t kPixelTextureBinding = 16;
 constexpr uint32_t kVertexTextureBinding = 32;
+
+bool has_stencil(VkFormat f);
 
 class PipelineLayout {
 public:
