@@ -348,3 +348,87 @@ TEST_CASE("scene: instancing with SetStreamSourceFreq", "[scene][render_state][i
   }, 0);
   for (const auto &r : images) probe_quadrants(r, kRed, kGreen, kBlue, kBlack);
 }
+
+TEST_CASE("scene: stencil DECRSAT, INVERT and DECR wrapping", "[scene][render_state][stencil]") {
+  auto images = render_all("rs_stencil_decr_invert", with_depth(), [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET | D3DCLEAR_ZBUFFER | D3DCLEAR_STENCIL, kBlack, 1.0f, 1));
+    HR(dev->SetRenderState(D3DRS_ZENABLE, D3DZB_FALSE));
+    HR(dev->SetRenderState(D3DRS_STENCILENABLE, TRUE));
+    HR(dev->SetRenderState(D3DRS_COLORWRITEENABLE, 0)); // stencil only
+    HR(dev->SetRenderState(D3DRS_STENCILPASS, D3DSTENCILOP_DECRSAT));
+    for (int i = 0; i < 2; ++i) rect(dev, 0, 0, 32, 32, 0.5f, kWhite); // 1 -> 0 -> 0
+    HR(dev->SetRenderState(D3DRS_STENCILPASS, D3DSTENCILOP_INVERT));
+    rect(dev, 32, 0, 64, 32, 0.5f, kWhite); // 1 -> 0xfe
+    HR(dev->SetRenderState(D3DRS_STENCILPASS, D3DSTENCILOP_DECR));
+    for (int i = 0; i < 2; ++i) rect(dev, 0, 32, 32, 64, 0.5f, kWhite); // 1 -> 0 -> 0xff
+    HR(dev->SetRenderState(D3DRS_COLORWRITEENABLE, 0xf));
+    HR(dev->SetRenderState(D3DRS_STENCILPASS, D3DSTENCILOP_KEEP));
+    HR(dev->SetRenderState(D3DRS_STENCILFUNC, D3DCMP_EQUAL));
+    const std::pair<DWORD, D3DCOLOR> passes[] = {{0, kRed}, {0xfe, kGreen}, {0xff, kBlue}, {1, kYellow}};
+    for (auto [ref, colour] : passes) {
+      HR(dev->SetRenderState(D3DRS_STENCILREF, ref));
+      full(dev, colour);
+    }
+  }, 0);
+  for (const auto &r : images) probe_quadrants(r, kRed, kGreen, kBlue, kYellow);
+}
+
+TEST_CASE("scene: instancing from two instance streams, and a non-indexed draw draws once", "[scene][render_state][instancing]") {
+  auto images = render_all("rs_instancing_streams", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlack, 1.0f, 0));
+    struct Corner {
+      float x, y, z, w;
+    };
+    struct Offset {
+      float dx, dy;
+    };
+    const Corner quad[4] = {{-1, 1, 0.5f, 1}, {0, 1, 0.5f, 1}, {-1, 0, 0.5f, 1}, {0, 0, 0.5f, 1}};
+    const uint16_t indices[6] = {0, 1, 2, 1, 3, 2};
+    // Streams 1 (colours) and 2 (offsets): two instances, top-left red and bottom-right green;
+    // then four equal elements, read by the non-indexed draw.
+    const D3DCOLOR colours[6] = {kRed, kGreen, kBlue, kBlue, kBlue, kBlue};
+    const Offset offsets[6] = {{0, 0}, {1, -1}, {1, 0}, {1, 0}, {1, 0}, {1, 0}};
+    const D3DVERTEXELEMENT9 elements[] = {
+        {0, 0, D3DDECLTYPE_FLOAT4, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_POSITION, 0},
+        {1, 0, D3DDECLTYPE_D3DCOLOR, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_COLOR, 0},
+        {2, 0, D3DDECLTYPE_FLOAT2, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_TEXCOORD, 0},
+        D3DDECL_END()};
+    ShaderSet s(dev, "vs30_instance_offset", "ps30_pass_color", elements);
+    IDirect3DVertexBuffer9 *vb[3] = {};
+    const void *data[3] = {quad, colours, offsets};
+    const UINT sizes[3] = {sizeof quad, sizeof colours, sizeof offsets};
+    void *p = nullptr;
+    for (int i = 0; i < 3; ++i) {
+      HR(dev->CreateVertexBuffer(sizes[i], 0, 0, D3DPOOL_DEFAULT, &vb[i], nullptr));
+      HR(vb[i]->Lock(0, 0, &p, 0));
+      std::memcpy(p, data[i], sizes[i]);
+      HR(vb[i]->Unlock());
+    }
+    IDirect3DIndexBuffer9 *ib = nullptr;
+    HR(dev->CreateIndexBuffer(sizeof indices, 0, D3DFMT_INDEX16, D3DPOOL_DEFAULT, &ib, nullptr));
+    HR(ib->Lock(0, 0, &p, 0));
+    std::memcpy(p, indices, sizeof indices);
+    HR(ib->Unlock());
+    HR(dev->SetStreamSource(0, vb[0], 0, sizeof(Corner)));
+    HR(dev->SetStreamSource(1, vb[1], 0, sizeof(D3DCOLOR)));
+    HR(dev->SetStreamSource(2, vb[2], 0, sizeof(Offset)));
+    HR(dev->SetIndices(ib));
+    HR(dev->SetStreamSourceFreq(0, D3DSTREAMSOURCE_INDEXEDDATA | 2));
+    HR(dev->SetStreamSourceFreq(1, D3DSTREAMSOURCE_INSTANCEDATA | 1));
+    HR(dev->SetStreamSourceFreq(2, D3DSTREAMSOURCE_INSTANCEDATA | 1));
+    HR(dev->DrawIndexedPrimitive(D3DPT_TRIANGLELIST, 0, 0, 4, 0, 2));
+    // DrawPrimitive does not instance (D3D9 instances DrawIndexedPrimitive only): one quad.
+    HR(dev->SetStreamSource(1, vb[1], 2 * sizeof(D3DCOLOR), sizeof(D3DCOLOR)));
+    HR(dev->SetStreamSource(2, vb[2], 2 * sizeof(Offset), sizeof(Offset)));
+    HR(dev->DrawPrimitive(D3DPT_TRIANGLESTRIP, 0, 2));
+    for (UINT i = 0; i < 3; ++i) {
+      HR(dev->SetStreamSourceFreq(i, 1));
+      HR(dev->SetStreamSource(i, nullptr, 0, 0));
+    }
+    HR(dev->SetIndices(nullptr));
+    s.release(dev);
+    CHECK(ib->Release() == 0);
+    for (auto *b : vb) CHECK(b->Release() == 0);
+  }, 0);
+  for (const auto &r : images) probe_quadrants(r, kRed, kBlue, kBlack, kGreen);
+}
