@@ -30,14 +30,8 @@ bool valid_texture_stage_state(D3DTEXTURESTAGESTATETYPE state) {
   }
 }
 
-// The states ps_1_x texbem/texbeml/bem read from the pixel uniform block.
-bool is_bump_env_state(D3DTEXTURESTAGESTATETYPE state) {
-  return (state >= D3DTSS_BUMPENVMAT00 && state <= D3DTSS_BUMPENVMAT11) || state == D3DTSS_BUMPENVLSCALE ||
-         state == D3DTSS_BUMPENVLOFFSET;
-}
-
 // Which dirty groups a render state feeds.
-enum : uint32_t { kAffectsPipeline = 1, kAffectsVertexConstants = 2 };
+enum : uint32_t { kAffectsPipeline = 1, kAffectsVertexConstants = 2, kAffectsPixelConstants = 4 };
 
 uint32_t render_state_effect(D3DRENDERSTATETYPE state) {
   switch (state) {
@@ -46,10 +40,19 @@ uint32_t render_state_effect(D3DRENDERSTATETYPE state) {
   case D3DRS_SEPARATEALPHABLENDENABLE: case D3DRS_SRCBLENDALPHA: case D3DRS_DESTBLENDALPHA:
   case D3DRS_BLENDOPALPHA: case D3DRS_COLORWRITEENABLE:
     return kAffectsPipeline;
+  // The fixed-function pipeline: they shape its shaders (keys) or fill its uniform blocks.
   case D3DRS_LIGHTING: case D3DRS_COLORVERTEX: case D3DRS_DIFFUSEMATERIALSOURCE:
-    return kAffectsPipeline | kAffectsVertexConstants; // they choose the fixed-function shader
-  case D3DRS_AMBIENT: case D3DRS_AMBIENTMATERIALSOURCE: case D3DRS_EMISSIVEMATERIALSOURCE:
-    return kAffectsVertexConstants;
+  case D3DRS_AMBIENTMATERIALSOURCE: case D3DRS_EMISSIVEMATERIALSOURCE: case D3DRS_SPECULARMATERIALSOURCE:
+  case D3DRS_SPECULARENABLE: case D3DRS_LOCALVIEWER: case D3DRS_NORMALIZENORMALS:
+  case D3DRS_VERTEXBLEND: case D3DRS_INDEXEDVERTEXBLENDENABLE: case D3DRS_FOGENABLE:
+  case D3DRS_FOGTABLEMODE: case D3DRS_FOGVERTEXMODE: case D3DRS_RANGEFOGENABLE:
+  case D3DRS_CLIPPING: case D3DRS_CLIPPLANEENABLE: case D3DRS_POINTSCALEENABLE:
+  case D3DRS_POINTSPRITEENABLE: case D3DRS_ALPHATESTENABLE: case D3DRS_ALPHAFUNC: case D3DRS_SHADEMODE:
+    return kAffectsPipeline | kAffectsVertexConstants | kAffectsPixelConstants;
+  case D3DRS_AMBIENT: case D3DRS_FOGSTART: case D3DRS_FOGEND: case D3DRS_FOGDENSITY: case D3DRS_POINTSIZE:
+  case D3DRS_POINTSIZE_MIN: case D3DRS_POINTSIZE_MAX: case D3DRS_POINTSCALE_A: case D3DRS_POINTSCALE_B:
+  case D3DRS_POINTSCALE_C: case D3DRS_FOGCOLOR: case D3DRS_ALPHAREF: case D3DRS_TEXTUREFACTOR:
+    return kAffectsVertexConstants | kAffectsPixelConstants;
   default:
     return 0; // stored for the getters; not honoured by the draw path yet
   }
@@ -134,6 +137,7 @@ HRESULT Device::SetRenderState(D3DRENDERSTATETYPE state, DWORD value) {
   uint32_t effect = render_state_effect(state);
   if (effect & kAffectsPipeline) dirty_ |= kDirtyPipeline;
   if (effect & kAffectsVertexConstants) dirty_ |= kDirtyVertexConstants;
+  if (effect & kAffectsPixelConstants) dirty_ |= kDirtyPixelConstants;
   return D3D_OK;
 }
 
@@ -146,7 +150,9 @@ HRESULT Device::GetRenderState(D3DRENDERSTATETYPE state, DWORD *value) {
 HRESULT Device::SetTransform(D3DTRANSFORMSTATETYPE state, const D3DMATRIX *matrix) {
   if (!matrix || DWORD(state) >= state_.transforms.size()) return D3DERR_INVALIDCALL;
   state_.transforms[state] = *matrix;
-  if (state == D3DTS_VIEW || state == D3DTS_PROJECTION || state == D3DTS_WORLD) dirty_ |= kDirtyVertexConstants;
+  // Every transform feeds the fixed-function vertex block; the projection also chooses w or z fog.
+  dirty_ |= kDirtyVertexConstants;
+  if (state == D3DTS_PROJECTION) dirty_ |= kDirtyPipeline;
   return D3D_OK;
 }
 
@@ -222,7 +228,7 @@ HRESULT Device::SetLight(DWORD index, const D3DLIGHT9 *light) {
     return D3DERR_INVALIDCALL;
   }
   state_.lights[index].light = *light;
-  dirty_ |= kDirtyVertexConstants;
+  dirty_ |= kDirtyVertexConstants | kDirtyPipeline; // the light's type shapes the fixed-function shader
   return D3D_OK;
 }
 
@@ -251,7 +257,7 @@ HRESULT Device::LightEnable(DWORD index, WINBOOL enable) {
     if (enabled >= kMaxActiveLights) return D3DERR_INVALIDCALL;
   }
   it->second.enabled = enable != FALSE;
-  dirty_ |= kDirtyVertexConstants;
+  dirty_ |= kDirtyVertexConstants | kDirtyPipeline;
   return D3D_OK;
 }
 
@@ -308,7 +314,9 @@ HRESULT Device::SetTextureStageState(DWORD stage, D3DTEXTURESTAGESTATETYPE state
   DWORD &current = state_.texture_stage_states[stage][state];
   if (current == value) return D3D_OK;
   current = value;
-  if (is_bump_env_state(state)) dirty_ |= kDirtyPixelConstants;
+  // Every stage state shapes or feeds the fixed-function shaders; the bump-environment ones also
+  // the translated pixel shaders' block.
+  dirty_ |= kDirtyPipeline | kDirtyVertexConstants | kDirtyPixelConstants;
   return D3D_OK;
 }
 

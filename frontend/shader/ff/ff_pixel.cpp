@@ -1,0 +1,330 @@
+// The fixed-function pixel shader generator: D3D9's texture stages ("Texture Blending",
+// D3DTEXTUREOP, D3DTA), then specular add, fog ("Fog Formulas"), user clip planes and the alpha
+// test (README.md).
+#include <d3d9.h>
+
+#include "ff_constants.hpp"
+#include "ff_emit.hpp"
+#include "ff_shaders.hpp"
+
+#include "conventions.hpp"
+
+namespace novem::ff {
+
+namespace {
+
+using Id = SpirvBuilder::Id;
+namespace conv = novem::d3d9::conv;
+
+bool uses_texture(const PixelStage& st) {
+  auto reads = [](const uint8_t args[3]) {
+    for (int i = 0; i < 3; ++i)
+      if ((args[i] & D3DTA_SELECTMASK) == D3DTA_TEXTURE) return true;
+    return false;
+  };
+  const uint8_t op = st.color_op;
+  return reads(st.color_arg) || reads(st.alpha_arg) || op == D3DTOP_BLENDTEXTUREALPHA ||
+         op == D3DTOP_BLENDTEXTUREALPHAPM || st.alpha_op == D3DTOP_BLENDTEXTUREALPHA ||
+         st.alpha_op == D3DTOP_BLENDTEXTUREALPHAPM || op == D3DTOP_BUMPENVMAP ||
+         op == D3DTOP_BUMPENVMAPLUMINANCE;
+}
+
+class PixelGenerator {
+public:
+  explicit PixelGenerator(const PixelKey& key) : k_(key) {}
+  std::vector<uint32_t> build();
+
+private:
+  uint32_t active_stages() const;
+  void declare_interface(uint32_t stages);
+  Id sample(uint32_t s);
+  Id arg(uint32_t s, uint8_t a);
+  Id operation(uint8_t op, const Id args[3], uint32_t s);
+  void fog();
+  void alpha_test();
+  void clip();
+
+  const PixelKey& k_;
+  Emitter e_;
+  SpirvBuilder& b_ = e_.b;
+  Id in_color_[2] = {}, in_fog_ = 0, in_clip_[2] = {}, frag_coord_ = 0, point_coord_ = 0, out_ = 0;
+  Id in_texcoord_[kStages] = {}, sampler_[kStages] = {};
+  Id diffuse_ = 0, specular_ = 0, current_ = 0, temp_ = 0, texel_[kStages] = {};
+};
+
+// Stages up to the first whose COLOROP is DISABLE.
+uint32_t PixelGenerator::active_stages() const {
+  uint32_t n = 0;
+  while (n < kStages && k_.stage[n].color_op != D3DTOP_DISABLE) ++n;
+  return n;
+}
+
+std::vector<uint32_t> PixelGenerator::build() {
+  const uint32_t stages = active_stages();
+  e_.declare_block(ps::kCount, conv::kPixelUniformBinding, "FFPixelConstants");
+  declare_interface(stages);
+  const Id main_fn = b_.begin_function(e_.t_void, {}, "main");
+  clip();
+  diffuse_ = b_.load(in_color_[0]);
+  specular_ = b_.load(in_color_[1]);
+  current_ = diffuse_;
+  temp_ = e_.v4(0, 0, 0, 0);   // D3DTA_TEMP starts at 0
+  for (uint32_t s = 0; s < stages; ++s) {
+    const PixelStage& st = k_.stage[s];
+    texel_[s] = sampler_[s] ? sample(s) : e_.v4(1, 1, 1, 1);
+    if (st.color_op == D3DTOP_BUMPENVMAP || st.color_op == D3DTOP_BUMPENVMAPLUMINANCE) continue;  // feeds stage s + 1
+    Id color_args[3], alpha_args[3];
+    for (int i = 0; i < 3; ++i) color_args[i] = arg(s, st.color_arg[i]);
+    const Id color = operation(st.color_op, color_args, s);
+    Id alpha;
+    if (st.color_op == D3DTOP_DOTPRODUCT3) {
+      alpha = e_.comp(color, 3);   // DOTPRODUCT3 replicates into alpha too
+    } else if (st.alpha_op == D3DTOP_DISABLE) {
+      alpha = e_.comp(current_, 3);
+    } else {
+      for (int i = 0; i < 3; ++i) alpha_args[i] = arg(s, st.alpha_arg[i]);
+      alpha = e_.comp(operation(st.alpha_op, alpha_args, s), 3);
+    }
+    const Id result = e_.clamp01(e_.vec4_of(e_.xyz(color), alpha));
+    if (st.result_temp) temp_ = result;
+    else current_ = result;
+  }
+  Id color = current_;
+  if (k_.specular_add) {
+    const Id rgb = e_.clamp01(b_.fadd(e_.xyz(color), e_.xyz(specular_)));
+    color = e_.vec4_of(rgb, e_.comp(color, 3));
+  }
+  current_ = color;
+  fog();
+  alpha_test();
+  b_.store(out_, current_);
+  b_.end_function();
+  b_.entry_point(spv::ExecutionModel::Fragment, main_fn, "main", b_.interface_variables());
+  b_.execution_mode(main_fn, spv::ExecutionMode::OriginUpperLeft);
+  return b_.finish();
+}
+
+void PixelGenerator::declare_interface(uint32_t stages) {
+  in_color_[0] = e_.input(conv::kLocationColor, "in_diffuse");
+  in_color_[1] = e_.input(conv::kLocationColor + 1, "in_specular");
+  if (k_.flat) {
+    // D3DSHADE_FLAT: the colours of the provoking vertex (D3D9's first vertex).
+    b_.decorate(in_color_[0], spv::Decoration::Flat);
+    b_.decorate(in_color_[1], spv::Decoration::Flat);
+  }
+  if (k_.fog == kFogVarying) in_fog_ = e_.input(conv::kLocationFog, "in_fog");
+  if (k_.fog >= kFogLinear) {
+    frag_coord_ = b_.variable(spv::StorageClass::Input, e_.t_vec4, "gl_FragCoord");
+    b_.decorate_builtin(frag_coord_, spv::BuiltIn::FragCoord);
+  }
+  if (k_.clip_planes) {
+    in_clip_[0] = e_.input(kLocationClip0, "in_clip0");
+    if (k_.clip_planes & 0x30) in_clip_[1] = e_.input(kLocationClip1, "in_clip1");
+  }
+  for (uint32_t s = 0; s < stages; ++s) {
+    const PixelStage& st = k_.stage[s];
+    const bool bumped = s > 0 && (k_.stage[s - 1].color_op == D3DTOP_BUMPENVMAP ||
+                                  k_.stage[s - 1].color_op == D3DTOP_BUMPENVMAPLUMINANCE);
+    if (st.texture == kTextureNone || (!uses_texture(st) && !bumped)) continue;
+    const uint32_t loc = st.coord_location;
+    if (k_.point_sprite) {
+      if (!point_coord_) {
+        point_coord_ = b_.variable(spv::StorageClass::Input, e_.t_vec2, "gl_PointCoord");
+        b_.decorate_builtin(point_coord_, spv::BuiltIn::PointCoord);
+      }
+    } else if (!in_texcoord_[loc]) {
+      in_texcoord_[loc] = e_.input(conv::kLocationTexcoord + loc, "in_texcoord");
+    }
+    const spv::Dim dim = st.texture == kTextureCube ? spv::Dim::Cube : st.texture == kTextureVolume ? spv::Dim::Dim3D : spv::Dim::Dim2D;
+    const Id t_image = b_.type_image(e_.t_float, dim, 0, false, false, 1);
+    sampler_[s] = b_.variable(spv::StorageClass::UniformConstant, b_.type_sampled_image(t_image), "stage");
+    b_.decorate_binding(sampler_[s], conv::kDescriptorSet, conv::kPixelSamplerBindingBase + s);
+  }
+  out_ = e_.output(0, "out_color");
+}
+
+// The stage's texel: its coordinates (divided by the projected component), perturbed by the
+// previous stage's BUMPENVMAP(LUMINANCE) as D3D9 defines it:
+//   (u, v) += (M00 du + M10 dv, M01 du + M11 dv), (du, dv) = the previous stage's texel.rg;
+//   LUMINANCE: texel *= saturate(texel_prev.b * LSCALE + LOFFSET).
+Id PixelGenerator::sample(uint32_t s) {
+  const PixelStage& st = k_.stage[s];
+  Id tc;
+  if (k_.point_sprite) {
+    // Point sprites: every stage's coordinates run from (0, 0) at the sprite's top left to (1, 1).
+    tc = b_.composite_construct(e_.t_vec4, {b_.load(point_coord_), e_.f(0.0f), e_.f(1.0f)});
+  } else {
+    tc = b_.load(in_texcoord_[st.coord_location]);
+  }
+  if (st.projected >= 2 && !k_.point_sprite) {
+    const Id q = e_.comp(tc, st.projected - 1u);
+    tc = b_.vector_times_scalar(tc, b_.fdiv(e_.f(1.0f), q));
+  }
+  const bool bumped = s > 0 && (k_.stage[s - 1].color_op == D3DTOP_BUMPENVMAP ||
+                                k_.stage[s - 1].color_op == D3DTOP_BUMPENVMAPLUMINANCE);
+  if (bumped) {
+    const Id m = e_.uvec(ps::kBumpEnvMat + s - 1);
+    const Id du = e_.comp(texel_[s - 1], 0);
+    const Id dv = e_.comp(texel_[s - 1], 1);
+    const Id off_u = b_.fadd(b_.fmul(e_.comp(m, 0), du), b_.fmul(e_.comp(m, 2), dv));
+    const Id off_v = b_.fadd(b_.fmul(e_.comp(m, 1), du), b_.fmul(e_.comp(m, 3), dv));
+    const Id zero = e_.f(0.0f);
+    tc = b_.fadd(tc, b_.composite_construct(e_.t_vec4, {off_u, off_v, zero, zero}));
+  }
+  const Id coord = st.texture == kTexture2D ? b_.swizzle(tc, {0, 1}) : e_.xyz(tc);
+  const Id sampler = b_.load(sampler_[s]);
+  Id texel = b_.image_sample(spv::Op::OpImageSampleImplicitLod, e_.t_vec4, sampler, coord);
+  if (bumped && k_.stage[s - 1].color_op == D3DTOP_BUMPENVMAPLUMINANCE) {
+    const Id lum = e_.uvec(ps::kBumpEnvLum + s - 1);
+    const Id l = e_.clamp01(b_.fadd(b_.fmul(e_.comp(texel_[s - 1], 2), e_.comp(lum, 0)), e_.comp(lum, 1)));
+    texel = b_.vector_times_scalar(texel, l);
+  }
+  return texel;
+}
+
+// A D3DTA argument: the selected register, then ALPHAREPLICATE and COMPLEMENT (the order does not
+// change the result).
+Id PixelGenerator::arg(uint32_t s, uint8_t a) {
+  Id v;
+  switch (a & D3DTA_SELECTMASK) {
+  case D3DTA_DIFFUSE: v = diffuse_; break;
+  case D3DTA_CURRENT: v = current_; break;   // stage 0: the diffuse colour
+  case D3DTA_TEXTURE: v = texel_[s]; break;
+  case D3DTA_TFACTOR: v = e_.uvec(ps::kTextureFactor); break;
+  case D3DTA_SPECULAR: v = specular_; break;
+  case D3DTA_TEMP: v = temp_; break;
+  case D3DTA_CONSTANT: v = e_.uvec(ps::kConstant + s); break;
+  default: v = current_;
+  }
+  if (a & D3DTA_ALPHAREPLICATE) v = e_.splat4(e_.comp(v, 3));
+  if (a & D3DTA_COMPLEMENT) v = b_.fsub(e_.v4(1, 1, 1, 1), v);
+  return v;
+}
+
+// One D3DTEXTUREOP on vec4s (the caller keeps .rgb for COLOROP, .a for ALPHAOP). args: ARG0, 1, 2.
+Id PixelGenerator::operation(uint8_t op, const Id args[3], uint32_t s) {
+  const Id a0 = args[0], a1 = args[1], a2 = args[2];
+  const Id one = e_.v4(1, 1, 1, 1);
+  auto blend = [&](Id alpha) {   // a1 * alpha + a2 * (1 - alpha)
+    const Id x = b_.vector_times_scalar(a1, alpha);
+    const Id y = b_.vector_times_scalar(a2, b_.fsub(e_.f(1.0f), alpha));
+    return b_.fadd(x, y);
+  };
+  switch (op) {
+  case D3DTOP_SELECTARG1: return a1;
+  case D3DTOP_SELECTARG2: return a2;
+  case D3DTOP_MODULATE:
+  case D3DTOP_PREMODULATE: return b_.fmul(a1, a2);   // PREMODULATE is not advertised: MODULATE
+  case D3DTOP_MODULATE2X: return b_.vector_times_scalar(b_.fmul(a1, a2), e_.f(2.0f));
+  case D3DTOP_MODULATE4X: return b_.vector_times_scalar(b_.fmul(a1, a2), e_.f(4.0f));
+  case D3DTOP_ADD: return b_.fadd(a1, a2);
+  case D3DTOP_ADDSIGNED: return b_.fsub(b_.fadd(a1, a2), e_.v4(0.5f, 0.5f, 0.5f, 0.5f));
+  case D3DTOP_ADDSIGNED2X:
+    return b_.vector_times_scalar(b_.fsub(b_.fadd(a1, a2), e_.v4(0.5f, 0.5f, 0.5f, 0.5f)), e_.f(2.0f));
+  case D3DTOP_SUBTRACT: return b_.fsub(a1, a2);
+  case D3DTOP_ADDSMOOTH: return b_.fsub(b_.fadd(a1, a2), b_.fmul(a1, a2));   // a1 + a2 (1 - a1)
+  case D3DTOP_BLENDDIFFUSEALPHA: return blend(e_.comp(diffuse_, 3));
+  case D3DTOP_BLENDTEXTUREALPHA: return blend(e_.comp(texel_[s], 3));
+  case D3DTOP_BLENDFACTORALPHA: return blend(e_.comp(e_.uvec(ps::kTextureFactor), 3));
+  case D3DTOP_BLENDCURRENTALPHA: return blend(e_.comp(current_, 3));
+  case D3DTOP_BLENDTEXTUREALPHAPM: {   // a1 + a2 (1 - alpha_texture)
+    const Id inv = b_.fsub(e_.f(1.0f), e_.comp(texel_[s], 3));
+    return b_.fadd(a1, b_.vector_times_scalar(a2, inv));
+  }
+  case D3DTOP_MODULATEALPHA_ADDCOLOR:   // a1.rgb + a1.a * a2.rgb
+    return b_.fadd(a1, b_.vector_times_scalar(a2, e_.comp(a1, 3)));
+  case D3DTOP_MODULATECOLOR_ADDALPHA:   // a1.rgb * a2.rgb + a1.a
+    return b_.fadd(b_.fmul(a1, a2), e_.splat4(e_.comp(a1, 3)));
+  case D3DTOP_MODULATEINVALPHA_ADDCOLOR: {   // (1 - a1.a) * a2.rgb + a1.rgb
+    const Id inv = b_.fsub(e_.f(1.0f), e_.comp(a1, 3));
+    return b_.fadd(a1, b_.vector_times_scalar(a2, inv));
+  }
+  case D3DTOP_MODULATEINVCOLOR_ADDALPHA: {   // (1 - a1.rgb) * a2.rgb + a1.a
+    const Id inv = b_.fsub(one, a1);
+    return b_.fadd(b_.fmul(inv, a2), e_.splat4(e_.comp(a1, 3)));
+  }
+  case D3DTOP_DOTPRODUCT3: {   // 4 * ((a1.r - 0.5)(a2.r - 0.5) + ...g + ...b), in every channel
+    const Id half = e_.v3(0.5f, 0.5f, 0.5f);
+    const Id x = b_.fsub(e_.xyz(a1), half);
+    const Id y = b_.fsub(e_.xyz(a2), half);
+    return e_.splat4(b_.fmul(b_.dot(x, y), e_.f(4.0f)));
+  }
+  case D3DTOP_MULTIPLYADD: return b_.fadd(a0, b_.fmul(a1, a2));   // a0 + a1 a2
+  case D3DTOP_LERP: {   // a0 a1 + (1 - a0) a2
+    const Id x = b_.fmul(a0, a1);
+    const Id y = b_.fmul(b_.fsub(one, a0), a2);
+    return b_.fadd(x, y);
+  }
+  default: return current_;   // BUMPENVMAP* as an alpha op: the current value
+  }
+}
+
+// color.rgb = f * color.rgb + (1 - f) * FOGCOLOR. Table fog computes f per pixel from the depth:
+// eye depth (1 / w) when the projection is perspective (w fog), else the pixel's z.
+void PixelGenerator::fog() {
+  if (k_.fog == kFogNone) return;
+  Id factor;
+  const Id params = e_.uvec(ps::kFog);
+  if (k_.fog == kFogVarying) {
+    factor = e_.comp(b_.load(in_fog_), 0);
+  } else {
+    const Id fc = b_.load(frag_coord_);
+    const Id d = k_.fog_w ? b_.fdiv(e_.f(1.0f), e_.comp(fc, 3)) : e_.comp(fc, 2);
+    if (k_.fog == kFogLinear) {
+      const Id end = e_.comp(params, 1);
+      const Id start = e_.comp(params, 0);
+      const Id num = b_.fsub(end, d);
+      factor = b_.fdiv(num, b_.fsub(end, start));
+    } else {
+      Id x = b_.fmul(d, e_.comp(params, 2));
+      if (k_.fog == kFogExp2) x = b_.fmul(x, x);
+      factor = b_.glsl(GLSLstd450Exp, {b_.fnegate(x)});
+    }
+  }
+  factor = e_.clamp01(factor);
+  const Id fog_rgb = e_.xyz(e_.uvec(ps::kFogColor));
+  const Id rgb = b_.glsl(GLSLstd450FMix, {fog_rgb, e_.xyz(current_), e_.splat3(factor)});
+  current_ = e_.vec4_of(rgb, e_.comp(current_, 3));
+}
+
+// D3DRS_ALPHATESTENABLE: the alpha as 8 bits (round to nearest) against ALPHAREF with ALPHAFUNC;
+// a pixel that fails is discarded.
+void PixelGenerator::alpha_test() {
+  if (!k_.alpha_func || k_.alpha_func == D3DCMP_ALWAYS) return;
+  const Id alpha = e_.clamp01(e_.comp(current_, 3));
+  const Id a8 = b_.glsl(GLSLstd450Floor, {b_.fadd(b_.fmul(alpha, e_.f(255.0f)), e_.f(0.5f))});
+  const Id ref = e_.comp(e_.uvec(ps::kFog), 3);
+  Id pass;
+  switch (k_.alpha_func) {
+  case D3DCMP_NEVER: pass = b_.const_bool(false); break;
+  case D3DCMP_LESS: pass = b_.compare(spv::Op::OpFOrdLessThan, a8, ref); break;
+  case D3DCMP_EQUAL: pass = b_.compare(spv::Op::OpFOrdEqual, a8, ref); break;
+  case D3DCMP_LESSEQUAL: pass = b_.compare(spv::Op::OpFOrdLessThanEqual, a8, ref); break;
+  case D3DCMP_GREATER: pass = b_.compare(spv::Op::OpFOrdGreaterThan, a8, ref); break;
+  case D3DCMP_NOTEQUAL: pass = b_.compare(spv::Op::OpFOrdNotEqual, a8, ref); break;
+  default: pass = b_.compare(spv::Op::OpFOrdGreaterThanEqual, a8, ref); break;   // GREATEREQUAL
+  }
+  SpirvBuilder::If k = b_.begin_if(b_.logical_not(pass));
+  b_.kill();
+  b_.end_if(k);
+}
+
+// User clip planes: discard where an enabled plane's interpolated distance is negative.
+void PixelGenerator::clip() {
+  if (!k_.clip_planes) return;
+  const Id zero = e_.v4(0, 0, 0, 0);
+  Id outside = b_.any(b_.compare(spv::Op::OpFOrdLessThan, b_.load(in_clip_[0]), zero));
+  if (in_clip_[1]) {
+    const Id more = b_.any(b_.compare(spv::Op::OpFOrdLessThan, b_.load(in_clip_[1]), zero));
+    outside = b_.compare(spv::Op::OpLogicalOr, outside, more);
+  }
+  SpirvBuilder::If k = b_.begin_if(outside);
+  b_.kill();
+  b_.end_if(k);
+}
+
+}  // namespace
+
+std::vector<uint32_t> build_pixel_shader(const PixelKey& key) { return PixelGenerator(key).build(); }
+
+}  // namespace novem::ff
