@@ -50,6 +50,9 @@ bool Executor::init(std::string &error) {
   // D3D9's flat shading takes the first vertex's colours (GL's default is the last; Vulkan's is
   // the first).
   gl_.ProvokingVertex(GL_FIRST_VERTEX_CONVENTION);
+  // gl_PointCoord (t) runs down the image as Vulkan's PointCoord does: with the upper-left clip
+  // control, that is GL's lower-left sprite origin.
+  gl_.PointParameteri(GL_POINT_SPRITE_COORD_ORIGIN, GL_LOWER_LEFT);
   gl_.Disable(GL_DITHER);
   gl_.PixelStorei(GL_PACK_ALIGNMENT, 1);
   gl_.PixelStorei(GL_UNPACK_ALIGNMENT, 1);

@@ -309,10 +309,15 @@ TEST_CASE("scene: fixed-function lighting: directional, point and spot lights, m
     lit_quad(dev, -0.5f - h, -0.5f - h, -0.5f + h, -0.5f + h, 0.5f, 0xff40c080);
     HR(dev->LightEnable(2, FALSE));
   }, 2);
+  // The probe is the quad's centre, the middle of the diagonal the two triangles share: the
+  // average of the colours of the corners (cx + h, cy + h) and (cx - h, cy - h). (Diffuse is the
+  // same at every corner by symmetry; the local viewer's specular is not.)
   auto at = [&](const D3DLIGHT9 &l, float cx, float cy, bool spec, const Color *vd) {
-    Color specular{};
-    Color c = reference_light(material, ambient, l, cx + h, cy + h, 0.5f, spec, &specular, vd);
-    if (spec) c = {c.r + specular.r, c.g + specular.g, c.b + specular.b, 1};
+    Color s1{}, s2{};
+    Color c = reference_light(material, ambient, l, cx + h, cy + h, 0.5f, spec, &s1, vd);
+    reference_light(material, ambient, l, cx - h, cy - h, 0.5f, spec, &s2, vd);
+    c.r = sat(c.r), c.g = sat(c.g), c.b = sat(c.b);
+    if (spec) c = {c.r + (sat(s1.r) + sat(s2.r)) / 2, c.g + (sat(s1.g) + sat(s2.g)) / 2, c.b + (sat(s1.b) + sat(s2.b)) / 2, 1};
     return to_d3d(c);
   };
   D3DLIGHT9 p = point;
