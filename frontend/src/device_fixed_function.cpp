@@ -8,6 +8,7 @@
 
 #include "device.hpp"
 #include "ff_constants.hpp"
+#include "conventions.hpp"
 #include "ff_shaders.hpp"
 #include "math.hpp"
 #include "shader.hpp"
@@ -191,7 +192,18 @@ ff::PixelKey Device::ff_pixel_key(D3DPRIMITIVETYPE type) const {
     k.alpha_func = uint8_t(rs[D3DRS_ALPHAFUNC]);
   k.specular_add = rs[D3DRS_SPECULARENABLE] != FALSE;
   k.flat = rs[D3DRS_SHADEMODE] == D3DSHADE_FLAT;
-  if (!state_.vertex_shader) k.clip_planes = rs[D3DRS_CLIPPING] ? uint8_t(rs[D3DRS_CLIPPLANEENABLE] & 0x3fu) : 0;
+  if (!state_.vertex_shader) {
+    k.clip_planes = rs[D3DRS_CLIPPING] ? uint8_t(rs[D3DRS_CLIPPLANEENABLE] & 0x3fu) : 0;
+  } else {
+    // Only what the vertex shader writes can be read.
+    k.texcoord_inputs = 0, k.color_inputs = 0, k.fog_input = 0;
+    for (const auto &out : state_.vertex_shader->compiled().reflection.outputs) {
+      if (out.location < ff::kStages) k.texcoord_inputs |= uint8_t(1u << out.location);
+      else if (out.location == d3d9::conv::kLocationColor) k.color_inputs |= 1;
+      else if (out.location == d3d9::conv::kLocationColor + 1) k.color_inputs |= 2;
+      else if (out.location == d3d9::conv::kLocationFog) k.fog_input = 1;
+    }
+  }
   k.point_sprite = type == D3DPT_POINTLIST && rs[D3DRS_POINTSPRITEENABLE];
   return k;
 }

@@ -387,9 +387,9 @@ Vec4 reference_op(uint8_t op, Vec4 a0, Vec4 a1, Vec4 a2, Vec4 diffuse, Vec4 curr
     case D3DTOP_SUBTRACT: r[i] = x - y; break;
     case D3DTOP_ADDSMOOTH: r[i] = x + y - x * y; break;
     case D3DTOP_BLENDDIFFUSEALPHA: r[i] = x * diffuse[3] + y * (1 - diffuse[3]); break;
-    case D3DTOP_BLENDTEXTUREALPHA: r[i] = x; break;   // no texture: alpha 1
+    case D3DTOP_BLENDTEXTUREALPHA: r[i] = current[i]; break;   // no texture: CURRENT passes
     case D3DTOP_BLENDFACTORALPHA: r[i] = x * tfactor[3] + y * (1 - tfactor[3]); break;
-    case D3DTOP_BLENDTEXTUREALPHAPM: r[i] = x; break; // x + y (1 - 1)
+    case D3DTOP_BLENDTEXTUREALPHAPM: r[i] = current[i]; break;
     case D3DTOP_BLENDCURRENTALPHA: r[i] = x * current[3] + y * (1 - current[3]); break;
     case D3DTOP_MODULATEALPHA_ADDCOLOR: r[i] = x + a1[3] * y; break;
     case D3DTOP_MODULATECOLOR_ADDALPHA: r[i] = x * y + a1[3]; break;
@@ -428,6 +428,7 @@ PsRun run_ps(const PixelKey& k, const PixelConstants& c, Vec4 diffuse, Vec4 spec
 }  // namespace
 
 TEST_CASE("FF texture stages: every operation, argument and modifier (no texture)", "[shader][ff][math]") {
+  // (A stage without a texture whose operation reads the texture passes CURRENT through.)
   const Vec4 diffuse{0.8f, 0.4f, 0.2f, 0.6f}, specular{0.1f, 0.3f, 0.5f, 0.7f};
   PixelConstants c{};
   const Vec4 tfactor{0.25f, 0.5f, 0.75f, 0.4f}, constant{0.9f, 0.1f, 0.6f, 0.3f};

@@ -102,6 +102,11 @@ struct PixelKey : KeyBytes<PixelKey> {
   uint8_t flat = 0;              // D3DSHADE_FLAT: colours not interpolated
   uint8_t clip_planes = 0;       // bit n: user clip plane n is tested (fixed-function vertex shader)
   uint8_t point_sprite = 0;      // D3DRS_POINTSPRITEENABLE on a point list: coordinates = PointCoord
+  // What the vertex stage writes (all of it for the fixed-function one; a vertex shader's outputs
+  // otherwise): bit n TEXCOORDn, bit 0/1 COLOR0/1, FOG. A varying not written reads 0.
+  uint8_t texcoord_inputs = 0xff;
+  uint8_t color_inputs = 3;
+  uint8_t fog_input = 1;
 };
 static_assert(std::has_unique_object_representations_v<PixelKey>, "no padding: compared as bytes");
 

@@ -29,6 +29,19 @@ bool uses_texture(const PixelStage& st) {
          op == D3DTOP_BUMPENVMAPLUMINANCE;
 }
 
+bool reads_texture(uint8_t op, const uint8_t args[3]) {
+  for (int i = 0; i < 3; ++i)
+    if ((args[i] & D3DTA_SELECTMASK) == D3DTA_TEXTURE) return true;
+  return op == D3DTOP_BLENDTEXTUREALPHA || op == D3DTOP_BLENDTEXTUREALPHAPM;
+}
+
+bool reads_specular(const PixelStage& st) {
+  for (int i = 0; i < 3; ++i)
+    if ((st.color_arg[i] & D3DTA_SELECTMASK) == D3DTA_SPECULAR || (st.alpha_arg[i] & D3DTA_SELECTMASK) == D3DTA_SPECULAR)
+      return true;
+  return false;
+}
+
 class PixelGenerator {
 public:
   explicit PixelGenerator(const PixelKey& key) : k_(key) {}
@@ -65,21 +78,32 @@ std::vector<uint32_t> PixelGenerator::build() {
   declare_interface(stages);
   const Id main_fn = b_.begin_function(e_.t_void, {}, "main");
   clip();
-  diffuse_ = b_.load(in_color_[0]);
-  specular_ = b_.load(in_color_[1]);
+  diffuse_ = in_color_[0] ? b_.load(in_color_[0]) : e_.v4(0, 0, 0, 0);
+  specular_ = in_color_[1] ? b_.load(in_color_[1]) : e_.v4(0, 0, 0, 0);
   current_ = diffuse_;
   temp_ = e_.v4(0, 0, 0, 0);   // D3DTA_TEMP starts at 0
   for (uint32_t s = 0; s < stages; ++s) {
     const PixelStage& st = k_.stage[s];
     texel_[s] = sampler_[s] ? sample(s) : e_.v4(1, 1, 1, 1);
     if (st.color_op == D3DTOP_BUMPENVMAP || st.color_op == D3DTOP_BUMPENVMAPLUMINANCE) continue;  // feeds stage s + 1
+    // An operation that reads the texture of a stage without one passes CURRENT through (D3D9
+    // leaves it undefined; this keeps untextured draws with the default stage states showing the
+    // vertex colour and alpha, as applications expect).
+    const bool no_texture = st.texture == kTextureNone;
+    const bool color_passes = no_texture && reads_texture(st.color_op, st.color_arg);
+    const bool alpha_passes = no_texture && reads_texture(st.alpha_op, st.alpha_arg);
     Id color_args[3], alpha_args[3];
-    for (int i = 0; i < 3; ++i) color_args[i] = arg(s, st.color_arg[i]);
-    const Id color = operation(st.color_op, color_args, s);
+    Id color;
+    if (color_passes) {
+      color = current_;
+    } else {
+      for (int i = 0; i < 3; ++i) color_args[i] = arg(s, st.color_arg[i]);
+      color = operation(st.color_op, color_args, s);
+    }
     Id alpha;
-    if (st.color_op == D3DTOP_DOTPRODUCT3) {
+    if (st.color_op == D3DTOP_DOTPRODUCT3 && !color_passes) {
       alpha = e_.comp(color, 3);   // DOTPRODUCT3 replicates into alpha too
-    } else if (st.alpha_op == D3DTOP_DISABLE) {
+    } else if (st.alpha_op == D3DTOP_DISABLE || alpha_passes) {
       alpha = e_.comp(current_, 3);
     } else {
       for (int i = 0; i < 3; ++i) alpha_args[i] = arg(s, st.alpha_arg[i]);
@@ -104,15 +128,16 @@ std::vector<uint32_t> PixelGenerator::build() {
   return b_.finish();
 }
 
+// Only the varyings the key reads and the vertex stage writes are declared (Vulkan refuses a
+// fragment input no vertex output feeds).
 void PixelGenerator::declare_interface(uint32_t stages) {
-  in_color_[0] = e_.input(conv::kLocationColor, "in_diffuse");
-  in_color_[1] = e_.input(conv::kLocationColor + 1, "in_specular");
-  if (k_.flat) {
-    // D3DSHADE_FLAT: the colours of the provoking vertex (D3D9's first vertex).
-    b_.decorate(in_color_[0], spv::Decoration::Flat);
-    b_.decorate(in_color_[1], spv::Decoration::Flat);
-  }
-  if (k_.fog == kFogVarying) in_fog_ = e_.input(conv::kLocationFog, "in_fog");
+  bool specular = k_.specular_add;
+  for (uint32_t s = 0; s < stages; ++s) specular |= reads_specular(k_.stage[s]);
+  if (k_.color_inputs & 1u) in_color_[0] = e_.input(conv::kLocationColor, "in_diffuse");
+  if ((k_.color_inputs & 2u) && specular) in_color_[1] = e_.input(conv::kLocationColor + 1, "in_specular");
+  for (Id c : in_color_)
+    if (c && k_.flat) b_.decorate(c, spv::Decoration::Flat);   // D3DSHADE_FLAT: the provoking (first) vertex's
+  if (k_.fog == kFogVarying && k_.fog_input) in_fog_ = e_.input(conv::kLocationFog, "in_fog");
   if (k_.fog >= kFogLinear) {
     frag_coord_ = b_.variable(spv::StorageClass::Input, e_.t_vec4, "gl_FragCoord");
     b_.decorate_builtin(frag_coord_, spv::BuiltIn::FragCoord);
@@ -132,7 +157,7 @@ void PixelGenerator::declare_interface(uint32_t stages) {
         point_coord_ = b_.variable(spv::StorageClass::Input, e_.t_vec2, "gl_PointCoord");
         b_.decorate_builtin(point_coord_, spv::BuiltIn::PointCoord);
       }
-    } else if (!in_texcoord_[loc]) {
+    } else if (!in_texcoord_[loc] && (k_.texcoord_inputs >> loc & 1u)) {
       in_texcoord_[loc] = e_.input(conv::kLocationTexcoord + loc, "in_texcoord");
     }
     const spv::Dim dim = st.texture == kTextureCube ? spv::Dim::Cube : st.texture == kTextureVolume ? spv::Dim::Dim3D : spv::Dim::Dim2D;
@@ -154,7 +179,7 @@ Id PixelGenerator::sample(uint32_t s) {
     // Point sprites: every stage's coordinates run from (0, 0) at the sprite's top left to (1, 1).
     tc = b_.composite_construct(e_.t_vec4, {b_.load(point_coord_), e_.f(0.0f), e_.f(1.0f)});
   } else {
-    tc = b_.load(in_texcoord_[st.coord_location]);
+    tc = in_texcoord_[st.coord_location] ? b_.load(in_texcoord_[st.coord_location]) : e_.v4(0, 0, 0, 0);
   }
   if (st.projected >= 2 && !k_.point_sprite) {
     const Id q = e_.comp(tc, st.projected - 1u);
@@ -266,7 +291,7 @@ void PixelGenerator::fog() {
   Id factor;
   const Id params = e_.uvec(ps::kFog);
   if (k_.fog == kFogVarying) {
-    factor = e_.comp(b_.load(in_fog_), 0);
+    factor = in_fog_ ? e_.comp(b_.load(in_fog_), 0) : e_.f(0.0f);
   } else {
     const Id fc = b_.load(frag_coord_);
     const Id d = k_.fog_w ? b_.fdiv(e_.f(1.0f), e_.comp(fc, 3)) : e_.comp(fc, 2);
