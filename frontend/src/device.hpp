@@ -218,6 +218,8 @@ private:
   void flush_ff_vertex_constants();
   void flush_ff_pixel_constants();
   uint32_t create_shader(nv_shader_stage stage, const std::vector<uint32_t> &words);
+  // The bound pixel shader's translation with the fog and alpha test D3D9 applies after it.
+  uint32_t pixel_shader_variant();
   void flush_shader_constants(nv_shader_stage stage, const ShaderConstants &constants);
   void bind_vertex_declaration(VertexDeclaration *declaration);
   // Parses, checks and translates bytecode (or finds its translation); nullptr when refused.

@@ -633,3 +633,59 @@ TEST_CASE("scene: flat shading takes the first vertex's colour", "[scene][ff]") 
     probe(r, 8, 40, 0xffff0000, 0);
   }
 }
+
+TEST_CASE("scene: fog after ps_2_0 (not ps_3_0) and the alpha test after pixel shaders", "[scene][ff]") {
+  const D3DCOLOR fog_color = 0xff0000ff, diffuse = 0xffff8000;
+  const Color fc = from_d3d(fog_color), dc = from_d3d(diffuse);
+  const float start = 0.0f, end = 1.0f;
+  auto images = render_all("ff_pixel_shader_epilogue", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kClear, 1.0f, 0));
+    HR(dev->SetRenderState(D3DRS_LIGHTING, FALSE));
+    IDirect3DPixelShader9 *ps2 = nullptr, *ps3 = nullptr;
+    HR(dev->CreatePixelShader(shader("ps20_pass_color").data(), &ps2));
+    HR(dev->CreatePixelShader(shader("ps30_pass_color").data(), &ps3));
+    HR(dev->SetRenderState(D3DRS_FOGENABLE, TRUE));
+    HR(dev->SetRenderState(D3DRS_FOGCOLOR, fog_color));
+    HR(dev->SetRenderState(D3DRS_FOGSTART, fbits(start)));
+    HR(dev->SetRenderState(D3DRS_FOGEND, fbits(end)));
+    // Fixed-function vertex fog (depth 0.25: f = 0.75) into ps_2_0: fogged (top left).
+    HR(dev->SetRenderState(D3DRS_FOGVERTEXMODE, D3DFOG_LINEAR));
+    HR(dev->SetPixelShader(ps2));
+    lit_quad(dev, -1, 0, 0, 1, 0.25f, diffuse);
+    // Table fog (z 0.5: f = 0.5) after ps_2_0 (top right).
+    HR(dev->SetRenderState(D3DRS_FOGVERTEXMODE, D3DFOG_NONE));
+    HR(dev->SetRenderState(D3DRS_FOGTABLEMODE, D3DFOG_LINEAR));
+    lit_quad(dev, 0, 0, 1, 1, 0.5f, diffuse);
+    // ps_3_0: no fog (bottom left).
+    HR(dev->SetPixelShader(ps3));
+    lit_quad(dev, -1, -1, 0, 0, 0.5f, diffuse);
+    HR(dev->SetRenderState(D3DRS_FOGTABLEMODE, D3DFOG_NONE));
+    HR(dev->SetRenderState(D3DRS_FOGENABLE, FALSE));
+    // Alpha test after ps_3_0 and ps_2_0: alpha 0x7f fails GREATEREQUAL 0x80, 0x80 passes
+    // (bottom right: left column ps_3_0, right column ps_2_0; top row 0x7f, bottom row 0x80).
+    HR(dev->SetRenderState(D3DRS_ALPHATESTENABLE, TRUE));
+    HR(dev->SetRenderState(D3DRS_ALPHAREF, 0x80));
+    HR(dev->SetRenderState(D3DRS_ALPHAFUNC, D3DCMP_GREATEREQUAL));
+    lit_quad(dev, 0, -0.5f, 0.5f, 0, 0.5f, 0x7f00ff00);
+    lit_quad(dev, 0, -1, 0.5f, -0.5f, 0.5f, 0x8000ff00);
+    HR(dev->SetPixelShader(ps2));
+    lit_quad(dev, 0.5f, -0.5f, 1, 0, 0.5f, 0x7f00ff00);
+    lit_quad(dev, 0.5f, -1, 1, -0.5f, 0.5f, 0x8000ff00);
+    HR(dev->SetRenderState(D3DRS_ALPHATESTENABLE, FALSE));
+    HR(dev->SetPixelShader(nullptr));
+    CHECK(ps2->Release() == 0);
+    CHECK(ps3->Release() == 0);
+  }, 2);
+  auto fogged = [&](float f) {
+    return to_d3d({f * dc.r + (1 - f) * fc.r, f * dc.g + (1 - f) * fc.g, f * dc.b + (1 - f) * fc.b, 1});
+  };
+  for (const auto &r : images) {
+    probe(r, 16, 16, fogged(0.75f), 2);
+    probe(r, 48, 16, fogged(0.5f), 2);
+    probe(r, 16, 48, diffuse, 1);
+    probe(r, 40, 40, kClear, 0);
+    probe(r, 40, 56, 0xff00ff00, 0);
+    probe(r, 56, 40, kClear, 0);
+    probe(r, 56, 56, 0xff00ff00, 0);
+  }
+}

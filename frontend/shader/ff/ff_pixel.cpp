@@ -5,6 +5,7 @@
 
 #include "ff_constants.hpp"
 #include "ff_emit.hpp"
+#include "ff_epilogue.hpp"
 #include "ff_shaders.hpp"
 
 #include "conventions.hpp"
@@ -284,54 +285,20 @@ Id PixelGenerator::operation(uint8_t op, const Id args[3], uint32_t s) {
   }
 }
 
-// color.rgb = f * color.rgb + (1 - f) * FOGCOLOR. Table fog computes f per pixel from the depth:
-// eye depth (1 / w) when the projection is perspective (w fog), else the pixel's z.
+// Fog and the alpha test as after any pixel stage (ff_epilogue.hpp). A FOG varying the vertex
+// stage does not write reads 1 (no fog).
 void PixelGenerator::fog() {
   if (k_.fog == kFogNone) return;
-  Id factor;
+  const Id factor = in_fog_ ? e_.comp(b_.load(in_fog_), 0) : e_.f(1.0f);
+  const Id frag_coord = frag_coord_ ? b_.load(frag_coord_) : 0;
+  const Id fog_color = e_.uvec(ps::kFogColor);
   const Id params = e_.uvec(ps::kFog);
-  if (k_.fog == kFogVarying) {
-    factor = in_fog_ ? e_.comp(b_.load(in_fog_), 0) : e_.f(0.0f);
-  } else {
-    const Id fc = b_.load(frag_coord_);
-    const Id d = k_.fog_w ? b_.fdiv(e_.f(1.0f), e_.comp(fc, 3)) : e_.comp(fc, 2);
-    if (k_.fog == kFogLinear) {
-      const Id end = e_.comp(params, 1);
-      const Id start = e_.comp(params, 0);
-      const Id num = b_.fsub(end, d);
-      factor = b_.fdiv(num, b_.fsub(end, start));
-    } else {
-      Id x = b_.fmul(d, e_.comp(params, 2));
-      if (k_.fog == kFogExp2) x = b_.fmul(x, x);
-      factor = b_.glsl(GLSLstd450Exp, {b_.fnegate(x)});
-    }
-  }
-  factor = e_.clamp01(factor);
-  const Id fog_rgb = e_.xyz(e_.uvec(ps::kFogColor));
-  const Id rgb = b_.glsl(GLSLstd450FMix, {fog_rgb, e_.xyz(current_), e_.splat3(factor)});
-  current_ = e_.vec4_of(rgb, e_.comp(current_, 3));
+  current_ = emit_fog(b_, current_, k_.fog, k_.fog_w, factor, frag_coord, fog_color, params);
 }
 
-// D3DRS_ALPHATESTENABLE: the alpha as 8 bits (round to nearest) against ALPHAREF with ALPHAFUNC;
-// a pixel that fails is discarded.
 void PixelGenerator::alpha_test() {
   if (!k_.alpha_func || k_.alpha_func == D3DCMP_ALWAYS) return;
-  const Id alpha = e_.clamp01(e_.comp(current_, 3));
-  const Id a8 = b_.glsl(GLSLstd450Floor, {b_.fadd(b_.fmul(alpha, e_.f(255.0f)), e_.f(0.5f))});
-  const Id ref = e_.comp(e_.uvec(ps::kFog), 3);
-  Id pass;
-  switch (k_.alpha_func) {
-  case D3DCMP_NEVER: pass = b_.const_bool(false); break;
-  case D3DCMP_LESS: pass = b_.compare(spv::Op::OpFOrdLessThan, a8, ref); break;
-  case D3DCMP_EQUAL: pass = b_.compare(spv::Op::OpFOrdEqual, a8, ref); break;
-  case D3DCMP_LESSEQUAL: pass = b_.compare(spv::Op::OpFOrdLessThanEqual, a8, ref); break;
-  case D3DCMP_GREATER: pass = b_.compare(spv::Op::OpFOrdGreaterThan, a8, ref); break;
-  case D3DCMP_NOTEQUAL: pass = b_.compare(spv::Op::OpFOrdNotEqual, a8, ref); break;
-  default: pass = b_.compare(spv::Op::OpFOrdGreaterThanEqual, a8, ref); break;   // GREATEREQUAL
-  }
-  SpirvBuilder::If k = b_.begin_if(b_.logical_not(pass));
-  b_.kill();
-  b_.end_if(k);
+  emit_alpha_test(b_, current_, k_.alpha_func, e_.comp(e_.uvec(ps::kFog), 3));
 }
 
 // User clip planes: discard where an enabled plane's interpolated distance is negative.

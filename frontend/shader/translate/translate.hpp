@@ -60,7 +60,20 @@ struct Translation {
   bool ok() const { return error.empty() && !spirv.empty(); }
 };
 
-Translation translate(const Program& program);
+// D3D9 state applied to a pixel shader's colour 0 after the shader, as D3D9's fixed-function
+// back end does: fog (ps_1_x and ps_2_x only; ps_3_0 does its own) and the alpha test (every
+// model). Both read fog_color / fog of the uniform block (conventions.hpp). A vertex shader
+// ignores it.
+struct PixelEpilogue {
+  uint8_t alpha_func = 0;   // D3DCMP_* (1..8); 0 or ALWAYS: no test
+  uint8_t fog = 0;          // 0 none; 1 the FOG varying's x; 2, 3, 4 table fog LINEAR, EXP, EXP2
+  uint8_t fog_w = 0;        // table fog over the eye depth 1 / gl_FragCoord.w, else gl_FragCoord.z
+  uint8_t fog_input = 1;    // the vertex stage writes FOG (else the factor is 1: no fog)
+  bool active() const { return (alpha_func && alpha_func != 8) || fog; }
+  uint32_t pack() const { return uint32_t(alpha_func) | uint32_t(fog) << 8 | uint32_t(fog_w) << 16 | uint32_t(fog_input) << 24; }
+};
+
+Translation translate(const Program& program, const PixelEpilogue& epilogue = {});
 
 // Hash of the bytecode for the translation cache (FNV-1a 64 over the token words).
 uint64_t shader_hash(const uint32_t* tokens, size_t count);
