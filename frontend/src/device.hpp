@@ -218,8 +218,11 @@ private:
   void flush_ff_vertex_constants();
   void flush_ff_pixel_constants();
   uint32_t create_shader(nv_shader_stage stage, const std::vector<uint32_t> &words);
-  // The bound pixel shader's translation with the fog and alpha test D3D9 applies after it.
+  // The bound shaders' translations with what D3D9 applies around them (fog, alpha test, user
+  // clip planes); the enabled clip planes (CLIPPLANEENABLE with CLIPPING).
   uint32_t pixel_shader_variant();
+  uint32_t vertex_shader_variant();
+  uint8_t clip_planes() const;
   void flush_shader_constants(nv_shader_stage stage, const ShaderConstants &constants);
   void bind_vertex_declaration(VertexDeclaration *declaration);
   // Parses, checks and translates bytecode (or finds its translation); nullptr when refused.

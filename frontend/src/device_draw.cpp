@@ -221,7 +221,7 @@ bool Device::flush_pipeline(D3DPRIMITIVETYPE type) {
     log_unimplemented(once, "drawing with vertex elements other than FLOAT1-4 and D3DCOLOR");
     return false;
   }
-  d.vertex_shader = state_.vertex_shader ? state_.vertex_shader->compiled().handle : ff_vertex_shader(ff_vertex_key_);
+  d.vertex_shader = state_.vertex_shader ? vertex_shader_variant() : ff_vertex_shader(ff_vertex_key_);
   d.pixel_shader = state_.pixel_shader ? pixel_shader_variant() : ff_pixel;
   d.topology = topology(type);
   d.cull = rs[D3DRS_CULLMODE] == D3DCULL_CW ? NV_CULL_CW : rs[D3DRS_CULLMODE] == D3DCULL_CCW ? NV_CULL_CCW : NV_CULL_NONE;

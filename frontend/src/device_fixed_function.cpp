@@ -147,7 +147,7 @@ ff::VertexKey Device::ff_vertex_key() const {
     k.fog_mode = uint8_t(rs[D3DRS_FOGVERTEXMODE]);
     k.fog_range = k.fog_mode && rs[D3DRS_RANGEFOGENABLE];
   }
-  k.clip_planes = rs[D3DRS_CLIPPING] ? uint8_t(rs[D3DRS_CLIPPLANEENABLE] & 0x3fu) : 0;
+  k.clip_planes = clip_planes();
   k.point_scale = rs[D3DRS_POINTSCALEENABLE] != FALSE;
   return k;
 }
@@ -192,9 +192,9 @@ ff::PixelKey Device::ff_pixel_key(D3DPRIMITIVETYPE type) const {
     k.alpha_func = uint8_t(rs[D3DRS_ALPHAFUNC]);
   k.specular_add = rs[D3DRS_SPECULARENABLE] != FALSE;
   k.flat = rs[D3DRS_SHADEMODE] == D3DSHADE_FLAT;
-  if (!state_.vertex_shader) {
-    k.clip_planes = rs[D3DRS_CLIPPING] ? uint8_t(rs[D3DRS_CLIPPLANEENABLE] & 0x3fu) : 0;
-  } else {
+  // The fixed-function vertex shader and a vertex shader's epilogue both write the distances.
+  k.clip_planes = clip_planes();
+  if (state_.vertex_shader) {
     // Only what the vertex shader writes can be read.
     k.texcoord_inputs = 0, k.color_inputs = 0, k.fog_input = 0;
     for (const auto &out : state_.vertex_shader->compiled().reflection.outputs) {

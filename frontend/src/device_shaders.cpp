@@ -55,7 +55,7 @@ std::shared_ptr<const CompiledShader> Device::compile_shader(const DWORD *functi
     return nullptr;
   }
   auto *compiled = new CompiledShader{commands().new_handle(), std::move(translation.reflection), {}, {}};
-  if (pixel) compiled->program = parsed.program;
+  compiled->program = parsed.program;   // for the variants
   const std::vector<uint32_t> &words = translation.spirv;
   auto *args = commands().begin<nv_cmd_create_shader>(NV_OP_CREATE_SHADER, words.size() * 4);
   *args = nv_cmd_create_shader{compiled->handle, pixel ? uint32_t(NV_STAGE_PIXEL) : uint32_t(NV_STAGE_VERTEX), uint32_t(words.size())};
@@ -69,6 +69,25 @@ std::shared_ptr<const CompiledShader> Device::compile_shader(const DWORD *functi
   });
   compiled_shaders_[hash] = shared;
   return shared;
+}
+
+uint8_t Device::clip_planes() const {
+  const auto &rs = state_.render_states;
+  return rs[D3DRS_CLIPPING] ? uint8_t(rs[D3DRS_CLIPPLANEENABLE] & 0x3fu) : 0;
+}
+
+uint32_t Device::vertex_shader_variant() {
+  const CompiledShader &compiled = state_.vertex_shader->compiled();
+  d3d9::VertexEpilogue e;
+  e.clip_planes = clip_planes();
+  if (!e.active()) return compiled.handle;
+  auto [it, inserted] = compiled.variants.try_emplace(e.pack(), 0);
+  if (inserted) {
+    d3d9::Translation t = d3d9::translate(compiled.program, {}, e);
+    it->second = t.ok() ? create_shader(NV_STAGE_VERTEX, t.spirv) : compiled.handle;
+    if (!t.ok()) log_error("vertex shader epilogue: %s", t.error.c_str());
+  }
+  return it->second;
 }
 
 uint32_t Device::pixel_shader_variant() {
@@ -93,6 +112,7 @@ uint32_t Device::pixel_shader_variant() {
         if (out.location == d3d9::conv::kLocationFog) e.fog_input = 1;
     }
   }
+  e.clip_planes = clip_planes();
   if (!e.active()) return compiled.handle;
   auto [it, inserted] = compiled.variants.try_emplace(e.pack(), 0);
   if (inserted) {
@@ -225,6 +245,11 @@ void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants
   std::memset(block->bumpenv_lum, 0, sizeof block->bumpenv_lum);
   std::memset(block->fog_color, 0, sizeof block->fog_color);
   std::memset(block->fog, 0, sizeof block->fog);
+  std::memset(block->clip_planes, 0, sizeof block->clip_planes);
+  // With a vertex shader, SetClipPlane's planes are in clip space (the vertex epilogue's).
+  if (stage == NV_STAGE_VERTEX)
+    for (uint32_t n = 0; n < d3d9::conv::kClipPlaneCount; ++n)
+      std::memcpy(block->clip_planes[n], state_.clip_planes[n].data(), sizeof block->clip_planes[n]);
   if (stage == NV_STAGE_PIXEL) {
     // The D3DTSS values are the bits of floats.
     for (uint32_t n = 0; n < DeviceState::kTextureStages; ++n) {

@@ -689,3 +689,30 @@ TEST_CASE("scene: fog after ps_2_0 (not ps_3_0) and the alpha test after pixel s
     probe(r, 56, 56, 0xff00ff00, 0);
   }
 }
+
+TEST_CASE("scene: user clip planes with shaders are in clip space", "[scene][ff]") {
+  auto images = render_all("ff_clip_planes_shaders", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kClear, 1.0f, 0));
+    const D3DVERTEXELEMENT9 elements[] = {
+        {0, 0, D3DDECLTYPE_FLOAT3, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_POSITION, 0},
+        {0, 12, D3DDECLTYPE_FLOAT3, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_NORMAL, 0},
+        {0, 24, D3DDECLTYPE_D3DCOLOR, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_COLOR, 0},
+        D3DDECL_END()};
+    ShaderSet s(dev, "vs30_transform_color", "ps30_pass_color", elements);
+    const float identity4[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    HR(dev->SetVertexShaderConstantF(0, identity4, 4));
+    const float plane0[4] = {-1, 0, 0, 0.5f};   // keeps clip x <= 0.5
+    HR(dev->SetClipPlane(0, plane0));
+    HR(dev->SetRenderState(D3DRS_CLIPPLANEENABLE, D3DCLIPPLANE0));
+    LitVertex v[4] = {{-1, 1, 0.5f, 0, 0, -1, 0xff00ff00}, {1, 1, 0.5f, 0, 0, -1, 0xff00ff00},
+                      {-1, -1, 0.5f, 0, 0, -1, 0xff00ff00}, {1, -1, 0.5f, 0, 0, -1, 0xff00ff00}};
+    HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, v, sizeof(LitVertex)));
+    HR(dev->SetRenderState(D3DRS_CLIPPLANEENABLE, 0));
+    s.release(dev);
+  }, 0);
+  // Clip x = 0.5 is pixel 48.
+  for (const auto &r : images) {
+    probe(r, 44, 32, 0xff00ff00, 0);
+    probe(r, 52, 32, kClear, 0);
+  }
+}

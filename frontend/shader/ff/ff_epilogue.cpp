@@ -54,4 +54,16 @@ void emit_alpha_test(SpirvBuilder& b, Id color, uint8_t func, Id ref) {
   b.end_if(k);
 }
 
+void emit_clip_test(SpirvBuilder& b, Id clip0, Id clip1) {
+  const Id zero = b.const_fvec({0.0f, 0.0f, 0.0f, 0.0f});
+  Id outside = b.any(b.compare(spv::Op::OpFOrdLessThan, clip0, zero));
+  if (clip1) {
+    const Id more = b.any(b.compare(spv::Op::OpFOrdLessThan, clip1, zero));
+    outside = b.compare(spv::Op::OpLogicalOr, outside, more);
+  }
+  SpirvBuilder::If k = b.begin_if(outside);
+  b.kill();
+  b.end_if(k);
+}
+
 }  // namespace novem::ff

@@ -20,4 +20,8 @@ SpirvBuilder::Id emit_fog(SpirvBuilder& b, SpirvBuilder::Id color, uint8_t fog, 
 // with D3DCMP `func`; discards the pixel when it fails. ALWAYS (or 0) emits nothing.
 void emit_alpha_test(SpirvBuilder& b, SpirvBuilder::Id color, uint8_t func, SpirvBuilder::Id ref);
 
+// User clip planes: discards the pixel when an interpolated distance (vec4s `clip0`, and `clip1`
+// when not 0) is negative.
+void emit_clip_test(SpirvBuilder& b, SpirvBuilder::Id clip0, SpirvBuilder::Id clip1);
+
 }  // namespace novem::ff

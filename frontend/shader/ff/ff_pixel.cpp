@@ -304,15 +304,9 @@ void PixelGenerator::alpha_test() {
 // User clip planes: discard where an enabled plane's interpolated distance is negative.
 void PixelGenerator::clip() {
   if (!k_.clip_planes) return;
-  const Id zero = e_.v4(0, 0, 0, 0);
-  Id outside = b_.any(b_.compare(spv::Op::OpFOrdLessThan, b_.load(in_clip_[0]), zero));
-  if (in_clip_[1]) {
-    const Id more = b_.any(b_.compare(spv::Op::OpFOrdLessThan, b_.load(in_clip_[1]), zero));
-    outside = b_.compare(spv::Op::OpLogicalOr, outside, more);
-  }
-  SpirvBuilder::If k = b_.begin_if(outside);
-  b_.kill();
-  b_.end_if(k);
+  const Id clip0 = b_.load(in_clip_[0]);
+  const Id clip1 = in_clip_[1] ? b_.load(in_clip_[1]) : 0;
+  emit_clip_test(b_, clip0, clip1);
 }
 
 }  // namespace

@@ -10,8 +10,7 @@
 
 namespace novem::ff {
 
-// Stage-interface locations beyond the shared convention's (docs/shader-conventions.md): the user
-// clip distances of planes 0..3 and 4..5, tested by the fixed-function pixel shader.
+// The user clip distances of planes 0..3 and 4..5 between the stages (conventions.hpp).
 inline constexpr uint32_t kLocationClip0 = 29, kLocationClip1 = 30;
 
 std::vector<uint32_t> build_vertex_shader(const VertexKey& key);

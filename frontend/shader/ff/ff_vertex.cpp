@@ -13,6 +13,7 @@ namespace {
 
 using Id = SpirvBuilder::Id;
 namespace conv = novem::d3d9::conv;
+static_assert(kLocationClip0 == conv::kLocationClipDistance0 && kLocationClip1 == conv::kLocationClipDistance1);
 
 class VertexGenerator {
 public:

@@ -29,7 +29,14 @@ inline constexpr uint32_t kBumpEnvLumOffset = 4496;   // vec4 bumpenv_lum[8]
 // (FOGSTART, FOGEND, FOGDENSITY, ALPHAREF & 0xFF). Zeros in the vertex stage's block.
 inline constexpr uint32_t kFogColorOffset = 4624;     // vec4 fog_color
 inline constexpr uint32_t kFogParamsOffset = 4640;    // vec4 fog
-inline constexpr uint32_t kUniformBlockSize = 4656;
+// User clip planes 0..5 (D3DRS_CLIPPLANEENABLE) in clip space, as SetClipPlane gives them with a
+// vertex shader; read by the vertex epilogue. Zeros in the pixel stage's block.
+inline constexpr uint32_t kClipPlaneCount = 6;
+inline constexpr uint32_t kClipPlaneOffset = 4656;    // vec4 clip_planes[6]
+inline constexpr uint32_t kUniformBlockSize = 4752;
+// The user clip distances of planes 0..3 and 4..5 (unused ones +1) between the stages, written by
+// the vertex epilogue (or the fixed-function vertex shader) and tested by the pixel side.
+inline constexpr uint32_t kLocationClipDistance0 = 29, kLocationClipDistance1 = 30;
 
 // The block as the frontend fills it (C++ mirror of the std140 layout).
 struct UniformBlock {
@@ -40,6 +47,7 @@ struct UniformBlock {
   float bumpenv_lum[kBumpEnvStageCount][4];   // (LSCALE, LOFFSET, 0, 0) per texture stage
   float fog_color[4];                         // D3DRS_FOGCOLOR
   float fog[4];                               // (FOGSTART, FOGEND, FOGDENSITY, ALPHAREF & 0xFF)
+  float clip_planes[kClipPlaneCount][4];      // clip-space user clip planes
 };
 static_assert(sizeof(UniformBlock) == kUniformBlockSize);
 static_assert(offsetof(UniformBlock, i) == kIntConstantOffset);
@@ -48,6 +56,7 @@ static_assert(offsetof(UniformBlock, bumpenv_mat) == kBumpEnvMatOffset);
 static_assert(offsetof(UniformBlock, bumpenv_lum) == kBumpEnvLumOffset);
 static_assert(offsetof(UniformBlock, fog_color) == kFogColorOffset);
 static_assert(offsetof(UniformBlock, fog) == kFogParamsOffset);
+static_assert(offsetof(UniformBlock, clip_planes) == kClipPlaneOffset);
 
 // ---- samplers (combined image samplers, set 0) ---------------------------------------------------
 inline constexpr uint32_t kPixelSamplerBindingBase = 16;    // ps s0..s15 -> 16..31

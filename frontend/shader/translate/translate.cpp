@@ -46,8 +46,8 @@ struct Unsupported {
 
 class Translator {
 public:
-  Translator(const Program& p, const PixelEpilogue& epilogue)
-      : p_(p), v_(p.version), vs_(p.version.is_vs()), epilogue_(epilogue) {}
+  Translator(const Program& p, const PixelEpilogue& epilogue, const VertexEpilogue& vertex_epilogue)
+      : p_(p), v_(p.version), vs_(p.version.is_vs()), epilogue_(epilogue), vertex_epilogue_(vertex_epilogue) {}
   Translation run();
 
 private:
@@ -126,6 +126,7 @@ private:
   Version v_;
   bool vs_;
   PixelEpilogue epilogue_;
+  VertexEpilogue vertex_epilogue_;
   Id frag_coord_ = 0;   // gl_FragCoord, when declared
   SpirvBuilder b_;
   ShaderReflection refl_;
@@ -340,7 +341,8 @@ Id Translator::ubo() {
   const Id u_v4 = b_.type_uvec(4);
   const Id mat_arr = b_.type_array(t_v4_, conv::kBumpEnvStageCount, 16);
   const Id lum_arr = b_.type_array(t_v4_, conv::kBumpEnvStageCount, 16);
-  const Id block = b_.type_struct({c_arr, i_arr, u_v4, mat_arr, lum_arr, t_v4_, t_v4_});
+  const Id clip_arr = b_.type_array(t_v4_, conv::kClipPlaneCount, 16);
+  const Id block = b_.type_struct({c_arr, i_arr, u_v4, mat_arr, lum_arr, t_v4_, t_v4_, clip_arr});
   b_.name(block, vs_ ? "D3D9VertexConstants" : "D3D9PixelConstants");
   b_.member_name(block, 0, "c");
   b_.member_name(block, 1, "i");
@@ -349,6 +351,7 @@ Id Translator::ubo() {
   b_.member_name(block, 4, "bumpenv_lum");
   b_.member_name(block, 5, "fog_color");
   b_.member_name(block, 6, "fog");
+  b_.member_name(block, 7, "clip_planes");
   b_.decorate(block, Decoration::Block);
   b_.member_decorate(block, 0, Decoration::Offset, {conv::kFloatConstantOffset});
   b_.member_decorate(block, 1, Decoration::Offset, {conv::kIntConstantOffset});
@@ -357,6 +360,7 @@ Id Translator::ubo() {
   b_.member_decorate(block, 4, Decoration::Offset, {conv::kBumpEnvLumOffset});
   b_.member_decorate(block, 5, Decoration::Offset, {conv::kFogColorOffset});
   b_.member_decorate(block, 6, Decoration::Offset, {conv::kFogParamsOffset});
+  b_.member_decorate(block, 7, Decoration::Offset, {conv::kClipPlaneOffset});
   ubo_ = b_.variable(StorageClass::Uniform, block, vs_ ? "vsc" : "psc");
   b_.decorate_binding(ubo_, conv::kDescriptorSet, refl_.uniform_binding);
   refl_.uses_uniforms = true;
@@ -1267,9 +1271,31 @@ void Translator::emit_epilogue_function() {
     frag_coord_ = b_.variable(StorageClass::Input, t_v4_, "gl_FragCoord");
     b_.decorate_builtin(frag_coord_, BuiltIn::FragCoord);
   }
-  if (fog || alpha_test) ubo();
+  const bool clip_test = !vs_ && epilogue_.clip_planes;
+  Id clip_in[2] = {};
+  if (clip_test) {
+    clip_in[0] = b_.variable(StorageClass::Input, t_v4_, "clip0_in");
+    b_.decorate_location(clip_in[0], conv::kLocationClipDistance0);
+    if (epilogue_.clip_planes & 0x30u) {
+      clip_in[1] = b_.variable(StorageClass::Input, t_v4_, "clip1_in");
+      b_.decorate_location(clip_in[1], conv::kLocationClipDistance1);
+    }
+  }
+  const bool clip_out = vs_ && vertex_epilogue_.clip_planes;
+  Id clip_var[2] = {};
+  if (clip_out) {
+    clip_var[0] = output_var(conv::kLocationClipDistance0, "clip0_out");
+    if (vertex_epilogue_.clip_planes & 0x30u) clip_var[1] = output_var(conv::kLocationClipDistance1, "clip1_out");
+  }
+  if (fog || alpha_test || clip_out) ubo();
 
   epilogue_fn_ = b_.begin_function(t_void_, {}, "store_outputs");
+  if (clip_test) {
+    // D3D9's user clip planes with shaders: outside an enabled plane nothing is drawn.
+    const Id c0 = b_.load(clip_in[0]);
+    const Id c1 = clip_in[1] ? b_.load(clip_in[1]) : 0;
+    ff::emit_clip_test(b_, c0, c1);
+  }
   for (const Copy& c : copies) {
     Id v = b_.load(reg_pointer(c.from.type, c.from.index));
     if (c.saturate) v = b_.glsl(GLSLstd450FClamp, {v, zero4_, b_.const_fvec({1.0f, 1.0f, 1.0f, 1.0f})});
@@ -1277,7 +1303,22 @@ void Translator::emit_epilogue_function() {
     b_.store(c.to, v);
   }
   if (vs_) {
-    b_.store(b_.access_chain(per_vertex_, {b_.const_int(0)}), position_from.valid ? b_.load(reg_pointer(position_from.type, position_from.index)) : zero4_);
+    const Id position = position_from.valid ? b_.load(reg_pointer(position_from.type, position_from.index)) : zero4_;
+    b_.store(b_.access_chain(per_vertex_, {b_.const_int(0)}), position);
+    if (clip_out) {
+      // Clip-space planes: distance = dot(position, plane); planes not enabled give +1.
+      Id d[8];
+      for (uint32_t i = 0; i < 8; ++i) {
+        if (i < conv::kClipPlaneCount && (vertex_epilogue_.clip_planes >> i & 1u)) {
+          const Id plane = b_.load(b_.access_chain(ubo(), {b_.const_int(7), b_.const_int(int32_t(i))}));
+          d[i] = b_.dot(position, plane);
+        } else {
+          d[i] = one_;
+        }
+      }
+      b_.store(clip_var[0], b_.composite_construct(t_v4_, {d[0], d[1], d[2], d[3]}));
+      if (clip_var[1]) b_.store(clip_var[1], b_.composite_construct(t_v4_, {d[4], d[5], d[6], d[7]}));
+    }
     b_.store(b_.access_chain(per_vertex_, {b_.const_int(1)}),
              psize_from.valid ? scalar(b_.load(reg_pointer(psize_from.type, psize_from.index)), 0) : one_);
   }
@@ -1407,8 +1448,8 @@ Translation Translator::run() {
 
 }  // namespace
 
-Translation translate(const Program& program, const PixelEpilogue& epilogue) {
-  Translator t(program, epilogue);
+Translation translate(const Program& program, const PixelEpilogue& epilogue, const VertexEpilogue& vertex_epilogue) {
+  Translator t(program, epilogue, vertex_epilogue);
   return t.run();
 }
 

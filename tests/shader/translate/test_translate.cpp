@@ -698,7 +698,8 @@ TEST_CASE("conventions") {
   CHECK(conv::interface_location(conv::kUsagePosition, 0) == -1);
   CHECK(conv::interface_location(conv::kUsagePosition, 1) == 27);
   CHECK(conv::interface_location(conv::kUsageTangent, 1) == -1);
-  CHECK(sizeof(conv::UniformBlock) == 4656);
+  CHECK(sizeof(conv::UniformBlock) == 4752);
+  CHECK(offsetof(conv::UniformBlock, clip_planes) == 4656);
   CHECK(offsetof(conv::UniformBlock, fog_color) == 4624);
   CHECK(offsetof(conv::UniformBlock, fog) == 4640);
   CHECK(offsetof(conv::UniformBlock, bumpenv_mat) == 4368);
@@ -749,4 +750,37 @@ TEST_CASE("pixel epilogue: fog after ps_1_x/ps_2_x, the alpha test after any pix
   PixelEpilogue no_input;
   no_input.fog = 1, no_input.fog_input = 0;
   require_valid(translate(parse_text(ps2), no_input), "epilogue_no_input");
+}
+
+TEST_CASE("vertex epilogue: clip distances of the enabled clip-space planes; the pixel side discards") {
+  const std::string vs = "vs_2_0\ndcl_position v0\nmov oPos, v0\n";
+  conv::UniformBlock u{};
+  const float planes[6][4] = {{1, 0, 0, 0}, {0, 1, 0, 0.5f}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 1, -0.25f}};
+  std::memcpy(u.clip_planes, planes, sizeof planes);
+  VertexEpilogue e;
+  e.clip_planes = 0x23;   // planes 0, 1 and 5
+  Translation t = translate(parse_text(vs), {}, e);
+  require_valid(t, "vertex_epilogue");
+  novem::test::SpirvInterpreter in(t.spirv);
+  REQUIRE(in.ok());
+  in.set_uniform(0, t.reflection.uniform_binding, &u, sizeof u);
+  in.set_input(0, {-0.5f, 0.25f, 0.75f, 1});
+  REQUIRE(in.run());
+  check_vec(in.output(conv::kLocationClipDistance0), {-0.5f, 0.75f, 1, 1});
+  check_vec(in.output(conv::kLocationClipDistance1), {1, 0.5f, 1, 1});
+
+  const std::string ps = "ps_2_0\ndcl v0\nmov oC0, v0\n";
+  PixelEpilogue pe;
+  pe.clip_planes = 0x21;
+  Translation pt = translate(parse_text(ps), pe);
+  require_valid(pt, "pixel_epilogue_clip");
+  for (float d : {-0.25f, 0.25f}) {
+    novem::test::SpirvInterpreter pin(pt.spirv);
+    REQUIRE(pin.ok());
+    pin.set_input(conv::kLocationColor, {1, 1, 1, 1});
+    pin.set_input(conv::kLocationClipDistance0, {0.5f, 1, 1, 1});
+    pin.set_input(conv::kLocationClipDistance1, {1, d, 1, 1});
+    REQUIRE(pin.run());
+    CHECK(pin.killed() == (d < 0));
+  }
 }
