@@ -26,6 +26,15 @@ struct Emitter {
     t_vec3 = b.type_fvec(3);
     t_vec4 = b.type_fvec(4);
     t_mat4 = b.type_mat4();
+    // The constants most code uses, made first: later uses find them without allocating ids, so
+    // that an argument list holding one of them and an instruction gives the same words whatever
+    // order the compiler evaluates it in.
+    for (float x : {0.0f, 0.5f, 1.0f, 2.0f, 4.0f, 255.0f}) {
+      b.const_float(x);
+      b.const_fvec({x, x, x});
+      b.const_fvec({x, x, x, x});
+    }
+    for (int32_t i = 0; i <= 7; ++i) b.const_int(i);
   }
 
   // uniform <name> { vec4 v[count]; } at set 0, `binding`.

@@ -116,7 +116,8 @@ std::vector<uint32_t> PixelGenerator::build() {
   }
   Id color = current_;
   if (k_.specular_add) {
-    const Id rgb = e_.clamp01(b_.fadd(e_.xyz(color), e_.xyz(specular_)));
+    const Id color_rgb = e_.xyz(color);
+    const Id rgb = e_.clamp01(b_.fadd(color_rgb, e_.xyz(specular_)));
     color = e_.vec4_of(rgb, e_.comp(color, 3));
   }
   current_ = color;
@@ -192,8 +193,10 @@ Id PixelGenerator::sample(uint32_t s) {
     const Id m = e_.uvec(ps::kBumpEnvMat + s - 1);
     const Id du = e_.comp(texel_[s - 1], 0);
     const Id dv = e_.comp(texel_[s - 1], 1);
-    const Id off_u = b_.fadd(b_.fmul(e_.comp(m, 0), du), b_.fmul(e_.comp(m, 2), dv));
-    const Id off_v = b_.fadd(b_.fmul(e_.comp(m, 1), du), b_.fmul(e_.comp(m, 3), dv));
+    const Id m00_du = b_.fmul(e_.comp(m, 0), du);
+    const Id off_u = b_.fadd(m00_du, b_.fmul(e_.comp(m, 2), dv));
+    const Id m01_du = b_.fmul(e_.comp(m, 1), du);
+    const Id off_v = b_.fadd(m01_du, b_.fmul(e_.comp(m, 3), dv));
     const Id zero = e_.f(0.0f);
     tc = b_.fadd(tc, b_.composite_construct(e_.t_vec4, {off_u, off_v, zero, zero}));
   }
@@ -202,7 +205,9 @@ Id PixelGenerator::sample(uint32_t s) {
   Id texel = b_.image_sample(spv::Op::OpImageSampleImplicitLod, e_.t_vec4, sampler, coord);
   if (bumped && k_.stage[s - 1].color_op == D3DTOP_BUMPENVMAPLUMINANCE) {
     const Id lum = e_.uvec(ps::kBumpEnvLum + s - 1);
-    const Id l = e_.clamp01(b_.fadd(b_.fmul(e_.comp(texel_[s - 1], 2), e_.comp(lum, 0)), e_.comp(lum, 1)));
+    const Id prev_b = e_.comp(texel_[s - 1], 2);
+    const Id scaled = b_.fmul(prev_b, e_.comp(lum, 0));
+    const Id l = e_.clamp01(b_.fadd(scaled, e_.comp(lum, 1)));
     texel = b_.vector_times_scalar(texel, l);
   }
   return texel;
@@ -231,49 +236,57 @@ Id PixelGenerator::arg(uint32_t s, uint8_t a) {
 Id PixelGenerator::operation(uint8_t op, const Id args[3], uint32_t s) {
   const Id a0 = args[0], a1 = args[1], a2 = args[2];
   const Id one = e_.v4(1, 1, 1, 1);
+  const Id half = e_.v4(0.5f, 0.5f, 0.5f, 0.5f);
   auto blend = [&](Id alpha) {   // a1 * alpha + a2 * (1 - alpha)
     const Id x = b_.vector_times_scalar(a1, alpha);
-    const Id y = b_.vector_times_scalar(a2, b_.fsub(e_.f(1.0f), alpha));
-    return b_.fadd(x, y);
+    const Id inv = b_.fsub(e_.f(1.0f), alpha);
+    return b_.fadd(x, b_.vector_times_scalar(a2, inv));
   };
+  auto scaled = [&](Id v, float k) { return b_.vector_times_scalar(v, e_.f(k)); };
+  auto alpha_of = [&](Id v) { return e_.comp(v, 3); };
   switch (op) {
   case D3DTOP_SELECTARG1: return a1;
   case D3DTOP_SELECTARG2: return a2;
   case D3DTOP_MODULATE:
   case D3DTOP_PREMODULATE: return b_.fmul(a1, a2);   // PREMODULATE is not advertised: MODULATE
-  case D3DTOP_MODULATE2X: return b_.vector_times_scalar(b_.fmul(a1, a2), e_.f(2.0f));
-  case D3DTOP_MODULATE4X: return b_.vector_times_scalar(b_.fmul(a1, a2), e_.f(4.0f));
+  case D3DTOP_MODULATE2X: return scaled(b_.fmul(a1, a2), 2.0f);
+  case D3DTOP_MODULATE4X: return scaled(b_.fmul(a1, a2), 4.0f);
   case D3DTOP_ADD: return b_.fadd(a1, a2);
-  case D3DTOP_ADDSIGNED: return b_.fsub(b_.fadd(a1, a2), e_.v4(0.5f, 0.5f, 0.5f, 0.5f));
-  case D3DTOP_ADDSIGNED2X:
-    return b_.vector_times_scalar(b_.fsub(b_.fadd(a1, a2), e_.v4(0.5f, 0.5f, 0.5f, 0.5f)), e_.f(2.0f));
+  case D3DTOP_ADDSIGNED: return b_.fsub(b_.fadd(a1, a2), half);
+  case D3DTOP_ADDSIGNED2X: return scaled(b_.fsub(b_.fadd(a1, a2), half), 2.0f);
   case D3DTOP_SUBTRACT: return b_.fsub(a1, a2);
-  case D3DTOP_ADDSMOOTH: return b_.fsub(b_.fadd(a1, a2), b_.fmul(a1, a2));   // a1 + a2 (1 - a1)
-  case D3DTOP_BLENDDIFFUSEALPHA: return blend(e_.comp(diffuse_, 3));
-  case D3DTOP_BLENDTEXTUREALPHA: return blend(e_.comp(texel_[s], 3));
-  case D3DTOP_BLENDFACTORALPHA: return blend(e_.comp(e_.uvec(ps::kTextureFactor), 3));
-  case D3DTOP_BLENDCURRENTALPHA: return blend(e_.comp(current_, 3));
+  case D3DTOP_ADDSMOOTH: {   // a1 + a2 (1 - a1)
+    const Id sum = b_.fadd(a1, a2);
+    return b_.fsub(sum, b_.fmul(a1, a2));
+  }
+  case D3DTOP_BLENDDIFFUSEALPHA: return blend(alpha_of(diffuse_));
+  case D3DTOP_BLENDTEXTUREALPHA: return blend(alpha_of(texel_[s]));
+  case D3DTOP_BLENDFACTORALPHA: return blend(alpha_of(e_.uvec(ps::kTextureFactor)));
+  case D3DTOP_BLENDCURRENTALPHA: return blend(alpha_of(current_));
   case D3DTOP_BLENDTEXTUREALPHAPM: {   // a1 + a2 (1 - alpha_texture)
-    const Id inv = b_.fsub(e_.f(1.0f), e_.comp(texel_[s], 3));
+    const Id inv = b_.fsub(e_.f(1.0f), alpha_of(texel_[s]));
     return b_.fadd(a1, b_.vector_times_scalar(a2, inv));
   }
   case D3DTOP_MODULATEALPHA_ADDCOLOR:   // a1.rgb + a1.a * a2.rgb
-    return b_.fadd(a1, b_.vector_times_scalar(a2, e_.comp(a1, 3)));
-  case D3DTOP_MODULATECOLOR_ADDALPHA:   // a1.rgb * a2.rgb + a1.a
-    return b_.fadd(b_.fmul(a1, a2), e_.splat4(e_.comp(a1, 3)));
+    return b_.fadd(a1, b_.vector_times_scalar(a2, alpha_of(a1)));
+  case D3DTOP_MODULATECOLOR_ADDALPHA: {   // a1.rgb * a2.rgb + a1.a
+    const Id product = b_.fmul(a1, a2);
+    return b_.fadd(product, e_.splat4(alpha_of(a1)));
+  }
   case D3DTOP_MODULATEINVALPHA_ADDCOLOR: {   // (1 - a1.a) * a2.rgb + a1.rgb
-    const Id inv = b_.fsub(e_.f(1.0f), e_.comp(a1, 3));
+    const Id inv = b_.fsub(e_.f(1.0f), alpha_of(a1));
     return b_.fadd(a1, b_.vector_times_scalar(a2, inv));
   }
   case D3DTOP_MODULATEINVCOLOR_ADDALPHA: {   // (1 - a1.rgb) * a2.rgb + a1.a
-    const Id inv = b_.fsub(one, a1);
-    return b_.fadd(b_.fmul(inv, a2), e_.splat4(e_.comp(a1, 3)));
+    const Id product = b_.fmul(b_.fsub(one, a1), a2);
+    return b_.fadd(product, e_.splat4(alpha_of(a1)));
   }
   case D3DTOP_DOTPRODUCT3: {   // 4 * ((a1.r - 0.5)(a2.r - 0.5) + ...g + ...b), in every channel
-    const Id half = e_.v3(0.5f, 0.5f, 0.5f);
-    const Id x = b_.fsub(e_.xyz(a1), half);
-    const Id y = b_.fsub(e_.xyz(a2), half);
-    return e_.splat4(b_.fmul(b_.dot(x, y), e_.f(4.0f)));
+    const Id half3 = e_.v3(0.5f, 0.5f, 0.5f);
+    const Id x = b_.fsub(e_.xyz(a1), half3);
+    const Id y = b_.fsub(e_.xyz(a2), half3);
+    const Id dot = b_.dot(x, y);
+    return e_.splat4(b_.fmul(dot, e_.f(4.0f)));
   }
   case D3DTOP_MULTIPLYADD: return b_.fadd(a0, b_.fmul(a1, a2));   // a0 + a1 a2
   case D3DTOP_LERP: {   // a0 a1 + (1 - a0) a2

@@ -110,7 +110,8 @@ void VertexGenerator::transform() {
     const Id pos_xy = b_.swizzle(position_, {0, 1});
     const Id origin = b_.swizzle(vp, {0, 1});
     const Id scale = b_.swizzle(vp, {2, 3});
-    const Id ndc_xy = b_.fadd(b_.fmul(b_.fsub(pos_xy, origin), scale), b_.const_fvec({-1.0f, 1.0f}));
+    const Id bias = b_.const_fvec({-1.0f, 1.0f});
+    const Id ndc_xy = b_.fadd(b_.fmul(b_.fsub(pos_xy, origin), scale), bias);
     const Id z0 = e_.comp(dp, 0);
     const Id sz = e_.comp(dp, 1);
     const Id ndc_z = b_.fmul(b_.fsub(e_.comp(position_, 2), z0), sz);
@@ -125,7 +126,8 @@ void VertexGenerator::transform() {
     normal_ = e_.v3(0, 0, 0);
     return;
   }
-  const Id pos = e_.vec4_of(e_.xyz(position_), e_.f(1.0f));
+  const Id pos_xyz = e_.xyz(position_);
+  const Id pos = e_.vec4_of(pos_xyz, e_.f(1.0f));
   const Id normal_in = k_.has_normal ? e_.xyz(b_.load(in_normal_)) : e_.v3(0, 0, 0);
   const uint32_t matrices = k_.blend_matrices ? k_.blend_matrices : 1;
   Id weights = 0, indices = 0;
@@ -152,14 +154,17 @@ void VertexGenerator::transform() {
     if (indices) {
       const Id index = b_.composite_extract(indices, {i});
       const Id base = b_.imul(index, b_.const_int(4));
-      m = e_.umat_dynamic(b_.iadd(base, b_.const_int(int32_t(vs::kWorldView))));
-      n = e_.umat_dynamic(b_.iadd(base, b_.const_int(int32_t(vs::kNormalMatrix))));
+      const Id wv_base = b_.const_int(int32_t(vs::kWorldView));
+      m = e_.umat_dynamic(b_.iadd(base, wv_base));
+      const Id n_base = b_.const_int(int32_t(vs::kNormalMatrix));
+      n = e_.umat_dynamic(b_.iadd(base, n_base));
     } else {
       m = e_.umat(vs::kWorldView + 4 * i);
       n = e_.umat(vs::kNormalMatrix + 4 * i);
     }
     const Id p = b_.vector_times_scalar(b_.matrix_times_vector(m, pos), w);
-    const Id nv = e_.xyz(b_.matrix_times_vector(n, e_.vec4_of(normal_in, e_.f(0.0f))));
+    const Id normal4 = e_.vec4_of(normal_in, e_.f(0.0f));
+    const Id nv = e_.xyz(b_.matrix_times_vector(n, normal4));
     const Id nw = b_.vector_times_scalar(nv, w);
     view = view ? b_.fadd(view, p) : p;
     normal = normal ? b_.fadd(normal, nw) : nw;
@@ -210,7 +215,8 @@ void VertexGenerator::light() {
       dir = b_.vector_times_scalar(to_light, b_.fdiv(e_.f(1.0f), dist));
       const Id ra = e_.uvec(base + 5);
       const Id a1d = b_.fmul(e_.comp(ra, 2), dist);
-      const Id a2dd = b_.fmul(e_.comp(ra, 3), b_.fmul(dist, dist));
+      const Id dd = b_.fmul(dist, dist);
+      const Id a2dd = b_.fmul(e_.comp(ra, 3), dd);
       const Id denom = b_.fadd(b_.fadd(e_.comp(ra, 1), a1d), a2dd);
       const Id atten = b_.fdiv(e_.f(1.0f), denom);
       const Id in_range = b_.compare(spv::Op::OpFOrdLessThanEqual, dist, e_.comp(ra, 0));
@@ -220,7 +226,8 @@ void VertexGenerator::light() {
         const Id cos_theta = e_.comp(sp, 0);
         const Id cos_phi = e_.comp(sp, 1);
         const Id rho = b_.dot(e_.xyz(e_.uvec(base + 4)), dir);
-        const Id t = b_.fdiv(b_.fsub(rho, cos_phi), b_.fsub(cos_theta, cos_phi));
+        const Id num = b_.fsub(rho, cos_phi);
+        const Id t = b_.fdiv(num, b_.fsub(cos_theta, cos_phi));
         const Id between = b_.glsl(GLSLstd450Pow, {e_.max0(t), e_.comp(sp, 2)});
         const Id inside = b_.compare(spv::Op::OpFOrdGreaterThan, rho, cos_theta);
         const Id outside = b_.compare(spv::Op::OpFOrdLessThanEqual, rho, cos_phi);
@@ -245,10 +252,12 @@ void VertexGenerator::light() {
   const Id lit_ambient = b_.fmul(e_.xyz(ca), ambient);
   const Id lit_diffuse = b_.fmul(e_.xyz(cd), diffuse);
   const Id rgb = b_.fadd(b_.fadd(e_.xyz(ce), lit_ambient), lit_diffuse);
-  out_diffuse_ = e_.clamp01(e_.vec4_of(rgb, e_.comp(cd, 3)));
+  const Id cd_alpha = e_.comp(cd, 3);
+  out_diffuse_ = e_.clamp01(e_.vec4_of(rgb, cd_alpha));
   if (k_.specular) {
     const Id spec_rgb = b_.fmul(e_.xyz(cs), specular);
-    out_specular_ = e_.clamp01(e_.vec4_of(spec_rgb, e_.comp(cs, 3)));
+    const Id cs_alpha = e_.comp(cs, 3);
+    out_specular_ = e_.clamp01(e_.vec4_of(spec_rgb, cs_alpha));
   } else {
     out_specular_ = e_.v4(0, 0, 0, 0);
   }
@@ -296,7 +305,10 @@ void VertexGenerator::texcoords() {
         // Sphere map: m = 2 sqrt(Rx^2 + Ry^2 + (Rz + 1)^2), (u, v) = R.xy / m + 0.5.
         const Id r1 = b_.fadd(r, e_.v3(0, 0, 1));
         const Id m = b_.fmul(e_.f(2.0f), b_.glsl(GLSLstd450Length, {r1}));
-        const Id uv = b_.fadd(b_.vector_times_scalar(b_.swizzle(r, {0, 1}), b_.fdiv(one, m)), b_.const_fvec({0.5f, 0.5f}));
+        const Id inv_m = b_.fdiv(one, m);
+        const Id r_xy = b_.swizzle(r, {0, 1});
+        const Id half = b_.const_fvec({0.5f, 0.5f});
+        const Id uv = b_.fadd(b_.vector_times_scalar(r_xy, inv_m), half);
         tc = b_.composite_construct(e_.t_vec4, {uv, e_.f(0.0f), one});
       }
       break;
@@ -319,7 +331,8 @@ void VertexGenerator::fog() {
     if (k_.fog_mode == 3 /* D3DFOG_LINEAR */) {
       const Id end = e_.comp(params, 1);
       const Id start = e_.comp(params, 0);
-      factor = b_.fdiv(b_.fsub(end, d), b_.fsub(end, start));
+      const Id num = b_.fsub(end, d);
+      factor = b_.fdiv(num, b_.fsub(end, start));
     } else {
       Id x = b_.fmul(d, e_.comp(params, 2));
       if (k_.fog_mode == 2 /* D3DFOG_EXP2 */) x = b_.fmul(x, x);
@@ -342,7 +355,8 @@ void VertexGenerator::point_size() {
     const Id abc = e_.uvec(vs::kPointScale);
     const Id de = b_.glsl(GLSLstd450Length, {e_.xyz(view_)});
     const Id bd = b_.fmul(e_.comp(abc, 1), de);
-    const Id cdd = b_.fmul(e_.comp(abc, 2), b_.fmul(de, de));
+    const Id dede = b_.fmul(de, de);
+    const Id cdd = b_.fmul(e_.comp(abc, 2), dede);
     const Id denom = b_.fadd(b_.fadd(e_.comp(abc, 0), bd), cdd);
     const Id scale = b_.glsl(GLSLstd450Sqrt, {b_.fdiv(e_.f(1.0f), denom)});
     size = b_.fmul(b_.fmul(e_.comp(point, 3), size), scale);
