@@ -96,7 +96,7 @@ ff::VertexKey Device::ff_vertex_key() const {
   k.has_color0 = decl.find(D3DDECLUSAGE_COLOR, 0) != nullptr;
   k.has_color1 = decl.find(D3DDECLUSAGE_COLOR, 1) != nullptr;
   const D3DVERTEXELEMENT9 *psize = decl.find(D3DDECLUSAGE_PSIZE, 0);
-  k.has_psize = !k.pretransformed && psize && element_size(psize->Type) > 0;
+  k.has_psize = psize && element_size(psize->Type) > 0;   // also for pre-transformed points
   for (uint32_t i = 0; i < ff::kStages; ++i)
     if (const D3DVERTEXELEMENT9 *e = decl.find(D3DDECLUSAGE_TEXCOORD, BYTE(i))) k.texcoord_size[i] = element_size(e->Type);
   for (uint32_t s = 0; s < ff::kStages; ++s) {

@@ -83,8 +83,8 @@ void VertexGenerator::declare_interface() {
     if (k_.blend_matrices > 1 && k_.blend_weights) in_weight_ = e_.input(kInBlendWeight, "in_blendweight");
     if (k_.blend_indexed && k_.blend_matrices) in_indices_ = e_.input(kInBlendIndices, "in_blendindices");
     if (k_.has_normal) in_normal_ = e_.input(kInNormal, "in_normal");
-    if (k_.has_psize) in_psize_ = e_.input(kInPSize, "in_psize");
   }
+  if (k_.has_psize) in_psize_ = e_.input(kInPSize, "in_psize");
   if (k_.has_color0) in_color_[0] = e_.input(kInColor0, "in_color0");
   if (k_.has_color1) in_color_[1] = e_.input(kInColor1, "in_color1");
   for (uint32_t i = 0; i < kStages; ++i)
