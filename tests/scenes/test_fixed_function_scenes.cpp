@@ -716,3 +716,32 @@ TEST_CASE("scene: user clip planes with shaders are in clip space", "[scene][ff]
     probe(r, 52, 32, kClear, 0);
   }
 }
+
+TEST_CASE("scene: fixed-function texture coordinates from camera-space normals", "[scene][ff]") {
+  auto images = render_all("ff_texgen_normal", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kClear, 1.0f, 0));
+    HR(dev->SetRenderState(D3DRS_LIGHTING, FALSE));
+    IDirect3DTexture9 *tex = make_texture(dev, grid_texel);
+    HR(dev->SetTexture(0, tex));
+    set_stage(dev, 0, D3DTOP_SELECTARG1, D3DTA_TEXTURE, D3DTA_CURRENT, D3DTOP_SELECTARG1, D3DTA_TEXTURE, D3DTA_CURRENT);
+    // u = 0.5 nx + 0.5, v = -0.5 ny + 0.5: normals from (-1, 1) at the top left to (1, -1) at the
+    // bottom right walk the whole texture, as positions did in the camera-space position scene.
+    HR(dev->SetTextureStageState(0, D3DTSS_TEXCOORDINDEX, D3DTSS_TCI_CAMERASPACENORMAL));
+    HR(dev->SetTextureStageState(0, D3DTSS_TEXTURETRANSFORMFLAGS, D3DTTFF_COUNT2));
+    D3DMATRIX m{};
+    m._11 = 0.5f, m._22 = -0.5f, m._41 = 0.5f, m._42 = 0.5f, m._33 = 1, m._44 = 1;
+    HR(dev->SetTransform(D3DTS_TEXTURE0, &m));
+    LitVertex v[4] = {{-1, 1, 0.5f, -1, 1, 0, 0xffffffff}, {1, 1, 0.5f, 1, 1, 0, 0xffffffff},
+                      {-1, -1, 0.5f, -1, -1, 0, 0xffffffff}, {1, -1, 0.5f, 1, -1, 0, 0xffffffff}};
+    HR(dev->SetFVF(kLitFVF));
+    HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, v, sizeof(LitVertex)));
+    HR(dev->SetTextureStageState(0, D3DTSS_TEXTURETRANSFORMFLAGS, D3DTTFF_DISABLE));
+    HR(dev->SetTextureStageState(0, D3DTSS_TEXCOORDINDEX, 0));
+    set_stage(dev, 0, D3DTOP_MODULATE, D3DTA_TEXTURE, D3DTA_CURRENT, D3DTOP_SELECTARG1, D3DTA_TEXTURE, D3DTA_CURRENT);
+    HR(dev->SetTexture(0, nullptr));
+    CHECK(tex->Release() == 0);
+  }, 1);
+  for (const auto &r : images)
+    for (UINT j = 0; j < 4; ++j)
+      for (UINT i = 0; i < 4; ++i) probe(r, i * 16 + 8, j * 16 + 8, grid_texel(i, j), 1);
+}
