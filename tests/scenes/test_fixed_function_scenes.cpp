@@ -745,3 +745,34 @@ TEST_CASE("scene: fixed-function texture coordinates from camera-space normals",
     for (UINT j = 0; j < 4; ++j)
       for (UINT i = 0; i < 4; ++i) probe(r, i * 16 + 8, j * 16 + 8, grid_texel(i, j), 1);
 }
+
+TEST_CASE("scene: fixed-function point scale with the eye distance", "[scene][ff]") {
+  auto images = render_all("ff_point_scale", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kClear, 1.0f, 0));
+    HR(dev->SetRenderState(D3DRS_LIGHTING, FALSE));
+    set_stage(dev, 0, D3DTOP_SELECTARG1, D3DTA_DIFFUSE, D3DTA_CURRENT, D3DTOP_SELECTARG1, D3DTA_DIFFUSE, D3DTA_CURRENT);
+    // size = ViewportHeight * POINTSIZE * sqrt(1 / (A + B De + C De^2)) = 64 * 1 * 1 / De with
+    // A = B = 0, C = 1; the point at eye distance 2 is 32 pixels wide.
+    HR(dev->SetRenderState(D3DRS_POINTSCALEENABLE, TRUE));
+    HR(dev->SetRenderState(D3DRS_POINTSCALE_A, fbits(0.0f)));
+    HR(dev->SetRenderState(D3DRS_POINTSCALE_B, fbits(0.0f)));
+    HR(dev->SetRenderState(D3DRS_POINTSCALE_C, fbits(1.0f)));
+    D3DMATRIX proj;
+    identity(proj);
+    proj._33 = 0.25f;   // z 2 to depth 0.5, x and y unchanged
+    HR(dev->SetTransform(D3DTS_PROJECTION, &proj));
+    ColorVertex p{0, 0, 2, 0xffffff00};
+    HR(dev->SetFVF(kColorVertexFVF));
+    HR(dev->DrawPrimitiveUP(D3DPT_POINTLIST, 1, &p, sizeof p));
+    HR(dev->SetRenderState(D3DRS_POINTSCALEENABLE, FALSE));
+    identity(proj);
+    HR(dev->SetTransform(D3DTS_PROJECTION, &proj));
+  }, 0);
+  // Centred on (32, 32): pixels 16..47.
+  for (const auto &r : images) {
+    probe(r, 18, 32, 0xffffff00, 0);
+    probe(r, 45, 45, 0xffffff00, 0);
+    probe(r, 13, 32, kClear, 0);
+    probe(r, 50, 32, kClear, 0);
+  }
+}
