@@ -776,3 +776,30 @@ TEST_CASE("scene: fixed-function point scale with the eye distance", "[scene][ff
     probe(r, 50, 32, kClear, 0);
   }
 }
+
+TEST_CASE("scene: fixed-function BUMPENVMAP perturbs the next stage's coordinates", "[scene][ff]") {
+  auto images = render_all("ff_bumpenvmap", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kClear, 1.0f, 0));
+    // Stage 0's texture holds (du, dv) = (64 / 255, 0) in red and green; BUMPENVMAT is the
+    // identity, so stage 1 reads its texture a quarter texture (plus a little) to the right.
+    IDirect3DTexture9 *bump = make_texture(dev, [](UINT, UINT) { return D3DCOLOR(0xff400000u); });
+    IDirect3DTexture9 *tex = make_texture(dev, grid_texel);
+    HR(dev->SetTexture(0, bump));
+    HR(dev->SetTexture(1, tex));
+    set_stage(dev, 0, D3DTOP_BUMPENVMAP, D3DTA_TEXTURE, D3DTA_CURRENT, D3DTOP_SELECTARG1, D3DTA_DIFFUSE, D3DTA_CURRENT);
+    HR(dev->SetTextureStageState(0, D3DTSS_BUMPENVMAT00, fbits(1.0f)));
+    HR(dev->SetTextureStageState(0, D3DTSS_BUMPENVMAT11, fbits(1.0f)));
+    set_stage(dev, 1, D3DTOP_SELECTARG1, D3DTA_TEXTURE, D3DTA_CURRENT, D3DTOP_SELECTARG1, D3DTA_TEXTURE, D3DTA_CURRENT);
+    tl_quad(dev, 0, 0, 64, 64, 0xffffffff);
+    set_stage(dev, 1, D3DTOP_DISABLE, D3DTA_TEXTURE, D3DTA_CURRENT, D3DTOP_DISABLE, D3DTA_TEXTURE, D3DTA_CURRENT);
+    set_stage(dev, 0, D3DTOP_MODULATE, D3DTA_TEXTURE, D3DTA_CURRENT, D3DTOP_SELECTARG1, D3DTA_TEXTURE, D3DTA_CURRENT);
+    HR(dev->SetTexture(0, nullptr));
+    HR(dev->SetTexture(1, nullptr));
+    CHECK(bump->Release() == 0);
+    CHECK(tex->Release() == 0);
+  }, 1);
+  // Pixel centre u = i / 4 + 1/8 becomes i / 4 + 1/8 + 64/255: texel i + 1 (wrapping).
+  for (const auto &r : images)
+    for (UINT j = 0; j < 4; ++j)
+      for (UINT i = 0; i < 4; ++i) probe(r, i * 16 + 8, j * 16 + 8, grid_texel((i + 1) % 4, j), 1);
+}
