@@ -107,7 +107,6 @@ ff::VertexKey Device::ff_vertex_key() const {
     k.tex_gen[s] = gen <= ff::kTexGenSphere ? uint8_t(gen) : uint8_t(ff::kTexGenPassThru);
     const DWORD flags = ts[D3DTSS_TEXTURETRANSFORMFLAGS];
     k.tex_transform[s] = uint8_t(std::min<DWORD>(flags & 0xffu, 4));
-    k.tex_projected[s] = (flags & D3DTTFF_PROJECTED) != 0;
   }
   if (k.pretransformed) return k;
 

@@ -77,7 +77,7 @@ std::vector<std::pair<std::string, VertexKey>> vertex_keys() {
   add("points", [](VertexKey& k) { k.point_scale = 1, k.has_psize = 1; });
   for (uint8_t g = 0; g <= kTexGenSphere; ++g)
     add("texgen" + std::to_string(g), [g](VertexKey& k) {
-      k.tex_gen[1] = g, k.tex_transform[1] = 3, k.tex_projected[1] = 1, k.local_viewer = g == kTexGenReflection;
+      k.tex_gen[1] = g, k.tex_transform[1] = 3, k.local_viewer = g == kTexGenReflection;
     });
   for (uint8_t n = 1; n <= 4; ++n)
     add("transform_size" + std::to_string(n), [n](VertexKey& k) { k.texcoord_size[2] = n, k.tex_index[3] = 2, k.tex_transform[3] = 2; });

@@ -77,8 +77,7 @@ struct VertexKey : KeyBytes<VertexKey> {
   uint8_t texcoord_size[kStages] = {};   // components of the vertex's TEXCOORDn (0: absent)
   uint8_t tex_gen[kStages] = {};         // TexGen of stage n
   uint8_t tex_index[kStages] = {};       // D3DTSS_TEXCOORDINDEX & 7 of stage n
-  uint8_t tex_transform[kStages] = {};   // D3DTTFF_COUNTn (0: disabled) of stage n
-  uint8_t tex_projected[kStages] = {};   // D3DTTFF_PROJECTED of stage n
+  uint8_t tex_transform[kStages] = {};   // D3DTTFF_COUNTn (0: disabled) of stage n (PROJECTED: the pixel key)
 };
 static_assert(std::has_unique_object_representations_v<VertexKey>, "no padding: compared as bytes");
 
