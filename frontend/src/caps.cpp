@@ -24,6 +24,14 @@ void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps) {
   caps->StencilCaps = D3DSTENCILCAPS_KEEP | D3DSTENCILCAPS_ZERO | D3DSTENCILCAPS_REPLACE | D3DSTENCILCAPS_INCRSAT |
                       D3DSTENCILCAPS_DECRSAT | D3DSTENCILCAPS_INVERT | D3DSTENCILCAPS_INCR | D3DSTENCILCAPS_DECR |
                       D3DSTENCILCAPS_TWOSIDED;
+  // Fixed function (frontend/shader/ff): D3DTA_TEMP, D3DTA_CONSTANT,
+  // vertex fog clamped to [0, 1].
+  caps->PrimitiveMiscCaps |= D3DPMISCCAPS_TSSARGTEMP | D3DPMISCCAPS_PERSTAGECONSTANT |
+                             D3DPMISCCAPS_FOGVERTEXCLAMPED;
+  caps->RasterCaps |= D3DPRASTERCAPS_FOGVERTEX | D3DPRASTERCAPS_FOGTABLE | D3DPRASTERCAPS_FOGRANGE |
+                      D3DPRASTERCAPS_WFOG | D3DPRASTERCAPS_ZFOG;
+  caps->AlphaCmpCaps = D3DPCMPCAPS_NEVER | D3DPCMPCAPS_LESS | D3DPCMPCAPS_EQUAL | D3DPCMPCAPS_LESSEQUAL |
+                       D3DPCMPCAPS_GREATER | D3DPCMPCAPS_NOTEQUAL | D3DPCMPCAPS_GREATEREQUAL | D3DPCMPCAPS_ALWAYS;
   caps->ZCmpCaps = D3DPCMPCAPS_NEVER | D3DPCMPCAPS_LESS | D3DPCMPCAPS_EQUAL | D3DPCMPCAPS_LESSEQUAL |
                    D3DPCMPCAPS_GREATER | D3DPCMPCAPS_NOTEQUAL | D3DPCMPCAPS_GREATEREQUAL | D3DPCMPCAPS_ALWAYS;
   // Lines: depth test and blending; no antialiasing (D3DRS_ANTIALIASEDLINEENABLE is ignored).
@@ -34,7 +42,8 @@ void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps) {
                        D3DPBLENDCAPS_INVDESTCOLOR | D3DPBLENDCAPS_SRCALPHASAT |
                        D3DPBLENDCAPS_BOTHSRCALPHA | D3DPBLENDCAPS_BOTHINVSRCALPHA | D3DPBLENDCAPS_BLENDFACTOR;
   caps->DestBlendCaps = caps->SrcBlendCaps;
-  caps->ShadeCaps = D3DPSHADECAPS_COLORGOURAUDRGB | D3DPSHADECAPS_ALPHAGOURAUDBLEND;
+  caps->ShadeCaps = D3DPSHADECAPS_COLORGOURAUDRGB | D3DPSHADECAPS_ALPHAGOURAUDBLEND |
+                    D3DPSHADECAPS_SPECULARGOURAUDRGB | D3DPSHADECAPS_FOGGOURAUD;
   // 2D textures (A8R8G8B8, X8R8G8B8) with mip chains, any size up to the adapter's limit.
   caps->TextureCaps = D3DPTEXTURECAPS_ALPHA | D3DPTEXTURECAPS_MIPMAP | D3DPTEXTURECAPS_PROJECTED;
   caps->TextureFilterCaps = D3DPTFILTERCAPS_MINFPOINT | D3DPTFILTERCAPS_MINFLINEAR | D3DPTFILTERCAPS_MIPFPOINT |
@@ -47,9 +56,26 @@ void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps) {
   caps->MaxTextureRepeat = 8192;
   caps->MaxTextureAspectRatio = adapter.max_texture_size;
   caps->MaxAnisotropy = 1;
-  caps->MaxTextureBlendStages = 1;
-  caps->MaxSimultaneousTextures = 1; // fixed function: stage 0 at most (shaders sample 16)
-  // No fog, lights, clip planes or point sprites yet: their caps stay 0.
+  // The fixed-function pipeline: 8 stages with every D3DTOP but PREMODULATE, 8 lights, texture
+  // coordinate generation, vertex blending over 4 of world matrices 0..7, user clip planes
+  // (fixed-function vertex processing only), point sprites and point scale.
+  caps->MaxTextureBlendStages = 8;
+  caps->MaxSimultaneousTextures = 8;
+  caps->TextureOpCaps = D3DTEXOPCAPS_DISABLE | D3DTEXOPCAPS_SELECTARG1 | D3DTEXOPCAPS_SELECTARG2 |
+      D3DTEXOPCAPS_MODULATE | D3DTEXOPCAPS_MODULATE2X | D3DTEXOPCAPS_MODULATE4X | D3DTEXOPCAPS_ADD |
+      D3DTEXOPCAPS_ADDSIGNED | D3DTEXOPCAPS_ADDSIGNED2X | D3DTEXOPCAPS_SUBTRACT | D3DTEXOPCAPS_ADDSMOOTH |
+      D3DTEXOPCAPS_BLENDDIFFUSEALPHA | D3DTEXOPCAPS_BLENDTEXTUREALPHA | D3DTEXOPCAPS_BLENDFACTORALPHA |
+      D3DTEXOPCAPS_BLENDTEXTUREALPHAPM | D3DTEXOPCAPS_BLENDCURRENTALPHA | D3DTEXOPCAPS_MODULATEALPHA_ADDCOLOR |
+      D3DTEXOPCAPS_MODULATECOLOR_ADDALPHA | D3DTEXOPCAPS_MODULATEINVALPHA_ADDCOLOR |
+      D3DTEXOPCAPS_MODULATEINVCOLOR_ADDALPHA | D3DTEXOPCAPS_BUMPENVMAP | D3DTEXOPCAPS_BUMPENVMAPLUMINANCE |
+      D3DTEXOPCAPS_DOTPRODUCT3 | D3DTEXOPCAPS_MULTIPLYADD | D3DTEXOPCAPS_LERP;
+  caps->FVFCaps = 8 /* texture coordinate sets */ | D3DFVFCAPS_PSIZE;
+  caps->VertexProcessingCaps = D3DVTXPCAPS_TEXGEN | D3DVTXPCAPS_MATERIALSOURCE7 | D3DVTXPCAPS_DIRECTIONALLIGHTS |
+                               D3DVTXPCAPS_POSITIONALLIGHTS | D3DVTXPCAPS_LOCALVIEWER | D3DVTXPCAPS_TEXGEN_SPHEREMAP;
+  caps->MaxActiveLights = 8;
+  caps->MaxUserClipPlanes = 6;
+  caps->MaxVertexBlendMatrices = 4;
+  caps->MaxVertexBlendMatrixIndex = 7;
   caps->MaxVertexW = 1e10f;
   caps->GuardBandLeft = -float(adapter.max_viewport_size);
   caps->GuardBandTop = -float(adapter.max_viewport_size);
@@ -60,7 +86,7 @@ void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps) {
   // Instancing (SetStreamSourceFreq) has no cap bit: it comes with vs_3_0, reported below.
   caps->MaxStreams = 16;
   caps->MaxStreamStride = 508; // a value D3D9 hardware commonly reports; both plugins read strides up to 2048
-  caps->MaxPointSize = 1.0f; // D3DRS_POINTSIZE is not honoured yet
+  caps->MaxPointSize = adapter.max_point_size; // D3DRS_POINTSIZE_MAX is clamped to it
   // Shaders of every model translate and draw; what they can sample does not exist yet (no
   // textures), which the texture caps above say.
   caps->VertexShaderVersion = D3DVS_VERSION(3, 0);

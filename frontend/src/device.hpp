@@ -4,8 +4,8 @@
 // The methods are spread over files by topic: device.cpp (lifetime, present, targets),
 // device_state.cpp (render states, transforms, viewport, scissor, material, lights, clip
 // planes), device_shaders.cpp
-// (shaders, their constants, vertex declarations), device_draw.cpp (vertex input, fixed-function
-// shaders, draws), device_unimplemented.cpp (what is not there yet).
+// (shaders, their constants, vertex declarations), device_draw.cpp (vertex input, draws),
+// device_fixed_function.cpp (the fixed-function pipeline's shaders and constants), device_unimplemented.cpp (what is not there yet).
 #pragma once
 
 #include <array>
@@ -16,6 +16,7 @@
 #include <d3d9.h>
 
 #include "command_stream.hpp"
+#include "ff_key.hpp"
 #include "plugin_loader.hpp"
 #include "state.hpp"
 
@@ -214,8 +215,21 @@ private:
   // Instancing for a DrawIndexedPrimitive: false when the stream frequencies cannot be drawn.
   bool instancing(uint32_t &instances, uint16_t &instance_slots) const;
   bool vertex_attributes(nv_pipeline_desc &d) const;
+  // The fixed-function pipeline (device_fixed_function.cpp): keys from the state, shaders cached
+  // by key, their uniform blocks.
+  ff::VertexKey ff_vertex_key() const;
+  ff::PixelKey ff_pixel_key(D3DPRIMITIVETYPE type) const;
+  uint32_t ff_vertex_shader(const ff::VertexKey &key);
+  uint32_t ff_pixel_shader(const ff::PixelKey &key);   // also sets ff_samplers_
+  bool ff_vertex_attributes(const ff::VertexKey &key, nv_pipeline_desc &d) const;
   void flush_ff_vertex_constants();
-  uint32_t ff_vertex_shader();
+  void flush_ff_pixel_constants();
+  uint32_t create_shader(nv_shader_stage stage, const std::vector<uint32_t> &words);
+  // The bound shaders' translations with what D3D9 applies around them (fog, alpha test, user
+  // clip planes); the enabled clip planes (CLIPPLANEENABLE with CLIPPING).
+  uint32_t pixel_shader_variant();
+  uint32_t vertex_shader_variant();
+  uint8_t clip_planes() const;
   void flush_shader_constants(nv_shader_stage stage, const ShaderConstants &constants);
   void bind_vertex_declaration(VertexDeclaration *declaration);
   // Parses, checks and translates bytecode (or finds its translation); nullptr when refused.
@@ -258,10 +272,11 @@ private:
   nv_cmd_set_viewport sent_viewport_{};
   nv_rect sent_scissor_{};
   bool viewport_sent_ = false;
-  std::unordered_map<uint32_t, uint32_t> ff_vertex_shaders_; // FFVertexKey::pack() -> handle
+  std::unordered_map<ff::VertexKey, uint32_t> ff_vertex_shaders_; // generated shaders by key -> handle
+  std::unordered_map<ff::PixelKey, uint32_t> ff_pixel_shaders_;
   std::unordered_map<uint64_t, std::weak_ptr<const CompiledShader>> compiled_shaders_; // bytecode hash
-  uint32_t ff_pixel_shaders_[2] = {}; // untextured, textured (stage 0 has a texture)
-  bool ff_textured_ = false;         // the pipeline sent uses the textured fixed-function pixel shader
+  ff::VertexKey ff_vertex_key_;     // the key of the fixed-function vertex shader last chosen
+  uint32_t ff_samplers_ = 0;         // bit per stage: the fixed-function pixel shader sent samples it
   nv_cmd_set_vertex_buffer bound_streams_[NV_MAX_VERTEX_BUFFERS] = {}; // as last sent, per slot
   nv_cmd_set_index_buffer bound_indices_{};
   std::array<nv_cmd_set_texture, DeviceState::kTextureSlots> sent_textures_{}; // as last sent, per slot

@@ -1,11 +1,11 @@
-// Vertex input, the fixed-function shaders, and draws: the dirty groups are turned into
+// Vertex input (also the fixed-function vertex shader's) and draws: the dirty groups are turned into
 // commands once per draw, then the draw itself.
 #include <algorithm>
 #include <bit>
 #include <cstring>
 
 #include "device.hpp"
-#include "ff_shaders.hpp"
+#include "ff_key.hpp"
 #include "log.hpp"
 #include "math.hpp"
 #include "shader.hpp"
@@ -129,8 +129,6 @@ nv_fill_mode fill_mode(DWORD mode) {
 
 float float_of(DWORD bits) { return std::bit_cast<float>(bits); }
 
-void color_value_to_floats(const D3DCOLORVALUE &c, float out[4]) { out[0] = c.r, out[1] = c.g, out[2] = c.b, out[3] = c.a; }
-
 } // namespace
 
 HRESULT Device::CreateVertexBuffer(UINT length, DWORD usage, DWORD fvf, D3DPOOL pool, IDirect3DVertexBuffer9 **buffer,
@@ -234,28 +232,6 @@ HRESULT Device::GetIndices(IDirect3DIndexBuffer9 **buffer) {
   return D3D_OK;
 }
 
-uint32_t Device::ff_vertex_shader() {
-  const VertexDeclaration &decl = *state_.vertex_declaration;
-  const D3DVERTEXELEMENT9 *diffuse = decl.find(D3DDECLUSAGE_COLOR, 0);
-  FFVertexKey key{};
-  key.pretransformed = decl.find(D3DDECLUSAGE_POSITIONT, 0) != nullptr;
-  key.lighting = !key.pretransformed && state_.render_states[D3DRS_LIGHTING];
-  // With lighting on, the vertex colour feeds the output only as the diffuse material source.
-  bool vertex_diffuse = state_.render_states[D3DRS_COLORVERTEX] && state_.render_states[D3DRS_DIFFUSEMATERIALSOURCE] == D3DMCS_COLOR1;
-  key.has_color = diffuse && (!key.lighting || vertex_diffuse);
-  key.has_texcoord = decl.find(D3DDECLUSAGE_TEXCOORD, 0) != nullptr;
-  auto [it, inserted] = ff_vertex_shaders_.try_emplace(key.pack(), 0);
-  if (inserted) {
-    std::vector<uint32_t> words = build_ff_vertex_shader(key);
-    it->second = commands().new_handle();
-    auto *args = commands().begin<nv_cmd_create_shader>(NV_OP_CREATE_SHADER, words.size() * 4);
-    *args = nv_cmd_create_shader{it->second, NV_STAGE_VERTEX, uint32_t(words.size())};
-    std::memcpy(command_payload(args), words.data(), words.size() * 4);
-    commands().commit();
-  }
-  return it->second;
-}
-
 bool Device::vertex_attributes(nv_pipeline_desc &d) const {
   const VertexDeclaration &decl = *state_.vertex_declaration;
   d.attribute_count = 0;
@@ -272,42 +248,38 @@ bool Device::vertex_attributes(nv_pipeline_desc &d) const {
     }
     return true;
   }
-  // Fixed function: the position at location 0, the diffuse colour at 1.
-  const D3DVERTEXELEMENT9 *position = decl.find(D3DDECLUSAGE_POSITIONT, 0);
-  if (!position) position = decl.find(D3DDECLUSAGE_POSITION, 0);
-  if (!position || !attribute_from(*position, 0, d.attributes[0])) return false;
-  d.attribute_count = 1;
-  if (const D3DVERTEXELEMENT9 *diffuse = decl.find(D3DDECLUSAGE_COLOR, 0)) {
-    if (!attribute_from(*diffuse, 1, d.attributes[d.attribute_count])) return false;
+  return ff_vertex_attributes(ff_vertex_key_, d);
+}
+
+// The attributes the fixed-function vertex shader of `key` reads, at the ff::kIn* locations.
+bool Device::ff_vertex_attributes(const ff::VertexKey &key, nv_pipeline_desc &d) const {
+  const VertexDeclaration &decl = *state_.vertex_declaration;
+  d.attribute_count = 0;
+  auto add = [&](const D3DVERTEXELEMENT9 *e, uint32_t location) {
+    if (!e) return true;
+    if (d.attribute_count == NV_MAX_VERTEX_ATTRIBUTES || !attribute_from(*e, uint8_t(location), d.attributes[d.attribute_count]))
+      return false;
     ++d.attribute_count;
-  }
-  // TEXCOORD0 at location 2, for texture stage 0.
-  if (const D3DVERTEXELEMENT9 *texcoord = decl.find(D3DDECLUSAGE_TEXCOORD, 0)) {
-    if (!attribute_from(*texcoord, kFFTexcoordAttribute, d.attributes[d.attribute_count])) return false;
-    ++d.attribute_count;
-  }
-  return true;
+    return true;
+  };
+  const D3DVERTEXELEMENT9 *position = decl.find(key.pretransformed ? D3DDECLUSAGE_POSITIONT : D3DDECLUSAGE_POSITION, 0);
+  if (!position || !add(position, ff::kInPosition)) return false;
+  bool ok = true;
+  if (key.blend_weights) ok &= add(decl.find(D3DDECLUSAGE_BLENDWEIGHT, 0), ff::kInBlendWeight);
+  if (key.blend_indexed) ok &= add(decl.find(D3DDECLUSAGE_BLENDINDICES, 0), ff::kInBlendIndices);
+  if (key.has_normal) ok &= add(decl.find(D3DDECLUSAGE_NORMAL, 0), ff::kInNormal);
+  if (key.has_psize) ok &= add(decl.find(D3DDECLUSAGE_PSIZE, 0), ff::kInPSize);
+  if (key.has_color0) ok &= add(decl.find(D3DDECLUSAGE_COLOR, 0), ff::kInColor0);
+  if (key.has_color1) ok &= add(decl.find(D3DDECLUSAGE_COLOR, 1), ff::kInColor1);
+  for (uint32_t i = 0; i < ff::kStages; ++i)
+    if (key.texcoord_size[i]) ok &= add(decl.find(D3DDECLUSAGE_TEXCOORD, BYTE(i)), ff::kInTexcoord0 + i);
+  return ok;
 }
 
 bool Device::flush_pipeline(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
-  // The fixed-function pixel shader samples stage 0 when it has a texture and the vertex stage
-  // writes TEXCOORD0 (the fixed-function one always does; a shader may not).
-  ff_textured_ = false;
-  if (!state_.pixel_shader && state_.textures[0]) {
-    ff_textured_ = !state_.vertex_shader;
-    if (state_.vertex_shader)
-      for (const auto &out : state_.vertex_shader->compiled().reflection.outputs)
-        if (out.location == kFFTexcoordLocation) ff_textured_ = true;
-  }
-  uint32_t &ff_pixel_shader = ff_pixel_shaders_[ff_textured_ ? 1 : 0];
-  if (!ff_pixel_shader) {
-    std::vector<uint32_t> words = build_ff_pixel_shader(ff_textured_);
-    ff_pixel_shader = commands().new_handle();
-    auto *args = commands().begin<nv_cmd_create_shader>(NV_OP_CREATE_SHADER, words.size() * 4);
-    *args = nv_cmd_create_shader{ff_pixel_shader, NV_STAGE_PIXEL, uint32_t(words.size())};
-    std::memcpy(command_payload(args), words.data(), words.size() * 4);
-    commands().commit();
-  }
+  // The fixed-function shaders for the state that shapes them (generated once per key).
+  if (!state_.vertex_shader) ff_vertex_key_ = ff_vertex_key();
+  const uint32_t ff_pixel = state_.pixel_shader ? 0 : ff_pixel_shader(ff_pixel_key(type));
   const auto &rs = state_.render_states;
   nv_pipeline_desc d{};
   if (!vertex_attributes(d)) {
@@ -315,8 +287,8 @@ bool Device::flush_pipeline(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
     log_unimplemented(once, "drawing with vertex elements other than FLOAT1-4 and D3DCOLOR");
     return false;
   }
-  d.vertex_shader = state_.vertex_shader ? state_.vertex_shader->compiled().handle : ff_vertex_shader();
-  d.pixel_shader = state_.pixel_shader ? state_.pixel_shader->compiled().handle : ff_pixel_shader;
+  d.vertex_shader = state_.vertex_shader ? vertex_shader_variant() : ff_vertex_shader(ff_vertex_key_);
+  d.pixel_shader = state_.pixel_shader ? pixel_shader_variant() : ff_pixel;
   d.topology = topology(type);
   d.cull = rs[D3DRS_CULLMODE] == D3DCULL_CW ? NV_CULL_CW : rs[D3DRS_CULLMODE] == D3DCULL_CCW ? NV_CULL_CCW : NV_CULL_NONE;
   // Without a depth buffer there is nothing to test or write.
@@ -356,35 +328,6 @@ bool Device::flush_pipeline(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
   sent_pipeline_ = d;
   pipeline_sent_ = true;
   return true;
-}
-
-void Device::flush_ff_vertex_constants() {
-  FFVertexConstants c{};
-  D3DMATRIX wvp = multiply(multiply(state_.transforms[D3DTS_WORLD], state_.transforms[D3DTS_VIEW]), state_.transforms[D3DTS_PROJECTION]);
-  // D3D's row-vector matrix laid out row by row is GLSL's column-major matrix for M * v.
-  std::memcpy(c.transform, &wvp, sizeof c.transform);
-  const D3DVIEWPORT9 &vp = state_.viewport;
-  c.viewport[0] = float(vp.X);
-  c.viewport[1] = float(vp.Y);
-  c.viewport[2] = 2.0f / float(vp.Width);
-  c.viewport[3] = -2.0f / float(vp.Height);
-  // A pre-transformed vertex's z is its final depth: undo the viewport's depth mapping.
-  c.depth[0] = vp.MinZ;
-  c.depth[1] = vp.MaxZ > vp.MinZ ? 1.0f / (vp.MaxZ - vp.MinZ) : 0.0f;
-  // Lighting with no lights: emissive + ambient render state * ambient material colour. Only
-  // D3DMCS_MATERIAL sources are honoured for ambient and emissive so far.
-  float ambient[4];
-  color_to_floats(state_.render_states[D3DRS_AMBIENT], ambient);
-  float mat_ambient[4], mat_emissive[4];
-  color_value_to_floats(state_.material.Ambient, mat_ambient);
-  color_value_to_floats(state_.material.Emissive, mat_emissive);
-  for (int i = 0; i < 3; ++i) c.lit_color[i] = std::clamp(mat_emissive[i] + ambient[i] * mat_ambient[i], 0.0f, 1.0f);
-  c.lit_color[3] = std::clamp(state_.material.Diffuse.a, 0.0f, 1.0f);
-
-  auto *args = commands().begin<nv_cmd_set_constants>(NV_OP_SET_CONSTANTS, sizeof c);
-  *args = nv_cmd_set_constants{NV_STAGE_VERTEX, uint32_t(sizeof c)};
-  std::memcpy(command_payload(args), &c, sizeof c);
-  commands().commit();
 }
 
 RECT Device::draw_area() const {
@@ -455,7 +398,10 @@ bool Device::flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
     if (state_.vertex_shader) flush_shader_constants(NV_STAGE_VERTEX, state_.vs_constants);
     else flush_ff_vertex_constants();
   }
-  if ((dirty_ & kDirtyPixelConstants) && state_.pixel_shader) flush_shader_constants(NV_STAGE_PIXEL, state_.ps_constants);
+  if (dirty_ & kDirtyPixelConstants) {
+    if (state_.pixel_shader) flush_shader_constants(NV_STAGE_PIXEL, state_.ps_constants);
+    else flush_ff_pixel_constants();
+  }
   // A new shader may sample slots the previous one did not.
   if (dirty_ & (kDirtyTextures | kDirtyPipeline)) flush_textures();
   dirty_ = 0;

@@ -4,6 +4,7 @@
 #include "conventions.hpp"
 #include "device.hpp"
 #include "log.hpp"
+#include "math.hpp"
 #include "parser.hpp"
 #include "shader.hpp"
 #include "vertex_declaration.hpp"
@@ -53,7 +54,8 @@ std::shared_ptr<const CompiledShader> Device::compile_shader(const DWORD *functi
     log_error("%s: %s cannot be translated: %s", call, parsed.program.version.name().c_str(), translation.error.c_str());
     return nullptr;
   }
-  auto *compiled = new CompiledShader{commands().new_handle(), std::move(translation.reflection)};
+  auto *compiled = new CompiledShader{commands().new_handle(), std::move(translation.reflection), {}, {}};
+  compiled->program = parsed.program;   // for the variants
   const std::vector<uint32_t> &words = translation.spirv;
   auto *args = commands().begin<nv_cmd_create_shader>(NV_OP_CREATE_SHADER, words.size() * 4);
   *args = nv_cmd_create_shader{compiled->handle, pixel ? uint32_t(NV_STAGE_PIXEL) : uint32_t(NV_STAGE_VERTEX), uint32_t(words.size())};
@@ -62,10 +64,65 @@ std::shared_ptr<const CompiledShader> Device::compile_shader(const DWORD *functi
   // The plugin's shader lives as long as some shader object uses this translation.
   std::shared_ptr<const CompiledShader> shared(compiled, [this](const CompiledShader *c) {
     commands().push(NV_OP_DESTROY_SHADER, nv_cmd_destroy_shader{c->handle});
+    for (const auto &[key, handle] : c->variants) commands().push(NV_OP_DESTROY_SHADER, nv_cmd_destroy_shader{handle});
     delete c;
   });
   compiled_shaders_[hash] = shared;
   return shared;
+}
+
+uint8_t Device::clip_planes() const {
+  const auto &rs = state_.render_states;
+  return rs[D3DRS_CLIPPING] ? uint8_t(rs[D3DRS_CLIPPLANEENABLE] & 0x3fu) : 0;
+}
+
+uint32_t Device::vertex_shader_variant() {
+  const CompiledShader &compiled = state_.vertex_shader->compiled();
+  d3d9::VertexEpilogue e;
+  e.clip_planes = clip_planes();
+  if (!e.active()) return compiled.handle;
+  auto [it, inserted] = compiled.variants.try_emplace(e.pack(), 0);
+  if (inserted) {
+    d3d9::Translation t = d3d9::translate(compiled.program, {}, e);
+    it->second = t.ok() ? create_shader(NV_STAGE_VERTEX, t.spirv) : compiled.handle;
+    if (!t.ok()) log_error("vertex shader epilogue: %s", t.error.c_str());
+  }
+  return it->second;
+}
+
+uint32_t Device::pixel_shader_variant() {
+  const CompiledShader &compiled = state_.pixel_shader->compiled();
+  const auto &rs = state_.render_states;
+  d3d9::PixelEpilogue e;
+  if (rs[D3DRS_ALPHATESTENABLE] && rs[D3DRS_ALPHAFUNC] >= D3DCMP_NEVER && rs[D3DRS_ALPHAFUNC] <= D3DCMP_ALWAYS)
+    e.alpha_func = uint8_t(rs[D3DRS_ALPHAFUNC]);
+  // Fog after ps_1_x/ps_2_x (D3D9 leaves it to ps_3_0 itself): table fog per pixel, else the FOG
+  // varying (oFog of a vertex shader, the fixed-function vertex fog).
+  if (rs[D3DRS_FOGENABLE] && compiled.reflection.version.major < 3) {
+    switch (rs[D3DRS_FOGTABLEMODE]) {
+    case D3DFOG_LINEAR: e.fog = 2; break;
+    case D3DFOG_EXP: e.fog = 3; break;
+    case D3DFOG_EXP2: e.fog = 4; break;
+    default: e.fog = 1; break;
+    }
+    e.fog_w = e.fog >= 2 && state_.transforms[D3DTS_PROJECTION].m[2][3] != 0.0f;
+    if (state_.vertex_shader) {
+      e.fog_input = 0;
+      for (const auto &out : state_.vertex_shader->compiled().reflection.outputs)
+        if (out.location == d3d9::conv::kLocationFog) e.fog_input = 1;
+    }
+  }
+  e.clip_planes = clip_planes();
+  if (!e.active()) return compiled.handle;
+  auto [it, inserted] = compiled.variants.try_emplace(e.pack(), 0);
+  if (inserted) {
+    d3d9::Translation t = d3d9::translate(compiled.program, e);
+    // The base translation succeeded, so a variant only adds the epilogue; should it fail, the
+    // shader draws without it.
+    it->second = t.ok() ? create_shader(NV_STAGE_PIXEL, t.spirv) : compiled.handle;
+    if (!t.ok()) log_error("pixel shader epilogue: %s", t.error.c_str());
+  }
+  return it->second;
 }
 
 HRESULT Device::CreateVertexShader(const DWORD *function, IDirect3DVertexShader9 **shader) {
@@ -186,6 +243,13 @@ void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants
   block->b[0] = bits, block->b[1] = block->b[2] = block->b[3] = 0;
   std::memset(block->bumpenv_mat, 0, sizeof block->bumpenv_mat);
   std::memset(block->bumpenv_lum, 0, sizeof block->bumpenv_lum);
+  std::memset(block->fog_color, 0, sizeof block->fog_color);
+  std::memset(block->fog, 0, sizeof block->fog);
+  std::memset(block->clip_planes, 0, sizeof block->clip_planes);
+  // With a vertex shader, SetClipPlane's planes are in clip space (the vertex epilogue's).
+  if (stage == NV_STAGE_VERTEX)
+    for (uint32_t n = 0; n < d3d9::conv::kClipPlaneCount; ++n)
+      std::memcpy(block->clip_planes[n], state_.clip_planes[n].data(), sizeof block->clip_planes[n]);
   if (stage == NV_STAGE_PIXEL) {
     // The D3DTSS values are the bits of floats.
     for (uint32_t n = 0; n < DeviceState::kTextureStages; ++n) {
@@ -196,6 +260,12 @@ void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants
       std::memcpy(block->bumpenv_mat[n], mat, sizeof mat);
       std::memcpy(block->bumpenv_lum[n], lum, sizeof lum);
     }
+    // What the pixel epilogue reads (fog, alpha test; d3d9::PixelEpilogue).
+    const auto &rs = state_.render_states;
+    color_to_floats(rs[D3DRS_FOGCOLOR], block->fog_color);
+    const DWORD fog[3] = {rs[D3DRS_FOGSTART], rs[D3DRS_FOGEND], rs[D3DRS_FOGDENSITY]};
+    std::memcpy(block->fog, fog, sizeof fog);
+    block->fog[3] = float(rs[D3DRS_ALPHAREF] & 0xffu);
   }
   commands().commit();
 }

@@ -30,16 +30,13 @@ bool valid_texture_stage_state(D3DTEXTURESTAGESTATETYPE state) {
   }
 }
 
-// The states ps_1_x texbem/texbeml/bem read from the pixel uniform block.
-bool is_bump_env_state(D3DTEXTURESTAGESTATETYPE state) {
-  return (state >= D3DTSS_BUMPENVMAT00 && state <= D3DTSS_BUMPENVMAT11) || state == D3DTSS_BUMPENVLSCALE ||
-         state == D3DTSS_BUMPENVLOFFSET;
-}
-
 // Which dirty groups a render state feeds. A state feeds only the groups it changes, so that a
 // draw after it sends only the commands that changed (SetRenderState of a state the draw path
 // ignores sends nothing).
-enum : uint32_t { kAffectsPipeline = 1, kAffectsVertexConstants = 2, kAffectsDynamic = 4, kAffectsViewport = 8 };
+enum : uint32_t {
+  kAffectsPipeline = 1, kAffectsVertexConstants = 2, kAffectsPixelConstants = 4, kAffectsDynamic = 8,
+  kAffectsViewport = 16,
+};
 
 uint32_t render_state_effect(D3DRENDERSTATETYPE state) {
   switch (state) {
@@ -57,10 +54,19 @@ uint32_t render_state_effect(D3DRENDERSTATETYPE state) {
     return kAffectsPipeline | kAffectsDynamic; // the values, and whether bias is on at all
   case D3DRS_SCISSORTESTENABLE:
     return kAffectsViewport;
+  // The fixed-function pipeline: they shape its shaders (keys) or fill its uniform blocks.
   case D3DRS_LIGHTING: case D3DRS_COLORVERTEX: case D3DRS_DIFFUSEMATERIALSOURCE:
-    return kAffectsPipeline | kAffectsVertexConstants; // they choose the fixed-function shader
-  case D3DRS_AMBIENT: case D3DRS_AMBIENTMATERIALSOURCE: case D3DRS_EMISSIVEMATERIALSOURCE:
-    return kAffectsVertexConstants;
+  case D3DRS_AMBIENTMATERIALSOURCE: case D3DRS_EMISSIVEMATERIALSOURCE: case D3DRS_SPECULARMATERIALSOURCE:
+  case D3DRS_SPECULARENABLE: case D3DRS_LOCALVIEWER: case D3DRS_NORMALIZENORMALS:
+  case D3DRS_VERTEXBLEND: case D3DRS_INDEXEDVERTEXBLENDENABLE: case D3DRS_FOGENABLE:
+  case D3DRS_FOGTABLEMODE: case D3DRS_FOGVERTEXMODE: case D3DRS_RANGEFOGENABLE:
+  case D3DRS_CLIPPING: case D3DRS_CLIPPLANEENABLE: case D3DRS_POINTSCALEENABLE:
+  case D3DRS_POINTSPRITEENABLE: case D3DRS_ALPHATESTENABLE: case D3DRS_ALPHAFUNC: case D3DRS_SHADEMODE:
+    return kAffectsPipeline | kAffectsVertexConstants | kAffectsPixelConstants;
+  case D3DRS_AMBIENT: case D3DRS_FOGSTART: case D3DRS_FOGEND: case D3DRS_FOGDENSITY: case D3DRS_POINTSIZE:
+  case D3DRS_POINTSIZE_MIN: case D3DRS_POINTSIZE_MAX: case D3DRS_POINTSCALE_A: case D3DRS_POINTSCALE_B:
+  case D3DRS_POINTSCALE_C: case D3DRS_FOGCOLOR: case D3DRS_ALPHAREF: case D3DRS_TEXTUREFACTOR:
+    return kAffectsVertexConstants | kAffectsPixelConstants;
   default:
     return 0; // stored for the getters; not honoured by the draw path yet
   }
@@ -147,6 +153,7 @@ HRESULT Device::SetRenderState(D3DRENDERSTATETYPE state, DWORD value) {
   if (effect & kAffectsVertexConstants) dirty_ |= kDirtyVertexConstants;
   if (effect & kAffectsDynamic) dirty_ |= kDirtyDynamic;
   if (effect & kAffectsViewport) dirty_ |= kDirtyViewport;
+  if (effect & kAffectsPixelConstants) dirty_ |= kDirtyPixelConstants;
   return D3D_OK;
 }
 
@@ -159,7 +166,9 @@ HRESULT Device::GetRenderState(D3DRENDERSTATETYPE state, DWORD *value) {
 HRESULT Device::SetTransform(D3DTRANSFORMSTATETYPE state, const D3DMATRIX *matrix) {
   if (!matrix || DWORD(state) >= state_.transforms.size()) return D3DERR_INVALIDCALL;
   state_.transforms[state] = *matrix;
-  if (state == D3DTS_VIEW || state == D3DTS_PROJECTION || state == D3DTS_WORLD) dirty_ |= kDirtyVertexConstants;
+  // Every transform feeds the fixed-function vertex block; the projection also chooses w or z fog.
+  dirty_ |= kDirtyVertexConstants;
+  if (state == D3DTS_PROJECTION) dirty_ |= kDirtyPipeline;
   return D3D_OK;
 }
 
@@ -235,7 +244,7 @@ HRESULT Device::SetLight(DWORD index, const D3DLIGHT9 *light) {
     return D3DERR_INVALIDCALL;
   }
   state_.lights[index].light = *light;
-  dirty_ |= kDirtyVertexConstants;
+  dirty_ |= kDirtyVertexConstants | kDirtyPipeline; // the light's type shapes the fixed-function shader
   return D3D_OK;
 }
 
@@ -264,7 +273,7 @@ HRESULT Device::LightEnable(DWORD index, WINBOOL enable) {
     if (enabled >= kMaxActiveLights) return D3DERR_INVALIDCALL;
   }
   it->second.enabled = enable != FALSE;
-  dirty_ |= kDirtyVertexConstants;
+  dirty_ |= kDirtyVertexConstants | kDirtyPipeline;
   return D3D_OK;
 }
 
@@ -321,7 +330,9 @@ HRESULT Device::SetTextureStageState(DWORD stage, D3DTEXTURESTAGESTATETYPE state
   DWORD &current = state_.texture_stage_states[stage][state];
   if (current == value) return D3D_OK;
   current = value;
-  if (is_bump_env_state(state)) dirty_ |= kDirtyPixelConstants;
+  // Every stage state shapes or feeds the fixed-function shaders; the bump-environment ones also
+  // the translated pixel shaders' block.
+  dirty_ |= kDirtyPipeline | kDirtyVertexConstants | kDirtyPixelConstants;
   return D3D_OK;
 }
 

@@ -88,8 +88,8 @@ HRESULT Device::SetTexture(DWORD sampler, IDirect3DBaseTexture9 *iface) {
     if (texture->pool() == D3DPOOL_SCRATCH) return D3DERR_INVALIDCALL; // as Windows
   }
   if (state_.textures[slot] == texture) return D3D_OK;
-  // Whether stage 0 has a texture shapes the fixed-function pixel shader.
-  if (slot == 0 && !state_.textures[0] != !texture) dirty_ |= kDirtyPipeline;
+  // A stage's texture (whether there is one, and its kind) shapes the fixed-function pixel shader.
+  if (slot < DeviceState::kTextureStages) dirty_ |= kDirtyPipeline;
   if (texture) texture->add_private_ref();
   if (state_.textures[slot]) state_.textures[slot]->release_private_ref();
   state_.textures[slot] = texture;
@@ -166,7 +166,7 @@ void Device::flush_textures() {
   uint32_t used = 0; // bit per slot
   if (state_.pixel_shader) used |= state_.pixel_shader->compiled().reflection.samplers_used & 0xFFFFu;
   if (state_.vertex_shader) used |= (state_.vertex_shader->compiled().reflection.samplers_used & 0xFu) << DeviceState::kVertexSlot0;
-  if (ff_textured_) used |= 1u; // the fixed-function pixel shader samples stage 0
+  if (!state_.pixel_shader) used |= ff_samplers_; // the stages the fixed-function pixel shader samples
   for (uint32_t slot = 0; slot < DeviceState::kTextureSlots; ++slot) {
     if (!(used & (1u << slot))) continue;
     nv_cmd_set_texture c = texture_command(slot);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "device_child.hpp"
@@ -12,9 +13,14 @@
 namespace novem {
 
 // A translation sent to the plugin (CREATE_SHADER); DESTROY_SHADER when the last user goes.
+// A shader also has variants with the state D3D9 applies around it (pixel: fog, alpha test, clip
+// planes, d3d9::PixelEpilogue; vertex: clip distances, d3d9::VertexEpilogue), translated from the
+// kept program when first drawn with that state.
 struct CompiledShader {
   uint32_t handle = 0;
   d3d9::ShaderReflection reflection;
+  d3d9::Program program;                                    // for the variants
+  mutable std::unordered_map<uint32_t, uint32_t> variants;  // epilogue pack() -> handle
 };
 
 template <class Iface> class ShaderObject final : public DeviceObject<Iface> {

@@ -47,6 +47,12 @@ bool Executor::init(std::string &error) {
   gl_.FrontFace(kFrontFace);
   gl_.Enable(GL_SCISSOR_TEST); // always on; SET_SCISSOR gives the rectangle
   gl_.Enable(GL_PROGRAM_POINT_SIZE);
+  // D3D9's flat shading takes the first vertex's colours (GL's default is the last; Vulkan's is
+  // the first).
+  gl_.ProvokingVertex(GL_FIRST_VERTEX_CONVENTION);
+  // gl_PointCoord (t) runs down the image as Vulkan's PointCoord does: with the upper-left clip
+  // control, that is GL's lower-left sprite origin.
+  gl_.PointParameteri(GL_POINT_SPRITE_COORD_ORIGIN, GL_LOWER_LEFT);
   gl_.Disable(GL_DITHER);
   gl_.PixelStorei(GL_PACK_ALIGNMENT, 1);
   gl_.PixelStorei(GL_UNPACK_ALIGNMENT, 1);

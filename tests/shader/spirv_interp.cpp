@@ -539,6 +539,13 @@ bool SpirvInterpreter::run(size_t max_steps) {
           case GLSLstd450Sqrt: for (size_t c = 0; c < n; ++c) r[c] = b(std::sqrt(arg(0, c))); break;
           case GLSLstd450InverseSqrt: for (size_t c = 0; c < n; ++c) r[c] = b(1.0f / std::sqrt(arg(0, c))); break;
           case GLSLstd450Exp2: for (size_t c = 0; c < n; ++c) r[c] = b(std::exp2(arg(0, c))); break;
+          case GLSLstd450Exp: for (size_t c = 0; c < n; ++c) r[c] = b(std::exp(arg(0, c))); break;
+          case GLSLstd450Reflect: {   // I - 2 dot(N, I) N
+            float d = 0;
+            for (size_t c = 0; c < n; ++c) d += arg(0, c) * arg(1, c);
+            for (size_t c = 0; c < n; ++c) r[c] = b(arg(0, c) - 2.0f * d * arg(1, c));
+            break;
+          }
           case GLSLstd450Log2: for (size_t c = 0; c < n; ++c) r[c] = b(std::log2(arg(0, c))); break;
           case GLSLstd450Pow: for (size_t c = 0; c < n; ++c) r[c] = b(std::pow(arg(0, c), arg(1, c))); break;
           case GLSLstd450FMin: for (size_t c = 0; c < n; ++c) r[c] = b(std::fmin(arg(0, c), arg(1, c))); break;

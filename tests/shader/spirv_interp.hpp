@@ -4,7 +4,7 @@
 // Supported: 32-bit float/int/bool scalars, vectors, matrices, arrays and structs; module and
 // Function variables; OpLoad/OpStore/OpAccessChain; composite construct/extract/insert, vector
 // shuffle, dynamic extract; float and integer arithmetic, comparisons, logic, OpSelect,
-// conversions, vector/matrix products, a few GLSL.std.450 instructions; OpBranch,
+// conversions, vector/matrix products, a few GLSL.std.450 instructions (Exp and Reflect among them); OpBranch,
 // OpBranchConditional, merges, OpReturn, OpKill, OpFunctionCall (functions without
 // parameters), shifts and bitwise and/or. Uniform blocks are read from bytes using the
 // module's Offset/ArrayStride/MatrixStride decorations.

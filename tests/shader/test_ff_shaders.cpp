@@ -1,94 +1,230 @@
-// The fixed-function shaders: every vertex key and the pixel shader validate (Vulkan 1.0 and
-// OpenGL 4.5 rules), cross-compile to GLSL 450, and compute what D3D9 defines (checked against
-// a C++ reference and known numbers by running the SPIR-V on a CPU interpreter).
+// The fixed-function shader generators (frontend/shader/ff): keys compare and hash as bytes;
+// modules for keys covering every feature validate (Vulkan 1.0, OpenGL 4.5) and cross-compile to
+// GLSL 450; and what they compute matches D3D9's formulas, computed here in C++ and checked by
+// running the SPIR-V on the CPU interpreter.
 #include <catch2/catch.hpp>
+
+#include <d3d9.h>
 
 #include <array>
 #include <cmath>
+#include <functional>
+#include <map>
 #include <string>
 #include <unordered_set>
 
+#include "ff_constants.hpp"
 #include "ff_shaders.hpp"
 #include "spirv_interp.hpp"
 #include "spirv_test_support.hpp"
 
-using novem::FFVertexConstants;
-using novem::FFVertexKey;
+using namespace novem::ff;
 using Vec4 = std::array<float, 4>;
 
 namespace {
 
-std::vector<FFVertexKey> all_keys() {
-  std::vector<FFVertexKey> keys;
-  for (uint32_t bits = 0; bits < 8; ++bits) keys.push_back(FFVertexKey::unpack(bits));
+void check_valid(const std::vector<uint32_t>& words, const std::string& name) {
+  INFO("module " << name);
+  REQUIRE(!words.empty());
+  novem::test::dump_module(name, words);
+  const auto vk = novem::test::validate(words, SPV_ENV_VULKAN_1_0);
+  INFO((vk.empty() ? std::string() : vk.front()));
+  CHECK(vk.empty());
+  const auto gl = novem::test::validate(words, SPV_ENV_OPENGL_4_5);
+  INFO((gl.empty() ? std::string() : gl.front()));
+  CHECK(gl.empty());
+  const auto glsl = novem::test::cross_to_glsl(words);
+  INFO(glsl.text);
+  CHECK(glsl.ok);
+}
+
+VertexKey base_vertex_key() {
+  VertexKey k;
+  k.has_normal = 1;
+  k.has_color0 = 1;
+  k.texcoord_size[0] = 2;
+  return k;
+}
+
+// Vertex keys that between them switch on every feature the generator has.
+std::vector<std::pair<std::string, VertexKey>> vertex_keys() {
+  std::vector<std::pair<std::string, VertexKey>> keys;
+  auto add = [&](const std::string& name, const std::function<void(VertexKey&)>& f) {
+    VertexKey k = base_vertex_key();
+    f(k);
+    keys.emplace_back(name, k);
+  };
+  add("plain", [](VertexKey&) {});
+  add("pretransformed", [](VertexKey& k) { k.pretransformed = 1, k.has_normal = 0, k.has_color1 = 1; });
+  add("no_inputs", [](VertexKey& k) { k.has_normal = 0, k.has_color0 = 0, k.texcoord_size[0] = 0; });
+  add("lit_all", [](VertexKey& k) {
+    k.lighting = k.specular = k.local_viewer = k.normalize = 1;
+    k.light_type[0] = kLightDirectional, k.light_type[1] = kLightPoint, k.light_type[2] = kLightSpot;
+    k.diffuse_source = kSourceColor1, k.specular_source = kSourceColor2, k.has_color1 = 1;
+  });
+  add("lit_8", [](VertexKey& k) {
+    k.lighting = k.specular = 1;
+    for (uint32_t i = 0; i < kLights; ++i) k.light_type[i] = uint8_t(1 + i % 3);
+    k.ambient_source = kSourceColor1, k.emissive_source = kSourceColor1;
+  });
+  for (uint8_t m = 2; m <= 4; ++m)
+    add("blend" + std::to_string(m), [m](VertexKey& k) { k.blend_matrices = m, k.blend_weights = uint8_t(m - 1); });
+  add("blend_indexed", [](VertexKey& k) { k.blend_matrices = 3, k.blend_weights = 2, k.blend_indexed = 1, k.blend_indices_color = 1; });
+  add("blend_indexed_one", [](VertexKey& k) { k.blend_matrices = 1, k.blend_indexed = 1; });
+  for (uint8_t f = 1; f <= 3; ++f) add("fog" + std::to_string(f), [f](VertexKey& k) { k.fog_mode = f, k.fog_range = f == 2; });
+  add("clip", [](VertexKey& k) { k.clip_planes = 0x3f; });
+  add("clip_low", [](VertexKey& k) { k.clip_planes = 0x05; });
+  add("points", [](VertexKey& k) { k.point_scale = 1, k.has_psize = 1; });
+  for (uint8_t g = 0; g <= kTexGenSphere; ++g)
+    add("texgen" + std::to_string(g), [g](VertexKey& k) {
+      k.tex_gen[1] = g, k.tex_transform[1] = 3, k.local_viewer = g == kTexGenReflection;
+    });
+  for (uint8_t n = 1; n <= 4; ++n)
+    add("transform_size" + std::to_string(n), [n](VertexKey& k) { k.texcoord_size[2] = n, k.tex_index[3] = 2, k.tex_transform[3] = 2; });
   return keys;
 }
 
-std::string key_name(const FFVertexKey& k) {
-  return std::string(k.pretransformed ? "rhw" : "xyz") + (k.has_color ? "_color" : "") +
-         (k.lighting ? "_lit" : "");
+// Pixel keys: every D3DTOP as a colour and an alpha operation, every argument and modifier, the
+// result register, fog, alpha test, clip planes, flat shading, point sprites, texture kinds.
+std::vector<std::pair<std::string, PixelKey>> pixel_keys() {
+  std::vector<std::pair<std::string, PixelKey>> keys;
+  auto stage = [](uint8_t op, uint8_t a1, uint8_t a2) {
+    PixelStage s;
+    s.color_op = op, s.color_arg[0] = D3DTA_CURRENT, s.color_arg[1] = a1, s.color_arg[2] = a2;
+    s.alpha_op = op == D3DTOP_BUMPENVMAP || op == D3DTOP_BUMPENVMAPLUMINANCE ? uint8_t(D3DTOP_SELECTARG1) : op;
+    s.alpha_arg[0] = D3DTA_CURRENT, s.alpha_arg[1] = a1, s.alpha_arg[2] = a2;
+    s.texture = kTexture2D;
+    return s;
+  };
+  for (uint8_t op = D3DTOP_SELECTARG1; op <= D3DTOP_LERP; ++op) {
+    PixelKey k;
+    k.stage[0] = stage(op, D3DTA_TEXTURE, D3DTA_DIFFUSE);
+    k.stage[1] = stage(D3DTOP_MODULATE, D3DTA_TEXTURE, D3DTA_CURRENT);
+    keys.emplace_back("op" + std::to_string(op), k);
+  }
+  for (uint8_t sel = 0; sel <= D3DTA_CONSTANT; ++sel)
+    for (uint8_t mod : {0, D3DTA_COMPLEMENT, D3DTA_ALPHAREPLICATE, D3DTA_COMPLEMENT | D3DTA_ALPHAREPLICATE}) {
+      PixelKey k;
+      k.stage[0] = stage(D3DTOP_ADD, uint8_t(sel | mod), D3DTA_TFACTOR);
+      k.stage[0].result_temp = 1;
+      k.stage[1] = stage(D3DTOP_MULTIPLYADD, D3DTA_TEMP, uint8_t(sel | mod));
+      k.stage[1].texture = kTextureNone;
+      keys.emplace_back("arg" + std::to_string(sel) + "_" + std::to_string(mod), k);
+    }
+  PixelKey all8;
+  for (uint32_t s = 0; s < kStages; ++s) all8.stage[s] = stage(D3DTOP_MODULATE, D3DTA_TEXTURE, D3DTA_CURRENT);
+  all8.stage[2].texture = kTextureCube, all8.stage[3].texture = kTextureVolume, all8.stage[4].projected = 4;
+  all8.stage[5].projected = 3;
+  keys.emplace_back("stages8", all8);
+  for (uint8_t f = kFogVarying; f <= kFogExp2; ++f)
+    for (uint8_t w = 0; w < 2; ++w) {
+      PixelKey k;
+      k.stage[0] = stage(D3DTOP_MODULATE, D3DTA_TEXTURE, D3DTA_DIFFUSE);
+      k.fog = f, k.fog_w = w;
+      keys.emplace_back("fog" + std::to_string(f) + "_" + std::to_string(w), k);
+    }
+  for (uint8_t a = D3DCMP_NEVER; a <= D3DCMP_ALWAYS; ++a) {
+    PixelKey k;
+    k.stage[0] = stage(D3DTOP_SELECTARG1, D3DTA_DIFFUSE, D3DTA_DIFFUSE);
+    k.alpha_func = a, k.specular_add = 1, k.flat = a & 1;
+    keys.emplace_back("alpha" + std::to_string(a), k);
+  }
+  PixelKey clip;
+  clip.stage[0] = stage(D3DTOP_MODULATE, D3DTA_TEXTURE, D3DTA_DIFFUSE);
+  clip.clip_planes = 0x21;
+  keys.emplace_back("clip", clip);
+  PixelKey sprite = clip;
+  sprite.clip_planes = 0, sprite.point_sprite = 1;
+  keys.emplace_back("sprite", sprite);
+  PixelKey shader_coords = clip;
+  shader_coords.clip_planes = 0, shader_coords.stage[0].coord_location = 5;
+  keys.emplace_back("coord5", shader_coords);
+  PixelKey none;
+  none.stage[0].color_op = D3DTOP_DISABLE;
+  keys.emplace_back("disabled", none);
+  return keys;
 }
 
-FFVertexConstants make_constants() {
-  FFVertexConstants c{};
-  for (int i = 0; i < 4; ++i) c.transform[i * 5] = 1.0f;  // identity
-  // a 64x64 viewport at (0, 0)
-  c.viewport[0] = 0.0f;
-  c.viewport[1] = 0.0f;
-  c.viewport[2] = 2.0f / 64.0f;
-  c.viewport[3] = -2.0f / 64.0f;
-  c.depth[0] = 0.0f;
-  c.depth[1] = 1.0f;
-  c.lit_color[0] = 0.25f;
-  c.lit_color[1] = 0.5f;
-  c.lit_color[2] = 0.75f;
-  c.lit_color[3] = 0.125f;
+}  // namespace
+
+TEST_CASE("FF keys compare and hash by their bytes", "[shader][ff]") {
+  std::unordered_set<VertexKey> vs;
+  for (const auto& [name, k] : vertex_keys()) vs.insert(k);
+  CHECK(vs.size() == vertex_keys().size());
+  std::unordered_set<PixelKey> ps;
+  for (const auto& [name, k] : pixel_keys()) ps.insert(k);
+  CHECK(ps.size() == pixel_keys().size());
+  VertexKey a, b;
+  CHECK(a == b);
+  b.light_type[7] = kLightSpot;
+  CHECK(!(a == b));
+  CHECK(std::hash<VertexKey>{}(a) != std::hash<VertexKey>{}(b));
+}
+
+TEST_CASE("FF vertex shaders validate, cross-compile and are deterministic", "[shader][ff]") {
+  for (const auto& [name, k] : vertex_keys()) {
+    const auto words = build_vertex_shader(k);
+    check_valid(words, "ff_vs_" + name);
+    CHECK(words == build_vertex_shader(k));
+  }
+}
+
+TEST_CASE("FF pixel shaders validate, cross-compile and are deterministic", "[shader][ff]") {
+  for (const auto& [name, k] : pixel_keys()) {
+    const auto words = build_pixel_shader(k);
+    check_valid(words, "ff_ps_" + name);
+    CHECK(words == build_pixel_shader(k));
+  }
+}
+
+// ---- what the vertex shader computes ------------------------------------------------------------
+
+namespace {
+
+struct V3 {
+  float x, y, z;
+};
+V3 operator+(V3 a, V3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+V3 operator-(V3 a, V3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+V3 operator*(V3 a, float s) { return {a.x * s, a.y * s, a.z * s}; }
+float dot(V3 a, V3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+V3 normalize(V3 a) { return a * (1.0f / std::sqrt(dot(a, a))); }
+
+void identity(float m[4][4]) {
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) m[i][j] = i == j ? 1.0f : 0.0f;
+}
+
+VertexConstants identity_constants() {
+  VertexConstants c{};
+  for (auto& m : c.world_view) identity(m);
+  for (auto& m : c.normal_matrix) identity(m);
+  identity(c.projection);
+  for (auto& m : c.texture) identity(m);
+  c.point[0] = 1, c.point[1] = 1, c.point[2] = 64;
   return c;
 }
 
-// The reference: what the contract (ff_shaders.hpp) says the vertex shader computes.
-struct VsOut {
-  Vec4 clip;
-  Vec4 color;
+struct VsResult {
+  Vec4 position, diffuse, specular, fog, tex[kStages];
+  float point_size;
 };
-VsOut reference_vs(const FFVertexKey& k, const FFVertexConstants& c, Vec4 pos, Vec4 color) {
-  VsOut o{};
-  if (k.pretransformed) {
-    const float ndc_x = (pos[0] - c.viewport[0]) * c.viewport[2] - 1.0f;
-    const float ndc_y = (pos[1] - c.viewport[1]) * c.viewport[3] + 1.0f;
-    const float ndc_z = (pos[2] - c.depth[0]) * c.depth[1];
-    const float w = pos[3] == 0.0f ? 1.0f : 1.0f / pos[3];
-    o.clip = {ndc_x * w, ndc_y * w, ndc_z * w, w};
-  } else {
-    const float p[4] = {pos[0], pos[1], pos[2], 1.0f};
-    for (int row = 0; row < 4; ++row) {
-      float acc = 0.0f;
-      for (int col = 0; col < 4; ++col) acc += c.transform[col * 4 + row] * p[col];
-      o.clip[row] = acc;
-    }
-  }
-  o.color = k.has_color ? color : Vec4{1.0f, 1.0f, 1.0f, 1.0f};
-  if (k.lighting && !k.pretransformed)
-    o.color = {c.lit_color[0], c.lit_color[1], c.lit_color[2], k.has_color ? color[3] : c.lit_color[3]};
-  return o;
-}
 
-// Runs the generated vertex shader on the CPU interpreter.
-VsOut run_vs(const FFVertexKey& k, const FFVertexConstants& c, Vec4 pos, Vec4 color, float* point_size = nullptr) {
-  const auto words = novem::build_ff_vertex_shader(k);
+VsResult run_vs(const VertexKey& k, const VertexConstants& c, const std::map<uint32_t, Vec4>& inputs) {
+  const auto words = build_vertex_shader(k);
   novem::test::SpirvInterpreter vm(words);
   REQUIRE(vm.ok());
-  vm.set_input(0, pos);
-  vm.set_input(1, color);
+  for (const auto& [location, value] : inputs) vm.set_input(location, value);
   vm.set_uniform(0, 0, &c, sizeof c);
   const bool ran = vm.run();
   INFO(vm.error());
   REQUIRE(ran);
-  if (point_size) *point_size = vm.point_size();
-  return VsOut{vm.position(), vm.output(novem::kFFColorLocation)};
+  VsResult r{vm.position(), vm.output(16), vm.output(17), vm.output(18), {}, vm.point_size()};
+  for (uint32_t s = 0; s < kStages; ++s) r.tex[s] = vm.output(s);
+  return r;
 }
 
-void check_close(const Vec4& got, const Vec4& want, float eps = 1e-5f) {
+void check_close(const Vec4& got, const Vec4& want, float eps = 1e-4f) {
   for (int i = 0; i < 4; ++i) {
     INFO("component " << i << ": got " << got[i] << ", want " << want[i]);
     CHECK(std::fabs(got[i] - want[i]) <= eps * std::max(1.0f, std::fabs(want[i])));
@@ -97,173 +233,252 @@ void check_close(const Vec4& got, const Vec4& want, float eps = 1e-5f) {
 
 }  // namespace
 
-TEST_CASE("FFVertexKey packs, compares and hashes", "[shader][ff]") {
-  std::unordered_set<FFVertexKey> set;
-  std::unordered_set<uint32_t> packed;
-  for (const auto& k : all_keys()) {
-    CHECK(FFVertexKey::unpack(k.pack()) == k);
-    CHECK(k.pack() < 8u);
-    CHECK(std::hash<FFVertexKey>{}(k) == std::hash<FFVertexKey>{}(FFVertexKey::unpack(k.pack())));
-    set.insert(k);
-    packed.insert(k.pack());
+TEST_CASE("FF lighting follows D3D9's Mathematics of Lighting", "[shader][ff][math]") {
+  VertexKey k = base_vertex_key();
+  k.has_color0 = 0;
+  k.lighting = k.specular = k.local_viewer = 1;
+  k.light_type[0] = kLightDirectional, k.light_type[1] = kLightPoint, k.light_type[2] = kLightSpot;
+  VertexConstants c = identity_constants();
+  const Vec4 md{0.8f, 0.6f, 0.4f, 0.5f}, ma{0.5f, 0.5f, 0.5f, 1}, ms{1, 1, 1, 0.25f}, me{0.05f, 0.0f, 0.1f, 0};
+  auto set4 = [](float out[4], Vec4 v) { for (int i = 0; i < 4; ++i) out[i] = v[i]; };
+  set4(c.material_diffuse, md), set4(c.material_ambient, ma), set4(c.material_specular, ms), set4(c.material_emissive, me);
+  c.material_power[0] = 8;
+  set4(c.ambient, {0.1f, 0.2f, 0.3f, 0});
+  // Directional light towards -z (direction to the light: +z... stored as -Direction).
+  set4(c.light[0].diffuse, {0.5f, 0.5f, 0.5f, 1}), set4(c.light[0].specular, {0.2f, 0.2f, 0.2f, 1});
+  set4(c.light[0].ambient, {0.1f, 0, 0, 0});
+  const V3 d0 = normalize({0.3f, 0.4f, -1.0f});
+  set4(c.light[0].direction, {d0.x, d0.y, d0.z, 0});
+  // Point light at (1, 2, -3), range 10, attenuation (0.5, 0.1, 0.02).
+  set4(c.light[1].diffuse, {0.3f, 0.6f, 0.9f, 1}), set4(c.light[1].specular, {0.5f, 0.5f, 0.5f, 1});
+  set4(c.light[1].ambient, {0, 0.1f, 0, 0});
+  set4(c.light[1].position, {1, 2, -3, 1}), set4(c.light[1].range_att, {10, 0.5f, 0.1f, 0.02f});
+  // Spot light at (0, 0, -4) pointing at +z (stored direction to the light: -z), theta 0.1, phi 0.6.
+  set4(c.light[2].diffuse, {1, 1, 1, 1}), set4(c.light[2].position, {0, 0, -4, 1});
+  set4(c.light[2].direction, {0, 0, -1, 0}), set4(c.light[2].range_att, {100, 1, 0, 0});
+  set4(c.light[2].spot, {std::cos(0.05f), std::cos(0.3f), 2.0f, 0});
+
+  const V3 p{0.5f, 0.25f, 1.0f}, n = normalize({0.2f, 0.1f, -1.0f});
+  const VsResult r = run_vs(k, c, {{kInPosition, {p.x, p.y, p.z, 1}}, {kInNormal, {n.x, n.y, n.z, 0}}});
+
+  // The reference, term by term.
+  V3 amb{0.1f, 0.2f, 0.3f}, dif{0, 0, 0}, spe{0, 0, 0};
+  const V3 viewer = normalize(p * -1.0f);
+  auto add_light = [&](V3 L, float factor, V3 ld, V3 ls, V3 la) {
+    amb = amb + la * factor;
+    const float ndl = dot(n, L);
+    dif = dif + ld * (std::max(ndl, 0.0f) * factor);
+    if (ndl > 0) spe = spe + ls * (std::pow(std::max(dot(n, normalize(L + viewer)), 0.0f), 8.0f) * factor);
+  };
+  add_light(d0, 1.0f, {0.5f, 0.5f, 0.5f}, {0.2f, 0.2f, 0.2f}, {0.1f, 0, 0});
+  {
+    const V3 to = V3{1, 2, -3} - p;
+    const float dist = std::sqrt(dot(to, to));
+    add_light(to * (1 / dist), 1.0f / (0.5f + 0.1f * dist + 0.02f * dist * dist), {0.3f, 0.6f, 0.9f}, {0.5f, 0.5f, 0.5f}, {0, 0.1f, 0});
   }
-  CHECK(set.size() == 8);
-  CHECK(packed.size() == 8);
-  CHECK(FFVertexKey{true, false, false} != FFVertexKey{false, false, false});
-  CHECK(FFVertexKey{true, true, false}.pack() == 3u);
-  static_assert(sizeof(FFVertexConstants) == 112);
+  {
+    const V3 to = V3{0, 0, -4} - p;
+    const float dist = std::sqrt(dot(to, to));
+    const V3 L = to * (1 / dist);
+    const float rho = dot(V3{0, 0, -1}, L);
+    float spot = rho > std::cos(0.05f) ? 1.0f : rho <= std::cos(0.3f) ? 0.0f : std::pow((rho - std::cos(0.3f)) / (std::cos(0.05f) - std::cos(0.3f)), 2.0f);
+    CHECK(spot > 0.0f);   // the vertex is in the penumbra: the falloff term matters
+    CHECK(spot < 1.0f);
+    add_light(L, spot / 1.0f, {1, 1, 1}, {0, 0, 0}, {0, 0, 0});
+  }
+  auto clamp = [](float x) { return std::min(std::max(x, 0.0f), 1.0f); };
+  const Vec4 want_diffuse{clamp(me[0] + ma[0] * amb.x + md[0] * dif.x), clamp(me[1] + ma[1] * amb.y + md[1] * dif.y),
+                          clamp(me[2] + ma[2] * amb.z + md[2] * dif.z), md[3]};
+  const Vec4 want_specular{clamp(spe.x), clamp(spe.y), clamp(spe.z), ms[3]};
+  check_close(r.diffuse, want_diffuse);
+  check_close(r.specular, want_specular);
 }
 
-TEST_CASE("FF shaders are deterministic and differ per key", "[shader][ff]") {
-  std::vector<std::vector<uint32_t>> modules;
-  for (const auto& k : all_keys()) {
-    const auto words = novem::build_ff_vertex_shader(k);
-    CHECK(words == novem::build_ff_vertex_shader(k));
-    modules.push_back(words);
+TEST_CASE("FF vertex fog, texture transforms, texgen and blending follow D3D9", "[shader][ff][math]") {
+  VertexConstants c = identity_constants();
+  c.fog[0] = 2, c.fog[1] = 10, c.fog[2] = 0.3f;
+  const Vec4 pos{1, 2, 6, 1};
+  SECTION("fog") {
+    for (uint8_t mode : {uint8_t(D3DFOG_LINEAR), uint8_t(D3DFOG_EXP), uint8_t(D3DFOG_EXP2)})
+      for (uint8_t range : {0, 1}) {
+        VertexKey k = base_vertex_key();
+        k.fog_mode = mode, k.fog_range = range;
+        const float d = range ? std::sqrt(1.0f + 4.0f + 36.0f) : 6.0f;
+        const float want = mode == D3DFOG_LINEAR ? (10 - d) / 8.0f : mode == D3DFOG_EXP ? std::exp(-d * 0.3f) : std::exp(-(d * 0.3f) * (d * 0.3f));
+        INFO("mode " << int(mode) << " range " << int(range));
+        CHECK(run_vs(k, c, {{kInPosition, pos}}).fog[0] == Approx(want).epsilon(1e-4));
+      }
   }
-  // Lighting is ignored for pretransformed vertices; every other key gives its own module.
-  for (uint32_t x = 0; x < 8; ++x)
-    for (uint32_t y = x + 1; y < 8; ++y) {
-      const bool same_shader = (x & 1u) && (y & 1u) && ((x & 2u) == (y & 2u));
-      INFO("keys " << x << " and " << y);
-      CHECK((modules[x] == modules[y]) == same_shader);
+  SECTION("2D texture transform: (u, v, 1, 0) so that _31, _32 translate") {
+    VertexKey k = base_vertex_key();
+    k.tex_transform[0] = 2;
+    c.texture[0][2][0] = 0.25f, c.texture[0][2][1] = -0.5f;   // _31, _32
+    c.texture[0][0][0] = 2.0f;                               // _11: u scale
+    const VsResult r = run_vs(k, c, {{kInPosition, pos}, {kInTexcoord0, {0.5f, 0.75f, 0, 1}}});
+    CHECK(r.tex[0][0] == Approx(2 * 0.5f + 0.25f));
+    CHECK(r.tex[0][1] == Approx(0.75f - 0.5f));
+  }
+  SECTION("texgen: camera-space position, normal and reflection vector") {
+    VertexKey k = base_vertex_key();
+    k.tex_gen[0] = kTexGenPosition, k.tex_gen[1] = kTexGenNormal, k.tex_gen[2] = kTexGenReflection;
+    k.local_viewer = 1;
+    c.world_view[0][3][0] = 1.0f;   // translate x by 1
+    const VsResult r = run_vs(k, c, {{kInPosition, {0, 0, 2, 1}}, {kInNormal, {0, 0, -1, 0}}});
+    check_close(r.tex[0], {1, 0, 2, 1});
+    check_close(r.tex[1], {0, 0, -1, 1});
+    // I = normalize(1, 0, 2); R = I - 2 (N.I) N
+    const V3 i = normalize({1, 0, 2});
+    const V3 rv = i - V3{0, 0, -1} * (2 * dot({0, 0, -1}, i));
+    check_close(r.tex[2], {rv.x, rv.y, rv.z, 1});
+  }
+  SECTION("vertex blending: weights, the last matrix gets the rest") {
+    VertexKey k = base_vertex_key();
+    k.blend_matrices = 3, k.blend_weights = 2;
+    c.world_view[0][3][0] = 10;   // matrix 0 moves x by 10
+    c.world_view[1][3][1] = 20;   // matrix 1 moves y by 20
+    c.world_view[2][3][2] = 40;   // matrix 2 moves z by 40
+    const VsResult r = run_vs(k, c, {{kInPosition, {0, 0, 0, 1}}, {kInBlendWeight, {0.5f, 0.25f, 0, 0}}});
+    check_close(r.position, {5, 5, 10, 1});
+  }
+  SECTION("indexed vertex blending from a D3DCOLOR") {
+    VertexKey k = base_vertex_key();
+    k.blend_matrices = 2, k.blend_weights = 1, k.blend_indexed = 1, k.blend_indices_color = 1;
+    c.world_view[3][3][0] = 8;   // matrix 3
+    c.world_view[6][3][1] = 4;   // matrix 6
+    // Index 0 is read from .z, index 1 from .y (the D3DCOLOR's bytes as the vertex format reads them).
+    const VsResult r = run_vs(k, c, {{kInPosition, {0, 0, 0, 1}}, {kInBlendWeight, {0.25f, 0, 0, 0}},
+                                     {kInBlendIndices, {0, 6 / 255.0f, 3 / 255.0f, 0}}});
+    check_close(r.position, {2, 3, 0, 1});
+  }
+  SECTION("point scale") {
+    VertexKey k = base_vertex_key();
+    k.point_scale = 1;
+    c.point[0] = 4, c.point[1] = 1, c.point[2] = 64, c.point[3] = 100;
+    c.point_scale[0] = 1, c.point_scale[1] = 0.5f, c.point_scale[2] = 0.25f;
+    const float de = std::sqrt(1.0f + 4.0f + 36.0f);
+    const float want = std::min(64.0f, 100 * 4 * std::sqrt(1 / (1 + 0.5f * de + 0.25f * de * de)));
+    CHECK(run_vs(k, c, {{kInPosition, pos}}).point_size == Approx(want).epsilon(1e-4));
+  }
+}
+
+// ---- what the pixel shader computes -------------------------------------------------------------
+
+namespace {
+
+Vec4 sat(Vec4 v) {
+  for (float& x : v) x = std::min(std::max(x, 0.0f), 1.0f);
+  return v;
+}
+
+// D3DTEXTUREOP on 4-vectors, from the D3DTEXTUREOP page.
+Vec4 reference_op(uint8_t op, Vec4 a0, Vec4 a1, Vec4 a2, Vec4 diffuse, Vec4 current, Vec4 tfactor) {
+  Vec4 r{};
+  for (int i = 0; i < 4; ++i) {
+    const float x = a1[i], y = a2[i];
+    switch (op) {
+    case D3DTOP_SELECTARG1: r[i] = x; break;
+    case D3DTOP_SELECTARG2: r[i] = y; break;
+    case D3DTOP_MODULATE: r[i] = x * y; break;
+    case D3DTOP_MODULATE2X: r[i] = 2 * x * y; break;
+    case D3DTOP_MODULATE4X: r[i] = 4 * x * y; break;
+    case D3DTOP_ADD: r[i] = x + y; break;
+    case D3DTOP_ADDSIGNED: r[i] = x + y - 0.5f; break;
+    case D3DTOP_ADDSIGNED2X: r[i] = 2 * (x + y - 0.5f); break;
+    case D3DTOP_SUBTRACT: r[i] = x - y; break;
+    case D3DTOP_ADDSMOOTH: r[i] = x + y - x * y; break;
+    case D3DTOP_BLENDDIFFUSEALPHA: r[i] = x * diffuse[3] + y * (1 - diffuse[3]); break;
+    case D3DTOP_BLENDTEXTUREALPHA: r[i] = current[i]; break;   // no texture: CURRENT passes
+    case D3DTOP_BLENDFACTORALPHA: r[i] = x * tfactor[3] + y * (1 - tfactor[3]); break;
+    case D3DTOP_BLENDTEXTUREALPHAPM: r[i] = current[i]; break;
+    case D3DTOP_BLENDCURRENTALPHA: r[i] = x * current[3] + y * (1 - current[3]); break;
+    case D3DTOP_MODULATEALPHA_ADDCOLOR: r[i] = x + a1[3] * y; break;
+    case D3DTOP_MODULATECOLOR_ADDALPHA: r[i] = x * y + a1[3]; break;
+    case D3DTOP_MODULATEINVALPHA_ADDCOLOR: r[i] = (1 - a1[3]) * y + x; break;
+    case D3DTOP_MODULATEINVCOLOR_ADDALPHA: r[i] = (1 - x) * y + a1[3]; break;
+    case D3DTOP_DOTPRODUCT3:
+      r[i] = 4 * ((a1[0] - 0.5f) * (a2[0] - 0.5f) + (a1[1] - 0.5f) * (a2[1] - 0.5f) + (a1[2] - 0.5f) * (a2[2] - 0.5f));
+      break;
+    case D3DTOP_MULTIPLYADD: r[i] = a0[i] + x * y; break;
+    case D3DTOP_LERP: r[i] = a0[i] * x + (1 - a0[i]) * y; break;
+    default: r[i] = current[i];
     }
-  CHECK(novem::build_ff_pixel_shader() == novem::build_ff_pixel_shader());
-}
-
-TEST_CASE("FF vertex shaders validate for Vulkan 1.0 and OpenGL 4.5", "[shader][ff]") {
-  for (const auto& k : all_keys()) {
-    INFO("key " << key_name(k));
-    const auto words = novem::build_ff_vertex_shader(k);
-    REQUIRE(!words.empty());
-    novem::test::dump_module("ff_vs_" + key_name(k), words);
-    CHECK(words[1] == 0x00010000u);  // SPIR-V 1.0
-    const auto vk = novem::test::validate(words, SPV_ENV_VULKAN_1_0);
-    INFO((vk.empty() ? std::string() : vk.front()));
-    CHECK(vk.empty());
-    const auto gl = novem::test::validate(words, SPV_ENV_OPENGL_4_5);
-    INFO((gl.empty() ? std::string() : gl.front()));
-    CHECK(gl.empty());
   }
+  return r;
 }
 
-TEST_CASE("FF pixel shader validates for Vulkan 1.0 and OpenGL 4.5", "[shader][ff]") {
-  const auto words = novem::build_ff_pixel_shader();
-  REQUIRE(!words.empty());
-  novem::test::dump_module("ff_ps", words);
-  const auto vk = novem::test::validate(words, SPV_ENV_VULKAN_1_0);
-  INFO((vk.empty() ? std::string() : vk.front()));
-  CHECK(vk.empty());
-  const auto gl = novem::test::validate(words, SPV_ENV_OPENGL_4_5);
-  INFO((gl.empty() ? std::string() : gl.front()));
-  CHECK(gl.empty());
-}
+struct PsRun {
+  Vec4 color;
+  bool killed;
+};
 
-TEST_CASE("FF shaders cross-compile to GLSL 450 through SPIRV-Cross", "[shader][ff]") {
-  for (const auto& k : all_keys()) {
-    INFO("key " << key_name(k));
-    const auto r = novem::test::cross_to_glsl(novem::build_ff_vertex_shader(k));
-    INFO(r.text);
-    REQUIRE(r.ok);
-    CHECK(r.text.find("#version 450") != std::string::npos);
-    CHECK(r.text.find("gl_Position") != std::string::npos);
-    CHECK(r.text.find("gl_PointSize") != std::string::npos);
-    CHECK(r.text.find("FFVertexConstants") != std::string::npos);
-    CHECK(r.text.find("layout(location = 0) in vec4") != std::string::npos);
-    CHECK((r.text.find("layout(location = 1) in vec4") != std::string::npos) == k.has_color);
-    CHECK(r.text.find("layout(location = 16) out vec4") != std::string::npos); // COLOR0
-  }
-  const auto ps = novem::test::cross_to_glsl(novem::build_ff_pixel_shader());
-  INFO(ps.text);
-  REQUIRE(ps.ok);
-  CHECK(ps.text.find("layout(location = 0) out vec4") != std::string::npos);
-  CHECK(ps.text.find("layout(location = 16) in vec4") != std::string::npos); // COLOR0
-}
-
-TEST_CASE("FF vertex shader: pretransformed maths, known numbers", "[shader][ff][math]") {
-  const FFVertexKey k{true, true, false};
-  FFVertexConstants c = make_constants();
-  const Vec4 white{1, 1, 1, 1};
-
-  // (0, 0, 0.5, rhw 1) in a 64x64 viewport at (0, 0): the top-left corner, ndc (-1, +1, 0.5).
-  check_close(reference_vs(k, c, {0, 0, 0.5f, 1}, white).clip, {-1, 1, 0.5f, 1});
-  check_close(run_vs(k, c, {0, 0, 0.5f, 1}, white).clip, {-1, 1, 0.5f, 1});
-  // The bottom-right corner with rhw 0.5: ndc (1, -1, 0.25), w = 2, clip = ndc * 2.
-  check_close(run_vs(k, c, {64, 64, 0.25f, 0.5f}, white).clip, {2, -2, 0.5f, 2});
-  // The centre with rhw 4: ndc (0, 0, 1), w = 0.25.
-  check_close(run_vs(k, c, {32, 32, 1, 4}, white).clip, {0, 0, 0.25f, 0.25f});
-  // rhw 0 (undefined in D3D9) is read as w = 1.
-  check_close(run_vs(k, c, {16, 48, 0, 0}, white).clip, {-0.5f, -0.5f, 0, 1});
-
-  // A 100x50 viewport at (10, 20) and a depth mapping z0 = 0.25, sz = 2.
-  c.viewport[0] = 10;
-  c.viewport[1] = 20;
-  c.viewport[2] = 2.0f / 100.0f;
-  c.viewport[3] = -2.0f / 50.0f;
-  c.depth[0] = 0.25f;
-  c.depth[1] = 2.0f;
-  check_close(run_vs(k, c, {60, 45, 0.75f, 1}, white).clip, {0, 0, 1, 1});
-  check_close(run_vs(k, c, {10, 20, 0.25f, 1}, white).clip, {-1, 1, 0, 1});
-  check_close(run_vs(k, c, {110, 70, 0.5f, 2}, white).clip, {0.5f, -0.5f, 0.25f, 0.5f});
-}
-
-TEST_CASE("FF vertex shader: transformed maths, known numbers", "[shader][ff][math]") {
-  const FFVertexKey k{false, false, false};
-  FFVertexConstants c = make_constants();
-  const Vec4 white{1, 1, 1, 1};
-
-  // Identity: clip = (x, y, z, 1); the input's w is ignored (only .xyz is read).
-  check_close(run_vs(k, c, {0.5f, -0.25f, 0.75f, 7.0f}, white).clip, {0.5f, -0.25f, 0.75f, 1});
-
-  // Column-major: scale (2, 3, 4), translate (1, 2, 3), and w = z (a projection-like last row).
-  for (float& v : c.transform) v = 0;
-  c.transform[0] = 2;   // column 0
-  c.transform[5] = 3;   // column 1
-  c.transform[10] = 4;  // column 2
-  c.transform[12] = 1;  // column 3 = translation
-  c.transform[13] = 2;
-  c.transform[14] = 3;
-  c.transform[11] = 1;  // row 3 of column 2: w = z
-  c.transform[15] = 0;
-  check_close(run_vs(k, c, {1, 1, 1, 1}, white).clip, {3, 5, 7, 1});
-  check_close(run_vs(k, c, {-1, 0.5f, 2, 1}, white).clip, {-1, 3.5f, 11, 2});
-
-  // A general matrix against the C++ reference.
-  for (int i = 0; i < 16; ++i) c.transform[i] = 0.5f * static_cast<float>(i) - 3.0f;
-  const Vec4 pos{1.5f, -2.0f, 0.25f, 1.0f};
-  check_close(run_vs(k, c, pos, white).clip, reference_vs(k, c, pos, white).clip);
-}
-
-TEST_CASE("FF vertex shader: colour, lighting and point size for every key", "[shader][ff][math]") {
-  const FFVertexConstants c = make_constants();
-  const Vec4 vcolor{0.1f, 0.2f, 0.3f, 0.4f};
-  const Vec4 positions[] = {{0, 0, 0.5f, 1}, {13, 57, 0.9f, 0.25f}, {-3, 2, 0.1f, 1}};
-  for (const auto& k : all_keys()) {
-    INFO("key " << key_name(k));
-    for (const auto& pos : positions) {
-      float point_size = 0;
-      const VsOut got = run_vs(k, c, pos, vcolor, &point_size);
-      const VsOut want = reference_vs(k, c, pos, vcolor);
-      check_close(got.clip, want.clip);
-      check_close(got.color, want.color);
-      CHECK(point_size == 1.0f);
-    }
-  }
-  // Spot checks of the colour rules.
-  const Vec4 pos{0, 0, 0, 1};
-  check_close(run_vs({false, false, false}, c, pos, vcolor).color, {1, 1, 1, 1});
-  check_close(run_vs({false, true, false}, c, pos, vcolor).color, vcolor);
-  check_close(run_vs({false, false, true}, c, pos, vcolor).color, {0.25f, 0.5f, 0.75f, 0.125f});
-  check_close(run_vs({false, true, true}, c, pos, vcolor).color, {0.25f, 0.5f, 0.75f, 0.4f});
-  check_close(run_vs({true, true, true}, c, pos, vcolor).color, vcolor);  // no lighting for XYZRHW
-  check_close(run_vs({true, false, true}, c, pos, vcolor).color, {1, 1, 1, 1});
-}
-
-TEST_CASE("FF pixel shader passes the colour through", "[shader][ff][math]") {
-  const auto words = novem::build_ff_pixel_shader();
+PsRun run_ps(const PixelKey& k, const PixelConstants& c, Vec4 diffuse, Vec4 specular, float fog = 1.0f) {
+  const auto words = build_pixel_shader(k);
   novem::test::SpirvInterpreter vm(words);
   REQUIRE(vm.ok());
-  vm.set_input(novem::kFFColorLocation, {0.2f, 0.4f, 0.6f, 0.8f});
-  REQUIRE(vm.run());
-  check_close(vm.output(0), {0.2f, 0.4f, 0.6f, 0.8f});
+  vm.set_input(16, diffuse);
+  vm.set_input(17, specular);
+  vm.set_input(18, {fog, fog, fog, fog});
+  vm.set_uniform(0, 1, &c, sizeof c);
+  const bool ran = vm.run();
+  INFO(vm.error());
+  REQUIRE(ran);
+  return {vm.output(0), vm.killed()};
+}
+
+}  // namespace
+
+TEST_CASE("FF texture stages: every operation, argument and modifier (no texture)", "[shader][ff][math]") {
+  // (A stage without a texture whose operation reads the texture passes CURRENT through.)
+  const Vec4 diffuse{0.8f, 0.4f, 0.2f, 0.6f}, specular{0.1f, 0.3f, 0.5f, 0.7f};
+  PixelConstants c{};
+  const Vec4 tfactor{0.25f, 0.5f, 0.75f, 0.4f}, constant{0.9f, 0.1f, 0.6f, 0.3f};
+  for (int i = 0; i < 4; ++i) c.texture_factor[i] = tfactor[i], c.constant[1][i] = constant[i];
+  // Stage 0 puts TFACTOR into TEMP (RESULTARG TEMP) and leaves CURRENT = diffuse; stage 1 runs the
+  // operation with ARG0 = TEMP, ARG1 = SPECULAR | modifiers, ARG2 = CONSTANT.
+  for (uint8_t op = D3DTOP_SELECTARG1; op <= D3DTOP_LERP; ++op) {
+    if (op == D3DTOP_PREMODULATE || op == D3DTOP_BUMPENVMAP || op == D3DTOP_BUMPENVMAPLUMINANCE) continue;
+    for (uint8_t mod : {0, D3DTA_COMPLEMENT, D3DTA_ALPHAREPLICATE}) {
+      PixelKey k;
+      k.stage[0].color_op = D3DTOP_SELECTARG1, k.stage[0].color_arg[1] = D3DTA_TFACTOR;
+      k.stage[0].alpha_op = D3DTOP_SELECTARG1, k.stage[0].alpha_arg[1] = D3DTA_TFACTOR;
+      k.stage[0].result_temp = 1;
+      PixelStage& s = k.stage[1];
+      s.color_op = s.alpha_op = op;
+      s.color_arg[0] = s.alpha_arg[0] = D3DTA_TEMP;
+      s.color_arg[1] = s.alpha_arg[1] = uint8_t(D3DTA_SPECULAR | mod);
+      s.color_arg[2] = s.alpha_arg[2] = D3DTA_CONSTANT;
+      Vec4 a1 = specular;
+      if (mod & D3DTA_ALPHAREPLICATE) a1 = {a1[3], a1[3], a1[3], a1[3]};
+      if (mod & D3DTA_COMPLEMENT) for (float& x : a1) x = 1 - x;
+      Vec4 want = sat(reference_op(op, tfactor, a1, constant, diffuse, diffuse, tfactor));
+      INFO("op " << int(op) << " modifier " << int(mod));
+      check_close(run_ps(k, c, diffuse, specular).color, want);
+    }
+  }
+}
+
+TEST_CASE("FF pixel shader: specular add, vertex fog and the alpha test", "[shader][ff][math]") {
+  PixelConstants c{};
+  c.fog_color[0] = 0.5f, c.fog_color[1] = 0.25f, c.fog_color[2] = 1.0f;
+  PixelKey k;
+  k.stage[0].color_op = D3DTOP_SELECTARG1, k.stage[0].color_arg[1] = D3DTA_DIFFUSE;
+  k.stage[0].alpha_op = D3DTOP_SELECTARG1, k.stage[0].alpha_arg[1] = D3DTA_DIFFUSE;
+  k.specular_add = 1, k.fog = kFogVarying;
+  const Vec4 d{0.5f, 0.5f, 0.2f, 0.5f}, s{0.25f, 0.75f, 0.1f, 0};
+  const float f = 0.25f;
+  const Vec4 lit{0.75f, 1.0f, 0.3f, 0.5f};
+  check_close(run_ps(k, c, d, s, f).color, {f * lit[0] + (1 - f) * 0.5f, f * lit[1] + (1 - f) * 0.25f, f * lit[2] + (1 - f) * 1.0f, 0.5f});
+  // Alpha 0.5 is 128 as 8 bits (round to nearest).
+  k.fog = kFogNone;
+  const struct { uint8_t func; float ref; bool pass; } cases[] = {
+      {D3DCMP_NEVER, 0, false}, {D3DCMP_LESS, 128, false}, {D3DCMP_LESS, 129, true},
+      {D3DCMP_EQUAL, 128, true}, {D3DCMP_EQUAL, 127, false}, {D3DCMP_LESSEQUAL, 128, true},
+      {D3DCMP_GREATER, 128, false}, {D3DCMP_GREATER, 127, true}, {D3DCMP_NOTEQUAL, 128, false},
+      {D3DCMP_GREATEREQUAL, 128, true}, {D3DCMP_GREATEREQUAL, 129, false}, {D3DCMP_ALWAYS, 255, true}};
+  for (const auto& t : cases) {
+    k.alpha_func = t.func;
+    c.fog[3] = t.ref;
+    INFO("func " << int(t.func) << " ref " << t.ref);
+    CHECK(run_ps(k, c, d, s).killed == !t.pass);
+  }
 }

@@ -25,7 +25,18 @@ inline constexpr uint32_t kBoolConstantOffset = 4352;
 inline constexpr uint32_t kBumpEnvStageCount = 8;
 inline constexpr uint32_t kBumpEnvMatOffset = 4368;   // vec4 bumpenv_mat[8]
 inline constexpr uint32_t kBumpEnvLumOffset = 4496;   // vec4 bumpenv_lum[8]
-inline constexpr uint32_t kUniformBlockSize = 4624;
+// What D3D9 applies after a pixel shader (translate.hpp's PixelEpilogue): D3DRS_FOGCOLOR and
+// (FOGSTART, FOGEND, FOGDENSITY, ALPHAREF & 0xFF). Zeros in the vertex stage's block.
+inline constexpr uint32_t kFogColorOffset = 4624;     // vec4 fog_color
+inline constexpr uint32_t kFogParamsOffset = 4640;    // vec4 fog
+// User clip planes 0..5 (D3DRS_CLIPPLANEENABLE) in clip space, as SetClipPlane gives them with a
+// vertex shader; read by the vertex epilogue. Zeros in the pixel stage's block.
+inline constexpr uint32_t kClipPlaneCount = 6;
+inline constexpr uint32_t kClipPlaneOffset = 4656;    // vec4 clip_planes[6]
+inline constexpr uint32_t kUniformBlockSize = 4752;
+// The user clip distances of planes 0..3 and 4..5 (unused ones +1) between the stages, written by
+// the vertex epilogue (or the fixed-function vertex shader) and tested by the pixel side.
+inline constexpr uint32_t kLocationClipDistance0 = 29, kLocationClipDistance1 = 30;
 
 // The block as the frontend fills it (C++ mirror of the std140 layout).
 struct UniformBlock {
@@ -34,12 +45,18 @@ struct UniformBlock {
   uint32_t b[4];   // b[0] bit n = boolean constant n; b[1..3] unused (0)
   float bumpenv_mat[kBumpEnvStageCount][4];   // (M00, M01, M10, M11) per texture stage
   float bumpenv_lum[kBumpEnvStageCount][4];   // (LSCALE, LOFFSET, 0, 0) per texture stage
+  float fog_color[4];                         // D3DRS_FOGCOLOR
+  float fog[4];                               // (FOGSTART, FOGEND, FOGDENSITY, ALPHAREF & 0xFF)
+  float clip_planes[kClipPlaneCount][4];      // clip-space user clip planes
 };
 static_assert(sizeof(UniformBlock) == kUniformBlockSize);
 static_assert(offsetof(UniformBlock, i) == kIntConstantOffset);
 static_assert(offsetof(UniformBlock, b) == kBoolConstantOffset);
 static_assert(offsetof(UniformBlock, bumpenv_mat) == kBumpEnvMatOffset);
 static_assert(offsetof(UniformBlock, bumpenv_lum) == kBumpEnvLumOffset);
+static_assert(offsetof(UniformBlock, fog_color) == kFogColorOffset);
+static_assert(offsetof(UniformBlock, fog) == kFogParamsOffset);
+static_assert(offsetof(UniformBlock, clip_planes) == kClipPlaneOffset);
 
 // ---- samplers (combined image samplers, set 0) ---------------------------------------------------
 inline constexpr uint32_t kPixelSamplerBindingBase = 16;    // ps s0..s15 -> 16..31

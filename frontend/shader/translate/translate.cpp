@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "conventions.hpp"
+#include "ff_epilogue.hpp"
 #include "spirv_builder.hpp"
 
 namespace novem::d3d9 {
@@ -45,7 +46,8 @@ struct Unsupported {
 
 class Translator {
 public:
-  explicit Translator(const Program& p) : p_(p), v_(p.version), vs_(p.version.is_vs()) {}
+  Translator(const Program& p, const PixelEpilogue& epilogue, const VertexEpilogue& vertex_epilogue)
+      : p_(p), v_(p.version), vs_(p.version.is_vs()), epilogue_(epilogue), vertex_epilogue_(vertex_epilogue) {}
   Translation run();
 
 private:
@@ -108,6 +110,7 @@ private:
   void emit_function(uint32_t label, std::set<uint32_t>& done, std::set<uint32_t>& active);
   void emit_prologue();
   void emit_epilogue_function();
+  Id apply_pixel_epilogue(Id color, bool fog, Id fog_var);
   Frame* innermost_loop(std::vector<Frame>& stack);
   Id sample_at(uint32_t sampler_index, Id coord4);
   Id texcoord(const Instruction& in, uint32_t n);
@@ -122,6 +125,9 @@ private:
   const Program& p_;
   Version v_;
   bool vs_;
+  PixelEpilogue epilogue_;
+  VertexEpilogue vertex_epilogue_;
+  Id frag_coord_ = 0;   // gl_FragCoord, when declared
   SpirvBuilder b_;
   ShaderReflection refl_;
 
@@ -335,19 +341,26 @@ Id Translator::ubo() {
   const Id u_v4 = b_.type_uvec(4);
   const Id mat_arr = b_.type_array(t_v4_, conv::kBumpEnvStageCount, 16);
   const Id lum_arr = b_.type_array(t_v4_, conv::kBumpEnvStageCount, 16);
-  const Id block = b_.type_struct({c_arr, i_arr, u_v4, mat_arr, lum_arr});
+  const Id clip_arr = b_.type_array(t_v4_, conv::kClipPlaneCount, 16);
+  const Id block = b_.type_struct({c_arr, i_arr, u_v4, mat_arr, lum_arr, t_v4_, t_v4_, clip_arr});
   b_.name(block, vs_ ? "D3D9VertexConstants" : "D3D9PixelConstants");
   b_.member_name(block, 0, "c");
   b_.member_name(block, 1, "i");
   b_.member_name(block, 2, "b");
   b_.member_name(block, 3, "bumpenv_mat");
   b_.member_name(block, 4, "bumpenv_lum");
+  b_.member_name(block, 5, "fog_color");
+  b_.member_name(block, 6, "fog");
+  b_.member_name(block, 7, "clip_planes");
   b_.decorate(block, Decoration::Block);
   b_.member_decorate(block, 0, Decoration::Offset, {conv::kFloatConstantOffset});
   b_.member_decorate(block, 1, Decoration::Offset, {conv::kIntConstantOffset});
   b_.member_decorate(block, 2, Decoration::Offset, {conv::kBoolConstantOffset});
   b_.member_decorate(block, 3, Decoration::Offset, {conv::kBumpEnvMatOffset});
   b_.member_decorate(block, 4, Decoration::Offset, {conv::kBumpEnvLumOffset});
+  b_.member_decorate(block, 5, Decoration::Offset, {conv::kFogColorOffset});
+  b_.member_decorate(block, 6, Decoration::Offset, {conv::kFogParamsOffset});
+  b_.member_decorate(block, 7, Decoration::Offset, {conv::kClipPlaneOffset});
   ubo_ = b_.variable(StorageClass::Uniform, block, vs_ ? "vsc" : "psc");
   b_.decorate_binding(ubo_, conv::kDescriptorSet, refl_.uniform_binding);
   refl_.uses_uniforms = true;
@@ -1121,6 +1134,23 @@ void Translator::emit_prologue() {
   }
 }
 
+// Fog (ps_1_x/ps_2_x) and the alpha test on colour 0, as D3D9 applies them after the shader
+// (the same code as the fixed-function pixel shader's, ff_epilogue.hpp).
+Id Translator::apply_pixel_epilogue(Id color, bool fog, Id fog_var) {
+  if (fog) {
+    const Id factor = fog_var ? scalar(b_.load(fog_var), 0) : one_;
+    const Id frag_coord = frag_coord_ ? b_.load(frag_coord_) : 0;
+    const Id fog_color = b_.load(b_.access_chain(ubo(), {b_.const_int(5)}));
+    const Id params = b_.load(b_.access_chain(ubo(), {b_.const_int(6)}));
+    color = ff::emit_fog(b_, color, epilogue_.fog, epilogue_.fog_w != 0, factor, frag_coord, fog_color, params);
+  }
+  if (epilogue_.alpha_func && epilogue_.alpha_func != 8) {
+    const Id params = b_.load(b_.access_chain(ubo(), {b_.const_int(6)}));
+    ff::emit_alpha_test(b_, color, epilogue_.alpha_func, scalar(params, 3));
+  }
+  return color;
+}
+
 void Translator::emit_epilogue_function() {
   struct Reg {
     RegType type = RegType::Temp;
@@ -1134,6 +1164,7 @@ void Translator::emit_epilogue_function() {
     bool scalar_x;
   };
   std::vector<Copy> copies;
+  Id color0_var = 0;   // a pixel shader's colour output 0
   Reg position_from, psize_from;
   auto output_var = [&](uint32_t location, const std::string& name) {
     const Id var = b_.variable(StorageClass::Output, t_v4_, name);
@@ -1205,7 +1236,8 @@ void Translator::emit_epilogue_function() {
     refl_.writes_point_size = psize_from.valid;
   } else if (v_.sm1()) {
     refl_.color_outputs = 1;
-    copies.push_back({Reg{RegType::Temp, 0, true}, output_var(0, "oC0"), false, false});
+    color0_var = output_var(0, "oC0");
+    copies.push_back({Reg{RegType::Temp, 0, true}, color0_var, false, false});
   } else {
     for (uint64_t key : written_) {
       const RegType t = static_cast<RegType>(key >> 32);
@@ -1213,7 +1245,9 @@ void Translator::emit_epilogue_function() {
       if (t == RegType::ColorOut) {
         if (index >= conv::kColorOutputCount) unsupported("oC" + std::to_string(index) + " out of range");
         refl_.color_outputs |= 1u << index;
-        copies.push_back({Reg{t, index, true}, output_var(index, "oC" + std::to_string(index)), false, false});
+        const Id var = output_var(index, "oC" + std::to_string(index));
+        if (index == 0) color0_var = var;
+        copies.push_back({Reg{t, index, true}, var, false, false});
       }
     }
   }
@@ -1225,14 +1259,66 @@ void Translator::emit_epilogue_function() {
     refl_.writes_depth = true;
   }
 
+  // The pixel epilogue's inputs (fog) are declared with the other globals.
+  const bool fog = !vs_ && v_.major < 3 && epilogue_.fog;
+  const bool alpha_test = !vs_ && epilogue_.alpha_func && epilogue_.alpha_func != 8;
+  Id fog_var = 0;
+  if (fog && epilogue_.fog == 1 && epilogue_.fog_input) {
+    fog_var = b_.variable(StorageClass::Input, t_v4_, "fog_in");
+    b_.decorate_location(fog_var, conv::kLocationFog);
+  }
+  if (fog && epilogue_.fog >= 2 && !frag_coord_) {
+    frag_coord_ = b_.variable(StorageClass::Input, t_v4_, "gl_FragCoord");
+    b_.decorate_builtin(frag_coord_, BuiltIn::FragCoord);
+  }
+  const bool clip_test = !vs_ && epilogue_.clip_planes;
+  Id clip_in[2] = {};
+  if (clip_test) {
+    clip_in[0] = b_.variable(StorageClass::Input, t_v4_, "clip0_in");
+    b_.decorate_location(clip_in[0], conv::kLocationClipDistance0);
+    if (epilogue_.clip_planes & 0x30u) {
+      clip_in[1] = b_.variable(StorageClass::Input, t_v4_, "clip1_in");
+      b_.decorate_location(clip_in[1], conv::kLocationClipDistance1);
+    }
+  }
+  const bool clip_out = vs_ && vertex_epilogue_.clip_planes;
+  Id clip_var[2] = {};
+  if (clip_out) {
+    clip_var[0] = output_var(conv::kLocationClipDistance0, "clip0_out");
+    if (vertex_epilogue_.clip_planes & 0x30u) clip_var[1] = output_var(conv::kLocationClipDistance1, "clip1_out");
+  }
+  if (fog || alpha_test || clip_out) ubo();
+
   epilogue_fn_ = b_.begin_function(t_void_, {}, "store_outputs");
+  if (clip_test) {
+    // D3D9's user clip planes with shaders: outside an enabled plane nothing is drawn.
+    const Id c0 = b_.load(clip_in[0]);
+    const Id c1 = clip_in[1] ? b_.load(clip_in[1]) : 0;
+    ff::emit_clip_test(b_, c0, c1);
+  }
   for (const Copy& c : copies) {
     Id v = b_.load(reg_pointer(c.from.type, c.from.index));
     if (c.saturate) v = b_.glsl(GLSLstd450FClamp, {v, zero4_, b_.const_fvec({1.0f, 1.0f, 1.0f, 1.0f})});
+    if (!vs_ && c.to == color0_var && (fog || alpha_test)) v = apply_pixel_epilogue(v, fog, fog_var);
     b_.store(c.to, v);
   }
   if (vs_) {
-    b_.store(b_.access_chain(per_vertex_, {b_.const_int(0)}), position_from.valid ? b_.load(reg_pointer(position_from.type, position_from.index)) : zero4_);
+    const Id position = position_from.valid ? b_.load(reg_pointer(position_from.type, position_from.index)) : zero4_;
+    b_.store(b_.access_chain(per_vertex_, {b_.const_int(0)}), position);
+    if (clip_out) {
+      // Clip-space planes: distance = dot(position, plane); planes not enabled give +1.
+      Id d[8];
+      for (uint32_t i = 0; i < 8; ++i) {
+        if (i < conv::kClipPlaneCount && (vertex_epilogue_.clip_planes >> i & 1u)) {
+          const Id plane = b_.load(b_.access_chain(ubo(), {b_.const_int(7), b_.const_int(int32_t(i))}));
+          d[i] = b_.dot(position, plane);
+        } else {
+          d[i] = one_;
+        }
+      }
+      b_.store(clip_var[0], b_.composite_construct(t_v4_, {d[0], d[1], d[2], d[3]}));
+      if (clip_var[1]) b_.store(clip_var[1], b_.composite_construct(t_v4_, {d[4], d[5], d[6], d[7]}));
+    }
     b_.store(b_.access_chain(per_vertex_, {b_.const_int(1)}),
              psize_from.valid ? scalar(b_.load(reg_pointer(psize_from.type, psize_from.index)), 0) : one_);
   }
@@ -1284,6 +1370,7 @@ Translation Translator::run() {
         if (index == kMiscPosition) {
           const Id var = b_.variable(StorageClass::Input, t_v4_, "gl_FragCoord");
           b_.decorate_builtin(var, BuiltIn::FragCoord);
+          frag_coord_ = var;
           input_copies_.push_back({key, var});
           refl_.uses_position = true;
         } else {
@@ -1361,8 +1448,8 @@ Translation Translator::run() {
 
 }  // namespace
 
-Translation translate(const Program& program) {
-  Translator t(program);
+Translation translate(const Program& program, const PixelEpilogue& epilogue, const VertexEpilogue& vertex_epilogue) {
+  Translator t(program, epilogue, vertex_epilogue);
   return t.run();
 }
 

@@ -60,7 +60,34 @@ struct Translation {
   bool ok() const { return error.empty() && !spirv.empty(); }
 };
 
-Translation translate(const Program& program);
+// D3D9 state applied to a pixel shader's colour 0 after the shader, as D3D9's fixed-function
+// back end does: fog (ps_1_x and ps_2_x only; ps_3_0 does its own) and the alpha test (every
+// model). Both read fog_color / fog of the uniform block (conventions.hpp). A vertex shader
+// ignores it.
+struct PixelEpilogue {
+  uint8_t alpha_func = 0;   // D3DCMP_* (1..8); 0 or ALWAYS: no test
+  uint8_t fog = 0;          // 0 none; 1 the FOG varying's x; 2, 3, 4 table fog LINEAR, EXP, EXP2
+  uint8_t fog_w = 0;        // table fog over the eye depth 1 / gl_FragCoord.w, else gl_FragCoord.z
+  uint8_t fog_input = 1;    // the vertex stage writes FOG (else the factor is 1: no fog)
+  uint8_t clip_planes = 0;  // bit n: discard where user clip plane n's distance (interpolated) < 0
+  bool active() const { return (alpha_func && alpha_func != 8) || fog || clip_planes; }
+  uint32_t pack() const {
+    return uint32_t(alpha_func) | uint32_t(fog) << 4 | uint32_t(fog_w) << 7 | uint32_t(fog_input) << 8 |
+           uint32_t(clip_planes) << 9;
+  }
+};
+
+// What a vertex shader adds for D3D9's user clip planes with shaders (clip-space planes, the
+// uniform block's clip_planes): the distances dot(position, plane) of the enabled planes to
+// conv::kLocationClipDistance0/1, for the pixel side to test. A pixel shader ignores it.
+struct VertexEpilogue {
+  uint8_t clip_planes = 0;   // bit n: D3DRS_CLIPPLANEENABLE plane n
+  bool active() const { return clip_planes != 0; }
+  uint32_t pack() const { return clip_planes; }
+};
+
+Translation translate(const Program& program, const PixelEpilogue& epilogue = {},
+                      const VertexEpilogue& vertex_epilogue = {});
 
 // Hash of the bytecode for the translation cache (FNV-1a 64 over the token words).
 uint64_t shader_hash(const uint32_t* tokens, size_t count);

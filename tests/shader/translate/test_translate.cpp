@@ -698,7 +698,89 @@ TEST_CASE("conventions") {
   CHECK(conv::interface_location(conv::kUsagePosition, 0) == -1);
   CHECK(conv::interface_location(conv::kUsagePosition, 1) == 27);
   CHECK(conv::interface_location(conv::kUsageTangent, 1) == -1);
-  CHECK(sizeof(conv::UniformBlock) == 4624);
+  CHECK(sizeof(conv::UniformBlock) == 4752);
+  CHECK(offsetof(conv::UniformBlock, clip_planes) == 4656);
+  CHECK(offsetof(conv::UniformBlock, fog_color) == 4624);
+  CHECK(offsetof(conv::UniformBlock, fog) == 4640);
   CHECK(offsetof(conv::UniformBlock, bumpenv_mat) == 4368);
   CHECK(offsetof(conv::UniformBlock, bumpenv_lum) == 4496);
+}
+
+TEST_CASE("pixel epilogue: fog after ps_1_x/ps_2_x, the alpha test after any pixel shader") {
+  const std::string ps2 = "ps_2_0\ndcl v0\nmov oC0, v0\n";
+  const std::string ps14 = "ps_1_4\nmov r0, v0\n";
+  const std::string ps3 = "ps_3_0\ndcl_color v0\nmov oC0, v0\n";
+  conv::UniformBlock u{};
+  const Vec4 fog_color{0.0f, 0.5f, 1.0f, 0.0f};
+  std::memcpy(u.fog_color, fog_color.data(), sizeof u.fog_color);
+  u.fog[3] = 128.0f;   // ALPHAREF
+  const Vec4 color{1.0f, 0.25f, 0.0f, 0.5f};   // alpha 0.5 is 128 as 8 bits
+  auto run = [&](const std::string& text, const PixelEpilogue& e, float fog) {
+    Translation t = translate(parse_text(text), e);
+    require_valid(t, "epilogue");
+    novem::test::SpirvInterpreter in(t.spirv);
+    REQUIRE(in.ok());
+    if (t.reflection.uses_uniforms) in.set_uniform(0, t.reflection.uniform_binding, &u, sizeof u);
+    in.set_input(conv::kLocationColor, color);
+    in.set_input(conv::kLocationFog, {fog, 0, 0, 0});
+    const bool ran = in.run();
+    INFO(in.error());
+    REQUIRE(ran);
+    return std::pair<Vec4, bool>(in.output(0), in.killed());
+  };
+  PixelEpilogue fog;
+  fog.fog = 1;
+  const float f = 0.25f;
+  const Vec4 fogged{f * color[0] + (1 - f) * fog_color[0], f * color[1] + (1 - f) * fog_color[1],
+                    f * color[2] + (1 - f) * fog_color[2], color[3]};
+  check_vec(run(ps2, fog, f).first, fogged);
+  check_vec(run(ps14, fog, f).first, fogged);
+  check_vec(run(ps3, fog, f).first, color);   // ps_3_0 does its own fog
+  PixelEpilogue test;
+  test.alpha_func = 5;   // D3DCMP_GREATER
+  CHECK(run(ps2, test, 1).second);        // 128 > 128 fails
+  CHECK(run(ps3, test, 1).second);
+  test.alpha_func = 7;   // D3DCMP_GREATEREQUAL
+  CHECK_FALSE(run(ps3, test, 1).second);
+  CHECK_FALSE(run(ps14, test, 1).second);
+  // Table fog and an unwritten FOG varying still validate.
+  PixelEpilogue table;
+  table.fog = 3, table.fog_w = 1, table.alpha_func = 2;   // D3DCMP_LESS
+  require_valid(translate(parse_text(ps2), table), "epilogue_table");
+  PixelEpilogue no_input;
+  no_input.fog = 1, no_input.fog_input = 0;
+  require_valid(translate(parse_text(ps2), no_input), "epilogue_no_input");
+}
+
+TEST_CASE("vertex epilogue: clip distances of the enabled clip-space planes; the pixel side discards") {
+  const std::string vs = "vs_2_0\ndcl_position v0\nmov oPos, v0\n";
+  conv::UniformBlock u{};
+  const float planes[6][4] = {{1, 0, 0, 0}, {0, 1, 0, 0.5f}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 1, -0.25f}};
+  std::memcpy(u.clip_planes, planes, sizeof planes);
+  VertexEpilogue e;
+  e.clip_planes = 0x23;   // planes 0, 1 and 5
+  Translation t = translate(parse_text(vs), {}, e);
+  require_valid(t, "vertex_epilogue");
+  novem::test::SpirvInterpreter in(t.spirv);
+  REQUIRE(in.ok());
+  in.set_uniform(0, t.reflection.uniform_binding, &u, sizeof u);
+  in.set_input(0, {-0.5f, 0.25f, 0.75f, 1});
+  REQUIRE(in.run());
+  check_vec(in.output(conv::kLocationClipDistance0), {-0.5f, 0.75f, 1, 1});
+  check_vec(in.output(conv::kLocationClipDistance1), {1, 0.5f, 1, 1});
+
+  const std::string ps = "ps_2_0\ndcl v0\nmov oC0, v0\n";
+  PixelEpilogue pe;
+  pe.clip_planes = 0x21;
+  Translation pt = translate(parse_text(ps), pe);
+  require_valid(pt, "pixel_epilogue_clip");
+  for (float d : {-0.25f, 0.25f}) {
+    novem::test::SpirvInterpreter pin(pt.spirv);
+    REQUIRE(pin.ok());
+    pin.set_input(conv::kLocationColor, {1, 1, 1, 1});
+    pin.set_input(conv::kLocationClipDistance0, {0.5f, 1, 1, 1});
+    pin.set_input(conv::kLocationClipDistance1, {1, d, 1, 1});
+    REQUIRE(pin.run());
+    CHECK(pin.killed() == (d < 0));
+  }
 }
