@@ -117,6 +117,6 @@ TEST_CASE("D3DCREATE_MULTITHREADED: concurrent calls on the null plugin", "[api]
   run_threads("null");
 }
 
-TEST_CASE("D3DCREATE_MULTITHREADED: concurrent calls and draws on Vulkan", "[api][multithread]") {
+TEST_CASE("D3DCREATE_MULTITHREADED: concurrent calls and draws on Vulkan", "[api][multithread][backends]") {
   run_threads("vulkan");
 }

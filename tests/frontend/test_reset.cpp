@@ -1,5 +1,8 @@
 // Reset, ResetEx and TestCooperativeLevel: what blocks a Reset, what it recreates, and the state
 // it leaves.
+#include <cstdint>
+#include <string>
+
 #include "api_fixture.hpp"
 
 using namespace api_fixture;
@@ -156,4 +159,41 @@ TEST_CASE("ResetEx: D3DPOOL_DEFAULT resources survive, a display mode is refused
   CHECK(vb->Release() == 0);
   CHECK(device->Release() == 0);
   CHECK(d3d->Release() == 0);
+}
+
+TEST_CASE("Reset on the real backends: the new back buffer is drawn to and read back", "[api][reset][backends]") {
+  for (const char *name : {"vulkan", "opengl"}) {
+    INFO(name);
+    Backend backend(name);
+    IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
+    REQUIRE(d3d);
+    D3DPRESENT_PARAMETERS pp = headless();
+    IDirect3DDevice9 *device = nullptr;
+    if (d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &device) != D3D_OK) {
+      WARN(std::string(name) + " cannot start here");
+      d3d->Release();
+      continue;
+    }
+    REQUIRE(device->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff0000ff, 1.0f, 0) == D3D_OK);
+    REQUIRE(device->Present(nullptr, nullptr, nullptr, nullptr) == D3D_OK);
+    pp = headless(32, 16);
+    REQUIRE(device->Reset(&pp) == D3D_OK);
+    REQUIRE(device->Clear(0, nullptr, D3DCLEAR_TARGET | D3DCLEAR_ZBUFFER, 0xffff0000, 1.0f, 0) == D3D_OK);
+    REQUIRE(device->Present(nullptr, nullptr, nullptr, nullptr) == D3D_OK);
+    IDirect3DSurface9 *back = nullptr, *readback = nullptr;
+    REQUIRE(device->GetBackBuffer(0, 0, D3DBACKBUFFER_TYPE_MONO, &back) == D3D_OK);
+    REQUIRE(device->CreateOffscreenPlainSurface(32, 16, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM, &readback, nullptr) ==
+            D3D_OK);
+    REQUIRE(device->GetRenderTargetData(back, readback) == D3D_OK);
+    D3DLOCKED_RECT locked;
+    REQUIRE(readback->LockRect(&locked, nullptr, D3DLOCK_READONLY) == D3D_OK);
+    const auto *row = static_cast<const uint32_t *>(locked.pBits);
+    CHECK((row[0] & 0xffffff) == 0xff0000);
+    CHECK((row[31] & 0xffffff) == 0xff0000);
+    REQUIRE(readback->UnlockRect() == D3D_OK);
+    readback->Release();
+    back->Release();
+    CHECK(device->Release() == 0);
+    CHECK(d3d->Release() == 0);
+  }
 }
