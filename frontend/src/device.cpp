@@ -6,9 +6,11 @@
 
 #include "direct3d9.hpp"
 #include "index_buffer.hpp"
+#include "locked_device.hpp"
 #include "log.hpp"
 #include "math.hpp"
 #include "shader.hpp"
+#include "state_block.hpp"
 #include "surface.hpp"
 #include "texture.hpp"
 #include "vertex_declaration.hpp"
@@ -23,40 +25,52 @@ bool valid_swap_effect(D3DSWAPEFFECT e) {
          e == D3DSWAPEFFECT_OVERLAY || e == D3DSWAPEFFECT_FLIPEX;
 }
 
-} // namespace
-
-HRESULT Device::create(Direct3D9 *parent, const LoadedPlugin &plugin, const D3DDEVICE_CREATION_PARAMETERS &creation,
-                       D3DPRESENT_PARAMETERS *pp, Device **out) {
-  if (creation.hFocusWindow || pp->hDeviceWindow) {
-    log_error("CreateDevice: windows are not supported yet; pass NULL windows for a headless device");
+// The checks CreateDevice and Reset make on presentation parameters; fills in what Windows
+// chooses for the application (written back to it on success).
+HRESULT check_present_parameters(const char *call, const nv_adapter_info &adapter, D3DPRESENT_PARAMETERS *pp) {
+  if (pp->hDeviceWindow) {
+    log_error("%s: windows are not supported yet; pass NULL windows for a headless device", call);
     return D3DERR_NOTAVAILABLE;
   }
   if (!pp->Windowed) {
-    log_error("CreateDevice: a headless device must be windowed");
+    log_error("%s: a headless device must be windowed", call);
     return D3DERR_INVALIDCALL;
   }
   if (pp->BackBufferWidth == 0 || pp->BackBufferHeight == 0) {
-    log_error("CreateDevice: a headless device needs BackBufferWidth and BackBufferHeight (no window to size it)");
+    log_error("%s: a headless device needs BackBufferWidth and BackBufferHeight (no window to size it)", call);
     return D3DERR_INVALIDCALL;
   }
   if (pp->BackBufferCount > D3DPRESENT_BACK_BUFFERS_MAX || !valid_swap_effect(pp->SwapEffect) ||
       (pp->SwapEffect == D3DSWAPEFFECT_COPY && pp->BackBufferCount > 1))
     return D3DERR_INVALIDCALL;
   if (pp->MultiSampleType != D3DMULTISAMPLE_NONE) {
-    log_error("CreateDevice: multisampled back buffers are not supported yet");
+    log_error("%s: multisampled back buffers are not supported yet", call);
     return D3DERR_NOTAVAILABLE;
   }
   // Windows writes back what it chose.
   if (pp->BackBufferFormat == D3DFMT_UNKNOWN) pp->BackBufferFormat = D3DFMT_X8R8G8B8;
   if (pp->BackBufferCount == 0) pp->BackBufferCount = 1;
   FormatInfo bb = format_info(pp->BackBufferFormat);
-  if (!bb.color || !(plugin.adapter.format_support[bb.storage] & NV_SUPPORT_RENDER_TARGET)) return D3DERR_INVALIDCALL;
+  if (!bb.color || !(adapter.format_support[bb.storage] & NV_SUPPORT_RENDER_TARGET)) return D3DERR_INVALIDCALL;
   if (pp->EnableAutoDepthStencil) {
     FormatInfo ds = format_info(pp->AutoDepthStencilFormat);
-    if (!ds.depth || !(plugin.adapter.format_support[ds.storage] & NV_SUPPORT_DEPTH_STENCIL)) return D3DERR_INVALIDCALL;
+    if (!ds.depth || !(adapter.format_support[ds.storage] & NV_SUPPORT_DEPTH_STENCIL)) return D3DERR_INVALIDCALL;
   }
+  return D3D_OK;
+}
 
-  auto *device = new Device(parent, plugin, creation, *pp);
+} // namespace
+
+HRESULT Device::create(Direct3D9 *parent, const LoadedPlugin &plugin, const D3DDEVICE_CREATION_PARAMETERS &creation,
+                       D3DPRESENT_PARAMETERS *pp, Device **out) {
+  if (creation.hFocusWindow) {
+    log_error("CreateDevice: windows are not supported yet; pass NULL windows for a headless device");
+    return D3DERR_NOTAVAILABLE;
+  }
+  if (HRESULT hr = check_present_parameters("CreateDevice", plugin.adapter, pp); FAILED(hr)) return hr;
+
+  Device *device = (creation.BehaviorFlags & D3DCREATE_MULTITHREADED) ? new LockedDevice(parent, plugin, creation, *pp)
+                                                                      : new Device(parent, plugin, creation, *pp);
   if (HRESULT hr = device->init(); FAILED(hr)) {
     device->Release();
     return hr;
@@ -67,7 +81,8 @@ HRESULT Device::create(Direct3D9 *parent, const LoadedPlugin &plugin, const D3DD
 
 Device::Device(Direct3D9 *parent, const LoadedPlugin &plugin, const D3DDEVICE_CREATION_PARAMETERS &creation,
                const D3DPRESENT_PARAMETERS &parameters)
-    : parent_(parent), plugin_(plugin), creation_(creation), present_parameters_(parameters) {
+    : parent_(parent), plugin_(plugin), creation_(creation), present_parameters_(parameters),
+      multithreaded_(creation.BehaviorFlags & D3DCREATE_MULTITHREADED) {
   parent_->AddRef();
 }
 
@@ -78,6 +93,12 @@ HRESULT Device::init() {
     stream_.reset();
     return D3DERR_NOTAVAILABLE;
   }
+  create_implicit_surfaces();
+  set_defaults();
+  return D3D_OK;
+}
+
+void Device::create_implicit_surfaces() {
   const auto &pp = present_parameters_;
   back_buffer_ = Surface::create_image(this, 0, pp.BackBufferWidth, pp.BackBufferHeight, pp.BackBufferFormat,
                                        D3DUSAGE_RENDERTARGET);
@@ -87,23 +108,12 @@ HRESULT Device::init() {
                                                 pp.AutoDepthStencilFormat, D3DUSAGE_DEPTHSTENCIL);
     auto_depth_stencil_->add_private_ref();
   }
-  set_defaults();
-  return D3D_OK;
 }
 
 Device::~Device() {
   if (stream_) {
-    for (StreamBinding &stream : state_.streams)
-      if (stream.buffer) stream.buffer->release_private_ref();
-    if (state_.indices) state_.indices->release_private_ref();
-    for (Texture *&t : state_.textures)
-      if (t) t->release_private_ref();
-    if (state_.vertex_declaration) state_.vertex_declaration->release_private_ref();
+    unbind_all();
     for (auto &[fvf, declaration] : fvf_declarations_) declaration->release_private_ref();
-    if (state_.vertex_shader) state_.vertex_shader->release_private_ref();
-    if (state_.pixel_shader) state_.pixel_shader->release_private_ref();
-    if (render_target_) render_target_->release_private_ref();
-    if (depth_stencil_) depth_stencil_->release_private_ref();
     if (back_buffer_) back_buffer_->release_private_ref();
     if (auto_depth_stencil_) auto_depth_stencil_->release_private_ref();
     stream_.reset(); // executes what is queued, then stops the plugin's device
@@ -131,8 +141,78 @@ ULONG Device::Release() {
   return refs;
 }
 
+// A headless device has no window to lose focus or full screen to give up, so it is never lost
+// the way Windows means; it is lost only when the plugin's device is (a GPU failure), which no
+// Reset can repair.
 HRESULT Device::TestCooperativeLevel() {
   return stream_->channel().device_lost.load() ? D3DERR_DEVICELOST : D3D_OK;
+}
+
+// ---- Reset ----
+// As Windows: Reset refuses (D3DERR_INVALIDCALL) while the application holds an implicit surface
+// or while a resource it created in D3DPOOL_DEFAULT still exists; a resource kept alive only by
+// the device's bindings does not count, because Reset unbinds everything first (so a refused
+// Reset still leaves the device with default state, as DXVK notes Windows does). A state block
+// holding such a resource keeps it alive, so it blocks Reset too, as the docs ask the
+// application to release state blocks. D3D9Ex devices skip the D3DPOOL_DEFAULT check (their
+// resources are never lost). On success the back buffer and the automatic depth-stencil surface
+// are made again with the new parameters and every state is a new device's.
+
+void Device::unbind_all() {
+  if (recording_) recording_->release_private_ref();
+  recording_ = nullptr;
+  for (StreamBinding &stream : state_.streams)
+    if (stream.buffer) stream.buffer->release_private_ref();
+  if (state_.indices) state_.indices->release_private_ref();
+  for (Texture *t : state_.textures)
+    if (t) t->release_private_ref();
+  if (state_.vertex_declaration) state_.vertex_declaration->release_private_ref();
+  if (state_.vertex_shader) state_.vertex_shader->release_private_ref();
+  if (state_.pixel_shader) state_.pixel_shader->release_private_ref();
+  state_ = DeviceState{};
+  bind_render_target(nullptr);
+  bind_depth_stencil(nullptr);
+}
+
+HRESULT Device::reset(D3DPRESENT_PARAMETERS *parameters, bool extended) {
+  const char *call = extended ? "ResetEx" : "Reset";
+  if (!parameters) return D3DERR_INVALIDCALL;
+  D3DPRESENT_PARAMETERS pp = *parameters;
+  if (HRESULT hr = check_present_parameters(call, adapter(), &pp); FAILED(hr)) return hr;
+  if (back_buffer_->public_count() || (auto_depth_stencil_ && auto_depth_stencil_->public_count())) {
+    log_error("%s: the application still holds the back buffer or the automatic depth-stencil surface", call);
+    return D3DERR_INVALIDCALL;
+  }
+  unbind_all();
+  if (!extended && default_pool_resources_.load() != 0) {
+    log_error("%s: %d D3DPOOL_DEFAULT resources still exist; release them (and state blocks holding them) first",
+              call, default_pool_resources_.load());
+    set_defaults();
+    return D3DERR_INVALIDCALL;
+  }
+  *parameters = pp;
+  present_parameters_ = pp;
+  back_buffer_->release_private_ref();
+  if (auto_depth_stencil_) auto_depth_stencil_->release_private_ref();
+  auto_depth_stencil_ = nullptr;
+  create_implicit_surfaces();
+  // What was sent to the plugin no longer says anything about the new state.
+  pipeline_sent_ = false;
+  std::fill(std::begin(bound_streams_), std::end(bound_streams_), nv_cmd_set_vertex_buffer{});
+  bound_indices_ = {};
+  sent_textures_ = {};
+  textures_sent_ = 0;
+  in_scene_ = false;
+  set_defaults();
+  return D3D_OK;
+}
+
+HRESULT Device::Reset(D3DPRESENT_PARAMETERS *parameters) { return reset(parameters, parent_->extended()); }
+
+HRESULT Device::ResetEx(D3DPRESENT_PARAMETERS *parameters, D3DDISPLAYMODEEX *fullscreen_mode) {
+  // As documented: the display mode is for full screen and must be NULL for a windowed device.
+  if (parameters && parameters->Windowed && fullscreen_mode) return D3DERR_INVALIDCALL;
+  return reset(parameters, true);
 }
 
 UINT Device::GetAvailableTextureMem() {
@@ -200,7 +280,9 @@ HRESULT Device::create_target_surface(UINT width, UINT height, D3DFORMAT format,
   uint32_t needed = depth ? NV_SUPPORT_DEPTH_STENCIL : NV_SUPPORT_RENDER_TARGET;
   if ((depth ? !info.depth : !info.color) || !(adapter().format_support[info.storage] & needed)) return D3DERR_INVALIDCALL;
   if (multisample != D3DMULTISAMPLE_NONE) return D3DERR_NOTAVAILABLE; // not implemented yet
-  *surface = Surface::create_image(this, 1, width, height, format, usage);
+  Surface *created = Surface::create_image(this, 1, width, height, format, usage);
+  created->count_default_pool(); // render targets and depth-stencil surfaces are D3DPOOL_DEFAULT
+  *surface = created;
   AddRef();
   return D3D_OK;
 }

@@ -5,12 +5,14 @@
 // device_state.cpp (render states, transforms, viewport, scissor, material, lights, clip
 // planes), device_shaders.cpp
 // (shaders, their constants, vertex declarations), device_draw.cpp (vertex input, draws),
-// device_fixed_function.cpp (the fixed-function pipeline's shaders and constants), device_unimplemented.cpp (what is not there yet).
+// device_fixed_function.cpp (the fixed-function pipeline's shaders and constants),
+// device_state_blocks.cpp (state blocks), device_unimplemented.cpp (what is not there yet).
 #pragma once
 
 #include <array>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <unordered_map>
 
 #include <d3d9.h>
@@ -23,10 +25,11 @@
 namespace novem {
 
 class Direct3D9;
+class StateBlock;
 class Surface;
 struct CompiledShader;
 
-class Device final : public IDirect3DDevice9Ex {
+class Device : public IDirect3DDevice9Ex {
 public:
   // Creates a headless device (no window) on the given plugin. On failure returns the HRESULT
   // Windows would, with one line logged.
@@ -36,8 +39,13 @@ public:
 
   CommandStream &commands() { return *stream_; }
   const nv_adapter_info &adapter() const { return plugin_.adapter; }
+  // D3DCREATE_MULTITHREADED: DeviceLock (device_lock.hpp) takes mutex() when this is true.
+  bool multithreaded() const { return multithreaded_; }
+  std::recursive_mutex &mutex() { return mutex_; }
   // A texture's LOD changed: the slots it is bound to must be sent again.
   void texture_changed(Texture *texture);
+  // D3DPOOL_DEFAULT resources the application created and that still exist (DeviceChild).
+  void count_default_pool_resource(int delta) { default_pool_resources_ += delta; }
 
     HRESULT STDMETHODCALLTYPE QueryInterface(REFIID iid, void **out) override;
     ULONG STDMETHODCALLTYPE AddRef() override;
@@ -174,10 +182,14 @@ public:
     HRESULT STDMETHODCALLTYPE ResetEx(D3DPRESENT_PARAMETERS *parameters, D3DDISPLAYMODEEX *mode) override;
     HRESULT STDMETHODCALLTYPE GetDisplayModeEx(UINT swapchain_idx, D3DDISPLAYMODEEX *mode, D3DDISPLAYROTATION *rotation) override;
 
-private:
+protected: // LockedDevice (locked_device.hpp) is the device D3DCREATE_MULTITHREADED gets
   Device(Direct3D9 *parent, const LoadedPlugin &plugin, const D3DDEVICE_CREATION_PARAMETERS &creation,
          const D3DPRESENT_PARAMETERS &parameters);
-  ~Device();
+  virtual ~Device();
+
+private:
+  friend class StateBlock; // captures and applies the DeviceState
+
   HRESULT init();
 
   // Groups of state the next draw must send; one set for every kind of state. (Vertex and index
@@ -196,6 +208,11 @@ private:
   static constexpr size_t kMaxActiveLights = 8; // D3DCAPS9::MaxActiveLights
 
   void set_defaults();
+  // Reset and ResetEx: `extended` skips the D3DPOOL_DEFAULT check, as D3D9Ex devices do.
+  HRESULT reset(D3DPRESENT_PARAMETERS *parameters, bool extended);
+  // Drops every binding of the application-side state (references included) and ends a recording.
+  void unbind_all();
+  void create_implicit_surfaces();
   void set_sampler_defaults();
   void set_texture_stage_defaults();
   // Sends SET_TEXTURE for each slot the bound shaders sample whose texture or sampler changed.
@@ -232,6 +249,7 @@ private:
   uint8_t clip_planes() const;
   void flush_shader_constants(nv_shader_stage stage, const ShaderConstants &constants);
   void bind_vertex_declaration(VertexDeclaration *declaration);
+  VertexDeclaration *fvf_declaration(DWORD fvf);
   // Parses, checks and translates bytecode (or finds its translation); nullptr when refused.
   std::shared_ptr<const CompiledShader> compile_shader(const DWORD *function, bool pixel, std::vector<DWORD> &tokens);
   HRESULT draw(D3DPRIMITIVETYPE type, UINT start_vertex, UINT primitive_count);
@@ -246,11 +264,14 @@ private:
   void unset_stream0();
 
   std::atomic<ULONG> refs_{1};
+  std::atomic<int> default_pool_resources_{0};
   Direct3D9 *parent_;
   LoadedPlugin plugin_;
   D3DDEVICE_CREATION_PARAMETERS creation_;
   D3DPRESENT_PARAMETERS present_parameters_;
   std::unique_ptr<CommandStream> stream_;
+  const bool multithreaded_;
+  std::recursive_mutex mutex_;
 
   // Implicit surfaces: the device owns them (a private reference each).
   Surface *back_buffer_ = nullptr;
@@ -262,6 +283,9 @@ private:
   Surface *render_target_ = nullptr;  // a private reference
   Surface *depth_stencil_ = nullptr;  // a private reference
   bool in_scene_ = false;
+  // The block BeginStateBlock records into (a private reference): while set, the Set* calls
+  // store into it instead of the device (state_block.hpp).
+  StateBlock *recording_ = nullptr;
 
   // ---- what has been sent to the plugin ----
   uint32_t dirty_ = kDirtyAll;

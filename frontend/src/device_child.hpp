@@ -4,6 +4,7 @@
 
 #include "com.hpp"
 #include "device.hpp"
+#include "device_lock.hpp"
 #include "log.hpp"
 
 namespace novem {
@@ -16,18 +17,23 @@ public:
   virtual ~DeviceObject() = default;
   Device *device() const { return device_; }
 
+  // Under the device's lock (D3DCREATE_MULTITHREADED), so that the choice to delete is not made
+  // while a device call drops a private reference; the device is released after the lock.
   ULONG STDMETHODCALLTYPE AddRef() override {
+    DeviceLock lock(*device_);
     ULONG refs = add_public();
     if (refs == 1) device_->AddRef();
     return refs;
   }
   ULONG STDMETHODCALLTYPE Release() override {
-    ULONG refs = drop_public();
-    if (refs == 0) {
-      Device *device = device_;
-      if (unreferenced()) delete this;
-      device->Release();
+    Device *device = device_;
+    ULONG refs;
+    {
+      DeviceLock lock(*device);
+      refs = drop_public();
+      if (refs == 0 && unreferenced()) delete this;
     }
+    if (refs == 0) device->Release();
     return refs;
   }
   void add_private_ref() { add_private(); }
@@ -62,6 +68,16 @@ protected:
 template <class Iface> class DeviceChild : public DeviceObject<Iface> {
 public:
   using DeviceObject<Iface>::DeviceObject;
+  ~DeviceChild() override {
+    if (default_pool_) this->device_->count_default_pool_resource(-1);
+  }
+
+  // A resource the application created in D3DPOOL_DEFAULT: the device counts it until it is
+  // destroyed, because Reset refuses while one exists (device.cpp). Implicit surfaces are not.
+  void count_default_pool() {
+    default_pool_ = true;
+    this->device_->count_default_pool_resource(+1);
+  }
 
   HRESULT STDMETHODCALLTYPE SetPrivateData(REFGUID, const void *, DWORD, DWORD) override { NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL); }
   HRESULT STDMETHODCALLTYPE GetPrivateData(REFGUID, void *, DWORD *) override { NOVEM_UNIMPLEMENTED(D3DERR_NOTFOUND); }
@@ -77,6 +93,9 @@ protected:
   }
 
   DWORD priority_ = 0;
+
+private:
+  bool default_pool_ = false;
 };
 
 } // namespace novem

@@ -6,6 +6,7 @@
 
 #include "device.hpp"
 #include "ff_key.hpp"
+#include "state_block.hpp"
 #include "log.hpp"
 #include "math.hpp"
 #include "shader.hpp"
@@ -138,7 +139,9 @@ HRESULT Device::CreateVertexBuffer(UINT length, DWORD usage, DWORD fvf, D3DPOOL 
   if (shared_handle || length == 0 || pool > D3DPOOL_SCRATCH || pool == D3DPOOL_SCRATCH) return D3DERR_INVALIDCALL;
   // A buffer declared with an FVF must hold at least one vertex of it, as in Windows.
   if (fvf && length < fvf_vertex_size(fvf)) return D3DERR_INVALIDCALL;
-  *buffer = new VertexBuffer(this, length, usage, fvf, pool);
+  auto *created = new VertexBuffer(this, length, usage, fvf, pool);
+  if (pool == D3DPOOL_DEFAULT) created->count_default_pool();
+  *buffer = created;
   AddRef();
   return D3D_OK;
 }
@@ -149,7 +152,9 @@ HRESULT Device::CreateIndexBuffer(UINT length, DWORD usage, D3DFORMAT format, D3
   *buffer = nullptr;
   if (shared_handle || length == 0 || pool > D3DPOOL_SCRATCH || pool == D3DPOOL_SCRATCH) return D3DERR_INVALIDCALL;
   if (format != D3DFMT_INDEX16 && format != D3DFMT_INDEX32) return D3DERR_INVALIDCALL;
-  *buffer = new IndexBuffer(this, length, usage, format, pool);
+  auto *created = new IndexBuffer(this, length, usage, format, pool);
+  if (pool == D3DPOOL_DEFAULT) created->count_default_pool();
+  *buffer = created;
   AddRef();
   return D3D_OK;
 }
@@ -157,6 +162,7 @@ HRESULT Device::CreateIndexBuffer(UINT length, DWORD usage, D3DFORMAT format, D3
 HRESULT Device::SetStreamSource(UINT stream, IDirect3DVertexBuffer9 *iface, UINT offset, UINT stride) {
   if (stream >= state_.streams.size()) return D3DERR_INVALIDCALL;
   auto *buffer = static_cast<VertexBuffer *>(iface);
+  if (recording_) return recording_->record_stream_source(stream, buffer, offset, stride);
   StreamBinding &s = state_.streams[stream];
   if (buffer) buffer->add_private_ref();
   if (s.buffer) s.buffer->release_private_ref();
@@ -184,6 +190,7 @@ HRESULT Device::SetStreamSourceFreq(UINT stream, UINT setting) {
   if (stream >= state_.streams.size() || setting == 0) return D3DERR_INVALIDCALL;
   if ((setting & D3DSTREAMSOURCE_INSTANCEDATA) && (setting & D3DSTREAMSOURCE_INDEXEDDATA)) return D3DERR_INVALIDCALL;
   if ((setting & D3DSTREAMSOURCE_INSTANCEDATA) && stream == 0) return D3DERR_INVALIDCALL;
+  if (recording_) return recording_->record_stream_frequency(stream, setting);
   state_.streams[stream].frequency = setting; // the draw reads it (instancing())
   return D3D_OK;
 }
@@ -219,6 +226,7 @@ bool Device::instancing(uint32_t &instances, uint16_t &instance_slots) const {
 
 HRESULT Device::SetIndices(IDirect3DIndexBuffer9 *iface) {
   auto *buffer = static_cast<IndexBuffer *>(iface);
+  if (recording_) return recording_->record_indices(buffer);
   if (buffer) buffer->add_private_ref();
   if (state_.indices) state_.indices->release_private_ref();
   state_.indices = buffer;

@@ -3,6 +3,7 @@
 
 #include "conventions.hpp"
 #include "device.hpp"
+#include "state_block.hpp"
 #include "log.hpp"
 #include "math.hpp"
 #include "parser.hpp"
@@ -149,6 +150,7 @@ HRESULT Device::CreatePixelShader(const DWORD *function, IDirect3DPixelShader9 *
 
 HRESULT Device::SetVertexShader(IDirect3DVertexShader9 *iface) {
   auto *shader = static_cast<VertexShader *>(iface);
+  if (recording_) return recording_->record_vertex_shader(shader);
   if (shader == state_.vertex_shader) return D3D_OK;
   if (shader) shader->add_private_ref();
   if (state_.vertex_shader) state_.vertex_shader->release_private_ref();
@@ -166,6 +168,7 @@ HRESULT Device::GetVertexShader(IDirect3DVertexShader9 **shader) {
 
 HRESULT Device::SetPixelShader(IDirect3DPixelShader9 *iface) {
   auto *shader = static_cast<PixelShader *>(iface);
+  if (recording_) return recording_->record_pixel_shader(shader);
   if (shader == state_.pixel_shader) return D3D_OK;
   if (shader) shader->add_private_ref();
   if (state_.pixel_shader) state_.pixel_shader->release_private_ref();
@@ -182,6 +185,7 @@ HRESULT Device::GetPixelShader(IDirect3DPixelShader9 **shader) {
 }
 
 HRESULT Device::SetVertexShaderConstantF(UINT start, const float *data, UINT count) {
+  if (recording_) return recording_->record_constants(false, 'f', start, data, count);
   dirty_ |= kDirtyVertexConstants;
   return set_constants(&state_.vs_constants.f[0][0], kVertexFloatConstants, start, data, count, 4);
 }
@@ -189,6 +193,7 @@ HRESULT Device::GetVertexShaderConstantF(UINT start, float *data, UINT count) {
   return get_constants(&state_.vs_constants.f[0][0], kVertexFloatConstants, start, data, count, 4);
 }
 HRESULT Device::SetVertexShaderConstantI(UINT start, const int *data, UINT count) {
+  if (recording_) return recording_->record_constants(false, 'i', start, data, count);
   dirty_ |= kDirtyVertexConstants;
   return set_constants(&state_.vs_constants.i[0][0], kIntConstants, start, data, count, 4);
 }
@@ -196,6 +201,7 @@ HRESULT Device::GetVertexShaderConstantI(UINT start, int *data, UINT count) {
   return get_constants(&state_.vs_constants.i[0][0], kIntConstants, start, data, count, 4);
 }
 HRESULT Device::SetVertexShaderConstantB(UINT start, const WINBOOL *data, UINT count) {
+  if (recording_) return recording_->record_constants(false, 'b', start, data, count);
   dirty_ |= kDirtyVertexConstants;
   return set_constants(state_.vs_constants.b, kBoolConstants, start, data, count, 1);
 }
@@ -203,6 +209,7 @@ HRESULT Device::GetVertexShaderConstantB(UINT start, WINBOOL *data, UINT count) 
   return get_constants(state_.vs_constants.b, kBoolConstants, start, data, count, 1);
 }
 HRESULT Device::SetPixelShaderConstantF(UINT start, const float *data, UINT count) {
+  if (recording_) return recording_->record_constants(true, 'f', start, data, count);
   dirty_ |= kDirtyPixelConstants;
   return set_constants(&state_.ps_constants.f[0][0], kPixelFloatConstants, start, data, count, 4);
 }
@@ -210,6 +217,7 @@ HRESULT Device::GetPixelShaderConstantF(UINT start, float *data, UINT count) {
   return get_constants(&state_.ps_constants.f[0][0], kPixelFloatConstants, start, data, count, 4);
 }
 HRESULT Device::SetPixelShaderConstantI(UINT start, const int *data, UINT count) {
+  if (recording_) return recording_->record_constants(true, 'i', start, data, count);
   dirty_ |= kDirtyPixelConstants;
   return set_constants(&state_.ps_constants.i[0][0], kIntConstants, start, data, count, 4);
 }
@@ -217,6 +225,7 @@ HRESULT Device::GetPixelShaderConstantI(UINT start, int *data, UINT count) {
   return get_constants(&state_.ps_constants.i[0][0], kIntConstants, start, data, count, 4);
 }
 HRESULT Device::SetPixelShaderConstantB(UINT start, const WINBOOL *data, UINT count) {
+  if (recording_) return recording_->record_constants(true, 'b', start, data, count);
   dirty_ |= kDirtyPixelConstants;
   return set_constants(state_.ps_constants.b, kBoolConstants, start, data, count, 1);
 }
@@ -290,6 +299,7 @@ void Device::bind_vertex_declaration(VertexDeclaration *declaration) {
 
 HRESULT Device::SetVertexDeclaration(IDirect3DVertexDeclaration9 *iface) {
   auto *declaration = static_cast<VertexDeclaration *>(iface);
+  if (recording_) return recording_->record_vertex_declaration(declaration, declaration ? declaration->fvf() : 0);
   bind_vertex_declaration(declaration);
   state_.fvf = declaration ? declaration->fvf() : 0;
   return D3D_OK;
@@ -302,17 +312,22 @@ HRESULT Device::GetVertexDeclaration(IDirect3DVertexDeclaration9 **declaration) 
   return D3D_OK;
 }
 
-HRESULT Device::SetFVF(DWORD fvf) {
-  if (fvf == state_.fvf && (fvf == 0 || state_.vertex_declaration)) return D3D_OK;
-  state_.fvf = fvf;
-  if (fvf == 0) return D3D_OK; // as Windows: FVF 0 leaves the declaration alone
+VertexDeclaration *Device::fvf_declaration(DWORD fvf) {
   // The declaration an FVF stands for, made once per FVF and kept by the device.
   auto [it, inserted] = fvf_declarations_.try_emplace(fvf, nullptr);
   if (inserted) {
     it->second = new VertexDeclaration(this, 0, fvf_to_elements(fvf), fvf);
     it->second->add_private_ref();
   }
-  bind_vertex_declaration(it->second);
+  return it->second;
+}
+
+HRESULT Device::SetFVF(DWORD fvf) {
+  if (recording_) return recording_->record_fvf(fvf, fvf ? fvf_declaration(fvf) : nullptr);
+  if (fvf == state_.fvf && (fvf == 0 || state_.vertex_declaration)) return D3D_OK;
+  state_.fvf = fvf;
+  if (fvf == 0) return D3D_OK; // as Windows: FVF 0 leaves the declaration alone
+  bind_vertex_declaration(fvf_declaration(fvf));
   return D3D_OK;
 }
 

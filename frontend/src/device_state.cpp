@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "device.hpp"
+#include "state_block.hpp"
 #include "math.hpp"
 #include "surface.hpp"
 #include "vertex_buffer.hpp"
@@ -146,6 +147,7 @@ void Device::set_defaults() {
 HRESULT Device::SetRenderState(D3DRENDERSTATETYPE state, DWORD value) {
   // Windows ignores states it does not know and still returns D3D_OK.
   if (DWORD(state) >= state_.render_states.size()) return D3D_OK;
+  if (recording_) return recording_->record_render_state(state, value);
   if (state_.render_states[state] == value) return D3D_OK;
   state_.render_states[state] = value;
   uint32_t effect = render_state_effect(state);
@@ -165,6 +167,7 @@ HRESULT Device::GetRenderState(D3DRENDERSTATETYPE state, DWORD *value) {
 
 HRESULT Device::SetTransform(D3DTRANSFORMSTATETYPE state, const D3DMATRIX *matrix) {
   if (!matrix || DWORD(state) >= state_.transforms.size()) return D3DERR_INVALIDCALL;
+  if (recording_) return recording_->record_transform(state, *matrix);
   state_.transforms[state] = *matrix;
   // Every transform feeds the fixed-function vertex block; the projection also chooses w or z fog.
   dirty_ |= kDirtyVertexConstants;
@@ -190,6 +193,7 @@ HRESULT Device::SetViewport(const D3DVIEWPORT9 *viewport) {
   // d3d9 accepts a viewport larger than the render target (d3d8 refused it); drawing is clipped
   // to the target. An empty viewport has no meaning on either plugin and is refused.
   if (viewport->Width == 0 || viewport->Height == 0) return D3DERR_INVALIDCALL;
+  if (recording_) return recording_->record_viewport(*viewport);
   state_.viewport = *viewport;
   dirty_ |= kDirtyViewport | kDirtyVertexConstants;
   return D3D_OK;
@@ -203,6 +207,7 @@ HRESULT Device::GetViewport(D3DVIEWPORT9 *viewport) {
 
 HRESULT Device::SetMaterial(const D3DMATERIAL9 *material) {
   if (!material) return D3DERR_INVALIDCALL;
+  if (recording_) return recording_->record_material(*material);
   state_.material = *material;
   dirty_ |= kDirtyVertexConstants;
   return D3D_OK;
@@ -216,6 +221,7 @@ HRESULT Device::GetMaterial(D3DMATERIAL9 *material) {
 
 HRESULT Device::SetScissorRect(const RECT *rect) {
   if (!rect) return D3DERR_INVALIDCALL;
+  if (recording_) return recording_->record_scissor_rect(*rect);
   state_.scissor_rect = *rect;
   if (state_.render_states[D3DRS_SCISSORTESTENABLE]) dirty_ |= kDirtyViewport; // otherwise it changes nothing
   return D3D_OK;
@@ -243,6 +249,7 @@ HRESULT Device::SetLight(DWORD index, const D3DLIGHT9 *light) {
   default:
     return D3DERR_INVALIDCALL;
   }
+  if (recording_) return recording_->record_light(index, *light);
   state_.lights[index].light = *light;
   dirty_ |= kDirtyVertexConstants | kDirtyPipeline; // the light's type shapes the fixed-function shader
   return D3D_OK;
@@ -257,15 +264,9 @@ HRESULT Device::GetLight(DWORD index, D3DLIGHT9 *light) {
 
 HRESULT Device::LightEnable(DWORD index, WINBOOL enable) {
   auto it = state_.lights.find(index);
-  if (it == state_.lights.end()) {
-    // Enabling (or disabling) a light never set creates it with the light Windows documents as
-    // the default: directional, white diffuse, pointing down +z.
-    LightSlot slot;
-    slot.light.Type = D3DLIGHT_DIRECTIONAL;
-    slot.light.Diffuse = D3DCOLORVALUE{1.0f, 1.0f, 1.0f, 0.0f};
-    slot.light.Direction = D3DVECTOR{0.0f, 0.0f, 1.0f};
-    it = state_.lights.emplace(index, slot).first;
-  }
+  if (recording_) return recording_->record_light_enable(index, enable != FALSE);
+  // Enabling (or disabling) a light never set creates it with the default light.
+  if (it == state_.lights.end()) it = state_.lights.emplace(index, LightSlot::default_light()).first;
   if (bool(enable) != it->second.enabled && enable) {
     // At most D3DCAPS9::MaxActiveLights lights are on at once; one more is refused.
     size_t enabled = 0;
@@ -289,6 +290,7 @@ HRESULT Device::GetLightEnable(DWORD index, WINBOOL *enable) {
 
 HRESULT Device::SetClipPlane(DWORD index, const float *plane) {
   if (!plane || index >= DeviceState::kClipPlanes) return D3DERR_INVALIDCALL;
+  if (recording_) return recording_->record_clip_plane(index, plane);
   std::memcpy(state_.clip_planes[index].data(), plane, sizeof(float) * 4);
   dirty_ |= kDirtyVertexConstants;
   return D3D_OK;
@@ -327,6 +329,7 @@ void Device::set_texture_stage_defaults() {
 
 HRESULT Device::SetTextureStageState(DWORD stage, D3DTEXTURESTAGESTATETYPE state, DWORD value) {
   if (stage >= DeviceState::kTextureStages || !valid_texture_stage_state(state)) return D3DERR_INVALIDCALL;
+  if (recording_) return recording_->record_texture_stage_state(stage, state, value);
   DWORD &current = state_.texture_stage_states[stage][state];
   if (current == value) return D3D_OK;
   current = value;

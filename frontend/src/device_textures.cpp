@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "device.hpp"
+#include "state_block.hpp"
 #include "math.hpp"
 #include "shader.hpp"
 #include "texture.hpp"
@@ -72,6 +73,7 @@ HRESULT Device::CreateTexture(UINT width, UINT height, UINT levels, DWORD usage,
   if (shared_handle) return D3DERR_INVALIDCALL;
   Texture *created = nullptr;
   if (HRESULT hr = Texture::create(this, width, height, levels, usage, format, pool, &created); FAILED(hr)) return hr;
+  if (pool == D3DPOOL_DEFAULT) created->count_default_pool();
   *texture = created;
   AddRef();
   return D3D_OK;
@@ -87,6 +89,7 @@ HRESULT Device::SetTexture(DWORD sampler, IDirect3DBaseTexture9 *iface) {
     texture = static_cast<Texture *>(static_cast<IDirect3DTexture9 *>(iface));
     if (texture->pool() == D3DPOOL_SCRATCH) return D3DERR_INVALIDCALL; // as Windows
   }
+  if (recording_) return recording_->record_texture(slot, texture);
   if (state_.textures[slot] == texture) return D3D_OK;
   // A stage's texture (whether there is one, and its kind) shapes the fixed-function pixel shader.
   if (slot < DeviceState::kTextureStages) dirty_ |= kDirtyPipeline;
@@ -112,6 +115,7 @@ HRESULT Device::GetTexture(DWORD sampler, IDirect3DBaseTexture9 **texture) {
 HRESULT Device::SetSamplerState(DWORD sampler, D3DSAMPLERSTATETYPE state, DWORD value) {
   uint32_t slot;
   if (!slot_of(sampler, slot) || state < D3DSAMP_ADDRESSU || state > D3DSAMP_DMAPOFFSET) return D3DERR_INVALIDCALL;
+  if (recording_) return recording_->record_sampler_state(slot, state, value);
   DWORD &current = state_.sampler_states[slot][state];
   if (current == value) return D3D_OK;
   current = value;

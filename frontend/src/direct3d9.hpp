@@ -15,6 +15,7 @@ namespace novem {
 class Direct3D9 final : public IDirect3D9Ex {
 public:
   explicit Direct3D9(bool extended) : extended_(extended) {}
+  bool extended() const { return extended_; } // made by Direct3DCreate9Ex
 
   HRESULT STDMETHODCALLTYPE QueryInterface(REFIID iid, void **out) override;
   ULONG STDMETHODCALLTYPE AddRef() override;

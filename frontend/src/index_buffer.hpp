@@ -17,8 +17,14 @@ public:
 
   HRESULT STDMETHODCALLTYPE QueryInterface(REFIID iid, void **out) override { return query(iid, IID_IDirect3DIndexBuffer9, out); }
   D3DRESOURCETYPE STDMETHODCALLTYPE GetType() override { return D3DRTYPE_INDEXBUFFER; }
-  HRESULT STDMETHODCALLTYPE Lock(UINT offset, UINT size, void **data, DWORD flags) override { return shadow_.lock(offset, size, data, flags); }
-  HRESULT STDMETHODCALLTYPE Unlock() override { return shadow_.unlock(); }
+  HRESULT STDMETHODCALLTYPE Lock(UINT offset, UINT size, void **data, DWORD flags) override {
+    DeviceLock lock(*device_);
+    return shadow_.lock(offset, size, data, flags);
+  }
+  HRESULT STDMETHODCALLTYPE Unlock() override {
+    DeviceLock lock(*device_);
+    return shadow_.unlock();
+  }
   HRESULT STDMETHODCALLTYPE GetDesc(D3DINDEXBUFFER_DESC *desc) override;
 
 private:

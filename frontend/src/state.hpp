@@ -42,6 +42,16 @@ struct StreamBinding {
 struct LightSlot {
   D3DLIGHT9 light{};
   bool enabled = false;
+
+  // What LightEnable creates for a light never set: the light Windows documents as the
+  // default, directional, white diffuse, pointing down +z; disabled.
+  static LightSlot default_light() {
+    LightSlot slot;
+    slot.light.Type = D3DLIGHT_DIRECTIONAL;
+    slot.light.Diffuse = D3DCOLORVALUE{1.0f, 1.0f, 1.0f, 0.0f};
+    slot.light.Direction = D3DVECTOR{0.0f, 0.0f, 1.0f};
+    return slot;
+  }
 };
 
 struct DeviceState {

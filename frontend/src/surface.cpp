@@ -62,6 +62,7 @@ HRESULT Surface::GetDesc(D3DSURFACE_DESC *desc) {
 }
 
 HRESULT Surface::LockRect(D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD flags) {
+  DeviceLock lock(*device_);
   if (texture_) return texture_->LockRect(level_, locked_rect, rect, flags);
   if (!locked_rect) return D3DERR_INVALIDCALL;
   // Only memory surfaces are lockable so far; a render target needs D3DUSAGE lockable support.
@@ -80,6 +81,7 @@ HRESULT Surface::LockRect(D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD f
 }
 
 HRESULT Surface::UnlockRect() {
+  DeviceLock lock(*device_);
   if (texture_) return texture_->UnlockRect(level_);
   if (!locked_) return D3DERR_INVALIDCALL;
   locked_ = false;

@@ -80,6 +80,7 @@ HRESULT Texture::QueryInterface(REFIID iid, void **out) {
 }
 
 DWORD Texture::SetLOD(DWORD lod) {
+  DeviceLock lock(*device_);
   // Only managed textures have a LOD; others ignore the call and answer 0, as Windows does.
   if (pool_ != D3DPOOL_MANAGED) return 0;
   DWORD old = lod_;
@@ -115,6 +116,7 @@ HRESULT Texture::GetSurfaceLevel(UINT level, IDirect3DSurface9 **surface) {
 }
 
 HRESULT Texture::LockRect(UINT level, D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD flags) {
+  DeviceLock lock(*device_);
   if (!locked_rect || level >= levels_.size()) return D3DERR_INVALIDCALL;
   locked_rect->pBits = nullptr;
   locked_rect->Pitch = 0;
@@ -140,6 +142,7 @@ HRESULT Texture::LockRect(UINT level, D3DLOCKED_RECT *locked_rect, const RECT *r
 }
 
 HRESULT Texture::UnlockRect(UINT level) {
+  DeviceLock lock(*device_);
   if (level >= levels_.size() || !levels_[level].locked) return D3DERR_INVALIDCALL;
   levels_[level].locked = false;
   send_dirty(level);
@@ -147,6 +150,7 @@ HRESULT Texture::UnlockRect(UINT level) {
 }
 
 HRESULT Texture::AddDirtyRect(const RECT *dirty_rect) {
+  DeviceLock lock(*device_);
   // The rectangle is in level 0's texels; each level gets its share, rounded outwards.
   RECT r{0, 0, LONG(levels_[0].width), LONG(levels_[0].height)};
   if (dirty_rect) {

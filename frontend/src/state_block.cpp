@@ -1,0 +1,442 @@
+// IDirect3DStateBlock9 (see state_block.hpp): the documented state lists, Capture, Apply and
+// recording.
+#include "state_block.hpp"
+
+#include <cstring>
+#include <initializer_list>
+
+#include "index_buffer.hpp"
+#include "shader.hpp"
+#include "texture.hpp"
+#include "vertex_buffer.hpp"
+#include "vertex_declaration.hpp"
+
+namespace novem {
+
+namespace {
+
+// Every D3DRENDERSTATETYPE value d3d9 defines.
+constexpr D3DRENDERSTATETYPE kAllRenderStates[] = {
+    D3DRS_ZENABLE, D3DRS_FILLMODE, D3DRS_SHADEMODE, D3DRS_ZWRITEENABLE, D3DRS_ALPHATESTENABLE, D3DRS_LASTPIXEL,
+    D3DRS_SRCBLEND, D3DRS_DESTBLEND, D3DRS_CULLMODE, D3DRS_ZFUNC, D3DRS_ALPHAREF, D3DRS_ALPHAFUNC,
+    D3DRS_DITHERENABLE, D3DRS_ALPHABLENDENABLE, D3DRS_FOGENABLE, D3DRS_SPECULARENABLE, D3DRS_FOGCOLOR,
+    D3DRS_FOGTABLEMODE, D3DRS_FOGSTART, D3DRS_FOGEND, D3DRS_FOGDENSITY, D3DRS_RANGEFOGENABLE, D3DRS_STENCILENABLE,
+    D3DRS_STENCILFAIL, D3DRS_STENCILZFAIL, D3DRS_STENCILPASS, D3DRS_STENCILFUNC, D3DRS_STENCILREF,
+    D3DRS_STENCILMASK, D3DRS_STENCILWRITEMASK, D3DRS_TEXTUREFACTOR, D3DRS_WRAP0, D3DRS_WRAP1, D3DRS_WRAP2,
+    D3DRS_WRAP3, D3DRS_WRAP4, D3DRS_WRAP5, D3DRS_WRAP6, D3DRS_WRAP7, D3DRS_CLIPPING, D3DRS_LIGHTING, D3DRS_AMBIENT,
+    D3DRS_FOGVERTEXMODE, D3DRS_COLORVERTEX, D3DRS_LOCALVIEWER, D3DRS_NORMALIZENORMALS,
+    D3DRS_DIFFUSEMATERIALSOURCE, D3DRS_SPECULARMATERIALSOURCE, D3DRS_AMBIENTMATERIALSOURCE,
+    D3DRS_EMISSIVEMATERIALSOURCE, D3DRS_VERTEXBLEND, D3DRS_CLIPPLANEENABLE, D3DRS_POINTSIZE, D3DRS_POINTSIZE_MIN,
+    D3DRS_POINTSPRITEENABLE, D3DRS_POINTSCALEENABLE, D3DRS_POINTSCALE_A, D3DRS_POINTSCALE_B, D3DRS_POINTSCALE_C,
+    D3DRS_MULTISAMPLEANTIALIAS, D3DRS_MULTISAMPLEMASK, D3DRS_PATCHEDGESTYLE, D3DRS_DEBUGMONITORTOKEN,
+    D3DRS_POINTSIZE_MAX, D3DRS_INDEXEDVERTEXBLENDENABLE, D3DRS_COLORWRITEENABLE, D3DRS_TWEENFACTOR, D3DRS_BLENDOP,
+    D3DRS_POSITIONDEGREE, D3DRS_NORMALDEGREE, D3DRS_SCISSORTESTENABLE, D3DRS_SLOPESCALEDEPTHBIAS,
+    D3DRS_ANTIALIASEDLINEENABLE, D3DRS_MINTESSELLATIONLEVEL, D3DRS_MAXTESSELLATIONLEVEL, D3DRS_ADAPTIVETESS_X,
+    D3DRS_ADAPTIVETESS_Y, D3DRS_ADAPTIVETESS_Z, D3DRS_ADAPTIVETESS_W, D3DRS_ENABLEADAPTIVETESSELLATION,
+    D3DRS_TWOSIDEDSTENCILMODE, D3DRS_CCW_STENCILFAIL, D3DRS_CCW_STENCILZFAIL, D3DRS_CCW_STENCILPASS,
+    D3DRS_CCW_STENCILFUNC, D3DRS_COLORWRITEENABLE1, D3DRS_COLORWRITEENABLE2, D3DRS_COLORWRITEENABLE3,
+    D3DRS_BLENDFACTOR, D3DRS_SRGBWRITEENABLE, D3DRS_DEPTHBIAS, D3DRS_WRAP8, D3DRS_WRAP9, D3DRS_WRAP10,
+    D3DRS_WRAP11, D3DRS_WRAP12, D3DRS_WRAP13, D3DRS_WRAP14, D3DRS_WRAP15, D3DRS_SEPARATEALPHABLENDENABLE,
+    D3DRS_SRCBLENDALPHA, D3DRS_DESTBLENDALPHA, D3DRS_BLENDOPALPHA};
+
+// "Saving Pixel States with a Stateblock" (Direct3D 9 docs).
+constexpr D3DRENDERSTATETYPE kPixelRenderStates[] = {
+    D3DRS_ZENABLE, D3DRS_FILLMODE, D3DRS_SHADEMODE, D3DRS_ZWRITEENABLE, D3DRS_ALPHATESTENABLE, D3DRS_LASTPIXEL,
+    D3DRS_SRCBLEND, D3DRS_DESTBLEND, D3DRS_ZFUNC, D3DRS_ALPHAREF, D3DRS_ALPHAFUNC, D3DRS_DITHERENABLE,
+    D3DRS_FOGSTART, D3DRS_FOGEND, D3DRS_FOGDENSITY, D3DRS_ALPHABLENDENABLE, D3DRS_DEPTHBIAS, D3DRS_STENCILENABLE,
+    D3DRS_STENCILFAIL, D3DRS_STENCILZFAIL, D3DRS_STENCILPASS, D3DRS_STENCILFUNC, D3DRS_STENCILREF,
+    D3DRS_STENCILMASK, D3DRS_STENCILWRITEMASK, D3DRS_TEXTUREFACTOR, D3DRS_WRAP0, D3DRS_WRAP1, D3DRS_WRAP2,
+    D3DRS_WRAP3, D3DRS_WRAP4, D3DRS_WRAP5, D3DRS_WRAP6, D3DRS_WRAP7, D3DRS_WRAP8, D3DRS_WRAP9, D3DRS_WRAP10,
+    D3DRS_WRAP11, D3DRS_WRAP12, D3DRS_WRAP13, D3DRS_WRAP14, D3DRS_WRAP15, D3DRS_COLORWRITEENABLE, D3DRS_BLENDOP,
+    D3DRS_SCISSORTESTENABLE, D3DRS_SLOPESCALEDEPTHBIAS, D3DRS_ANTIALIASEDLINEENABLE, D3DRS_TWOSIDEDSTENCILMODE,
+    D3DRS_CCW_STENCILFAIL, D3DRS_CCW_STENCILZFAIL, D3DRS_CCW_STENCILPASS, D3DRS_CCW_STENCILFUNC,
+    D3DRS_COLORWRITEENABLE1, D3DRS_COLORWRITEENABLE2, D3DRS_COLORWRITEENABLE3, D3DRS_BLENDFACTOR,
+    D3DRS_SRGBWRITEENABLE, D3DRS_SEPARATEALPHABLENDENABLE, D3DRS_SRCBLENDALPHA, D3DRS_DESTBLENDALPHA,
+    D3DRS_BLENDOPALPHA};
+
+constexpr D3DSAMPLERSTATETYPE kPixelSamplerStates[] = {
+    D3DSAMP_ADDRESSU, D3DSAMP_ADDRESSV, D3DSAMP_ADDRESSW, D3DSAMP_BORDERCOLOR, D3DSAMP_MAGFILTER,
+    D3DSAMP_MINFILTER, D3DSAMP_MIPFILTER, D3DSAMP_MIPMAPLODBIAS, D3DSAMP_MAXMIPLEVEL, D3DSAMP_MAXANISOTROPY,
+    D3DSAMP_SRGBTEXTURE, D3DSAMP_ELEMENTINDEX};
+
+constexpr D3DTEXTURESTAGESTATETYPE kPixelTextureStageStates[] = {
+    D3DTSS_COLOROP, D3DTSS_COLORARG1, D3DTSS_COLORARG2, D3DTSS_ALPHAOP, D3DTSS_ALPHAARG1, D3DTSS_ALPHAARG2,
+    D3DTSS_BUMPENVMAT00, D3DTSS_BUMPENVMAT01, D3DTSS_BUMPENVMAT10, D3DTSS_BUMPENVMAT11, D3DTSS_TEXCOORDINDEX,
+    D3DTSS_BUMPENVLSCALE, D3DTSS_BUMPENVLOFFSET, D3DTSS_TEXTURETRANSFORMFLAGS, D3DTSS_COLORARG0,
+    D3DTSS_ALPHAARG0, D3DTSS_RESULTARG, D3DTSS_CONSTANT};
+
+// "Saving Vertex States with a Stateblock" (Direct3D 9 docs).
+constexpr D3DRENDERSTATETYPE kVertexRenderStates[] = {
+    D3DRS_CULLMODE, D3DRS_FOGENABLE, D3DRS_FOGCOLOR, D3DRS_FOGTABLEMODE, D3DRS_FOGSTART, D3DRS_FOGEND,
+    D3DRS_FOGDENSITY, D3DRS_RANGEFOGENABLE, D3DRS_AMBIENT, D3DRS_COLORVERTEX, D3DRS_FOGVERTEXMODE, D3DRS_CLIPPING,
+    D3DRS_LIGHTING, D3DRS_LOCALVIEWER, D3DRS_EMISSIVEMATERIALSOURCE, D3DRS_AMBIENTMATERIALSOURCE,
+    D3DRS_DIFFUSEMATERIALSOURCE, D3DRS_SPECULARMATERIALSOURCE, D3DRS_VERTEXBLEND, D3DRS_CLIPPLANEENABLE,
+    D3DRS_POINTSIZE, D3DRS_POINTSIZE_MIN, D3DRS_POINTSPRITEENABLE, D3DRS_POINTSCALEENABLE, D3DRS_POINTSCALE_A,
+    D3DRS_POINTSCALE_B, D3DRS_POINTSCALE_C, D3DRS_MULTISAMPLEANTIALIAS, D3DRS_MULTISAMPLEMASK,
+    D3DRS_PATCHEDGESTYLE, D3DRS_POINTSIZE_MAX, D3DRS_INDEXEDVERTEXBLENDENABLE, D3DRS_TWEENFACTOR,
+    D3DRS_POSITIONDEGREE, D3DRS_NORMALDEGREE, D3DRS_MINTESSELLATIONLEVEL, D3DRS_MAXTESSELLATIONLEVEL,
+    D3DRS_ADAPTIVETESS_X, D3DRS_ADAPTIVETESS_Y, D3DRS_ADAPTIVETESS_Z, D3DRS_ADAPTIVETESS_W,
+    D3DRS_ENABLEADAPTIVETESSELLATION, D3DRS_NORMALIZENORMALS, D3DRS_SPECULARENABLE, D3DRS_SHADEMODE};
+
+constexpr D3DTEXTURESTAGESTATETYPE kVertexTextureStageStates[] = {D3DTSS_TEXCOORDINDEX, D3DTSS_TEXTURETRANSFORMFLAGS};
+
+// Register file sizes, as the device's SetShaderConstant calls check them (shader model 3.0).
+constexpr UINT kVertexFloatConstants = 256, kPixelFloatConstants = 224, kIntConstants = 16, kBoolConstants = 16;
+
+DWORD sampler_of(uint32_t slot) {
+  return slot < DeviceState::kVertexSlot0 ? slot : D3DVERTEXTEXTURESAMPLER0 + (slot - DeviceState::kVertexSlot0);
+}
+
+// Makes `slot` hold `object`, moving the private reference.
+template <class T> void hold(T *&slot, T *object) {
+  if (slot == object) return;
+  if (object) object->add_private_ref();
+  if (slot) slot->release_private_ref();
+  slot = object;
+}
+
+template <size_t N> void set_all(std::bitset<N> &bits) { bits.set(); }
+
+void set_pixel(StateMask &m) {
+  for (D3DRENDERSTATETYPE s : kPixelRenderStates) m.render_states.set(s);
+  for (auto &samplers : m.sampler_states)
+    for (D3DSAMPLERSTATETYPE s : kPixelSamplerStates) samplers.set(s);
+  for (auto &stage : m.texture_stage_states)
+    for (D3DTEXTURESTAGESTATETYPE s : kPixelTextureStageStates) stage.set(s);
+  m.pixel_shader = true;
+  set_all(m.ps_constants.f), set_all(m.ps_constants.i), set_all(m.ps_constants.b);
+}
+
+void set_vertex(StateMask &m) {
+  for (D3DRENDERSTATETYPE s : kVertexRenderStates) m.render_states.set(s);
+  for (auto &samplers : m.sampler_states) samplers.set(D3DSAMP_DMAPOFFSET);
+  for (auto &stage : m.texture_stage_states)
+    for (D3DTEXTURESTAGESTATETYPE s : kVertexTextureStageStates) stage.set(s);
+  m.vertex_shader = true;
+  set_all(m.vs_constants.f), set_all(m.vs_constants.i), set_all(m.vs_constants.b);
+  m.all_lights = true;
+  m.vertex_declaration = true;
+  set_all(m.stream_frequencies);
+}
+
+} // namespace
+
+StateMask StateMask::for_type(D3DSTATEBLOCKTYPE type) {
+  StateMask m;
+  if (type == D3DSBT_PIXELSTATE || type == D3DSBT_ALL) set_pixel(m);
+  if (type == D3DSBT_VERTEXSTATE || type == D3DSBT_ALL) set_vertex(m);
+  if (type == D3DSBT_ALL) {
+    // The pixel and vertex lists cover every sampler and texture stage state, not every render state.
+    for (D3DRENDERSTATETYPE s : kAllRenderStates) m.render_states.set(s);
+    set_all(m.transforms);
+    m.viewport = m.scissor_rect = m.material = true;
+    set_all(m.clip_planes);
+    set_all(m.streams);
+    m.indices = true;
+    set_all(m.textures);
+  }
+  return m;
+}
+
+StateBlock::StateBlock(Device *device, const StateMask &mask, ULONG public_refs)
+    : DeviceObject(device, public_refs), mask_(mask) {
+  copy_from(device->state_);
+}
+
+StateBlock::~StateBlock() {
+  for (StreamBinding &stream : state_.streams)
+    if (stream.buffer) stream.buffer->release_private_ref();
+  if (state_.indices) state_.indices->release_private_ref();
+  for (Texture *t : state_.textures)
+    if (t) t->release_private_ref();
+  if (state_.vertex_declaration) state_.vertex_declaration->release_private_ref();
+  if (state_.vertex_shader) state_.vertex_shader->release_private_ref();
+  if (state_.pixel_shader) state_.pixel_shader->release_private_ref();
+}
+
+void StateBlock::copy_from(const DeviceState &from) {
+  const StateMask &m = mask_;
+  for (size_t i = 0; i < m.render_states.size(); ++i)
+    if (m.render_states[i]) state_.render_states[i] = from.render_states[i];
+  for (size_t i = 0; i < m.transforms.size(); ++i)
+    if (m.transforms[i]) state_.transforms[i] = from.transforms[i];
+  if (m.viewport) state_.viewport = from.viewport;
+  if (m.scissor_rect) state_.scissor_rect = from.scissor_rect;
+  if (m.material) state_.material = from.material;
+  if (m.all_lights) state_.lights = from.lights;
+  for (DWORD index : m.lights) {
+    // A recorded light the device does not have (any more) keeps what the block has.
+    if (auto it = from.lights.find(index); it != from.lights.end()) state_.lights[index] = it->second;
+  }
+  for (size_t i = 0; i < m.clip_planes.size(); ++i)
+    if (m.clip_planes[i]) state_.clip_planes[i] = from.clip_planes[i];
+  if (m.vertex_declaration) {
+    hold(state_.vertex_declaration, from.vertex_declaration);
+    state_.fvf = from.fvf;
+  }
+  if (m.vertex_shader) hold(state_.vertex_shader, from.vertex_shader);
+  if (m.pixel_shader) hold(state_.pixel_shader, from.pixel_shader);
+  auto constants = [](const StateMask::Constants &cm, ShaderConstants &to, const ShaderConstants &c) {
+    for (size_t i = 0; i < cm.f.size(); ++i)
+      if (cm.f[i]) std::memcpy(to.f[i], c.f[i], sizeof to.f[i]);
+    for (size_t i = 0; i < cm.i.size(); ++i)
+      if (cm.i[i]) std::memcpy(to.i[i], c.i[i], sizeof to.i[i]);
+    for (size_t i = 0; i < cm.b.size(); ++i)
+      if (cm.b[i]) to.b[i] = c.b[i];
+  };
+  constants(m.vs_constants, state_.vs_constants, from.vs_constants);
+  constants(m.ps_constants, state_.ps_constants, from.ps_constants);
+  for (size_t i = 0; i < m.streams.size(); ++i) {
+    StreamBinding &to = state_.streams[i];
+    if (m.streams[i]) {
+      hold(to.buffer, from.streams[i].buffer);
+      to.offset = from.streams[i].offset, to.stride = from.streams[i].stride;
+    }
+    if (m.stream_frequencies[i]) to.frequency = from.streams[i].frequency;
+  }
+  if (m.indices) hold(state_.indices, from.indices);
+  for (size_t i = 0; i < m.textures.size(); ++i)
+    if (m.textures[i]) hold(state_.textures[i], from.textures[i]);
+  for (size_t slot = 0; slot < DeviceState::kTextureSlots; ++slot)
+    for (size_t s = 0; s < m.sampler_states[slot].size(); ++s)
+      if (m.sampler_states[slot][s]) state_.sampler_states[slot][s] = from.sampler_states[slot][s];
+  for (size_t stage = 0; stage < DeviceState::kTextureStages; ++stage)
+    for (size_t s = 0; s < m.texture_stage_states[stage].size(); ++s)
+      if (m.texture_stage_states[stage][s]) state_.texture_stage_states[stage][s] = from.texture_stage_states[stage][s];
+}
+
+HRESULT StateBlock::Capture() {
+  DeviceLock lock(*device_);
+  if (device_->recording_) return D3DERR_INVALIDCALL; // as documented: not while recording
+  copy_from(device_->state_);
+  return D3D_OK;
+}
+
+// Everything goes through the device's Set* methods, which compare with the current state where
+// that is cheap; the larger values are compared here first, so that applying a block equal to the
+// device's state marks nothing dirty and the next draw sends nothing again.
+HRESULT StateBlock::Apply() {
+  DeviceLock lock(*device_);
+  Device &d = *device_;
+  if (d.recording_) return D3DERR_INVALIDCALL; // as documented: not while recording
+  const DeviceState &now = d.state_;
+  const StateMask &m = mask_;
+  for (size_t i = 0; i < m.render_states.size(); ++i)
+    if (m.render_states[i]) d.SetRenderState(D3DRENDERSTATETYPE(i), state_.render_states[i]);
+  for (size_t i = 0; i < m.transforms.size(); ++i)
+    if (m.transforms[i] && std::memcmp(&now.transforms[i], &state_.transforms[i], sizeof(D3DMATRIX)) != 0)
+      d.SetTransform(D3DTRANSFORMSTATETYPE(i), &state_.transforms[i]);
+  if (m.viewport && std::memcmp(&now.viewport, &state_.viewport, sizeof(D3DVIEWPORT9)) != 0)
+    d.SetViewport(&state_.viewport);
+  if (m.scissor_rect && std::memcmp(&now.scissor_rect, &state_.scissor_rect, sizeof(RECT)) != 0)
+    d.SetScissorRect(&state_.scissor_rect);
+  if (m.material && std::memcmp(&now.material, &state_.material, sizeof(D3DMATERIAL9)) != 0)
+    d.SetMaterial(&state_.material);
+  apply_lights();
+  for (size_t i = 0; i < m.clip_planes.size(); ++i)
+    if (m.clip_planes[i] && now.clip_planes[i] != state_.clip_planes[i])
+      d.SetClipPlane(DWORD(i), state_.clip_planes[i].data());
+  // As Wine: a block holding no declaration leaves the device's alone (a NULL declaration cannot
+  // be set to draw with anyway).
+  if (m.vertex_declaration && state_.vertex_declaration) {
+    if (state_.fvf) d.SetFVF(state_.fvf);
+    else d.SetVertexDeclaration(state_.vertex_declaration);
+  }
+  if (m.vertex_shader) d.SetVertexShader(state_.vertex_shader);
+  if (m.pixel_shader) d.SetPixelShader(state_.pixel_shader);
+  apply_constants(false);
+  apply_constants(true);
+  for (size_t i = 0; i < m.streams.size(); ++i) {
+    const StreamBinding &s = state_.streams[i], &current = now.streams[i];
+    if (m.streams[i] && (s.buffer != current.buffer || s.offset != current.offset || s.stride != current.stride))
+      d.SetStreamSource(UINT(i), s.buffer, s.offset, s.stride);
+    if (m.stream_frequencies[i] && s.frequency != current.frequency) d.SetStreamSourceFreq(UINT(i), s.frequency);
+  }
+  if (m.indices) d.SetIndices(state_.indices);
+  for (uint32_t slot = 0; slot < DeviceState::kTextureSlots; ++slot) {
+    if (m.textures[slot]) d.SetTexture(sampler_of(slot), state_.textures[slot]);
+    for (size_t s = 0; s < m.sampler_states[slot].size(); ++s)
+      if (m.sampler_states[slot][s])
+        d.SetSamplerState(sampler_of(slot), D3DSAMPLERSTATETYPE(s), state_.sampler_states[slot][s]);
+  }
+  for (DWORD stage = 0; stage < DeviceState::kTextureStages; ++stage)
+    for (size_t s = 0; s < m.texture_stage_states[stage].size(); ++s)
+      if (m.texture_stage_states[stage][s])
+        d.SetTextureStageState(stage, D3DTEXTURESTAGESTATETYPE(s), state_.texture_stage_states[stage][s]);
+  return D3D_OK;
+}
+
+void StateBlock::apply_lights() {
+  Device &d = *device_;
+  const auto &now = d.state_.lights;
+  // Disables first, so that the lights the block enables fit in the device's eight.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const auto &[index, slot] : state_.lights) {
+      if (slot.enabled != (pass == 1)) continue;
+      auto it = now.find(index);
+      if (it == now.end() || std::memcmp(&it->second.light, &slot.light, sizeof(D3DLIGHT9)) != 0)
+        d.SetLight(index, &slot.light);
+      if (it == now.end() || it->second.enabled != slot.enabled) d.LightEnable(index, slot.enabled);
+    }
+  }
+}
+
+void StateBlock::apply_constants(bool pixel) {
+  Device &d = *device_;
+  const StateMask::Constants &m = pixel ? mask_.ps_constants : mask_.vs_constants;
+  const ShaderConstants &c = pixel ? state_.ps_constants : state_.vs_constants;
+  const ShaderConstants &now = pixel ? d.state_.ps_constants : d.state_.vs_constants;
+  const UINT float_count = pixel ? kPixelFloatConstants : kVertexFloatConstants;
+  for (UINT i = 0; i < float_count; ++i)
+    if (m.f[i] && std::memcmp(c.f[i], now.f[i], sizeof c.f[i]) != 0)
+      pixel ? d.SetPixelShaderConstantF(i, c.f[i], 1) : d.SetVertexShaderConstantF(i, c.f[i], 1);
+  for (UINT i = 0; i < kIntConstants; ++i)
+    if (m.i[i] && std::memcmp(c.i[i], now.i[i], sizeof c.i[i]) != 0)
+      pixel ? d.SetPixelShaderConstantI(i, c.i[i], 1) : d.SetVertexShaderConstantI(i, c.i[i], 1);
+  for (UINT i = 0; i < kBoolConstants; ++i)
+    if (m.b[i] && c.b[i] != now.b[i])
+      pixel ? d.SetPixelShaderConstantB(i, &c.b[i], 1) : d.SetVertexShaderConstantB(i, &c.b[i], 1);
+}
+
+// ---- recording: the device has validated the call ----
+
+HRESULT StateBlock::record_render_state(D3DRENDERSTATETYPE state, DWORD value) {
+  state_.render_states[state] = value;
+  mask_.render_states.set(state);
+  return D3D_OK;
+}
+
+HRESULT StateBlock::record_transform(D3DTRANSFORMSTATETYPE state, const D3DMATRIX &matrix) {
+  state_.transforms[state] = matrix;
+  mask_.transforms.set(state);
+  return D3D_OK;
+}
+
+HRESULT StateBlock::record_viewport(const D3DVIEWPORT9 &viewport) {
+  state_.viewport = viewport;
+  mask_.viewport = true;
+  return D3D_OK;
+}
+
+HRESULT StateBlock::record_scissor_rect(const RECT &rect) {
+  state_.scissor_rect = rect;
+  mask_.scissor_rect = true;
+  return D3D_OK;
+}
+
+HRESULT StateBlock::record_material(const D3DMATERIAL9 &material) {
+  state_.material = material;
+  mask_.material = true;
+  return D3D_OK;
+}
+
+HRESULT StateBlock::record_light(DWORD index, const D3DLIGHT9 &light) {
+  // A light new to the block starts disabled, as on the device.
+  state_.lights[index].light = light;
+  mask_.lights.insert(index);
+  return D3D_OK;
+}
+
+HRESULT StateBlock::record_light_enable(DWORD index, bool enable) {
+  // As on the device, enabling a light never set creates the default light (and, as Wine does,
+  // the block then holds its parameters as well). The eight-light limit is checked on Apply.
+  auto it = state_.lights.try_emplace(index, LightSlot::default_light()).first;
+  it->second.enabled = enable;
+  mask_.lights.insert(index);
+  return D3D_OK;
+}
+
+HRESULT StateBlock::record_clip_plane(DWORD index, const float plane[4]) {
+  std::memcpy(state_.clip_planes[index].data(), plane, sizeof(float) * 4);
+  mask_.clip_planes.set(index);
+  return D3D_OK;
+}
+
+HRESULT StateBlock::record_vertex_declaration(VertexDeclaration *declaration, DWORD fvf) {
+  hold(state_.vertex_declaration, declaration);
+  state_.fvf = fvf;
+  mask_.vertex_declaration = true;
+  return D3D_OK;
+}
+
+HRESULT StateBlock::record_fvf(DWORD fvf, VertexDeclaration *declaration) {
+  // As on the device, FVF 0 leaves the declaration alone.
+  if (declaration) hold(state_.vertex_declaration, declaration);
+  state_.fvf = fvf;
+  mask_.vertex_declaration = true;
+  return D3D_OK;
+}
+
+HRESULT StateBlock::record_vertex_shader(VertexShader *shader) {
+  hold(state_.vertex_shader, shader);
+  mask_.vertex_shader = true;
+  return D3D_OK;
+}
+
+HRESULT StateBlock::record_pixel_shader(PixelShader *shader) {
+  hold(state_.pixel_shader, shader);
+  mask_.pixel_shader = true;
+  return D3D_OK;
+}
+
+HRESULT StateBlock::record_constants(bool pixel, char kind, UINT start, const void *data, UINT count) {
+  ShaderConstants &c = pixel ? state_.ps_constants : state_.vs_constants;
+  StateMask::Constants &m = pixel ? mask_.ps_constants : mask_.vs_constants;
+  const UINT limit = kind == 'f' ? (pixel ? kPixelFloatConstants : kVertexFloatConstants)
+                     : kind == 'i' ? kIntConstants : kBoolConstants;
+  // The same checks as the device's SetShaderConstant calls.
+  if (!data || start >= limit || count > limit - start) return D3DERR_INVALIDCALL;
+  for (UINT n = 0; n < count; ++n) {
+    if (kind == 'f') {
+      std::memcpy(c.f[start + n], static_cast<const float *>(data) + 4 * n, sizeof c.f[0]);
+      m.f.set(start + n);
+    } else if (kind == 'i') {
+      std::memcpy(c.i[start + n], static_cast<const int32_t *>(data) + 4 * n, sizeof c.i[0]);
+      m.i.set(start + n);
+    } else {
+      c.b[start + n] = static_cast<const WINBOOL *>(data)[n];
+      m.b.set(start + n);
+    }
+  }
+  return D3D_OK;
+}
+
+HRESULT StateBlock::record_stream_source(UINT stream, VertexBuffer *buffer, UINT offset, UINT stride) {
+  StreamBinding &s = state_.streams[stream];
+  hold(s.buffer, buffer);
+  s.offset = offset, s.stride = stride;
+  mask_.streams.set(stream);
+  return D3D_OK;
+}
+
+HRESULT StateBlock::record_stream_frequency(UINT stream, UINT frequency) {
+  state_.streams[stream].frequency = frequency;
+  mask_.stream_frequencies.set(stream);
+  return D3D_OK;
+}
+
+HRESULT StateBlock::record_indices(IndexBuffer *buffer) {
+  hold(state_.indices, buffer);
+  mask_.indices = true;
+  return D3D_OK;
+}
+
+HRESULT StateBlock::record_texture(uint32_t slot, Texture *texture) {
+  hold(state_.textures[slot], texture);
+  mask_.textures.set(slot);
+  return D3D_OK;
+}
+
+HRESULT StateBlock::record_sampler_state(uint32_t slot, D3DSAMPLERSTATETYPE state, DWORD value) {
+  state_.sampler_states[slot][state] = value;
+  mask_.sampler_states[slot].set(state);
+  return D3D_OK;
+}
+
+HRESULT StateBlock::record_texture_stage_state(DWORD stage, D3DTEXTURESTAGESTATETYPE state, DWORD value) {
+  state_.texture_stage_states[stage][state] = value;
+  mask_.texture_stage_states[stage].set(state);
+  return D3D_OK;
+}
+
+} // namespace novem

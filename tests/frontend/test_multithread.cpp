@@ -1,0 +1,122 @@
+// D3DCREATE_MULTITHREADED: several threads calling the device and its resources at once. Each
+// thread works on its own objects and its own slots of the device's state, so every answer it
+// reads back is defined; without the device's lock the shared containers (lights, the FVF
+// declarations, the command ring) are corrupted and the checks or the sanitizers fail.
+#include <atomic>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "api_fixture.hpp"
+
+using namespace api_fixture;
+
+namespace {
+
+constexpr int kThreads = 4;
+
+struct Vertex {
+  float x, y, z, rhw;
+  D3DCOLOR color;
+};
+
+// One thread's work; returns the number of calls that did not answer as expected.
+// With `vary_fvf` each thread sets an FVF of its own (the null plugin draws nothing, so a draw
+// may use another thread's).
+int hammer(IDirect3DDevice9 *device, int id, int iterations, bool vary_fvf) {
+  int failures = 0;
+  auto expect = [&](bool ok) { failures += ok ? 0 : 1; };
+  for (int n = 0; n < iterations; ++n) {
+    const DWORD light_index = DWORD(id * 100000 + n); // a new light each time: the map grows
+    D3DLIGHT9 light{};
+    light.Type = D3DLIGHT_DIRECTIONAL;
+    light.Direction = {float(id), float(n), 1.0f};
+    expect(device->SetLight(light_index, &light) == D3D_OK);
+    D3DLIGHT9 back{};
+    expect(device->GetLight(light_index, &back) == D3D_OK && back.Direction.y == float(n));
+
+    const float constant[4] = {float(id), float(n), 0, 1};
+    expect(device->SetVertexShaderConstantF(UINT(id), constant, 1) == D3D_OK);
+    float got[4];
+    expect(device->GetVertexShaderConstantF(UINT(id), got, 1) == D3D_OK);
+
+    IDirect3DVertexBuffer9 *vb = nullptr;
+    expect(device->CreateVertexBuffer(256, 0, 0, D3DPOOL_MANAGED, &vb, nullptr) == D3D_OK);
+    if (!vb) continue;
+    void *p = nullptr;
+    if (vb->Lock(0, 3 * sizeof(Vertex), &p, 0) == D3D_OK) {
+      const Vertex v[3] = {{0, 0, 0.5f, 1, 0xffffffff}, {8, 0, 0.5f, 1, 0xffffffff}, {0, 8, 0.5f, 1, 0xffffffff}};
+      std::memcpy(p, v, sizeof v);
+      expect(vb->Unlock() == D3D_OK);
+    } else {
+      ++failures;
+    }
+    // Draws share the device's stream 0 and FVF with the other threads: whatever the interleaving,
+    // each draw reads a buffer and an FVF some thread set.
+    expect(device->SetFVF(D3DFVF_XYZRHW | D3DFVF_DIFFUSE | (vary_fvf ? DWORD(id) << D3DFVF_TEXCOUNT_SHIFT : 0)) == D3D_OK);
+    expect(device->SetStreamSource(0, vb, 0, sizeof(Vertex)) == D3D_OK);
+    device->DrawPrimitive(D3DPT_TRIANGLELIST, 0, 1); // another thread may have changed the FVF
+    const Vertex up[3] = {{0, 0, 0.5f, 1, 0xff00ff00}, {8, 0, 0.5f, 1, 0xff00ff00}, {0, 8, 0.5f, 1, 0xff00ff00}};
+    device->DrawPrimitiveUP(D3DPT_TRIANGLELIST, 1, up, sizeof(Vertex));
+
+    IDirect3DStateBlock9 *block = nullptr;
+    expect(device->CreateStateBlock(D3DSBT_ALL, &block) == D3D_OK);
+    if (block) {
+      expect(block->Apply() == D3D_OK);
+      expect(block->Release() == 0);
+    }
+    expect(vb->Release() == 0);
+  }
+  return failures;
+}
+
+void run_threads(const char *backend_name) {
+  Backend backend(backend_name);
+  const bool null = std::string(backend_name) == "null";
+  const bool vary_fvf = null;
+  const int iterations = null ? 2000 : 200; // the null plugin draws nothing: more calls to interleave
+  IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
+  REQUIRE(d3d);
+  D3DPRESENT_PARAMETERS pp = headless();
+  IDirect3DDevice9 *device = nullptr;
+  HRESULT hr = d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr,
+                                 D3DCREATE_HARDWARE_VERTEXPROCESSING | D3DCREATE_MULTITHREADED, &pp, &device);
+  if (hr != D3D_OK) {
+    d3d->Release();
+    WARN(std::string(backend_name) + " cannot start here");
+    return;
+  }
+  std::atomic<int> failures{0}, waiting{kThreads};
+  std::vector<std::thread> threads;
+  for (int id = 0; id < kThreads; ++id)
+    threads.emplace_back([&, id] {
+      // All start together, so that their calls interleave from the first.
+      --waiting;
+      while (waiting.load() > 0) std::this_thread::yield();
+      failures += hammer(device, id, iterations, vary_fvf);
+    });
+  for (std::thread &t : threads) t.join();
+  CHECK(failures.load() == 0);
+  REQUIRE(device->SetStreamSource(0, nullptr, 0, 0) == D3D_OK);
+  // Every light each thread set is there.
+  D3DLIGHT9 light{};
+  for (int id = 0; id < kThreads; ++id)
+    for (int n = 0; n < iterations; n += 37) {
+      REQUIRE(device->GetLight(DWORD(id * 100000 + n), &light) == D3D_OK);
+      CHECK(light.Direction.x == float(id));
+    }
+  CHECK(device->Present(nullptr, nullptr, nullptr, nullptr) == D3D_OK);
+  CHECK(device->Release() == 0);
+  CHECK(d3d->Release() == 0);
+}
+
+} // namespace
+
+TEST_CASE("D3DCREATE_MULTITHREADED: concurrent calls on the null plugin", "[api][multithread]") {
+  run_threads("null");
+}
+
+TEST_CASE("D3DCREATE_MULTITHREADED: concurrent calls and draws on Vulkan", "[api][multithread][backends]") {
+  run_threads("vulkan");
+}
