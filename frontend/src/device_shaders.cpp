@@ -204,8 +204,9 @@ HRESULT Device::CreateVertexDeclaration(const D3DVERTEXELEMENT9 *elements, IDire
   if (!elements || !declaration) return D3DERR_INVALIDCALL;
   *declaration = nullptr;
   std::vector<D3DVERTEXELEMENT9> parsed;
-  if (!parse_vertex_elements(elements, parsed)) return D3DERR_INVALIDCALL;
-  *declaration = new VertexDeclaration(this, 1, std::move(parsed), 0);
+  if (HRESULT hr = parse_vertex_elements(elements, parsed); hr != D3D_OK) return hr;
+  DWORD fvf = declaration_fvf(parsed);
+  *declaration = new VertexDeclaration(this, 1, std::move(parsed), fvf);
   AddRef();
   return D3D_OK;
 }
@@ -233,10 +234,13 @@ HRESULT Device::GetVertexDeclaration(IDirect3DVertexDeclaration9 **declaration) 
 }
 
 HRESULT Device::SetFVF(DWORD fvf) {
-  if (fvf == state_.fvf && (fvf == 0 || state_.vertex_declaration)) return D3D_OK;
+  if (fvf == 0) {
+    state_.fvf = 0; // as Windows: FVF 0 leaves the declaration alone
+    return D3D_OK;
+  }
   state_.fvf = fvf;
-  if (fvf == 0) return D3D_OK; // as Windows: FVF 0 leaves the declaration alone
-  // The declaration an FVF stands for, made once per FVF and kept by the device.
+  // The declaration an FVF stands for, made once per FVF and kept by the device: setting the
+  // same FVF again binds the same object (Wine's test_fvf_decl_management, from Windows).
   auto [it, inserted] = fvf_declarations_.try_emplace(fvf, nullptr);
   if (inserted) {
     it->second = new VertexDeclaration(this, 0, fvf_to_elements(fvf), fvf);

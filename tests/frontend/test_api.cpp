@@ -434,7 +434,7 @@ TEST_CASE("vertex declarations: created, read back, and made from an FVF", "[api
 
   const D3DVERTEXELEMENT9 misaligned[] = {{0, 2, D3DDECLTYPE_FLOAT3, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_POSITION, 0},
                                           D3DDECL_END()};
-  CHECK(dev->CreateVertexDeclaration(misaligned, &decl) == D3DERR_INVALIDCALL);
+  CHECK(dev->CreateVertexDeclaration(misaligned, &decl) == E_FAIL); // Windows (test_vertex_declarations.cpp)
 }
 
 TEST_CASE("textures: creation, levels and level descriptions", "[api][texture]") {
