@@ -1,6 +1,7 @@
 #include "vertex_declaration.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 
 namespace novem {
@@ -53,14 +54,42 @@ HRESULT parse_vertex_elements(const D3DVERTEXELEMENT9 *elements, std::vector<D3D
 }
 
 DWORD declaration_fvf(const std::vector<D3DVERTEXELEMENT9> &elements) {
-  // Wine's test_fvf_decl_conversion records Windows' answers: only these two convert; a
-  // POSITION with usage index 1, any other lone element, and longer declarations give 0.
-  if (elements.size() != 1) return 0;
-  const D3DVERTEXELEMENT9 &e = elements[0];
-  if (e.Stream != 0 || e.Offset != 0 || e.UsageIndex != 0) return 0;
-  if (e.Usage == D3DDECLUSAGE_POSITION && e.Type == D3DDECLTYPE_FLOAT3) return D3DFVF_XYZ;
-  if (e.Usage == D3DDECLUSAGE_POSITIONT && e.Type == D3DDECLTYPE_FLOAT4) return D3DFVF_XYZRHW;
-  return 0;
+  // Windows converts a declaration that is exactly what an FVF with a position stands for, and
+  // answers 0 for anything else: Wine's test_fvf_decl_conversion records a lone FLOAT3 POSITION
+  // (D3DFVF_XYZ) and FLOAT4 POSITIONT (D3DFVF_XYZRHW) converting, and lone NORMAL, COLOR,
+  // TEXCOORD or BLENDWEIGHT elements, POSITION with usage index 1, and a declaration with an
+  // element no FVF has, giving 0; DXVK found (Windows' WHQL FVF test) that whole FVF layouts
+  // convert. Novem builds the FVF the elements name and keeps it only if that FVF's layout is
+  // the declaration, element for element.
+  DWORD fvf = 0, position = 0, betas = 0, lastbeta = 0, texcount = 0;
+  for (const D3DVERTEXELEMENT9 &e : elements) {
+    const BYTE type = e.Type, index = e.UsageIndex;
+    if (e.Usage == D3DDECLUSAGE_POSITION && type == D3DDECLTYPE_FLOAT3 && index == 0) position = D3DFVF_XYZ;
+    else if (e.Usage == D3DDECLUSAGE_POSITIONT && type == D3DDECLTYPE_FLOAT4 && index == 0) position = D3DFVF_XYZRHW;
+    else if (e.Usage == D3DDECLUSAGE_BLENDWEIGHT && index == 0 && type <= D3DDECLTYPE_FLOAT4) betas += type - D3DDECLTYPE_FLOAT1 + 1u;
+    else if (e.Usage == D3DDECLUSAGE_BLENDWEIGHT && index == 0 && type == D3DDECLTYPE_D3DCOLOR) betas += 1, lastbeta = D3DFVF_LASTBETA_D3DCOLOR; // XYZB2's odd layout
+    else if (e.Usage == D3DDECLUSAGE_BLENDINDICES && index == 0 && type == D3DDECLTYPE_UBYTE4) betas += 1, lastbeta = lastbeta ? lastbeta : D3DFVF_LASTBETA_UBYTE4;
+    else if (e.Usage == D3DDECLUSAGE_BLENDINDICES && index == 0 && type == D3DDECLTYPE_D3DCOLOR) betas += 1, lastbeta = D3DFVF_LASTBETA_D3DCOLOR;
+    else if (e.Usage == D3DDECLUSAGE_BLENDINDICES && index == 0 && type == D3DDECLTYPE_FLOAT1) betas += 1;
+    else if (e.Usage == D3DDECLUSAGE_NORMAL && type == D3DDECLTYPE_FLOAT3 && index == 0) fvf |= D3DFVF_NORMAL;
+    else if (e.Usage == D3DDECLUSAGE_PSIZE && type == D3DDECLTYPE_FLOAT1 && index == 0) fvf |= D3DFVF_PSIZE;
+    else if (e.Usage == D3DDECLUSAGE_COLOR && type == D3DDECLTYPE_D3DCOLOR && index < 2) fvf |= index ? D3DFVF_SPECULAR : D3DFVF_DIFFUSE;
+    else if (e.Usage == D3DDECLUSAGE_TEXCOORD && type <= D3DDECLTYPE_FLOAT4 && index < 8) {
+      // D3DFVF_TEXCOORDSIZE1..4 are 3, 0, 1, 2.
+      static constexpr DWORD size_codes[4] = {3, 0, 1, 2};
+      fvf |= size_codes[type] << (16 + 2 * index);
+      texcount = std::max<DWORD>(texcount, index + 1u);
+    } else
+      return 0;
+  }
+  if (position == D3DFVF_XYZ && betas > 0) position = betas <= 5 ? D3DFVF_XYZB1 + 2 * (betas - 1) : 0;
+  else if (betas > 0) position = 0;
+  if (!position) return 0;
+  fvf |= position | lastbeta | texcount << D3DFVF_TEXCOUNT_SHIFT;
+  const std::vector<D3DVERTEXELEMENT9> layout = fvf_to_elements(fvf);
+  if (layout.size() != elements.size() || std::memcmp(layout.data(), elements.data(), layout.size() * sizeof layout[0]) != 0)
+    return 0;
+  return fvf;
 }
 
 UINT decl_type_size(BYTE type) {

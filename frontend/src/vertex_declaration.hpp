@@ -30,8 +30,8 @@ private:
 // marker.
 HRESULT parse_vertex_elements(const D3DVERTEXELEMENT9 *elements, std::vector<D3DVERTEXELEMENT9> &out);
 
-// The FVF GetFVF reports after SetVertexDeclaration of an application's declaration: Windows
-// converts only a lone FLOAT3 POSITION (D3DFVF_XYZ) or FLOAT4 POSITIONT (D3DFVF_XYZRHW), 0 else.
+// The FVF GetFVF reports after SetVertexDeclaration of an application's declaration: the FVF
+// whose layout it is exactly, if that FVF has a position (XYZ, XYZBn or XYZRHW); 0 otherwise.
 DWORD declaration_fvf(const std::vector<D3DVERTEXELEMENT9> &elements);
 
 // The elements an FVF stands for, in stream 0, as Windows' SetFVF makes them; an FVF without a
