@@ -42,13 +42,13 @@ HRESULT parse_vertex_elements(const D3DVERTEXELEMENT9 *elements, std::vector<D3D
   for (size_t i = 0;; ++i) {
     const D3DVERTEXELEMENT9 &e = elements[i];
     if (is_end(e)) return D3D_OK;
-    if (i >= MAXD3DDECLLENGTH || e.Stream >= 16 || e.Type > D3DDECLTYPE_UNUSED ||
-        e.Method > D3DDECLMETHOD_LOOKUPPRESAMPLED || e.Usage > D3DDECLUSAGE_SAMPLE)
+    if (i >= MAXD3DDECLLENGTH || e.Stream >= 16 || e.Method > D3DDECLMETHOD_LOOKUPPRESAMPLED ||
+        e.Usage > D3DDECLUSAGE_SAMPLE)
       return D3DERR_INVALIDCALL;
     // Windows answers E_FAIL for an offset that is not a multiple of 4 and for an UNUSED element
     // that is not the end marker (Wine's test_vertex_declaration_alignment and
-    // test_unused_declaration_type, run on Windows).
-    if ((e.Offset & 3) || e.Type == D3DDECLTYPE_UNUSED) return E_FAIL;
+    // test_unused_declaration_type, run on Windows); an unknown type fails the same way in Wine.
+    if ((e.Offset & 3) || e.Type >= D3DDECLTYPE_UNUSED) return E_FAIL;
     out.push_back(e);
   }
 }

@@ -277,6 +277,8 @@ TEST_CASE("CreateVertexDeclaration: Windows' refusals", "[api][vertex]") {
     REQUIRE(dev->CreateVertexDeclaration(e, &decl) == D3D_OK);
     CHECK(decl->Release() == 0);
   }
+  const D3DVERTEXELEMENT9 bad_type[] = {el(0, D3DDECLTYPE_UNUSED + 1, D3DDECLUSAGE_POSITION), D3DDECL_END()};
+  CHECK(dev->CreateVertexDeclaration(bad_type, &decl) == E_FAIL);
   const D3DVERTEXELEMENT9 bad_stream[] = {{16, 0, D3DDECLTYPE_FLOAT3, 0, D3DDECLUSAGE_POSITION, 0}, D3DDECL_END()};
   CHECK(dev->CreateVertexDeclaration(bad_stream, &decl) == D3DERR_INVALIDCALL);
   CHECK(dev->CreateVertexDeclaration(nullptr, &decl) == D3DERR_INVALIDCALL);
