@@ -9,7 +9,8 @@ namespace novem {
 
 class VertexDeclaration final : public DeviceObject<IDirect3DVertexDeclaration9> {
 public:
-  // elements: up to and excluding D3DDECL_END. fvf: the FVF it was made from, or 0.
+  // elements: up to and excluding D3DDECL_END. fvf: what GetFVF answers while it is bound (the FVF
+  // SetFVF made it from, or declaration_fvf of an application's elements).
   VertexDeclaration(Device *device, ULONG public_refs, std::vector<D3DVERTEXELEMENT9> elements, DWORD fvf);
 
   const std::vector<D3DVERTEXELEMENT9> &elements() const { return elements_; }
