@@ -19,7 +19,9 @@ namespace novem {
 
 namespace {
 
-// The backend format of a declaration type; NV_FORMAT_UNDEFINED for those not implemented yet.
+// The backend format of a declaration type; NV_FORMAT_UNDEFINED for UNUSED and unknown types.
+// Each reads as D3DDECLTYPE defines it, missing components as (0, 0, 1) (commands.h), except
+// that UDEC3 and DEC3N read w from the 2 bits above z where D3D9 defines 1 (d3d9-behaviour.md).
 nv_format vertex_format(BYTE type) {
   switch (type) {
   case D3DDECLTYPE_FLOAT1: return NV_FORMAT_R32_SFLOAT;
@@ -27,6 +29,20 @@ nv_format vertex_format(BYTE type) {
   case D3DDECLTYPE_FLOAT3: return NV_FORMAT_R32G32B32_SFLOAT;
   case D3DDECLTYPE_FLOAT4: return NV_FORMAT_R32G32B32A32_SFLOAT;
   case D3DDECLTYPE_D3DCOLOR: return NV_FORMAT_B8G8R8A8_UNORM; // read as (R, G, B, A), as D3D9 does
+  case D3DDECLTYPE_UBYTE4: return NV_FORMAT_R8G8B8A8_USCALED;
+  case D3DDECLTYPE_SHORT2: return NV_FORMAT_R16G16_SSCALED;
+  case D3DDECLTYPE_SHORT4: return NV_FORMAT_R16G16B16A16_SSCALED;
+  case D3DDECLTYPE_UBYTE4N: return NV_FORMAT_R8G8B8A8_UNORM;
+  // D3D9 divides by 32767, so -32768 would read -1.00003; the SNORM formats clamp it to -1, as
+  // Direct3D 10 and later hardware does.
+  case D3DDECLTYPE_SHORT2N: return NV_FORMAT_R16G16_SNORM;
+  case D3DDECLTYPE_SHORT4N: return NV_FORMAT_R16G16B16A16_SNORM;
+  case D3DDECLTYPE_USHORT2N: return NV_FORMAT_R16G16_UNORM;
+  case D3DDECLTYPE_USHORT4N: return NV_FORMAT_R16G16B16A16_UNORM;
+  case D3DDECLTYPE_UDEC3: return NV_FORMAT_R10G10B10A2_USCALED;
+  case D3DDECLTYPE_DEC3N: return NV_FORMAT_R10G10B10A2_SNORM;
+  case D3DDECLTYPE_FLOAT16_2: return NV_FORMAT_R16G16_SFLOAT;
+  case D3DDECLTYPE_FLOAT16_4: return NV_FORMAT_R16G16B16A16_SFLOAT;
   default: return NV_FORMAT_UNDEFINED;
   }
 }
@@ -292,7 +308,7 @@ bool Device::flush_pipeline(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
   nv_pipeline_desc d{};
   if (!vertex_attributes(d)) {
     static std::atomic<bool> once{false};
-    log_unimplemented(once, "drawing with vertex elements other than FLOAT1-4 and D3DCOLOR");
+    log_unimplemented(once, "drawing with a vertex element the plugin cannot read, or more than 16 inputs");
     return false;
   }
   d.vertex_shader = state_.vertex_shader ? vertex_shader_variant() : ff_vertex_shader(ff_vertex_key_);

@@ -283,8 +283,9 @@ HRESULT Device::CreateVertexDeclaration(const D3DVERTEXELEMENT9 *elements, IDire
   if (!elements || !declaration) return D3DERR_INVALIDCALL;
   *declaration = nullptr;
   std::vector<D3DVERTEXELEMENT9> parsed;
-  if (!parse_vertex_elements(elements, parsed)) return D3DERR_INVALIDCALL;
-  *declaration = new VertexDeclaration(this, 1, std::move(parsed), 0);
+  if (HRESULT hr = parse_vertex_elements(elements, parsed); hr != D3D_OK) return hr;
+  DWORD fvf = declaration_fvf(parsed);
+  *declaration = new VertexDeclaration(this, 1, std::move(parsed), fvf);
   AddRef();
   return D3D_OK;
 }
@@ -313,7 +314,8 @@ HRESULT Device::GetVertexDeclaration(IDirect3DVertexDeclaration9 **declaration) 
 }
 
 VertexDeclaration *Device::fvf_declaration(DWORD fvf) {
-  // The declaration an FVF stands for, made once per FVF and kept by the device.
+  // The declaration an FVF stands for, made once per FVF and kept by the device: setting the
+  // same FVF again binds the same object (Wine's test_fvf_decl_management, from Windows).
   auto [it, inserted] = fvf_declarations_.try_emplace(fvf, nullptr);
   if (inserted) {
     it->second = new VertexDeclaration(this, 0, fvf_to_elements(fvf), fvf);

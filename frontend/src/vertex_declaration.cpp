@@ -1,5 +1,9 @@
 #include "vertex_declaration.hpp"
 
+#include <algorithm>
+#include <cstring>
+#include <iterator>
+
 namespace novem {
 
 namespace {
@@ -33,57 +37,108 @@ HRESULT VertexDeclaration::GetDeclaration(D3DVERTEXELEMENT9 *elements, UINT *cou
   return D3D_OK;
 }
 
-bool parse_vertex_elements(const D3DVERTEXELEMENT9 *elements, std::vector<D3DVERTEXELEMENT9> &out) {
+HRESULT parse_vertex_elements(const D3DVERTEXELEMENT9 *elements, std::vector<D3DVERTEXELEMENT9> &out) {
   out.clear();
   for (size_t i = 0;; ++i) {
     const D3DVERTEXELEMENT9 &e = elements[i];
-    if (is_end(e)) return true;
-    if (i >= MAXD3DDECLLENGTH || e.Stream >= 16 || e.Type > D3DDECLTYPE_FLOAT16_4 ||
-        e.Method > D3DDECLMETHOD_LOOKUPPRESAMPLED || e.Usage > D3DDECLUSAGE_SAMPLE || (e.Offset & 3))
-      return false;
+    if (is_end(e)) return D3D_OK;
+    if (i >= MAXD3DDECLLENGTH || e.Stream >= 16 || e.Method > D3DDECLMETHOD_LOOKUPPRESAMPLED ||
+        e.Usage > D3DDECLUSAGE_SAMPLE)
+      return D3DERR_INVALIDCALL;
+    // Windows answers E_FAIL for an offset that is not a multiple of 4 and for an UNUSED element
+    // that is not the end marker (Wine's test_vertex_declaration_alignment and
+    // test_unused_declaration_type, run on Windows); an unknown type fails the same way in Wine.
+    if ((e.Offset & 3) || e.Type >= D3DDECLTYPE_UNUSED) return E_FAIL;
     out.push_back(e);
   }
 }
 
+DWORD declaration_fvf(const std::vector<D3DVERTEXELEMENT9> &elements) {
+  // Windows converts a declaration that is exactly what an FVF with a position stands for, and
+  // answers 0 for anything else: Wine's test_fvf_decl_conversion records a lone FLOAT3 POSITION
+  // (D3DFVF_XYZ) and FLOAT4 POSITIONT (D3DFVF_XYZRHW) converting, and lone NORMAL, COLOR,
+  // TEXCOORD or BLENDWEIGHT elements, POSITION with usage index 1, and a declaration with an
+  // element no FVF has, giving 0; DXVK found (Windows' WHQL FVF test) that whole FVF layouts
+  // convert. Novem builds the FVF the elements name and keeps it only if that FVF's layout is
+  // the declaration, element for element.
+  DWORD fvf = 0, position = 0, betas = 0, lastbeta = 0, texcount = 0;
+  for (const D3DVERTEXELEMENT9 &e : elements) {
+    const BYTE type = e.Type, index = e.UsageIndex;
+    if (e.Usage == D3DDECLUSAGE_POSITION && type == D3DDECLTYPE_FLOAT3 && index == 0) position = D3DFVF_XYZ;
+    else if (e.Usage == D3DDECLUSAGE_POSITIONT && type == D3DDECLTYPE_FLOAT4 && index == 0) position = D3DFVF_XYZRHW;
+    else if (e.Usage == D3DDECLUSAGE_BLENDWEIGHT && index == 0 && type <= D3DDECLTYPE_FLOAT4) betas += type - D3DDECLTYPE_FLOAT1 + 1u;
+    else if (e.Usage == D3DDECLUSAGE_BLENDWEIGHT && index == 0 && type == D3DDECLTYPE_D3DCOLOR) betas += 1, lastbeta = D3DFVF_LASTBETA_D3DCOLOR; // XYZB2's odd layout
+    else if (e.Usage == D3DDECLUSAGE_BLENDINDICES && index == 0 && type == D3DDECLTYPE_UBYTE4) betas += 1, lastbeta = lastbeta ? lastbeta : D3DFVF_LASTBETA_UBYTE4;
+    else if (e.Usage == D3DDECLUSAGE_BLENDINDICES && index == 0 && type == D3DDECLTYPE_D3DCOLOR) betas += 1, lastbeta = D3DFVF_LASTBETA_D3DCOLOR;
+    else if (e.Usage == D3DDECLUSAGE_BLENDINDICES && index == 0 && type == D3DDECLTYPE_FLOAT1) betas += 1;
+    else if (e.Usage == D3DDECLUSAGE_NORMAL && type == D3DDECLTYPE_FLOAT3 && index == 0) fvf |= D3DFVF_NORMAL;
+    else if (e.Usage == D3DDECLUSAGE_PSIZE && type == D3DDECLTYPE_FLOAT1 && index == 0) fvf |= D3DFVF_PSIZE;
+    else if (e.Usage == D3DDECLUSAGE_COLOR && type == D3DDECLTYPE_D3DCOLOR && index < 2) fvf |= index ? D3DFVF_SPECULAR : D3DFVF_DIFFUSE;
+    else if (e.Usage == D3DDECLUSAGE_TEXCOORD && type <= D3DDECLTYPE_FLOAT4 && index < 8) {
+      // D3DFVF_TEXCOORDSIZE1..4 are 3, 0, 1, 2.
+      static constexpr DWORD size_codes[4] = {3, 0, 1, 2};
+      fvf |= size_codes[type] << (16 + 2 * index);
+      texcount = std::max<DWORD>(texcount, index + 1u);
+    } else
+      return 0;
+  }
+  if (position == D3DFVF_XYZ && betas > 0) position = betas <= 5 ? D3DFVF_XYZB1 + 2 * (betas - 1) : 0;
+  else if (betas > 0) position = 0;
+  if (!position) return 0;
+  fvf |= position | lastbeta | texcount << D3DFVF_TEXCOUNT_SHIFT;
+  const std::vector<D3DVERTEXELEMENT9> layout = fvf_to_elements(fvf);
+  if (layout.size() != elements.size() || std::memcmp(layout.data(), elements.data(), layout.size() * sizeof layout[0]) != 0)
+    return 0;
+  return fvf;
+}
+
+UINT decl_type_size(BYTE type) {
+  static constexpr UINT sizes[] = {4, 8, 12, 16, 4, 4, 4, 8, 4, 4, 8, 4, 8, 4, 4, 4, 8};
+  return type < std::size(sizes) ? sizes[type] : 0;
+}
+
 std::vector<D3DVERTEXELEMENT9> fvf_to_elements(DWORD fvf) {
+  // The layouts are Windows' as Wine's test_fvf_decl_conversion records them.
   std::vector<D3DVERTEXELEMENT9> out;
   WORD offset = 0;
-  switch (fvf & D3DFVF_POSITION_MASK) {
-  case D3DFVF_XYZ: out.push_back(element(0, D3DDECLTYPE_FLOAT3, D3DDECLUSAGE_POSITION, 0)); offset = 12; break;
-  case D3DFVF_XYZRHW: out.push_back(element(0, D3DDECLTYPE_FLOAT4, D3DDECLUSAGE_POSITIONT, 0)); offset = 16; break;
-  case D3DFVF_XYZW: out.push_back(element(0, D3DDECLTYPE_FLOAT4, D3DDECLUSAGE_POSITION, 0)); offset = 16; break;
+  auto add = [&](BYTE type, BYTE usage, BYTE index) {
+    out.push_back(element(offset, type, usage, index));
+    offset = WORD(offset + decl_type_size(type));
+  };
+  const DWORD position = fvf & D3DFVF_POSITION_MASK;
+  switch (position) {
+  case D3DFVF_XYZ: add(D3DDECLTYPE_FLOAT3, D3DDECLUSAGE_POSITION, 0); break;
+  case D3DFVF_XYZRHW: add(D3DDECLTYPE_FLOAT4, D3DDECLUSAGE_POSITIONT, 0); break;
+  case D3DFVF_XYZW: add(D3DDECLTYPE_FLOAT4, D3DDECLUSAGE_POSITION, 0); break;
   case D3DFVF_XYZB1: case D3DFVF_XYZB2: case D3DFVF_XYZB3: case D3DFVF_XYZB4: case D3DFVF_XYZB5: {
-    out.push_back(element(0, D3DDECLTYPE_FLOAT3, D3DDECLUSAGE_POSITION, 0));
-    offset = 12;
-    // Blend weights follow; with D3DFVF_LASTBETA_* the last one is indices, not a weight.
-    int betas = ((fvf & D3DFVF_POSITION_MASK) - D3DFVF_XYZB1) / 2 + 1;
-    bool last_is_index = fvf & (D3DFVF_LASTBETA_UBYTE4 | D3DFVF_LASTBETA_D3DCOLOR);
-    int weights = betas - (last_is_index ? 1 : 0);
-    if (weights > 0) {
-      out.push_back(element(offset, BYTE(D3DDECLTYPE_FLOAT1 + weights - 1), D3DDECLUSAGE_BLENDWEIGHT, 0));
-      offset = WORD(offset + 4 * weights);
-    }
-    if (last_is_index) {
-      BYTE type = (fvf & D3DFVF_LASTBETA_D3DCOLOR) ? D3DDECLTYPE_D3DCOLOR : D3DDECLTYPE_UBYTE4;
-      out.push_back(element(offset, type, D3DDECLUSAGE_BLENDINDICES, 0));
-      offset = WORD(offset + 4);
+    add(D3DDECLTYPE_FLOAT3, D3DDECLUSAGE_POSITION, 0);
+    // n betas follow the position. The last is the blend indices with a LASTBETA flag (UBYTE4
+    // wins over D3DCOLOR), and always with five; the others are FLOAT1..4 weights.
+    const int betas = int(position - D3DFVF_XYZB1) / 2 + 1;
+    const bool ubyte4 = fvf & D3DFVF_LASTBETA_UBYTE4, color = fvf & D3DFVF_LASTBETA_D3DCOLOR;
+    const bool indices = betas == 5 || ubyte4 || color;
+    const int weights = betas - (indices ? 1 : 0);
+    // Windows' odd case: XYZB2 with LASTBETA_D3DCOLOR gives a D3DCOLOR weight and UBYTE4
+    // indices (recorded on Windows by Wine's test; Wine does the same).
+    const bool b2_color = position == D3DFVF_XYZB2 && color && !ubyte4;
+    if (weights > 0) add(b2_color ? BYTE(D3DDECLTYPE_D3DCOLOR) : BYTE(D3DDECLTYPE_FLOAT1 + weights - 1), D3DDECLUSAGE_BLENDWEIGHT, 0);
+    if (indices) {
+      BYTE type = ubyte4 || b2_color ? D3DDECLTYPE_UBYTE4 : color ? D3DDECLTYPE_D3DCOLOR : D3DDECLTYPE_FLOAT1;
+      add(type, D3DDECLUSAGE_BLENDINDICES, 0);
     }
     break;
   }
-  default: return out;
+  default: break; // no position: the other elements start at offset 0
   }
-  if (fvf & D3DFVF_NORMAL) out.push_back(element(offset, D3DDECLTYPE_FLOAT3, D3DDECLUSAGE_NORMAL, 0)), offset = WORD(offset + 12);
-  if (fvf & D3DFVF_PSIZE) out.push_back(element(offset, D3DDECLTYPE_FLOAT1, D3DDECLUSAGE_PSIZE, 0)), offset = WORD(offset + 4);
-  if (fvf & D3DFVF_DIFFUSE) out.push_back(element(offset, D3DDECLTYPE_D3DCOLOR, D3DDECLUSAGE_COLOR, 0)), offset = WORD(offset + 4);
-  if (fvf & D3DFVF_SPECULAR) out.push_back(element(offset, D3DDECLTYPE_D3DCOLOR, D3DDECLUSAGE_COLOR, 1)), offset = WORD(offset + 4);
-  UINT coords = (fvf & D3DFVF_TEXCOUNT_MASK) >> D3DFVF_TEXCOUNT_SHIFT;
-  for (UINT i = 0; i < coords && i < 8; ++i) {
-    // D3DFVF_TEXTUREFORMAT2 (0), 3 (1), 4 (2), 1 (3)
+  if (fvf & D3DFVF_NORMAL) add(D3DDECLTYPE_FLOAT3, D3DDECLUSAGE_NORMAL, 0);
+  if (fvf & D3DFVF_PSIZE) add(D3DDECLTYPE_FLOAT1, D3DDECLUSAGE_PSIZE, 0);
+  if (fvf & D3DFVF_DIFFUSE) add(D3DDECLTYPE_D3DCOLOR, D3DDECLUSAGE_COLOR, 0);
+  if (fvf & D3DFVF_SPECULAR) add(D3DDECLTYPE_D3DCOLOR, D3DDECLUSAGE_COLOR, 1);
+  const UINT coords = std::min<UINT>((fvf & D3DFVF_TEXCOUNT_MASK) >> D3DFVF_TEXCOUNT_SHIFT, 8);
+  for (UINT i = 0; i < coords; ++i) {
+    // D3DFVF_TEXCOORDSIZEn(i): 2 bits at 16 + 2i; D3DFVF_TEXTUREFORMAT2 (0), 3 (1), 4 (2), 1 (3).
     static constexpr BYTE types[4] = {D3DDECLTYPE_FLOAT2, D3DDECLTYPE_FLOAT3, D3DDECLTYPE_FLOAT4, D3DDECLTYPE_FLOAT1};
-    static constexpr WORD sizes[4] = {8, 12, 16, 4};
-    DWORD format = (fvf >> (16 + 2 * i)) & 3;
-    out.push_back(element(offset, types[format], D3DDECLUSAGE_TEXCOORD, BYTE(i)));
-    offset = WORD(offset + sizes[format]);
+    add(types[(fvf >> (16 + 2 * i)) & 3], D3DDECLUSAGE_TEXCOORD, BYTE(i));
   }
   return out;
 }
@@ -91,9 +146,8 @@ std::vector<D3DVERTEXELEMENT9> fvf_to_elements(DWORD fvf) {
 UINT fvf_vertex_size(DWORD fvf) {
   std::vector<D3DVERTEXELEMENT9> elements = fvf_to_elements(fvf);
   if (elements.empty()) return 0;
-  static constexpr UINT type_sizes[] = {4, 8, 12, 16, 4, 4, 4, 8, 4, 4, 8, 4, 8, 4, 4, 4, 8};
   const D3DVERTEXELEMENT9 &last = elements.back();
-  return last.Offset + type_sizes[last.Type];
+  return last.Offset + decl_type_size(last.Type);
 }
 
 } // namespace novem

@@ -9,7 +9,8 @@ namespace novem {
 
 class VertexDeclaration final : public DeviceObject<IDirect3DVertexDeclaration9> {
 public:
-  // elements: up to and excluding D3DDECL_END. fvf: the FVF it was made from, or 0.
+  // elements: up to and excluding D3DDECL_END. fvf: what GetFVF answers while it is bound (the FVF
+  // SetFVF made it from, or declaration_fvf of an application's elements).
   VertexDeclaration(Device *device, ULONG public_refs, std::vector<D3DVERTEXELEMENT9> elements, DWORD fvf);
 
   const std::vector<D3DVERTEXELEMENT9> &elements() const { return elements_; }
@@ -25,14 +26,23 @@ private:
   DWORD fvf_;
 };
 
-// Checks an application's element array (ending with D3DDECL_END) as Windows does; false when
-// it is invalid. On success `out` holds the elements without the end marker.
-bool parse_vertex_elements(const D3DVERTEXELEMENT9 *elements, std::vector<D3DVERTEXELEMENT9> &out);
+// Checks an application's element array (ending with D3DDECL_END) as Windows does: D3D_OK, or
+// the error CreateVertexDeclaration returns. On success `out` holds the elements without the end
+// marker.
+HRESULT parse_vertex_elements(const D3DVERTEXELEMENT9 *elements, std::vector<D3DVERTEXELEMENT9> &out);
 
-// The elements an FVF stands for, in stream 0; empty when the FVF has no position.
+// The FVF GetFVF reports after SetVertexDeclaration of an application's declaration: the FVF
+// whose layout it is exactly, if that FVF has a position (XYZ, XYZBn or XYZRHW); 0 otherwise.
+DWORD declaration_fvf(const std::vector<D3DVERTEXELEMENT9> &elements);
+
+// The elements an FVF stands for, in stream 0, as Windows' SetFVF makes them; an FVF without a
+// position gives the other elements from offset 0.
 std::vector<D3DVERTEXELEMENT9> fvf_to_elements(DWORD fvf);
 
-// Size in bytes of one vertex of an FVF (0 without a position).
+// Bytes per element of a declaration type (D3DDECLTYPE_UNUSED and unknown: 0).
+UINT decl_type_size(BYTE type);
+
+// Size in bytes of one vertex of an FVF (D3DXGetFVFVertexSize).
 UINT fvf_vertex_size(DWORD fvf);
 
 } // namespace novem

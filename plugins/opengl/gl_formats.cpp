@@ -1,5 +1,6 @@
 #include "gl_formats.hpp"
 
+#include "gl_vertex_format.hpp"
 #include "novem/backend.h"
 
 namespace novem_gl {
@@ -47,7 +48,7 @@ const VertexFormat *vertex_format(uint32_t format) {
   case NV_FORMAT_R32G32_SFLOAT: return &kFloat2;
   case NV_FORMAT_R32G32B32_SFLOAT: return &kFloat3;
   case NV_FORMAT_R32G32B32A32_SFLOAT: return &kFloat4;
-  default: return nullptr;
+  default: return vertex_data_format(format);
   }
 }
 

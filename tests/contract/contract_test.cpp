@@ -993,6 +993,14 @@ TEST_CASE("probe describes the adapter", "[contract][vulkan][opengl]") {
     CHECK((p.info.format_support[NV_FORMAT_B8G8R8A8_UNORM] & NV_SUPPORT_RENDER_TARGET) != 0);
     CHECK((p.info.format_support[NV_FORMAT_D24_UNORM_S8_UINT] & NV_SUPPORT_DEPTH_STENCIL) != 0);
     CHECK((p.info.format_support[NV_FORMAT_R32G32B32_SFLOAT] & NV_SUPPORT_VERTEX) != 0);
+    // Every vertex-data format (ABI 4) is readable on lavapipe and llvmpipe.
+    for (nv_format f : {NV_FORMAT_R8G8B8A8_USCALED, NV_FORMAT_R8G8B8A8_UNORM, NV_FORMAT_R16G16_SSCALED,
+                        NV_FORMAT_R16G16B16A16_SSCALED, NV_FORMAT_R16G16_SNORM, NV_FORMAT_R16G16B16A16_SNORM,
+                        NV_FORMAT_R16G16_UNORM, NV_FORMAT_R16G16B16A16_UNORM, NV_FORMAT_R10G10B10A2_USCALED,
+                        NV_FORMAT_R10G10B10A2_SNORM, NV_FORMAT_R16G16_SFLOAT, NV_FORMAT_R16G16B16A16_SFLOAT}) {
+      INFO("nv_format " << int(f));
+      CHECK((p.info.format_support[f] & NV_SUPPORT_VERTEX) != 0);
+    }
   }
 }
 

@@ -417,7 +417,7 @@ TEST_CASE("vertex declarations: created, read back, and made from an FVF", "[api
   REQUIRE(dev->SetVertexDeclaration(decl) == D3D_OK);
   DWORD fvf = 1;
   REQUIRE(dev->GetFVF(&fvf) == D3D_OK);
-  CHECK(fvf == 0);
+  CHECK(fvf == (D3DFVF_XYZ | D3DFVF_DIFFUSE)); // an FVF layout converts (test_vertex_declarations.cpp)
   CHECK(decl->Release() == 0);
 
   REQUIRE(dev->SetFVF(D3DFVF_XYZ | D3DFVF_DIFFUSE | D3DFVF_TEX1) == D3D_OK);
@@ -434,7 +434,7 @@ TEST_CASE("vertex declarations: created, read back, and made from an FVF", "[api
 
   const D3DVERTEXELEMENT9 misaligned[] = {{0, 2, D3DDECLTYPE_FLOAT3, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_POSITION, 0},
                                           D3DDECL_END()};
-  CHECK(dev->CreateVertexDeclaration(misaligned, &decl) == D3DERR_INVALIDCALL);
+  CHECK(dev->CreateVertexDeclaration(misaligned, &decl) == E_FAIL); // Windows (test_vertex_declarations.cpp)
 }
 
 TEST_CASE("textures: creation, levels and level descriptions", "[api][texture]") {

@@ -34,6 +34,23 @@ typedef enum nv_format {
   NV_FORMAT_R32G32_SFLOAT,   /* float2 */
   NV_FORMAT_R32G32B32_SFLOAT, /* float3 */
   NV_FORMAT_R32G32B32A32_SFLOAT, /* float4 */
+  /* ABI 4: vertex data. Attribute formats only (no image has them). Components are little-endian
+   * and in order R, G, B, A = x, y, z, w; a format with fewer than four reads the missing ones as
+   * (0, 0, 1): y = 0, z = 0, w = 1. USCALED/SSCALED read the integer as a float (200 -> 200.0);
+   * UNORM divides by 2^n - 1; SNORM divides by 2^(n-1) - 1 and clamps to -1 (so -32768 and
+   * -32767 both read -1); SFLOAT16 is IEEE half. */
+  NV_FORMAT_R8G8B8A8_USCALED,      /* D3DDECLTYPE_UBYTE4 */
+  NV_FORMAT_R8G8B8A8_UNORM,        /* D3DDECLTYPE_UBYTE4N */
+  NV_FORMAT_R16G16_SSCALED,        /* D3DDECLTYPE_SHORT2 */
+  NV_FORMAT_R16G16B16A16_SSCALED,  /* D3DDECLTYPE_SHORT4 */
+  NV_FORMAT_R16G16_SNORM,          /* D3DDECLTYPE_SHORT2N */
+  NV_FORMAT_R16G16B16A16_SNORM,    /* D3DDECLTYPE_SHORT4N */
+  NV_FORMAT_R16G16_UNORM,          /* D3DDECLTYPE_USHORT2N */
+  NV_FORMAT_R16G16B16A16_UNORM,    /* D3DDECLTYPE_USHORT4N */
+  NV_FORMAT_R10G10B10A2_USCALED,   /* D3DDECLTYPE_UDEC3: R bits 9..0, G 19..10, B 29..20, A 31..30 (w is those 2 bits) */
+  NV_FORMAT_R10G10B10A2_SNORM,     /* D3DDECLTYPE_DEC3N: the same layout, each field signed (A: -1, 0 or 1) */
+  NV_FORMAT_R16G16_SFLOAT,         /* D3DDECLTYPE_FLOAT16_2 */
+  NV_FORMAT_R16G16B16A16_SFLOAT,   /* D3DDECLTYPE_FLOAT16_4 */
   NV_FORMAT_COUNT
 } nv_format;
 

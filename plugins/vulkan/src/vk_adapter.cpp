@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "vk_format.hpp"
+#include "vk_vertex_format.hpp"
 
 namespace novem::vk {
 
@@ -39,6 +40,7 @@ void describe_adapter(const NovemVkInstance &vk, VkPhysicalDevice gpu, nv_adapte
   vk.GetPhysicalDeviceFeatures(gpu, &features);
   info.max_point_size = features.largePoints ? p.limits.pointSizeRange[1] : 1.0f;
   query_format_support(vk, gpu, info.format_support);
+  query_vertex_format_support(vk, gpu, info.format_support);
 }
 
 } // namespace novem::vk

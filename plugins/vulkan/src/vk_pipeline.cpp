@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "vk_device.hpp"
-#include "vk_format.hpp"
 #include "vk_shader.hpp"
+#include "vk_vertex_format.hpp"
 
 namespace novem::vk {
 
@@ -231,7 +231,7 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
   for (uint32_t i = 0; i < d.attribute_count; ++i) {
     const nv_vertex_attribute &a = d.attributes[i];
     if (a.binding >= NV_MAX_VERTEX_BUFFERS) continue;
-    VkFormat f = to_vk_format(nv_format(a.format));
+    VkFormat f = to_vk_vertex_format(nv_format(a.format));
     if (f == VK_FORMAT_UNDEFINED) continue;
     attributes.push_back({a.location, a.binding, f, a.offset});
     if (!(slots & (1u << a.binding))) {
