@@ -87,6 +87,12 @@ HRESULT Device::init() {
                                                 pp.AutoDepthStencilFormat, D3DUSAGE_DEPTHSTENCIL);
     auto_depth_stencil_->add_private_ref();
   }
+  front_image_ = stream_->new_handle();
+  const FormatInfo front = format_info(pp.BackBufferFormat);
+  stream_->push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{front_image_, front.storage, pp.BackBufferWidth,
+                                                        pp.BackBufferHeight, NV_IMAGE_RENDER_TARGET, 1});
+  const nv_rect whole{0, 0, int32_t(pp.BackBufferWidth), int32_t(pp.BackBufferHeight)};
+  stream_->push(NV_OP_FILL_IMAGE, nv_cmd_fill_image{front_image_, 0, whole, {0.0f, 0.0f, 0.0f, 1.0f}});
   set_defaults();
   return D3D_OK;
 }
@@ -106,6 +112,7 @@ Device::~Device() {
     if (depth_stencil_) depth_stencil_->release_private_ref();
     if (back_buffer_) back_buffer_->release_private_ref();
     if (auto_depth_stencil_) auto_depth_stencil_->release_private_ref();
+    if (front_image_) stream_->push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{front_image_});
     stream_.reset(); // executes what is queued, then stops the plugin's device
   }
   parent_->Release();
@@ -170,6 +177,9 @@ UINT Device::GetNumberOfSwapChains() { return 1; }
 
 HRESULT Device::Present(const RECT *, const RECT *, HWND, const RGNDATA *) {
   CommandStream &cs = commands();
+  // What the front buffer shows from now on (GetFrontBufferData).
+  const nv_rect whole{0, 0, int32_t(present_parameters_.BackBufferWidth), int32_t(present_parameters_.BackBufferHeight)};
+  cs.push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{back_buffer_->image(), 0, whole, front_image_, 0, whole, NV_FILTER_POINT});
   cs.push(NV_OP_PRESENT, nv_cmd_present{back_buffer_->image()});
   frame_fences_.push_back(cs.fence());
   // At most max_frame_latency_ frames in flight: the one reason Present waits.
@@ -337,28 +347,6 @@ HRESULT Device::Clear(DWORD rect_count, const D3DRECT *rects, DWORD flags, D3DCO
     std::memcpy(command_payload(args), clipped.data() + first, payload);
     commands().commit();
   }
-  return D3D_OK;
-}
-
-HRESULT Device::GetRenderTargetData(IDirect3DSurface9 *src_iface, IDirect3DSurface9 *dst_iface) {
-  auto *src = static_cast<Surface *>(src_iface);
-  auto *dst = static_cast<Surface *>(dst_iface);
-  if (!src || !dst || src == dst) return D3DERR_INVALIDCALL;
-  const D3DSURFACE_DESC &s = src->desc(), &d = dst->desc();
-  if (!src->image() || !(s.Usage & D3DUSAGE_RENDERTARGET) || d.Pool != D3DPOOL_SYSTEMMEM || s.Width != d.Width ||
-      s.Height != d.Height || s.Format != d.Format)
-    return D3DERR_INVALIDCALL;
-
-  // Readback is one of the few reasons to wait for the plugin: nothing else is pending on the
-  // readback area, so it may be resized here.
-  CommandStream &cs = commands();
-  const size_t row = size_t(s.Width) * src->format().bytes_per_pixel;
-  cs.channel().reserve_readback(row * s.Height);
-  cs.push(NV_OP_READ_IMAGE, nv_cmd_read_image{src->image(), nv_rect{0, 0, int32_t(s.Width), int32_t(s.Height)}});
-  cs.finish();
-  if (cs.channel().device_lost.load()) return D3DERR_DEVICELOST;
-  for (UINT y = 0; y < s.Height; ++y)
-    std::memcpy(dst->memory() + size_t(y) * dst->pitch(), cs.channel().readback + y * row, row);
   return D3D_OK;
 }
 

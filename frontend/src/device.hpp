@@ -12,6 +12,7 @@
 #include <deque>
 #include <memory>
 #include <unordered_map>
+#include <vector>
 
 #include <d3d9.h>
 
@@ -37,6 +38,10 @@ public:
   const nv_adapter_info &adapter() const { return plugin_.adapter; }
   // A texture's LOD changed: the slots it is bound to must be sent again.
   void texture_changed(Texture *texture);
+  // Query slots (channel.query_results indices) for occlusion and timestamp queries; false when
+  // all NV_MAX_QUERIES are taken.
+  bool acquire_query_slot(uint32_t &slot);
+  void release_query_slot(uint32_t slot);
 
     HRESULT STDMETHODCALLTYPE QueryInterface(REFIID iid, void **out) override;
     ULONG STDMETHODCALLTYPE AddRef() override;
@@ -201,6 +206,8 @@ private:
   nv_cmd_set_texture texture_command(uint32_t slot) const;
   HRESULT create_target_surface(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,
                                 DWORD usage, IDirect3DSurface9 **surface, HANDLE *shared_handle);
+  // READ_IMAGE of a whole image into the channel's readback area, then waits for it.
+  HRESULT read_image(uint32_t image, UINT width, UINT height, size_t texel_bytes);
   void bind_render_target(Surface *surface);
   void bind_depth_stencil(Surface *surface);
   // Sends every dirty group; false when the draw cannot happen (no vertex format).
@@ -234,6 +241,8 @@ private:
   // Implicit surfaces: the device owns them (a private reference each).
   Surface *back_buffer_ = nullptr;
   Surface *auto_depth_stencil_ = nullptr;
+  // Headless front buffer: the back buffer as the last Present showed it (GetFrontBufferData).
+  uint32_t front_image_ = 0;
 
   // ---- application-side state: what the getters answer and state blocks capture ----
   DeviceState state_;
@@ -263,6 +272,9 @@ private:
     uint32_t cursor = 0;
   };
   UpBuffer up_vertices_, up_indices_;
+
+  std::vector<uint32_t> free_query_slots_;
+  uint32_t query_slots_used_ = 0;
 
   // Present throttling: fences of the frames in flight.
   std::deque<uint64_t> frame_fences_;

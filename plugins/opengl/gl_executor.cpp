@@ -19,7 +19,8 @@ const char *opcode_name(uint16_t op) {
       "DESTROY_IMAGE", "CREATE_SHADER", "DESTROY_SHADER", "SET_RENDER_TARGETS", "SET_VIEWPORT",
       "SET_SCISSOR",  "SET_PIPELINE",  "SET_VERTEX_BUFFER", "SET_CONSTANTS",   "CLEAR",
       "DRAW",         "READ_IMAGE",    "PRESENT",        "FENCE",             "SET_INDEX_BUFFER",
-      "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE"};
+      "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE",    "BEGIN_QUERY",   "END_QUERY",
+      "BLIT_IMAGE",   "FILL_IMAGE"};
   return op < NV_OP_COUNT ? names[op] : "?";
 }
 
@@ -77,6 +78,7 @@ bool Executor::init(std::string &error) {
     error = "the context has " + std::to_string(units) + " texture units; Novem needs " + std::to_string(kUnits);
     return false;
   }
+  copy_fbos_.create(gl_);
   gl_.CreateTextures(GL_TEXTURE_2D, 1, &default_texture_);
   gl_.TextureStorage2D(default_texture_, 1, GL_RGBA8, 1, 1);
   static constexpr uint8_t kOpaqueBlack[4] = {0, 0, 0, 0xFF};
@@ -92,9 +94,12 @@ bool Executor::init(std::string &error) {
 void Executor::shutdown() {
   for (PendingFence &f : fences_) {
     if (f.sync) gl_.DeleteSync(f.sync);
+    queries_.resolve(f.value, channel_);
     channel_.complete_fence(f.value);
   }
   fences_.clear();
+  queries_.clear();
+  copy_fbos_.destroy(gl_);
   pipelines_.clear();
   programs_.clear();
   framebuffers_.clear();
@@ -135,6 +140,7 @@ bool Executor::poll() {
       }
       gl_.DeleteSync(f.sync);
     }
+    queries_.resolve(f.value, channel_);
     channel_.complete_fence(f.value);
     fences_.pop_front();
   }
@@ -152,6 +158,7 @@ void Executor::idle() {
 
 void Executor::fence(const nv_cmd_fence &a, const nv_cmd_header *) {
   channel_.submits.fetch_add(1, std::memory_order_relaxed);
+  queries_.fence_issued(a.value);
   if (channel_.device_lost.load(std::memory_order_relaxed)) {
     fences_.push_back({nullptr, a.value}); // completes in order at the next poll
     return;

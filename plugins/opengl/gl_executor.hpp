@@ -10,9 +10,11 @@
 #include <unordered_map>
 
 #include "gl_context.hpp"
+#include "gl_copy.hpp"
 #include "gl_framebuffers.hpp"
 #include "gl_pipelines.hpp"
 #include "gl_programs.hpp"
+#include "gl_query.hpp"
 #include "gl_state.hpp"
 #include "gl_upload_ring.hpp"
 #include "novem/worker.hpp"
@@ -67,6 +69,10 @@ public:
   void draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *h);
   void update_image(const nv_cmd_update_image &a, const nv_cmd_header *h);
   void set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *h);
+  void begin_query(const nv_cmd_begin_query &a, const nv_cmd_header *h); // gl_query.cpp
+  void end_query(const nv_cmd_end_query &a, const nv_cmd_header *h);     // gl_query.cpp
+  void blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *h);   // gl_copy.cpp
+  void fill_image(const nv_cmd_fill_image &a, const nv_cmd_header *h);   // gl_copy.cpp
 
 private:
   // A table entry: the handler, then (unless KHR_debug reports them) any GL error it raised.
@@ -142,6 +148,9 @@ private:
   GLuint default_texture_ = 0; // 1x1 (0, 0, 0, 1): what a slot with no image samples
   std::unordered_map<std::string, GLuint> samplers_; // nv_sampler_desc bytes -> sampler object
 
+  Queries queries_{gl_};
+  CopyFramebuffers copy_fbos_;
+
   std::deque<PendingFence> fences_;
   bool unflushed_ = false;
 };
@@ -170,6 +179,10 @@ constexpr novem::DispatchTable<Executor> Executor::table() {
   t[NV_OP_DRAW_INDEXED] = run<nv_cmd_draw_indexed, &Executor::draw_indexed>;
   t[NV_OP_UPDATE_IMAGE] = run<nv_cmd_update_image, &Executor::update_image>;
   t[NV_OP_SET_TEXTURE] = run<nv_cmd_set_texture, &Executor::set_texture>;
+  t[NV_OP_BEGIN_QUERY] = run<nv_cmd_begin_query, &Executor::begin_query>;
+  t[NV_OP_END_QUERY] = run<nv_cmd_end_query, &Executor::end_query>;
+  t[NV_OP_BLIT_IMAGE] = run<nv_cmd_blit_image, &Executor::blit_image>;
+  t[NV_OP_FILL_IMAGE] = run<nv_cmd_fill_image, &Executor::fill_image>;
   return t;
 }
 

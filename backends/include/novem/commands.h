@@ -145,6 +145,10 @@ typedef enum nv_opcode {
   NV_OP_DRAW_INDEXED,     /* ABI 2 */
   NV_OP_UPDATE_IMAGE,     /* ABI 3 */
   NV_OP_SET_TEXTURE,      /* ABI 3 */
+  NV_OP_BEGIN_QUERY,      /* ABI 4 */
+  NV_OP_END_QUERY,        /* ABI 4 */
+  NV_OP_BLIT_IMAGE,       /* ABI 4 */
+  NV_OP_FILL_IMAGE,       /* ABI 4 */
   NV_OP_COUNT
 } nv_opcode;
 
@@ -243,6 +247,38 @@ typedef struct nv_cmd_update_image {
 typedef struct nv_cmd_set_texture {
   uint32_t stage; uint32_t slot; uint32_t image; nv_sampler_desc sampler;
 } nv_cmd_set_texture;
+
+/* ABI 4: queries. A query slot (0..NV_MAX_QUERIES - 1, chosen by the frontend) receives its
+ * result in the channel's query_results[slot]; the value is there once a FENCE that follows the
+ * END_QUERY has completed. */
+#define NV_MAX_QUERIES 1024
+typedef enum nv_query_type {
+  NV_QUERY_OCCLUSION = 0, /* samples of draws that passed the depth and stencil tests */
+  NV_QUERY_TIMESTAMP = 1, /* the GPU's time in nanoseconds when the commands before it finished */
+} nv_query_type;
+
+/* NV_QUERY_OCCLUSION only: starts counting, for `slot`, the samples that later draws write
+ * (that pass the depth and stencil tests). Several slots may count at once; beginning a slot
+ * that counts restarts it. Clears, blits and fills are not counted. */
+typedef struct nv_cmd_begin_query { uint32_t slot; uint32_t type; } nv_cmd_begin_query;
+/* NV_QUERY_OCCLUSION: stops the slot's count and stores it (0 when the slot was never begun).
+ * NV_QUERY_TIMESTAMP: stores the time at which the commands before it have finished. */
+typedef struct nv_cmd_end_query { uint32_t slot; uint32_t type; } nv_cmd_end_query;
+
+/* ABI 4: copies between colour images. Copies src_rect of level src_level of src into dst_rect
+ * of level dst_level of dst, scaling when the sizes differ, with filter POINT or LINEAR (NONE
+ * reads as POINT). The images are colour images of the same format; the rectangles lie inside
+ * their levels and are not empty; src and dst are different images. Ordered with draws: draws
+ * before it are in src, draws after it see dst's new texels. */
+typedef struct nv_cmd_blit_image {
+  uint32_t src; uint32_t src_level; nv_rect src_rect;
+  uint32_t dst; uint32_t dst_level; nv_rect dst_rect;
+  uint32_t filter; /* nv_filter */
+} nv_cmd_blit_image;
+/* Fills rect (inside the level, not empty) of level `level` of a colour image with color
+ * (r, g, b, a in [0, 1], converted to the image's format as a clear is). Ignores viewport,
+ * scissor, write masks and the bound targets; ordered with draws. */
+typedef struct nv_cmd_fill_image { uint32_t image; uint32_t level; nv_rect rect; float color[4]; } nv_cmd_fill_image;
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,7 @@
 #include "vk_instance.hpp"
 #include "vk_memory.hpp"
 #include "vk_pipeline.hpp"
+#include "vk_query.hpp"
 #include "vk_shader.hpp"
 #include "vk_texture.hpp"
 #include "vk_uniform_ring.hpp"
@@ -26,7 +27,8 @@ const char *opcode_name(uint16_t op) {
       "DESTROY_IMAGE", "CREATE_SHADER", "DESTROY_SHADER", "SET_RENDER_TARGETS", "SET_VIEWPORT",
       "SET_SCISSOR",  "SET_PIPELINE",  "SET_VERTEX_BUFFER", "SET_CONSTANTS", "CLEAR",
       "DRAW",         "READ_IMAGE",    "PRESENT",        "FENCE",         "SET_INDEX_BUFFER",
-      "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE"};
+      "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE",    "BEGIN_QUERY",   "END_QUERY",
+      "BLIT_IMAGE",   "FILL_IMAGE"};
   return op < NV_OP_COUNT ? names[op] : "unknown";
 }
 
@@ -61,12 +63,14 @@ Executor::Executor(nv_channel &channel, const Options &options) : channel_(chann
   default_texture_ = std::make_unique<Image>(*device_, *allocator_, NV_FORMAT_B8G8R8A8_UNORM, 1, 1, NV_IMAGE_SAMPLED);
   static constexpr uint8_t kOpaqueBlack[4] = {0, 0, 0, 0xFF}; // B, G, R, A
   upload(*default_texture_, 0, VkRect2D{{0, 0}, {1, 1}}, kOpaqueBlack, 4);
+  queries_ = std::make_unique<Queries>(*device_, channel_);
 }
 
 Executor::~Executor() {
   end_rendering();
   batches_->drain(); // runs every deferred free
   batches_.reset();
+  queries_.reset();
   buffers_.clear();
   images_.clear();
   shaders_.clear();
@@ -143,6 +147,7 @@ bool Executor::begin_rendering() {
     att.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
   }
   barriers_.flush(device_->vk(), cmd);
+  queries_->before_rendering(cmd);
 
   VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
   ri.renderArea = {{0, 0}, extent};
@@ -152,6 +157,7 @@ bool Executor::begin_rendering() {
   ri.pDepthAttachment = depth ? &depth_att : nullptr;
   ri.pStencilAttachment = depth && (depth->format().aspects & VK_IMAGE_ASPECT_STENCIL_BIT) ? &depth_att : nullptr;
   device_->vk().CmdBeginRendering(cmd, &ri);
+  queries_->rendering_begun(cmd);
   rendering_ = true;
   render_extent_ = extent;
   dynamic_dirty_ = true;
@@ -160,6 +166,7 @@ bool Executor::begin_rendering() {
 
 void Executor::end_rendering() {
   if (!rendering_) return;
+  queries_->rendering_ending(batches_->cmd());
   device_->vk().CmdEndRendering(batches_->cmd());
   rendering_ = false;
 }
