@@ -16,7 +16,10 @@ void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps) {
                   D3DDEVCAPS_TLVERTEXVIDEOMEMORY | D3DDEVCAPS_DRAWPRIMTLVERTEX |
                   D3DDEVCAPS_HWRASTERIZATION | D3DDEVCAPS_HWTRANSFORMANDLIGHT;
   caps->PrimitiveMiscCaps = D3DPMISCCAPS_MASKZ | D3DPMISCCAPS_CULLNONE | D3DPMISCCAPS_CULLCW |
-                            D3DPMISCCAPS_CULLCCW | D3DPMISCCAPS_COLORWRITEENABLE | D3DPMISCCAPS_BLENDOP;
+                            D3DPMISCCAPS_CULLCCW | D3DPMISCCAPS_COLORWRITEENABLE | D3DPMISCCAPS_BLENDOP |
+                            // Multiple render targets: own write masks, own formats, blended alike.
+                            D3DPMISCCAPS_INDEPENDENTWRITEMASKS | D3DPMISCCAPS_MRTINDEPENDENTBITDEPTHS |
+                            D3DPMISCCAPS_MRTPOSTPIXELSHADERBLENDING;
   caps->RasterCaps = D3DPRASTERCAPS_ZTEST;
   caps->ZCmpCaps = D3DPCMPCAPS_NEVER | D3DPCMPCAPS_LESS | D3DPCMPCAPS_EQUAL | D3DPCMPCAPS_LESSEQUAL |
                    D3DPCMPCAPS_GREATER | D3DPCMPCAPS_NOTEQUAL | D3DPCMPCAPS_GREATEREQUAL | D3DPCMPCAPS_ALWAYS;
@@ -72,7 +75,7 @@ void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps) {
   caps->MaxPShaderInstructionsExecuted = 65535;
   caps->MaxVertexShader30InstructionSlots = 32768;
   caps->MaxPixelShader30InstructionSlots = 32768;
-  caps->NumSimultaneousRTs = 1;
+  caps->NumSimultaneousRTs = NV_MAX_COLOR_TARGETS; // device.cpp SetRenderTarget
   // StretchRect filters (device_copies.cpp): point and linear, minifying and magnifying.
   caps->StretchRectFilterCaps = D3DPTFILTERCAPS_MINFPOINT | D3DPTFILTERCAPS_MAGFPOINT | D3DPTFILTERCAPS_MINFLINEAR |
                                 D3DPTFILTERCAPS_MAGFLINEAR;

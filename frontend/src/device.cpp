@@ -109,6 +109,8 @@ Device::~Device() {
     if (state_.vertex_shader) state_.vertex_shader->release_private_ref();
     if (state_.pixel_shader) state_.pixel_shader->release_private_ref();
     if (render_target_) render_target_->release_private_ref();
+    for (Surface *s : more_targets_)
+      if (s) s->release_private_ref();
     if (depth_stencil_) depth_stencil_->release_private_ref();
     if (back_buffer_) back_buffer_->release_private_ref();
     if (auto_depth_stencil_) auto_depth_stencil_->release_private_ref();
@@ -243,11 +245,18 @@ HRESULT Device::CreateOffscreenPlainSurface(UINT width, UINT height, D3DFORMAT f
   return D3D_OK;
 }
 
-void Device::bind_render_target(Surface *surface) {
+void Device::bind_render_target(DWORD index, Surface *surface) {
+  Surface *&slot = index == 0 ? render_target_ : more_targets_[index - 1];
   if (surface) surface->add_private_ref();
-  if (render_target_) render_target_->release_private_ref();
-  render_target_ = surface;
+  if (slot) slot->release_private_ref();
+  slot = surface;
   dirty_ |= kDirtyTargets | kDirtyPipeline;
+}
+
+nv_cmd_set_render_targets Device::targets_command() const {
+  nv_cmd_set_render_targets c{render_target_->image(), depth_stencil_ ? depth_stencil_->image() : 0, {}};
+  for (size_t i = 0; i < std::size(more_targets_); ++i) c.more_colors[i] = more_targets_[i] ? more_targets_[i]->image() : 0;
+  return c;
 }
 
 void Device::bind_depth_stencil(Surface *surface) {
@@ -257,11 +266,19 @@ void Device::bind_depth_stencil(Surface *surface) {
   dirty_ |= kDirtyTargets | kDirtyPipeline;
 }
 
+// Targets 1..3 (NumSimultaneousRTs is 4) may be NULL and may differ in format from target 0
+// (D3DPMISCCAPS_MRTINDEPENDENTBITDEPTHS); drawing covers the area every target covers. Target 0
+// may not be NULL, and setting it resets the viewport and the scissor rect, as in Windows.
 HRESULT Device::SetRenderTarget(DWORD index, IDirect3DSurface9 *iface) {
-  if (index != 0) return D3DERR_INVALIDCALL; // NumSimultaneousRTs is 1 for now
+  if (index >= NV_MAX_COLOR_TARGETS) return D3DERR_INVALIDCALL;
   auto *surface = static_cast<Surface *>(iface);
-  if (!surface || !(surface->desc().Usage & D3DUSAGE_RENDERTARGET)) return D3DERR_INVALIDCALL;
-  bind_render_target(surface);
+  if (surface && !(surface->desc().Usage & D3DUSAGE_RENDERTARGET)) return D3DERR_INVALIDCALL;
+  if (index > 0) {
+    bind_render_target(index, surface);
+    return D3D_OK;
+  }
+  if (!surface) return D3DERR_INVALIDCALL;
+  bind_render_target(0, surface);
   // As Windows: setting render target 0 resets the viewport and the scissor rect to the whole target.
   state_.viewport = D3DVIEWPORT9{0, 0, surface->desc().Width, surface->desc().Height, 0.0f, 1.0f};
   state_.scissor_rect = RECT{0, 0, LONG(surface->desc().Width), LONG(surface->desc().Height)};
@@ -272,10 +289,11 @@ HRESULT Device::SetRenderTarget(DWORD index, IDirect3DSurface9 *iface) {
 HRESULT Device::GetRenderTarget(DWORD index, IDirect3DSurface9 **surface) {
   if (!surface) return D3DERR_INVALIDCALL;
   *surface = nullptr;
-  if (index != 0) return D3DERR_INVALIDCALL;
-  if (!render_target_) return D3DERR_NOTFOUND;
-  render_target_->AddRef();
-  *surface = render_target_;
+  if (index >= NV_MAX_COLOR_TARGETS) return D3DERR_INVALIDCALL;
+  Surface *target = index == 0 ? render_target_ : more_targets_[index - 1];
+  if (!target) return D3DERR_NOTFOUND;
+  target->AddRef();
+  *surface = target;
   return D3D_OK;
 }
 
@@ -330,8 +348,7 @@ HRESULT Device::Clear(DWORD rect_count, const D3DRECT *rects, DWORD flags, D3DCO
   if (clipped.empty()) return D3D_OK;
 
   if (dirty_ & kDirtyTargets) {
-    commands().push(NV_OP_SET_RENDER_TARGETS, nv_cmd_set_render_targets{render_target_->image(),
-                                                                       depth_stencil_ ? depth_stencil_->image() : 0});
+    commands().push(NV_OP_SET_RENDER_TARGETS, targets_command());
     dirty_ &= ~uint32_t(kDirtyTargets);
   }
   size_t payload = clipped.size() * sizeof(nv_rect);

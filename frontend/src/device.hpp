@@ -208,7 +208,9 @@ private:
                                 DWORD usage, IDirect3DSurface9 **surface, HANDLE *shared_handle);
   // READ_IMAGE of a whole image into the channel's readback area, then waits for it.
   HRESULT read_image(uint32_t image, UINT width, UINT height, size_t texel_bytes);
-  void bind_render_target(Surface *surface);
+  void bind_render_target(DWORD index, Surface *surface);
+  // SET_RENDER_TARGETS for the bound targets.
+  nv_cmd_set_render_targets targets_command() const;
   void bind_depth_stencil(Surface *surface);
   // Sends every dirty group; false when the draw cannot happen (no vertex format).
   bool flush_state(D3DPRIMITIVETYPE type);
@@ -248,6 +250,7 @@ private:
   DeviceState state_;
   std::unordered_map<DWORD, VertexDeclaration *> fvf_declarations_; // one per FVF used, private references
   Surface *render_target_ = nullptr;  // a private reference
+  Surface *more_targets_[NV_MAX_COLOR_TARGETS - 1] = {}; // render targets 1..3, private references
   Surface *depth_stencil_ = nullptr;  // a private reference
   bool in_scene_ = false;
 

@@ -268,6 +268,9 @@ bool Device::flush_pipeline(D3DPRIMITIVETYPE type) {
     d.alpha_src = d.color_src, d.alpha_dst = d.color_dst, d.alpha_op = d.color_op;
   }
   d.color_write_mask = uint8_t(rs[D3DRS_COLORWRITEENABLE] & 0xf);
+  d.more_color_write_masks[0] = uint8_t(rs[D3DRS_COLORWRITEENABLE1] & 0xf);
+  d.more_color_write_masks[1] = uint8_t(rs[D3DRS_COLORWRITEENABLE2] & 0xf);
+  d.more_color_write_masks[2] = uint8_t(rs[D3DRS_COLORWRITEENABLE3] & 0xf);
   if (pipeline_sent_ && std::memcmp(&d, &sent_pipeline_, sizeof d) == 0) return true;
   commands().push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{d});
   sent_pipeline_ = d;
@@ -308,7 +311,7 @@ bool Device::flush_state(D3DPRIMITIVETYPE type) {
   if (!state_.vertex_declaration) return false; // Windows refuses a draw with neither FVF nor declaration
   CommandStream &cs = commands();
   if (dirty_ & kDirtyTargets)
-    cs.push(NV_OP_SET_RENDER_TARGETS, nv_cmd_set_render_targets{render_target_->image(), depth_stencil_ ? depth_stencil_->image() : 0});
+    cs.push(NV_OP_SET_RENDER_TARGETS, targets_command());
   if (dirty_ & kDirtyViewport) {
     // D3D9 puts pixel centres on integer coordinates, Vulkan and GL half a pixel further: the
     // viewport moves by half a pixel so that both rasterise the same pixels. It moves one

@@ -45,6 +45,7 @@ uint32_t render_state_effect(D3DRENDERSTATETYPE state) {
   case D3DRS_ALPHABLENDENABLE: case D3DRS_SRCBLEND: case D3DRS_DESTBLEND: case D3DRS_BLENDOP:
   case D3DRS_SEPARATEALPHABLENDENABLE: case D3DRS_SRCBLENDALPHA: case D3DRS_DESTBLENDALPHA:
   case D3DRS_BLENDOPALPHA: case D3DRS_COLORWRITEENABLE:
+  case D3DRS_COLORWRITEENABLE1: case D3DRS_COLORWRITEENABLE2: case D3DRS_COLORWRITEENABLE3:
     return kAffectsPipeline;
   case D3DRS_LIGHTING: case D3DRS_COLORVERTEX: case D3DRS_DIFFUSEMATERIALSOURCE:
     return kAffectsPipeline | kAffectsVertexConstants; // they choose the fixed-function shader
@@ -121,7 +122,7 @@ void Device::set_defaults() {
   state_.clip_planes = {};
   state_.viewport = D3DVIEWPORT9{0, 0, present_parameters_.BackBufferWidth, present_parameters_.BackBufferHeight, 0.0f, 1.0f};
   state_.scissor_rect = RECT{0, 0, LONG(present_parameters_.BackBufferWidth), LONG(present_parameters_.BackBufferHeight)};
-  bind_render_target(back_buffer_);
+  bind_render_target(0, back_buffer_);
   bind_depth_stencil(auto_depth_stencil_);
   dirty_ = kDirtyAll;
 }

@@ -233,14 +233,14 @@ void Executor::create_image(const nv_cmd_create_image &a, const nv_cmd_header *)
   if (const Image *old = framebuffers_.image(a.image)) forget_texture(old->name);
   framebuffers_.create_image(a); // replacing an image deletes its framebuffers
   state_.framebuffers_deleted();
-  if (a.image == targets_.color || a.image == targets_.depth_stencil) fbo_dirty_ = true;
+  if (is_target(a.image)) fbo_dirty_ = true;
 }
 
 void Executor::destroy_image(const nv_cmd_destroy_image &a, const nv_cmd_header *) {
   if (const Image *old = framebuffers_.image(a.image)) forget_texture(old->name);
   framebuffers_.destroy_image(a.image);
   state_.framebuffers_deleted();
-  if (a.image == targets_.color || a.image == targets_.depth_stencil) fbo_dirty_ = true;
+  if (is_target(a.image)) fbo_dirty_ = true;
 }
 
 void Executor::set_render_targets(const nv_cmd_set_render_targets &a, const nv_cmd_header *) {
@@ -248,9 +248,28 @@ void Executor::set_render_targets(const nv_cmd_set_render_targets &a, const nv_c
   fbo_dirty_ = true;
 }
 
+bool Executor::is_target(uint32_t image) const {
+  if (!image) return false;
+  if (image == targets_.color || image == targets_.depth_stencil) return true;
+  for (uint32_t c : targets_.more_colors)
+    if (c == image) return true;
+  return false;
+}
+
+// glColorMask sets every draw buffer: buffers 1..3 get theirs after it.
+void Executor::color_masks_123(uint8_t mask1, uint8_t mask2, uint8_t mask3) {
+  const uint8_t masks[3] = {mask1, mask2, mask3};
+  for (GLuint i = 1; i < NV_MAX_COLOR_TARGETS; ++i) {
+    const uint8_t m = masks[i - 1];
+    gl_.ColorMaski(i, m & 1, (m >> 1) & 1, (m >> 2) & 1, (m >> 3) & 1);
+  }
+}
+
 bool Executor::bind_targets() {
   if (fbo_dirty_) {
-    fbo_ = framebuffers_.framebuffer(targets_.color, targets_.depth_stencil);
+    fbo_ = framebuffers_.framebuffer(
+        {targets_.color, targets_.more_colors[0], targets_.more_colors[1], targets_.more_colors[2]},
+        targets_.depth_stencil);
     fbo_dirty_ = false;
   }
   if (!fbo_) return false;
@@ -272,15 +291,24 @@ void Executor::set_scissor(const nv_cmd_set_scissor &a, const nv_cmd_header *) {
 
 void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
   if (!bind_targets()) return;
-  const Image *color = framebuffers_.image(targets_.color);
+  // Every colour target is cleared (D3D9's Clear with several render targets).
+  bool colors[NV_MAX_COLOR_TARGETS];
+  bool any_color = false;
+  for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i) {
+    const Image *c = framebuffers_.image(i == 0 ? targets_.color : targets_.more_colors[i - 1]);
+    any_color |= colors[i] = c && !c->format->depth;
+  }
   const Image *ds = framebuffers_.image(targets_.depth_stencil);
-  bool do_color = (a.flags & NV_CLEAR_COLOR) && color;
+  bool do_color = (a.flags & NV_CLEAR_COLOR) && any_color;
   bool do_depth = (a.flags & NV_CLEAR_DEPTH) && ds;
   bool do_stencil = (a.flags & NV_CLEAR_STENCIL) && ds && ds->format->stencil;
   if (!do_color && !do_depth && !do_stencil) return;
   // A clear ignores the pipeline's write masks (GL's clears obey them) and the scissor (each
   // rectangle becomes the scissor for its clear). The next draw puts the pipeline's masks back.
-  if (do_color) state_.color_mask(0xF);
+  if (do_color) {
+    state_.color_mask(0xF);
+    color_masks_123(0xF, 0xF, 0xF);
+  }
   if (do_depth) state_.depth_mask(true);
   pipeline_dirty_ = true;
   const auto *rects = static_cast<const nv_rect *>(novem::command_payload<nv_cmd_clear>(h));
@@ -288,7 +316,8 @@ void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
   for (uint32_t i = 0; i < a.rect_count; ++i) {
     if (rects[i].width <= 0 || rects[i].height <= 0) continue;
     state_.scissor(rects[i]);
-    if (do_color) gl_.ClearBufferfv(GL_COLOR, 0, a.color);
+    for (GLint c = 0; c < GLint(NV_MAX_COLOR_TARGETS) && do_color; ++c)
+      if (colors[c]) gl_.ClearBufferfv(GL_COLOR, c, a.color);
     if (do_depth && do_stencil)
       gl_.ClearBufferfi(GL_DEPTH_STENCIL, 0, a.depth, stencil);
     else if (do_depth)
@@ -466,6 +495,7 @@ void Executor::apply_pipeline(const Pipeline &p) {
   state_.program(p.program);
   state_.blend({p.blend, p.color_src, p.color_dst, p.color_op, p.alpha_src, p.alpha_dst, p.alpha_op});
   state_.color_mask(p.color_mask);
+  color_masks_123(desc_.more_color_write_masks[0], desc_.more_color_write_masks[1], desc_.more_color_write_masks[2]);
   state_.depth(p.depth_test, p.depth_write, p.depth_func);
   state_.cull(p.cull, p.cull_face);
   apply_vertex_input(p.desc);

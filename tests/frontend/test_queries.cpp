@@ -155,3 +155,35 @@ TEST_CASE("StretchRect, ColorFill and GetFrontBufferData refuse what D3D9 refuse
                                        D3DPTFILTERCAPS_MINFLINEAR | D3DPTFILTERCAPS_MAGFLINEAR));
   for (IDirect3DSurface9 *s : {back, rt, rt565, sysmem, ds, small, x8}) s->Release();
 }
+
+TEST_CASE("SetRenderTarget and GetRenderTarget for render targets 1 to 3", "[api][targets]") {
+  NullDevice f;
+  IDirect3DDevice9 *dev = f.device;
+  D3DCAPS9 caps;
+  REQUIRE(dev->GetDeviceCaps(&caps) == D3D_OK);
+  CHECK(caps.NumSimultaneousRTs == 4);
+  CHECK((caps.PrimitiveMiscCaps & D3DPMISCCAPS_INDEPENDENTWRITEMASKS) != 0);
+  IDirect3DSurface9 *rt = nullptr, *ds = nullptr, *got = reinterpret_cast<IDirect3DSurface9 *>(0x1);
+  REQUIRE(dev->CreateRenderTarget(32, 32, D3DFMT_R5G6B5, D3DMULTISAMPLE_NONE, 0, FALSE, &rt, nullptr) == D3D_OK);
+  REQUIRE(dev->CreateDepthStencilSurface(32, 32, D3DFMT_D24S8, D3DMULTISAMPLE_NONE, 0, FALSE, &ds, nullptr) == D3D_OK);
+  CHECK(dev->GetRenderTarget(1, &got) == D3DERR_NOTFOUND);
+  CHECK(got == nullptr);
+  CHECK(dev->GetRenderTarget(4, &got) == D3DERR_INVALIDCALL);
+  CHECK(dev->SetRenderTarget(4, rt) == D3DERR_INVALIDCALL);
+  CHECK(dev->SetRenderTarget(1, ds) == D3DERR_INVALIDCALL);
+  CHECK(dev->SetRenderTarget(0, nullptr) == D3DERR_INVALIDCALL);
+  CHECK(dev->SetRenderTarget(3, rt) == D3D_OK); // a gap at 1 and 2, another format than target 0
+  CHECK(api_fixture::refcount(rt) == 1);          // the device's reference is a private one
+  REQUIRE(dev->GetRenderTarget(3, &got) == D3D_OK);
+  CHECK(got == rt);
+  got->Release();
+  D3DVIEWPORT9 vp;
+  REQUIRE(dev->GetViewport(&vp) == D3D_OK);
+  CHECK(vp.Width == 64); // only target 0 resets the viewport
+  CHECK(dev->SetRenderTarget(3, nullptr) == D3D_OK);
+  CHECK(dev->GetRenderTarget(3, &got) == D3DERR_NOTFOUND);
+  CHECK(dev->SetRenderTarget(2, rt) == D3D_OK);
+  CHECK(rt->Release() == 0); // still bound: freed when unbound
+  CHECK(dev->SetRenderTarget(2, nullptr) == D3D_OK);
+  CHECK(ds->Release() == 0);
+}

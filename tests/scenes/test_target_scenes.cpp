@@ -232,3 +232,53 @@ TEST_CASE("GetFrontBufferData reads what the last Present showed", "[scenes][tar
     CHECK(d3d->Release() == 0);
   }
 }
+
+TEST_CASE("Multiple render targets: a pixel shader writes oC0 to oC3, each target with its write mask",
+          "[scenes][targets]") {
+  const D3DVERTEXELEMENT9 elements[] = {{0, 0, D3DDECLTYPE_FLOAT4, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_POSITION, 0},
+                                        D3DDECL_END()};
+  auto rendered = render_all("mrt", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
+    IDirect3DSurface9 *rt[4] = {};
+    const D3DFORMAT formats[4] = {D3DFMT_UNKNOWN, D3DFMT_X8R8G8B8, D3DFMT_A8R8G8B8, D3DFMT_R5G6B5};
+    for (DWORD i = 1; i < 4; ++i) {
+      HR(dev->CreateRenderTarget(64, 64, formats[i], D3DMULTISAMPLE_NONE, 0, FALSE, &rt[i], nullptr));
+      HR(dev->SetRenderTarget(i, rt[i]));
+    }
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff404040, 1.0f, 0)); // clears all four
+    ShaderSet shaders(dev, "vs20_pass_position", "ps20_mrt", elements);
+    HR(dev->SetRenderState(D3DRS_COLORWRITEENABLE2, D3DCOLORWRITEENABLE_RED | D3DCOLORWRITEENABLE_ALPHA));
+    HR(dev->SetRenderState(D3DRS_COLORWRITEENABLE3, 0));
+    const float left_half[4][4] = {{-1, 1, 0.5f, 1}, {0, 1, 0.5f, 1}, {-1, -1, 0.5f, 1}, {0, -1, 0.5f, 1}};
+    HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, left_half, sizeof left_half[0]));
+    for (DWORD i = 1; i < 4; ++i) HR(dev->SetRenderTarget(i, nullptr));
+    shaders.release(dev);
+
+    // Target i read back: the pixel at (x, 10) as bytes in its format.
+    auto read = [&](DWORD i, UINT x) {
+      IDirect3DSurface9 *mem = nullptr;
+      HR(dev->CreateOffscreenPlainSurface(64, 64, formats[i], D3DPOOL_SYSTEMMEM, &mem, nullptr));
+      HR(dev->GetRenderTargetData(rt[i], mem));
+      D3DLOCKED_RECT lr;
+      HR(mem->LockRect(&lr, nullptr, D3DLOCK_READONLY));
+      const uint8_t *p = static_cast<const uint8_t *>(lr.pBits) + 10 * lr.Pitch;
+      DWORD value = formats[i] == D3DFMT_R5G6B5 ? DWORD(p[x * 2] | p[x * 2 + 1] << 8)
+                                                : DWORD(p[x * 4] | p[x * 4 + 1] << 8 | p[x * 4 + 2] << 16 | DWORD(p[x * 4 + 3]) << 24);
+      HR(mem->UnlockRect());
+      CHECK(mem->Release() == 0);
+      return value;
+    };
+    CHECK((read(1, 10) & 0xffffff) == 0x00ff00); // oC1 green
+    CHECK((read(1, 50) & 0xffffff) == 0x404040); // cleared only
+    CHECK(read(2, 10) == 0xff004040);             // oC2 blue through RED | ALPHA: red 0, alpha 1
+    CHECK(read(2, 50) == 0xff404040);
+    CHECK(read(3, 10) == 0x4208);                 // write mask 0: the clear's 0x404040 as R5G6B5
+    CHECK(read(3, 50) == 0x4208);
+    for (DWORD i = 1; i < 4; ++i) CHECK(rt[i]->Release() == 0);
+  }, 0);
+  for (const Rendered &r : rendered) {
+    INFO("backend " << r.backend);
+    probe(r, 10, 10, 0xffff0000, 0); // oC0 red
+    probe(r, 31, 63, 0xffff0000, 0);
+    probe(r, 32, 0, 0xff404040, 0);
+  }
+}

@@ -91,6 +91,7 @@ enum nv_clear_flags { NV_CLEAR_COLOR = 1u << 0, NV_CLEAR_DEPTH = 1u << 1, NV_CLE
 typedef struct nv_rect { int32_t x, y, width, height; } nv_rect;
 
 #define NV_MAX_VERTEX_ATTRIBUTES 16
+#define NV_MAX_COLOR_TARGETS 4 /* ABI 4 */
 #define NV_MAX_VERTEX_BUFFERS 16
 
 typedef struct nv_vertex_attribute {
@@ -119,6 +120,10 @@ typedef struct nv_pipeline_desc {
   uint8_t attribute_count;
   uint8_t reserved[2];
   nv_vertex_attribute attributes[NV_MAX_VERTEX_ATTRIBUTES];
+  /* ABI 4: the write masks of colour targets 1..3 (color_write_mask is target 0's); blending
+   * applies to every target alike. */
+  uint8_t more_color_write_masks[NV_MAX_COLOR_TARGETS - 1];
+  uint8_t reserved2;
 } nv_pipeline_desc;
 
 typedef enum nv_opcode {
@@ -176,8 +181,12 @@ typedef struct nv_cmd_destroy_image { uint32_t image; } nv_cmd_destroy_image;
 /* payload: word_count SPIR-V words, entry point "main" */
 typedef struct nv_cmd_create_shader { uint32_t shader; uint32_t stage; uint32_t word_count; } nv_cmd_create_shader;
 typedef struct nv_cmd_destroy_shader { uint32_t shader; } nv_cmd_destroy_shader;
-/* Either may be 0. */
-typedef struct nv_cmd_set_render_targets { uint32_t color; uint32_t depth_stencil; } nv_cmd_set_render_targets;
+/* Any may be 0. color is colour target 0; more_colors (ABI 4) are targets 1..3, which a pixel
+ * shader's outputs at locations 1..3 write. The targets render over the area they all cover. */
+typedef struct nv_cmd_set_render_targets {
+  uint32_t color; uint32_t depth_stencil;
+  uint32_t more_colors[NV_MAX_COLOR_TARGETS - 1];
+} nv_cmd_set_render_targets;
 typedef struct nv_cmd_set_viewport { float x, y, width, height, min_depth, max_depth; } nv_cmd_set_viewport;
 typedef struct nv_cmd_set_scissor { nv_rect rect; } nv_cmd_set_scissor;
 typedef struct nv_cmd_set_pipeline { nv_pipeline_desc desc; } nv_cmd_set_pipeline;

@@ -42,6 +42,8 @@ Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu) : instance
   VkPhysicalDeviceFeatures2 want{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &want13};
   want.features.largePoints = have.largePoints;
   want.features.occlusionQueryPrecise = have.occlusionQueryPrecise; // D3D9 occlusion queries count samples
+  want.features.independentBlend = have.independentBlend;           // a write mask per render target
+  independent_blend_ = have.independentBlend == VK_TRUE;
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_ci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};

@@ -29,6 +29,8 @@ public:
   const VkPhysicalDeviceProperties &properties() const { return properties_; }
   const VkPhysicalDeviceLimits &limits() const { return properties_.limits; }
   const VkPhysicalDeviceMemoryProperties &memory() const { return memory_; }
+  // The independentBlend feature: colour attachments may have different blend states (masks).
+  bool independent_blend() const { return independent_blend_; }
 
 private:
   const NovemVkInstance &instance_;
@@ -39,6 +41,7 @@ private:
   uint32_t queue_family_ = 0;
   VkPhysicalDeviceProperties properties_{};
   VkPhysicalDeviceMemoryProperties memory_{};
+  bool independent_blend_ = false;
 };
 
 } // namespace novem::vk

@@ -80,6 +80,8 @@ private:
 
   VkCommandBuffer command_buffer(); // the recording one, begun on demand
   bool begin_rendering();           // false when no target is bound
+  Image *color_target(uint32_t index); // colour target 0..3, or nullptr
+  bool is_target(uint32_t image) const;
   void end_rendering();
   void submit();                    // ends rendering and submits the recording batch
   bool bind_pipeline(VkCommandBuffer cmd);
