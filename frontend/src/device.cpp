@@ -42,9 +42,11 @@ HRESULT Device::create(Direct3D9 *parent, const LoadedPlugin &plugin, const D3DD
   if (pp->BackBufferCount > D3DPRESENT_BACK_BUFFERS_MAX || !valid_swap_effect(pp->SwapEffect) ||
       (pp->SwapEffect == D3DSWAPEFFECT_COPY && pp->BackBufferCount > 1))
     return D3DERR_INVALIDCALL;
+  // A multisampled back buffer needs D3DSWAPEFFECT_DISCARD and a quality below the levels
+  // CheckDeviceMultiSampleType reports (1), as in Windows.
   if (pp->MultiSampleType != D3DMULTISAMPLE_NONE) {
-    log_error("CreateDevice: multisampled back buffers are not supported yet");
-    return D3DERR_NOTAVAILABLE;
+    if (pp->SwapEffect != D3DSWAPEFFECT_DISCARD || pp->MultiSampleQuality != 0) return D3DERR_INVALIDCALL;
+    if (!multisample_count(plugin.adapter, pp->MultiSampleType)) return D3DERR_NOTAVAILABLE;
   }
   // Windows writes back what it chose.
   if (pp->BackBufferFormat == D3DFMT_UNKNOWN) pp->BackBufferFormat = D3DFMT_X8R8G8B8;
@@ -80,11 +82,11 @@ HRESULT Device::init() {
   }
   const auto &pp = present_parameters_;
   back_buffer_ = Surface::create_image(this, 0, pp.BackBufferWidth, pp.BackBufferHeight, pp.BackBufferFormat,
-                                       D3DUSAGE_RENDERTARGET);
+                                       D3DUSAGE_RENDERTARGET, pp.MultiSampleType);
   back_buffer_->add_private_ref();
   if (pp.EnableAutoDepthStencil) {
     auto_depth_stencil_ = Surface::create_image(this, 0, pp.BackBufferWidth, pp.BackBufferHeight,
-                                                pp.AutoDepthStencilFormat, D3DUSAGE_DEPTHSTENCIL);
+                                                pp.AutoDepthStencilFormat, D3DUSAGE_DEPTHSTENCIL, pp.MultiSampleType);
     auto_depth_stencil_->add_private_ref();
   }
   front_image_ = stream_->new_handle();
@@ -203,7 +205,7 @@ HRESULT Device::GetBackBuffer(UINT swapchain, UINT index, D3DBACKBUFFER_TYPE typ
 }
 
 HRESULT Device::create_target_surface(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,
-                                      DWORD usage, IDirect3DSurface9 **surface, HANDLE *shared_handle) {
+                                      DWORD quality, DWORD usage, IDirect3DSurface9 **surface, HANDLE *shared_handle) {
   if (!surface) return D3DERR_INVALIDCALL;
   *surface = nullptr;
   if (shared_handle || width == 0 || height == 0) return D3DERR_INVALIDCALL;
@@ -211,8 +213,9 @@ HRESULT Device::create_target_surface(UINT width, UINT height, D3DFORMAT format,
   bool depth = usage & D3DUSAGE_DEPTHSTENCIL;
   uint32_t needed = depth ? NV_SUPPORT_DEPTH_STENCIL : NV_SUPPORT_RENDER_TARGET;
   if ((depth ? !info.depth : !info.color) || !(adapter().format_support[info.storage] & needed)) return D3DERR_INVALIDCALL;
-  if (multisample != D3DMULTISAMPLE_NONE) return D3DERR_NOTAVAILABLE; // not implemented yet
-  *surface = Surface::create_image(this, 1, width, height, format, usage);
+  if (!multisample_count(adapter(), multisample)) return D3DERR_NOTAVAILABLE;
+  if (quality != 0) return D3DERR_INVALIDCALL; // CheckDeviceMultiSampleType reports one quality level
+  *surface = Surface::create_image(this, 1, width, height, format, usage, multisample);
   AddRef();
   return D3D_OK;
 }
@@ -220,13 +223,15 @@ HRESULT Device::create_target_surface(UINT width, UINT height, D3DFORMAT format,
 // Lockable render targets and discardable depth buffers: the flags are accepted; locking a
 // render target is not implemented yet (LockRect refuses it).
 HRESULT Device::CreateRenderTarget(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,
-                                   DWORD, WINBOOL, IDirect3DSurface9 **surface, HANDLE *shared_handle) {
-  return create_target_surface(width, height, format, multisample, D3DUSAGE_RENDERTARGET, surface, shared_handle);
+                                   DWORD quality, WINBOOL, IDirect3DSurface9 **surface, HANDLE *shared_handle) {
+  return create_target_surface(width, height, format, multisample, quality, D3DUSAGE_RENDERTARGET, surface,
+                               shared_handle);
 }
 
 HRESULT Device::CreateDepthStencilSurface(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,
-                                          DWORD, WINBOOL, IDirect3DSurface9 **surface, HANDLE *shared_handle) {
-  return create_target_surface(width, height, format, multisample, D3DUSAGE_DEPTHSTENCIL, surface, shared_handle);
+                                          DWORD quality, WINBOOL, IDirect3DSurface9 **surface, HANDLE *shared_handle) {
+  return create_target_surface(width, height, format, multisample, quality, D3DUSAGE_DEPTHSTENCIL, surface,
+                               shared_handle);
 }
 
 HRESULT Device::CreateOffscreenPlainSurface(UINT width, UINT height, D3DFORMAT format, D3DPOOL pool,

@@ -205,7 +205,7 @@ private:
   void flush_textures();
   nv_cmd_set_texture texture_command(uint32_t slot) const;
   HRESULT create_target_surface(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,
-                                DWORD usage, IDirect3DSurface9 **surface, HANDLE *shared_handle);
+                                DWORD quality, DWORD usage, IDirect3DSurface9 **surface, HANDLE *shared_handle);
   // READ_IMAGE of a whole image into the channel's readback area, then waits for it.
   HRESULT read_image(uint32_t image, UINT width, UINT height, size_t texel_bytes);
   void bind_render_target(DWORD index, Surface *surface);

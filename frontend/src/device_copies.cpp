@@ -60,6 +60,11 @@ HRESULT Device::StretchRect(IDirect3DSurface9 *src_iface, const RECT *src_rect, 
   if (src->format().storage != dst->format().storage || !src->format().color) return D3DERR_INVALIDCALL;
   nv_rect sr, dr;
   if (!surface_rect(src_rect, s, sr) || !surface_rect(dst_rect, d, dr)) return D3DERR_INVALIDCALL;
+  // D3D9's only resolve: from a multisampled surface into one that is not. Novem resolves
+  // rectangles of one size only (no scaling while resolving).
+  if (d.MultiSampleType != D3DMULTISAMPLE_NONE) return D3DERR_INVALIDCALL;
+  if (s.MultiSampleType != D3DMULTISAMPLE_NONE && (sr.width != dr.width || sr.height != dr.height))
+    return D3DERR_INVALIDCALL;
   const ImageLevel from = image_level(*src), to = image_level(*dst);
   if (!from.image || !to.image) return D3DERR_INVALIDCALL;
   commands().push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{from.image, from.level, sr, to.image, to.level, dr,
@@ -101,7 +106,9 @@ HRESULT Device::GetRenderTargetData(IDirect3DSurface9 *src_iface, IDirect3DSurfa
   auto *dst = static_cast<Surface *>(dst_iface);
   if (!src || !dst || src == dst) return D3DERR_INVALIDCALL;
   const D3DSURFACE_DESC &s = src->desc(), &d = dst->desc();
-  if (!src->image() || !(s.Usage & D3DUSAGE_RENDERTARGET) || d.Pool != D3DPOOL_SYSTEMMEM || s.Width != d.Width ||
+  // A multisampled render target cannot be read (D3D9: resolve it with StretchRect first).
+  if (!src->image() || !(s.Usage & D3DUSAGE_RENDERTARGET) || s.MultiSampleType != D3DMULTISAMPLE_NONE ||
+      d.Pool != D3DPOOL_SYSTEMMEM || s.Width != d.Width ||
       s.Height != d.Height || s.Format != d.Format)
     return D3DERR_INVALIDCALL;
   if (HRESULT hr = read_image(src->image(), s.Width, s.Height, src->format().bytes_per_pixel); FAILED(hr)) return hr;

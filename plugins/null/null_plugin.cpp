@@ -55,6 +55,7 @@ int probe(nv_adapter_info *info, char *, size_t) {
   info->max_viewport_size = 16384;
   info->max_point_size = 256.0f;
   for (uint32_t f = 1; f < NV_FORMAT_COUNT; ++f) info->format_support[f] = ~0u;
+  info->sample_counts = 1u | 2u | 4u | 8u | 16u;
   return 0;
 }
 

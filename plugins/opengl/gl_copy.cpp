@@ -22,8 +22,10 @@ void Executor::blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *) {
   const Image *src = framebuffers_.image(a.src);
   const Image *dst = framebuffers_.image(a.dst);
   if (a.src == a.dst || !inside(src, a.src_level, a.src_rect) || !inside(dst, a.dst_level, a.dst_rect) ||
-      src->format != dst->format)
-    return log("BLIT_IMAGE %u -> %u: not two colour images of one format, or a rectangle outside its level", a.src, a.dst);
+      src->format != dst->format || dst->samples > 1 ||
+      (src->samples > 1 && (a.src_rect.width != a.dst_rect.width || a.src_rect.height != a.dst_rect.height)))
+    return log("BLIT_IMAGE %u -> %u: not two colour images of one format, a rectangle outside its level, or a resolve "
+               "that scales or writes a multisampled image", a.src, a.dst);
   gl_.NamedFramebufferTexture(copy_fbos_.read, GL_COLOR_ATTACHMENT0, src->name, GLint(a.src_level));
   gl_.NamedFramebufferReadBuffer(copy_fbos_.read, GL_COLOR_ATTACHMENT0);
   gl_.NamedFramebufferTexture(copy_fbos_.draw, GL_COLOR_ATTACHMENT0, dst->name, GLint(a.dst_level));
@@ -33,7 +35,8 @@ void Executor::blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *) {
   state_.color_mask(0xF);
   pipeline_dirty_ = true; // the next draw puts the pipeline's mask back
   const nv_rect &s = a.src_rect, &d = a.dst_rect;
-  // Row 0 is the first row in memory for both (the top), so no flip.
+  // Row 0 is the first row in memory for both (the top), so no flip. From a multisampled image
+  // (same size) the blit resolves.
   gl_.BlitNamedFramebuffer(copy_fbos_.read, copy_fbos_.draw, s.x, s.y, s.x + s.width, s.y + s.height, d.x, d.y,
                            d.x + d.width, d.y + d.height, GL_COLOR_BUFFER_BIT,
                            a.filter == NV_FILTER_LINEAR ? GL_LINEAR : GL_NEAREST);

@@ -332,9 +332,9 @@ void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
 void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
   const Image *img = framebuffers_.image(a.image);
   const nv_rect &r = a.rect;
-  if (!img || r.x < 0 || r.y < 0 || r.width <= 0 || r.height <= 0 || uint32_t(r.x + r.width) > img->width ||
+  if (!img || img->samples > 1 || r.x < 0 || r.y < 0 || r.width <= 0 || r.height <= 0 || uint32_t(r.x + r.width) > img->width ||
       uint32_t(r.y + r.height) > img->height) {
-    log("READ_IMAGE %u: no such image or the rectangle is outside it", a.image);
+    log("READ_IMAGE %u: no such single-sampled image, or the rectangle is outside it", a.image);
     return;
   }
   size_t bytes = size_t(r.width) * size_t(r.height) * img->format->bytes_per_pixel;

@@ -23,7 +23,22 @@ void Framebuffers::create_image(const nv_cmd_create_image &a) {
   while ((std::max(a.width, a.height) >> max_levels) != 0) ++max_levels;
   img.levels = std::clamp<uint32_t>(a.levels, 1, max_levels);
   if (a.usage & (NV_IMAGE_RENDER_TARGET | NV_IMAGE_DEPTH_STENCIL)) img.levels = 1;
-  if (img.renderbuffer) {
+  if (a.samples > 1) {
+    // A multisampled target (ABI 4): never sampled, one level.
+    img.samples = a.samples;
+    img.sampled = false;
+    img.levels = 1;
+    if (format->depth) {
+      img.renderbuffer = true;
+      gl_.CreateRenderbuffers(1, &img.name);
+      gl_.NamedRenderbufferStorageMultisample(img.name, GLsizei(a.samples), format->internal_format, GLsizei(a.width),
+                                              GLsizei(a.height));
+    } else {
+      gl_.CreateTextures(GL_TEXTURE_2D_MULTISAMPLE, 1, &img.name);
+      gl_.TextureStorage2DMultisample(img.name, GLsizei(a.samples), format->internal_format, GLsizei(a.width),
+                                      GLsizei(a.height), GL_TRUE);
+    }
+  } else if (img.renderbuffer) {
     gl_.CreateRenderbuffers(1, &img.name);
     gl_.NamedRenderbufferStorage(img.name, format->internal_format, GLsizei(a.width), GLsizei(a.height));
   } else {

@@ -23,6 +23,7 @@ struct Image {
   const ImageFormat *format = nullptr;
   uint32_t width = 0, height = 0;
   uint32_t levels = 1;
+  uint32_t samples = 1; // > 1: multisampled (GL_TEXTURE_2D_MULTISAMPLE or a multisampled renderbuffer)
   bool sampled = false;
 };
 

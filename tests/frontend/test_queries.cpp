@@ -187,3 +187,54 @@ TEST_CASE("SetRenderTarget and GetRenderTarget for render targets 1 to 3", "[api
   CHECK(dev->SetRenderTarget(2, nullptr) == D3D_OK);
   CHECK(ds->Release() == 0);
 }
+
+TEST_CASE("Multisample types: what the plugin reports, and where D3D9 refuses them", "[api][targets]") {
+  api_fixture::Backend backend{"null"}; // the null plugin reports 2, 4, 8 and 16 samples
+  IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
+  DWORD levels = 99;
+  CHECK(d3d->CheckDeviceMultiSampleType(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, TRUE, D3DMULTISAMPLE_NONE, &levels) == D3D_OK);
+  CHECK(levels == 1);
+  CHECK(d3d->CheckDeviceMultiSampleType(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, TRUE, D3DMULTISAMPLE_4_SAMPLES, &levels) == D3D_OK);
+  CHECK(levels == 1);
+  CHECK(d3d->CheckDeviceMultiSampleType(0, D3DDEVTYPE_HAL, D3DFMT_D24S8, TRUE, D3DMULTISAMPLE_4_SAMPLES, nullptr) == D3D_OK);
+  CHECK(d3d->CheckDeviceMultiSampleType(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, TRUE, D3DMULTISAMPLE_3_SAMPLES, &levels) ==
+        D3DERR_NOTAVAILABLE);
+  CHECK(levels == 0);
+  CHECK(d3d->CheckDeviceMultiSampleType(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, TRUE, D3DMULTISAMPLE_NONMASKABLE, nullptr) ==
+        D3DERR_NOTAVAILABLE);
+
+  // A multisampled back buffer needs D3DSWAPEFFECT_DISCARD and quality 0.
+  D3DPRESENT_PARAMETERS pp = api_fixture::headless();
+  pp.MultiSampleType = D3DMULTISAMPLE_4_SAMPLES;
+  pp.SwapEffect = D3DSWAPEFFECT_COPY;
+  IDirect3DDevice9 *dev = nullptr;
+  CHECK(d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &dev) == D3DERR_INVALIDCALL);
+  pp.SwapEffect = D3DSWAPEFFECT_DISCARD;
+  pp.MultiSampleQuality = 1;
+  CHECK(d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &dev) == D3DERR_INVALIDCALL);
+  pp.MultiSampleQuality = 0;
+  REQUIRE(d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &dev) == D3D_OK);
+  IDirect3DSurface9 *back = nullptr, *ms = nullptr, *plain = nullptr, *sysmem = nullptr, *ds = nullptr;
+  REQUIRE(dev->GetBackBuffer(0, 0, D3DBACKBUFFER_TYPE_MONO, &back) == D3D_OK);
+  D3DSURFACE_DESC desc;
+  REQUIRE(back->GetDesc(&desc) == D3D_OK);
+  CHECK(desc.MultiSampleType == D3DMULTISAMPLE_4_SAMPLES);
+  REQUIRE(dev->GetDepthStencilSurface(&ds) == D3D_OK);
+  REQUIRE(ds->GetDesc(&desc) == D3D_OK);
+  CHECK(desc.MultiSampleType == D3DMULTISAMPLE_4_SAMPLES);
+
+  CHECK(dev->CreateRenderTarget(64, 64, D3DFMT_X8R8G8B8, D3DMULTISAMPLE_3_SAMPLES, 0, FALSE, &ms, nullptr) == D3DERR_NOTAVAILABLE);
+  CHECK(dev->CreateRenderTarget(64, 64, D3DFMT_X8R8G8B8, D3DMULTISAMPLE_2_SAMPLES, 1, FALSE, &ms, nullptr) == D3DERR_INVALIDCALL);
+  REQUIRE(dev->CreateRenderTarget(64, 64, D3DFMT_A8R8G8B8, D3DMULTISAMPLE_2_SAMPLES, 0, FALSE, &ms, nullptr) == D3D_OK);
+  REQUIRE(dev->CreateRenderTarget(32, 32, D3DFMT_A8R8G8B8, D3DMULTISAMPLE_NONE, 0, FALSE, &plain, nullptr) == D3D_OK);
+  REQUIRE(dev->CreateOffscreenPlainSurface(64, 64, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM, &sysmem, nullptr) == D3D_OK);
+  CHECK(dev->GetRenderTargetData(back, sysmem) == D3DERR_INVALIDCALL); // resolve first
+  RECT quarter{0, 0, 32, 32};
+  CHECK(dev->StretchRect(ms, &quarter, plain, nullptr, D3DTEXF_NONE) == D3D_OK); // resolve, one size
+  CHECK(dev->StretchRect(ms, nullptr, plain, nullptr, D3DTEXF_LINEAR) == D3DERR_INVALIDCALL); // resolve + scale
+  CHECK(dev->StretchRect(plain, nullptr, ms, &quarter, D3DTEXF_NONE) == D3DERR_INVALIDCALL);   // into multisampled
+  CHECK(dev->GetFrontBufferData(0, sysmem) == D3D_OK);
+  for (IDirect3DSurface9 *s : {back, ms, plain, sysmem, ds}) s->Release();
+  CHECK(dev->Release() == 0);
+  CHECK(d3d->Release() == 0);
+}

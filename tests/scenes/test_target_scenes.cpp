@@ -282,3 +282,86 @@ TEST_CASE("Multiple render targets: a pixel shader writes oC0 to oC3, each targe
     probe(r, 32, 0, 0xff404040, 0);
   }
 }
+
+namespace {
+
+// A triangle over the lower-left half of a 64 x 64 target: its hypotenuse runs through the
+// centres of the pixels (i, i), which 4 samples cover half.
+void half_triangle(IDirect3DDevice9 *dev, D3DCOLOR c) {
+  TLVertex v[3] = {{-0.5f, -0.5f, 0.5f, 1, c}, {63.5f, 63.5f, 0.5f, 1, c}, {-0.5f, 63.5f, 0.5f, 1, c}};
+  HR(dev->SetFVF(kTLVertexFVF));
+  HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLELIST, 1, v, sizeof(TLVertex)));
+}
+
+// Red channel of pixel (x, y) of a D3DFMT_A8R8G8B8 / X8R8G8B8 system-memory surface.
+uint32_t red_at(IDirect3DSurface9 *s, UINT x, UINT y) {
+  D3DLOCKED_RECT lr;
+  HR(s->LockRect(&lr, nullptr, D3DLOCK_READONLY));
+  const uint32_t r = static_cast<const uint8_t *>(lr.pBits)[size_t(y) * UINT(lr.Pitch) + x * 4 + 2];
+  HR(s->UnlockRect());
+  return r;
+}
+
+} // namespace
+
+TEST_CASE("Multisampled render targets resolve through StretchRect and at Present", "[scenes][targets]") {
+  for (const std::string &backend : available_backends()) {
+    INFO("backend " << backend);
+    IDirect3D9 *d3d = nullptr;
+    IDirect3DDevice9 *dev = make_device(&d3d, backend);
+    DWORD levels = 0;
+    // Both plugins' devices here (lavapipe, llvmpipe) render 4 samples.
+    REQUIRE(d3d->CheckDeviceMultiSampleType(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, TRUE, D3DMULTISAMPLE_4_SAMPLES, &levels) == D3D_OK);
+    IDirect3DSurface9 *ms = nullptr, *ms_depth = nullptr, *back = nullptr, *mem = nullptr;
+    HR(dev->CreateRenderTarget(64, 64, D3DFMT_X8R8G8B8, D3DMULTISAMPLE_4_SAMPLES, 0, FALSE, &ms, nullptr));
+    HR(dev->CreateDepthStencilSurface(64, 64, D3DFMT_D24S8, D3DMULTISAMPLE_4_SAMPLES, 0, FALSE, &ms_depth, nullptr));
+    HR(dev->GetBackBuffer(0, 0, D3DBACKBUFFER_TYPE_MONO, &back));
+    HR(dev->CreateOffscreenPlainSurface(64, 64, D3DFMT_X8R8G8B8, D3DPOOL_SYSTEMMEM, &mem, nullptr));
+    HR(dev->SetRenderTarget(0, ms));
+    HR(dev->SetDepthStencilSurface(ms_depth));
+    HR(dev->BeginScene());
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET | D3DCLEAR_ZBUFFER, 0xff000000, 1.0f, 0));
+    half_triangle(dev, 0xffff0000);
+    HR(dev->EndScene());
+    HR(dev->StretchRect(ms, nullptr, back, nullptr, D3DTEXF_NONE)); // D3D9's resolve
+    HR(dev->GetRenderTargetData(back, mem));
+    CHECK(red_at(mem, 5, 40) == 0xff);  // inside: every sample
+    CHECK(red_at(mem, 40, 5) == 0x00);  // outside: none
+    const uint32_t edge = red_at(mem, 20, 20); // on the hypotenuse: some samples
+    CHECK(edge > 0x20);
+    CHECK(edge < 0xe0);
+    for (IDirect3DSurface9 *s : {ms, ms_depth, back, mem}) s->Release();
+    CHECK(dev->Release() == 0);
+    CHECK(d3d->Release() == 0);
+
+    // A multisampled back buffer: Present resolves what GetFrontBufferData reads.
+    setenv("NOVEM_BACKEND", backend.c_str(), 1);
+    d3d = Direct3DCreate9(D3D_SDK_VERSION);
+    D3DPRESENT_PARAMETERS pp{};
+    pp.BackBufferWidth = 64;
+    pp.BackBufferHeight = 64;
+    pp.BackBufferFormat = D3DFMT_X8R8G8B8;
+    pp.SwapEffect = D3DSWAPEFFECT_DISCARD;
+    pp.Windowed = TRUE;
+    pp.MultiSampleType = D3DMULTISAMPLE_4_SAMPLES;
+    pp.EnableAutoDepthStencil = TRUE;
+    pp.AutoDepthStencilFormat = D3DFMT_D24S8;
+    HR(d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &dev));
+    HR(dev->BeginScene());
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET | D3DCLEAR_ZBUFFER, 0xff000000, 1.0f, 0));
+    half_triangle(dev, 0xffff0000);
+    HR(dev->EndScene());
+    HR(dev->Present(nullptr, nullptr, nullptr, nullptr));
+    IDirect3DSurface9 *front = nullptr;
+    HR(dev->CreateOffscreenPlainSurface(64, 64, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM, &front, nullptr));
+    HR(dev->GetFrontBufferData(0, front));
+    CHECK(red_at(front, 5, 40) == 0xff);
+    CHECK(red_at(front, 40, 5) == 0x00);
+    const uint32_t front_edge = red_at(front, 20, 20);
+    CHECK(front_edge > 0x20);
+    CHECK(front_edge < 0xe0);
+    CHECK(front->Release() == 0);
+    CHECK(dev->Release() == 0);
+    CHECK(d3d->Release() == 0);
+  }
+}

@@ -174,8 +174,12 @@ typedef struct nv_cmd_update_buffer { uint32_t buffer; uint32_t flags; uint64_t 
 /* Initial contents are undefined. levels (ABI 3): mip levels, 1..log2(max(width, height)) + 1;
  * 0 reads as 1. Level n is max(width >> n, 1) x max(height >> n, 1). Render targets and
  * depth-stencil images have one level. */
+/* samples (ABI 4): 0 or 1 single-sampled; N > 1 (a count in nv_adapter_info.sample_counts) a
+ * multisampled render target or depth-stencil image (one level, never sampled, never read with
+ * READ_IMAGE; BLIT_IMAGE from it to a single-sampled image of the same rectangle size resolves). */
 typedef struct nv_cmd_create_image {
   uint32_t image; uint32_t format; uint32_t width, height; uint32_t usage; uint32_t levels;
+  uint32_t samples;
 } nv_cmd_create_image;
 typedef struct nv_cmd_destroy_image { uint32_t image; } nv_cmd_destroy_image;
 /* payload: word_count SPIR-V words, entry point "main" */

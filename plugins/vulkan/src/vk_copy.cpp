@@ -1,4 +1,5 @@
-// BLIT_IMAGE and FILL_IMAGE: copies between colour images (vkCmdBlitImage2) and colour fills
+// BLIT_IMAGE and FILL_IMAGE: copies between colour images (vkCmdBlitImage2, vkCmdResolveImage2
+// from a multisampled image) and colour fills
 // (vkCmdClearColorImage for a whole level, vkCmdClearAttachments in a render pass instance of
 // its own for a rectangle of level 0), outside the current render pass instance, with the
 // layout tracker's barriers.
@@ -14,7 +15,8 @@ namespace novem::vk {
 namespace {
 
 ImageAccess blit_source() {
-  return {VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_BLIT_BIT, VK_ACCESS_2_TRANSFER_READ_BIT};
+  return {VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_BLIT_BIT | VK_PIPELINE_STAGE_2_RESOLVE_BIT,
+          VK_ACCESS_2_TRANSFER_READ_BIT};
 }
 
 ImageAccess transfer_write(VkPipelineStageFlags2 stage) {
@@ -39,16 +41,39 @@ void Executor::blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *) {
   if (src->format().format != dst->format().format) throw std::runtime_error("the images' formats differ");
   if (!inside(*src, a.src_level, a.src_rect) || !inside(*dst, a.dst_level, a.dst_rect))
     throw std::runtime_error("a rectangle is empty or outside its level");
+  const bool resolve = src->samples() != VK_SAMPLE_COUNT_1_BIT;
+  if (dst->samples() != VK_SAMPLE_COUNT_1_BIT) throw std::runtime_error("the destination is multisampled");
+  if (resolve && (a.src_rect.width != a.dst_rect.width || a.src_rect.height != a.dst_rect.height))
+    throw std::runtime_error("a resolve cannot scale");
 
   end_rendering();
   VkCommandBuffer cmd = command_buffer();
   const BatchId id = batches_->recording_id();
   barriers_.transition(src->handle(), src->format().aspects, src->access(), blit_source());
-  barriers_.transition(dst->handle(), dst->format().aspects, dst->access(), transfer_write(VK_PIPELINE_STAGE_2_BLIT_BIT));
+  barriers_.transition(dst->handle(), dst->format().aspects, dst->access(),
+                       transfer_write(VK_PIPELINE_STAGE_2_BLIT_BIT | VK_PIPELINE_STAGE_2_RESOLVE_BIT));
   barriers_.flush(device_->vk(), cmd);
   src->mark_used(id);
   dst->mark_used(id);
 
+  if (resolve) {
+    VkImageResolve2 region{VK_STRUCTURE_TYPE_IMAGE_RESOLVE_2};
+    region.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    region.srcOffset = {a.src_rect.x, a.src_rect.y, 0};
+    region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, a.dst_level, 0, 1};
+    region.dstOffset = {a.dst_rect.x, a.dst_rect.y, 0};
+    region.extent = {uint32_t(a.src_rect.width), uint32_t(a.src_rect.height), 1};
+    VkResolveImageInfo2 ri{VK_STRUCTURE_TYPE_RESOLVE_IMAGE_INFO_2};
+    ri.srcImage = src->handle();
+    ri.srcImageLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    ri.dstImage = dst->handle();
+    ri.dstImageLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    ri.regionCount = 1;
+    ri.pRegions = &region;
+    device_->vk().CmdResolveImage2(cmd, &ri);
+    if (!options_.batching) submit();
+    return;
+  }
   VkImageBlit2 region{VK_STRUCTURE_TYPE_IMAGE_BLIT_2};
   region.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, a.src_level, 0, 1};
   region.srcOffsets[0] = {a.src_rect.x, a.src_rect.y, 0};

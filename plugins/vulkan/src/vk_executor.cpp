@@ -124,6 +124,13 @@ Image *Executor::color_target(uint32_t index) {
   return img && !img->is_depth() ? img : nullptr;
 }
 
+VkSampleCountFlagBits Executor::target_samples() {
+  for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i)
+    if (Image *img = color_target(i)) return img->samples();
+  Image *depth = find_image(targets_.depth_stencil);
+  return depth ? depth->samples() : VK_SAMPLE_COUNT_1_BIT;
+}
+
 bool Executor::is_target(uint32_t image) const {
   if (!image) return false;
   if (image == targets_.color || image == targets_.depth_stencil) return true;
@@ -141,6 +148,13 @@ bool Executor::begin_rendering() {
   Image *depth = find_image(targets_.depth_stencil);
   if (depth && !depth->is_depth()) depth = nullptr;
   if (!color_count && !depth) return false;
+  // Every attachment of a render pass instance has one sample count (D3D9: the depth-stencil
+  // surface's multisample type must match the render targets').
+  const VkSampleCountFlagBits samples = target_samples();
+  for (uint32_t i = 0; i <= NV_MAX_COLOR_TARGETS; ++i) {
+    Image *img = i < NV_MAX_COLOR_TARGETS ? colors[i] : depth;
+    if (img && img->samples() != samples) throw std::runtime_error("the targets differ in sample count: nothing drawn");
+  }
 
   VkCommandBuffer cmd = command_buffer();
   const BatchId id = batches_->recording_id();
@@ -203,7 +217,7 @@ bool Executor::bind_pipeline(VkCommandBuffer cmd) {
     }
     Image *depth = find_image(targets_.depth_stencil);
     VkFormat depth_format = depth && depth->is_depth() ? depth->format().format : VK_FORMAT_UNDEFINED;
-    PipelineKey key = PipelineKey::make(desc_, color_formats, depth_format);
+    PipelineKey key = PipelineKey::make(desc_, color_formats, depth_format, target_samples());
     pipeline_ = pipelines_->get(
         key, [this](uint32_t h) { return find_shader(h); }, [this](VkPipeline p) { retire_pipeline(p); });
     pipeline_slots_ = 0;
@@ -506,7 +520,7 @@ void Executor::create_image(const nv_cmd_create_image &a, const nv_cmd_header *)
   if (!a.image) return;
   drop_image(a.image);
   images_[a.image] = std::make_unique<Image>(*device_, *allocator_, nv_format(a.format), a.width, a.height, a.usage,
-                                            a.levels);
+                                            a.levels, a.samples);
   if (is_target(a.image)) pipeline_dirty_ = true;
   if (texture_bound(a.image)) set_dirty_ = true;
 }
@@ -693,6 +707,7 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
 void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
   Image *img = find_image(a.image);
   if (!img) return;
+  if (img->samples() != VK_SAMPLE_COUNT_1_BIT) throw std::runtime_error("a multisampled image cannot be read");
   const VkRect2D r = clip_rect(a.rect, {img->width(), img->height()});
   if (!r.extent.width || !r.extent.height) return;
   const uint32_t texel = img->format().texel_bytes;

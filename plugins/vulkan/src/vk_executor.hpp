@@ -82,6 +82,7 @@ private:
   bool begin_rendering();           // false when no target is bound
   Image *color_target(uint32_t index); // colour target 0..3, or nullptr
   bool is_target(uint32_t image) const;
+  VkSampleCountFlagBits target_samples(); // of the first bound target
   void end_rendering();
   void submit();                    // ends rendering and submits the recording batch
   bool bind_pipeline(VkCommandBuffer cmd);

@@ -109,7 +109,7 @@ PipelineLayout::~PipelineLayout() {
 // ---- PipelineKey ----
 
 PipelineKey PipelineKey::make(const nv_pipeline_desc &desc, const VkFormat (&colors)[NV_MAX_COLOR_TARGETS],
-                              VkFormat depth) {
+                              VkFormat depth, VkSampleCountFlagBits samples) {
   PipelineKey k;
   std::memset(&k, 0, sizeof k);
   k.desc = desc;
@@ -131,6 +131,7 @@ PipelineKey PipelineKey::make(const nv_pipeline_desc &desc, const VkFormat (&col
   if (!d.blend_enable || !any_color)
     d.blend_enable = d.color_src = d.color_dst = d.color_op = d.alpha_src = d.alpha_dst = d.alpha_op = 0;
   k.depth_format = depth;
+  k.samples = samples;
   return k;
 }
 
@@ -247,7 +248,7 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
   rs.frontFace = VK_FRONT_FACE_CLOCKWISE;
 
   VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-  ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+  ms.rasterizationSamples = key.samples;
 
   VkPipelineDepthStencilStateCreateInfo ds{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
   ds.depthTestEnable = d.depth_test ? VK_TRUE : VK_FALSE;
