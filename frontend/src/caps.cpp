@@ -17,7 +17,10 @@ void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps) {
                   D3DDEVCAPS_HWRASTERIZATION | D3DDEVCAPS_HWTRANSFORMANDLIGHT;
   caps->PrimitiveMiscCaps = D3DPMISCCAPS_MASKZ | D3DPMISCCAPS_CULLNONE | D3DPMISCCAPS_CULLCW |
                             D3DPMISCCAPS_CULLCCW | D3DPMISCCAPS_COLORWRITEENABLE | D3DPMISCCAPS_BLENDOP |
-                            D3DPMISCCAPS_SEPARATEALPHABLEND;
+                            D3DPMISCCAPS_SEPARATEALPHABLEND |
+                            // Multiple render targets: own write masks, own formats, blended alike.
+                            D3DPMISCCAPS_INDEPENDENTWRITEMASKS | D3DPMISCCAPS_MRTINDEPENDENTBITDEPTHS |
+                            D3DPMISCCAPS_MRTPOSTPIXELSHADERBLENDING;
   // D3DZB_USEW draws as D3DZB_TRUE, so D3DPRASTERCAPS_WBUFFER is not reported.
   caps->RasterCaps = D3DPRASTERCAPS_ZTEST | D3DPRASTERCAPS_SCISSORTEST | D3DPRASTERCAPS_DEPTHBIAS |
                      D3DPRASTERCAPS_SLOPESCALEDEPTHBIAS;
@@ -107,7 +110,10 @@ void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps) {
   caps->MaxPShaderInstructionsExecuted = 65535;
   caps->MaxVertexShader30InstructionSlots = 32768;
   caps->MaxPixelShader30InstructionSlots = 32768;
-  caps->NumSimultaneousRTs = 1;
+  caps->NumSimultaneousRTs = NV_MAX_COLOR_TARGETS; // device.cpp SetRenderTarget
+  // StretchRect filters (device_copies.cpp): point and linear, minifying and magnifying.
+  caps->StretchRectFilterCaps = D3DPTFILTERCAPS_MINFPOINT | D3DPTFILTERCAPS_MAGFPOINT | D3DPTFILTERCAPS_MINFLINEAR |
+                                D3DPTFILTERCAPS_MAGFLINEAR;
   caps->MasterAdapterOrdinal = 0;
   caps->AdapterOrdinalInGroup = 0;
   caps->NumberOfAdaptersInGroup = 1;

@@ -49,6 +49,9 @@ public:
   uint64_t fence();
   void wait(uint64_t value) { channel_->wait_fence(value); }
   void finish() { wait(fence()); }
+  // The value the next fence() will push: work pushed now completes with it.
+  uint64_t next_fence() const { return last_fence_ + 1; }
+  bool completed(uint64_t value) const { return channel_->completed_fence.load(std::memory_order_acquire) >= value; }
 
 private:
   const nv_plugin *plugin_;

@@ -43,9 +43,11 @@ HRESULT check_present_parameters(const char *call, const nv_adapter_info &adapte
   if (pp->BackBufferCount > D3DPRESENT_BACK_BUFFERS_MAX || !valid_swap_effect(pp->SwapEffect) ||
       (pp->SwapEffect == D3DSWAPEFFECT_COPY && pp->BackBufferCount > 1))
     return D3DERR_INVALIDCALL;
+  // A multisampled back buffer needs D3DSWAPEFFECT_DISCARD and a quality below the levels
+  // CheckDeviceMultiSampleType reports (1), as in Windows.
   if (pp->MultiSampleType != D3DMULTISAMPLE_NONE) {
-    log_error("%s: multisampled back buffers are not supported yet", call);
-    return D3DERR_NOTAVAILABLE;
+    if (pp->SwapEffect != D3DSWAPEFFECT_DISCARD || pp->MultiSampleQuality != 0) return D3DERR_INVALIDCALL;
+    if (!multisample_count(adapter, pp->MultiSampleType)) return D3DERR_NOTAVAILABLE;
   }
   // Windows writes back what it chose.
   if (pp->BackBufferFormat == D3DFMT_UNKNOWN) pp->BackBufferFormat = D3DFMT_X8R8G8B8;
@@ -101,13 +103,19 @@ HRESULT Device::init() {
 void Device::create_implicit_surfaces() {
   const auto &pp = present_parameters_;
   back_buffer_ = Surface::create_image(this, 0, pp.BackBufferWidth, pp.BackBufferHeight, pp.BackBufferFormat,
-                                       D3DUSAGE_RENDERTARGET);
+                                       D3DUSAGE_RENDERTARGET, pp.MultiSampleType);
   back_buffer_->add_private_ref();
   if (pp.EnableAutoDepthStencil) {
     auto_depth_stencil_ = Surface::create_image(this, 0, pp.BackBufferWidth, pp.BackBufferHeight,
-                                                pp.AutoDepthStencilFormat, D3DUSAGE_DEPTHSTENCIL);
+                                                pp.AutoDepthStencilFormat, D3DUSAGE_DEPTHSTENCIL, pp.MultiSampleType);
     auto_depth_stencil_->add_private_ref();
   }
+  front_image_ = stream_->new_handle();
+  const FormatInfo front = format_info(pp.BackBufferFormat);
+  stream_->push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{front_image_, front.storage, pp.BackBufferWidth,
+                                                        pp.BackBufferHeight, NV_IMAGE_RENDER_TARGET, 1});
+  const nv_rect whole{0, 0, int32_t(pp.BackBufferWidth), int32_t(pp.BackBufferHeight)};
+  stream_->push(NV_OP_FILL_IMAGE, nv_cmd_fill_image{front_image_, 0, whole, {0.0f, 0.0f, 0.0f, 1.0f}});
 }
 
 Device::~Device() {
@@ -116,6 +124,7 @@ Device::~Device() {
     for (auto &[fvf, declaration] : fvf_declarations_) declaration->release_private_ref();
     if (back_buffer_) back_buffer_->release_private_ref();
     if (auto_depth_stencil_) auto_depth_stencil_->release_private_ref();
+    if (front_image_) stream_->push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{front_image_});
     stream_.reset(); // executes what is queued, then stops the plugin's device
   }
   parent_->Release();
@@ -170,7 +179,7 @@ void Device::unbind_all() {
   if (state_.vertex_shader) state_.vertex_shader->release_private_ref();
   if (state_.pixel_shader) state_.pixel_shader->release_private_ref();
   state_ = DeviceState{};
-  bind_render_target(nullptr);
+  for (DWORD i = 0; i < NV_MAX_COLOR_TARGETS; ++i) bind_render_target(i, nullptr);
   bind_depth_stencil(nullptr);
 }
 
@@ -195,6 +204,7 @@ HRESULT Device::reset(D3DPRESENT_PARAMETERS *parameters, bool extended) {
   back_buffer_->release_private_ref();
   if (auto_depth_stencil_) auto_depth_stencil_->release_private_ref();
   auto_depth_stencil_ = nullptr;
+  stream_->push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{front_image_});
   create_implicit_surfaces();
   // What was sent to the plugin no longer says anything about the new state.
   pipeline_sent_ = false;
@@ -250,6 +260,9 @@ UINT Device::GetNumberOfSwapChains() { return 1; }
 
 HRESULT Device::Present(const RECT *, const RECT *, HWND, const RGNDATA *) {
   CommandStream &cs = commands();
+  // What the front buffer shows from now on (GetFrontBufferData).
+  const nv_rect whole{0, 0, int32_t(present_parameters_.BackBufferWidth), int32_t(present_parameters_.BackBufferHeight)};
+  cs.push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{back_buffer_->image(), 0, whole, front_image_, 0, whole, NV_FILTER_POINT});
   cs.push(NV_OP_PRESENT, nv_cmd_present{back_buffer_->image()});
   frame_fences_.push_back(cs.fence());
   // At most max_frame_latency_ frames in flight: the one reason Present waits.
@@ -271,7 +284,7 @@ HRESULT Device::GetBackBuffer(UINT swapchain, UINT index, D3DBACKBUFFER_TYPE typ
 }
 
 HRESULT Device::create_target_surface(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,
-                                      DWORD usage, IDirect3DSurface9 **surface, HANDLE *shared_handle) {
+                                      DWORD quality, DWORD usage, IDirect3DSurface9 **surface, HANDLE *shared_handle) {
   if (!surface) return D3DERR_INVALIDCALL;
   *surface = nullptr;
   if (shared_handle || width == 0 || height == 0) return D3DERR_INVALIDCALL;
@@ -279,8 +292,9 @@ HRESULT Device::create_target_surface(UINT width, UINT height, D3DFORMAT format,
   bool depth = usage & D3DUSAGE_DEPTHSTENCIL;
   uint32_t needed = depth ? NV_SUPPORT_DEPTH_STENCIL : NV_SUPPORT_RENDER_TARGET;
   if ((depth ? !info.depth : !info.color) || !(adapter().format_support[info.storage] & needed)) return D3DERR_INVALIDCALL;
-  if (multisample != D3DMULTISAMPLE_NONE) return D3DERR_NOTAVAILABLE; // not implemented yet
-  Surface *created = Surface::create_image(this, 1, width, height, format, usage);
+  if (!multisample_count(adapter(), multisample)) return D3DERR_NOTAVAILABLE;
+  if (quality != 0) return D3DERR_INVALIDCALL; // CheckDeviceMultiSampleType reports one quality level
+  Surface *created = Surface::create_image(this, 1, width, height, format, usage, multisample);
   created->count_default_pool(); // render targets and depth-stencil surfaces are D3DPOOL_DEFAULT
   *surface = created;
   AddRef();
@@ -290,13 +304,15 @@ HRESULT Device::create_target_surface(UINT width, UINT height, D3DFORMAT format,
 // Lockable render targets and discardable depth buffers: the flags are accepted; locking a
 // render target is not implemented yet (LockRect refuses it).
 HRESULT Device::CreateRenderTarget(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,
-                                   DWORD, WINBOOL, IDirect3DSurface9 **surface, HANDLE *shared_handle) {
-  return create_target_surface(width, height, format, multisample, D3DUSAGE_RENDERTARGET, surface, shared_handle);
+                                   DWORD quality, WINBOOL, IDirect3DSurface9 **surface, HANDLE *shared_handle) {
+  return create_target_surface(width, height, format, multisample, quality, D3DUSAGE_RENDERTARGET, surface,
+                               shared_handle);
 }
 
 HRESULT Device::CreateDepthStencilSurface(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,
-                                          DWORD, WINBOOL, IDirect3DSurface9 **surface, HANDLE *shared_handle) {
-  return create_target_surface(width, height, format, multisample, D3DUSAGE_DEPTHSTENCIL, surface, shared_handle);
+                                          DWORD quality, WINBOOL, IDirect3DSurface9 **surface, HANDLE *shared_handle) {
+  return create_target_surface(width, height, format, multisample, quality, D3DUSAGE_DEPTHSTENCIL, surface,
+                               shared_handle);
 }
 
 HRESULT Device::CreateOffscreenPlainSurface(UINT width, UINT height, D3DFORMAT format, D3DPOOL pool,
@@ -315,11 +331,18 @@ HRESULT Device::CreateOffscreenPlainSurface(UINT width, UINT height, D3DFORMAT f
   return D3D_OK;
 }
 
-void Device::bind_render_target(Surface *surface) {
+void Device::bind_render_target(DWORD index, Surface *surface) {
+  Surface *&slot = index == 0 ? render_target_ : more_targets_[index - 1];
   if (surface) surface->add_private_ref();
-  if (render_target_) render_target_->release_private_ref();
-  render_target_ = surface;
+  if (slot) slot->release_private_ref();
+  slot = surface;
   dirty_ |= kDirtyTargets | kDirtyPipeline;
+}
+
+nv_cmd_set_render_targets Device::targets_command() const {
+  nv_cmd_set_render_targets c{render_target_->image(), depth_stencil_ ? depth_stencil_->image() : 0, {}};
+  for (size_t i = 0; i < std::size(more_targets_); ++i) c.more_colors[i] = more_targets_[i] ? more_targets_[i]->image() : 0;
+  return c;
 }
 
 void Device::bind_depth_stencil(Surface *surface) {
@@ -329,11 +352,19 @@ void Device::bind_depth_stencil(Surface *surface) {
   dirty_ |= kDirtyTargets | kDirtyPipeline | kDirtyDynamic; // the depth bias scale follows the format
 }
 
+// Targets 1..3 (NumSimultaneousRTs is 4) may be NULL and may differ in format from target 0
+// (D3DPMISCCAPS_MRTINDEPENDENTBITDEPTHS); drawing covers the area every target covers. Target 0
+// may not be NULL, and setting it resets the viewport and the scissor rect, as in Windows.
 HRESULT Device::SetRenderTarget(DWORD index, IDirect3DSurface9 *iface) {
-  if (index != 0) return D3DERR_INVALIDCALL; // NumSimultaneousRTs is 1 for now
+  if (index >= NV_MAX_COLOR_TARGETS) return D3DERR_INVALIDCALL;
   auto *surface = static_cast<Surface *>(iface);
-  if (!surface || !(surface->desc().Usage & D3DUSAGE_RENDERTARGET)) return D3DERR_INVALIDCALL;
-  bind_render_target(surface);
+  if (surface && !(surface->desc().Usage & D3DUSAGE_RENDERTARGET)) return D3DERR_INVALIDCALL;
+  if (index > 0) {
+    bind_render_target(index, surface);
+    return D3D_OK;
+  }
+  if (!surface) return D3DERR_INVALIDCALL;
+  bind_render_target(0, surface);
   // As Windows: setting render target 0 resets the viewport and the scissor rect to the whole target.
   state_.viewport = D3DVIEWPORT9{0, 0, surface->desc().Width, surface->desc().Height, 0.0f, 1.0f};
   state_.scissor_rect = RECT{0, 0, LONG(surface->desc().Width), LONG(surface->desc().Height)};
@@ -344,10 +375,11 @@ HRESULT Device::SetRenderTarget(DWORD index, IDirect3DSurface9 *iface) {
 HRESULT Device::GetRenderTarget(DWORD index, IDirect3DSurface9 **surface) {
   if (!surface) return D3DERR_INVALIDCALL;
   *surface = nullptr;
-  if (index != 0) return D3DERR_INVALIDCALL;
-  if (!render_target_) return D3DERR_NOTFOUND;
-  render_target_->AddRef();
-  *surface = render_target_;
+  if (index >= NV_MAX_COLOR_TARGETS) return D3DERR_INVALIDCALL;
+  Surface *target = index == 0 ? render_target_ : more_targets_[index - 1];
+  if (!target) return D3DERR_NOTFOUND;
+  target->AddRef();
+  *surface = target;
   return D3D_OK;
 }
 
@@ -402,8 +434,7 @@ HRESULT Device::Clear(DWORD rect_count, const D3DRECT *rects, DWORD flags, D3DCO
   if (clipped.empty()) return D3D_OK;
 
   if (dirty_ & kDirtyTargets) {
-    commands().push(NV_OP_SET_RENDER_TARGETS, nv_cmd_set_render_targets{render_target_->image(),
-                                                                       depth_stencil_ ? depth_stencil_->image() : 0});
+    commands().push(NV_OP_SET_RENDER_TARGETS, targets_command());
     dirty_ &= ~uint32_t(kDirtyTargets);
   }
   size_t payload = clipped.size() * sizeof(nv_rect);
@@ -419,28 +450,6 @@ HRESULT Device::Clear(DWORD rect_count, const D3DRECT *rects, DWORD flags, D3DCO
     std::memcpy(command_payload(args), clipped.data() + first, payload);
     commands().commit();
   }
-  return D3D_OK;
-}
-
-HRESULT Device::GetRenderTargetData(IDirect3DSurface9 *src_iface, IDirect3DSurface9 *dst_iface) {
-  auto *src = static_cast<Surface *>(src_iface);
-  auto *dst = static_cast<Surface *>(dst_iface);
-  if (!src || !dst || src == dst) return D3DERR_INVALIDCALL;
-  const D3DSURFACE_DESC &s = src->desc(), &d = dst->desc();
-  if (!src->image() || !(s.Usage & D3DUSAGE_RENDERTARGET) || d.Pool != D3DPOOL_SYSTEMMEM || s.Width != d.Width ||
-      s.Height != d.Height || s.Format != d.Format)
-    return D3DERR_INVALIDCALL;
-
-  // Readback is one of the few reasons to wait for the plugin: nothing else is pending on the
-  // readback area, so it may be resized here.
-  CommandStream &cs = commands();
-  const size_t row = size_t(s.Width) * src->format().bytes_per_pixel;
-  cs.channel().reserve_readback(row * s.Height);
-  cs.push(NV_OP_READ_IMAGE, nv_cmd_read_image{src->image(), nv_rect{0, 0, int32_t(s.Width), int32_t(s.Height)}});
-  cs.finish();
-  if (cs.channel().device_lost.load()) return D3DERR_DEVICELOST;
-  for (UINT y = 0; y < s.Height; ++y)
-    std::memcpy(dst->memory() + size_t(y) * dst->pitch(), cs.channel().readback + y * row, row);
   return D3D_OK;
 }
 

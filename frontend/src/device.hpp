@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <unordered_map>
+#include <vector>
 
 #include <d3d9.h>
 
@@ -46,6 +47,10 @@ public:
   void texture_changed(Texture *texture);
   // D3DPOOL_DEFAULT resources the application created and that still exist (DeviceChild).
   void count_default_pool_resource(int delta) { default_pool_resources_ += delta; }
+  // Query slots (channel.query_results indices) for occlusion and timestamp queries; false when
+  // all NV_MAX_QUERIES are taken.
+  bool acquire_query_slot(uint32_t &slot);
+  void release_query_slot(uint32_t slot);
 
     HRESULT STDMETHODCALLTYPE QueryInterface(REFIID iid, void **out) override;
     ULONG STDMETHODCALLTYPE AddRef() override;
@@ -219,8 +224,12 @@ private:
   void flush_textures();
   nv_cmd_set_texture texture_command(uint32_t slot) const;
   HRESULT create_target_surface(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,
-                                DWORD usage, IDirect3DSurface9 **surface, HANDLE *shared_handle);
-  void bind_render_target(Surface *surface);
+                                DWORD quality, DWORD usage, IDirect3DSurface9 **surface, HANDLE *shared_handle);
+  // READ_IMAGE of a whole image into the channel's readback area, then waits for it.
+  HRESULT read_image(uint32_t image, UINT width, UINT height, size_t texel_bytes);
+  void bind_render_target(DWORD index, Surface *surface);
+  // SET_RENDER_TARGETS for the bound targets.
+  nv_cmd_set_render_targets targets_command() const;
   void bind_depth_stencil(Surface *surface);
   // Sends every dirty group; false when the draw cannot happen (no vertex format).
   // `instance_slots`: the vertex buffer slots read per instance (instanced DrawIndexedPrimitive).
@@ -276,11 +285,14 @@ private:
   // Implicit surfaces: the device owns them (a private reference each).
   Surface *back_buffer_ = nullptr;
   Surface *auto_depth_stencil_ = nullptr;
+  // Headless front buffer: the back buffer as the last Present showed it (GetFrontBufferData).
+  uint32_t front_image_ = 0;
 
   // ---- application-side state: what the getters answer and state blocks capture ----
   DeviceState state_;
   std::unordered_map<DWORD, VertexDeclaration *> fvf_declarations_; // one per FVF used, private references
   Surface *render_target_ = nullptr;  // a private reference
+  Surface *more_targets_[NV_MAX_COLOR_TARGETS - 1] = {}; // render targets 1..3, private references
   Surface *depth_stencil_ = nullptr;  // a private reference
   bool in_scene_ = false;
   // The block BeginStateBlock records into (a private reference): while set, the Set* calls
@@ -314,6 +326,9 @@ private:
     uint32_t cursor = 0;
   };
   UpBuffer up_vertices_, up_indices_;
+
+  std::vector<uint32_t> free_query_slots_;
+  uint32_t query_slots_used_ = 0;
 
   // Present throttling: fences of the frames in flight.
   std::deque<uint64_t> frame_fences_;

@@ -347,6 +347,9 @@ bool Device::flush_pipeline(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
   }
   d.depth_bias_enable = depth_stencil_ && (float_of(rs[D3DRS_DEPTHBIAS]) != 0.0f || float_of(rs[D3DRS_SLOPESCALEDEPTHBIAS]) != 0.0f);
   d.instance_slots = instance_slots;
+  d.more_color_write_masks[0] = uint8_t(rs[D3DRS_COLORWRITEENABLE1] & 0xf);
+  d.more_color_write_masks[1] = uint8_t(rs[D3DRS_COLORWRITEENABLE2] & 0xf);
+  d.more_color_write_masks[2] = uint8_t(rs[D3DRS_COLORWRITEENABLE3] & 0xf);
   if (pipeline_sent_ && std::memcmp(&d, &sent_pipeline_, sizeof d) == 0) return true;
   commands().push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{d});
   sent_pipeline_ = d;
@@ -392,7 +395,7 @@ bool Device::flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
   if (!state_.vertex_declaration) return false; // Windows refuses a draw with neither FVF nor declaration
   CommandStream &cs = commands();
   if (dirty_ & kDirtyTargets)
-    cs.push(NV_OP_SET_RENDER_TARGETS, nv_cmd_set_render_targets{render_target_->image(), depth_stencil_ ? depth_stencil_->image() : 0});
+    cs.push(NV_OP_SET_RENDER_TARGETS, targets_command());
   if (dirty_ & kDirtyViewport) {
     // D3D9 puts pixel centres on integer coordinates, Vulkan and GL half a pixel further: the
     // viewport moves by half a pixel so that both rasterise the same pixels. It moves one

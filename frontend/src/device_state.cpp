@@ -48,6 +48,7 @@ uint32_t render_state_effect(D3DRENDERSTATETYPE state) {
   case D3DRS_STENCILENABLE: case D3DRS_STENCILFAIL: case D3DRS_STENCILZFAIL: case D3DRS_STENCILPASS:
   case D3DRS_STENCILFUNC: case D3DRS_TWOSIDEDSTENCILMODE: case D3DRS_CCW_STENCILFAIL:
   case D3DRS_CCW_STENCILZFAIL: case D3DRS_CCW_STENCILPASS: case D3DRS_CCW_STENCILFUNC:
+  case D3DRS_COLORWRITEENABLE1: case D3DRS_COLORWRITEENABLE2: case D3DRS_COLORWRITEENABLE3:
     return kAffectsPipeline;
   case D3DRS_STENCILREF: case D3DRS_STENCILMASK: case D3DRS_STENCILWRITEMASK: case D3DRS_BLENDFACTOR:
     return kAffectsDynamic;
@@ -139,7 +140,7 @@ void Device::set_defaults() {
   state_.clip_planes = {};
   state_.viewport = D3DVIEWPORT9{0, 0, present_parameters_.BackBufferWidth, present_parameters_.BackBufferHeight, 0.0f, 1.0f};
   state_.scissor_rect = RECT{0, 0, LONG(present_parameters_.BackBufferWidth), LONG(present_parameters_.BackBufferHeight)};
-  bind_render_target(back_buffer_);
+  bind_render_target(0, back_buffer_);
   bind_depth_stencil(auto_depth_stencil_);
   dirty_ = kDirtyAll;
 }

@@ -138,12 +138,26 @@ HRESULT Direct3D9::CheckDeviceFormat(UINT adapter, D3DDEVTYPE device_type, D3DFO
   return D3D_OK;
 }
 
+uint32_t multisample_count(const nv_adapter_info &adapter, D3DMULTISAMPLE_TYPE type) {
+  if (type == D3DMULTISAMPLE_NONE) return 1;
+  const uint32_t n = uint32_t(type);
+  if (type == D3DMULTISAMPLE_NONMASKABLE || n < 2 || n > 16 || (n & (n - 1))) return 0;
+  return (adapter.sample_counts & n) ? n : 0;
+}
+
+// Truthful for what the plugin renders: the sample counts it reports for colour and depth
+// targets, of a format that is a target; one quality level each.
 HRESULT Direct3D9::CheckDeviceMultiSampleType(UINT adapter, D3DDEVTYPE device_type, D3DFORMAT surface_format,
                                               WINBOOL, D3DMULTISAMPLE_TYPE multisample_type, DWORD *quality_levels) {
   if (HRESULT hr = check_adapter(adapter, device_type); FAILED(hr)) return hr;
-  if (format_info(surface_format).storage == NV_FORMAT_UNDEFINED) return D3DERR_NOTAVAILABLE;
-  // Multisampling is not implemented yet: only D3DMULTISAMPLE_NONE.
-  if (multisample_type != D3DMULTISAMPLE_NONE) return D3DERR_NOTAVAILABLE;
+  if (quality_levels) *quality_levels = 0;
+  FormatInfo info = format_info(surface_format);
+  if (info.storage == NV_FORMAT_UNDEFINED) return D3DERR_NOTAVAILABLE;
+  const uint32_t support = backend_.adapter.format_support[info.storage];
+  if (multisample_type != D3DMULTISAMPLE_NONE &&
+      !(support & (info.depth ? NV_SUPPORT_DEPTH_STENCIL : NV_SUPPORT_RENDER_TARGET)))
+    return D3DERR_NOTAVAILABLE;
+  if (!multisample_count(backend_.adapter, multisample_type)) return D3DERR_NOTAVAILABLE;
   if (quality_levels) *quality_levels = 1;
   return D3D_OK;
 }

@@ -55,5 +55,8 @@ private:
 
 // Fills caps honestly: what this frontend implements, within the device's limits.
 void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps);
+// Samples per pixel for a multisample type the adapter supports (1 for D3DMULTISAMPLE_NONE), or 0.
+// D3DMULTISAMPLE_NONMASKABLE and counts that are not powers of two are not supported.
+uint32_t multisample_count(const nv_adapter_info &adapter, D3DMULTISAMPLE_TYPE type);
 
 } // namespace novem

@@ -8,13 +8,14 @@ Surface::Surface(Device *device, ULONG public_refs, const D3DSURFACE_DESC &desc)
     : DeviceChild(device, public_refs), desc_(desc), format_(format_info(desc.Format)) {}
 
 Surface *Surface::create_image(Device *device, ULONG public_refs, UINT width, UINT height,
-                               D3DFORMAT format, DWORD usage) {
-  D3DSURFACE_DESC desc{format, D3DRTYPE_SURFACE, usage, D3DPOOL_DEFAULT, D3DMULTISAMPLE_NONE, 0, width, height};
+                               D3DFORMAT format, DWORD usage, D3DMULTISAMPLE_TYPE multisample) {
+  D3DSURFACE_DESC desc{format, D3DRTYPE_SURFACE, usage, D3DPOOL_DEFAULT, multisample, 0, width, height};
   auto *surface = new Surface(device, public_refs, desc);
   surface->image_ = device->commands().new_handle();
   uint32_t nv_usage = (usage & D3DUSAGE_DEPTHSTENCIL) ? NV_IMAGE_DEPTH_STENCIL : NV_IMAGE_RENDER_TARGET;
   device->commands().push(NV_OP_CREATE_IMAGE,
-                          nv_cmd_create_image{surface->image_, surface->format_.storage, width, height, nv_usage, 1});
+                          nv_cmd_create_image{surface->image_, surface->format_.storage, width, height, nv_usage, 1,
+                                              multisample == D3DMULTISAMPLE_NONE ? 1u : uint32_t(multisample)});
   return surface;
 }
 

@@ -15,8 +15,9 @@ class Surface final : public DeviceChild<IDirect3DSurface9> {
 public:
   // A backend image for a render target (usage D3DUSAGE_RENDERTARGET) or depth-stencil surface
   // (D3DUSAGE_DEPTHSTENCIL); sends CREATE_IMAGE.
+  // multisample: D3DMULTISAMPLE_NONE, or a type whose count the plugin supports.
   static Surface *create_image(Device *device, ULONG public_refs, UINT width, UINT height,
-                               D3DFORMAT format, DWORD usage);
+                               D3DFORMAT format, DWORD usage, D3DMULTISAMPLE_TYPE multisample = D3DMULTISAMPLE_NONE);
   // Bytes in memory: D3DPOOL_SYSTEMMEM or D3DPOOL_SCRATCH.
   static Surface *create_memory(Device *device, UINT width, UINT height, D3DFORMAT format, D3DPOOL pool);
   // A level of a texture (GetSurfaceLevel): no reference of its own (AddRef and Release count on
@@ -34,6 +35,7 @@ public:
   ULONG STDMETHODCALLTYPE AddRef() override;
   ULONG STDMETHODCALLTYPE Release() override;
   Texture *texture() const { return texture_; }
+  UINT level() const { return level_; } // of texture()
   D3DRESOURCETYPE STDMETHODCALLTYPE GetType() override { return D3DRTYPE_SURFACE; }
   HRESULT STDMETHODCALLTYPE GetContainer(REFIID iid, void **container) override;
   HRESULT STDMETHODCALLTYPE GetDesc(D3DSURFACE_DESC *desc) override;

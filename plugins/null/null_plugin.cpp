@@ -19,10 +19,16 @@ struct NullExecutor {
     if (bytes <= channel.readback_size) std::memset(channel.readback, 0, bytes);
   }
 
+  // Nothing is drawn: every count is 0, and time stands still.
+  void end_query(const nv_cmd_end_query &a, const nv_cmd_header *) {
+    if (a.slot < NV_MAX_QUERIES) channel.query_results[a.slot].store(0, std::memory_order_relaxed);
+  }
+
   static constexpr novem::DispatchTable<NullExecutor> table() {
     novem::DispatchTable<NullExecutor> t{};
     t[NV_OP_FENCE] = novem::handler<NullExecutor, nv_cmd_fence, &NullExecutor::fence>;
     t[NV_OP_READ_IMAGE] = novem::handler<NullExecutor, nv_cmd_read_image, &NullExecutor::read_image>;
+    t[NV_OP_END_QUERY] = novem::handler<NullExecutor, nv_cmd_end_query, &NullExecutor::end_query>;
     return t;
   }
   bool poll() { return false; }
@@ -49,6 +55,7 @@ int probe(nv_adapter_info *info, char *, size_t) {
   info->max_viewport_size = 16384;
   info->max_point_size = 256.0f;
   for (uint32_t f = 1; f < NV_FORMAT_COUNT; ++f) info->format_support[f] = ~0u;
+  info->sample_counts = 1u | 2u | 4u | 8u | 16u;
   return 0;
 }
 

@@ -19,7 +19,8 @@ const char *opcode_name(uint16_t op) {
       "DESTROY_IMAGE", "CREATE_SHADER", "DESTROY_SHADER", "SET_RENDER_TARGETS", "SET_VIEWPORT",
       "SET_SCISSOR",  "SET_PIPELINE",  "SET_VERTEX_BUFFER", "SET_CONSTANTS",   "CLEAR",
       "DRAW",         "READ_IMAGE",    "PRESENT",        "FENCE",             "SET_INDEX_BUFFER",
-      "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE",  "SET_DYNAMIC_STATE"};
+      "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE",  "SET_DYNAMIC_STATE", "BEGIN_QUERY",   "END_QUERY",
+      "BLIT_IMAGE",   "FILL_IMAGE"};
   return op < NV_OP_COUNT ? names[op] : "?";
 }
 
@@ -83,6 +84,7 @@ bool Executor::init(std::string &error) {
     error = "the context has " + std::to_string(units) + " texture units; Novem needs " + std::to_string(kUnits);
     return false;
   }
+  copy_fbos_.create(gl_);
   gl_.CreateTextures(GL_TEXTURE_2D, 1, &default_texture_);
   gl_.TextureStorage2D(default_texture_, 1, GL_RGBA8, 1, 1);
   static constexpr uint8_t kOpaqueBlack[4] = {0, 0, 0, 0xFF};
@@ -98,9 +100,12 @@ bool Executor::init(std::string &error) {
 void Executor::shutdown() {
   for (PendingFence &f : fences_) {
     if (f.sync) gl_.DeleteSync(f.sync);
+    queries_.resolve(f.value, channel_);
     channel_.complete_fence(f.value);
   }
   fences_.clear();
+  queries_.clear();
+  copy_fbos_.destroy(gl_);
   pipelines_.clear();
   programs_.clear();
   framebuffers_.clear();
@@ -141,6 +146,7 @@ bool Executor::poll() {
       }
       gl_.DeleteSync(f.sync);
     }
+    queries_.resolve(f.value, channel_);
     channel_.complete_fence(f.value);
     fences_.pop_front();
   }
@@ -158,6 +164,7 @@ void Executor::idle() {
 
 void Executor::fence(const nv_cmd_fence &a, const nv_cmd_header *) {
   channel_.submits.fetch_add(1, std::memory_order_relaxed);
+  queries_.fence_issued(a.value);
   if (channel_.device_lost.load(std::memory_order_relaxed)) {
     fences_.push_back({nullptr, a.value}); // completes in order at the next poll
     return;
@@ -232,14 +239,14 @@ void Executor::create_image(const nv_cmd_create_image &a, const nv_cmd_header *)
   if (const Image *old = framebuffers_.image(a.image)) forget_texture(old->name);
   framebuffers_.create_image(a); // replacing an image deletes its framebuffers
   state_.framebuffers_deleted();
-  if (a.image == targets_.color || a.image == targets_.depth_stencil) fbo_dirty_ = true;
+  if (is_target(a.image)) fbo_dirty_ = true;
 }
 
 void Executor::destroy_image(const nv_cmd_destroy_image &a, const nv_cmd_header *) {
   if (const Image *old = framebuffers_.image(a.image)) forget_texture(old->name);
   framebuffers_.destroy_image(a.image);
   state_.framebuffers_deleted();
-  if (a.image == targets_.color || a.image == targets_.depth_stencil) fbo_dirty_ = true;
+  if (is_target(a.image)) fbo_dirty_ = true;
 }
 
 void Executor::set_render_targets(const nv_cmd_set_render_targets &a, const nv_cmd_header *) {
@@ -247,9 +254,28 @@ void Executor::set_render_targets(const nv_cmd_set_render_targets &a, const nv_c
   fbo_dirty_ = true;
 }
 
+bool Executor::is_target(uint32_t image) const {
+  if (!image) return false;
+  if (image == targets_.color || image == targets_.depth_stencil) return true;
+  for (uint32_t c : targets_.more_colors)
+    if (c == image) return true;
+  return false;
+}
+
+// glColorMask sets every draw buffer: buffers 1..3 get theirs after it.
+void Executor::color_masks_123(uint8_t mask1, uint8_t mask2, uint8_t mask3) {
+  const uint8_t masks[3] = {mask1, mask2, mask3};
+  for (GLuint i = 1; i < NV_MAX_COLOR_TARGETS; ++i) {
+    const uint8_t m = masks[i - 1];
+    gl_.ColorMaski(i, m & 1, (m >> 1) & 1, (m >> 2) & 1, (m >> 3) & 1);
+  }
+}
+
 bool Executor::bind_targets() {
   if (fbo_dirty_) {
-    fbo_ = framebuffers_.framebuffer(targets_.color, targets_.depth_stencil);
+    fbo_ = framebuffers_.framebuffer(
+        {targets_.color, targets_.more_colors[0], targets_.more_colors[1], targets_.more_colors[2]},
+        targets_.depth_stencil);
     fbo_dirty_ = false;
   }
   if (!fbo_) return false;
@@ -271,15 +297,24 @@ void Executor::set_scissor(const nv_cmd_set_scissor &a, const nv_cmd_header *) {
 
 void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
   if (!bind_targets()) return;
-  const Image *color = framebuffers_.image(targets_.color);
+  // Every colour target is cleared (D3D9's Clear with several render targets).
+  bool colors[NV_MAX_COLOR_TARGETS];
+  bool any_color = false;
+  for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i) {
+    const Image *c = framebuffers_.image(i == 0 ? targets_.color : targets_.more_colors[i - 1]);
+    any_color |= colors[i] = c && !c->format->depth;
+  }
   const Image *ds = framebuffers_.image(targets_.depth_stencil);
-  bool do_color = (a.flags & NV_CLEAR_COLOR) && color;
+  bool do_color = (a.flags & NV_CLEAR_COLOR) && any_color;
   bool do_depth = (a.flags & NV_CLEAR_DEPTH) && ds;
   bool do_stencil = (a.flags & NV_CLEAR_STENCIL) && ds && ds->format->stencil;
   if (!do_color && !do_depth && !do_stencil) return;
   // A clear ignores the pipeline's write masks and the stencil write mask (GL's clears obey them) and the scissor (each
   // rectangle becomes the scissor for its clear). The next draw puts the pipeline's masks back.
-  if (do_color) state_.color_mask(0xF);
+  if (do_color) {
+    state_.color_mask(0xF);
+    color_masks_123(0xF, 0xF, 0xF);
+  }
   if (do_depth) state_.depth_mask(true);
   if (do_stencil) state_.stencil_write_mask(0xFF);
   pipeline_dirty_ = true;
@@ -288,7 +323,8 @@ void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
   for (uint32_t i = 0; i < a.rect_count; ++i) {
     if (rects[i].width <= 0 || rects[i].height <= 0) continue;
     state_.scissor(rects[i]);
-    if (do_color) gl_.ClearBufferfv(GL_COLOR, 0, a.color);
+    for (GLint c = 0; c < GLint(NV_MAX_COLOR_TARGETS) && do_color; ++c)
+      if (colors[c]) gl_.ClearBufferfv(GL_COLOR, c, a.color);
     if (do_depth && do_stencil)
       gl_.ClearBufferfi(GL_DEPTH_STENCIL, 0, a.depth, stencil);
     else if (do_depth)
@@ -303,9 +339,9 @@ void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
 void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
   const Image *img = framebuffers_.image(a.image);
   const nv_rect &r = a.rect;
-  if (!img || r.x < 0 || r.y < 0 || r.width <= 0 || r.height <= 0 || uint32_t(r.x + r.width) > img->width ||
+  if (!img || img->samples > 1 || r.x < 0 || r.y < 0 || r.width <= 0 || r.height <= 0 || uint32_t(r.x + r.width) > img->width ||
       uint32_t(r.y + r.height) > img->height) {
-    log("READ_IMAGE %u: no such image or the rectangle is outside it", a.image);
+    log("READ_IMAGE %u: no such single-sampled image, or the rectangle is outside it", a.image);
     return;
   }
   size_t bytes = size_t(r.width) * size_t(r.height) * img->format->bytes_per_pixel;
@@ -472,6 +508,7 @@ void Executor::apply_pipeline(const Pipeline &p) {
   state_.blend({p.blend, p.color_src, p.color_dst, p.color_op, p.alpha_src, p.alpha_dst, p.alpha_op});
   state_.blend_color(dynamic_.blend_constant);
   state_.color_mask(p.color_mask);
+  color_masks_123(desc_.more_color_write_masks[0], desc_.more_color_write_masks[1], desc_.more_color_write_masks[2]);
   state_.depth(p.depth_test, p.depth_write, p.depth_func);
   state_.cull(p.cull, p.cull_face);
   state_.polygon_mode(p.polygon_mode);

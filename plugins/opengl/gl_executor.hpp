@@ -10,9 +10,11 @@
 #include <unordered_map>
 
 #include "gl_context.hpp"
+#include "gl_copy.hpp"
 #include "gl_framebuffers.hpp"
 #include "gl_pipelines.hpp"
 #include "gl_programs.hpp"
+#include "gl_query.hpp"
 #include "gl_state.hpp"
 #include "gl_upload_ring.hpp"
 #include "novem/worker.hpp"
@@ -68,6 +70,10 @@ public:
   void update_image(const nv_cmd_update_image &a, const nv_cmd_header *h);
   void set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *h);
   void set_dynamic_state(const nv_cmd_set_dynamic_state &a, const nv_cmd_header *h);
+  void begin_query(const nv_cmd_begin_query &a, const nv_cmd_header *h); // gl_query.cpp
+  void end_query(const nv_cmd_end_query &a, const nv_cmd_header *h);     // gl_query.cpp
+  void blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *h);   // gl_copy.cpp
+  void fill_image(const nv_cmd_fill_image &a, const nv_cmd_header *h);   // gl_copy.cpp
 
 private:
   // A table entry: the handler, then (unless KHR_debug reports them) any GL error it raised.
@@ -78,6 +84,8 @@ private:
   }
   void check_errors(uint16_t opcode);
   bool bind_targets();          // binds the current framebuffer; false when there is none
+  bool is_target(uint32_t image) const;
+  void color_masks_123(uint8_t mask1, uint8_t mask2, uint8_t mask3); // draw buffers 1..3
   void apply_pipeline(const Pipeline &p);
   void apply_vertex_input(const nv_pipeline_desc &d);
   void bind_vertex_buffer(uint32_t slot);
@@ -145,6 +153,9 @@ private:
   GLuint default_texture_ = 0; // 1x1 (0, 0, 0, 1): what a slot with no image samples
   std::unordered_map<std::string, GLuint> samplers_; // nv_sampler_desc bytes -> sampler object
 
+  Queries queries_{gl_};
+  CopyFramebuffers copy_fbos_;
+
   std::deque<PendingFence> fences_;
   bool unflushed_ = false;
 };
@@ -174,6 +185,10 @@ constexpr novem::DispatchTable<Executor> Executor::table() {
   t[NV_OP_UPDATE_IMAGE] = run<nv_cmd_update_image, &Executor::update_image>;
   t[NV_OP_SET_TEXTURE] = run<nv_cmd_set_texture, &Executor::set_texture>;
   t[NV_OP_SET_DYNAMIC_STATE] = run<nv_cmd_set_dynamic_state, &Executor::set_dynamic_state>;
+  t[NV_OP_BEGIN_QUERY] = run<nv_cmd_begin_query, &Executor::begin_query>;
+  t[NV_OP_END_QUERY] = run<nv_cmd_end_query, &Executor::end_query>;
+  t[NV_OP_BLIT_IMAGE] = run<nv_cmd_blit_image, &Executor::blit_image>;
+  t[NV_OP_FILL_IMAGE] = run<nv_cmd_fill_image, &Executor::fill_image>;
   return t;
 }
 

@@ -23,7 +23,22 @@ void Framebuffers::create_image(const nv_cmd_create_image &a) {
   while ((std::max(a.width, a.height) >> max_levels) != 0) ++max_levels;
   img.levels = std::clamp<uint32_t>(a.levels, 1, max_levels);
   if (a.usage & (NV_IMAGE_RENDER_TARGET | NV_IMAGE_DEPTH_STENCIL)) img.levels = 1;
-  if (img.renderbuffer) {
+  if (a.samples > 1) {
+    // A multisampled target (ABI 4): never sampled, one level.
+    img.samples = a.samples;
+    img.sampled = false;
+    img.levels = 1;
+    if (format->depth) {
+      img.renderbuffer = true;
+      gl_.CreateRenderbuffers(1, &img.name);
+      gl_.NamedRenderbufferStorageMultisample(img.name, GLsizei(a.samples), format->internal_format, GLsizei(a.width),
+                                              GLsizei(a.height));
+    } else {
+      gl_.CreateTextures(GL_TEXTURE_2D_MULTISAMPLE, 1, &img.name);
+      gl_.TextureStorage2DMultisample(img.name, GLsizei(a.samples), format->internal_format, GLsizei(a.width),
+                                      GLsizei(a.height), GL_TRUE);
+    }
+  } else if (img.renderbuffer) {
     gl_.CreateRenderbuffers(1, &img.name);
     gl_.NamedRenderbufferStorage(img.name, format->internal_format, GLsizei(a.width), GLsizei(a.height));
   } else {
@@ -40,7 +55,7 @@ void Framebuffers::destroy_image(uint32_t handle) {
   auto it = images_.find(handle);
   if (it == images_.end()) return;
   for (auto f = framebuffers_.begin(); f != framebuffers_.end();) {
-    if (uint32_t(f->first >> 32) == handle || uint32_t(f->first) == handle) {
+    if (std::find(f->first.begin(), f->first.end(), handle) != f->first.end()) {
       if (f->second) gl_.DeleteFramebuffers(1, &f->second);
       f = framebuffers_.erase(f);
     } else {
@@ -59,19 +74,31 @@ const Image *Framebuffers::image(uint32_t handle) const {
   return it == images_.end() ? nullptr : &it->second;
 }
 
-GLuint Framebuffers::framebuffer(uint32_t color, uint32_t depth_stencil) {
-  auto found = framebuffers_.find(key(color, depth_stencil));
+GLuint Framebuffers::framebuffer(const Colors &colors, uint32_t depth_stencil) {
+  const Key key{colors[0], colors[1], colors[2], colors[3], depth_stencil};
+  auto found = framebuffers_.find(key);
   if (found != framebuffers_.end()) return found->second;
 
-  const Image *c = image(color), *d = image(depth_stencil);
-  if (!c && !d) return 0; // nothing (alive) to render into; not remembered
-  if ((color && !c) || (depth_stencil && !d) || (c && c->format->depth) || (d && !d->format->depth)) {
-    log("render targets (%u, %u): missing or of the wrong kind", color, depth_stencil);
+  const Image *c[NV_MAX_COLOR_TARGETS];
+  bool any = false, wrong = false;
+  for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i) {
+    c[i] = image(colors[i]);
+    any |= c[i] != nullptr;
+    wrong |= (colors[i] && !c[i]) || (c[i] && c[i]->format->depth);
+  }
+  const Image *d = image(depth_stencil);
+  if (!any && !d) return 0; // nothing (alive) to render into; not remembered
+  if (wrong || (depth_stencil && !d) || (d && !d->format->depth)) {
+    log("render targets (%u, %u): missing or of the wrong kind", colors[0], depth_stencil);
     return 0;
   }
   GLuint fbo = 0;
   gl_.CreateFramebuffers(1, &fbo);
-  if (c) gl_.NamedFramebufferTexture(fbo, GL_COLOR_ATTACHMENT0, c->name, 0);
+  GLenum draw_buffers[NV_MAX_COLOR_TARGETS];
+  for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i) {
+    draw_buffers[i] = c[i] ? GL_COLOR_ATTACHMENT0 + i : GL_NONE;
+    if (c[i]) gl_.NamedFramebufferTexture(fbo, GL_COLOR_ATTACHMENT0 + i, c[i]->name, 0);
+  }
   if (d) {
     GLenum point = d->format->stencil ? GL_DEPTH_STENCIL_ATTACHMENT : GL_DEPTH_ATTACHMENT;
     if (d->renderbuffer)
@@ -79,15 +106,15 @@ GLuint Framebuffers::framebuffer(uint32_t color, uint32_t depth_stencil) {
     else
       gl_.NamedFramebufferTexture(fbo, point, d->name, 0);
   }
-  gl_.NamedFramebufferDrawBuffer(fbo, c ? GL_COLOR_ATTACHMENT0 : GL_NONE);
-  gl_.NamedFramebufferReadBuffer(fbo, c ? GL_COLOR_ATTACHMENT0 : GL_NONE);
+  gl_.NamedFramebufferDrawBuffers(fbo, NV_MAX_COLOR_TARGETS, draw_buffers);
+  gl_.NamedFramebufferReadBuffer(fbo, c[0] ? GL_COLOR_ATTACHMENT0 : GL_NONE);
   GLenum status = gl_.CheckNamedFramebufferStatus(fbo, GL_DRAW_FRAMEBUFFER);
   if (status != GL_FRAMEBUFFER_COMPLETE) {
-    log("render targets (%u, %u): framebuffer incomplete (0x%04x)", color, depth_stencil, status);
+    log("render targets (%u, %u): framebuffer incomplete (0x%04x)", colors[0], depth_stencil, status);
     gl_.DeleteFramebuffers(1, &fbo);
     fbo = 0;
   }
-  framebuffers_[key(color, depth_stencil)] = fbo;
+  framebuffers_[key] = fbo;
   return fbo;
 }
 

@@ -1,11 +1,14 @@
 // Images and the framebuffers that render into them. An image is a texture (render targets and
 // sampled images) or a renderbuffer (depth/stencil that is never sampled). A framebuffer object
-// is made for each (color, depth-stencil) combination the first time it is bound, and kept until
-// one of its images is destroyed. READ_IMAGE reads through the same cache: (image, 0) for color
-// and (0, image) for depth.
+// is made for each combination of colour targets 0..3 and depth-stencil the first time it is
+// bound (colour target N at GL_COLOR_ATTACHMENTN, draw buffer N), and kept until one of its
+// images is destroyed. READ_IMAGE reads through the same cache: (image, 0) for color and
+// (0, image) for depth.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <map>
 #include <unordered_map>
 
 #include "gl_formats.hpp"
@@ -20,6 +23,7 @@ struct Image {
   const ImageFormat *format = nullptr;
   uint32_t width = 0, height = 0;
   uint32_t levels = 1;
+  uint32_t samples = 1; // > 1: multisampled (GL_TEXTURE_2D_MULTISAMPLE or a multisampled renderbuffer)
   bool sampled = false;
 };
 
@@ -30,16 +34,18 @@ public:
   void create_image(const nv_cmd_create_image &a);
   void destroy_image(uint32_t handle); // and every framebuffer it is attached to
   const Image *image(uint32_t handle) const;
-  // The framebuffer for the pair, created on first use; 0 when both are 0 or it is incomplete.
-  GLuint framebuffer(uint32_t color, uint32_t depth_stencil);
+  using Colors = std::array<uint32_t, NV_MAX_COLOR_TARGETS>;
+  // The framebuffer for the targets, created on first use; 0 when all are 0 or it is incomplete.
+  GLuint framebuffer(const Colors &colors, uint32_t depth_stencil);
+  GLuint framebuffer(uint32_t color, uint32_t depth_stencil) { return framebuffer(Colors{color}, depth_stencil); }
   void clear();
 
 private:
-  static uint64_t key(uint32_t color, uint32_t depth) { return uint64_t(color) << 32 | depth; }
+  using Key = std::array<uint32_t, NV_MAX_COLOR_TARGETS + 1>; // colours, then depth-stencil
 
   const NovemGL &gl_;
   std::unordered_map<uint32_t, Image> images_;
-  std::unordered_map<uint64_t, GLuint> framebuffers_; // 0: incomplete (reported once)
+  std::map<Key, GLuint> framebuffers_; // 0: incomplete (reported once)
 };
 
 } // namespace novem_gl

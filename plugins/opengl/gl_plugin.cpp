@@ -1,6 +1,7 @@
 // The plugin's entry point: probe, create_device, destroy_device. Each device is a submission
 // thread that owns its EGL context and runs novem::run_worker with the GL executor; probe()
 // starts GL on a short-lived thread of its own and describes the device.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <future>
@@ -95,6 +96,14 @@ void describe(const Context &ctx, nv_adapter_info &info) {
     info.video_memory_bytes = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE)) / 4;
 
   for (uint32_t f = 1; f < NV_FORMAT_COUNT; ++f) info.format_support[f] = novem_gl::format_support(gl, f);
+  // Multisampled targets are textures (colour) and renderbuffers (depth): the smallest limit.
+  GLint samples[3] = {1, 1, 1};
+  gl.GetIntegerv(GL_MAX_SAMPLES, &samples[0]);
+  gl.GetIntegerv(GL_MAX_COLOR_TEXTURE_SAMPLES, &samples[1]);
+  gl.GetIntegerv(GL_MAX_DEPTH_TEXTURE_SAMPLES, &samples[2]);
+  const GLint max_samples = std::min({samples[0], samples[1], samples[2]});
+  info.sample_counts = 0;
+  for (GLint n = 1; n <= max_samples && n <= 64; n *= 2) info.sample_counts |= uint32_t(n);
   while (gl.GetError() != GL_NO_ERROR) {
   }
 }

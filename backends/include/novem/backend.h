@@ -43,6 +43,9 @@ typedef struct nv_adapter_info {
   uint32_t max_viewport_size;
   float max_point_size;
   uint32_t format_support[NV_FORMAT_COUNT]; /* nv_format_support bits, indexed by nv_format */
+  /* ABI 4: the sample counts N for which multisampled colour and depth-stencil targets of every
+   * supported format work: bit value N set (1 is always set; 4 is bit 2), as VkSampleCountFlags. */
+  uint32_t sample_counts;
 } nv_adapter_info;
 
 typedef struct nv_device_desc {

@@ -55,6 +55,10 @@ struct nv_channel {
     readback_size = readback ? bytes : 0;
   }
 
+  // ---- query results (ABI 4): END_QUERY stores a slot's value here before the FENCE that
+  // follows it completes; the frontend reads it once that fence has completed. ----
+  std::atomic<uint64_t> query_results[NV_MAX_QUERIES] = {};
+
   // ---- counters ----
   std::atomic<uint64_t> fence_waits{0};                // frontend waits on the plugin
   std::atomic<uint64_t> executed[NV_OP_COUNT] = {};    // commands executed, per opcode

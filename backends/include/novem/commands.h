@@ -125,6 +125,7 @@ enum nv_clear_flags { NV_CLEAR_COLOR = 1u << 0, NV_CLEAR_DEPTH = 1u << 1, NV_CLE
 typedef struct nv_rect { int32_t x, y, width, height; } nv_rect;
 
 #define NV_MAX_VERTEX_ATTRIBUTES 16
+#define NV_MAX_COLOR_TARGETS 4 /* ABI 4 */
 #define NV_MAX_VERTEX_BUFFERS 16
 
 typedef struct nv_vertex_attribute {
@@ -166,6 +167,10 @@ typedef struct nv_pipeline_desc {
   /* Bit n: vertex buffer slot n advances once per instance instead of once per vertex. */
   uint16_t instance_slots;
   uint16_t reserved5;
+  /* ABI 4: the write masks of colour targets 1..3 (color_write_mask is target 0's); blending
+   * applies to every target alike. */
+  uint8_t more_color_write_masks[NV_MAX_COLOR_TARGETS - 1];
+  uint8_t reserved2;
 } nv_pipeline_desc;
 
 typedef enum nv_opcode {
@@ -193,6 +198,10 @@ typedef enum nv_opcode {
   NV_OP_UPDATE_IMAGE,     /* ABI 3 */
   NV_OP_SET_TEXTURE,      /* ABI 3 */
   NV_OP_SET_DYNAMIC_STATE, /* ABI 4 */
+  NV_OP_BEGIN_QUERY,      /* ABI 4 */
+  NV_OP_END_QUERY,        /* ABI 4 */
+  NV_OP_BLIT_IMAGE,       /* ABI 4 */
+  NV_OP_FILL_IMAGE,       /* ABI 4 */
   NV_OP_COUNT
 } nv_opcode;
 
@@ -213,15 +222,23 @@ typedef struct nv_cmd_update_buffer { uint32_t buffer; uint32_t flags; uint64_t 
 /* Initial contents are undefined. levels (ABI 3): mip levels, 1..log2(max(width, height)) + 1;
  * 0 reads as 1. Level n is max(width >> n, 1) x max(height >> n, 1). Render targets and
  * depth-stencil images have one level. */
+/* samples (ABI 4): 0 or 1 single-sampled; N > 1 (a count in nv_adapter_info.sample_counts) a
+ * multisampled render target or depth-stencil image (one level, never sampled, never read with
+ * READ_IMAGE; BLIT_IMAGE from it to a single-sampled image of the same rectangle size resolves). */
 typedef struct nv_cmd_create_image {
   uint32_t image; uint32_t format; uint32_t width, height; uint32_t usage; uint32_t levels;
+  uint32_t samples;
 } nv_cmd_create_image;
 typedef struct nv_cmd_destroy_image { uint32_t image; } nv_cmd_destroy_image;
 /* payload: word_count SPIR-V words, entry point "main" */
 typedef struct nv_cmd_create_shader { uint32_t shader; uint32_t stage; uint32_t word_count; } nv_cmd_create_shader;
 typedef struct nv_cmd_destroy_shader { uint32_t shader; } nv_cmd_destroy_shader;
-/* Either may be 0. */
-typedef struct nv_cmd_set_render_targets { uint32_t color; uint32_t depth_stencil; } nv_cmd_set_render_targets;
+/* Any may be 0. color is colour target 0; more_colors (ABI 4) are targets 1..3, which a pixel
+ * shader's outputs at locations 1..3 write. The targets render over the area they all cover. */
+typedef struct nv_cmd_set_render_targets {
+  uint32_t color; uint32_t depth_stencil;
+  uint32_t more_colors[NV_MAX_COLOR_TARGETS - 1];
+} nv_cmd_set_render_targets;
 typedef struct nv_cmd_set_viewport { float x, y, width, height, min_depth, max_depth; } nv_cmd_set_viewport;
 typedef struct nv_cmd_set_scissor { nv_rect rect; } nv_cmd_set_scissor;
 typedef struct nv_cmd_set_pipeline { nv_pipeline_desc desc; } nv_cmd_set_pipeline;
@@ -313,6 +330,37 @@ typedef struct nv_cmd_set_dynamic_state {
   float depth_bias_constant;
   float depth_bias_slope;
 } nv_cmd_set_dynamic_state;
+/* ABI 4: queries. A query slot (0..NV_MAX_QUERIES - 1, chosen by the frontend) receives its
+ * result in the channel's query_results[slot]; the value is there once a FENCE that follows the
+ * END_QUERY has completed. */
+#define NV_MAX_QUERIES 1024
+typedef enum nv_query_type {
+  NV_QUERY_OCCLUSION = 0, /* samples of draws that passed the depth and stencil tests */
+  NV_QUERY_TIMESTAMP = 1, /* the GPU's time in nanoseconds when the commands before it finished */
+} nv_query_type;
+
+/* NV_QUERY_OCCLUSION only: starts counting, for `slot`, the samples that later draws write
+ * (that pass the depth and stencil tests). Several slots may count at once; beginning a slot
+ * that counts restarts it. Clears, blits and fills are not counted. */
+typedef struct nv_cmd_begin_query { uint32_t slot; uint32_t type; } nv_cmd_begin_query;
+/* NV_QUERY_OCCLUSION: stops the slot's count and stores it (0 when the slot was never begun).
+ * NV_QUERY_TIMESTAMP: stores the time at which the commands before it have finished. */
+typedef struct nv_cmd_end_query { uint32_t slot; uint32_t type; } nv_cmd_end_query;
+
+/* ABI 4: copies between colour images. Copies src_rect of level src_level of src into dst_rect
+ * of level dst_level of dst, scaling when the sizes differ, with filter POINT or LINEAR (NONE
+ * reads as POINT). The images are colour images of the same format; the rectangles lie inside
+ * their levels and are not empty; src and dst are different images. Ordered with draws: draws
+ * before it are in src, draws after it see dst's new texels. */
+typedef struct nv_cmd_blit_image {
+  uint32_t src; uint32_t src_level; nv_rect src_rect;
+  uint32_t dst; uint32_t dst_level; nv_rect dst_rect;
+  uint32_t filter; /* nv_filter */
+} nv_cmd_blit_image;
+/* Fills rect (inside the level, not empty) of level `level` of a colour image with color
+ * (r, g, b, a in [0, 1], converted to the image's format as a clear is). Ignores viewport,
+ * scissor, write masks and the bound targets; ordered with draws. */
+typedef struct nv_cmd_fill_image { uint32_t image; uint32_t level; nv_rect rect; float color[4]; } nv_cmd_fill_image;
 
 #ifdef __cplusplus
 }

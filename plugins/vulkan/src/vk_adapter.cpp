@@ -41,6 +41,8 @@ void describe_adapter(const NovemVkInstance &vk, VkPhysicalDevice gpu, nv_adapte
   info.max_point_size = features.largePoints ? p.limits.pointSizeRange[1] : 1.0f;
   query_format_support(vk, gpu, info.format_support);
   query_vertex_format_support(vk, gpu, info.format_support);
+  info.sample_counts = p.limits.framebufferColorSampleCounts & p.limits.framebufferDepthSampleCounts &
+                       p.limits.framebufferStencilSampleCounts & p.limits.framebufferNoAttachmentsSampleCounts;
 }
 
 } // namespace novem::vk

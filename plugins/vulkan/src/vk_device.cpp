@@ -43,6 +43,9 @@ Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu) : instance
   want.features.largePoints = have.largePoints;
   want.features.fillModeNonSolid = have.fillModeNonSolid; // D3DFILL_WIREFRAME / POINT
   fill_mode_non_solid_ = have.fillModeNonSolid;
+  want.features.occlusionQueryPrecise = have.occlusionQueryPrecise; // D3D9 occlusion queries count samples
+  want.features.independentBlend = have.independentBlend;           // a write mask per render target
+  independent_blend_ = have.independentBlend == VK_TRUE;
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_ci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};

@@ -30,6 +30,8 @@ public:
   const VkPhysicalDeviceLimits &limits() const { return properties_.limits; }
   const VkPhysicalDeviceMemoryProperties &memory() const { return memory_; }
   bool fill_mode_non_solid() const { return fill_mode_non_solid_; } // wireframe and point fill
+  // The independentBlend feature: colour attachments may have different blend states (masks).
+  bool independent_blend() const { return independent_blend_; }
 
 private:
   const NovemVkInstance &instance_;
@@ -41,6 +43,7 @@ private:
   VkPhysicalDeviceProperties properties_{};
   VkPhysicalDeviceMemoryProperties memory_{};
   bool fill_mode_non_solid_ = false;
+  bool independent_blend_ = false;
 };
 
 } // namespace novem::vk

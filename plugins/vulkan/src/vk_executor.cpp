@@ -12,6 +12,7 @@
 #include "vk_instance.hpp"
 #include "vk_memory.hpp"
 #include "vk_pipeline.hpp"
+#include "vk_query.hpp"
 #include "vk_shader.hpp"
 #include "vk_texture.hpp"
 #include "vk_uniform_ring.hpp"
@@ -26,7 +27,8 @@ const char *opcode_name(uint16_t op) {
       "DESTROY_IMAGE", "CREATE_SHADER", "DESTROY_SHADER", "SET_RENDER_TARGETS", "SET_VIEWPORT",
       "SET_SCISSOR",  "SET_PIPELINE",  "SET_VERTEX_BUFFER", "SET_CONSTANTS", "CLEAR",
       "DRAW",         "READ_IMAGE",    "PRESENT",        "FENCE",         "SET_INDEX_BUFFER",
-      "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE",  "SET_DYNAMIC_STATE"};
+      "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE",  "SET_DYNAMIC_STATE", "BEGIN_QUERY",   "END_QUERY",
+      "BLIT_IMAGE",   "FILL_IMAGE"};
   return op < NV_OP_COUNT ? names[op] : "unknown";
 }
 
@@ -61,12 +63,14 @@ Executor::Executor(nv_channel &channel, const Options &options) : channel_(chann
   default_texture_ = std::make_unique<Image>(*device_, *allocator_, NV_FORMAT_B8G8R8A8_UNORM, 1, 1, NV_IMAGE_SAMPLED);
   static constexpr uint8_t kOpaqueBlack[4] = {0, 0, 0, 0xFF}; // B, G, R, A
   upload(*default_texture_, 0, VkRect2D{{0, 0}, {1, 1}}, kOpaqueBlack, 4);
+  queries_ = std::make_unique<Queries>(*device_, channel_);
 }
 
 Executor::~Executor() {
   end_rendering();
   batches_->drain(); // runs every deferred free
   batches_.reset();
+  queries_.reset();
   buffers_.clear();
   images_.clear();
   shaders_.clear();
@@ -115,20 +119,52 @@ VkCommandBuffer Executor::command_buffer() {
   return cmd;
 }
 
+Image *Executor::color_target(uint32_t index) {
+  Image *img = find_image(index == 0 ? targets_.color : targets_.more_colors[index - 1]);
+  return img && !img->is_depth() ? img : nullptr;
+}
+
+VkSampleCountFlagBits Executor::target_samples() {
+  for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i)
+    if (Image *img = color_target(i)) return img->samples();
+  Image *depth = find_image(targets_.depth_stencil);
+  return depth ? depth->samples() : VK_SAMPLE_COUNT_1_BIT;
+}
+
+bool Executor::is_target(uint32_t image) const {
+  if (!image) return false;
+  if (image == targets_.color || image == targets_.depth_stencil) return true;
+  for (uint32_t c : targets_.more_colors)
+    if (c == image) return true;
+  return false;
+}
+
 bool Executor::begin_rendering() {
   if (rendering_) return true;
-  Image *color = find_image(targets_.color);
+  Image *colors[NV_MAX_COLOR_TARGETS];
+  uint32_t color_count = 0; // up to the last bound target; unbound ones in between have no view
+  for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i)
+    if ((colors[i] = color_target(i))) color_count = i + 1;
   Image *depth = find_image(targets_.depth_stencil);
-  if (color && color->is_depth()) color = nullptr;
   if (depth && !depth->is_depth()) depth = nullptr;
-  if (!color && !depth) return false;
+  if (!color_count && !depth) return false;
+  // Every attachment of a render pass instance has one sample count (D3D9: the depth-stencil
+  // surface's multisample type must match the render targets').
+  const VkSampleCountFlagBits samples = target_samples();
+  for (uint32_t i = 0; i <= NV_MAX_COLOR_TARGETS; ++i) {
+    Image *img = i < NV_MAX_COLOR_TARGETS ? colors[i] : depth;
+    if (img && img->samples() != samples) throw std::runtime_error("the targets differ in sample count: nothing drawn");
+  }
 
   VkCommandBuffer cmd = command_buffer();
   const BatchId id = batches_->recording_id();
   VkExtent2D extent{UINT32_MAX, UINT32_MAX};
-  VkRenderingAttachmentInfo color_att{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+  VkRenderingAttachmentInfo color_atts[NV_MAX_COLOR_TARGETS];
   VkRenderingAttachmentInfo depth_att{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-  for (Image *img : {color, depth}) {
+  for (uint32_t i = 0; i <= NV_MAX_COLOR_TARGETS; ++i) {
+    Image *img = i < NV_MAX_COLOR_TARGETS ? colors[i] : depth;
+    VkRenderingAttachmentInfo &att = i < NV_MAX_COLOR_TARGETS ? color_atts[i] : depth_att;
+    att = VkRenderingAttachmentInfo{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
     if (!img) continue;
     const bool is_depth = img->is_depth();
     barriers_.transition(img->handle(), img->format().aspects, img->access(),
@@ -136,22 +172,23 @@ bool Executor::begin_rendering() {
     img->mark_used(id);
     extent.width = std::min(extent.width, img->width());
     extent.height = std::min(extent.height, img->height());
-    VkRenderingAttachmentInfo &att = is_depth ? depth_att : color_att;
     att.imageView = img->view();
     att.imageLayout = is_depth ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     att.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
     att.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
   }
   barriers_.flush(device_->vk(), cmd);
+  queries_->before_rendering(cmd);
 
   VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
   ri.renderArea = {{0, 0}, extent};
   ri.layerCount = 1;
-  ri.colorAttachmentCount = color ? 1 : 0;
-  ri.pColorAttachments = color ? &color_att : nullptr;
+  ri.colorAttachmentCount = color_count;
+  ri.pColorAttachments = color_count ? color_atts : nullptr;
   ri.pDepthAttachment = depth ? &depth_att : nullptr;
   ri.pStencilAttachment = depth && (depth->format().aspects & VK_IMAGE_ASPECT_STENCIL_BIT) ? &depth_att : nullptr;
   device_->vk().CmdBeginRendering(cmd, &ri);
+  queries_->rendering_begun(cmd);
   rendering_ = true;
   render_extent_ = extent;
   dynamic_dirty_ = true;
@@ -160,6 +197,7 @@ bool Executor::begin_rendering() {
 
 void Executor::end_rendering() {
   if (!rendering_) return;
+  queries_->rendering_ending(batches_->cmd());
   device_->vk().CmdEndRendering(batches_->cmd());
   rendering_ = false;
 }
@@ -172,11 +210,14 @@ void Executor::submit() {
 bool Executor::bind_pipeline(VkCommandBuffer cmd) {
   if (pipeline_dirty_) {
     if (!desc_set_) return false;
-    Image *color = find_image(targets_.color);
+    VkFormat color_formats[NV_MAX_COLOR_TARGETS];
+    for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i) {
+      Image *color = color_target(i);
+      color_formats[i] = color ? color->format().format : VK_FORMAT_UNDEFINED;
+    }
     Image *depth = find_image(targets_.depth_stencil);
-    VkFormat color_format = color && !color->is_depth() ? color->format().format : VK_FORMAT_UNDEFINED;
     VkFormat depth_format = depth && depth->is_depth() ? depth->format().format : VK_FORMAT_UNDEFINED;
-    PipelineKey key = PipelineKey::make(desc_, color_format, depth_format);
+    PipelineKey key = PipelineKey::make(desc_, color_formats, depth_format, target_samples());
     pipeline_ = pipelines_->get(
         key, [this](uint32_t h) { return find_shader(h); }, [this](VkPipeline p) { retire_pipeline(p); });
     pipeline_slots_ = 0;
@@ -448,7 +489,7 @@ void Executor::drop_buffer(uint32_t handle) {
 void Executor::drop_image(uint32_t handle) {
   auto it = images_.find(handle);
   if (it == images_.end()) return;
-  if (handle == targets_.color || handle == targets_.depth_stencil) {
+  if (is_target(handle)) {
     end_rendering();
     pipeline_dirty_ = true;
   }
@@ -486,8 +527,8 @@ void Executor::create_image(const nv_cmd_create_image &a, const nv_cmd_header *)
   if (!a.image) return;
   drop_image(a.image);
   images_[a.image] = std::make_unique<Image>(*device_, *allocator_, nv_format(a.format), a.width, a.height, a.usage,
-                                            a.levels);
-  if (a.image == targets_.color || a.image == targets_.depth_stencil) pipeline_dirty_ = true;
+                                            a.levels, a.samples);
+  if (is_target(a.image)) pipeline_dirty_ = true;
   if (texture_bound(a.image)) set_dirty_ = true;
 }
 
@@ -546,7 +587,7 @@ void Executor::destroy_shader(const nv_cmd_destroy_shader &a, const nv_cmd_heade
 // state
 
 void Executor::set_render_targets(const nv_cmd_set_render_targets &a, const nv_cmd_header *) {
-  if (a.color == targets_.color && a.depth_stencil == targets_.depth_stencil) return;
+  if (std::memcmp(&a, &targets_, sizeof a) == 0) return;
   end_rendering();
   targets_ = a;
   pipeline_dirty_ = true;
@@ -603,17 +644,17 @@ void Executor::set_constants(const nv_cmd_set_constants &a, const nv_cmd_header 
 
 void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
   if (!begin_rendering()) return;
-  Image *color = find_image(targets_.color);
   Image *depth = find_image(targets_.depth_stencil);
-  if (color && color->is_depth()) color = nullptr;
   if (depth && !depth->is_depth()) depth = nullptr;
 
-  VkClearAttachment atts[2];
+  // Every colour target is cleared (D3D9's Clear with several render targets).
+  VkClearAttachment atts[NV_MAX_COLOR_TARGETS + 1];
   uint32_t att_count = 0;
-  if ((a.flags & NV_CLEAR_COLOR) && color) {
+  for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS && (a.flags & NV_CLEAR_COLOR); ++i) {
+    if (!color_target(i)) continue;
     VkClearAttachment &c = atts[att_count++];
     c.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
-    c.colorAttachment = 0;
+    c.colorAttachment = i;
     std::memcpy(c.clearValue.color.float32, a.color, sizeof a.color);
   }
   if (depth) {
@@ -678,6 +719,7 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
 void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
   Image *img = find_image(a.image);
   if (!img) return;
+  if (img->samples() != VK_SAMPLE_COUNT_1_BIT) throw std::runtime_error("a multisampled image cannot be read");
   const VkRect2D r = clip_rect(a.rect, {img->width(), img->height()});
   if (!r.extent.width || !r.extent.height) return;
   const uint32_t texel = img->format().texel_bytes;

@@ -24,6 +24,7 @@ class Instance;
 class MemoryAllocator;
 class PipelineCache;
 class PipelineLayout;
+class Queries;
 class SamplerCache;
 class DescriptorArena;
 class Shader;
@@ -66,6 +67,10 @@ public:
   void update_image(const nv_cmd_update_image &a, const nv_cmd_header *h);
   void set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *h);
   void set_dynamic_state(const nv_cmd_set_dynamic_state &a, const nv_cmd_header *h);
+  void begin_query(const nv_cmd_begin_query &a, const nv_cmd_header *h); // vk_query.cpp
+  void end_query(const nv_cmd_end_query &a, const nv_cmd_header *h);     // vk_query.cpp
+  void blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *h);   // vk_copy.cpp
+  void fill_image(const nv_cmd_fill_image &a, const nv_cmd_header *h);   // vk_copy.cpp
 
   // One line on stderr for a command that failed (the first few of them).
   void report(uint16_t opcode, const char *what);
@@ -76,6 +81,9 @@ private:
 
   VkCommandBuffer command_buffer(); // the recording one, begun on demand
   bool begin_rendering();           // false when no target is bound
+  Image *color_target(uint32_t index); // colour target 0..3, or nullptr
+  bool is_target(uint32_t image) const;
+  VkSampleCountFlagBits target_samples(); // of the first bound target
   void end_rendering();
   void submit();                    // ends rendering and submits the recording batch
   bool bind_pipeline(VkCommandBuffer cmd);
@@ -113,6 +121,7 @@ private:
   std::unique_ptr<SamplerCache> samplers_;
   std::unique_ptr<DescriptorArena> descriptors_;
   std::unique_ptr<Image> default_texture_; // 1x1 (0, 0, 0, 1): what a slot with no image samples
+  std::unique_ptr<Queries> queries_;
 
   std::unordered_map<uint32_t, std::unique_ptr<Buffer>> buffers_;
   std::unordered_map<uint32_t, std::unique_ptr<Image>> images_;
@@ -193,6 +202,10 @@ constexpr DispatchTable<Executor> Executor::table() {
   t[NV_OP_UPDATE_IMAGE] = guarded<nv_cmd_update_image, &Executor::update_image>;
   t[NV_OP_SET_TEXTURE] = guarded<nv_cmd_set_texture, &Executor::set_texture>;
   t[NV_OP_SET_DYNAMIC_STATE] = guarded<nv_cmd_set_dynamic_state, &Executor::set_dynamic_state>;
+  t[NV_OP_BEGIN_QUERY] = guarded<nv_cmd_begin_query, &Executor::begin_query>;
+  t[NV_OP_END_QUERY] = guarded<nv_cmd_end_query, &Executor::end_query>;
+  t[NV_OP_BLIT_IMAGE] = guarded<nv_cmd_blit_image, &Executor::blit_image>;
+  t[NV_OP_FILL_IMAGE] = guarded<nv_cmd_fill_image, &Executor::fill_image>;
   return t;
 }
 

@@ -7,7 +7,7 @@
 namespace novem::vk {
 
 Image::Image(const Device &device, MemoryAllocator &allocator, nv_format format, uint32_t width, uint32_t height,
-             uint32_t usage, uint32_t levels)
+             uint32_t usage, uint32_t levels, uint32_t samples)
     : device_(device), allocator_(allocator), format_(resolve_format(device.instance_vk(), device.gpu(), format)),
       width_(width ? width : 1), height_(height ? height : 1) {
   if (format_.format == VK_FORMAT_UNDEFINED) throw std::runtime_error("not an image format");
@@ -15,6 +15,12 @@ Image::Image(const Device &device, MemoryAllocator &allocator, nv_format format,
   while ((std::max(width_, height_) >> max_levels) != 0) ++max_levels;
   levels_ = std::clamp<uint32_t>(levels, 1, max_levels);
   if (usage & (NV_IMAGE_RENDER_TARGET | NV_IMAGE_DEPTH_STENCIL)) levels_ = 1;
+  // A multisampled image is a target only: one level, never sampled (ABI 4).
+  if (samples > 1 && (samples & (samples - 1)) == 0 && samples <= 64) {
+    samples_ = VkSampleCountFlagBits(samples);
+    levels_ = 1;
+    usage &= ~uint32_t(NV_IMAGE_SAMPLED);
+  }
 
   VkImageUsageFlags vk_usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
   if (is_depth()) vk_usage |= VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
@@ -27,7 +33,7 @@ Image::Image(const Device &device, MemoryAllocator &allocator, nv_format format,
   ci.extent = {width_, height_, 1};
   ci.mipLevels = levels_;
   ci.arrayLayers = 1;
-  ci.samples = VK_SAMPLE_COUNT_1_BIT;
+  ci.samples = samples_;
   ci.tiling = VK_IMAGE_TILING_OPTIMAL;
   ci.usage = vk_usage;
   ci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;

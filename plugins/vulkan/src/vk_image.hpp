@@ -18,7 +18,7 @@ class Image {
 public:
   // Throws VkError (or std::runtime_error for a format that is no image format).
   Image(const Device &device, MemoryAllocator &allocator, nv_format format, uint32_t width, uint32_t height,
-        uint32_t usage, uint32_t levels = 1);
+        uint32_t usage, uint32_t levels = 1, uint32_t samples = 1);
   ~Image(); // the caller makes sure no batch still uses it
   Image(const Image &) = delete;
   Image &operator=(const Image &) = delete;
@@ -28,6 +28,7 @@ public:
   // The view shaders sample (VK_NULL_HANDLE without NV_IMAGE_SAMPLED).
   VkImageView sampled_view() const { return sampled_view_; }
   uint32_t levels() const { return levels_; }
+  VkSampleCountFlagBits samples() const { return samples_; }
   const FormatInfo &format() const { return format_; }
   uint32_t width() const { return width_; }
   uint32_t height() const { return height_; }
@@ -43,6 +44,7 @@ private:
   FormatInfo format_;
   uint32_t width_, height_;
   uint32_t levels_ = 1;
+  VkSampleCountFlagBits samples_ = VK_SAMPLE_COUNT_1_BIT;
   VkImage image_ = VK_NULL_HANDLE;
   VkImageView view_ = VK_NULL_HANDLE;
   VkImageView sampled_view_ = VK_NULL_HANDLE;

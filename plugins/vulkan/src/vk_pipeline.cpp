@@ -126,7 +126,8 @@ PipelineLayout::~PipelineLayout() {
 
 // ---- PipelineKey ----
 
-PipelineKey PipelineKey::make(const nv_pipeline_desc &desc, VkFormat color, VkFormat depth) {
+PipelineKey PipelineKey::make(const nv_pipeline_desc &desc, const VkFormat (&colors)[NV_MAX_COLOR_TARGETS],
+                              VkFormat depth, VkSampleCountFlagBits samples) {
   PipelineKey k;
   std::memset(&k, 0, sizeof k);
   k.desc = desc;
@@ -136,16 +137,24 @@ PipelineKey PipelineKey::make(const nv_pipeline_desc &desc, VkFormat color, VkFo
   for (uint32_t i = d.attribute_count; i < NV_MAX_VERTEX_ATTRIBUTES; ++i) d.attributes[i] = nv_vertex_attribute{};
   for (uint32_t i = 0; i < d.attribute_count; ++i) d.attributes[i].reserved = 0;
   if (!d.depth_test || depth == VK_FORMAT_UNDEFINED) d.depth_test = d.depth_write = d.depth_compare = 0;
-  if (!d.blend_enable || color == VK_FORMAT_UNDEFINED)
+  d.reserved2 = 0;
+  bool any_color = false;
+  for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i) {
+    k.color_formats[i] = colors[i];
+    any_color |= colors[i] != VK_FORMAT_UNDEFINED;
+    if (colors[i] != VK_FORMAT_UNDEFINED) continue;
+    if (i == 0) d.color_write_mask = 0;
+    else d.more_color_write_masks[i - 1] = 0;
+  }
+  if (!d.blend_enable || !any_color)
     d.blend_enable = d.color_src = d.color_dst = d.color_op = d.alpha_src = d.alpha_dst = d.alpha_op = 0;
-  if (color == VK_FORMAT_UNDEFINED) d.color_write_mask = 0;
   d.reserved4 = 0;
   d.reserved5 = 0;
   if (!d.stencil_enable || !has_stencil(depth)) d.stencil_enable = 0, d.stencil_front = d.stencil_back = nv_stencil_face{};
   if (depth == VK_FORMAT_UNDEFINED) d.depth_bias_enable = 0;
   if (d.topology < NV_TOPOLOGY_TRIANGLE_LIST) d.fill_mode = NV_FILL_SOLID;
-  k.color_format = color;
   k.depth_format = depth;
+  k.samples = samples;
   return k;
 }
 
@@ -265,7 +274,7 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
   rs.frontFace = VK_FRONT_FACE_CLOCKWISE;
 
   VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-  ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+  ms.rasterizationSamples = key.samples;
 
   VkPipelineDepthStencilStateCreateInfo ds{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
   ds.depthTestEnable = d.depth_test ? VK_TRUE : VK_FALSE;
@@ -277,19 +286,28 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
   ds.minDepthBounds = 0.0f;
   ds.maxDepthBounds = 1.0f;
 
-  VkPipelineColorBlendAttachmentState att{};
-  att.blendEnable = d.blend_enable ? VK_TRUE : VK_FALSE;
-  att.srcColorBlendFactor = blend_factor(d.color_src);
-  att.dstColorBlendFactor = blend_factor(d.color_dst);
-  att.colorBlendOp = blend_op(d.color_op);
-  att.srcAlphaBlendFactor = blend_factor(d.alpha_src);
-  att.dstAlphaBlendFactor = blend_factor(d.alpha_dst);
-  att.alphaBlendOp = blend_op(d.alpha_op);
-  att.colorWriteMask = d.color_write_mask & 0xFu; // bit 0 R … bit 3 A, as VkColorComponentFlags
-  const bool has_color = key.color_format != VK_FORMAT_UNDEFINED;
+  // One attachment per colour target up to the last bound one (the formats of unbound ones are
+  // VK_FORMAT_UNDEFINED); blending is the same for all, write masks their own.
+  VkPipelineColorBlendAttachmentState atts[NV_MAX_COLOR_TARGETS] = {};
+  uint32_t color_count = 0;
+  for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i) {
+    VkPipelineColorBlendAttachmentState &att = atts[i];
+    att.blendEnable = d.blend_enable ? VK_TRUE : VK_FALSE;
+    att.srcColorBlendFactor = blend_factor(d.color_src);
+    att.dstColorBlendFactor = blend_factor(d.color_dst);
+    att.colorBlendOp = blend_op(d.color_op);
+    att.srcAlphaBlendFactor = blend_factor(d.alpha_src);
+    att.dstAlphaBlendFactor = blend_factor(d.alpha_dst);
+    att.alphaBlendOp = blend_op(d.alpha_op);
+    // bit 0 R … bit 3 A, as VkColorComponentFlags. Without independentBlend every attachment
+    // must be alike: target 0's mask then applies to all.
+    const bool own = i > 0 && device_.independent_blend();
+    att.colorWriteMask = (own ? d.more_color_write_masks[i - 1] : d.color_write_mask) & 0xFu;
+    if (key.color_formats[i] != VK_FORMAT_UNDEFINED) color_count = i + 1;
+  }
   VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
-  cb.attachmentCount = has_color ? 1 : 0;
-  cb.pAttachments = &att;
+  cb.attachmentCount = color_count;
+  cb.pAttachments = atts;
 
   const VkDynamicState dynamic[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR,
                                     VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE, VK_DYNAMIC_STATE_DEPTH_BIAS,
@@ -300,8 +318,8 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
   dyn.pDynamicStates = dynamic;
 
   VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
-  rendering.colorAttachmentCount = has_color ? 1 : 0;
-  rendering.pColorAttachmentFormats = has_color ? &key.color_format : nullptr;
+  rendering.colorAttachmentCount = color_count;
+  rendering.pColorAttachmentFormats = color_count ? key.color_formats : nullptr;
   rendering.depthAttachmentFormat = key.depth_format;
   rendering.stencilAttachmentFormat = has_stencil(key.depth_format) ? key.depth_format : VK_FORMAT_UNDEFINED;
 

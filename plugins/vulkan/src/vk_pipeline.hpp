@@ -41,10 +41,12 @@ private:
 // cleared), so equal pipelines have equal bytes.
 struct PipelineKey {
   nv_pipeline_desc desc;
-  VkFormat color_format;
+  VkFormat color_formats[NV_MAX_COLOR_TARGETS]; // VK_FORMAT_UNDEFINED: no target at that index
   VkFormat depth_format;
+  VkSampleCountFlagBits samples; // of every target
 
-  static PipelineKey make(const nv_pipeline_desc &desc, VkFormat color, VkFormat depth);
+  static PipelineKey make(const nv_pipeline_desc &desc, const VkFormat (&colors)[NV_MAX_COLOR_TARGETS], VkFormat depth,
+                          VkSampleCountFlagBits samples);
   bool operator==(const PipelineKey &other) const;
   uint64_t hash() const; // FNV-1a over the bytes
 };

@@ -1,0 +1,158 @@
+// Copies between surfaces: StretchRect (BLIT_IMAGE), ColorFill (FILL_IMAGE), and the two
+// readbacks, GetRenderTargetData and GetFrontBufferData (READ_IMAGE, then a wait: readback is
+// one of the few reasons to wait for the plugin).
+#include <atomic>
+#include <cstring>
+
+#include "device.hpp"
+#include "log.hpp"
+#include "math.hpp"
+#include "surface.hpp"
+#include "texture.hpp"
+
+namespace novem {
+
+namespace {
+
+// A surface's backend image and mip level: a render target, or a level of a texture.
+struct ImageLevel {
+  uint32_t image = 0;
+  uint32_t level = 0;
+};
+
+ImageLevel image_level(const Surface &s) {
+  if (s.texture()) return {s.texture()->image(), s.level()};
+  return {s.image(), 0};
+}
+
+// RECT (NULL: the whole surface) to nv_rect; false when empty or outside the surface.
+bool surface_rect(const RECT *r, const D3DSURFACE_DESC &d, nv_rect &out) {
+  if (!r) {
+    out = nv_rect{0, 0, int32_t(d.Width), int32_t(d.Height)};
+    return true;
+  }
+  if (r->left < 0 || r->top < 0 || r->left >= r->right || r->top >= r->bottom || r->right > LONG(d.Width) ||
+      r->bottom > LONG(d.Height))
+    return false;
+  out = nv_rect{int32_t(r->left), int32_t(r->top), int32_t(r->right - r->left), int32_t(r->bottom - r->top)};
+  return true;
+}
+
+} // namespace
+
+// What Novem copies (D3D9's remarks on StretchRect, with Novem's narrower support):
+//  - both surfaces in D3DPOOL_DEFAULT, both render targets (render-target surfaces, the back
+//    buffer, levels of render-target textures) of one storage format; no conversion;
+//  - the source is not the destination (D3D9 allows unstretched copies within one surface);
+//  - depth-stencil copies and copies from non-render-target textures (the
+//    D3DDEVCAPS2_CAN_STRETCHRECT_FROM_TEXTURES cap, not set) are not done yet;
+//  - rectangles (NULL: the whole surface) inside their surfaces and not empty;
+//  - filter NONE, POINT or LINEAR (StretchRectFilterCaps); NONE copies as POINT.
+HRESULT Device::StretchRect(IDirect3DSurface9 *src_iface, const RECT *src_rect, IDirect3DSurface9 *dst_iface,
+                            const RECT *dst_rect, D3DTEXTUREFILTERTYPE filter) {
+  auto *src = static_cast<Surface *>(src_iface);
+  auto *dst = static_cast<Surface *>(dst_iface);
+  if (!src || !dst || src == dst) return D3DERR_INVALIDCALL;
+  if (filter != D3DTEXF_NONE && filter != D3DTEXF_POINT && filter != D3DTEXF_LINEAR) return D3DERR_INVALIDCALL;
+  const D3DSURFACE_DESC &s = src->desc(), &d = dst->desc();
+  if (s.Pool != D3DPOOL_DEFAULT || d.Pool != D3DPOOL_DEFAULT) return D3DERR_INVALIDCALL;
+  if (!(s.Usage & D3DUSAGE_RENDERTARGET) || !(d.Usage & D3DUSAGE_RENDERTARGET)) return D3DERR_INVALIDCALL;
+  if (src->format().storage != dst->format().storage || !src->format().color) return D3DERR_INVALIDCALL;
+  nv_rect sr, dr;
+  if (!surface_rect(src_rect, s, sr) || !surface_rect(dst_rect, d, dr)) return D3DERR_INVALIDCALL;
+  // D3D9's only resolve: from a multisampled surface into one that is not. Novem resolves
+  // rectangles of one size only (no scaling while resolving).
+  if (d.MultiSampleType != D3DMULTISAMPLE_NONE) return D3DERR_INVALIDCALL;
+  if (s.MultiSampleType != D3DMULTISAMPLE_NONE && (sr.width != dr.width || sr.height != dr.height))
+    return D3DERR_INVALIDCALL;
+  const ImageLevel from = image_level(*src), to = image_level(*dst);
+  if (!from.image || !to.image) return D3DERR_INVALIDCALL;
+  commands().push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{from.image, from.level, sr, to.image, to.level, dr,
+                                                      uint32_t(filter == D3DTEXF_LINEAR ? NV_FILTER_LINEAR
+                                                                                        : NV_FILTER_POINT)});
+  return D3D_OK;
+}
+
+// D3D9: a render target, a render-target texture level or an offscreen plain surface, in
+// D3DPOOL_DEFAULT (Novem has no DEFAULT-pool offscreen plain surfaces yet); the rectangle (NULL:
+// the whole surface) inside it.
+HRESULT Device::ColorFill(IDirect3DSurface9 *iface, const RECT *rect, D3DCOLOR colour) {
+  auto *surface = static_cast<Surface *>(iface);
+  if (!surface) return D3DERR_INVALIDCALL;
+  const D3DSURFACE_DESC &d = surface->desc();
+  if (d.Pool != D3DPOOL_DEFAULT || !(d.Usage & D3DUSAGE_RENDERTARGET) || !surface->format().color)
+    return D3DERR_INVALIDCALL;
+  nv_rect r;
+  if (!surface_rect(rect, d, r)) return D3DERR_INVALIDCALL;
+  const ImageLevel target = image_level(*surface);
+  if (!target.image) return D3DERR_INVALIDCALL;
+  nv_cmd_fill_image fill{target.image, target.level, r, {}};
+  color_to_floats(colour, fill.color);
+  commands().push(NV_OP_FILL_IMAGE, fill);
+  return D3D_OK;
+}
+
+HRESULT Device::read_image(uint32_t image, UINT width, UINT height, size_t texel_bytes) {
+  // Nothing else is pending on the readback area, so it may be resized here.
+  CommandStream &cs = commands();
+  cs.channel().reserve_readback(size_t(width) * texel_bytes * height);
+  cs.push(NV_OP_READ_IMAGE, nv_cmd_read_image{image, nv_rect{0, 0, int32_t(width), int32_t(height)}});
+  cs.finish();
+  return cs.channel().device_lost.load() ? D3DERR_DEVICELOST : D3D_OK;
+}
+
+HRESULT Device::GetRenderTargetData(IDirect3DSurface9 *src_iface, IDirect3DSurface9 *dst_iface) {
+  auto *src = static_cast<Surface *>(src_iface);
+  auto *dst = static_cast<Surface *>(dst_iface);
+  if (!src || !dst || src == dst) return D3DERR_INVALIDCALL;
+  const D3DSURFACE_DESC &s = src->desc(), &d = dst->desc();
+  // A multisampled render target cannot be read (D3D9: resolve it with StretchRect first).
+  if (!src->image() || !(s.Usage & D3DUSAGE_RENDERTARGET) || s.MultiSampleType != D3DMULTISAMPLE_NONE ||
+      d.Pool != D3DPOOL_SYSTEMMEM || s.Width != d.Width ||
+      s.Height != d.Height || s.Format != d.Format)
+    return D3DERR_INVALIDCALL;
+  if (HRESULT hr = read_image(src->image(), s.Width, s.Height, src->format().bytes_per_pixel); FAILED(hr)) return hr;
+  const size_t row = size_t(s.Width) * src->format().bytes_per_pixel;
+  for (UINT y = 0; y < s.Height; ++y)
+    std::memcpy(dst->memory() + size_t(y) * dst->pitch(), commands().channel().readback + y * row, row);
+  return D3D_OK;
+}
+
+// Headless: the front buffer is what the last Present showed (Present copies the back buffer
+// into front_image_; opaque black before the first). The destination is a D3DPOOL_SYSTEMMEM
+// D3DFMT_A8R8G8B8 surface the size of the front buffer (Windows: of the screen), as D3D9 asks.
+HRESULT Device::GetFrontBufferData(UINT swapchain, IDirect3DSurface9 *dst_iface) {
+  auto *dst = static_cast<Surface *>(dst_iface);
+  if (swapchain != 0 || !dst) return D3DERR_INVALIDCALL;
+  const D3DSURFACE_DESC &d = dst->desc();
+  const D3DPRESENT_PARAMETERS &pp = present_parameters_;
+  if (d.Pool != D3DPOOL_SYSTEMMEM || d.Format != D3DFMT_A8R8G8B8 || d.Width != pp.BackBufferWidth ||
+      d.Height != pp.BackBufferHeight)
+    return D3DERR_INVALIDCALL;
+  const FormatInfo front = format_info(pp.BackBufferFormat);
+  if (front.storage != NV_FORMAT_B8G8R8A8_UNORM && front.storage != NV_FORMAT_R5G6B5_UNORM) {
+    static std::atomic<bool> once{false};
+    log_unimplemented(once, "GetFrontBufferData from this back buffer format");
+    return D3DERR_INVALIDCALL;
+  }
+  if (HRESULT hr = read_image(front_image_, d.Width, d.Height, front.bytes_per_pixel); FAILED(hr)) return hr;
+  const uint8_t *rows = commands().channel().readback;
+  for (UINT y = 0; y < d.Height; ++y) {
+    uint8_t *out = dst->memory() + size_t(y) * dst->pitch();
+    for (UINT x = 0; x < d.Width; ++x, out += 4) {
+      const uint8_t *in = rows + (size_t(y) * d.Width + x) * front.bytes_per_pixel;
+      if (front.storage == NV_FORMAT_R5G6B5_UNORM) {
+        const uint16_t p = uint16_t(in[0] | in[1] << 8);
+        const uint32_t r = p >> 11, g = (p >> 5) & 63, b = p & 31;
+        out[0] = uint8_t(b << 3 | b >> 2), out[1] = uint8_t(g << 2 | g >> 4), out[2] = uint8_t(r << 3 | r >> 2);
+        out[3] = 0xFF;
+      } else { // B8G8R8A8 storage: A8R8G8B8 / X8R8G8B8 bytes
+        std::memcpy(out, in, 4);
+        if (!front.has_alpha) out[3] = 0xFF;
+      }
+    }
+  }
+  return D3D_OK;
+}
+
+} // namespace novem

@@ -1,0 +1,59 @@
+// BLIT_IMAGE and FILL_IMAGE on GL.
+#include <algorithm>
+
+#include "gl_executor.hpp"
+#include "gl_log.hpp"
+
+namespace novem_gl {
+
+namespace {
+
+// A colour texture whose level `level` holds the non-empty rectangle r.
+bool inside(const Image *img, uint32_t level, const nv_rect &r) {
+  if (!img || img->renderbuffer || img->format->depth || level >= img->levels) return false;
+  const int64_t w = std::max(img->width >> level, 1u), h = std::max(img->height >> level, 1u);
+  return r.x >= 0 && r.y >= 0 && r.width > 0 && r.height > 0 && int64_t(r.x) + r.width <= w &&
+         int64_t(r.y) + r.height <= h;
+}
+
+} // namespace
+
+void Executor::blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *) {
+  const Image *src = framebuffers_.image(a.src);
+  const Image *dst = framebuffers_.image(a.dst);
+  if (a.src == a.dst || !inside(src, a.src_level, a.src_rect) || !inside(dst, a.dst_level, a.dst_rect) ||
+      src->format != dst->format || dst->samples > 1 ||
+      (src->samples > 1 && (a.src_rect.width != a.dst_rect.width || a.src_rect.height != a.dst_rect.height)))
+    return log("BLIT_IMAGE %u -> %u: not two colour images of one format, a rectangle outside its level, or a resolve "
+               "that scales or writes a multisampled image", a.src, a.dst);
+  gl_.NamedFramebufferTexture(copy_fbos_.read, GL_COLOR_ATTACHMENT0, src->name, GLint(a.src_level));
+  gl_.NamedFramebufferReadBuffer(copy_fbos_.read, GL_COLOR_ATTACHMENT0);
+  gl_.NamedFramebufferTexture(copy_fbos_.draw, GL_COLOR_ATTACHMENT0, dst->name, GLint(a.dst_level));
+  gl_.NamedFramebufferDrawBuffer(copy_fbos_.draw, GL_COLOR_ATTACHMENT0);
+  // Blits obey the scissor test and the colour mask: open both for the destination rectangle.
+  state_.scissor(a.dst_rect);
+  state_.color_mask(0xF);
+  pipeline_dirty_ = true; // the next draw puts the pipeline's mask back
+  const nv_rect &s = a.src_rect, &d = a.dst_rect;
+  // Row 0 is the first row in memory for both (the top), so no flip. From a multisampled image
+  // (same size) the blit resolves.
+  gl_.BlitNamedFramebuffer(copy_fbos_.read, copy_fbos_.draw, s.x, s.y, s.x + s.width, s.y + s.height, d.x, d.y,
+                           d.x + d.width, d.y + d.height, GL_COLOR_BUFFER_BIT,
+                           a.filter == NV_FILTER_LINEAR ? GL_LINEAR : GL_NEAREST);
+  state_.scissor(scissor_);
+  // Detached again, so that deleting either texture frees it.
+  gl_.NamedFramebufferTexture(copy_fbos_.read, GL_COLOR_ATTACHMENT0, 0, 0);
+  gl_.NamedFramebufferTexture(copy_fbos_.draw, GL_COLOR_ATTACHMENT0, 0, 0);
+  unflushed_ = true;
+}
+
+void Executor::fill_image(const nv_cmd_fill_image &a, const nv_cmd_header *) {
+  const Image *img = framebuffers_.image(a.image);
+  if (!inside(img, a.level, a.rect)) return log("FILL_IMAGE %u: not a colour image, or the rectangle is outside level %u", a.image, a.level);
+  // The colour as floats, converted to the texture's format as a clear converts it; no scissor or mask applies.
+  gl_.ClearTexSubImage(img->name, GLint(a.level), a.rect.x, a.rect.y, 0, a.rect.width, a.rect.height, 1, GL_RGBA,
+                       GL_FLOAT, a.color);
+  unflushed_ = true;
+}
+
+} // namespace novem_gl

@@ -1,0 +1,140 @@
+// BLIT_IMAGE and FILL_IMAGE: copies between colour images (vkCmdBlitImage2, vkCmdResolveImage2
+// from a multisampled image) and colour fills
+// (vkCmdClearColorImage for a whole level, vkCmdClearAttachments in a render pass instance of
+// its own for a rectangle of level 0), outside the current render pass instance, with the
+// layout tracker's barriers.
+#include <cstring>
+
+#include "vk_batch.hpp"
+#include "vk_device.hpp"
+#include "vk_executor.hpp"
+#include "vk_image.hpp"
+
+namespace novem::vk {
+
+namespace {
+
+ImageAccess blit_source() {
+  return {VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_BLIT_BIT | VK_PIPELINE_STAGE_2_RESOLVE_BIT,
+          VK_ACCESS_2_TRANSFER_READ_BIT};
+}
+
+ImageAccess transfer_write(VkPipelineStageFlags2 stage) {
+  return {VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, stage, VK_ACCESS_2_TRANSFER_WRITE_BIT};
+}
+
+// The rectangle lies inside level `level` of img and is not empty.
+bool inside(const Image &img, uint32_t level, const nv_rect &r) {
+  if (level >= img.levels()) return false;
+  const int64_t w = std::max(img.width() >> level, 1u), h = std::max(img.height() >> level, 1u);
+  return r.x >= 0 && r.y >= 0 && r.width > 0 && r.height > 0 && int64_t(r.x) + r.width <= w &&
+         int64_t(r.y) + r.height <= h;
+}
+
+} // namespace
+
+void Executor::blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *) {
+  Image *src = find_image(a.src);
+  Image *dst = find_image(a.dst);
+  if (!src || !dst) return;
+  if (src == dst || src->is_depth() || dst->is_depth()) throw std::runtime_error("needs two different colour images");
+  if (src->format().format != dst->format().format) throw std::runtime_error("the images' formats differ");
+  if (!inside(*src, a.src_level, a.src_rect) || !inside(*dst, a.dst_level, a.dst_rect))
+    throw std::runtime_error("a rectangle is empty or outside its level");
+  const bool resolve = src->samples() != VK_SAMPLE_COUNT_1_BIT;
+  if (dst->samples() != VK_SAMPLE_COUNT_1_BIT) throw std::runtime_error("the destination is multisampled");
+  if (resolve && (a.src_rect.width != a.dst_rect.width || a.src_rect.height != a.dst_rect.height))
+    throw std::runtime_error("a resolve cannot scale");
+
+  end_rendering();
+  VkCommandBuffer cmd = command_buffer();
+  const BatchId id = batches_->recording_id();
+  barriers_.transition(src->handle(), src->format().aspects, src->access(), blit_source());
+  barriers_.transition(dst->handle(), dst->format().aspects, dst->access(),
+                       transfer_write(VK_PIPELINE_STAGE_2_BLIT_BIT | VK_PIPELINE_STAGE_2_RESOLVE_BIT));
+  barriers_.flush(device_->vk(), cmd);
+  src->mark_used(id);
+  dst->mark_used(id);
+
+  if (resolve) {
+    VkImageResolve2 region{VK_STRUCTURE_TYPE_IMAGE_RESOLVE_2};
+    region.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    region.srcOffset = {a.src_rect.x, a.src_rect.y, 0};
+    region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, a.dst_level, 0, 1};
+    region.dstOffset = {a.dst_rect.x, a.dst_rect.y, 0};
+    region.extent = {uint32_t(a.src_rect.width), uint32_t(a.src_rect.height), 1};
+    VkResolveImageInfo2 ri{VK_STRUCTURE_TYPE_RESOLVE_IMAGE_INFO_2};
+    ri.srcImage = src->handle();
+    ri.srcImageLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    ri.dstImage = dst->handle();
+    ri.dstImageLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    ri.regionCount = 1;
+    ri.pRegions = &region;
+    device_->vk().CmdResolveImage2(cmd, &ri);
+    if (!options_.batching) submit();
+    return;
+  }
+  VkImageBlit2 region{VK_STRUCTURE_TYPE_IMAGE_BLIT_2};
+  region.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, a.src_level, 0, 1};
+  region.srcOffsets[0] = {a.src_rect.x, a.src_rect.y, 0};
+  region.srcOffsets[1] = {a.src_rect.x + a.src_rect.width, a.src_rect.y + a.src_rect.height, 1};
+  region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, a.dst_level, 0, 1};
+  region.dstOffsets[0] = {a.dst_rect.x, a.dst_rect.y, 0};
+  region.dstOffsets[1] = {a.dst_rect.x + a.dst_rect.width, a.dst_rect.y + a.dst_rect.height, 1};
+  VkBlitImageInfo2 bi{VK_STRUCTURE_TYPE_BLIT_IMAGE_INFO_2};
+  bi.srcImage = src->handle();
+  bi.srcImageLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+  bi.dstImage = dst->handle();
+  bi.dstImageLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+  bi.regionCount = 1;
+  bi.pRegions = &region;
+  bi.filter = a.filter == NV_FILTER_LINEAR ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+  device_->vk().CmdBlitImage2(cmd, &bi);
+  if (!options_.batching) submit();
+}
+
+void Executor::fill_image(const nv_cmd_fill_image &a, const nv_cmd_header *) {
+  Image *img = find_image(a.image);
+  if (!img) return;
+  if (img->is_depth()) throw std::runtime_error("not a colour image");
+  if (!inside(*img, a.level, a.rect)) throw std::runtime_error("the rectangle is empty or outside the level");
+  const uint32_t w = std::max(img->width() >> a.level, 1u), h = std::max(img->height() >> a.level, 1u);
+  const bool whole = a.rect.x == 0 && a.rect.y == 0 && uint32_t(a.rect.width) == w && uint32_t(a.rect.height) == h;
+  if (!whole && a.level != 0) throw std::runtime_error("a rectangle is filled on level 0 only");
+
+  end_rendering();
+  VkCommandBuffer cmd = command_buffer();
+  img->mark_used(batches_->recording_id());
+  VkClearColorValue color;
+  std::memcpy(color.float32, a.color, sizeof a.color);
+  const NovemVkDevice &vk = device_->vk();
+  if (whole) {
+    barriers_.transition(img->handle(), img->format().aspects, img->access(), transfer_write(VK_PIPELINE_STAGE_2_CLEAR_BIT));
+    barriers_.flush(vk, cmd);
+    const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, a.level, 1, 0, 1};
+    vk.CmdClearColorImage(cmd, img->handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &color, 1, &range);
+  } else {
+    // A render pass instance of its own over the image's level-0 view; not counted by queries.
+    barriers_.transition(img->handle(), img->format().aspects, img->access(), ImageAccess::color_attachment());
+    barriers_.flush(vk, cmd);
+    VkRenderingAttachmentInfo att{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    att.imageView = img->view();
+    att.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    att.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+    att.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
+    ri.renderArea = {{a.rect.x, a.rect.y}, {uint32_t(a.rect.width), uint32_t(a.rect.height)}};
+    ri.layerCount = 1;
+    ri.colorAttachmentCount = 1;
+    ri.pColorAttachments = &att;
+    vk.CmdBeginRendering(cmd, &ri);
+    VkClearAttachment clear{VK_IMAGE_ASPECT_COLOR_BIT, 0, {}};
+    clear.clearValue.color = color;
+    const VkClearRect rect{ri.renderArea, 0, 1};
+    vk.CmdClearAttachments(cmd, 1, &clear, 1, &rect);
+    vk.CmdEndRendering(cmd);
+  }
+  if (!options_.batching) submit();
+}
+
+} // namespace novem::vk
