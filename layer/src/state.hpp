@@ -55,6 +55,46 @@ struct Histogram {
   std::uint64_t percentile(double p) const; // a bucket's upper bound, clamped to [min, max]
 };
 
+// The most recent `capacity` items pushed (older ones dropped and counted). Not thread-safe:
+// guarded by its owner's mutex.
+template <class T> struct Ring {
+  std::vector<T> items; // oldest first once read with for_each
+  std::size_t head = 0; // where the next push goes once full
+  std::size_t capacity = 0;
+  std::uint64_t dropped = 0;
+  void push(const T &v) {
+    if (capacity == 0) return;
+    if (items.size() < capacity) {
+      items.push_back(v);
+      return;
+    }
+    items[head] = v;
+    head = (head + 1) % capacity;
+    ++dropped;
+  }
+  template <class F> void for_each(F f) const {
+    for (std::size_t i = 0; i < items.size(); ++i) f(items[(head + i) % items.size()]);
+  }
+};
+
+// A completed submission, for the report's "submissions" and the trace (recorded by the tracker).
+struct SubmissionEvent {
+  std::uint64_t seq = 0, submit_ns = 0, complete_ns = 0;
+  std::uint32_t batches = 0, command_buffers = 0, wait_semaphores = 0, signal_semaphores = 0;
+  bool v2 = false;
+  bool gpu_measured = false;
+  std::uint64_t gpu_ns = 0;                       // sum over the timed batches
+  std::uint64_t gpu_begin_ns = 0, gpu_end_ns = 0; // device clock (ticks x period): first begin, last end
+};
+
+// A wait the application's thread spent blocked (vkQueueWaitIdle, vkDeviceWaitIdle, vkWaitForFences,
+// vkWaitSemaphores), for the report's "waits" and the trace.
+struct WaitEvent {
+  const char *call = "";
+  std::uint64_t start_ns = 0, end_ns = 0;
+  std::uint64_t thread = 0;
+};
+
 // One report of the same VkQueue used from two threads at once.
 struct Overlap {
   std::uint64_t thread = 0, other_thread = 0; // Linux thread ids (gettid)
@@ -87,6 +127,8 @@ struct QueueState {
   Counter presents{0};         // vkQueuePresentKHR calls
   Counter present_swapchains{0};
   WaitStats queue_wait_idle, device_wait_idle, wait_for_fences;
+  WaitStats wait_semaphores_blocked; // vkWaitSemaphores on timeline values this queue's submissions signal
+  std::atomic<std::uint64_t> last_present_ns{0}; // the previous successful vkQueuePresentKHR, 0: none
 
   // Work in flight, as far as the layer can tell without a thread of its own: every successful
   // submission takes the next sequence number; a wait that proves completion (vkQueueWaitIdle,
@@ -122,6 +164,18 @@ struct QueueState {
   std::uint64_t gpu_unmeasured_batches = 0;                // batches with command buffers not timed
   std::vector<Overlap> overlap_list;                       // the first kMaxOverlaps
   static constexpr std::size_t kMaxOverlaps = 16;
+  Histogram present_intervals;                             // ns between successive presents
+  Ring<SubmissionEvent> submission_events;                 // the latest completed submissions
+  Ring<WaitEvent> wait_events;                             // the latest waits attributed to this queue
+  Ring<std::uint64_t> present_events;                      // the latest present times (ns)
+
+  // The blocked time of every wait kind, summed.
+  std::uint64_t blocked_ns() const {
+    return queue_wait_idle.blocked_ns.load(std::memory_order_relaxed) +
+           device_wait_idle.blocked_ns.load(std::memory_order_relaxed) +
+           wait_for_fences.blocked_ns.load(std::memory_order_relaxed) +
+           wait_semaphores_blocked.blocked_ns.load(std::memory_order_relaxed);
+  }
 };
 
 // A semaphore of a submission, for the dumps.
@@ -144,6 +198,8 @@ struct Submission {
   std::vector<SemRef> waits, signals;
   TimestampPool *timestamps = nullptr;
   std::vector<std::uint32_t> slots; // timestamp slots (one per timed batch)
+  std::uint32_t batches = 0;        // for the event (SubmissionEvent)
+  bool v2 = false;
   bool watchdog_reported = false;   // touched by the tracker thread only
   std::atomic<bool> done{false};    // seen complete (set by the tracker thread)
 };
@@ -173,6 +229,12 @@ struct InstanceState {
   NovemQdInstance table{};
 };
 
+// A timeline value a submission signals: vkWaitSemaphores on it is attributed to `queue`.
+struct TimelineSignal {
+  std::uint64_t value = 0;
+  QueueState *queue = nullptr;
+};
+
 // Which submission of which queue a fence was last submitted with.
 struct FenceUse {
   QueueState *queue = nullptr;
@@ -191,12 +253,19 @@ struct DeviceState {
 
   WaitStats device_wait_idle;            // every vkDeviceWaitIdle, attributed or not
   WaitStats wait_for_fences_unattributed; // vkWaitForFences on fences no known submission carried
+  WaitStats wait_semaphores_unattributed; // vkWaitSemaphores on values no known submission signals
+  bool diagnostics_extension = false;     // VK_NOVEM_queue_diagnostics enabled (fixed after vkCreateDevice)
+  std::mutex events_mutex;                // guards unattributed_waits
+  Ring<WaitEvent> unattributed_waits;     // waits no queue got, for the trace
 
   std::vector<std::unique_ptr<QueueState>> queues; // guarded by the global lock (rarely grows)
 
   std::mutex sync_mutex; // guards the two maps below; never held across a call down
   std::unordered_set<VkSemaphore> timeline_semaphores;
   std::unordered_map<VkFence, FenceUse> fences;
+  // Per timeline semaphore, the latest values submissions signal (at most kMaxSignals, oldest dropped).
+  std::unordered_map<VkSemaphore, std::deque<TimelineSignal>> timeline_signals;
+  static constexpr std::size_t kMaxSignals = 64;
 
   // Step 2: the tracker thread (tracker.cpp) and what it needs.
   PFN_vkSetDeviceLoaderData set_loader_data = nullptr;
@@ -253,12 +322,22 @@ public:
 // triggered it. Safe to call from any thread; calls nothing down the chain.
 void write_report(const char *reason);
 std::string report_path();
+// Writes the Chrome trace-event JSON (trace.cpp) when NOVEM_QUEUE_DIAGNOSTICS_TRACE is set.
+void write_trace();
+// Both of the above: what every report trigger does.
+void write_outputs(const char *reason);
+// Writes `text` to a temporary file beside `path`, then renames it over `path`.
+bool write_file_atomically(const std::string &path, const std::string &text);
+std::string json_quoted(const std::string &s);
 
 // ---- step 2 (tracker.cpp) ----
 struct Settings {
   std::uint64_t watchdog_ms = 0; // NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS, 0 = off
   std::uint64_t interval_ms = 0; // NOVEM_QUEUE_DIAGNOSTICS_INTERVAL_MS, 0 = off
   std::string dump_path;         // NOVEM_QUEUE_DIAGNOSTICS_DUMP
+  std::string trace_path;        // NOVEM_QUEUE_DIAGNOSTICS_TRACE, empty = no trace
+  std::string trigger_path;      // NOVEM_QUEUE_DIAGNOSTICS_TRIGGER, empty = no report on demand
+  std::uint64_t max_events = 10000; // NOVEM_QUEUE_DIAGNOSTICS_EVENTS: per queue and kind
 };
 const Settings &settings();
 

@@ -29,6 +29,7 @@ constexpr const char *kPrefix = "VK_LAYER_NOVEM_queue_diagnostics";
 constexpr std::uint64_t kMs = 1000000;           // ns per ms
 constexpr std::uint64_t kPollNs = 1000000;       // the thread's fence wait: 1 ms at most
 constexpr std::uint64_t kIdleWaitNs = 100000000; // the thread's sleep when nothing is in flight
+constexpr std::uint64_t kTriggerPollNs = 50000000; // how often the trigger file is looked for
 
 std::uint64_t env_u64(const char *name) {
   const char *v = std::getenv(name);
@@ -36,7 +37,7 @@ std::uint64_t env_u64(const char *name) {
   char *end = nullptr;
   const unsigned long long x = std::strtoull(v, &end, 10);
   if (*end != '\0') {
-    std::fprintf(stderr, "%s: %s=%s is not a number of milliseconds; ignored\n", kPrefix, name, v);
+    std::fprintf(stderr, "%s: %s=%s is not a decimal number; ignored\n", kPrefix, name, v);
     return 0;
   }
   return x;
@@ -113,30 +114,35 @@ void write_dump(DeviceState &dev, const char *reason, const char *call) {
   o << (n ? "\n  ]" : "]") << "\n}\n";
 
   std::lock_guard lock(dump_mutex);
-  const std::string &path = settings().dump_path, tmp = path + ".tmp" + std::to_string(static_cast<long>(getpid()));
-  FILE *f = std::fopen(tmp.c_str(), "w");
-  const std::string text = o.str();
-  const bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (!f || std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::fprintf(stderr, "%s: cannot write %s\n", kPrefix, path.c_str());
-    std::remove(tmp.c_str());
-  }
+  write_file_atomically(settings().dump_path, o.str());
 }
 
 // ---- the tracker thread ----
 
 // A completed submission: latency, GPU time, its slots and (after vkResetFences) its fence back.
 void complete(DeviceState &dev, Submission &s, std::uint64_t now) {
-  std::uint64_t gpu = 0;
-  bool measured = false;
+  SubmissionEvent ev;
+  ev.seq = s.seq;
+  ev.submit_ns = s.submit_ns;
+  ev.complete_ns = now;
+  ev.batches = s.batches;
+  ev.command_buffers = static_cast<std::uint32_t>(s.command_buffers.size());
+  ev.wait_semaphores = static_cast<std::uint32_t>(s.waits.size());
+  ev.signal_semaphores = static_cast<std::uint32_t>(s.signals.size());
+  ev.v2 = s.v2;
+  auto ns = [&](std::uint64_t ticks) {
+    return static_cast<std::uint64_t>(std::llround(static_cast<double>(ticks) * dev.timestamp_period));
+  };
   if (s.timestamps) {
     TimestampPool &tp = *s.timestamps;
     for (std::uint32_t slot : s.slots) {
       // Written by the end command buffer (vkCmdCopyQueryPoolResults) before the fence signalled.
       const std::uint64_t b = tp.results[2 * slot] & tp.valid_mask, e = tp.results[2 * slot + 1] & tp.valid_mask;
       if (b != 0 && e >= b) {
-        gpu += static_cast<std::uint64_t>(std::llround(static_cast<double>(e - b) * dev.timestamp_period));
-        measured = true;
+        ev.gpu_ns += ns(e - b);
+        if (!ev.gpu_measured) ev.gpu_begin_ns = ns(b);
+        ev.gpu_end_ns = ns(e);
+        ev.gpu_measured = true;
       }
     }
     return_slots(tp, s.slots);
@@ -145,11 +151,12 @@ void complete(DeviceState &dev, Submission &s, std::uint64_t now) {
   {
     std::lock_guard lock(q.stats_mutex);
     q.latency.add(now - std::min(now, s.submit_ns));
-    if (measured) {
+    if (ev.gpu_measured) {
       ++q.gpu_count;
-      q.gpu_total += gpu;
-      q.gpu_max = std::max(q.gpu_max, gpu);
+      q.gpu_total += ev.gpu_ns;
+      q.gpu_max = std::max(q.gpu_max, ev.gpu_ns);
     }
+    q.submission_events.push(ev);
   }
   std::uint64_t cur = q.observed_seq.load(std::memory_order_relaxed);
   while (cur < s.seq && !q.observed_seq.compare_exchange_weak(cur, s.seq, std::memory_order_relaxed)) {
@@ -191,7 +198,7 @@ void print_summary(DeviceState &dev) {
     for (const auto &q : dev.queues) queues.push_back(q.get());
   }
   for (QueueState *q : queues) {
-    std::uint64_t n, p50, p99, gn, gt;
+    std::uint64_t n, p50, p99, gn, gt, pn, pmin, pmean, pmax, pp99;
     {
       std::lock_guard lock(q->stats_mutex);
       n = q->latency.count;
@@ -199,25 +206,40 @@ void print_summary(DeviceState &dev) {
       p99 = q->latency.percentile(0.99);
       gn = q->gpu_count;
       gt = q->gpu_total;
+      const Histogram &pi = q->present_intervals;
+      pn = pi.count;
+      pmin = pi.min;
+      pmean = pn ? pi.sum / pn : 0;
+      pmax = pi.max;
+      pp99 = pi.percentile(0.99);
     }
     const std::uint64_t submitted = q->submitted_seq.load(std::memory_order_relaxed);
-    const std::uint64_t blocked = q->queue_wait_idle.blocked_ns.load(std::memory_order_relaxed) +
-                                  q->device_wait_idle.blocked_ns.load(std::memory_order_relaxed) +
-                                  q->wait_for_fences.blocked_ns.load(std::memory_order_relaxed);
     std::fprintf(stderr,
                  "%s: device %u queue %u.%u: submits %" PRIu64 ", in flight %" PRIu64 " (max %" PRIu64
-                 "), latency n %" PRIu64 " p50 %s p99 %s, gpu n %" PRIu64 " total %s, blocked %s, overlaps %" PRIu64
-                 "\n",
+                 "), latency n %" PRIu64 " p50 %s p99 %s, gpu n %" PRIu64 " total %s, blocked %s, presents %" PRIu64
+                 " interval min %s mean %s max %s p99 %s, overlaps %" PRIu64 "\n",
                  kPrefix, dev.id, q->family, q->index, submitted,
                  submitted - std::min(submitted, q->known_complete()),
                  q->in_flight_max.load(std::memory_order_relaxed), n, ms_text(p50).c_str(), ms_text(p99).c_str(), gn,
-                 ms_text(gt).c_str(), ms_text(blocked).c_str(), q->overlaps.load(std::memory_order_relaxed));
+                 ms_text(gt).c_str(), ms_text(q->blocked_ns()).c_str(), q->presents.load(std::memory_order_relaxed),
+                 ms_text(pmin).c_str(), ms_text(pmean).c_str(), ms_text(pmax).c_str(), ms_text(pp99).c_str(),
+                 q->overlaps.load(std::memory_order_relaxed));
   }
+}
+
+// Report on demand: the trigger file exists. The thread that removes it (any device's) writes the
+// report and the trace, with reason "trigger"; the application is never stopped or signalled.
+void check_trigger() {
+  const std::string &path = settings().trigger_path;
+  if (path.empty() || access(path.c_str(), F_OK) != 0) return;
+  if (unlink(path.c_str()) != 0) return; // another device's thread took it
+  write_outputs("trigger");
 }
 
 void tracker_main(DeviceState *dev) {
   const Settings &st = settings();
   std::uint64_t next_summary = st.interval_ms ? now_ns() + st.interval_ms * kMs : UINT64_MAX;
+  std::uint64_t next_trigger_check = 0;
   std::vector<Submission *> snapshot;
   std::vector<VkFence> oldest;
   std::vector<QueueState *> seen;
@@ -228,7 +250,8 @@ void tracker_main(DeviceState *dev) {
       if (dev->stop) break;
       if (dev->pending.empty() || dev->device_lost.load()) {
         const std::uint64_t now = now_ns();
-        const std::uint64_t sleep = std::min(kIdleWaitNs, next_summary > now ? next_summary - now : 0);
+        std::uint64_t sleep = std::min(kIdleWaitNs, next_summary > now ? next_summary - now : 0);
+        if (!st.trigger_path.empty()) sleep = std::min(sleep, kTriggerPollNs);
         dev->track_cv.wait_for(lock, std::chrono::nanoseconds(sleep), [&] {
           return dev->stop || (!dev->pending.empty() && !dev->device_lost.load());
         });
@@ -269,6 +292,10 @@ void tracker_main(DeviceState *dev) {
     if (st.interval_ms && now_ns() >= next_summary) {
       print_summary(*dev);
       next_summary = now_ns() + st.interval_ms * kMs;
+    }
+    if (!st.trigger_path.empty() && now_ns() >= next_trigger_check) {
+      check_trigger();
+      next_trigger_check = now_ns() + kTriggerPollNs;
     }
   }
 }
@@ -373,6 +400,11 @@ const Settings &settings() {
     r.interval_ms = env_u64("NOVEM_QUEUE_DIAGNOSTICS_INTERVAL_MS");
     const char *d = std::getenv("NOVEM_QUEUE_DIAGNOSTICS_DUMP");
     r.dump_path = d && *d ? d : "novem-queue-dump-" + std::to_string(static_cast<long>(getpid())) + ".json";
+    const char *t = std::getenv("NOVEM_QUEUE_DIAGNOSTICS_TRACE");
+    r.trace_path = t ? t : "";
+    const char *g = std::getenv("NOVEM_QUEUE_DIAGNOSTICS_TRIGGER");
+    r.trigger_path = g ? g : "";
+    if (const char *e = std::getenv("NOVEM_QUEUE_DIAGNOSTICS_EVENTS"); e && *e) r.max_events = env_u64("NOVEM_QUEUE_DIAGNOSTICS_EVENTS");
     return r;
   }();
   return s;
