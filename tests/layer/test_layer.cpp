@@ -699,6 +699,69 @@ TEST_CASE("layer: vkcube under Xvfb: presents, present intervals and submissions
   CHECK(slices == num(q["submits"]));
 }
 
+TEST_CASE("layer: the intercept table is generated from intercepts.txt and vk.xml", "[layer][regen]") {
+  TempDir tmp;
+  const fs::path header = tmp.path / "i.h", source = tmp.path / "i.cpp";
+  auto gen = [&](const fs::path &list) {
+    return run({NOVEM_QD_REGISTRY_GEN, "vk-intercepts", "--registry", NOVEM_QD_VK_XML, "--version", "1.3",
+                "--extension", "VK_KHR_swapchain,VK_KHR_synchronization2,VK_KHR_timeline_semaphore", "--commands",
+                list.string(), "--namespace", "novem_qd", "--out-header", header.string(), "--out-source",
+                source.string()},
+               {}, {}, tmp.path / "log.txt");
+  };
+  auto text = [](const fs::path &p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  SECTION("the layer's list") {
+    const Run r = gen(NOVEM_QD_INTERCEPTS);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    const std::string h = text(header), c = text(source);
+    // Prototypes from vk.xml (runs of spaces collapsed), in namespace novem_qd::hook.
+    CHECK(h.find("namespace hook {") != std::string::npos);
+    CHECK(h.find("VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t submitCount, const VkSubmitInfo* "
+                 "pSubmits, VkFence fence);") != std::string::npos);
+    CHECK(h.find("VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2KHR(VkQueue queue, uint32_t submitCount, const "
+                 "VkSubmitInfo2* pSubmits, VkFence fence);") != std::string::npos);
+    CHECK(h.find("VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* pName);") !=
+          std::string::npos);
+    // Levels from vk.xml; every listed name once, sorted for the binary search.
+    CHECK(c.find("{\"vkCreateInstance\", InterceptLevel::Global,") != std::string::npos);
+    CHECK(c.find("{\"vkEnumerateDeviceExtensionProperties\", InterceptLevel::Instance,") != std::string::npos);
+    CHECK(c.find("{\"vkWaitSemaphoresKHR\", InterceptLevel::Device,") != std::string::npos);
+    CHECK(c.find("static_cast<PFN_vkQueuePresentKHR>(&hook::QueuePresentKHR)") != std::string::npos);
+    std::vector<std::string> listed, generated;
+    std::ifstream list(NOVEM_QD_INTERCEPTS);
+    for (std::string line; std::getline(list, line);) {
+      line = line.substr(0, line.find('#'));
+      std::stringstream words(line);
+      std::string w;
+      if (words >> w) listed.push_back(w);
+    }
+    for (std::size_t at = c.find("{\"vk"); at != std::string::npos; at = c.find("{\"vk", at + 1))
+      generated.push_back(c.substr(at + 2, c.find('"', at + 2) - at - 2));
+    CHECK(std::is_sorted(generated.begin(), generated.end()));
+    std::sort(listed.begin(), listed.end());
+    CHECK(generated == listed);
+    CHECK(h.find("kInterceptCount = " + std::to_string(listed.size()) + ";") != std::string::npos);
+  }
+  SECTION("a name vk.xml does not have for the selection") {
+    std::ofstream(tmp.path / "bad.txt") << "vkQueueSubmit\nvkCmdDrawMeshTasksEXT # not selected\n";
+    const Run r = gen(tmp.path / "bad.txt");
+    CHECK(r.status == 1);
+    CHECK(r.output.find("vkCmdDrawMeshTasksEXT (listed in bad.txt) is not a command of vulkan 1.3") != std::string::npos);
+  }
+  SECTION("a name listed twice") {
+    std::ofstream(tmp.path / "twice.txt") << "vkQueueSubmit\n\n# again\nvkQueueSubmit\n";
+    const Run r = gen(tmp.path / "twice.txt");
+    CHECK(r.status == 1);
+    CHECK(r.output.find("twice.txt:4: vkQueueSubmit is listed twice") != std::string::npos);
+  }
+}
+
 TEST_CASE("layer: lavapipe's timestamps give ordered GPU times", "[layer]") {
   TempDir tmp;
   const fs::path report = tmp.path / "report.json";
