@@ -16,15 +16,17 @@
 namespace novem_qd {
 
 namespace {
-Registry *g_registry = nullptr;
+std::atomic<Registry *> g_registry{nullptr};
 std::once_flag g_registry_once;
 } // namespace
 
 // Created on first use and deleted by the library's destructor (on_unload, below) after the last
-// report: not a static object, whose destructor could run before that report is written.
+// report: not a static object, whose destructor could run before that report is written. The
+// atomic load is the fast path (std::call_once costs a lock-free but not free check per call).
 Registry &Registry::get() {
-  std::call_once(g_registry_once, [] { g_registry = new Registry; });
-  return *g_registry;
+  if (Registry *r = g_registry.load(std::memory_order_acquire)) return *r;
+  std::call_once(g_registry_once, [] { g_registry.store(new Registry, std::memory_order_release); });
+  return *g_registry.load(std::memory_order_acquire);
 }
 
 namespace {
@@ -66,9 +68,19 @@ struct QueueRef {
   QueueState *q;
   DeviceState *dev;
 };
-QueueRef lookup(VkQueue queue) {
+// A one-entry cache per thread in front of the registry's map: an application submits to the
+// same queue from the same thread again and again, and the map needs the reader lock.
+QueueRef lookup(PerThread &pt, VkQueue queue) {
   Registry &r = Registry::get();
-  if (QueueState *q = r.queue(queue)) return {q, q->device};
+  const std::uint64_t generation = r.generation.load(std::memory_order_acquire);
+  if (pt.cached_queue == queue && pt.cached_generation == generation)
+    return {pt.cached_state, pt.cached_state->device};
+  if (QueueState *q = r.queue(queue)) {
+    pt.cached_queue = queue;
+    pt.cached_state = q;
+    pt.cached_generation = generation;
+    return {q, q->device};
+  }
   return {nullptr, r.device(key(queue))};
 }
 
@@ -133,9 +145,9 @@ std::uint64_t record_submit(QueueState &q, bool v2, std::uint64_t batches, std::
 // finds the mark taken reports the overlap with both thread ids and goes on (the layer never blocks).
 class QueueUse {
 public:
-  QueueUse(QueueState *q, const char *call) : q_(q) {
+  QueueUse(PerThread &pt, QueueState *q, const char *call) : q_(q) {
     if (!q_) return;
-    const std::uint64_t me = thread_id();
+    const std::uint64_t me = pt.thread_id();
     std::uint64_t other = 0;
     if (q_->in_use_thread.compare_exchange_strong(other, me, std::memory_order_acq_rel)) {
       q_->in_use_call.store(call, std::memory_order_release);
@@ -175,8 +187,8 @@ void finish_submit(DeviceState &dev, QueueState &q, bool v2, VkResult result, st
   if (result != VK_SUCCESS) {
     add(q.failed_submits, 1);
     if (sub->timestamps) return_slots(*sub->timestamps, sub->slots);
-    drop_fence(dev, layer_fence);
     check_lost(&dev, result, sub->call);
+    recycle(dev, std::move(sub));
     return;
   }
   sub->seq = record_submit(q, v2, batches, cbs, s, app_fence);
@@ -184,8 +196,10 @@ void finish_submit(DeviceState &dev, QueueState &q, bool v2, VkResult result, st
     std::lock_guard lock(q.stats_mutex);
     q.gpu_unmeasured_batches += unmeasured;
   }
-  if (layer_fence == VK_NULL_HANDLE) return; // untracked (no fence could be had); its slots stay taken
-  sub->fence = layer_fence;
+  if (layer_fence == VK_NULL_HANDLE) { // untracked (no fence could be had); its slots stay taken
+    if (sub->fence != VK_NULL_HANDLE) recycle(dev, std::move(sub)); // its fence was not submitted
+    return;
+  }
   track(dev, std::move(sub));
 }
 
@@ -198,7 +212,6 @@ VkFence fence_after(DeviceState &dev, VkQueue queue, VkFence app_fence, VkFence 
   const VkResult r = dev.table.QueueSubmit(queue, 0, nullptr, layer_fence);
   if (r == VK_SUCCESS) return layer_fence;
   check_lost(&dev, r, "vkQueueSubmit (layer fence)");
-  drop_fence(dev, layer_fence);
   return VK_NULL_HANDLE;
 }
 
@@ -341,6 +354,7 @@ VKAPI_ATTR void VKAPI_CALL hook::DestroyDevice(VkDevice device, const VkAllocati
   {
     std::unique_lock lock(r.mutex);
     for (const auto &q : dev->queues) r.queues.erase(q->queue);
+    r.generation.fetch_add(1, std::memory_order_release);
     dev->destroyed = true;
     r.devices.erase(k); // all_devices keeps it for the report
   }
@@ -363,10 +377,11 @@ VKAPI_ATTR void VKAPI_CALL hook::GetDeviceQueue2(VkDevice device, const VkDevice
 
 VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitCount, const VkSubmitInfo *pSubmits,
                                               VkFence fence) {
-  auto [q, dev] = lookup(queue);
+  PerThread &pt = per_thread();
+  auto [q, dev] = lookup(pt, queue);
   if (!q) return dev->table.QueueSubmit(queue, submitCount, pSubmits, fence);
-  QueueUse use(q, "vkQueueSubmit");
-  auto sub = std::make_unique<Submission>();
+  QueueUse use(pt, q, "vkQueueSubmit");
+  std::unique_ptr<Submission> sub = take_submission(*dev);
   sub->queue = q;
   sub->call = "vkQueueSubmit";
   SemCounts s;
@@ -376,8 +391,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
     for (std::uint32_t i = 0; i < submitCount; ++i) {
       const VkSubmitInfo &si = pSubmits[i];
       cbs += si.commandBufferCount;
-      sub->command_buffers.insert(sub->command_buffers.end(), si.pCommandBuffers,
-                                  si.pCommandBuffers + si.commandBufferCount);
+      for (std::uint32_t j = 0; j < si.commandBufferCount; ++j) sub->command_buffers.push_back(si.pCommandBuffers[j]);
       const auto *tl =
           find_in_chain<VkTimelineSemaphoreSubmitInfo>(si.pNext, VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
       for (std::uint32_t j = 0; j < si.waitSemaphoreCount; ++j)
@@ -392,11 +406,14 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
     }
   }
   sub->batches = submitCount;
-  const VkFence layer_fence = take_fence(*dev);
+  const VkFence layer_fence = sub->fence;
 
   // Timestamps: each batch with command buffers gets the layer's begin / end pair around them.
-  std::vector<VkSubmitInfo> infos;
-  std::vector<VkCommandBuffer> wrapped;
+  // Scratch copies, per thread and kept between calls (no allocation once grown).
+  std::vector<VkSubmitInfo> &infos = pt.infos;
+  std::vector<VkCommandBuffer> &wrapped = pt.wrapped;
+  infos.clear();
+  wrapped.clear();
   std::uint64_t unmeasured = 0;
   const VkSubmitInfo *submits = pSubmits;
   TimestampPool *tp = layer_fence ? timestamp_pool(*dev, q->family) : nullptr;
@@ -440,12 +457,12 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
 }
 
 namespace {
-VkResult submit2(PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue queue, uint32_t submitCount,
+VkResult submit2(PerThread &pt, PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue queue, uint32_t submitCount,
                  const VkSubmitInfo2 *pSubmits, VkFence fence, const char *call) {
   auto [q, dev] = ref;
   if (!q) return next(queue, submitCount, pSubmits, fence);
-  QueueUse use(q, call);
-  auto sub = std::make_unique<Submission>();
+  QueueUse use(pt, q, call);
+  std::unique_ptr<Submission> sub = take_submission(*dev);
   sub->queue = q;
   sub->call = call;
   SemCounts s;
@@ -467,10 +484,12 @@ VkResult submit2(PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue queue, uint32_t 
   }
   sub->batches = submitCount;
   sub->v2 = true;
-  const VkFence layer_fence = take_fence(*dev);
+  const VkFence layer_fence = sub->fence;
 
-  std::vector<VkSubmitInfo2> infos;
-  std::vector<VkCommandBufferSubmitInfo> wrapped;
+  std::vector<VkSubmitInfo2> &infos = pt.infos2; // as in hook::QueueSubmit
+  std::vector<VkCommandBufferSubmitInfo> &wrapped = pt.wrapped2;
+  infos.clear();
+  wrapped.clear();
   std::uint64_t unmeasured = 0;
   const VkSubmitInfo2 *submits = pSubmits;
   TimestampPool *tp = layer_fence ? timestamp_pool(*dev, q->family) : nullptr;
@@ -510,19 +529,22 @@ VkResult submit2(PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue queue, uint32_t 
 
 VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit2(VkQueue queue, uint32_t submitCount, const VkSubmitInfo2 *pSubmits,
                                                VkFence fence) {
-  QueueRef ref = lookup(queue);
-  return submit2(ref.dev->table.QueueSubmit2, ref, queue, submitCount, pSubmits, fence, "vkQueueSubmit2");
+  PerThread &pt = per_thread();
+  QueueRef ref = lookup(pt, queue);
+  return submit2(pt, ref.dev->table.QueueSubmit2, ref, queue, submitCount, pSubmits, fence, "vkQueueSubmit2");
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit2KHR(VkQueue queue, uint32_t submitCount, const VkSubmitInfo2 *pSubmits,
                                                   VkFence fence) {
-  QueueRef ref = lookup(queue);
-  return submit2(ref.dev->table.QueueSubmit2KHR, ref, queue, submitCount, pSubmits, fence, "vkQueueSubmit2KHR");
+  PerThread &pt = per_thread();
+  QueueRef ref = lookup(pt, queue);
+  return submit2(pt, ref.dev->table.QueueSubmit2KHR, ref, queue, submitCount, pSubmits, fence, "vkQueueSubmit2KHR");
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL hook::QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR *pPresentInfo) {
-  auto [q, dev] = lookup(queue);
-  QueueUse use(q, "vkQueuePresentKHR");
+  PerThread &pt = per_thread();
+  auto [q, dev] = lookup(pt, queue);
+  QueueUse use(pt, q, "vkQueuePresentKHR");
   const VkResult result = dev->table.QueuePresentKHR(queue, pPresentInfo);
   check_lost(dev, result, "vkQueuePresentKHR");
   if (q && result >= 0) {
@@ -539,9 +561,10 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueuePresentKHR(VkQueue queue, const VkPres
 // ---- waits ----
 
 VKAPI_ATTR VkResult VKAPI_CALL hook::QueueWaitIdle(VkQueue queue) {
-  auto [q, dev] = lookup(queue);
+  PerThread &pt = per_thread();
+  auto [q, dev] = lookup(pt, queue);
   if (!q) return dev->table.QueueWaitIdle(queue);
-  QueueUse use(q, "vkQueueWaitIdle");
+  QueueUse use(pt, q, "vkQueueWaitIdle");
   const std::uint64_t seq = q->submitted_seq.load(std::memory_order_relaxed);
   const std::uint64_t t0 = now_ns();
   const VkResult result = dev->table.QueueWaitIdle(queue);
@@ -826,13 +849,14 @@ namespace {
 
 // When the loader unloads the layer (after the last vkDestroyInstance) or at process exit.
 __attribute__((destructor)) void on_unload() {
-  if (!g_registry) return;
+  Registry *registry = g_registry.load();
+  if (!registry) return;
   bool any;
   std::vector<DeviceState *> live; // never destroyed: their threads must end before the registry does
   {
-    std::shared_lock lock(g_registry->mutex);
-    any = g_registry->instances_created > 0;
-    for (const auto &d : g_registry->all_devices)
+    std::shared_lock lock(registry->mutex);
+    any = registry->instances_created > 0;
+    for (const auto &d : registry->all_devices)
       if (!d->destroyed.load()) live.push_back(d.get());
   }
   for (DeviceState *d : live)
@@ -845,8 +869,8 @@ __attribute__((destructor)) void on_unload() {
       d->tracker.join();
     }
   if (any) write_outputs("unload");
-  delete g_registry; // nothing can call into the layer any more
-  g_registry = nullptr;
+  delete registry; // nothing can call into the layer any more
+  g_registry.store(nullptr);
 }
 
 } // namespace

@@ -104,6 +104,26 @@ struct Overlap {
 // The current thread's Linux thread id.
 std::uint64_t thread_id();
 
+struct QueueState;
+
+// What the layer keeps per application thread, reached with one TLS lookup per intercepted call
+// (a layer is a dlopen()ed library: each access to a thread_local costs a __tls_get_addr call).
+struct PerThread {
+  std::uint64_t tid = 0; // gettid(), 0 until asked
+  // The last queue looked up (layer.cpp), valid while Registry::generation is unchanged.
+  VkQueue cached_queue = VK_NULL_HANDLE;
+  QueueState *cached_state = nullptr;
+  std::uint64_t cached_generation = 0;
+  // Scratch copies of a submission call's batches (GPU timestamps), kept to avoid allocations;
+  // used only during the call down, which never comes back into the layer on this thread.
+  std::vector<VkSubmitInfo> infos;
+  std::vector<VkCommandBuffer> wrapped;
+  std::vector<VkSubmitInfo2> infos2;
+  std::vector<VkCommandBufferSubmitInfo> wrapped2;
+  std::uint64_t thread_id();
+};
+PerThread &per_thread();
+
 struct DeviceState;
 
 struct QueueState {
@@ -271,10 +291,14 @@ struct DeviceState {
   PFN_vkSetDeviceLoaderData set_loader_data = nullptr;
   float timestamp_period = 1.0f;
   std::unordered_map<std::uint32_t, std::unique_ptr<TimestampPool>> timestamp_pools; // fixed after creation
-  std::mutex track_mutex; // guards the four below; never held across a call down
+  std::mutex track_mutex; // guards the five below; never held across a call down
   std::condition_variable track_cv;
   std::deque<std::unique_ptr<Submission>> pending; // submitted, not yet seen complete
-  std::vector<VkFence> free_fences;
+  // Completed submissions, kept for reuse with their (reset) fence and their vectors' capacity:
+  // after warm-up a submission call allocates nothing.
+  std::vector<std::unique_ptr<Submission>> free_submissions;
+  bool tracker_waiting = false; // the tracker sleeps on track_cv (only then does track() notify)
+  bool have_done = false;       // the tracker's own: completed submissions still in `pending`
   bool stop = false;
   std::thread tracker;
   std::atomic<bool> device_lost{false};
@@ -298,6 +322,9 @@ public:
   std::unordered_map<void *, std::shared_ptr<DeviceState>> devices;
   std::unordered_map<VkQueue, QueueState *> queues;
   std::vector<std::shared_ptr<DeviceState>> all_devices; // live and destroyed, for the report
+  // Bumped (under the write lock) whenever queues leave `queues`: invalidates the per-thread
+  // queue lookup caches (layer.cpp), as a destroyed device's VkQueue handle may be reused.
+  std::atomic<std::uint64_t> generation{1};
   std::uint32_t next_device_id = 0;
   std::uint32_t instances_created = 0;
 
@@ -347,9 +374,11 @@ void start_tracking(DeviceState &dev, const std::vector<VkQueueFamilyProperties>
 // Before vkDestroyDevice (and at unload for devices never destroyed): stops the thread, completes
 // what is complete, releases the layer's objects.
 void stop_tracking(DeviceState &dev);
-// A fence of the layer's own, unsignalled (VK_NULL_HANDLE if none could be created).
-VkFence take_fence(DeviceState &dev);
-void drop_fence(DeviceState &dev, VkFence fence); // never submitted: back to the free list
+// A submission record, reset, with a fence of the layer's own, unsignalled (its `fence` is
+// VK_NULL_HANDLE if none could be created).
+std::unique_ptr<Submission> take_submission(DeviceState &dev);
+// A record whose fence was never submitted (or is unsignalled again): back to the free list.
+void recycle(DeviceState &dev, std::unique_ptr<Submission> s);
 // A free timestamp slot of `pool`, or UINT32_MAX.
 std::uint32_t take_slot(TimestampPool &pool);
 void return_slots(TimestampPool &pool, const std::vector<std::uint32_t> &slots);

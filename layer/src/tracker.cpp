@@ -184,11 +184,18 @@ void poll(DeviceState &dev, const std::vector<Submission *> &snapshot, std::uint
       blocked.push_back(s->queue);
     }
   }
-  if (!any) return;
+  if (any) dev.have_done = true;
+}
+
+// Moves the completed submissions from the pending list to the free list, once nothing of the
+// thread's snapshot is used any more (after that, the application's thread may reuse them).
+void release_done(DeviceState &dev) {
+  if (!dev.have_done) return;
+  dev.have_done = false;
   std::lock_guard lock(dev.track_mutex);
   for (auto &s : dev.pending)
-    if (s->done.load(std::memory_order_relaxed) && s->fence != VK_NULL_HANDLE) dev.free_fences.push_back(s->fence);
-  std::erase_if(dev.pending, [](const std::unique_ptr<Submission> &s) { return s->done.load(std::memory_order_relaxed); });
+    if (s->done.load(std::memory_order_relaxed)) dev.free_submissions.push_back(std::move(s));
+  std::erase_if(dev.pending, [](const std::unique_ptr<Submission> &s) { return !s; });
 }
 
 void print_summary(DeviceState &dev) {
@@ -252,9 +259,11 @@ void tracker_main(DeviceState *dev) {
         const std::uint64_t now = now_ns();
         std::uint64_t sleep = std::min(kIdleWaitNs, next_summary > now ? next_summary - now : 0);
         if (!st.trigger_path.empty()) sleep = std::min(sleep, kTriggerPollNs);
+        dev->tracker_waiting = true;
         dev->track_cv.wait_for(lock, std::chrono::nanoseconds(sleep), [&] {
           return dev->stop || (!dev->pending.empty() && !dev->device_lost.load());
         });
+        dev->tracker_waiting = false;
         if (dev->stop) break;
       }
       if (!dev->device_lost.load())
@@ -288,6 +297,7 @@ void tracker_main(DeviceState *dev) {
           write_dump(*dev, "watchdog", "");
         }
       }
+      release_done(*dev);
     }
     if (st.interval_ms && now_ns() >= next_summary) {
       print_summary(*dev);
@@ -410,10 +420,17 @@ const Settings &settings() {
   return s;
 }
 
-std::uint64_t thread_id() {
-  thread_local const std::uint64_t id = static_cast<std::uint64_t>(syscall(SYS_gettid));
-  return id;
+PerThread &per_thread() {
+  thread_local PerThread t;
+  return t;
 }
+
+std::uint64_t PerThread::thread_id() {
+  if (tid == 0) tid = static_cast<std::uint64_t>(syscall(SYS_gettid));
+  return tid;
+}
+
+std::uint64_t thread_id() { return per_thread().thread_id(); }
 
 std::size_t Histogram::index(std::uint64_t v) {
   if (v < 64) return static_cast<std::size_t>(v);
@@ -481,31 +498,47 @@ void stop_tracking(DeviceState &dev) {
   for (const auto &s : dev.pending)
     if (s->fence) dev.table.DestroyFence(dev.device, s->fence, nullptr);
   dev.pending.clear();
-  for (VkFence f : dev.free_fences) dev.table.DestroyFence(dev.device, f, nullptr);
-  dev.free_fences.clear();
+  for (const auto &s : dev.free_submissions)
+    if (s->fence) dev.table.DestroyFence(dev.device, s->fence, nullptr);
+  dev.free_submissions.clear();
   for (auto &[family, tp] : dev.timestamp_pools) destroy_pool(dev, *tp);
   dev.timestamp_pools.clear();
 }
 
-VkFence take_fence(DeviceState &dev) {
+std::unique_ptr<Submission> take_submission(DeviceState &dev) {
+  std::unique_ptr<Submission> s;
   {
     std::lock_guard lock(dev.track_mutex);
-    if (!dev.free_fences.empty()) {
-      VkFence f = dev.free_fences.back();
-      dev.free_fences.pop_back();
-      return f;
+    if (!dev.free_submissions.empty()) {
+      s = std::move(dev.free_submissions.back());
+      dev.free_submissions.pop_back();
     }
   }
-  VkFenceCreateInfo ci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  VkFence f = VK_NULL_HANDLE;
-  if (dev.table.CreateFence(dev.device, &ci, nullptr, &f) != VK_SUCCESS) return VK_NULL_HANDLE;
-  return f;
+  if (!s) {
+    s = std::make_unique<Submission>();
+  } else { // clear() keeps the vectors' capacity
+    s->seq = s->submit_ns = 0;
+    s->call = "";
+    s->command_buffers.clear();
+    s->waits.clear();
+    s->signals.clear();
+    s->timestamps = nullptr;
+    s->slots.clear();
+    s->batches = 0;
+    s->v2 = false;
+    s->watchdog_reported = false;
+    s->done.store(false, std::memory_order_relaxed);
+  }
+  if (s->fence == VK_NULL_HANDLE) {
+    VkFenceCreateInfo ci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    if (dev.table.CreateFence(dev.device, &ci, nullptr, &s->fence) != VK_SUCCESS) s->fence = VK_NULL_HANDLE;
+  }
+  return s;
 }
 
-void drop_fence(DeviceState &dev, VkFence fence) {
-  if (fence == VK_NULL_HANDLE) return;
+void recycle(DeviceState &dev, std::unique_ptr<Submission> s) {
   std::lock_guard lock(dev.track_mutex);
-  dev.free_fences.push_back(fence);
+  dev.free_submissions.push_back(std::move(s));
 }
 
 std::uint32_t take_slot(TimestampPool &pool) {
@@ -524,11 +557,13 @@ void return_slots(TimestampPool &pool, const std::vector<std::uint32_t> &slots) 
 }
 
 void track(DeviceState &dev, std::unique_ptr<Submission> s) {
+  bool wake;
   {
     std::lock_guard lock(dev.track_mutex);
     dev.pending.push_back(std::move(s));
+    wake = dev.tracker_waiting; // a busy tracker sees the new entry within 1 ms anyway
   }
-  dev.track_cv.notify_one();
+  if (wake) dev.track_cv.notify_one();
 }
 
 void on_device_lost(DeviceState &dev, const char *call) {
