@@ -238,9 +238,10 @@ struct TimestampPool {
   VkDeviceMemory memory = VK_NULL_HANDLE;
   volatile std::uint64_t *results = nullptr; // mapped
   std::vector<VkCommandBuffer> begin, end;
-  std::mutex mutex; // guards free_slots
-  std::vector<std::uint32_t> free_slots;
   static constexpr std::uint32_t kSlots = 128;
+  // Bit i of free_mask[i / 64] set: slot i is free. Taken and returned with atomic operations, so
+  // the submit path takes no lock for its slots.
+  std::atomic<std::uint64_t> free_mask[kSlots / 64] = {};
 };
 
 struct InstanceState {

@@ -394,7 +394,7 @@ std::unique_ptr<TimestampPool> make_pool(DeviceState &dev, std::uint32_t family,
   for (std::uint32_t i = 0; i < n; ++i) {
     tp->begin.push_back(cbs[2 * i]);
     tp->end.push_back(cbs[2 * i + 1]);
-    tp->free_slots.push_back(n - 1 - i);
+    tp->free_mask[i / 64].fetch_or(std::uint64_t{1} << (i % 64), std::memory_order_relaxed);
   }
   return tp;
 }
@@ -542,18 +542,27 @@ void recycle(DeviceState &dev, std::unique_ptr<Submission> s) {
 }
 
 std::uint32_t take_slot(TimestampPool &pool) {
-  std::lock_guard lock(pool.mutex);
-  if (pool.free_slots.empty()) return UINT32_MAX;
-  const std::uint32_t s = pool.free_slots.back();
-  pool.free_slots.pop_back();
+  std::uint32_t s = UINT32_MAX;
+  for (std::uint32_t w = 0; w < TimestampPool::kSlots / 64 && s == UINT32_MAX; ++w) {
+    std::uint64_t mask = pool.free_mask[w].load(std::memory_order_relaxed);
+    while (mask != 0) {
+      const std::uint64_t bit = mask & (~mask + 1); // the lowest free slot of the word
+      if (pool.free_mask[w].compare_exchange_weak(mask, mask & ~bit, std::memory_order_acquire,
+                                                  std::memory_order_relaxed)) {
+        s = 64 * w + static_cast<std::uint32_t>(std::countr_zero(bit));
+        break;
+      }
+    }
+  }
+  if (s == UINT32_MAX) return s;
   pool.results[2 * s] = 0; // so that a result never written reads as unmeasured
   pool.results[2 * s + 1] = 0;
   return s;
 }
 
 void return_slots(TimestampPool &pool, const std::vector<std::uint32_t> &slots) {
-  std::lock_guard lock(pool.mutex);
-  pool.free_slots.insert(pool.free_slots.end(), slots.begin(), slots.end());
+  // release: the slot's results were read before another submission may take it.
+  for (std::uint32_t s : slots) pool.free_mask[s / 64].fetch_or(std::uint64_t{1} << (s % 64), std::memory_order_release);
 }
 
 void track(DeviceState &dev, std::unique_ptr<Submission> s) {
