@@ -221,6 +221,7 @@ struct Submission {
   std::uint32_t batches = 0;        // for the event (SubmissionEvent)
   bool v2 = false;
   bool watchdog_reported = false;   // touched by the tracker thread only
+  Submission *next_incoming = nullptr; // DeviceState::incoming's link
   std::atomic<bool> done{false};    // seen complete (set by the tracker thread)
 };
 
@@ -292,14 +293,18 @@ struct DeviceState {
   PFN_vkSetDeviceLoaderData set_loader_data = nullptr;
   float timestamp_period = 1.0f;
   std::unordered_map<std::uint32_t, std::unique_ptr<TimestampPool>> timestamp_pools; // fixed after creation
-  std::mutex track_mutex; // guards the five below; never held across a call down
+  // Submissions handed over by the application's threads, newest first: a lock-free list the
+  // tracker moves into `pending` (under track_mutex), so a submit call never waits for the tracker.
+  std::atomic<Submission *> incoming{nullptr};
+  std::atomic<bool> tracker_waiting{false}; // the tracker sleeps on track_cv (only then does track() notify)
+  std::mutex track_mutex; // guards the two below; never held across a call down
   std::condition_variable track_cv;
-  std::deque<std::unique_ptr<Submission>> pending; // submitted, not yet seen complete
+  std::deque<std::unique_ptr<Submission>> pending; // submitted, not yet seen complete, in submit order
+  std::mutex free_mutex; // guards free_submissions; never held across a call down
   // Completed submissions, kept for reuse with their (reset) fence and their vectors' capacity:
   // after warm-up a submission call allocates nothing.
   std::vector<std::unique_ptr<Submission>> free_submissions;
-  bool tracker_waiting = false; // the tracker sleeps on track_cv (only then does track() notify)
-  bool have_done = false;       // the tracker's own: completed submissions still in `pending`
+  bool have_done = false; // the tracker's own: completed submissions still in `pending`
   bool stop = false;
   std::thread tracker;
   std::atomic<bool> device_lost{false};
@@ -385,6 +390,8 @@ std::uint32_t take_slot(TimestampPool &pool);
 void return_slots(TimestampPool &pool, const std::vector<std::uint32_t> &slots);
 // Hands a successful submission to the tracker thread.
 void track(DeviceState &dev, std::unique_ptr<Submission> s);
+// Moves the handed-over submissions into dev.pending, in submit order; track_mutex held.
+void drain_incoming(DeviceState &dev);
 // An intercepted call returned VK_ERROR_DEVICE_LOST: dump every submission in flight (once per device).
 void on_device_lost(DeviceState &dev, const char *call);
 // Records one overlap (both threads) in the queue's report and prints it on stderr (capped).

@@ -4,7 +4,8 @@
 // each batch, recycles the fence and the timestamp slots; it also runs the watchdog and the
 // periodic stderr summary. The dumps (watchdog, device lost) and the thread-safety reports are here.
 //
-// Locks: track_mutex guards the pending list and the free fences; stats_mutex a queue's statistics.
+// Locks: track_mutex guards the pending list, free_mutex the recycled submissions; stats_mutex a
+// queue's statistics. Submissions reach the tracker through a lock-free list (track()).
 // Neither is held across a call down the chain: the thread works on a snapshot of pointers (only
 // it removes submissions from the list, so they stay alive while it works).
 #include <algorithm>
@@ -85,6 +86,7 @@ void write_dump(DeviceState &dev, const char *reason, const char *call) {
     << ", \"name\": \"" << dev.name << "\"},\n  \"in_flight\": [";
   {
     std::lock_guard lock(dev.track_mutex);
+    drain_incoming(dev);
     for (const auto &s : dev.pending) {
       if (s->done.load(std::memory_order_relaxed)) continue;
       if (!oldest) oldest = s.get();
@@ -192,7 +194,7 @@ void poll(DeviceState &dev, const std::vector<Submission *> &snapshot, std::uint
 void release_done(DeviceState &dev) {
   if (!dev.have_done) return;
   dev.have_done = false;
-  std::lock_guard lock(dev.track_mutex);
+  std::scoped_lock lock(dev.track_mutex, dev.free_mutex);
   for (auto &s : dev.pending)
     if (s->done.load(std::memory_order_relaxed)) dev.free_submissions.push_back(std::move(s));
   std::erase_if(dev.pending, [](const std::unique_ptr<Submission> &s) { return !s; });
@@ -255,15 +257,19 @@ void tracker_main(DeviceState *dev) {
     {
       std::unique_lock lock(dev->track_mutex);
       if (dev->stop) break;
+      drain_incoming(*dev);
       if (dev->pending.empty() || dev->device_lost.load()) {
         const std::uint64_t now = now_ns();
         std::uint64_t sleep = std::min(kIdleWaitNs, next_summary > now ? next_summary - now : 0);
         if (!st.trigger_path.empty()) sleep = std::min(sleep, kTriggerPollNs);
-        dev->tracker_waiting = true;
+        // seq_cst with track()'s push and load: either it sees the flag and wakes us (taking the
+        // mutex first, so not before we wait), or we see its submission here.
+        dev->tracker_waiting.store(true);
         dev->track_cv.wait_for(lock, std::chrono::nanoseconds(sleep), [&] {
-          return dev->stop || (!dev->pending.empty() && !dev->device_lost.load());
+          return dev->stop || ((!dev->pending.empty() || dev->incoming.load() != nullptr) && !dev->device_lost.load());
         });
-        dev->tracker_waiting = false;
+        dev->tracker_waiting.store(false);
+        drain_incoming(*dev);
         if (dev->stop) break;
       }
       if (!dev->device_lost.load())
@@ -491,10 +497,12 @@ void stop_tracking(DeviceState &dev) {
   std::vector<Submission *> snapshot;
   {
     std::lock_guard lock(dev.track_mutex);
+    drain_incoming(dev);
     for (const auto &s : dev.pending) snapshot.push_back(s.get());
   }
   if (!snapshot.empty() && !dev.device_lost.load()) poll(dev, snapshot, now_ns());
-  std::lock_guard lock(dev.track_mutex);
+  std::scoped_lock lock(dev.track_mutex, dev.free_mutex);
+  drain_incoming(dev);
   for (const auto &s : dev.pending)
     if (s->fence) dev.table.DestroyFence(dev.device, s->fence, nullptr);
   dev.pending.clear();
@@ -508,7 +516,7 @@ void stop_tracking(DeviceState &dev) {
 std::unique_ptr<Submission> take_submission(DeviceState &dev) {
   std::unique_ptr<Submission> s;
   {
-    std::lock_guard lock(dev.track_mutex);
+    std::lock_guard lock(dev.free_mutex);
     if (!dev.free_submissions.empty()) {
       s = std::move(dev.free_submissions.back());
       dev.free_submissions.pop_back();
@@ -537,7 +545,7 @@ std::unique_ptr<Submission> take_submission(DeviceState &dev) {
 }
 
 void recycle(DeviceState &dev, std::unique_ptr<Submission> s) {
-  std::lock_guard lock(dev.track_mutex);
+  std::lock_guard lock(dev.free_mutex);
   dev.free_submissions.push_back(std::move(s));
 }
 
@@ -566,13 +574,23 @@ void return_slots(TimestampPool &pool, const std::vector<std::uint32_t> &slots) 
 }
 
 void track(DeviceState &dev, std::unique_ptr<Submission> s) {
-  bool wake;
-  {
-    std::lock_guard lock(dev.track_mutex);
-    dev.pending.push_back(std::move(s));
-    wake = dev.tracker_waiting; // a busy tracker sees the new entry within 1 ms anyway
+  Submission *node = s.release();
+  node->next_incoming = dev.incoming.load(std::memory_order_relaxed);
+  while (!dev.incoming.compare_exchange_weak(node->next_incoming, node)) {
   }
-  if (wake) dev.track_cv.notify_one();
+  if (!dev.tracker_waiting.load()) return; // a busy tracker sees it within 1 ms anyway
+  { std::lock_guard lock(dev.track_mutex); } // not before the tracker sleeps: see tracker_main
+  dev.track_cv.notify_one();
+}
+
+void drain_incoming(DeviceState &dev) {
+  Submission *list = dev.incoming.exchange(nullptr, std::memory_order_acquire);
+  const std::size_t at = dev.pending.size();
+  for (Submission *s = list; s;) { // newest first: inserted before the older ones
+    Submission *next = s->next_incoming;
+    dev.pending.emplace(dev.pending.begin() + static_cast<std::ptrdiff_t>(at), s);
+    s = next;
+  }
 }
 
 void on_device_lost(DeviceState &dev, const char *call) {
