@@ -125,6 +125,7 @@ struct PerThread {
 PerThread &per_thread();
 
 struct DeviceState;
+struct Submission;
 
 struct QueueState {
   DeviceState *device = nullptr;
@@ -188,6 +189,9 @@ struct QueueState {
   Ring<SubmissionEvent> submission_events;                 // the latest completed submissions
   Ring<WaitEvent> wait_events;                             // the latest waits attributed to this queue
   Ring<std::uint64_t> present_events;                      // the latest present times (ns)
+  // The tracker thread's own: this queue's pending submissions in submit order (they complete in
+  // that order), so that each pass looks at the oldest of each queue only.
+  std::deque<Submission *> tracker_pending;
 
   // The blocked time of every wait kind, summed.
   std::uint64_t blocked_ns() const {
@@ -305,6 +309,7 @@ struct DeviceState {
   // after warm-up a submission call allocates nothing.
   std::vector<std::unique_ptr<Submission>> free_submissions;
   bool have_done = false; // the tracker's own: completed submissions still in `pending`
+  std::size_t dispatched = 0; // the tracker's own: entries at the front of `pending` in their queue's tracker_pending
   bool stop = false;
   std::thread tracker;
   std::atomic<bool> device_lost{false};

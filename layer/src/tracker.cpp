@@ -197,7 +197,36 @@ void release_done(DeviceState &dev) {
   std::scoped_lock lock(dev.track_mutex, dev.free_mutex);
   for (auto &s : dev.pending)
     if (s->done.load(std::memory_order_relaxed)) dev.free_submissions.push_back(std::move(s));
-  std::erase_if(dev.pending, [](const std::unique_ptr<Submission> &s) { return !s; });
+  dev.dispatched -= static_cast<std::size_t>(std::erase_if(dev.pending, [](const std::unique_ptr<Submission> &s) { return !s; }));
+}
+
+// Gives the pending submissions not yet dispatched to their queue's tracker_pending; track_mutex held.
+void dispatch(DeviceState &dev) {
+  for (; dev.dispatched < dev.pending.size(); ++dev.dispatched) {
+    Submission *s = dev.pending[dev.dispatched].get();
+    s->queue->tracker_pending.push_back(s);
+  }
+}
+
+// One pass over the queues' oldest submissions: complete, per queue, what is signalled (in order);
+// returns whether any completed.
+bool poll_heads(DeviceState &dev, std::uint64_t now) {
+  bool any = false;
+  for (const auto &q : dev.queues) {
+    auto &list = q->tracker_pending;
+    while (!list.empty()) {
+      const VkResult r = dev.table.GetFenceStatus(dev.device, list.front()->fence);
+      if (r != VK_SUCCESS) {
+        if (r == VK_ERROR_DEVICE_LOST) on_device_lost(dev, "vkGetFenceStatus (layer thread)");
+        break;
+      }
+      complete(dev, *list.front(), now);
+      list.pop_front();
+      any = true;
+    }
+  }
+  if (any) dev.have_done = true;
+  return any;
 }
 
 void print_summary(DeviceState &dev) {
@@ -249,11 +278,9 @@ void tracker_main(DeviceState *dev) {
   const Settings &st = settings();
   std::uint64_t next_summary = st.interval_ms ? now_ns() + st.interval_ms * kMs : UINT64_MAX;
   std::uint64_t next_trigger_check = 0;
-  std::vector<Submission *> snapshot;
   std::vector<VkFence> oldest;
-  std::vector<QueueState *> seen;
   for (;;) {
-    snapshot.clear();
+    bool busy = false;
     {
       std::unique_lock lock(dev->track_mutex);
       if (dev->stop) break;
@@ -272,32 +299,30 @@ void tracker_main(DeviceState *dev) {
         drain_incoming(*dev);
         if (dev->stop) break;
       }
-      if (!dev->device_lost.load())
-        for (const auto &s : dev->pending) snapshot.push_back(s.get());
+      dispatch(*dev);
+      busy = !dev->pending.empty() && !dev->device_lost.load();
     }
-    if (!snapshot.empty()) {
-      // Wait (1 ms at most) for the oldest submission of each busy queue; then poll them all.
+    if (busy) {
+      // Wait (1 ms at most) for the oldest submission of each busy queue; then complete, per
+      // queue, what is signalled. Only each queue's oldest is looked at (they complete in order).
       oldest.clear();
-      seen.clear();
-      for (Submission *s : snapshot)
-        if (std::find(seen.begin(), seen.end(), s->queue) == seen.end()) {
-          seen.push_back(s->queue);
-          oldest.push_back(s->fence);
-        }
-      const VkResult r = dev->table.WaitForFences(dev->device, static_cast<std::uint32_t>(oldest.size()),
-                                                  oldest.data(), VK_FALSE, kPollNs);
+      for (const auto &q : dev->queues)
+        if (!q->tracker_pending.empty()) oldest.push_back(q->tracker_pending.front()->fence);
+      const VkResult r = oldest.empty() ? VK_NOT_READY
+                                        : dev->table.WaitForFences(dev->device, static_cast<std::uint32_t>(oldest.size()),
+                                                                   oldest.data(), VK_FALSE, kPollNs);
       const std::uint64_t now = now_ns();
-      if (r == VK_SUCCESS) poll(*dev, snapshot, now);
+      if (r == VK_SUCCESS) poll_heads(*dev, now);
       else if (r == VK_ERROR_DEVICE_LOST) on_device_lost(*dev, "vkWaitForFences (layer thread)");
       // The watchdog: one dump when a submission first passes the threshold.
       if (st.watchdog_ms) {
         bool fire = false;
-        for (Submission *s : snapshot)
-          if (!s->done.load(std::memory_order_relaxed) && !s->watchdog_reported &&
-              now - std::min(now, s->submit_ns) >= st.watchdog_ms * kMs) {
-            s->watchdog_reported = true;
-            fire = true;
-          }
+        for (const auto &q : dev->queues)
+          for (Submission *s : q->tracker_pending)
+            if (!s->watchdog_reported && now - std::min(now, s->submit_ns) >= st.watchdog_ms * kMs) {
+              s->watchdog_reported = true;
+              fire = true;
+            }
         if (fire) {
           dev->watchdog_dumps.fetch_add(1, std::memory_order_relaxed);
           write_dump(*dev, "watchdog", "");
@@ -503,6 +528,7 @@ void stop_tracking(DeviceState &dev) {
   if (!snapshot.empty() && !dev.device_lost.load()) poll(dev, snapshot, now_ns());
   std::scoped_lock lock(dev.track_mutex, dev.free_mutex);
   drain_incoming(dev);
+  for (const auto &q : dev.queues) q->tracker_pending.clear();
   for (const auto &s : dev.pending)
     if (s->fence) dev.table.DestroyFence(dev.device, s->fence, nullptr);
   dev.pending.clear();
