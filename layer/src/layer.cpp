@@ -9,20 +9,24 @@
 #include <cstring>
 #include <iterator>
 
+#include "novem_qd_intercepts.h" // generated: the hooks' declarations and the table
+#include "vulkan/vk_novem_queue_diagnostics.h"
 #include "state.hpp"
 
 namespace novem_qd {
 
 namespace {
-Registry *g_registry = nullptr;
+std::atomic<Registry *> g_registry{nullptr};
 std::once_flag g_registry_once;
 } // namespace
 
 // Created on first use and deleted by the library's destructor (on_unload, below) after the last
-// report: not a static object, whose destructor could run before that report is written.
+// report: not a static object, whose destructor could run before that report is written. The
+// atomic load is the fast path (std::call_once costs a lock-free but not free check per call).
 Registry &Registry::get() {
-  std::call_once(g_registry_once, [] { g_registry = new Registry; });
-  return *g_registry;
+  if (Registry *r = g_registry.load(std::memory_order_acquire)) return *r;
+  std::call_once(g_registry_once, [] { g_registry.store(new Registry, std::memory_order_release); });
+  return *g_registry.load(std::memory_order_acquire);
 }
 
 namespace {
@@ -64,9 +68,19 @@ struct QueueRef {
   QueueState *q;
   DeviceState *dev;
 };
-QueueRef lookup(VkQueue queue) {
+// A one-entry cache per thread in front of the registry's map: an application submits to the
+// same queue from the same thread again and again, and the map needs the reader lock.
+QueueRef lookup(PerThread &pt, VkQueue queue) {
   Registry &r = Registry::get();
-  if (QueueState *q = r.queue(queue)) return {q, q->device};
+  const std::uint64_t generation = r.generation.load(std::memory_order_acquire);
+  if (pt.cached_queue == queue && pt.cached_generation == generation)
+    return {pt.cached_state, pt.cached_state->device};
+  if (QueueState *q = r.queue(queue)) {
+    pt.cached_queue = queue;
+    pt.cached_state = q;
+    pt.cached_generation = generation;
+    return {q, q->device};
+  }
   return {nullptr, r.device(key(queue))};
 }
 
@@ -75,12 +89,28 @@ struct SemCounts {
   std::uint64_t wait_binary = 0, wait_timeline = 0, signal_binary = 0, signal_timeline = 0;
 };
 
-// Classifies one semaphore (under dev.sync_mutex) and keeps it for the dumps.
+// Classifies one semaphore (under dev.sync_mutex) and keeps it for the dumps. A timeline value a
+// submission of `signaller` signals is remembered for vkWaitSemaphores' attribution.
 void classify(DeviceState &dev, VkSemaphore sem, std::uint64_t value, std::uint64_t &binary, std::uint64_t &timeline,
-              std::vector<SemRef> &out) {
+              std::vector<SemRef> &out, QueueState *signaller = nullptr) {
   const bool t = dev.timeline_semaphores.count(sem) != 0;
   (t ? timeline : binary)++;
   out.push_back(SemRef{sem, t ? value : 0, t});
+  if (t && signaller) {
+    std::deque<TimelineSignal> &signals = dev.timeline_signals[sem];
+    if (signals.size() >= DeviceState::kMaxSignals) signals.pop_front();
+    signals.push_back(TimelineSignal{value, signaller});
+  }
+}
+
+// A wait of the application's thread, on the queue's track of the trace and in the report.
+void record_wait(QueueState &q, const char *call, std::uint64_t t0, std::uint64_t t1) {
+  std::lock_guard lock(q.stats_mutex);
+  q.wait_events.push(WaitEvent{call, t0, t1, thread_id()});
+}
+void record_unattributed_wait(DeviceState &dev, const char *call, std::uint64_t t0, std::uint64_t t1) {
+  std::lock_guard lock(dev.events_mutex);
+  dev.unattributed_waits.push(WaitEvent{call, t0, t1, thread_id()});
 }
 
 void add(Counter &c, std::uint64_t v) { c.fetch_add(v, std::memory_order_relaxed); }
@@ -115,9 +145,9 @@ std::uint64_t record_submit(QueueState &q, bool v2, std::uint64_t batches, std::
 // finds the mark taken reports the overlap with both thread ids and goes on (the layer never blocks).
 class QueueUse {
 public:
-  QueueUse(QueueState *q, const char *call) : q_(q) {
+  QueueUse(PerThread &pt, QueueState *q, const char *call) : q_(q) {
     if (!q_) return;
-    const std::uint64_t me = thread_id();
+    const std::uint64_t me = pt.thread_id();
     std::uint64_t other = 0;
     if (q_->in_use_thread.compare_exchange_strong(other, me, std::memory_order_acq_rel)) {
       q_->in_use_call.store(call, std::memory_order_release);
@@ -157,8 +187,8 @@ void finish_submit(DeviceState &dev, QueueState &q, bool v2, VkResult result, st
   if (result != VK_SUCCESS) {
     add(q.failed_submits, 1);
     if (sub->timestamps) return_slots(*sub->timestamps, sub->slots);
-    drop_fence(dev, layer_fence);
     check_lost(&dev, result, sub->call);
+    recycle(dev, std::move(sub));
     return;
   }
   sub->seq = record_submit(q, v2, batches, cbs, s, app_fence);
@@ -166,8 +196,10 @@ void finish_submit(DeviceState &dev, QueueState &q, bool v2, VkResult result, st
     std::lock_guard lock(q.stats_mutex);
     q.gpu_unmeasured_batches += unmeasured;
   }
-  if (layer_fence == VK_NULL_HANDLE) return; // untracked (no fence could be had); its slots stay taken
-  sub->fence = layer_fence;
+  if (layer_fence == VK_NULL_HANDLE) { // untracked (no fence could be had); its slots stay taken
+    if (sub->fence != VK_NULL_HANDLE) recycle(dev, std::move(sub)); // its fence was not submitted
+    return;
+  }
   track(dev, std::move(sub));
 }
 
@@ -180,16 +212,14 @@ VkFence fence_after(DeviceState &dev, VkQueue queue, VkFence app_fence, VkFence 
   const VkResult r = dev.table.QueueSubmit(queue, 0, nullptr, layer_fence);
   if (r == VK_SUCCESS) return layer_fence;
   check_lost(&dev, r, "vkQueueSubmit (layer fence)");
-  drop_fence(dev, layer_fence);
   return VK_NULL_HANDLE;
 }
 
+} // namespace
+
 // ---- instance ----
 
-VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL qd_GetInstanceProcAddr(VkInstance instance, const char *pName);
-VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL qd_GetDeviceProcAddr(VkDevice device, const char *pName);
-
-VKAPI_ATTR VkResult VKAPI_CALL qd_CreateInstance(const VkInstanceCreateInfo *pCreateInfo,
+VKAPI_ATTR VkResult VKAPI_CALL hook::CreateInstance(const VkInstanceCreateInfo *pCreateInfo,
                                                  const VkAllocationCallbacks *pAllocator, VkInstance *pInstance) {
   VkLayerInstanceCreateInfo *link = instance_link(pCreateInfo);
   if (!link || !link->u.pLayerInfo) return VK_ERROR_INITIALIZATION_FAILED;
@@ -211,7 +241,7 @@ VKAPI_ATTR VkResult VKAPI_CALL qd_CreateInstance(const VkInstanceCreateInfo *pCr
   return VK_SUCCESS;
 }
 
-VKAPI_ATTR void VKAPI_CALL qd_DestroyInstance(VkInstance instance, const VkAllocationCallbacks *pAllocator) {
+VKAPI_ATTR void VKAPI_CALL hook::DestroyInstance(VkInstance instance, const VkAllocationCallbacks *pAllocator) {
   if (instance == VK_NULL_HANDLE) return;
   Registry &r = Registry::get();
   void *k = key(instance);
@@ -222,12 +252,12 @@ VKAPI_ATTR void VKAPI_CALL qd_DestroyInstance(VkInstance instance, const VkAlloc
     std::unique_lock lock(r.mutex);
     r.instances.erase(k);
   }
-  write_report("vkDestroyInstance");
+  write_outputs("vkDestroyInstance");
 }
 
 // ---- device ----
 
-VKAPI_ATTR VkResult VKAPI_CALL qd_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *pCreateInfo,
+VKAPI_ATTR VkResult VKAPI_CALL hook::CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *pCreateInfo,
                                                const VkAllocationCallbacks *pAllocator, VkDevice *pDevice) {
   Registry &r = Registry::get();
   std::shared_ptr<InstanceState> inst = r.instance(key(physicalDevice));
@@ -238,10 +268,24 @@ VKAPI_ATTR VkResult VKAPI_CALL qd_CreateDevice(VkPhysicalDevice physicalDevice, 
   link->u.pLayerInfo = link->u.pLayerInfo->pNext;
   auto create = reinterpret_cast<PFN_vkCreateDevice>(next_gipa(inst->instance, "vkCreateDevice"));
   if (!create) return VK_ERROR_INITIALIZATION_FAILED;
-  VkResult result = create(physicalDevice, pCreateInfo, pAllocator, pDevice);
+  // The layer's own extension is the layer's business: the chain below gets the list without it.
+  std::vector<const char *> extensions;
+  bool own_extension = false;
+  for (std::uint32_t i = 0; i < pCreateInfo->enabledExtensionCount; ++i) {
+    if (std::strcmp(pCreateInfo->ppEnabledExtensionNames[i], VK_NOVEM_QUEUE_DIAGNOSTICS_EXTENSION_NAME) == 0)
+      own_extension = true;
+    else
+      extensions.push_back(pCreateInfo->ppEnabledExtensionNames[i]);
+  }
+  VkDeviceCreateInfo down = *pCreateInfo;
+  down.enabledExtensionCount = static_cast<std::uint32_t>(extensions.size());
+  down.ppEnabledExtensionNames = extensions.empty() ? nullptr : extensions.data();
+  VkResult result = create(physicalDevice, own_extension ? &down : pCreateInfo, pAllocator, pDevice);
   if (result != VK_SUCCESS) return result;
 
   auto dev = std::make_shared<DeviceState>();
+  dev->diagnostics_extension = own_extension;
+  dev->unattributed_waits.capacity = settings().max_events;
   dev->set_loader_data = device_loader_data(pCreateInfo);
   dev->device = *pDevice;
   dev->physical_device = physicalDevice;
@@ -279,6 +323,7 @@ VKAPI_ATTR VkResult VKAPI_CALL qd_CreateDevice(VkPhysicalDevice physicalDevice, 
       q->index = j;
       q->create_flags = qci.flags;
       q->family_flags = qci.queueFamilyIndex < families.size() ? families[qci.queueFamilyIndex].queueFlags : 0;
+      q->submission_events.capacity = q->wait_events.capacity = q->present_events.capacity = settings().max_events;
       dev->queues.push_back(std::move(q));
     }
   }
@@ -298,7 +343,7 @@ VKAPI_ATTR VkResult VKAPI_CALL qd_CreateDevice(VkPhysicalDevice physicalDevice, 
   return VK_SUCCESS;
 }
 
-VKAPI_ATTR void VKAPI_CALL qd_DestroyDevice(VkDevice device, const VkAllocationCallbacks *pAllocator) {
+VKAPI_ATTR void VKAPI_CALL hook::DestroyDevice(VkDevice device, const VkAllocationCallbacks *pAllocator) {
   if (device == VK_NULL_HANDLE) return;
   Registry &r = Registry::get();
   void *k = key(device);
@@ -309,32 +354,34 @@ VKAPI_ATTR void VKAPI_CALL qd_DestroyDevice(VkDevice device, const VkAllocationC
   {
     std::unique_lock lock(r.mutex);
     for (const auto &q : dev->queues) r.queues.erase(q->queue);
+    r.generation.fetch_add(1, std::memory_order_release);
     dev->destroyed = true;
     r.devices.erase(k); // all_devices keeps it for the report
   }
-  write_report("vkDestroyDevice");
+  write_outputs("vkDestroyDevice");
 }
 
 // Queues fetched by the application are normally known already (qd_CreateDevice fetched them).
-VKAPI_ATTR void VKAPI_CALL qd_GetDeviceQueue(VkDevice device, uint32_t queueFamilyIndex, uint32_t queueIndex,
+VKAPI_ATTR void VKAPI_CALL hook::GetDeviceQueue(VkDevice device, uint32_t queueFamilyIndex, uint32_t queueIndex,
                                              VkQueue *pQueue) {
   DeviceState *dev = Registry::get().device(key(device));
   dev->table.GetDeviceQueue(device, queueFamilyIndex, queueIndex, pQueue);
 }
 
-VKAPI_ATTR void VKAPI_CALL qd_GetDeviceQueue2(VkDevice device, const VkDeviceQueueInfo2 *pQueueInfo, VkQueue *pQueue) {
+VKAPI_ATTR void VKAPI_CALL hook::GetDeviceQueue2(VkDevice device, const VkDeviceQueueInfo2 *pQueueInfo, VkQueue *pQueue) {
   DeviceState *dev = Registry::get().device(key(device));
   dev->table.GetDeviceQueue2(device, pQueueInfo, pQueue);
 }
 
 // ---- submission ----
 
-VKAPI_ATTR VkResult VKAPI_CALL qd_QueueSubmit(VkQueue queue, uint32_t submitCount, const VkSubmitInfo *pSubmits,
+VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitCount, const VkSubmitInfo *pSubmits,
                                               VkFence fence) {
-  auto [q, dev] = lookup(queue);
+  PerThread &pt = per_thread();
+  auto [q, dev] = lookup(pt, queue);
   if (!q) return dev->table.QueueSubmit(queue, submitCount, pSubmits, fence);
-  QueueUse use(q, "vkQueueSubmit");
-  auto sub = std::make_unique<Submission>();
+  QueueUse use(pt, q, "vkQueueSubmit");
+  std::unique_ptr<Submission> sub = take_submission(*dev);
   sub->queue = q;
   sub->call = "vkQueueSubmit";
   SemCounts s;
@@ -344,8 +391,7 @@ VKAPI_ATTR VkResult VKAPI_CALL qd_QueueSubmit(VkQueue queue, uint32_t submitCoun
     for (std::uint32_t i = 0; i < submitCount; ++i) {
       const VkSubmitInfo &si = pSubmits[i];
       cbs += si.commandBufferCount;
-      sub->command_buffers.insert(sub->command_buffers.end(), si.pCommandBuffers,
-                                  si.pCommandBuffers + si.commandBufferCount);
+      for (std::uint32_t j = 0; j < si.commandBufferCount; ++j) sub->command_buffers.push_back(si.pCommandBuffers[j]);
       const auto *tl =
           find_in_chain<VkTimelineSemaphoreSubmitInfo>(si.pNext, VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
       for (std::uint32_t j = 0; j < si.waitSemaphoreCount; ++j)
@@ -356,14 +402,18 @@ VKAPI_ATTR VkResult VKAPI_CALL qd_QueueSubmit(VkQueue queue, uint32_t submitCoun
         classify(*dev, si.pSignalSemaphores[j],
                  tl && tl->pSignalSemaphoreValues && j < tl->signalSemaphoreValueCount ? tl->pSignalSemaphoreValues[j]
                                                                                        : 0,
-                 s.signal_binary, s.signal_timeline, sub->signals);
+                 s.signal_binary, s.signal_timeline, sub->signals, q);
     }
   }
-  const VkFence layer_fence = take_fence(*dev);
+  sub->batches = submitCount;
+  const VkFence layer_fence = sub->fence;
 
   // Timestamps: each batch with command buffers gets the layer's begin / end pair around them.
-  std::vector<VkSubmitInfo> infos;
-  std::vector<VkCommandBuffer> wrapped;
+  // Scratch copies, per thread and kept between calls (no allocation once grown).
+  std::vector<VkSubmitInfo> &infos = pt.infos;
+  std::vector<VkCommandBuffer> &wrapped = pt.wrapped;
+  infos.clear();
+  wrapped.clear();
   std::uint64_t unmeasured = 0;
   const VkSubmitInfo *submits = pSubmits;
   TimestampPool *tp = layer_fence ? timestamp_pool(*dev, q->family) : nullptr;
@@ -406,12 +456,13 @@ VKAPI_ATTR VkResult VKAPI_CALL qd_QueueSubmit(VkQueue queue, uint32_t submitCoun
   return result;
 }
 
-VkResult submit2(PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue queue, uint32_t submitCount,
+namespace {
+VkResult submit2(PerThread &pt, PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue queue, uint32_t submitCount,
                  const VkSubmitInfo2 *pSubmits, VkFence fence, const char *call) {
   auto [q, dev] = ref;
   if (!q) return next(queue, submitCount, pSubmits, fence);
-  QueueUse use(q, call);
-  auto sub = std::make_unique<Submission>();
+  QueueUse use(pt, q, call);
+  std::unique_ptr<Submission> sub = take_submission(*dev);
   sub->queue = q;
   sub->call = call;
   SemCounts s;
@@ -428,13 +479,17 @@ VkResult submit2(PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue queue, uint32_t 
                  s.wait_timeline, sub->waits);
       for (std::uint32_t j = 0; j < si.signalSemaphoreInfoCount; ++j)
         classify(*dev, si.pSignalSemaphoreInfos[j].semaphore, si.pSignalSemaphoreInfos[j].value, s.signal_binary,
-                 s.signal_timeline, sub->signals);
+                 s.signal_timeline, sub->signals, q);
     }
   }
-  const VkFence layer_fence = take_fence(*dev);
+  sub->batches = submitCount;
+  sub->v2 = true;
+  const VkFence layer_fence = sub->fence;
 
-  std::vector<VkSubmitInfo2> infos;
-  std::vector<VkCommandBufferSubmitInfo> wrapped;
+  std::vector<VkSubmitInfo2> &infos = pt.infos2; // as in hook::QueueSubmit
+  std::vector<VkCommandBufferSubmitInfo> &wrapped = pt.wrapped2;
+  infos.clear();
+  wrapped.clear();
   std::uint64_t unmeasured = 0;
   const VkSubmitInfo2 *submits = pSubmits;
   TimestampPool *tp = layer_fence ? timestamp_pool(*dev, q->family) : nullptr;
@@ -470,47 +525,58 @@ VkResult submit2(PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue queue, uint32_t 
   finish_submit(*dev, *q, true, result, submitCount, cbs, s, fence, tracked, unmeasured, std::move(sub));
   return result;
 }
+} // namespace
 
-VKAPI_ATTR VkResult VKAPI_CALL qd_QueueSubmit2(VkQueue queue, uint32_t submitCount, const VkSubmitInfo2 *pSubmits,
+VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit2(VkQueue queue, uint32_t submitCount, const VkSubmitInfo2 *pSubmits,
                                                VkFence fence) {
-  QueueRef ref = lookup(queue);
-  return submit2(ref.dev->table.QueueSubmit2, ref, queue, submitCount, pSubmits, fence, "vkQueueSubmit2");
+  PerThread &pt = per_thread();
+  QueueRef ref = lookup(pt, queue);
+  return submit2(pt, ref.dev->table.QueueSubmit2, ref, queue, submitCount, pSubmits, fence, "vkQueueSubmit2");
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL qd_QueueSubmit2KHR(VkQueue queue, uint32_t submitCount, const VkSubmitInfo2 *pSubmits,
+VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit2KHR(VkQueue queue, uint32_t submitCount, const VkSubmitInfo2 *pSubmits,
                                                   VkFence fence) {
-  QueueRef ref = lookup(queue);
-  return submit2(ref.dev->table.QueueSubmit2KHR, ref, queue, submitCount, pSubmits, fence, "vkQueueSubmit2KHR");
+  PerThread &pt = per_thread();
+  QueueRef ref = lookup(pt, queue);
+  return submit2(pt, ref.dev->table.QueueSubmit2KHR, ref, queue, submitCount, pSubmits, fence, "vkQueueSubmit2KHR");
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL qd_QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR *pPresentInfo) {
-  auto [q, dev] = lookup(queue);
-  QueueUse use(q, "vkQueuePresentKHR");
+VKAPI_ATTR VkResult VKAPI_CALL hook::QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR *pPresentInfo) {
+  PerThread &pt = per_thread();
+  auto [q, dev] = lookup(pt, queue);
+  QueueUse use(pt, q, "vkQueuePresentKHR");
   const VkResult result = dev->table.QueuePresentKHR(queue, pPresentInfo);
   check_lost(dev, result, "vkQueuePresentKHR");
   if (q && result >= 0) {
     add(q->presents, 1);
     add(q->present_swapchains, pPresentInfo->swapchainCount);
+    const std::uint64_t now = now_ns(), last = q->last_present_ns.exchange(now, std::memory_order_relaxed);
+    std::lock_guard lock(q->stats_mutex);
+    if (last != 0 && now > last) q->present_intervals.add(now - last);
+    q->present_events.push(now);
   }
   return result;
 }
 
 // ---- waits ----
 
-VKAPI_ATTR VkResult VKAPI_CALL qd_QueueWaitIdle(VkQueue queue) {
-  auto [q, dev] = lookup(queue);
+VKAPI_ATTR VkResult VKAPI_CALL hook::QueueWaitIdle(VkQueue queue) {
+  PerThread &pt = per_thread();
+  auto [q, dev] = lookup(pt, queue);
   if (!q) return dev->table.QueueWaitIdle(queue);
-  QueueUse use(q, "vkQueueWaitIdle");
+  QueueUse use(pt, q, "vkQueueWaitIdle");
   const std::uint64_t seq = q->submitted_seq.load(std::memory_order_relaxed);
   const std::uint64_t t0 = now_ns();
   const VkResult result = dev->table.QueueWaitIdle(queue);
   check_lost(dev, result, "vkQueueWaitIdle");
-  q->queue_wait_idle.add(now_ns() - t0);
+  const std::uint64_t t1 = now_ns();
+  q->queue_wait_idle.add(t1 - t0);
+  record_wait(*q, "vkQueueWaitIdle", t0, t1);
   if (result == VK_SUCCESS) q->complete_up_to(seq);
   return result;
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL qd_DeviceWaitIdle(VkDevice device) {
+VKAPI_ATTR VkResult VKAPI_CALL hook::DeviceWaitIdle(VkDevice device) {
   Registry &r = Registry::get();
   DeviceState *dev = r.device(key(device));
   std::vector<std::pair<QueueState *, std::uint64_t>> busy; // queues with work in flight, and up to where
@@ -522,16 +588,18 @@ VKAPI_ATTR VkResult VKAPI_CALL qd_DeviceWaitIdle(VkDevice device) {
   const std::uint64_t t0 = now_ns();
   const VkResult result = dev->table.DeviceWaitIdle(device);
   check_lost(dev, result, "vkDeviceWaitIdle");
-  const std::uint64_t dt = now_ns() - t0;
+  const std::uint64_t t1 = now_ns(), dt = t1 - t0;
   dev->device_wait_idle.add(dt);
+  if (busy.empty()) record_unattributed_wait(*dev, "vkDeviceWaitIdle", t0, t1);
   for (auto &[q, seq] : busy) {
     q->device_wait_idle.add(dt);
+    record_wait(*q, "vkDeviceWaitIdle", t0, t1);
     if (result == VK_SUCCESS) q->complete_up_to(seq);
   }
   return result;
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL qd_WaitForFences(VkDevice device, uint32_t fenceCount, const VkFence *pFences,
+VKAPI_ATTR VkResult VKAPI_CALL hook::WaitForFences(VkDevice device, uint32_t fenceCount, const VkFence *pFences,
                                                 VkBool32 waitAll, uint64_t timeout) {
   DeviceState *dev = Registry::get().device(key(device));
   std::vector<FenceUse> uses;
@@ -545,20 +613,74 @@ VKAPI_ATTR VkResult VKAPI_CALL qd_WaitForFences(VkDevice device, uint32_t fenceC
   const std::uint64_t t0 = now_ns();
   const VkResult result = dev->table.WaitForFences(device, fenceCount, pFences, waitAll, timeout);
   check_lost(dev, result, "vkWaitForFences");
-  const std::uint64_t dt = now_ns() - t0;
+  const std::uint64_t t1 = now_ns(), dt = t1 - t0;
   // The blocked time goes to each distinct queue whose submission carried one of the fences.
   std::vector<QueueState *> queues;
   for (const FenceUse &u : uses)
     if (std::find(queues.begin(), queues.end(), u.queue) == queues.end()) queues.push_back(u.queue);
-  if (queues.empty()) dev->wait_for_fences_unattributed.add(dt);
-  for (QueueState *q : queues) q->wait_for_fences.add(dt);
+  if (queues.empty()) {
+    dev->wait_for_fences_unattributed.add(dt);
+    record_unattributed_wait(*dev, "vkWaitForFences", t0, t1);
+  }
+  for (QueueState *q : queues) {
+    q->wait_for_fences.add(dt);
+    record_wait(*q, "vkWaitForFences", t0, t1);
+  }
   // A signalled fence proves its submission, and everything before it on its queue, complete.
   if (result == VK_SUCCESS && (waitAll || fenceCount == 1))
     for (const FenceUse &u : uses) u.queue->complete_up_to(u.seq);
   return result;
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL qd_GetFenceStatus(VkDevice device, VkFence fence) {
+namespace {
+// vkWaitSemaphores(KHR): the blocked time goes to each distinct queue with a submission that
+// signals one of the waited values — for each semaphore, the submission signalling the smallest
+// value not below the one waited for (the one whose completion ends the wait). Values no known
+// submission signals (the host's vkSignalSemaphore, a submission not made yet) are unattributed.
+VkResult wait_semaphores(PFN_vkWaitSemaphores next, VkDevice device, const VkSemaphoreWaitInfo *pWaitInfo,
+                         std::uint64_t timeout, const char *call) {
+  DeviceState *dev = Registry::get().device(key(device));
+  std::vector<QueueState *> queues;
+  {
+    std::lock_guard lock(dev->sync_mutex);
+    for (std::uint32_t i = 0; i < pWaitInfo->semaphoreCount; ++i) {
+      auto it = dev->timeline_signals.find(pWaitInfo->pSemaphores[i]);
+      if (it == dev->timeline_signals.end()) continue;
+      const TimelineSignal *best = nullptr;
+      for (const TimelineSignal &sig : it->second)
+        if (sig.value >= pWaitInfo->pValues[i] && (!best || sig.value < best->value)) best = &sig;
+      if (best && std::find(queues.begin(), queues.end(), best->queue) == queues.end()) queues.push_back(best->queue);
+    }
+  }
+  const std::uint64_t t0 = now_ns();
+  const VkResult result = next(device, pWaitInfo, timeout);
+  check_lost(dev, result, call);
+  const std::uint64_t t1 = now_ns();
+  if (queues.empty()) {
+    dev->wait_semaphores_unattributed.add(t1 - t0);
+    record_unattributed_wait(*dev, call, t0, t1);
+  }
+  for (QueueState *q : queues) {
+    q->wait_semaphores_blocked.add(t1 - t0);
+    record_wait(*q, call, t0, t1);
+  }
+  return result;
+}
+} // namespace
+
+VKAPI_ATTR VkResult VKAPI_CALL hook::WaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo *pWaitInfo,
+                                                   uint64_t timeout) {
+  DeviceState *dev = Registry::get().device(key(device));
+  return wait_semaphores(dev->table.WaitSemaphores, device, pWaitInfo, timeout, "vkWaitSemaphores");
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL hook::WaitSemaphoresKHR(VkDevice device, const VkSemaphoreWaitInfo *pWaitInfo,
+                                                      uint64_t timeout) {
+  DeviceState *dev = Registry::get().device(key(device));
+  return wait_semaphores(dev->table.WaitSemaphoresKHR, device, pWaitInfo, timeout, "vkWaitSemaphoresKHR");
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL hook::GetFenceStatus(VkDevice device, VkFence fence) {
   DeviceState *dev = Registry::get().device(key(device));
   const VkResult result = dev->table.GetFenceStatus(device, fence);
   check_lost(dev, result, "vkGetFenceStatus");
@@ -576,7 +698,7 @@ VKAPI_ATTR VkResult VKAPI_CALL qd_GetFenceStatus(VkDevice device, VkFence fence)
 
 // ---- semaphore types, fence lifetimes ----
 
-VKAPI_ATTR VkResult VKAPI_CALL qd_CreateSemaphore(VkDevice device, const VkSemaphoreCreateInfo *pCreateInfo,
+VKAPI_ATTR VkResult VKAPI_CALL hook::CreateSemaphore(VkDevice device, const VkSemaphoreCreateInfo *pCreateInfo,
                                                   const VkAllocationCallbacks *pAllocator, VkSemaphore *pSemaphore) {
   DeviceState *dev = Registry::get().device(key(device));
   const VkResult result = dev->table.CreateSemaphore(device, pCreateInfo, pAllocator, pSemaphore);
@@ -589,17 +711,18 @@ VKAPI_ATTR VkResult VKAPI_CALL qd_CreateSemaphore(VkDevice device, const VkSemap
   return result;
 }
 
-VKAPI_ATTR void VKAPI_CALL qd_DestroySemaphore(VkDevice device, VkSemaphore semaphore,
+VKAPI_ATTR void VKAPI_CALL hook::DestroySemaphore(VkDevice device, VkSemaphore semaphore,
                                                const VkAllocationCallbacks *pAllocator) {
   DeviceState *dev = Registry::get().device(key(device));
   {
     std::lock_guard lock(dev->sync_mutex); // forget it first: the handle may be reused at once
     dev->timeline_semaphores.erase(semaphore);
+    dev->timeline_signals.erase(semaphore);
   }
   dev->table.DestroySemaphore(device, semaphore, pAllocator);
 }
 
-VKAPI_ATTR void VKAPI_CALL qd_DestroyFence(VkDevice device, VkFence fence, const VkAllocationCallbacks *pAllocator) {
+VKAPI_ATTR void VKAPI_CALL hook::DestroyFence(VkDevice device, VkFence fence, const VkAllocationCallbacks *pAllocator) {
   DeviceState *dev = Registry::get().device(key(device));
   {
     std::lock_guard lock(dev->sync_mutex);
@@ -608,82 +731,132 @@ VKAPI_ATTR void VKAPI_CALL qd_DestroyFence(VkDevice device, VkFence fence, const
   dev->table.DestroyFence(device, fence, pAllocator);
 }
 
-// ---- the intercepted entry points, as data ----
+// ---- the layer's own device extension, VK_NOVEM_queue_diagnostics ----
 
-enum class Level { Instance, Device };
-struct Intercept {
-  const char *name;
-  Level level;
-  PFN_vkVoidFunction function;
-};
+namespace {
+constexpr VkExtensionProperties kOwnExtension = {VK_NOVEM_QUEUE_DIAGNOSTICS_EXTENSION_NAME,
+                                                 VK_NOVEM_QUEUE_DIAGNOSTICS_SPEC_VERSION};
+constexpr const char *kLayerName = VK_NOVEM_QUEUE_DIAGNOSTICS_LAYER_NAME;
 
-// The static_cast checks each function against the registry's prototype (PFN_vkName).
-#define NOVEM_QD_INTERCEPT(level, Name)                                                                          \
-  Intercept {                                                                                                    \
-    "vk" #Name, Level::level, reinterpret_cast<PFN_vkVoidFunction>(static_cast<PFN_vk##Name>(&qd_##Name))       \
-  }
-
-const Intercept kIntercepts[] = {
-    NOVEM_QD_INTERCEPT(Instance, GetInstanceProcAddr),
-    NOVEM_QD_INTERCEPT(Instance, CreateInstance),
-    NOVEM_QD_INTERCEPT(Instance, DestroyInstance),
-    NOVEM_QD_INTERCEPT(Instance, CreateDevice),
-    NOVEM_QD_INTERCEPT(Device, GetDeviceProcAddr),
-    NOVEM_QD_INTERCEPT(Device, DestroyDevice),
-    NOVEM_QD_INTERCEPT(Device, GetDeviceQueue),
-    NOVEM_QD_INTERCEPT(Device, GetDeviceQueue2),
-    NOVEM_QD_INTERCEPT(Device, QueueSubmit),
-    NOVEM_QD_INTERCEPT(Device, QueueSubmit2),
-    NOVEM_QD_INTERCEPT(Device, QueueSubmit2KHR),
-    NOVEM_QD_INTERCEPT(Device, QueuePresentKHR),
-    NOVEM_QD_INTERCEPT(Device, QueueWaitIdle),
-    NOVEM_QD_INTERCEPT(Device, DeviceWaitIdle),
-    NOVEM_QD_INTERCEPT(Device, WaitForFences),
-    NOVEM_QD_INTERCEPT(Device, GetFenceStatus),
-    NOVEM_QD_INTERCEPT(Device, CreateSemaphore),
-    NOVEM_QD_INTERCEPT(Device, DestroySemaphore),
-    NOVEM_QD_INTERCEPT(Device, DestroyFence),
-};
-#undef NOVEM_QD_INTERCEPT
-
-const Intercept *find_intercept(const char *name) {
-  for (const Intercept &i : kIntercepts)
-    if (std::strcmp(i.name, name) == 0) return &i;
-  return nullptr;
+void fill_stats(VkQueueDiagnosticsStatsNOVEM &out, const Histogram &h, double p) {
+  out.count = h.count;
+  out.minNs = h.min;
+  out.meanNs = h.count ? h.sum / h.count : 0;
+  out.maxNs = h.max;
+  out.p50Ns = h.percentile(0.50);
+  out.p99Ns = h.percentile(p);
+}
+void fill_wait(VkQueueDiagnosticsWaitNOVEM &out, const WaitStats &w) {
+  out.calls = w.calls.load(std::memory_order_relaxed);
+  out.blockedNs = w.blocked_ns.load(std::memory_order_relaxed);
 }
 
-VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL qd_GetInstanceProcAddr(VkInstance instance, const char *pName) {
+// vkGetQueueDiagnosticsNOVEM: returned by vkGetDeviceProcAddr only for a device created with the
+// extension enabled. The same numbers as the report, read the same way (relaxed atomics, the
+// statistics under the queue's stats_mutex).
+VKAPI_ATTR VkResult VKAPI_CALL get_queue_diagnostics(VkQueue queue, VkQueueDiagnosticsNOVEM *pDiagnostics) {
+  if (!pDiagnostics || pDiagnostics->sType != VK_STRUCTURE_TYPE_QUEUE_DIAGNOSTICS_NOVEM)
+    return VK_ERROR_INITIALIZATION_FAILED;
+  QueueState *q = Registry::get().queue(queue);
+  if (!q) return VK_ERROR_INITIALIZATION_FAILED;
+  VkQueueDiagnosticsNOVEM &d = *pDiagnostics;
+  auto load = [](const Counter &c) { return c.load(std::memory_order_relaxed); };
+  d.queueFamilyIndex = q->family;
+  d.queueIndex = q->index;
+  d.submits = load(q->submits);
+  d.failedSubmits = load(q->failed_submits);
+  d.batches = load(q->batches);
+  d.commandBuffers = load(q->command_buffers);
+  d.waitSemaphoresBinary = load(q->wait_binary);
+  d.waitSemaphoresTimeline = load(q->wait_timeline);
+  d.signalSemaphoresBinary = load(q->signal_binary);
+  d.signalSemaphoresTimeline = load(q->signal_timeline);
+  d.fences = load(q->fences);
+  d.presents = load(q->presents);
+  fill_wait(d.queueWaitIdle, q->queue_wait_idle);
+  fill_wait(d.deviceWaitIdle, q->device_wait_idle);
+  fill_wait(d.waitForFences, q->wait_for_fences);
+  fill_wait(d.waitSemaphores, q->wait_semaphores_blocked);
+  d.blockedNs = q->blocked_ns();
+  const std::uint64_t submitted = load(q->submitted_seq);
+  d.inFlight = submitted - std::min(submitted, q->known_complete());
+  d.inFlightMax = load(q->in_flight_max);
+  d.threadOverlaps = load(q->overlaps);
+  std::lock_guard lock(q->stats_mutex);
+  fill_stats(d.latency, q->latency, 0.99);
+  fill_stats(d.presentIntervals, q->present_intervals, 0.99);
+  d.gpuTimeCount = q->gpu_count;
+  d.gpuTimeTotalNs = q->gpu_total;
+  d.gpuTimeMaxNs = q->gpu_max;
+  return VK_SUCCESS;
+}
+} // namespace
+
+// With pLayerName = this layer: its one extension (the loader-layer interface: a layer "must
+// handle the case where pLayerName is itself"). Anything else goes down the chain unchanged: with
+// NULL, the loader itself adds the extensions of the implicit layers' manifests (so the
+// layer must not add it again; tested in tests/layer).
+VKAPI_ATTR VkResult VKAPI_CALL hook::EnumerateDeviceExtensionProperties(VkPhysicalDevice physicalDevice,
+                                                                       const char *pLayerName,
+                                                                       uint32_t *pPropertyCount,
+                                                                       VkExtensionProperties *pProperties) {
+  if (pLayerName && std::strcmp(pLayerName, kLayerName) == 0) {
+    if (!pProperties) {
+      *pPropertyCount = 1;
+      return VK_SUCCESS;
+    }
+    if (*pPropertyCount < 1) return VK_INCOMPLETE;
+    pProperties[0] = kOwnExtension;
+    *pPropertyCount = 1;
+    return VK_SUCCESS;
+  }
+  std::shared_ptr<InstanceState> inst = Registry::get().instance(key(physicalDevice));
+  if (!inst) return VK_ERROR_INITIALIZATION_FAILED;
+  return inst->table.EnumerateDeviceExtensionProperties(physicalDevice, pLayerName, pPropertyCount, pProperties);
+}
+
+// ---- the lookups: the table is generated (novem_qd_intercepts.h, from intercepts.txt and vk.xml) ----
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL hook::GetInstanceProcAddr(VkInstance instance, const char *pName) {
   if (!pName) return nullptr;
-  if (const Intercept *i = find_intercept(pName)) return i->function;
+  if (const Intercept *i = find_intercept(pName)) return i->hook;
   if (instance == VK_NULL_HANDLE) return nullptr;
   std::shared_ptr<InstanceState> inst = Registry::get().instance(key(instance));
   return inst ? inst->next_gipa(instance, pName) : nullptr;
 }
 
-VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL qd_GetDeviceProcAddr(VkDevice device, const char *pName) {
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL hook::GetDeviceProcAddr(VkDevice device, const char *pName) {
   if (!pName || device == VK_NULL_HANDLE) return nullptr;
   DeviceState *dev = Registry::get().device(key(device));
   if (!dev) return nullptr;
+  // The layer's own extension command (not in vk.xml): only when the device enabled the extension.
+  if (std::strcmp(pName, "vkGetQueueDiagnosticsNOVEM") == 0)
+    return dev->diagnostics_extension ? reinterpret_cast<PFN_vkVoidFunction>(
+                                            static_cast<PFN_vkGetQueueDiagnosticsNOVEM>(&get_queue_diagnostics))
+                                      : nullptr;
   const Intercept *i = find_intercept(pName);
-  if (i && i->level == Level::Device) {
+  if (i && (i->level == InterceptLevel::Device || std::strcmp(pName, "vkGetDeviceProcAddr") == 0)) {
     // Ours only where the chain below has it too (an extension command of an extension the
     // device was not created with stays NULL); these two always.
     if (std::strcmp(pName, "vkGetDeviceProcAddr") == 0 || std::strcmp(pName, "vkDestroyDevice") == 0)
-      return i->function;
-    return dev->next_gdpa(device, pName) ? i->function : nullptr;
+      return i->hook;
+    return dev->next_gdpa(device, pName) ? i->hook : nullptr;
   }
   return dev->next_gdpa(device, pName);
 }
 
+namespace {
+
 // When the loader unloads the layer (after the last vkDestroyInstance) or at process exit.
 __attribute__((destructor)) void on_unload() {
-  if (!g_registry) return;
+  Registry *registry = g_registry.load();
+  if (!registry) return;
   bool any;
   std::vector<DeviceState *> live; // never destroyed: their threads must end before the registry does
   {
-    std::shared_lock lock(g_registry->mutex);
-    any = g_registry->instances_created > 0;
-    for (const auto &d : g_registry->all_devices)
+    std::shared_lock lock(registry->mutex);
+    any = registry->instances_created > 0;
+    for (const auto &d : registry->all_devices)
       if (!d->destroyed.load()) live.push_back(d.get());
   }
   for (DeviceState *d : live)
@@ -695,9 +868,9 @@ __attribute__((destructor)) void on_unload() {
       d->track_cv.notify_all();
       d->tracker.join();
     }
-  if (any) write_report("unload");
-  delete g_registry; // nothing can call into the layer any more
-  g_registry = nullptr;
+  if (any) write_outputs("unload");
+  delete registry; // nothing can call into the layer any more
+  g_registry.store(nullptr);
 }
 
 } // namespace
@@ -712,8 +885,8 @@ vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface *pVersionStruct
   if (!pVersionStruct || pVersionStruct->sType != LAYER_NEGOTIATE_INTERFACE_STRUCT)
     return VK_ERROR_INITIALIZATION_FAILED;
   if (pVersionStruct->loaderLayerInterfaceVersion >= 2) {
-    pVersionStruct->pfnGetInstanceProcAddr = novem_qd::qd_GetInstanceProcAddr;
-    pVersionStruct->pfnGetDeviceProcAddr = novem_qd::qd_GetDeviceProcAddr;
+    pVersionStruct->pfnGetInstanceProcAddr = novem_qd::hook::GetInstanceProcAddr;
+    pVersionStruct->pfnGetDeviceProcAddr = novem_qd::hook::GetDeviceProcAddr;
     pVersionStruct->pfnGetPhysicalDeviceProcAddr = nullptr;
   }
   if (pVersionStruct->loaderLayerInterfaceVersion > 2) pVersionStruct->loaderLayerInterfaceVersion = 2;
@@ -722,11 +895,11 @@ vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface *pVersionStruct
 
 VK_LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance,
                                                                               const char *pName) {
-  return novem_qd::qd_GetInstanceProcAddr(instance, pName);
+  return novem_qd::hook::GetInstanceProcAddr(instance, pName);
 }
 
 VK_LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char *pName) {
-  return novem_qd::qd_GetDeviceProcAddr(device, pName);
+  return novem_qd::hook::GetDeviceProcAddr(device, pName);
 }
 
 } // extern "C"

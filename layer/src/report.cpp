@@ -13,7 +13,11 @@
 namespace novem_qd {
 namespace {
 
-std::string quoted(const std::string &s) {
+std::string quoted(const std::string &s) { return json_quoted(s); }
+
+} // namespace
+
+std::string json_quoted(const std::string &s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     if (c == '"' || c == '\\') {
@@ -29,6 +33,8 @@ std::string quoted(const std::string &s) {
   }
   return out + "\"";
 }
+
+namespace {
 
 std::string version_string(std::uint32_t v) {
   return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) + "." +
@@ -59,9 +65,28 @@ std::string wait(const WaitStats &w) {
          "}";
 }
 
+std::string stats(const Histogram &h) {
+  return "{\"count\": " + std::to_string(h.count) + ", \"min\": " + std::to_string(h.min) +
+         ", \"mean\": " + std::to_string(h.count ? h.sum / h.count : 0) + ", \"max\": " + std::to_string(h.max) +
+         ", \"p50\": " + std::to_string(h.percentile(0.50)) + ", \"p99\": " + std::to_string(h.percentile(0.99)) + "}";
+}
+
+void write_waits(std::ostringstream &o, const Ring<WaitEvent> &waits) {
+  o << "[";
+  bool first = true;
+  waits.for_each([&](const WaitEvent &w) {
+    o << (first ? "" : ", ") << "{\"call\": \"" << w.call << "\", \"start_ns\": " << w.start_ns
+      << ", \"end_ns\": " << w.end_ns << ", \"thread\": " << w.thread << "}";
+    first = false;
+  });
+  o << "]";
+}
+
 void write_queue(std::ostringstream &o, QueueState &q) {
   std::uint64_t lat_n, lat_min, lat_max, lat_mean, p50, p99, gpu_n, gpu_total, gpu_max, unmeasured;
   std::vector<Overlap> overlaps;
+  std::ostringstream events; // the event lists, written under the lock
+  std::string present_intervals;
   {
     std::lock_guard lock(q.stats_mutex);
     lat_n = q.latency.count;
@@ -75,6 +100,29 @@ void write_queue(std::ostringstream &o, QueueState &q) {
     gpu_max = q.gpu_max;
     unmeasured = q.gpu_unmeasured_batches;
     overlaps = q.overlap_list;
+    present_intervals = stats(q.present_intervals);
+    events << ",\n          \"submissions_dropped\": " << q.submission_events.dropped << ", \"submissions\": [";
+    bool first = true;
+    q.submission_events.for_each([&](const SubmissionEvent &e) {
+      events << (first ? "\n" : ",\n") << "            {\"seq\": " << e.seq << ", \"submit_ns\": " << e.submit_ns
+             << ", \"complete_ns\": " << e.complete_ns << ", \"batches\": " << e.batches
+             << ", \"command_buffers\": " << e.command_buffers;
+      if (e.gpu_measured)
+        events << ", \"gpu_ns\": " << e.gpu_ns << ", \"gpu_begin_ns\": " << e.gpu_begin_ns
+               << ", \"gpu_end_ns\": " << e.gpu_end_ns;
+      events << "}";
+      first = false;
+    });
+    events << (first ? "]" : "\n          ]");
+    events << ",\n          \"waits_dropped\": " << q.wait_events.dropped << ", \"waits\": ";
+    write_waits(events, q.wait_events);
+    events << ",\n          \"presents_dropped\": " << q.present_events.dropped << ", \"present_times\": [";
+    first = true;
+    q.present_events.for_each([&](std::uint64_t t) {
+      events << (first ? "" : ", ") << t;
+      first = false;
+    });
+    events << "]";
   }
   std::string overlap_text = "[";
   for (std::size_t i = 0; i < overlaps.size(); ++i)
@@ -83,8 +131,6 @@ void write_queue(std::ostringstream &o, QueueState &q) {
                     ", \"other_thread\": " + std::to_string(overlaps[i].other_thread) +
                     ", \"other_call\": " + quoted(overlaps[i].other_call) + "}";
   overlap_text += "]";
-  const std::uint64_t blocked = load(q.queue_wait_idle.blocked_ns) + load(q.device_wait_idle.blocked_ns) +
-                                load(q.wait_for_fences.blocked_ns);
   o << "        {\n"
     << "          \"family\": " << q.family << ", \"index\": " << q.index
     << ", \"family_flags\": " << flag_list(q.family_flags) << ", \"create_flags\": " << q.create_flags << ",\n"
@@ -101,7 +147,9 @@ void write_queue(std::ostringstream &o, QueueState &q) {
     << "          \"queue_wait_idle\": " << wait(q.queue_wait_idle) << ",\n"
     << "          \"device_wait_idle\": " << wait(q.device_wait_idle) << ",\n"
     << "          \"wait_for_fences\": " << wait(q.wait_for_fences) << ",\n"
-    << "          \"blocked_ns\": " << blocked << ",\n"
+    << "          \"wait_semaphores_blocked\": " << wait(q.wait_semaphores_blocked) << ",\n"
+    << "          \"blocked_ns\": " << q.blocked_ns() << ",\n"
+    << "          \"present_intervals\": " << present_intervals << ",\n"
     << "          \"in_flight_at_report\": " << (load(q.submitted_seq) - std::min(load(q.submitted_seq), q.known_complete()))
     << ", \"in_flight_max\": " << load(q.in_flight_max) << ",\n"
     << "          \"latency\": {\"count\": " << lat_n << ", \"min\": " << lat_min << ", \"mean\": " << lat_mean
@@ -110,7 +158,7 @@ void write_queue(std::ostringstream &o, QueueState &q) {
     << ", \"total\": " << gpu_total << ", \"max\": " << gpu_max << ", \"unmeasured_batches\": " << unmeasured
     << "},\n"
     << "          \"thread_overlaps\": {\"count\": " << load(q.overlaps) << ", \"list\": " << overlap_text << "}"
-    << "\n        }";
+    << events.str() << "\n        }";
 }
 
 } // namespace
@@ -133,7 +181,7 @@ void write_report(const char *reason) {
   }
   std::ostringstream o;
   o << "{\n"
-    << "  \"schema\": \"novem-queue-diagnostics/2\",\n"
+    << "  \"schema\": \"novem-queue-diagnostics/3\",\n"
     << "  \"layer\": \"VK_LAYER_NOVEM_queue_diagnostics\",\n"
     << "  \"pid\": " << static_cast<long>(getpid()) << ",\n"
     << "  \"reason\": " << quoted(reason) << ",\n"
@@ -147,9 +195,16 @@ void write_report(const char *reason) {
       << ", \"destroyed\": " << (dev.destroyed.load() ? "true" : "false") << ",\n"
       << "      \"device_wait_idle\": " << wait(dev.device_wait_idle) << ",\n"
       << "      \"wait_for_fences_unattributed\": " << wait(dev.wait_for_fences_unattributed) << ",\n"
+      << "      \"wait_semaphores_unattributed\": " << wait(dev.wait_semaphores_unattributed) << ",\n"
+      << "      \"extension_enabled\": " << (dev.diagnostics_extension ? "true" : "false") << ",\n"
       << "      \"device_lost\": " << (dev.device_lost.load() ? "true" : "false")
       << ", \"watchdog_dumps\": " << load(dev.watchdog_dumps) << ",\n"
-      << "      \"queues\": [";
+      << "      \"unattributed_waits\": ";
+    {
+      std::lock_guard lock(dev.events_mutex);
+      write_waits(o, dev.unattributed_waits);
+    }
+    o << ",\n      \"queues\": [";
     std::vector<QueueState *> queues;
     {
       std::shared_lock lock(r.mutex);
@@ -164,18 +219,25 @@ void write_report(const char *reason) {
   o << (devices.empty() ? "]" : "\n  ]") << "\n}\n";
 
   std::lock_guard lock(write_mutex);
-  const std::string path = report_path(), tmp = path + ".tmp" + std::to_string(static_cast<long>(getpid()));
+  write_file_atomically(report_path(), o.str());
+}
+
+void write_outputs(const char *reason) {
+  write_report(reason);
+  write_trace();
+}
+
+bool write_file_atomically(const std::string &path, const std::string &text) {
+  // The temporary name carries the thread too: two writers (a trigger and an exit) never share it.
+  const std::string tmp = path + ".tmp" + std::to_string(static_cast<long>(getpid())) + "." + std::to_string(thread_id());
   FILE *f = std::fopen(tmp.c_str(), "w");
-  if (!f) {
-    std::fprintf(stderr, "VK_LAYER_NOVEM_queue_diagnostics: cannot write %s\n", tmp.c_str());
-    return;
-  }
-  const std::string text = o.str();
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+  const bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (!f || std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::fprintf(stderr, "VK_LAYER_NOVEM_queue_diagnostics: cannot write %s\n", path.c_str());
     std::remove(tmp.c_str());
+    return false;
   }
+  return true;
 }
 
 } // namespace novem_qd

@@ -55,6 +55,46 @@ struct Histogram {
   std::uint64_t percentile(double p) const; // a bucket's upper bound, clamped to [min, max]
 };
 
+// The most recent `capacity` items pushed (older ones dropped and counted). Not thread-safe:
+// guarded by its owner's mutex.
+template <class T> struct Ring {
+  std::vector<T> items; // oldest first once read with for_each
+  std::size_t head = 0; // where the next push goes once full
+  std::size_t capacity = 0;
+  std::uint64_t dropped = 0;
+  void push(const T &v) {
+    if (capacity == 0) return;
+    if (items.size() < capacity) {
+      items.push_back(v);
+      return;
+    }
+    items[head] = v;
+    head = (head + 1) % capacity;
+    ++dropped;
+  }
+  template <class F> void for_each(F f) const {
+    for (std::size_t i = 0; i < items.size(); ++i) f(items[(head + i) % items.size()]);
+  }
+};
+
+// A completed submission, for the report's "submissions" and the trace (recorded by the tracker).
+struct SubmissionEvent {
+  std::uint64_t seq = 0, submit_ns = 0, complete_ns = 0;
+  std::uint32_t batches = 0, command_buffers = 0, wait_semaphores = 0, signal_semaphores = 0;
+  bool v2 = false;
+  bool gpu_measured = false;
+  std::uint64_t gpu_ns = 0;                       // sum over the timed batches
+  std::uint64_t gpu_begin_ns = 0, gpu_end_ns = 0; // device clock (ticks x period): first begin, last end
+};
+
+// A wait the application's thread spent blocked (vkQueueWaitIdle, vkDeviceWaitIdle, vkWaitForFences,
+// vkWaitSemaphores), for the report's "waits" and the trace.
+struct WaitEvent {
+  const char *call = "";
+  std::uint64_t start_ns = 0, end_ns = 0;
+  std::uint64_t thread = 0;
+};
+
 // One report of the same VkQueue used from two threads at once.
 struct Overlap {
   std::uint64_t thread = 0, other_thread = 0; // Linux thread ids (gettid)
@@ -64,7 +104,28 @@ struct Overlap {
 // The current thread's Linux thread id.
 std::uint64_t thread_id();
 
+struct QueueState;
+
+// What the layer keeps per application thread, reached with one TLS lookup per intercepted call
+// (a layer is a dlopen()ed library: each access to a thread_local costs a __tls_get_addr call).
+struct PerThread {
+  std::uint64_t tid = 0; // gettid(), 0 until asked
+  // The last queue looked up (layer.cpp), valid while Registry::generation is unchanged.
+  VkQueue cached_queue = VK_NULL_HANDLE;
+  QueueState *cached_state = nullptr;
+  std::uint64_t cached_generation = 0;
+  // Scratch copies of a submission call's batches (GPU timestamps), kept to avoid allocations;
+  // used only during the call down, which never comes back into the layer on this thread.
+  std::vector<VkSubmitInfo> infos;
+  std::vector<VkCommandBuffer> wrapped;
+  std::vector<VkSubmitInfo2> infos2;
+  std::vector<VkCommandBufferSubmitInfo> wrapped2;
+  std::uint64_t thread_id();
+};
+PerThread &per_thread();
+
 struct DeviceState;
+struct Submission;
 
 struct QueueState {
   DeviceState *device = nullptr;
@@ -87,6 +148,8 @@ struct QueueState {
   Counter presents{0};         // vkQueuePresentKHR calls
   Counter present_swapchains{0};
   WaitStats queue_wait_idle, device_wait_idle, wait_for_fences;
+  WaitStats wait_semaphores_blocked; // vkWaitSemaphores on timeline values this queue's submissions signal
+  std::atomic<std::uint64_t> last_present_ns{0}; // the previous successful vkQueuePresentKHR, 0: none
 
   // Work in flight, as far as the layer can tell without a thread of its own: every successful
   // submission takes the next sequence number; a wait that proves completion (vkQueueWaitIdle,
@@ -122,6 +185,21 @@ struct QueueState {
   std::uint64_t gpu_unmeasured_batches = 0;                // batches with command buffers not timed
   std::vector<Overlap> overlap_list;                       // the first kMaxOverlaps
   static constexpr std::size_t kMaxOverlaps = 16;
+  Histogram present_intervals;                             // ns between successive presents
+  Ring<SubmissionEvent> submission_events;                 // the latest completed submissions
+  Ring<WaitEvent> wait_events;                             // the latest waits attributed to this queue
+  Ring<std::uint64_t> present_events;                      // the latest present times (ns)
+  // The tracker thread's own: this queue's pending submissions in submit order (they complete in
+  // that order), so that each pass looks at the oldest of each queue only.
+  std::deque<Submission *> tracker_pending;
+
+  // The blocked time of every wait kind, summed.
+  std::uint64_t blocked_ns() const {
+    return queue_wait_idle.blocked_ns.load(std::memory_order_relaxed) +
+           device_wait_idle.blocked_ns.load(std::memory_order_relaxed) +
+           wait_for_fences.blocked_ns.load(std::memory_order_relaxed) +
+           wait_semaphores_blocked.blocked_ns.load(std::memory_order_relaxed);
+  }
 };
 
 // A semaphore of a submission, for the dumps.
@@ -144,7 +222,10 @@ struct Submission {
   std::vector<SemRef> waits, signals;
   TimestampPool *timestamps = nullptr;
   std::vector<std::uint32_t> slots; // timestamp slots (one per timed batch)
+  std::uint32_t batches = 0;        // for the event (SubmissionEvent)
+  bool v2 = false;
   bool watchdog_reported = false;   // touched by the tracker thread only
+  Submission *next_incoming = nullptr; // DeviceState::incoming's link
   std::atomic<bool> done{false};    // seen complete (set by the tracker thread)
 };
 
@@ -162,15 +243,22 @@ struct TimestampPool {
   VkDeviceMemory memory = VK_NULL_HANDLE;
   volatile std::uint64_t *results = nullptr; // mapped
   std::vector<VkCommandBuffer> begin, end;
-  std::mutex mutex; // guards free_slots
-  std::vector<std::uint32_t> free_slots;
   static constexpr std::uint32_t kSlots = 128;
+  // Bit i of free_mask[i / 64] set: slot i is free. Taken and returned with atomic operations, so
+  // the submit path takes no lock for its slots.
+  std::atomic<std::uint64_t> free_mask[kSlots / 64] = {};
 };
 
 struct InstanceState {
   VkInstance instance = VK_NULL_HANDLE;
   PFN_vkGetInstanceProcAddr next_gipa = nullptr;
   NovemQdInstance table{};
+};
+
+// A timeline value a submission signals: vkWaitSemaphores on it is attributed to `queue`.
+struct TimelineSignal {
+  std::uint64_t value = 0;
+  QueueState *queue = nullptr;
 };
 
 // Which submission of which queue a fence was last submitted with.
@@ -191,21 +279,37 @@ struct DeviceState {
 
   WaitStats device_wait_idle;            // every vkDeviceWaitIdle, attributed or not
   WaitStats wait_for_fences_unattributed; // vkWaitForFences on fences no known submission carried
+  WaitStats wait_semaphores_unattributed; // vkWaitSemaphores on values no known submission signals
+  bool diagnostics_extension = false;     // VK_NOVEM_queue_diagnostics enabled (fixed after vkCreateDevice)
+  std::mutex events_mutex;                // guards unattributed_waits
+  Ring<WaitEvent> unattributed_waits;     // waits no queue got, for the trace
 
   std::vector<std::unique_ptr<QueueState>> queues; // guarded by the global lock (rarely grows)
 
   std::mutex sync_mutex; // guards the two maps below; never held across a call down
   std::unordered_set<VkSemaphore> timeline_semaphores;
   std::unordered_map<VkFence, FenceUse> fences;
+  // Per timeline semaphore, the latest values submissions signal (at most kMaxSignals, oldest dropped).
+  std::unordered_map<VkSemaphore, std::deque<TimelineSignal>> timeline_signals;
+  static constexpr std::size_t kMaxSignals = 64;
 
   // Step 2: the tracker thread (tracker.cpp) and what it needs.
   PFN_vkSetDeviceLoaderData set_loader_data = nullptr;
   float timestamp_period = 1.0f;
   std::unordered_map<std::uint32_t, std::unique_ptr<TimestampPool>> timestamp_pools; // fixed after creation
-  std::mutex track_mutex; // guards the four below; never held across a call down
+  // Submissions handed over by the application's threads, newest first: a lock-free list the
+  // tracker moves into `pending` (under track_mutex), so a submit call never waits for the tracker.
+  std::atomic<Submission *> incoming{nullptr};
+  std::atomic<bool> tracker_waiting{false}; // the tracker sleeps on track_cv (only then does track() notify)
+  std::mutex track_mutex; // guards the two below; never held across a call down
   std::condition_variable track_cv;
-  std::deque<std::unique_ptr<Submission>> pending; // submitted, not yet seen complete
-  std::vector<VkFence> free_fences;
+  std::deque<std::unique_ptr<Submission>> pending; // submitted, not yet seen complete, in submit order
+  std::mutex free_mutex; // guards free_submissions; never held across a call down
+  // Completed submissions, kept for reuse with their (reset) fence and their vectors' capacity:
+  // after warm-up a submission call allocates nothing.
+  std::vector<std::unique_ptr<Submission>> free_submissions;
+  bool have_done = false; // the tracker's own: completed submissions still in `pending`
+  std::size_t dispatched = 0; // the tracker's own: entries at the front of `pending` in their queue's tracker_pending
   bool stop = false;
   std::thread tracker;
   std::atomic<bool> device_lost{false};
@@ -229,6 +333,9 @@ public:
   std::unordered_map<void *, std::shared_ptr<DeviceState>> devices;
   std::unordered_map<VkQueue, QueueState *> queues;
   std::vector<std::shared_ptr<DeviceState>> all_devices; // live and destroyed, for the report
+  // Bumped (under the write lock) whenever queues leave `queues`: invalidates the per-thread
+  // queue lookup caches (layer.cpp), as a destroyed device's VkQueue handle may be reused.
+  std::atomic<std::uint64_t> generation{1};
   std::uint32_t next_device_id = 0;
   std::uint32_t instances_created = 0;
 
@@ -253,12 +360,22 @@ public:
 // triggered it. Safe to call from any thread; calls nothing down the chain.
 void write_report(const char *reason);
 std::string report_path();
+// Writes the Chrome trace-event JSON (trace.cpp) when NOVEM_QUEUE_DIAGNOSTICS_TRACE is set.
+void write_trace();
+// Both of the above: what every report trigger does.
+void write_outputs(const char *reason);
+// Writes `text` to a temporary file beside `path`, then renames it over `path`.
+bool write_file_atomically(const std::string &path, const std::string &text);
+std::string json_quoted(const std::string &s);
 
 // ---- step 2 (tracker.cpp) ----
 struct Settings {
   std::uint64_t watchdog_ms = 0; // NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS, 0 = off
   std::uint64_t interval_ms = 0; // NOVEM_QUEUE_DIAGNOSTICS_INTERVAL_MS, 0 = off
   std::string dump_path;         // NOVEM_QUEUE_DIAGNOSTICS_DUMP
+  std::string trace_path;        // NOVEM_QUEUE_DIAGNOSTICS_TRACE, empty = no trace
+  std::string trigger_path;      // NOVEM_QUEUE_DIAGNOSTICS_TRIGGER, empty = no report on demand
+  std::uint64_t max_events = 10000; // NOVEM_QUEUE_DIAGNOSTICS_EVENTS: per queue and kind
 };
 const Settings &settings();
 
@@ -268,14 +385,18 @@ void start_tracking(DeviceState &dev, const std::vector<VkQueueFamilyProperties>
 // Before vkDestroyDevice (and at unload for devices never destroyed): stops the thread, completes
 // what is complete, releases the layer's objects.
 void stop_tracking(DeviceState &dev);
-// A fence of the layer's own, unsignalled (VK_NULL_HANDLE if none could be created).
-VkFence take_fence(DeviceState &dev);
-void drop_fence(DeviceState &dev, VkFence fence); // never submitted: back to the free list
+// A submission record, reset, with a fence of the layer's own, unsignalled (its `fence` is
+// VK_NULL_HANDLE if none could be created).
+std::unique_ptr<Submission> take_submission(DeviceState &dev);
+// A record whose fence was never submitted (or is unsignalled again): back to the free list.
+void recycle(DeviceState &dev, std::unique_ptr<Submission> s);
 // A free timestamp slot of `pool`, or UINT32_MAX.
 std::uint32_t take_slot(TimestampPool &pool);
 void return_slots(TimestampPool &pool, const std::vector<std::uint32_t> &slots);
 // Hands a successful submission to the tracker thread.
 void track(DeviceState &dev, std::unique_ptr<Submission> s);
+// Moves the handed-over submissions into dev.pending, in submit order; track_mutex held.
+void drain_incoming(DeviceState &dev);
 // An intercepted call returned VK_ERROR_DEVICE_LOST: dump every submission in flight (once per device).
 void on_device_lost(DeviceState &dev, const char *call);
 // Records one overlap (both threads) in the queue's report and prints it on stderr (capped).

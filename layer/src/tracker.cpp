@@ -4,7 +4,8 @@
 // each batch, recycles the fence and the timestamp slots; it also runs the watchdog and the
 // periodic stderr summary. The dumps (watchdog, device lost) and the thread-safety reports are here.
 //
-// Locks: track_mutex guards the pending list and the free fences; stats_mutex a queue's statistics.
+// Locks: track_mutex guards the pending list, free_mutex the recycled submissions; stats_mutex a
+// queue's statistics. Submissions reach the tracker through a lock-free list (track()).
 // Neither is held across a call down the chain: the thread works on a snapshot of pointers (only
 // it removes submissions from the list, so they stay alive while it works).
 #include <algorithm>
@@ -29,6 +30,7 @@ constexpr const char *kPrefix = "VK_LAYER_NOVEM_queue_diagnostics";
 constexpr std::uint64_t kMs = 1000000;           // ns per ms
 constexpr std::uint64_t kPollNs = 1000000;       // the thread's fence wait: 1 ms at most
 constexpr std::uint64_t kIdleWaitNs = 100000000; // the thread's sleep when nothing is in flight
+constexpr std::uint64_t kTriggerPollNs = 50000000; // how often the trigger file is looked for
 
 std::uint64_t env_u64(const char *name) {
   const char *v = std::getenv(name);
@@ -36,7 +38,7 @@ std::uint64_t env_u64(const char *name) {
   char *end = nullptr;
   const unsigned long long x = std::strtoull(v, &end, 10);
   if (*end != '\0') {
-    std::fprintf(stderr, "%s: %s=%s is not a number of milliseconds; ignored\n", kPrefix, name, v);
+    std::fprintf(stderr, "%s: %s=%s is not a decimal number; ignored\n", kPrefix, name, v);
     return 0;
   }
   return x;
@@ -84,6 +86,7 @@ void write_dump(DeviceState &dev, const char *reason, const char *call) {
     << ", \"name\": \"" << dev.name << "\"},\n  \"in_flight\": [";
   {
     std::lock_guard lock(dev.track_mutex);
+    drain_incoming(dev);
     for (const auto &s : dev.pending) {
       if (s->done.load(std::memory_order_relaxed)) continue;
       if (!oldest) oldest = s.get();
@@ -113,30 +116,35 @@ void write_dump(DeviceState &dev, const char *reason, const char *call) {
   o << (n ? "\n  ]" : "]") << "\n}\n";
 
   std::lock_guard lock(dump_mutex);
-  const std::string &path = settings().dump_path, tmp = path + ".tmp" + std::to_string(static_cast<long>(getpid()));
-  FILE *f = std::fopen(tmp.c_str(), "w");
-  const std::string text = o.str();
-  const bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (!f || std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::fprintf(stderr, "%s: cannot write %s\n", kPrefix, path.c_str());
-    std::remove(tmp.c_str());
-  }
+  write_file_atomically(settings().dump_path, o.str());
 }
 
 // ---- the tracker thread ----
 
 // A completed submission: latency, GPU time, its slots and (after vkResetFences) its fence back.
 void complete(DeviceState &dev, Submission &s, std::uint64_t now) {
-  std::uint64_t gpu = 0;
-  bool measured = false;
+  SubmissionEvent ev;
+  ev.seq = s.seq;
+  ev.submit_ns = s.submit_ns;
+  ev.complete_ns = now;
+  ev.batches = s.batches;
+  ev.command_buffers = static_cast<std::uint32_t>(s.command_buffers.size());
+  ev.wait_semaphores = static_cast<std::uint32_t>(s.waits.size());
+  ev.signal_semaphores = static_cast<std::uint32_t>(s.signals.size());
+  ev.v2 = s.v2;
+  auto ns = [&](std::uint64_t ticks) {
+    return static_cast<std::uint64_t>(std::llround(static_cast<double>(ticks) * dev.timestamp_period));
+  };
   if (s.timestamps) {
     TimestampPool &tp = *s.timestamps;
     for (std::uint32_t slot : s.slots) {
       // Written by the end command buffer (vkCmdCopyQueryPoolResults) before the fence signalled.
       const std::uint64_t b = tp.results[2 * slot] & tp.valid_mask, e = tp.results[2 * slot + 1] & tp.valid_mask;
       if (b != 0 && e >= b) {
-        gpu += static_cast<std::uint64_t>(std::llround(static_cast<double>(e - b) * dev.timestamp_period));
-        measured = true;
+        ev.gpu_ns += ns(e - b);
+        if (!ev.gpu_measured) ev.gpu_begin_ns = ns(b);
+        ev.gpu_end_ns = ns(e);
+        ev.gpu_measured = true;
       }
     }
     return_slots(tp, s.slots);
@@ -145,11 +153,12 @@ void complete(DeviceState &dev, Submission &s, std::uint64_t now) {
   {
     std::lock_guard lock(q.stats_mutex);
     q.latency.add(now - std::min(now, s.submit_ns));
-    if (measured) {
+    if (ev.gpu_measured) {
       ++q.gpu_count;
-      q.gpu_total += gpu;
-      q.gpu_max = std::max(q.gpu_max, gpu);
+      q.gpu_total += ev.gpu_ns;
+      q.gpu_max = std::max(q.gpu_max, ev.gpu_ns);
     }
+    q.submission_events.push(ev);
   }
   std::uint64_t cur = q.observed_seq.load(std::memory_order_relaxed);
   while (cur < s.seq && !q.observed_seq.compare_exchange_weak(cur, s.seq, std::memory_order_relaxed)) {
@@ -177,11 +186,47 @@ void poll(DeviceState &dev, const std::vector<Submission *> &snapshot, std::uint
       blocked.push_back(s->queue);
     }
   }
-  if (!any) return;
-  std::lock_guard lock(dev.track_mutex);
+  if (any) dev.have_done = true;
+}
+
+// Moves the completed submissions from the pending list to the free list, once nothing of the
+// thread's snapshot is used any more (after that, the application's thread may reuse them).
+void release_done(DeviceState &dev) {
+  if (!dev.have_done) return;
+  dev.have_done = false;
+  std::scoped_lock lock(dev.track_mutex, dev.free_mutex);
   for (auto &s : dev.pending)
-    if (s->done.load(std::memory_order_relaxed) && s->fence != VK_NULL_HANDLE) dev.free_fences.push_back(s->fence);
-  std::erase_if(dev.pending, [](const std::unique_ptr<Submission> &s) { return s->done.load(std::memory_order_relaxed); });
+    if (s->done.load(std::memory_order_relaxed)) dev.free_submissions.push_back(std::move(s));
+  dev.dispatched -= static_cast<std::size_t>(std::erase_if(dev.pending, [](const std::unique_ptr<Submission> &s) { return !s; }));
+}
+
+// Gives the pending submissions not yet dispatched to their queue's tracker_pending; track_mutex held.
+void dispatch(DeviceState &dev) {
+  for (; dev.dispatched < dev.pending.size(); ++dev.dispatched) {
+    Submission *s = dev.pending[dev.dispatched].get();
+    s->queue->tracker_pending.push_back(s);
+  }
+}
+
+// One pass over the queues' oldest submissions: complete, per queue, what is signalled (in order);
+// returns whether any completed.
+bool poll_heads(DeviceState &dev, std::uint64_t now) {
+  bool any = false;
+  for (const auto &q : dev.queues) {
+    auto &list = q->tracker_pending;
+    while (!list.empty()) {
+      const VkResult r = dev.table.GetFenceStatus(dev.device, list.front()->fence);
+      if (r != VK_SUCCESS) {
+        if (r == VK_ERROR_DEVICE_LOST) on_device_lost(dev, "vkGetFenceStatus (layer thread)");
+        break;
+      }
+      complete(dev, *list.front(), now);
+      list.pop_front();
+      any = true;
+    }
+  }
+  if (any) dev.have_done = true;
+  return any;
 }
 
 void print_summary(DeviceState &dev) {
@@ -191,7 +236,7 @@ void print_summary(DeviceState &dev) {
     for (const auto &q : dev.queues) queues.push_back(q.get());
   }
   for (QueueState *q : queues) {
-    std::uint64_t n, p50, p99, gn, gt;
+    std::uint64_t n, p50, p99, gn, gt, pn, pmin, pmean, pmax, pp99;
     {
       std::lock_guard lock(q->stats_mutex);
       n = q->latency.count;
@@ -199,76 +244,99 @@ void print_summary(DeviceState &dev) {
       p99 = q->latency.percentile(0.99);
       gn = q->gpu_count;
       gt = q->gpu_total;
+      const Histogram &pi = q->present_intervals;
+      pn = pi.count;
+      pmin = pi.min;
+      pmean = pn ? pi.sum / pn : 0;
+      pmax = pi.max;
+      pp99 = pi.percentile(0.99);
     }
     const std::uint64_t submitted = q->submitted_seq.load(std::memory_order_relaxed);
-    const std::uint64_t blocked = q->queue_wait_idle.blocked_ns.load(std::memory_order_relaxed) +
-                                  q->device_wait_idle.blocked_ns.load(std::memory_order_relaxed) +
-                                  q->wait_for_fences.blocked_ns.load(std::memory_order_relaxed);
     std::fprintf(stderr,
                  "%s: device %u queue %u.%u: submits %" PRIu64 ", in flight %" PRIu64 " (max %" PRIu64
-                 "), latency n %" PRIu64 " p50 %s p99 %s, gpu n %" PRIu64 " total %s, blocked %s, overlaps %" PRIu64
-                 "\n",
+                 "), latency n %" PRIu64 " p50 %s p99 %s, gpu n %" PRIu64 " total %s, blocked %s, presents %" PRIu64
+                 " interval min %s mean %s max %s p99 %s, overlaps %" PRIu64 "\n",
                  kPrefix, dev.id, q->family, q->index, submitted,
                  submitted - std::min(submitted, q->known_complete()),
                  q->in_flight_max.load(std::memory_order_relaxed), n, ms_text(p50).c_str(), ms_text(p99).c_str(), gn,
-                 ms_text(gt).c_str(), ms_text(blocked).c_str(), q->overlaps.load(std::memory_order_relaxed));
+                 ms_text(gt).c_str(), ms_text(q->blocked_ns()).c_str(), q->presents.load(std::memory_order_relaxed),
+                 ms_text(pmin).c_str(), ms_text(pmean).c_str(), ms_text(pmax).c_str(), ms_text(pp99).c_str(),
+                 q->overlaps.load(std::memory_order_relaxed));
   }
+}
+
+// Report on demand: the trigger file exists. The thread that removes it (any device's) writes the
+// report and the trace, with reason "trigger"; the application is never stopped or signalled.
+void check_trigger() {
+  const std::string &path = settings().trigger_path;
+  if (path.empty() || access(path.c_str(), F_OK) != 0) return;
+  if (unlink(path.c_str()) != 0) return; // another device's thread took it
+  write_outputs("trigger");
 }
 
 void tracker_main(DeviceState *dev) {
   const Settings &st = settings();
   std::uint64_t next_summary = st.interval_ms ? now_ns() + st.interval_ms * kMs : UINT64_MAX;
-  std::vector<Submission *> snapshot;
+  std::uint64_t next_trigger_check = 0;
   std::vector<VkFence> oldest;
-  std::vector<QueueState *> seen;
   for (;;) {
-    snapshot.clear();
+    bool busy = false;
     {
       std::unique_lock lock(dev->track_mutex);
       if (dev->stop) break;
+      drain_incoming(*dev);
       if (dev->pending.empty() || dev->device_lost.load()) {
         const std::uint64_t now = now_ns();
-        const std::uint64_t sleep = std::min(kIdleWaitNs, next_summary > now ? next_summary - now : 0);
+        std::uint64_t sleep = std::min(kIdleWaitNs, next_summary > now ? next_summary - now : 0);
+        if (!st.trigger_path.empty()) sleep = std::min(sleep, kTriggerPollNs);
+        // seq_cst with track()'s push and load: either it sees the flag and wakes us (taking the
+        // mutex first, so not before we wait), or we see its submission here.
+        dev->tracker_waiting.store(true);
         dev->track_cv.wait_for(lock, std::chrono::nanoseconds(sleep), [&] {
-          return dev->stop || (!dev->pending.empty() && !dev->device_lost.load());
+          return dev->stop || ((!dev->pending.empty() || dev->incoming.load() != nullptr) && !dev->device_lost.load());
         });
+        dev->tracker_waiting.store(false);
+        drain_incoming(*dev);
         if (dev->stop) break;
       }
-      if (!dev->device_lost.load())
-        for (const auto &s : dev->pending) snapshot.push_back(s.get());
+      dispatch(*dev);
+      busy = !dev->pending.empty() && !dev->device_lost.load();
     }
-    if (!snapshot.empty()) {
-      // Wait (1 ms at most) for the oldest submission of each busy queue; then poll them all.
+    if (busy) {
+      // Wait (1 ms at most) for the oldest submission of each busy queue; then complete, per
+      // queue, what is signalled. Only each queue's oldest is looked at (they complete in order).
       oldest.clear();
-      seen.clear();
-      for (Submission *s : snapshot)
-        if (std::find(seen.begin(), seen.end(), s->queue) == seen.end()) {
-          seen.push_back(s->queue);
-          oldest.push_back(s->fence);
-        }
-      const VkResult r = dev->table.WaitForFences(dev->device, static_cast<std::uint32_t>(oldest.size()),
-                                                  oldest.data(), VK_FALSE, kPollNs);
+      for (const auto &q : dev->queues)
+        if (!q->tracker_pending.empty()) oldest.push_back(q->tracker_pending.front()->fence);
+      const VkResult r = oldest.empty() ? VK_NOT_READY
+                                        : dev->table.WaitForFences(dev->device, static_cast<std::uint32_t>(oldest.size()),
+                                                                   oldest.data(), VK_FALSE, kPollNs);
       const std::uint64_t now = now_ns();
-      if (r == VK_SUCCESS) poll(*dev, snapshot, now);
+      if (r == VK_SUCCESS) poll_heads(*dev, now);
       else if (r == VK_ERROR_DEVICE_LOST) on_device_lost(*dev, "vkWaitForFences (layer thread)");
       // The watchdog: one dump when a submission first passes the threshold.
       if (st.watchdog_ms) {
         bool fire = false;
-        for (Submission *s : snapshot)
-          if (!s->done.load(std::memory_order_relaxed) && !s->watchdog_reported &&
-              now - std::min(now, s->submit_ns) >= st.watchdog_ms * kMs) {
-            s->watchdog_reported = true;
-            fire = true;
-          }
+        for (const auto &q : dev->queues)
+          for (Submission *s : q->tracker_pending)
+            if (!s->watchdog_reported && now - std::min(now, s->submit_ns) >= st.watchdog_ms * kMs) {
+              s->watchdog_reported = true;
+              fire = true;
+            }
         if (fire) {
           dev->watchdog_dumps.fetch_add(1, std::memory_order_relaxed);
           write_dump(*dev, "watchdog", "");
         }
       }
+      release_done(*dev);
     }
     if (st.interval_ms && now_ns() >= next_summary) {
       print_summary(*dev);
       next_summary = now_ns() + st.interval_ms * kMs;
+    }
+    if (!st.trigger_path.empty() && now_ns() >= next_trigger_check) {
+      check_trigger();
+      next_trigger_check = now_ns() + kTriggerPollNs;
     }
   }
 }
@@ -357,7 +425,7 @@ std::unique_ptr<TimestampPool> make_pool(DeviceState &dev, std::uint32_t family,
   for (std::uint32_t i = 0; i < n; ++i) {
     tp->begin.push_back(cbs[2 * i]);
     tp->end.push_back(cbs[2 * i + 1]);
-    tp->free_slots.push_back(n - 1 - i);
+    tp->free_mask[i / 64].fetch_or(std::uint64_t{1} << (i % 64), std::memory_order_relaxed);
   }
   return tp;
 }
@@ -373,15 +441,27 @@ const Settings &settings() {
     r.interval_ms = env_u64("NOVEM_QUEUE_DIAGNOSTICS_INTERVAL_MS");
     const char *d = std::getenv("NOVEM_QUEUE_DIAGNOSTICS_DUMP");
     r.dump_path = d && *d ? d : "novem-queue-dump-" + std::to_string(static_cast<long>(getpid())) + ".json";
+    const char *t = std::getenv("NOVEM_QUEUE_DIAGNOSTICS_TRACE");
+    r.trace_path = t ? t : "";
+    const char *g = std::getenv("NOVEM_QUEUE_DIAGNOSTICS_TRIGGER");
+    r.trigger_path = g ? g : "";
+    if (const char *e = std::getenv("NOVEM_QUEUE_DIAGNOSTICS_EVENTS"); e && *e) r.max_events = env_u64("NOVEM_QUEUE_DIAGNOSTICS_EVENTS");
     return r;
   }();
   return s;
 }
 
-std::uint64_t thread_id() {
-  thread_local const std::uint64_t id = static_cast<std::uint64_t>(syscall(SYS_gettid));
-  return id;
+PerThread &per_thread() {
+  thread_local PerThread t;
+  return t;
 }
+
+std::uint64_t PerThread::thread_id() {
+  if (tid == 0) tid = static_cast<std::uint64_t>(syscall(SYS_gettid));
+  return tid;
+}
+
+std::uint64_t thread_id() { return per_thread().thread_id(); }
 
 std::size_t Histogram::index(std::uint64_t v) {
   if (v < 64) return static_cast<std::size_t>(v);
@@ -442,61 +522,101 @@ void stop_tracking(DeviceState &dev) {
   std::vector<Submission *> snapshot;
   {
     std::lock_guard lock(dev.track_mutex);
+    drain_incoming(dev);
     for (const auto &s : dev.pending) snapshot.push_back(s.get());
   }
   if (!snapshot.empty() && !dev.device_lost.load()) poll(dev, snapshot, now_ns());
-  std::lock_guard lock(dev.track_mutex);
+  std::scoped_lock lock(dev.track_mutex, dev.free_mutex);
+  drain_incoming(dev);
+  for (const auto &q : dev.queues) q->tracker_pending.clear();
   for (const auto &s : dev.pending)
     if (s->fence) dev.table.DestroyFence(dev.device, s->fence, nullptr);
   dev.pending.clear();
-  for (VkFence f : dev.free_fences) dev.table.DestroyFence(dev.device, f, nullptr);
-  dev.free_fences.clear();
+  for (const auto &s : dev.free_submissions)
+    if (s->fence) dev.table.DestroyFence(dev.device, s->fence, nullptr);
+  dev.free_submissions.clear();
   for (auto &[family, tp] : dev.timestamp_pools) destroy_pool(dev, *tp);
   dev.timestamp_pools.clear();
 }
 
-VkFence take_fence(DeviceState &dev) {
+std::unique_ptr<Submission> take_submission(DeviceState &dev) {
+  std::unique_ptr<Submission> s;
   {
-    std::lock_guard lock(dev.track_mutex);
-    if (!dev.free_fences.empty()) {
-      VkFence f = dev.free_fences.back();
-      dev.free_fences.pop_back();
-      return f;
+    std::lock_guard lock(dev.free_mutex);
+    if (!dev.free_submissions.empty()) {
+      s = std::move(dev.free_submissions.back());
+      dev.free_submissions.pop_back();
     }
   }
-  VkFenceCreateInfo ci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  VkFence f = VK_NULL_HANDLE;
-  if (dev.table.CreateFence(dev.device, &ci, nullptr, &f) != VK_SUCCESS) return VK_NULL_HANDLE;
-  return f;
+  if (!s) {
+    s = std::make_unique<Submission>();
+  } else { // clear() keeps the vectors' capacity
+    s->seq = s->submit_ns = 0;
+    s->call = "";
+    s->command_buffers.clear();
+    s->waits.clear();
+    s->signals.clear();
+    s->timestamps = nullptr;
+    s->slots.clear();
+    s->batches = 0;
+    s->v2 = false;
+    s->watchdog_reported = false;
+    s->done.store(false, std::memory_order_relaxed);
+  }
+  if (s->fence == VK_NULL_HANDLE) {
+    VkFenceCreateInfo ci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    if (dev.table.CreateFence(dev.device, &ci, nullptr, &s->fence) != VK_SUCCESS) s->fence = VK_NULL_HANDLE;
+  }
+  return s;
 }
 
-void drop_fence(DeviceState &dev, VkFence fence) {
-  if (fence == VK_NULL_HANDLE) return;
-  std::lock_guard lock(dev.track_mutex);
-  dev.free_fences.push_back(fence);
+void recycle(DeviceState &dev, std::unique_ptr<Submission> s) {
+  std::lock_guard lock(dev.free_mutex);
+  dev.free_submissions.push_back(std::move(s));
 }
 
 std::uint32_t take_slot(TimestampPool &pool) {
-  std::lock_guard lock(pool.mutex);
-  if (pool.free_slots.empty()) return UINT32_MAX;
-  const std::uint32_t s = pool.free_slots.back();
-  pool.free_slots.pop_back();
+  std::uint32_t s = UINT32_MAX;
+  for (std::uint32_t w = 0; w < TimestampPool::kSlots / 64 && s == UINT32_MAX; ++w) {
+    std::uint64_t mask = pool.free_mask[w].load(std::memory_order_relaxed);
+    while (mask != 0) {
+      const std::uint64_t bit = mask & (~mask + 1); // the lowest free slot of the word
+      if (pool.free_mask[w].compare_exchange_weak(mask, mask & ~bit, std::memory_order_acquire,
+                                                  std::memory_order_relaxed)) {
+        s = 64 * w + static_cast<std::uint32_t>(std::countr_zero(bit));
+        break;
+      }
+    }
+  }
+  if (s == UINT32_MAX) return s;
   pool.results[2 * s] = 0; // so that a result never written reads as unmeasured
   pool.results[2 * s + 1] = 0;
   return s;
 }
 
 void return_slots(TimestampPool &pool, const std::vector<std::uint32_t> &slots) {
-  std::lock_guard lock(pool.mutex);
-  pool.free_slots.insert(pool.free_slots.end(), slots.begin(), slots.end());
+  // release: the slot's results were read before another submission may take it.
+  for (std::uint32_t s : slots) pool.free_mask[s / 64].fetch_or(std::uint64_t{1} << (s % 64), std::memory_order_release);
 }
 
 void track(DeviceState &dev, std::unique_ptr<Submission> s) {
-  {
-    std::lock_guard lock(dev.track_mutex);
-    dev.pending.push_back(std::move(s));
+  Submission *node = s.release();
+  node->next_incoming = dev.incoming.load(std::memory_order_relaxed);
+  while (!dev.incoming.compare_exchange_weak(node->next_incoming, node)) {
   }
+  if (!dev.tracker_waiting.load()) return; // a busy tracker sees it within 1 ms anyway
+  { std::lock_guard lock(dev.track_mutex); } // not before the tracker sleeps: see tracker_main
   dev.track_cv.notify_one();
+}
+
+void drain_incoming(DeviceState &dev) {
+  Submission *list = dev.incoming.exchange(nullptr, std::memory_order_acquire);
+  const std::size_t at = dev.pending.size();
+  for (Submission *s = list; s;) { // newest first: inserted before the older ones
+    Submission *next = s->next_incoming;
+    dev.pending.emplace(dev.pending.begin() + static_cast<std::ptrdiff_t>(at), s);
+    s = next;
+  }
 }
 
 void on_device_lost(DeviceState &dev, const char *call) {

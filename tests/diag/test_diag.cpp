@@ -163,14 +163,14 @@ TEST_CASE("diag: a handcrafted report: the table and a count-bar timeline", "[di
                       "destroyed; vkDeviceWaitIdle 2 calls 0.041 ms") != std::string::npos);
   CHECK(r.output.find("device 1: Novem test ICD \xc3\xa9\xf0\x9f\x98\x80 (vendor 0x14e56") != std::string::npos);
   CHECK(r.output.find("unattributed vkWaitForFences 1 calls 0.000 ms") != std::string::npos);
-  // dev family index flags submits batches cmdbufs wait sig fences presents failed qwi dwi wff blocked in_flight,
-  // then schema /2's max_infl, latency p50 and max, gpu, overlaps: "-" in a /1 report.
+  // dev family index flags submits batches cmdbufs wait sig fences presents failed qwi dwi wff, schema /3's
+  // wsem, blocked in_flight, then schema /2's max_infl, latency p50 and max, gpu, overlaps: "-" in a /1 report.
   CHECK(row(r, "0", "0", "0") == Row{"0", "0", "0", "gct", "4", "4", "5", "2/1", "2/2", "3", "0", "0", "0.012", "0.020",
-                                    "0.001", "0.033", "0", "-", "-", "-", "-", "-"});
+                                    "0.001", "-", "0.033", "0", "-", "-", "-", "-", "-"});
   CHECK(row(r, "1", "0", "1") == Row{"1", "0", "1", "gct", "10", "12", "20", "0/3", "1/4", "10", "2", "1", "0.000",
-                                    "0.000", "2.000", "2.000", "2", "-", "-", "-", "-", "-"});
+                                    "0.000", "2.000", "-", "2.000", "2", "-", "-", "-", "-", "-"});
   CHECK(row(r, "1", "1", "0") == Row{"1", "1", "0", "t", "0", "0", "0", "0/0", "0/0", "0", "0", "0", "0.000", "0.000",
-                                    "0.000", "0.000", "0", "-", "-", "-", "-", "-"});
+                                    "0.000", "-", "0.000", "0", "-", "-", "-", "-", "-"});
   // Fields without a column are listed, flattened.
   CHECK(r.output.find("1.0.1 other: create_flags=0 submit_calls.vkQueueSubmit=10 submit_calls.vkQueueSubmit2=0 "
                       "present_swapchains=2 max_in_flight=3") != std::string::npos);
@@ -209,35 +209,52 @@ TEST_CASE("diag: schema /2 members: in-flight maximum, latency, GPU time, overla
   REQUIRE(r.status == 0);
   CHECK(r.output.find("destroyed, DEVICE LOST, watchdog dumps 2;") != std::string::npos);
   CHECK(row(r, "0", "0", "0") == Row{"0", "0", "0", "gct", "4", "4", "5", "2/1", "2/2", "3", "0", "0", "0.012",
-                                    "0.020", "0.001", "0.033", "0", "2", "0.180", "0.900", "0.400", "1"});
+                                    "0.020", "0.001", "-", "0.033", "0", "2", "0.180", "0.900", "0.400", "1"});
   CHECK(r.output.find("0.0.0 overlap: thread 1235 in vkQueueSubmit while thread 1236 in vkQueueWaitIdle") !=
         std::string::npos);
   CHECK(r.output.find("0.0.0 other: create_flags=0 submit_calls.vkQueueSubmit=3 submit_calls.vkQueueSubmit2=1 "
                       "present_swapchains=0 timestamps=true\n") != std::string::npos);
 }
 
-TEST_CASE("diag: per-submission events draw submission bars", "[diag]") {
+TEST_CASE("diag: schema /3 events draw a timeline: submissions, GPU time, waits, presents", "[diag]") {
   TempDir tmp;
   std::string text = kReport;
   const std::string anchor = "\"blocked_ns\": 32900,";
   text.replace(text.find(anchor), anchor.size(),
-               anchor + R"( "submissions": [{"sequence": 1, "submit_ns": 1000, "complete_ns": 5000},
-                                           {"sequence": 2, "submit_ns": 6000, "complete_ns": 11000},
-                                           {"sequence": 3, "submit_ns": 10000}],)");
+               anchor + R"( "submissions": [{"seq": 1, "submit_ns": 1000, "complete_ns": 5000,
+                                             "gpu_ns": 2000, "gpu_begin_ns": 2000, "gpu_end_ns": 4000},
+                                            {"seq": 2, "submit_ns": 6000, "complete_ns": 11000},
+                                            {"seq": 3, "submit_ns": 10000}],
+                          "waits": [{"call": "vkQueueWaitIdle", "start_ns": 6000, "end_ns": 9000, "thread": 7}],
+                          "present_times": [7000],)");
   const fs::path report = tmp.write("events.json", text), png = tmp.path / "events.png";
   const Run r = run({NOVEM_DIAG, report.string(), "--timeline", png.string(), "--width", "400"});
   INFO(r.output);
   REQUIRE(r.status == 0);
-  CHECK(r.output.find("submission bars") != std::string::npos);
+  CHECK(r.output.find("time axis, submission bars") != std::string::npos);
   const auto img = novem::image::read_png(png);
   REQUIRE(img);
   CHECK(img->width == 400);
-  CHECK(img->height == 80);
-  // Time 1000..11000 over x 10..390: the first submission covers x 10..162, the in-flight third
-  // (red) runs from x 352 to the end.
-  CHECK(img->at(50, 20)[2] > 200);
-  CHECK(img->at(385, 20)[0] > 200);
-  CHECK(img->at(385, 20)[2] < 100);
+  CHECK(img->height == 24 + 3 * 44 + 10); // axis, one 44-pixel row per queue, bottom margin
+  // Time 1000..11000 over x 64..390 (a 64-pixel label column, a 10-pixel right margin); queue 0.0.0
+  // is the first row, y 24..68: lanes from y 31 (6 pixels each), waits at y 57..61, presents y 25..29.
+  auto px = [&](std::uint32_t x, std::uint32_t y) { return img->at(x, y); };
+  auto blue = [](const std::uint8_t *p) { return p[2] > 200 && p[0] < 120; };
+  // Submission 1 (x 64..194) on lane 0, its GPU time shifted by min(complete - gpu end) = 1000 ns to
+  // 3000..5000 (x 129..194): blue before, green within.
+  CHECK(blue(px(100, 33)));
+  CHECK((px(170, 33)[1] > 200 && px(170, 33)[0] < 120));
+  // Submission 2 (6000..11000) on lane 0 again; the third, in flight from 10000 (x 357), overlaps it:
+  // lane 1 (y 37..41), red to the right edge.
+  CHECK(blue(px(300, 33)));
+  CHECK((px(385, 39)[0] > 200 && px(385, 39)[2] < 100));
+  CHECK(!blue(px(300, 39)));
+  // The wait (6000..9000, x 227..292): orange; the present (7000, x 259): a white tick on top.
+  CHECK((px(260, 59)[0] > 200 && px(260, 59)[1] > 120 && px(260, 59)[2] < 100));
+  CHECK((px(259, 27)[0] > 240 && px(259, 27)[1] > 240 && px(259, 27)[2] > 240));
+  CHECK(px(200, 27)[0] < 100);
+  // Queue 1.0.1 (second row) has no events: its lanes stay the band's grey.
+  CHECK(px(100, 24 + 44 + 9)[2] < 100);
 }
 
 TEST_CASE("diag: unreadable, malformed or foreign input: one line, exit 1", "[diag]") {
@@ -289,7 +306,7 @@ TEST_CASE("diag: a real report from the layer under tests/layer's workload", "[d
   CHECK(r.output.find("devices 1, queues 1") != std::string::npos);
   // queue_workload.cpp's counts for 3 iterations (see tests/layer/test_layer.cpp).
   const Row queue = row(r, "0", "0", "0");
-  REQUIRE(queue.size() == 22);
+  REQUIRE(queue.size() == 23);
   CHECK(queue[4] == "12");  // submits
   CHECK(queue[5] == "12");  // batches
   CHECK(queue[6] == "15");  // command buffers
@@ -298,10 +315,12 @@ TEST_CASE("diag: a real report from the layer under tests/layer's workload", "[d
   CHECK(queue[9] == "9");   // fences
   CHECK(queue[10] == "0");  // presents
   CHECK(queue[11] == "0");  // failed
-  CHECK(queue[16] == "0");  // in flight at report
+  CHECK(queue[15] != "-");  // vkWaitSemaphores time (schema /3)
+  CHECK(queue[17] == "0");  // in flight at report
   const auto img = novem::image::read_png(png);
   REQUIRE(img);
   CHECK(img->width == 800);
-  CHECK(img->height == 40);
+  CHECK(img->height == 24 + 44 + 10); // schema /3 has events: the time-axis timeline
+  CHECK(r.output.find("time axis, submission bars") != std::string::npos);
 }
 #endif

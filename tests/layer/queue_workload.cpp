@@ -11,6 +11,7 @@
 //   #1 vkQueueSubmit, 2 batches: {cb0, cb1; signal binary A} {wait A; cb2; signal timeline T=2i+1}, fence F0
 //      vkWaitForFences(F0), vkResetFences(F0)
 //   #2 vkQueueSubmit2, 1 batch: {wait timeline T=2i+1; cb3; signal binary B, timeline T=2i+2}, fence F1
+//      vkWaitSemaphores(T = 2i+2): attributed to the queue (#2 signals that value)
 //   #3 vkQueueSubmit, 1 batch: {wait binary B; cb0}, no fence
 //      vkQueueWaitIdle, vkWaitForFences(F1), vkResetFences(F1)
 //   #4 vkQueueSubmit, no batch, fence F0
@@ -27,7 +28,21 @@
 //                 a submission that stays in flight M ms (for the watchdog and the periodic summary)
 //   --stall-no-wait  with --stall-ms: after the sleep, neither signal nor wait (for a device that hangs,
 //                 the test ICD's NOVEM_TEST_ICD_HANG=1): the submission is still in flight at teardown
+//                 (without it: vkSignalSemaphore from the host, then vkWaitSemaphores on that value,
+//                 which no submission signals: unattributed)
+//   --extension on|off  VK_NOVEM_queue_diagnostics: lists what vkEnumerateDeviceExtensionProperties gives
+//                 for the layer's name and for NULL; with `on` enables it (when the NULL list has it);
+//                 prints whether vkGetDeviceProcAddr gives vkGetQueueDiagnosticsNOVEM, and with it the
+//                 queue's counters after the iterations ("workload: diagnostics: ...")
+//   --trigger PATH --trigger-copy COPY  after the iterations, creates PATH (the layer's
+//                 NOVEM_QUEUE_DIAGNOSTICS_TRIGGER), waits (10 s at most) for the layer to take it and
+//                 write the report (NOVEM_QUEUE_DIAGNOSTICS_REPORT) with reason "trigger", copies it to COPY
 #include <vulkan/vulkan.h>
+#include <vulkan/vk_novem_queue_diagnostics.h>
+
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -74,7 +89,43 @@ struct Extras {
   int race = 0;     // --race N
   int stall_ms = 0; // --stall-ms M
   bool stall_no_wait = false; // --stall-no-wait
+  std::string extension;      // --extension on|off
+  std::string trigger, trigger_copy;
 };
+
+bool has_extension(VkPhysicalDevice gpu, const char *layer, const char *name) {
+  std::uint32_t n = 0;
+  if (vkEnumerateDeviceExtensionProperties(gpu, layer, &n, nullptr) != VK_SUCCESS) return false;
+  std::vector<VkExtensionProperties> props(n);
+  if (vkEnumerateDeviceExtensionProperties(gpu, layer, &n, props.data()) != VK_SUCCESS) return false;
+  for (const auto &p : props)
+    if (std::strcmp(p.extensionName, name) == 0) return true;
+  return false;
+}
+
+std::string read_text(const char *path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// --trigger: asks the layer for a report on demand and keeps a copy of it.
+void request_report(const Extras &extras) {
+  const char *report = std::getenv("NOVEM_QUEUE_DIAGNOSTICS_REPORT");
+  if (!report) die("--trigger without NOVEM_QUEUE_DIAGNOSTICS_REPORT", VK_ERROR_INITIALIZATION_FAILED);
+  std::ofstream(extras.trigger) << "report\n";
+  for (int i = 0; i < 1000; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (access(extras.trigger.c_str(), F_OK) == 0) continue;
+    const std::string text = read_text(report);
+    if (text.find("\"reason\": \"trigger\"") == std::string::npos) continue;
+    std::ofstream(extras.trigger_copy) << text;
+    std::printf("workload: report on demand written\n");
+    return;
+  }
+  std::printf("workload: no report on demand within 10 s\n");
+}
 
 void run_device(VkPhysicalDevice gpu, const VkPhysicalDeviceMemoryProperties &memory_props, int iterations,
                 bool provoke, Extras extras) {
@@ -93,10 +144,29 @@ void run_device(VkPhysicalDevice gpu, const VkPhysicalDeviceMemoryProperties &me
   dci.pNext = &f12;
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
+  const char *own_extension = VK_NOVEM_QUEUE_DIAGNOSTICS_EXTENSION_NAME;
+  if (!extras.extension.empty()) {
+    const bool by_layer = has_extension(gpu, VK_NOVEM_QUEUE_DIAGNOSTICS_LAYER_NAME, own_extension);
+    std::printf("workload: the layer lists %s: %s\n", own_extension, by_layer ? "yes" : "no");
+    std::printf("workload: the NULL list has %s: %s\n", own_extension,
+                has_extension(gpu, nullptr, own_extension) ? "yes" : "no");
+    // Enabled only where the NULL list has it: the implicitly enabled layers' extensions. (The
+    // loader answers a named layer's query from its manifest even when the layer is disabled.)
+    const bool available = has_extension(gpu, nullptr, own_extension);
+    if (extras.extension == "on" && by_layer && available) {
+      dci.enabledExtensionCount = 1;
+      dci.ppEnabledExtensionNames = &own_extension;
+      std::printf("workload: enabling %s\n", own_extension);
+    }
+  }
   VkDevice device;
   CHECK(vkCreateDevice(gpu, &dci, nullptr, &device));
   VkQueue queue;
   vkGetDeviceQueue(device, 0, 0, &queue);
+  auto get_diagnostics =
+      reinterpret_cast<PFN_vkGetQueueDiagnosticsNOVEM>(vkGetDeviceProcAddr(device, "vkGetQueueDiagnosticsNOVEM"));
+  if (!extras.extension.empty())
+    std::printf("workload: vkGetQueueDiagnosticsNOVEM: %s\n", get_diagnostics ? "non-NULL" : "NULL");
 
   if (provoke) { // a buffer of size 0: VUID-VkBufferCreateInfo-size-00912
     VkBufferCreateInfo bad{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
@@ -211,6 +281,11 @@ void run_device(VkPhysicalDevice gpu, const VkPhysicalDeviceMemoryProperties &me
     s2.signalSemaphoreInfoCount = 2;
     s2.pSignalSemaphoreInfos = signal2;
     CHECK(vkQueueSubmit2(queue, 1, &s2, fence1));
+    VkSemaphoreWaitInfo swi{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+    swi.semaphoreCount = 1;
+    swi.pSemaphores = &sem_t;
+    swi.pValues = &t2;
+    CHECK(vkWaitSemaphores(device, &swi, UINT64_MAX));
 
     // #3: wait B, one command buffer, no fence; then wait for the queue, then for F1.
     VkSubmitInfo s3{VK_STRUCTURE_TYPE_SUBMIT_INFO};
@@ -289,10 +364,30 @@ void run_device(VkPhysicalDevice gpu, const VkPhysicalDeviceMemoryProperties &me
     signal.semaphore = sem_t;
     signal.value = value;
     CHECK(vkSignalSemaphore(device, &signal));
+    VkSemaphoreWaitInfo swi{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+    swi.semaphoreCount = 1;
+    swi.pSemaphores = &sem_t;
+    swi.pValues = &value;
+    CHECK(vkWaitSemaphores(device, &swi, UINT64_MAX)); // signalled by the host: no queue's
     CHECK(vkQueueWaitIdle(queue));
     std::printf("workload: stalled one submission %d ms on timeline value %llu\n", extras.stall_ms,
                 static_cast<unsigned long long>(value));
   }
+
+  if (get_diagnostics) {
+    VkQueueDiagnosticsNOVEM d{};
+    const VkResult bad = get_diagnostics(queue, &d); // sType not set
+    d.sType = VK_STRUCTURE_TYPE_QUEUE_DIAGNOSTICS_NOVEM;
+    const VkResult r = get_diagnostics(queue, &d);
+    std::printf("workload: diagnostics: result %d (without sType %d) family %u index %u submits %llu batches %llu "
+                "command_buffers %llu wait_semaphores_calls %llu latency_count %llu blocked_ns %llu presents %llu\n",
+                static_cast<int>(r), static_cast<int>(bad), d.queueFamilyIndex, d.queueIndex,
+                static_cast<unsigned long long>(d.submits), static_cast<unsigned long long>(d.batches),
+                static_cast<unsigned long long>(d.commandBuffers), static_cast<unsigned long long>(d.waitSemaphores.calls),
+                static_cast<unsigned long long>(d.latency.count), static_cast<unsigned long long>(d.blockedNs),
+                static_cast<unsigned long long>(d.presents));
+  }
+  if (!extras.trigger.empty()) request_report(extras);
 
   vkDestroyFence(device, fence0, nullptr);
   vkDestroyFence(device, fence1, nullptr);
@@ -324,8 +419,14 @@ int main(int argc, char **argv) {
       extras.stall_ms = std::atoi(argv[++i]);
     } else if (std::strcmp(argv[i], "--stall-no-wait") == 0) {
       extras.stall_no_wait = true;
+    } else if (std::strcmp(argv[i], "--extension") == 0 && i + 1 < argc) {
+      extras.extension = argv[++i];
+    } else if (std::strcmp(argv[i], "--trigger") == 0 && i + 1 < argc) {
+      extras.trigger = argv[++i];
+    } else if (std::strcmp(argv[i], "--trigger-copy") == 0 && i + 1 < argc) {
+      extras.trigger_copy = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: %s [--iterations K] [--threads T] [--provoke-validation-error] [--race N] [--stall-ms M] [--stall-no-wait]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--iterations K] [--threads T] [--provoke-validation-error] [--race N] [--stall-ms M] [--stall-no-wait] [--extension on|off] [--trigger PATH --trigger-copy COPY]\n", argv[0]);
       return 1;
     }
   }

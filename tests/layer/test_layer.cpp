@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -206,7 +207,7 @@ std::uint64_t num(const Json &j) {
 
 // The counts of queue_workload.cpp for K iterations (see its header comment).
 void check_workload_report(const Json &report, std::uint64_t k, std::size_t devices = 1) {
-  REQUIRE(report["schema"].text == "novem-queue-diagnostics/2");
+  REQUIRE(report["schema"].text == "novem-queue-diagnostics/3");
   REQUIRE(report["layer"].text == "VK_LAYER_NOVEM_queue_diagnostics");
   const std::string reason = report["reason"].text;
   CHECK((reason == "vkDestroyDevice" || reason == "vkDestroyInstance" || reason == "unload"));
@@ -219,6 +220,12 @@ void check_workload_report(const Json &report, std::uint64_t k, std::size_t devi
     CHECK(dev["destroyed"].boolean);
     CHECK(num(dev["device_wait_idle"]["calls"]) == 2 * k);
     CHECK(num(dev["wait_for_fences_unattributed"]["calls"]) == 0);
+    CHECK(num(dev["wait_semaphores_unattributed"]["calls"]) == 0);
+    CHECK(dev["extension_enabled"].kind == Json::Bool);
+    // The second vkDeviceWaitIdle of each iteration found every queue idle: no queue's.
+    CHECK(dev["unattributed_waits"].items.size() == k);
+    for (const Json &w : dev["unattributed_waits"].items)
+      CHECK(w["call"].text == "vkDeviceWaitIdle");
     CHECK(dev["device_lost"].kind == Json::Bool);
     CHECK_FALSE(dev["device_lost"].boolean);
     CHECK(num(dev["watchdog_dumps"]) == 0);
@@ -242,6 +249,9 @@ void check_workload_report(const Json &report, std::uint64_t k, std::size_t devi
     CHECK(num(q["queue_wait_idle"]["calls"]) == 1 * k);
     CHECK(num(q["wait_for_fences"]["calls"]) == 2 * k);
     CHECK(num(q["device_wait_idle"]["calls"]) == 1 * k); // only the first of each pair found it busy
+    // vkWaitSemaphores on the timeline value submission #2 signals: this queue's.
+    CHECK(num(q["wait_semaphores_blocked"]["calls"]) == 1 * k);
+    CHECK(num(q["present_intervals"]["count"]) == 0);
     CHECK(num(q["in_flight_at_report"]) == 0);
     // Step 2: latency of every submission, measured by the layer's thread.
     const Json &lat = q["latency"];
@@ -268,15 +278,110 @@ void check_workload_report(const Json &report, std::uint64_t k, std::size_t devi
     CHECK(q["thread_overlaps"]["list"].items.empty());
     // Times: nanoseconds, >= 0, the total is the sum of its parts, and no part exceeds the device's.
     const std::uint64_t qwi = num(q["queue_wait_idle"]["blocked_ns"]), dwi = num(q["device_wait_idle"]["blocked_ns"]),
-                        wff = num(q["wait_for_fences"]["blocked_ns"]);
-    CHECK(num(q["blocked_ns"]) == qwi + dwi + wff);
+                        wff = num(q["wait_for_fences"]["blocked_ns"]), wsb = num(q["wait_semaphores_blocked"]["blocked_ns"]);
+    CHECK(num(q["blocked_ns"]) == qwi + dwi + wff + wsb);
+    // Schema /3: the events, one per submission in submit order, and one per attributed wait.
+    CHECK(num(q["submissions_dropped"]) == 0);
+    REQUIRE(q["submissions"].items.size() == 4 * k);
+    std::uint64_t timed = 0;
+    for (std::size_t i = 0; i < 4 * k; ++i) {
+      const Json &e = q["submissions"][i];
+      INFO("submission " << i);
+      CHECK(num(e["seq"]) == i + 1);
+      CHECK(num(e["submit_ns"]) <= num(e["complete_ns"]));
+      const std::uint64_t shape[4][2] = {{2, 3}, {1, 1}, {1, 1}, {0, 0}}; // batches, command buffers of #1..#4
+      CHECK(num(e["batches"]) == shape[i % 4][0]);
+      CHECK(num(e["command_buffers"]) == shape[i % 4][1]);
+      if (e.has("gpu_ns")) {
+        ++timed;
+        CHECK(num(e["gpu_begin_ns"]) <= num(e["gpu_end_ns"]));
+      }
+    }
+    if (q["timestamps"].boolean)
+      CHECK(timed == 3 * k);
+    std::map<std::string, std::uint64_t> waits;
+    for (const Json &w : q["waits"].items) {
+      ++waits[w["call"].text];
+      CHECK(num(w["start_ns"]) <= num(w["end_ns"]));
+      CHECK(num(w["thread"]) > 0);
+    }
+    CHECK(waits == std::map<std::string, std::uint64_t>{{"vkDeviceWaitIdle", k},
+                                                        {"vkQueueWaitIdle", k},
+                                                        {"vkWaitForFences", 2 * k},
+                                                        {"vkWaitSemaphores", k}});
+    CHECK(q["present_times"].items.empty());
     CHECK(dwi <= num(dev["device_wait_idle"]["blocked_ns"]));
   }
 }
 
 const std::uint64_t kIterations = 3;
 
+// The program's path on PATH, or "".
+std::string find_program(const std::string &name) {
+  const char *path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "/usr/bin:/bin");
+  for (std::string d; std::getline(dirs, d, ':');)
+    if (!d.empty() && access((fs::path(d) / name).c_str(), X_OK) == 0) return (fs::path(d) / name).string();
+  return {};
+}
+
+// ---- the trace file (Chrome trace-event JSON) ----
+
+struct TraceTrack {
+  std::string name;                        // thread_name
+  std::vector<const Json *> slices;        // "X" events
+  std::vector<const Json *> instants;      // "i" events
+};
+
+// The trace's tracks by (pid, tid), after checking what every event must have.
+std::map<std::pair<std::uint64_t, std::uint64_t>, TraceTrack> trace_tracks(const Json &trace) {
+  REQUIRE(trace["otherData"]["schema"].text == "novem-queue-trace/1");
+  REQUIRE(trace["traceEvents"].kind == Json::Array);
+  std::map<std::pair<std::uint64_t, std::uint64_t>, TraceTrack> tracks;
+  for (const Json &e : trace["traceEvents"].items) {
+    const std::string ph = e["ph"].text;
+    REQUIRE((ph == "M" || ph == "X" || ph == "i"));
+    if (ph == "M") {
+      if (e["name"].text == "thread_name")
+        tracks[{num(e["pid"]), num(e["tid"])}].name = e["args"]["name"].text;
+      continue;
+    }
+    REQUIRE(e["ts"].kind == Json::Number);
+    auto &t = tracks[{num(e["pid"]), num(e["tid"])}];
+    if (ph == "X") {
+      REQUIRE(e["dur"].kind == Json::Number);
+      REQUIRE(e["dur"].number >= 0);
+      t.slices.push_back(&e);
+    } else {
+      CHECK(e["s"].text == "t");
+      t.instants.push_back(&e);
+    }
+  }
+  // Slices of one track must nest (both viewers drop or misdraw partial overlaps).
+  for (auto &[id, t] : tracks) {
+    INFO("track " << t.name);
+    CHECK(!t.name.empty());
+    std::vector<std::pair<double, double>> spans;
+    for (const Json *e : t.slices) spans.emplace_back((*e)["ts"].number, (*e)["ts"].number + (*e)["dur"].number);
+    std::sort(spans.begin(), spans.end());
+    for (std::size_t i = 1; i < spans.size(); ++i)
+      CHECK(spans[i].first >= spans[i - 1].second - 1e-3);
+  }
+  return tracks;
+}
+
+// The tracks whose name starts with `prefix` (lanes included), e.g. "queue family 0 index 0 GPU".
+std::vector<const TraceTrack *> tracks_named(const std::map<std::pair<std::uint64_t, std::uint64_t>, TraceTrack> &tracks,
+                                             const std::string &name) {
+  std::vector<const TraceTrack *> out;
+  for (const auto &[id, t] : tracks)
+    if (t.name == name || t.name.rfind(name + " (lane ", 0) == 0) out.push_back(&t);
+  return out;
+}
+
 } // namespace
+
+bool seq_shape_has_cbs(std::uint64_t i) { return i < 3; } // #1..#3 carry command buffers, #4 none
 
 TEST_CASE("layer: the report's counts equal what the workload did", "[layer]") {
   TempDir tmp;
@@ -371,14 +476,7 @@ TEST_CASE("layer: vulkaninfo --summary runs under it and a report is produced", 
     WARN("the layer is built with sanitizers (NOVEM_SANITIZE) and vulkaninfo is not: skipped");
     return;
   }
-  std::string vulkaninfo;
-  const char *path = std::getenv("PATH");
-  std::stringstream dirs(path ? path : "/usr/bin:/bin");
-  for (std::string d; std::getline(dirs, d, ':');)
-    if (!d.empty() && access((fs::path(d) / "vulkaninfo").c_str(), X_OK) == 0) {
-      vulkaninfo = (fs::path(d) / "vulkaninfo").string();
-      break;
-    }
+  const std::string vulkaninfo = find_program("vulkaninfo");
   if (vulkaninfo.empty()) {
     WARN("vulkaninfo not found (package vulkan-tools): skipped");
     return;
@@ -390,12 +488,277 @@ TEST_CASE("layer: vulkaninfo --summary runs under it and a report is produced", 
   REQUIRE(r.status == 0);
   REQUIRE(fs::exists(report));
   const Json j = read_json(report);
-  CHECK(j["schema"].text == "novem-queue-diagnostics/2");
+  CHECK(j["schema"].text == "novem-queue-diagnostics/3");
   CHECK(num(j["instances_created"]) >= 1);
   for (const Json &dev : j["devices"].items) {
     CHECK(!dev["queues"].items.empty());
     for (const Json &q : dev["queues"].items)
       CHECK(num(q["submits"]) == 0); // vulkaninfo submits nothing
+  }
+}
+
+TEST_CASE("layer: the trace file has a track per queue with the workload's submissions, GPU times and waits",
+          "[layer]") {
+  TempDir tmp;
+  const fs::path report = tmp.path / "report.json", trace = tmp.path / "trace.json";
+  auto env = enabled_env(report);
+  env["NOVEM_QUEUE_DIAGNOSTICS_TRACE"] = trace.string();
+  const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", std::to_string(kIterations)}, env, {}, tmp.path / "log.txt");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  REQUIRE(fs::exists(trace));
+  const Json rep = read_json(report);
+  const Json t = read_json(trace);
+  const auto tracks = trace_tracks(t);
+  const std::uint64_t k = kIterations;
+
+  // The process: the device.
+  bool process = false;
+  for (const Json &e : t["traceEvents"].items)
+    if (e["ph"].text == "M" && e["name"].text == "process_name") {
+      CHECK(num(e["pid"]) == 1);
+      CHECK(e["args"]["name"].text == "device 0: " + rep["devices"][0]["name"].text);
+      process = true;
+    }
+  CHECK(process);
+
+  // Submissions: one slice each, on the queue's track and its lanes, with the workload's shape.
+  const auto queue = tracks_named(tracks, "queue family 0 index 0");
+  REQUIRE(!queue.empty());
+  std::map<std::uint64_t, const Json *> by_seq;
+  for (const TraceTrack *tr : queue) {
+    CHECK(tr->instants.empty()); // no presents
+    for (const Json *e : tr->slices) {
+      CHECK((*e)["cat"].text == "submission");
+      by_seq[num((*e)["args"]["seq"])] = e;
+    }
+  }
+  REQUIRE(by_seq.size() == 4 * k);
+  const std::uint64_t shape[4][4] = {{2, 3, 1, 2}, {1, 1, 1, 2}, {1, 1, 1, 0}, {0, 0, 0, 0}}; // batches, cbs, waits, signals
+  for (const auto &[seq, e] : by_seq) {
+    INFO("seq " << seq);
+    const Json &a = (*e)["args"];
+    const std::uint64_t *want = shape[(seq - 1) % 4];
+    CHECK((*e)["name"].text == ((seq - 1) % 4 == 1 ? "vkQueueSubmit2" : "vkQueueSubmit"));
+    CHECK(num(a["batches"]) == want[0]);
+    CHECK(num(a["command_buffers"]) == want[1]);
+    CHECK(num(a["wait_semaphores"]) == want[2]);
+    CHECK(num(a["signal_semaphores"]) == want[3]);
+    // The same submission as the report's (ts in microseconds).
+    const Json &s = rep["devices"][0]["queues"][0]["submissions"][seq - 1];
+    CHECK(std::abs((*e)["ts"].number * 1000 - static_cast<double>(num(s["submit_ns"]))) < 1.0);
+    CHECK(std::abs((*e)["dur"].number * 1000 - static_cast<double>(num(s["complete_ns"]) - num(s["submit_ns"]))) < 1.0);
+  }
+  // GPU execution: one slice per submission with command buffers, where timestamps exist.
+  std::uint64_t gpu = 0;
+  for (const TraceTrack *tr : tracks_named(tracks, "queue family 0 index 0 GPU"))
+    for (const Json *e : tr->slices) {
+      CHECK((*e)["cat"].text == "gpu");
+      CHECK((seq_shape_has_cbs((num((*e)["args"]["seq"]) - 1) % 4)));
+      ++gpu;
+    }
+  if (rep["devices"][0]["queues"][0]["timestamps"].boolean)
+    CHECK(gpu == 3 * k);
+  // Waits: the application's, on the queue's waits track; the idle device waits on no queue's.
+  std::map<std::string, std::uint64_t> waits, loose;
+  for (const TraceTrack *tr : tracks_named(tracks, "queue family 0 index 0 waits"))
+    for (const Json *e : tr->slices) ++waits[(*e)["name"].text];
+  for (const TraceTrack *tr : tracks_named(tracks, "waits (no queue)"))
+    for (const Json *e : tr->slices) ++loose[(*e)["name"].text];
+  CHECK(waits == std::map<std::string, std::uint64_t>{{"vkDeviceWaitIdle", k},
+                                                      {"vkQueueWaitIdle", k},
+                                                      {"vkWaitForFences", 2 * k},
+                                                      {"vkWaitSemaphores", k}});
+  CHECK(loose == std::map<std::string, std::uint64_t>{{"vkDeviceWaitIdle", k}});
+}
+
+TEST_CASE("layer: VK_NOVEM_queue_diagnostics gives the counters only when enabled", "[layer]") {
+  TempDir tmp;
+  const fs::path report = tmp.path / "report.json";
+  SECTION("enabled") {
+    const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", std::to_string(kIterations), "--extension", "on"},
+                      enabled_env(report), {}, tmp.path / "log.txt");
+    INFO(r.output);
+    REQUIRE(r.status == 0); // validation below the layer never sees the extension: no message
+    CHECK(r.output.find("workload: the layer lists VK_NOVEM_queue_diagnostics: yes") != std::string::npos);
+    // pLayerName NULL: the loader adds implicit layers' device extensions from their manifests.
+    CHECK(r.output.find("workload: the NULL list has VK_NOVEM_queue_diagnostics: yes") != std::string::npos);
+    CHECK(r.output.find("workload: vkGetQueueDiagnosticsNOVEM: non-NULL") != std::string::npos);
+    // The counters at that point: the iterations' (as in the report), VK_SUCCESS; without the sType
+    // VK_ERROR_INITIALIZATION_FAILED (-3).
+    const std::string k = std::to_string(kIterations);
+    CHECK(r.output.find("workload: diagnostics: result 0 (without sType -3) family 0 index 0 submits " +
+                        std::to_string(4 * kIterations) + " batches " + std::to_string(4 * kIterations) +
+                        " command_buffers " + std::to_string(5 * kIterations) + " wait_semaphores_calls " + k +
+                        " latency_count ") != std::string::npos);
+    const Json j = read_json(report);
+    CHECK(j["devices"][0]["extension_enabled"].boolean);
+    check_workload_report(j, kIterations);
+  }
+  SECTION("not enabled") {
+    const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", "1", "--extension", "off"}, enabled_env(report), {},
+                      tmp.path / "log.txt");
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    CHECK(r.output.find("workload: the layer lists VK_NOVEM_queue_diagnostics: yes") != std::string::npos);
+    CHECK(r.output.find("workload: vkGetQueueDiagnosticsNOVEM: NULL") != std::string::npos);
+    CHECK(r.output.find("workload: diagnostics:") == std::string::npos);
+    CHECK_FALSE(read_json(report)["devices"][0]["extension_enabled"].boolean);
+  }
+  SECTION("layer disabled") {
+    auto env = enabled_env(report);
+    env["NOVEM_QUEUE_DIAGNOSTICS_DISABLE"] = "1";
+    const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", "1", "--extension", "on"}, env, {}, tmp.path / "log.txt");
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    // (The loader answers the named query from the manifest whether the layer is enabled or not.)
+    CHECK(r.output.find("workload: the NULL list has VK_NOVEM_queue_diagnostics: no") != std::string::npos);
+    CHECK(r.output.find("workload: enabling") == std::string::npos);
+    CHECK(r.output.find("workload: vkGetQueueDiagnosticsNOVEM: NULL") != std::string::npos);
+  }
+}
+
+TEST_CASE("layer: a report on demand is written when the trigger file appears", "[layer]") {
+  TempDir tmp;
+  const fs::path report = tmp.path / "report.json", trigger = tmp.path / "trigger", copy = tmp.path / "copy.json",
+                 trace = tmp.path / "trace.json";
+  auto env = enabled_env(report);
+  env["NOVEM_QUEUE_DIAGNOSTICS_TRIGGER"] = trigger.string();
+  env["NOVEM_QUEUE_DIAGNOSTICS_TRACE"] = trace.string();
+  const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", std::to_string(kIterations), "--trigger", trigger.string(),
+                     "--trigger-copy", copy.string()},
+                    env, {}, tmp.path / "log.txt");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(r.output.find("workload: report on demand written") != std::string::npos);
+  CHECK_FALSE(fs::exists(trigger)); // taken by the layer
+  REQUIRE(fs::exists(copy));
+  const Json j = read_json(copy);
+  CHECK(j["reason"].text == "trigger");
+  REQUIRE(j["devices"].items.size() == 1);
+  CHECK_FALSE(j["devices"][0]["destroyed"].boolean); // written while the application ran
+  CHECK(num(j["devices"][0]["queues"][0]["submits"]) == 4 * kIterations);
+  CHECK(num(j["devices"][0]["queues"][0]["latency"]["count"]) == 4 * kIterations);
+  check_workload_report(read_json(report), kIterations); // the one at exit, complete
+  CHECK(fs::exists(trace));
+}
+
+TEST_CASE("layer: vkcube under Xvfb: presents, present intervals and submissions on its queue", "[layer][vkcube]") {
+  if (NOVEM_QD_SANITIZED) {
+    WARN("the layer is built with sanitizers (NOVEM_SANITIZE) and vkcube is not: skipped");
+    return;
+  }
+  const std::string xvfb_run = find_program("xvfb-run"), vkcube = find_program("vkcube");
+  if (xvfb_run.empty() || vkcube.empty()) {
+    WARN("xvfb-run (xvfb, xauth) or vkcube (vulkan-tools) not found: skipped");
+    return;
+  }
+  TempDir tmp;
+  const fs::path report = tmp.path / "report.json", trace = tmp.path / "trace.json";
+  auto env = enabled_env(report);
+  env["NOVEM_QUEUE_DIAGNOSTICS_TRACE"] = trace.string();
+  // vkcube --c N: N frames, then it exits; its default WSI on Linux is XCB, which Xvfb serves.
+  // Validation stays stacked (the ctest environment), as for every program here.
+  const std::uint64_t frames = 60;
+  const Run r = run({xvfb_run, "-a", vkcube, "--c", std::to_string(frames)}, env, {}, tmp.path / "log.txt");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  REQUIRE(fs::exists(report));
+  const Json j = read_json(report);
+  REQUIRE(j["devices"].items.size() == 1);
+  const Json *presenting = nullptr;
+  for (const Json &q : j["devices"][0]["queues"].items)
+    if (num(q["presents"]) > 0) presenting = &q;
+  REQUIRE(presenting);
+  const Json &q = *presenting;
+  CHECK(num(q["presents"]) == frames);
+  CHECK(num(q["present_swapchains"]) == frames);
+  CHECK(num(q["submits"]) >= frames); // one per frame, and its setup's
+  CHECK(num(q["failed_submits"]) == 0);
+  CHECK(num(q["latency"]["count"]) == num(q["submits"]));
+  const Json &pi = q["present_intervals"];
+  CHECK(num(pi["count"]) == frames - 1);
+  CHECK(num(pi["min"]) > 0);
+  CHECK(num(pi["min"]) <= num(pi["mean"]));
+  CHECK(num(pi["mean"]) <= num(pi["max"]));
+  CHECK(num(pi["p99"]) <= num(pi["max"]));
+  CHECK(num(pi["min"]) <= num(pi["p99"]));
+  REQUIRE(q["present_times"].items.size() == frames);
+  for (std::size_t i = 1; i < frames; ++i)
+    CHECK(num(q["present_times"][i]) > num(q["present_times"][i - 1]));
+  CHECK(num(q["thread_overlaps"]["count"]) == 0);
+  // The trace: the presents as instant events on the queue's track.
+  const auto tracks = trace_tracks(read_json(trace));
+  const std::string track = "queue family " + std::to_string(num(q["family"])) + " index " + std::to_string(num(q["index"]));
+  std::uint64_t instants = 0, slices = 0;
+  for (const TraceTrack *t : tracks_named(tracks, track)) {
+    instants += t->instants.size();
+    slices += t->slices.size();
+  }
+  CHECK(instants == frames);
+  CHECK(slices == num(q["submits"]));
+}
+
+TEST_CASE("layer: the intercept table is generated from intercepts.txt and vk.xml", "[layer][regen]") {
+  TempDir tmp;
+  const fs::path header = tmp.path / "i.h", source = tmp.path / "i.cpp";
+  auto gen = [&](const fs::path &list) {
+    return run({NOVEM_QD_REGISTRY_GEN, "vk-intercepts", "--registry", NOVEM_QD_VK_XML, "--version", "1.3",
+                "--extension", "VK_KHR_swapchain,VK_KHR_synchronization2,VK_KHR_timeline_semaphore", "--commands",
+                list.string(), "--namespace", "novem_qd", "--out-header", header.string(), "--out-source",
+                source.string()},
+               {}, {}, tmp.path / "log.txt");
+  };
+  auto text = [](const fs::path &p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  SECTION("the layer's list") {
+    const Run r = gen(NOVEM_QD_INTERCEPTS);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    const std::string h = text(header), c = text(source);
+    // Prototypes from vk.xml (runs of spaces collapsed), in namespace novem_qd::hook.
+    CHECK(h.find("namespace hook {") != std::string::npos);
+    CHECK(h.find("VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t submitCount, const VkSubmitInfo* "
+                 "pSubmits, VkFence fence);") != std::string::npos);
+    CHECK(h.find("VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2KHR(VkQueue queue, uint32_t submitCount, const "
+                 "VkSubmitInfo2* pSubmits, VkFence fence);") != std::string::npos);
+    CHECK(h.find("VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* pName);") !=
+          std::string::npos);
+    // Levels from vk.xml; every listed name once, sorted for the binary search.
+    CHECK(c.find("{\"vkCreateInstance\", InterceptLevel::Global,") != std::string::npos);
+    CHECK(c.find("{\"vkEnumerateDeviceExtensionProperties\", InterceptLevel::Instance,") != std::string::npos);
+    CHECK(c.find("{\"vkWaitSemaphoresKHR\", InterceptLevel::Device,") != std::string::npos);
+    CHECK(c.find("static_cast<PFN_vkQueuePresentKHR>(&hook::QueuePresentKHR)") != std::string::npos);
+    std::vector<std::string> listed, generated;
+    std::ifstream list(NOVEM_QD_INTERCEPTS);
+    for (std::string line; std::getline(list, line);) {
+      line = line.substr(0, line.find('#'));
+      std::stringstream words(line);
+      std::string w;
+      if (words >> w) listed.push_back(w);
+    }
+    for (std::size_t at = c.find("{\"vk"); at != std::string::npos; at = c.find("{\"vk", at + 1))
+      generated.push_back(c.substr(at + 2, c.find('"', at + 2) - at - 2));
+    CHECK(std::is_sorted(generated.begin(), generated.end()));
+    std::sort(listed.begin(), listed.end());
+    CHECK(generated == listed);
+    CHECK(h.find("kInterceptCount = " + std::to_string(listed.size()) + ";") != std::string::npos);
+  }
+  SECTION("a name vk.xml does not have for the selection") {
+    std::ofstream(tmp.path / "bad.txt") << "vkQueueSubmit\nvkCmdDrawMeshTasksEXT # not selected\n";
+    const Run r = gen(tmp.path / "bad.txt");
+    CHECK(r.status == 1);
+    CHECK(r.output.find("vkCmdDrawMeshTasksEXT (listed in bad.txt) is not a command of vulkan 1.3") != std::string::npos);
+  }
+  SECTION("a name listed twice") {
+    std::ofstream(tmp.path / "twice.txt") << "vkQueueSubmit\n\n# again\nvkQueueSubmit\n";
+    const Run r = gen(tmp.path / "twice.txt");
+    CHECK(r.status == 1);
+    CHECK(r.output.find("twice.txt:4: vkQueueSubmit is listed twice") != std::string::npos);
   }
 }
 
@@ -482,6 +845,9 @@ TEST_CASE("layer: the watchdog dumps a stalled submission and the periodic summa
   CHECK(s["signal_semaphores"].items.empty());
   const Json j = read_json(report);
   CHECK(num(j["devices"][0]["watchdog_dumps"]) == 1);
+  // vkWaitSemaphores on the value the host signalled: attributed to no queue.
+  CHECK(num(j["devices"][0]["wait_semaphores_unattributed"]["calls"]) == 1);
+  CHECK(num(j["devices"][0]["queues"][0]["wait_semaphores_blocked"]["calls"]) == 1);
   CHECK_FALSE(j["devices"][0]["device_lost"].boolean);
   const Json &q = j["devices"][0]["queues"][0];
   CHECK(num(q["latency"]["count"]) == 5);

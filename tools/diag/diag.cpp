@@ -1,5 +1,5 @@
 // novem-diag REPORT.json [--timeline OUT.png] [--width W]
-// Reads a report of VK_LAYER_NOVEM_queue_diagnostics (schema novem-queue-diagnostics/1, see
+// Reads a report of VK_LAYER_NOVEM_queue_diagnostics (schema novem-queue-diagnostics/N, see
 // layer/README.md), prints a per-queue table and optionally draws a timeline PNG, one row per queue.
 // See README.md. Exit: 0 done, 1 unreadable / invalid report or unwritable PNG, 2 usage error.
 #include "json.hpp"
@@ -24,8 +24,9 @@ using novem::diag::Json;
 using novem::diag::JsonParser;
 
 // Versions add members and change none (layer/README.md), so any /N (N >= 1) is read: /1 members
-// are the columns, /2's latency, GPU time, in-flight maximum, overlaps too; anything newer is
-// listed as "other".
+// are the columns, /2's latency, GPU time, in-flight maximum, overlaps too, /3's vkWaitSemaphores
+// time and present intervals, and its events draw the time-axis timeline; anything newer is listed
+// as "other".
 constexpr const char *kSchemaPrefix = "novem-queue-diagnostics/";
 
 bool schema_ok(const std::string &schema) {
@@ -41,12 +42,20 @@ bool schema_ok(const std::string &schema) {
 struct Event {
   std::uint64_t submit = 0, complete = 0;
   bool completed = false;
+  bool gpu = false;                   // schema /3: GPU begin / end on the device's timestamp clock
+  std::uint64_t gpu_begin = 0, gpu_end = 0;
+};
+
+struct Span {
+  std::uint64_t begin = 0, end = 0;
 };
 
 struct QueueRow {
   std::uint64_t device = 0;
   const Json *queue = nullptr;
   std::vector<Event> events;
+  std::vector<Span> waits;              // schema /3 "waits"
+  std::vector<std::uint64_t> presents;  // schema /3 "present_times"
 };
 
 int fail(const std::string &message) {
@@ -126,23 +135,31 @@ void print_table(const Json &report, const std::vector<QueueRow> &rows) {
     if (dev.find("watchdog_dumps"))
       extra += ", watchdog dumps " + std::to_string(dev.u64("watchdog_dumps"));
     std::printf("device %" PRIu64 ": %s (vendor 0x%" PRIx64 ", device 0x%" PRIx64 ", api %s)%s%s; "
-                "vkDeviceWaitIdle %" PRIu64 " calls %s ms; unattributed vkWaitForFences %" PRIu64 " calls %s ms\n",
+                "vkDeviceWaitIdle %" PRIu64 " calls %s ms; unattributed vkWaitForFences %" PRIu64 " calls %s ms%s\n",
                 dev.u64("id"), dev.str("name", "?").c_str(), dev.u64("vendor_id"), dev.u64("device_id"),
                 dev.str("api_version", "?").c_str(), destroyed && destroyed->boolean ? ", destroyed" : "", extra.c_str(),
                 sub(dev, "device_wait_idle", "calls"), ms(sub(dev, "device_wait_idle", "blocked_ns")).c_str(),
                 sub(dev, "wait_for_fences_unattributed", "calls"),
-                ms(sub(dev, "wait_for_fences_unattributed", "blocked_ns")).c_str());
+                ms(sub(dev, "wait_for_fences_unattributed", "blocked_ns")).c_str(),
+                dev.find("wait_semaphores_unattributed")
+                    ? ("; unattributed vkWaitSemaphores " + std::to_string(sub(dev, "wait_semaphores_unattributed", "calls")) +
+                       " calls " + ms(sub(dev, "wait_semaphores_unattributed", "blocked_ns")) + " ms")
+                          .c_str()
+                    : "");
   }
-  std::printf("%-4s %-7s %-6s %-6s %8s %8s %8s %9s %9s %7s %8s %7s %11s %11s %11s %11s %10s %8s %11s %11s %11s "
-              "%9s\n",
+  std::printf("%-4s %-7s %-6s %-6s %8s %8s %8s %9s %9s %7s %8s %7s %11s %11s %11s %11s %11s %10s %8s %11s %11s "
+              "%11s %9s\n",
               "dev", "family", "index", "flags", "submits", "batches", "cmdbufs", "wait b/t", "sig b/t", "fences",
-              "presents", "failed", "qwi ms", "dwi ms", "wff ms", "blocked ms", "in_flight", "max_infl", "lat p50 ms",
-              "lat max ms", "gpu ms", "overlaps");
+              "presents", "failed", "qwi ms", "dwi ms", "wff ms", "wsem ms", "blocked ms", "in_flight", "max_infl",
+              "lat p50 ms", "lat max ms", "gpu ms", "overlaps");
+  // Members shown as columns or lines, and the event lists (drawn by --timeline), are not "other".
   const std::vector<std::string> known = {
       "family",         "index",           "family_flags",      "submits",          "batches",
       "command_buffers", "wait_semaphores", "signal_semaphores", "fences",           "presents",
       "failed_submits", "queue_wait_idle", "device_wait_idle",  "wait_for_fences",  "blocked_ns",
-      "in_flight_at_report", "in_flight_max",   "latency",           "gpu_time",         "thread_overlaps"};
+      "in_flight_at_report", "in_flight_max",   "latency",           "gpu_time",         "thread_overlaps",
+      "wait_semaphores_blocked", "present_intervals", "submissions", "submissions_dropped", "waits",
+      "waits_dropped", "present_times", "presents_dropped"};
   for (const QueueRow &row : rows) {
     const Json &q = *row.queue;
     const std::string wait = std::to_string(sub(q, "wait_semaphores", "binary")) + "/" +
@@ -150,13 +167,14 @@ void print_table(const Json &report, const std::vector<QueueRow> &rows) {
     const std::string signal = std::to_string(sub(q, "signal_semaphores", "binary")) + "/" +
                                std::to_string(sub(q, "signal_semaphores", "timeline"));
     std::printf("%-4" PRIu64 " %-7" PRIu64 " %-6" PRIu64 " %-6s %8" PRIu64 " %8" PRIu64 " %8" PRIu64
-                " %9s %9s %7" PRIu64 " %8" PRIu64 " %7" PRIu64 " %11s %11s %11s %11s %10" PRIu64
+                " %9s %9s %7" PRIu64 " %8" PRIu64 " %7" PRIu64 " %11s %11s %11s %11s %11s %10" PRIu64
                 " %8s %11s %11s %11s %9s\n",
                 row.device, q.u64("family"), q.u64("index"), flags_of(q).c_str(), q.u64("submits"),
                 q.u64("batches"), q.u64("command_buffers"), wait.c_str(), signal.c_str(), q.u64("fences"),
                 q.u64("presents"), q.u64("failed_submits"), ms(sub(q, "queue_wait_idle", "blocked_ns")).c_str(),
                 ms(sub(q, "device_wait_idle", "blocked_ns")).c_str(),
-                ms(sub(q, "wait_for_fences", "blocked_ns")).c_str(), ms(q.u64("blocked_ns")).c_str(),
+                ms(sub(q, "wait_for_fences", "blocked_ns")).c_str(),
+                ms_or_dash(q, "wait_semaphores_blocked", "blocked_ns").c_str(), ms(q.u64("blocked_ns")).c_str(),
                 q.u64("in_flight_at_report"), u64_or_dash(q, "in_flight_max").c_str(),
                 ms_or_dash(q, "latency", "p50").c_str(), ms_or_dash(q, "latency", "max").c_str(),
                 ms_or_dash(q, "gpu_time", "total").c_str(),
@@ -167,6 +185,12 @@ void print_table(const Json &report, const std::vector<QueueRow> &rows) {
                     " in %s\n",
                     row.device, q.u64("family"), q.u64("index"), e.u64("thread"), e.str("call", "?").c_str(),
                     e.u64("other_thread"), e.str("other_call", "?").c_str());
+    if (const Json *pi = q.find("present_intervals"); pi && q.u64("presents") > 0)
+      std::printf("     %" PRIu64 ".%" PRIu64 ".%" PRIu64 " presents %" PRIu64 ", interval ms: n %" PRIu64
+                  " min %s mean %s max %s p99 %s\n",
+                  row.device, q.u64("family"), q.u64("index"), q.u64("presents"), pi->u64("count"),
+                  ms(pi->u64("min")).c_str(), ms(pi->u64("mean")).c_str(), ms(pi->u64("max")).c_str(),
+                  ms(pi->u64("p99")).c_str());
     std::string extra;
     others(q, "", known, extra);
     if (!extra.empty())
@@ -176,7 +200,10 @@ void print_table(const Json &report, const std::vector<QueueRow> &rows) {
 }
 
 // ---- the timeline PNG ----
+// Count mode (reports without events): one 20-pixel row per queue, 10-pixel margins.
 constexpr std::uint32_t kRowHeight = 20, kMargin = 10;
+// Time mode (schema /3 events): a label column, a time axis on top, one kQueueRow row per queue.
+constexpr std::uint32_t kLabelWidth = 64, kAxisHeight = 24, kQueueRow = 44;
 
 void fill_rect(novem::image::Image &img, std::int64_t x0, std::int64_t y0, std::int64_t x1, std::int64_t y1,
                const std::uint8_t rgb[3]) {
@@ -189,59 +216,175 @@ void fill_rect(novem::image::Image &img, std::int64_t x0, std::int64_t y0, std::
       img.set(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), rgb[0], rgb[1], rgb[2]);
 }
 
-novem::image::Image draw_timeline(const std::vector<QueueRow> &rows, std::uint32_t width) {
+// A 3x5 pixel font, drawn 2x, for the labels: digits, '.', '-', ' ', and the letters used.
+void draw_text(novem::image::Image &img, std::int64_t x, std::int64_t y, const std::string &text,
+               const std::uint8_t rgb[3]) {
+  struct Glyph {
+    char c;
+    std::uint8_t rows[5]; // 3 bits each, left = 4
+  };
+  static const Glyph glyphs[] = {
+      {'0', {7, 5, 5, 5, 7}}, {'1', {2, 6, 2, 2, 7}}, {'2', {7, 1, 7, 4, 7}}, {'3', {7, 1, 7, 1, 7}},
+      {'4', {5, 5, 7, 1, 1}}, {'5', {7, 4, 7, 1, 7}}, {'6', {7, 4, 7, 5, 7}}, {'7', {7, 1, 1, 1, 1}},
+      {'8', {7, 5, 7, 5, 7}}, {'9', {7, 5, 7, 1, 7}}, {'.', {0, 0, 0, 0, 2}}, {'-', {0, 0, 7, 0, 0}},
+      {'m', {0, 0, 7, 7, 5}}, {'s', {3, 4, 2, 1, 6}}, {'D', {6, 5, 5, 5, 6}}, {'q', {0, 7, 5, 7, 1}},
+  };
+  for (char c : text) {
+    for (const Glyph &g : glyphs)
+      if (g.c == c)
+        for (int row = 0; row < 5; ++row)
+          for (int col = 0; col < 3; ++col)
+            if (g.rows[row] & (4 >> col))
+              fill_rect(img, x + 2 * col, y + 2 * row, x + 2 * col + 2, y + 2 * row + 2, rgb);
+    x += 8;
+  }
+}
+
+// The first 1, 2 or 5 x 10^n (ns) that gives at most `ticks` intervals over `duration`.
+std::uint64_t tick_step(std::uint64_t duration, std::uint64_t ticks) {
+  for (std::uint64_t p = 1;; p *= 10)
+    for (std::uint64_t m : {1, 2, 5})
+      if (duration / (m * p) <= ticks) return m * p;
+}
+
+std::string tick_label(std::uint64_t ns) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", static_cast<double>(ns) / 1e6);
+  return buf;
+}
+
+// Counts mode: three bars per queue, each scaled to the largest value over all queues.
+novem::image::Image draw_counts(const std::vector<QueueRow> &rows, std::uint32_t width) {
   const std::uint32_t count = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(rows.size()));
   novem::image::Image img(width, 2 * kMargin + count * kRowHeight, 24, 24, 28);
   const std::int64_t left = kMargin, right = static_cast<std::int64_t>(width) - kMargin;
   const std::int64_t span = std::max<std::int64_t>(1, right - left);
   static const std::uint8_t band[2][3] = {{40, 40, 46}, {48, 48, 56}};
   static const std::uint8_t device_tint[4][3] = {{230, 160, 40}, {80, 200, 220}, {200, 90, 200}, {140, 210, 90}};
-  static const std::uint8_t bars[2][3] = {{70, 130, 230}, {90, 170, 250}};
-  static const std::uint8_t pending[3] = {230, 70, 60};
   static const std::uint8_t metric[3][3] = {{70, 130, 230}, {80, 200, 110}, {230, 70, 60}};
-
-  bool have_events = false;
-  std::uint64_t t0 = UINT64_MAX, t1 = 0;
-  for (const QueueRow &r : rows)
-    for (const Event &e : r.events) {
-      have_events = true;
-      t0 = std::min(t0, e.submit);
-      t1 = std::max(t1, e.completed ? std::max(e.complete, e.submit) : e.submit);
-    }
-  // Counts mode: the largest of each metric over all queues.
   std::uint64_t max_metric[3] = {1, 1, 1};
   for (const QueueRow &r : rows) {
     max_metric[0] = std::max(max_metric[0], r.queue->u64("submits"));
     max_metric[1] = std::max(max_metric[1], r.queue->u64("command_buffers"));
     max_metric[2] = std::max(max_metric[2], r.queue->u64("blocked_ns"));
   }
-  const double duration = have_events ? static_cast<double>(std::max<std::uint64_t>(1, t1 - t0)) : 1.0;
-  auto x_of = [&](std::uint64_t t) {
-    return left + static_cast<std::int64_t>(static_cast<double>(t - t0) / duration * static_cast<double>(span));
-  };
-
   for (std::uint32_t i = 0; i < rows.size(); ++i) {
     const QueueRow &r = rows[i];
     const std::int64_t y = kMargin + static_cast<std::int64_t>(i) * kRowHeight;
     fill_rect(img, left, y, right, y + kRowHeight, band[i % 2]);
     fill_rect(img, 0, y + 2, 4, y + kRowHeight - 2, device_tint[r.device % 4]); // which device
-    if (have_events) {
-      std::size_t n = 0;
-      for (const Event &e : r.events) {
-        const std::int64_t x0 = x_of(e.submit);
-        const std::int64_t x1 = e.completed ? std::max(x_of(std::max(e.complete, e.submit)), x0 + 1) : right;
-        fill_rect(img, x0, y + 3, x1, y + kRowHeight - 3, e.completed ? bars[n++ % 2] : pending);
+    const std::uint64_t values[3] = {r.queue->u64("submits"), r.queue->u64("command_buffers"),
+                                     r.queue->u64("blocked_ns")};
+    const std::int64_t h = (kRowHeight - 4) / 3;
+    for (int m = 0; m < 3; ++m) {
+      const std::int64_t len = static_cast<std::int64_t>(static_cast<double>(values[m]) /
+                                                         static_cast<double>(max_metric[m]) * static_cast<double>(span));
+      fill_rect(img, left, y + 2 + m * h, left + len, y + 2 + (m + 1) * h, metric[m]);
+    }
+  }
+  return img;
+}
+
+// Time mode. x is time (ms from the earliest event, labelled on the axis); per queue (labelled
+// "D<device> q<family>.<index>"): white ticks on top for the presents; the submissions as bars from
+// submit to completion (blue; red to the right edge for one still in flight), overlapping ones on
+// up to four lanes; the GPU execution shaded green inside its bar; the application's waits
+// attributed to the queue as orange bars at the bottom. GPU times are on the device's clock: they
+// are shifted by min over the device's submissions of (completion - GPU end), as the trace does.
+novem::image::Image draw_timeline(const std::vector<QueueRow> &rows, std::uint32_t width) {
+  const bool have_events = std::any_of(rows.begin(), rows.end(), [](const QueueRow &r) { return !r.events.empty(); });
+  if (!have_events) return draw_counts(rows, width);
+  const std::uint32_t count = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(rows.size()));
+  novem::image::Image img(width, kAxisHeight + count * kQueueRow + kMargin, 24, 24, 28);
+  const std::int64_t left = kLabelWidth, right = static_cast<std::int64_t>(width) - kMargin;
+  const std::int64_t span = std::max<std::int64_t>(1, right - left);
+  static const std::uint8_t band[2][3] = {{40, 40, 46}, {48, 48, 56}};
+  static const std::uint8_t bars[2][3] = {{60, 110, 210}, {90, 150, 240}};
+  static const std::uint8_t pending[3] = {230, 70, 60}, gpu[3] = {80, 220, 120}, wait[3] = {240, 150, 40},
+                            present[3] = {250, 250, 250}, text[3] = {200, 200, 210}, grid[3] = {70, 70, 80};
+
+  // The GPU clock offset of each device.
+  std::vector<std::pair<std::uint64_t, std::int64_t>> offsets; // device -> CPU - GPU
+  for (const QueueRow &r : rows)
+    for (const Event &e : r.events) {
+      if (!e.gpu || !e.completed) continue;
+      const std::int64_t d = static_cast<std::int64_t>(e.complete) - static_cast<std::int64_t>(e.gpu_end);
+      auto it = std::find_if(offsets.begin(), offsets.end(), [&](const auto &o) { return o.first == r.device; });
+      if (it == offsets.end()) offsets.emplace_back(r.device, d);
+      else it->second = std::min(it->second, d);
+    }
+  auto offset_of = [&](std::uint64_t device) {
+    auto it = std::find_if(offsets.begin(), offsets.end(), [&](const auto &o) { return o.first == device; });
+    return it == offsets.end() ? 0 : it->second;
+  };
+
+  std::uint64_t t0 = UINT64_MAX, t1 = 0;
+  for (const QueueRow &r : rows) {
+    for (const Event &e : r.events) {
+      t0 = std::min(t0, e.submit);
+      t1 = std::max(t1, e.completed ? std::max(e.complete, e.submit) : e.submit);
+    }
+    for (const Span &w : r.waits) {
+      t0 = std::min(t0, w.begin);
+      t1 = std::max(t1, w.end);
+    }
+    for (std::uint64_t p : r.presents) {
+      t0 = std::min(t0, p);
+      t1 = std::max(t1, p);
+    }
+  }
+  const std::uint64_t duration = std::max<std::uint64_t>(1, t1 - t0);
+  auto x_of = [&](std::int64_t t) {
+    const double f = static_cast<double>(t - static_cast<std::int64_t>(t0)) / static_cast<double>(duration);
+    return left + static_cast<std::int64_t>(std::clamp(f, 0.0, 1.0) * static_cast<double>(span));
+  };
+
+  // The axis: a tick and its label (ms) every step; "ms" in the label column.
+  draw_text(img, 4, 6, "ms", text);
+  const std::uint64_t step = tick_step(duration, std::max<std::int64_t>(1, span / 90));
+  for (std::uint64_t t = 0; t <= duration; t += step) {
+    const std::int64_t x = x_of(static_cast<std::int64_t>(t0 + t));
+    fill_rect(img, x, kAxisHeight - 6, x + 1, static_cast<std::int64_t>(img.height) - kMargin, grid);
+    if (x + 8 * static_cast<std::int64_t>(tick_label(t).size()) <= static_cast<std::int64_t>(width))
+      draw_text(img, x + 2, 4, tick_label(t), text);
+  }
+
+  for (std::uint32_t i = 0; i < rows.size(); ++i) {
+    const QueueRow &r = rows[i];
+    const std::int64_t y = kAxisHeight + static_cast<std::int64_t>(i) * kQueueRow;
+    fill_rect(img, left, y, right, y + kQueueRow - 4, band[i % 2]);
+    draw_text(img, 2, y + 14,
+              "D" + std::to_string(r.device) + " q" + std::to_string(r.queue->u64("family")) + "." +
+                  std::to_string(r.queue->u64("index")),
+              text);
+    for (std::uint64_t p : r.presents) {
+      const std::int64_t x = x_of(static_cast<std::int64_t>(p));
+      fill_rect(img, x, y + 1, x + 1, y + 6, present);
+    }
+    // Lanes: each submission on the first lane free at its submit.
+    constexpr int kLanes = 4;
+    const std::int64_t lane_top = y + 7, lane_h = 6;
+    std::uint64_t lane_end[kLanes] = {0, 0, 0, 0};
+    std::size_t n = 0;
+    const std::int64_t offset = offset_of(r.device);
+    for (const Event &e : r.events) {
+      const std::uint64_t end = e.completed ? std::max(e.complete, e.submit) : UINT64_MAX;
+      int lane = 0;
+      while (lane < kLanes - 1 && lane_end[lane] > e.submit) ++lane;
+      lane_end[lane] = end;
+      const std::int64_t ly = lane_top + lane * lane_h;
+      const std::int64_t x0 = x_of(static_cast<std::int64_t>(e.submit));
+      const std::int64_t x1 = e.completed ? std::max(x_of(static_cast<std::int64_t>(end)), x0 + 1) : right;
+      fill_rect(img, x0, ly, x1, ly + lane_h - 1, e.completed ? bars[n++ % 2] : pending);
+      if (e.gpu) {
+        const std::int64_t g0 = x_of(static_cast<std::int64_t>(e.gpu_begin) + offset);
+        const std::int64_t g1 = std::max(x_of(static_cast<std::int64_t>(e.gpu_end) + offset), g0 + 1);
+        fill_rect(img, g0, ly + 1, g1, ly + lane_h - 2, gpu);
       }
-    } else {
-      const std::uint64_t values[3] = {r.queue->u64("submits"), r.queue->u64("command_buffers"),
-                                       r.queue->u64("blocked_ns")};
-      const std::int64_t h = (kRowHeight - 4) / 3;
-      for (int m = 0; m < 3; ++m) {
-        const std::int64_t len = static_cast<std::int64_t>(static_cast<double>(values[m]) /
-                                                           static_cast<double>(max_metric[m]) *
-                                                           static_cast<double>(span));
-        fill_rect(img, left, y + 2 + m * h, left + len, y + 2 + (m + 1) * h, metric[m]);
-      }
+    }
+    for (const Span &w : r.waits) {
+      const std::int64_t x0 = x_of(static_cast<std::int64_t>(w.begin));
+      fill_rect(img, x0, y + 33, std::max(x_of(static_cast<std::int64_t>(w.end)), x0 + 1), y + 38, wait);
     }
   }
   return img;
@@ -308,15 +451,23 @@ int main(int argc, char **argv) {
     for (const Json &q : queues->items) {
       if (!q.is_object())
         return fail(input + ": a queue is not an object");
-      QueueRow row{dev.u64("id"), &q, {}};
-      // Per-submission events, where a report has them: "submissions": [{"submit_ns", "complete_ns"}].
+      QueueRow row{dev.u64("id"), &q, {}, {}, {}};
+      // Per-submission events (schema /3): "submissions": [{"submit_ns", "complete_ns", "gpu_begin_ns", ...}].
       if (const Json *subs = q.find("submissions"); subs && subs->is_array())
         for (const Json &s : subs->items) {
           if (!s.is_object() || !s.find("submit_ns"))
             continue;
-          Event e{s.u64("submit_ns"), s.u64("complete_ns"), s.find("complete_ns") != nullptr};
+          Event e{s.u64("submit_ns"), s.u64("complete_ns"), s.find("complete_ns") != nullptr,
+                  s.find("gpu_begin_ns") && s.find("gpu_end_ns"), s.u64("gpu_begin_ns"), s.u64("gpu_end_ns")};
           row.events.push_back(e);
         }
+      if (const Json *waits = q.find("waits"); waits && waits->is_array())
+        for (const Json &w : waits->items)
+          if (w.is_object() && w.find("start_ns"))
+            row.waits.push_back(Span{w.u64("start_ns"), std::max(w.u64("start_ns"), w.u64("end_ns"))});
+      if (const Json *presents = q.find("present_times"); presents && presents->is_array())
+        for (const Json &t : presents->items)
+          if (t.is_number() && t.is_uint) row.presents.push_back(t.uint);
       rows.push_back(std::move(row));
     }
   }
@@ -328,7 +479,7 @@ int main(int argc, char **argv) {
       return fail("cannot write " + timeline + ": " + error);
     std::printf("timeline: %s (%ux%u, %zu rows, %s)\n", timeline.c_str(), img.width, img.height, rows.size(),
                 std::any_of(rows.begin(), rows.end(), [](const QueueRow &r) { return !r.events.empty(); })
-                    ? "submission bars"
+                    ? "time axis, submission bars"
                     : "count bars: submits, command buffers, blocked time");
   }
   return 0;

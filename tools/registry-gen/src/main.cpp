@@ -5,6 +5,7 @@
 
 #include "gl_generator.hpp"
 #include "vk_generator.hpp"
+#include "vk_intercept_generator.hpp"
 
 namespace {
 
@@ -17,6 +18,7 @@ struct Subcommand {
 constexpr Subcommand subcommands[] = {
     {"gl", regen::run_gl, regen::gl_usage},
     {"vk", regen::run_vk, regen::vk_usage},
+    {"vk-intercepts", regen::run_vk_intercepts, regen::vk_intercepts_usage},
 };
 
 void print_usage(FILE *to) {
