@@ -12,6 +12,7 @@
 #include "shader.hpp"
 #include "state_block.hpp"
 #include "surface.hpp"
+#include "swap_chain.hpp"
 #include "texture.hpp"
 #include "vertex_declaration.hpp"
 #include "vertex_buffer.hpp"
@@ -96,6 +97,9 @@ HRESULT Device::init() {
     return D3DERR_NOTAVAILABLE;
   }
   create_implicit_surfaces();
+  software_vertex_processing_ = creation_.BehaviorFlags & D3DCREATE_SOFTWARE_VERTEXPROCESSING;
+  for (UINT i = 0; i < 256; ++i) // the identity ramp, as a new device's display has
+    gamma_ramp_.red[i] = gamma_ramp_.green[i] = gamma_ramp_.blue[i] = WORD(i * 257);
   set_defaults();
   return D3D_OK;
 }
@@ -125,6 +129,7 @@ Device::~Device() {
     if (back_buffer_) back_buffer_->release_private_ref();
     if (auto_depth_stencil_) auto_depth_stencil_->release_private_ref();
     if (front_image_) stream_->push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{front_image_});
+    if (swap_chain_) swap_chain_->release_private_ref();
     stream_.reset(); // executes what is queued, then stops the plugin's device
   }
   parent_->Release();
@@ -253,33 +258,6 @@ HRESULT Device::GetDisplayMode(UINT swapchain, D3DDISPLAYMODE *mode) {
 HRESULT Device::GetCreationParameters(D3DDEVICE_CREATION_PARAMETERS *parameters) {
   if (!parameters) return D3DERR_INVALIDCALL;
   *parameters = creation_;
-  return D3D_OK;
-}
-
-UINT Device::GetNumberOfSwapChains() { return 1; }
-
-HRESULT Device::Present(const RECT *, const RECT *, HWND, const RGNDATA *) {
-  CommandStream &cs = commands();
-  // What the front buffer shows from now on (GetFrontBufferData).
-  const nv_rect whole{0, 0, int32_t(present_parameters_.BackBufferWidth), int32_t(present_parameters_.BackBufferHeight)};
-  cs.push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{back_buffer_->image(), 0, whole, front_image_, 0, whole, NV_FILTER_POINT});
-  cs.push(NV_OP_PRESENT, nv_cmd_present{back_buffer_->image()});
-  frame_fences_.push_back(cs.fence());
-  // At most max_frame_latency_ frames in flight: the one reason Present waits.
-  while (frame_fences_.size() > max_frame_latency_) {
-    cs.wait(frame_fences_.front());
-    frame_fences_.pop_front();
-  }
-  return cs.channel().device_lost.load() ? D3DERR_DEVICELOST : D3D_OK;
-}
-
-HRESULT Device::GetBackBuffer(UINT swapchain, UINT index, D3DBACKBUFFER_TYPE type, IDirect3DSurface9 **surface) {
-  if (!surface) return D3DERR_INVALIDCALL;
-  *surface = nullptr;
-  // One back buffer is kept whatever BackBufferCount says (headless presentation does not flip).
-  if (swapchain != 0 || index != 0 || type != D3DBACKBUFFER_TYPE_MONO) return D3DERR_INVALIDCALL;
-  back_buffer_->AddRef();
-  *surface = back_buffer_;
   return D3D_OK;
 }
 

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -28,6 +29,7 @@ namespace novem {
 class Direct3D9;
 class StateBlock;
 class Surface;
+class SwapChain;
 struct CompiledShader;
 
 class Device : public IDirect3DDevice9Ex {
@@ -45,6 +47,11 @@ public:
   std::recursive_mutex &mutex() { return mutex_; }
   // A texture's LOD changed: the slots it is bound to must be sent again.
   void texture_changed(Texture *texture);
+  bool extended() const; // made by Direct3DCreate9Ex
+  const D3DPRESENT_PARAMETERS &present_parameters() const { return present_parameters_; }
+  UINT present_count() const { return present_count_; }
+  // Present, PresentEx and the swap chain's Present (device_presentation.cpp).
+  HRESULT present(const RECT *src_rect, const RECT *dst_rect, HWND dst_window, const RGNDATA *dirty_region, DWORD flags);
   // D3DPOOL_DEFAULT resources the application created and that still exist (DeviceChild).
   void count_default_pool_resource(int delta) { default_pool_resources_ += delta; }
   // Query slots (channel.query_results indices) for occlusion and timestamp queries; false when
@@ -287,6 +294,18 @@ private:
   Surface *auto_depth_stencil_ = nullptr;
   // Headless front buffer: the back buffer as the last Present showed it (GetFrontBufferData).
   uint32_t front_image_ = 0;
+  SwapChain *swap_chain_ = nullptr; // implicit swap chain 0 (a private reference)
+
+  // ---- presentation (device_presentation.cpp) ----
+  UINT present_count_ = 0;
+  D3DGAMMARAMP gamma_ramp_{};
+  INT gpu_thread_priority_ = 0;
+  std::chrono::steady_clock::time_point created_ = std::chrono::steady_clock::now();
+
+  // ---- stored and answered, with nothing to draw differently (device_state.cpp) ----
+  D3DCLIPSTATUS9 clip_status_{};
+  bool software_vertex_processing_ = false;
+  float npatch_segments_ = 0.0f;
 
   // ---- application-side state: what the getters answer and state blocks capture ----
   DeviceState state_;

@@ -346,4 +346,50 @@ HRESULT Device::GetTextureStageState(DWORD stage, D3DTEXTURESTAGESTATETYPE state
   return D3D_OK;
 }
 
+// ---- stored and answered ----
+
+// D3D9 fills the clip status only while vertices are processed in software; Novem processes
+// them on the GPU in every mode, so the status is what the application last set (as wined3d).
+HRESULT Device::SetClipStatus(const D3DCLIPSTATUS9 *status) {
+  if (!status) return D3DERR_INVALIDCALL;
+  clip_status_ = *status;
+  return D3D_OK;
+}
+
+HRESULT Device::GetClipStatus(D3DCLIPSTATUS9 *status) {
+  if (!status) return D3DERR_INVALIDCALL;
+  *status = clip_status_;
+  return D3D_OK;
+}
+
+// Software vertex processing exists for devices created with MIXED or SOFTWARE vertex processing
+// (refused otherwise, as DXVK records Windows doing). Novem draws the same way in both modes: its
+// vertex processing always runs on the plugin's device, with vs_3_0 limits either way.
+HRESULT Device::SetSoftwareVertexProcessing(WINBOOL software) {
+  const DWORD flags = creation_.BehaviorFlags;
+  if (software && !(flags & (D3DCREATE_MIXED_VERTEXPROCESSING | D3DCREATE_SOFTWARE_VERTEXPROCESSING)))
+    return D3DERR_INVALIDCALL;
+  software_vertex_processing_ = software != FALSE;
+  return D3D_OK;
+}
+
+WINBOOL Device::GetSoftwareVertexProcessing() { return software_vertex_processing_; }
+
+// N-patches are not advertised (no D3DDEVCAPS_NPATCHES): the segment count is stored and
+// answered, and draws are not tessellated, as on hardware without them.
+HRESULT Device::SetNPatchMode(float segments) {
+  npatch_segments_ = segments;
+  return D3D_OK;
+}
+
+float Device::GetNPatchMode() { return npatch_segments_; }
+
+// Every state Novem advertises draws in one pass; nothing it accepts is a combination the
+// plugins cannot draw, so there is nothing to report but the pass count.
+HRESULT Device::ValidateDevice(DWORD *passes) {
+  if (!passes) return D3DERR_INVALIDCALL;
+  *passes = 1;
+  return D3D_OK;
+}
+
 } // namespace novem

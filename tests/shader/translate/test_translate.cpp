@@ -334,7 +334,7 @@ mov oPos, v0
   check_vec(e.out(conv::kLocationColor + 1), {1, 1, 1, 1});   // 4 - |x| clamped
 }
 
-TEST_CASE("vs_1_1: expp's four-component form, mov to a0 floors; mova rounds to nearest") {
+TEST_CASE("vs_1_1: expp's four-component form, mov to a0 floors, mova rounds to nearest") {
   conv::UniformBlock u{};
   for (uint32_t i = 0; i < 16; ++i) set_c(u, i, {float(i), float(i), float(i), float(i)});
   const Exec e = exec(R"(vs_1_1
@@ -752,7 +752,7 @@ TEST_CASE("pixel epilogue: fog after ps_1_x/ps_2_x, the alpha test after any pix
   require_valid(translate(parse_text(ps2), no_input), "epilogue_no_input");
 }
 
-TEST_CASE("vertex epilogue: clip distances of the enabled clip-space planes; the pixel side discards") {
+TEST_CASE("vertex epilogue: clip distances of the enabled clip-space planes, the pixel side discards") {
   const std::string vs = "vs_2_0\ndcl_position v0\nmov oPos, v0\n";
   conv::UniformBlock u{};
   const float planes[6][4] = {{1, 0, 0, 0}, {0, 1, 0, 0.5f}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 1, -0.25f}};
