@@ -431,4 +431,24 @@ HRESULT Device::Clear(DWORD rect_count, const D3DRECT *rects, DWORD flags, D3DCO
   return D3D_OK;
 }
 
+// D3D9Ex's surface calls add a usage; what Novem honours of it (render target, depth-stencil) the
+// plain calls already imply, so they are the plain calls (D3DUSAGE_RESTRICTED_CONTENT and the
+// other Ex-only bits have no meaning headless).
+HRESULT Device::CreateRenderTargetEx(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,
+                                     DWORD quality, WINBOOL lockable, IDirect3DSurface9 **surface,
+                                     HANDLE *shared_handle, DWORD) {
+  return CreateRenderTarget(width, height, format, multisample, quality, lockable, surface, shared_handle);
+}
+
+HRESULT Device::CreateOffscreenPlainSurfaceEx(UINT width, UINT height, D3DFORMAT format, D3DPOOL pool,
+                                              IDirect3DSurface9 **surface, HANDLE *shared_handle, DWORD) {
+  return CreateOffscreenPlainSurface(width, height, format, pool, surface, shared_handle);
+}
+
+HRESULT Device::CreateDepthStencilSurfaceEx(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,
+                                            DWORD quality, WINBOOL discard, IDirect3DSurface9 **surface,
+                                            HANDLE *shared_handle, DWORD) {
+  return CreateDepthStencilSurface(width, height, format, multisample, quality, discard, surface, shared_handle);
+}
+
 } // namespace novem

@@ -96,6 +96,19 @@ TEST_CASE("D3D9Ex: the swap chain counts presents, and PresentEx, frame latency,
   CHECK(device->WaitForVBlank(1) == D3DERR_INVALIDCALL);
   CHECK(device->WaitForVBlank(0) == D3D_OK);
 
+  // The Ex surface calls are the plain ones.
+  IDirect3DSurface9 *target = nullptr, *depth = nullptr;
+  REQUIRE(device->CreateRenderTargetEx(16, 8, D3DFMT_A8R8G8B8, D3DMULTISAMPLE_NONE, 0, FALSE, &target, nullptr, 0) == D3D_OK);
+  D3DSURFACE_DESC desc{};
+  REQUIRE(target->GetDesc(&desc) == D3D_OK);
+  CHECK((desc.Width == 16 && desc.Usage == D3DUSAGE_RENDERTARGET));
+  REQUIRE(device->CreateDepthStencilSurfaceEx(16, 8, D3DFMT_D24S8, D3DMULTISAMPLE_NONE, 0, FALSE, &depth, nullptr, 0) == D3D_OK);
+  IDirect3DSurface9 *refused = nullptr;
+  CHECK(device->CreateRenderTargetEx(16, 8, D3DFMT_D24S8, D3DMULTISAMPLE_NONE, 0, FALSE, &refused, nullptr, 0) == D3DERR_INVALIDCALL);
+  CHECK(refused == nullptr);
+  target->Release();
+  depth->Release();
+
   CHECK(device->Release() == 0);
   CHECK(d3d->Release() == 0);
 }
