@@ -116,10 +116,13 @@ HRESULT Direct3D9::CheckDeviceFormat(UINT adapter, D3DDEVTYPE device_type, D3DFO
     return (format == D3DFMT_INDEX16 || format == D3DFMT_INDEX32) && !(usage & ~(D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY))
                ? D3D_OK : D3DERR_NOTAVAILABLE;
   if (resource_type == D3DRTYPE_TEXTURE) {
-    // 2D textures of A8R8G8B8 and X8R8G8B8, sampled with point or linear filtering; no render-
-    // target, depth or autogen-mipmap textures yet.
-    if (format != D3DFMT_A8R8G8B8 && format != D3DFMT_X8R8G8B8) return D3DERR_NOTAVAILABLE;
-    if (!(backend_.adapter.format_support[format_info(format).storage] & NV_SUPPORT_SAMPLED)) return D3DERR_NOTAVAILABLE;
+    // 2D textures of every format format_info marks as one, that the backend samples. No render-
+    // target, depth or autogen-mipmap textures yet; no sRGB reads or writes.
+    FormatInfo info = format_info(format);
+    if (!info.texture) return D3DERR_NOTAVAILABLE;
+    const uint32_t support = backend_.adapter.format_support[info.storage];
+    if (!(support & NV_SUPPORT_SAMPLED)) return D3DERR_NOTAVAILABLE;
+    if ((usage & D3DUSAGE_QUERY_FILTER) && !(support & NV_SUPPORT_FILTER)) return D3DERR_NOTAVAILABLE;
     constexpr DWORD known = D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY | D3DUSAGE_SOFTWAREPROCESSING |
                             D3DUSAGE_QUERY_FILTER | D3DUSAGE_QUERY_WRAPANDMIP | D3DUSAGE_QUERY_VERTEXTEXTURE;
     return usage & ~known ? D3DERR_NOTAVAILABLE : D3D_OK;

@@ -33,9 +33,8 @@ HRESULT Texture::create(Device *device, UINT width, UINT height, UINT levels, DW
   if (width == 0 || height == 0 || pool > D3DPOOL_SCRATCH) return D3DERR_INVALIDCALL;
   const nv_adapter_info &adapter = device->adapter();
   if (width > adapter.max_texture_size || height > adapter.max_texture_size) return D3DERR_INVALIDCALL;
-  // Only A8R8G8B8 and X8R8G8B8 textures exist so far.
-  if (format != D3DFMT_A8R8G8B8 && format != D3DFMT_X8R8G8B8) return D3DERR_INVALIDCALL;
   FormatInfo info = format_info(format);
+  if (!info.texture) return D3DERR_INVALIDCALL;
   if (pool != D3DPOOL_SCRATCH && !(adapter.format_support[info.storage] & NV_SUPPORT_SAMPLED)) return D3DERR_INVALIDCALL;
   // Render-target, depth-stencil and autogen-mipmap textures are not implemented yet.
   constexpr DWORD known = D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY | D3DUSAGE_SOFTWAREPROCESSING;
@@ -55,7 +54,9 @@ Texture::Texture(Device *device, UINT width, UINT height, UINT levels, DWORD usa
     Level &l = levels_[i];
     l.width = std::max(width >> i, 1u);
     l.height = std::max(height >> i, 1u);
-    l.pitch = l.width * format_.bytes_per_pixel;
+    // A row of blocks for DXTn; other rows start 4-byte aligned, as Windows lays textures out.
+    l.pitch = UINT(format_.row_bytes(l.width));
+    if (format_.block == 1) l.pitch = (l.pitch + 3) & ~3u;
   }
   if (pool == D3DPOOL_DEFAULT || pool == D3DPOOL_MANAGED) {
     image_ = device->commands().new_handle();
@@ -129,9 +130,12 @@ HRESULT Texture::LockRect(UINT level, D3DLOCKED_RECT *locked_rect, const RECT *r
       return D3DERR_INVALIDCALL;
     r = *rect;
   }
-  if (l.bytes.empty()) l.bytes.assign(size_t(l.pitch) * l.height, 0);
+  // DXTn rectangles are whole 4x4 blocks (an edge may stop at the level's edge), as in Windows.
+  if (!block_aligned(r, l)) return D3DERR_INVALIDCALL;
+  if (l.bytes.empty()) l.bytes.assign(size_t(l.pitch) * format_.block_rows(l.height), 0);
   locked_rect->Pitch = INT(l.pitch);
-  locked_rect->pBits = l.bytes.data() + size_t(r.top) * l.pitch + size_t(r.left) * format_.bytes_per_pixel;
+  locked_rect->pBits = l.bytes.data() + size_t(r.top / format_.block) * l.pitch +
+                       size_t(r.left / format_.block) * format_.bytes_per_pixel;
   l.locked = true;
   // READONLY writes nothing; NO_DIRTY_UPDATE leaves the region out of the dirty one (D3D9 keeps
   // such changes for a later AddDirtyRect).
@@ -159,10 +163,24 @@ HRESULT Texture::AddDirtyRect(const RECT *dirty_rect) {
     RECT s{r.left >> i, r.top >> i, std::max<LONG>((r.right + (1 << i) - 1) >> i, (r.left >> i) + 1),
            std::max<LONG>((r.bottom + (1 << i) - 1) >> i, (r.top >> i) + 1)};
     s.right = std::min<LONG>(s.right, LONG(l.width)), s.bottom = std::min<LONG>(s.bottom, LONG(l.height));
+    grow_to_blocks(s, l);
     if (!l.bytes.empty()) unite(l.dirty, s);
     if (!l.locked) send_dirty(i);
   }
   return D3D_OK;
+}
+
+bool Texture::block_aligned(const RECT &r, const Level &l) const {
+  const LONG b = LONG(format_.block);
+  return r.left % b == 0 && r.top % b == 0 && (r.right % b == 0 || r.right == LONG(l.width)) &&
+         (r.bottom % b == 0 || r.bottom == LONG(l.height));
+}
+
+void Texture::grow_to_blocks(RECT &r, const Level &l) const {
+  const LONG b = LONG(format_.block);
+  r.left -= r.left % b, r.top -= r.top % b;
+  r.right = std::min<LONG>((r.right + b - 1) / b * b, LONG(l.width));
+  r.bottom = std::min<LONG>((r.bottom + b - 1) / b * b, LONG(l.height));
 }
 
 void Texture::send_dirty(UINT level) {
@@ -170,9 +188,10 @@ void Texture::send_dirty(UINT level) {
   RECT r = l.dirty;
   l.dirty = RECT{0, 0, 0, 0};
   if (!image_ || empty(r) || l.bytes.empty()) return;
-  const size_t texel = format_.bytes_per_pixel;
-  device_->commands().update_image(image_, level, r.left, r.top, UINT(r.right - r.left), UINT(r.bottom - r.top),
-                                   l.bytes.data() + size_t(r.top) * l.pitch + size_t(r.left) * texel, l.pitch, texel);
+  const uint8_t *first = l.bytes.data() + size_t(r.top / format_.block) * l.pitch +
+                        size_t(r.left / format_.block) * format_.bytes_per_pixel;
+  device_->commands().update_image(image_, format_.storage, level, r.left, r.top, UINT(r.right - r.left),
+                                   UINT(r.bottom - r.top), first, l.pitch);
 }
 
 } // namespace novem

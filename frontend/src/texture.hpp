@@ -54,6 +54,10 @@ private:
     Surface *surface = nullptr; // GetSurfaceLevel's, made on first use
   };
   D3DSURFACE_DESC level_desc(UINT level) const;
+  // Whether r covers whole blocks of the format (DXTn: 4x4), or reaches the level's edge.
+  bool block_aligned(const RECT &r, const Level &l) const;
+  // Grows r outwards to whole blocks, within the level.
+  void grow_to_blocks(RECT &r, const Level &l) const;
   // Sends the dirty rectangle of a level to the plugin's image, then forgets it.
   void send_dirty(UINT level);
 

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "gl_log.hpp"
+#include "novem/image_layout.hpp"
 
 namespace novem_gl {
 
@@ -336,20 +337,46 @@ void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h
     log("UPDATE_IMAGE %u: the rectangle is outside level %u", a.image, a.level);
     return;
   }
-  const uint32_t texel = img->format->bytes_per_pixel;
-  const size_t row = size_t(r.width) * texel;
+  // The payload is in the nv_format's layout: rows of texels, or of 4x4 blocks.
+  const novem::ImageLayout layout = novem::image_layout(img->nv_format);
+  if (r.x % layout.block || r.y % layout.block || (r.width % layout.block && uint32_t(r.x + r.width) != w) ||
+      (r.height % layout.block && uint32_t(r.y + r.height) != hgt)) {
+    log("UPDATE_IMAGE %u: the rectangle is not aligned to the format's blocks", a.image);
+    return;
+  }
+  const size_t row = novem::image_row_bytes(img->nv_format, uint32_t(r.width));
+  const uint32_t rows = novem::image_block_rows(img->nv_format, uint32_t(r.height));
   const size_t pitch = a.row_pitch ? a.row_pitch : row;
   const uint64_t room = h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_update_image);
-  if (pitch < row || pitch % texel || pitch * (size_t(r.height) - 1) + row > room) {
+  if (pitch < row || pitch % layout.block_bytes || pitch * (size_t(rows) - 1) + row > room) {
     log("UPDATE_IMAGE %u: row_pitch %u does not fit the record", a.image, a.row_pitch);
     return;
   }
+  const auto *payload = static_cast<const uint8_t *>(novem::command_payload<nv_cmd_update_image>(h));
   // Rows are top first and row 0 is the top row in GL's texture space here too (the contract's
   // convention, as for render targets): no flip. GL orders the write with the draws around it.
-  gl_.PixelStorei(GL_UNPACK_ROW_LENGTH, GLint(pitch / texel));
-  gl_.TextureSubImage2D(img->name, GLint(a.level), r.x, r.y, r.width, r.height, img->format->read_format,
-                        img->format->read_type, novem::command_payload<nv_cmd_update_image>(h));
-  gl_.PixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  if (img->format->compressed) {
+    // Compressed rows cannot be strided: pack them when the payload's are.
+    const void *data = payload;
+    if (pitch != row) {
+      staging_.resize(row * rows);
+      for (uint32_t y = 0; y < rows; ++y) std::memcpy(staging_.data() + y * row, payload + y * pitch, row);
+      data = staging_.data();
+    }
+    gl_.CompressedTextureSubImage2D(img->name, GLint(a.level), r.x, r.y, r.width, r.height,
+                                    img->format->internal_format, GLsizei(row * rows), data);
+  } else if (img->format->expand_l4a4) {
+    staging_.resize(size_t(r.width) * 2 * rows);
+    for (uint32_t y = 0; y < rows; ++y)
+      novem::expand_l4a4(payload + y * pitch, staging_.data() + size_t(y) * r.width * 2, uint32_t(r.width));
+    gl_.TextureSubImage2D(img->name, GLint(a.level), r.x, r.y, r.width, r.height, img->format->read_format,
+                          img->format->read_type, staging_.data());
+  } else {
+    gl_.PixelStorei(GL_UNPACK_ROW_LENGTH, GLint(pitch / layout.block_bytes));
+    gl_.TextureSubImage2D(img->name, GLint(a.level), r.x, r.y, r.width, r.height, img->format->read_format,
+                          img->format->read_type, payload);
+    gl_.PixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  }
   unflushed_ = true;
 }
 

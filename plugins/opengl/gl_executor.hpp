@@ -8,6 +8,7 @@
 #include <deque>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "gl_context.hpp"
 #include "gl_framebuffers.hpp"
@@ -144,6 +145,7 @@ private:
   GLuint unit_sampler_[kUnits] = {};
   GLuint default_texture_ = 0; // 1x1 (0, 0, 0, 1): what a slot with no image samples
   std::unordered_map<std::string, GLuint> samplers_; // nv_sampler_desc bytes -> sampler object
+  std::vector<uint8_t> staging_; // uploads GL cannot take as they come (packed blocks, widened L4A4)
 
   std::deque<PendingFence> fences_;
   bool unflushed_ = false;

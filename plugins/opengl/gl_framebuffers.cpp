@@ -15,6 +15,7 @@ void Framebuffers::create_image(const nv_cmd_create_image &a) {
   }
   Image img;
   img.format = format;
+  img.nv_format = a.format;
   img.width = a.width;
   img.height = a.height;
   img.renderbuffer = format->depth && !(a.usage & NV_IMAGE_SAMPLED);
@@ -31,7 +32,13 @@ void Framebuffers::create_image(const nv_cmd_create_image &a) {
     gl_.TextureStorage2D(img.name, GLsizei(img.levels), format->internal_format, GLsizei(a.width), GLsizei(a.height));
     // Immutable storage: every level exists, so the texture is complete whatever the sampler.
     gl_.TextureParameteri(img.name, GL_TEXTURE_MAX_LEVEL, GLint(img.levels - 1));
-    if ((a.usage & NV_IMAGE_ALPHA_ONE) && !format->depth) gl_.TextureParameteri(img.name, GL_TEXTURE_SWIZZLE_A, GL_ONE);
+    // Sampling reads what commands.h defines for the format (D3D9's missing channels); X8 formats
+    // read alpha as 1.
+    if (!format->depth) {
+      GLint swizzle[4] = {format->swizzle[0], format->swizzle[1], format->swizzle[2], format->swizzle[3]};
+      if (a.usage & NV_IMAGE_ALPHA_ONE) swizzle[3] = GL_ONE;
+      gl_.TextureParameteriv(img.name, GL_TEXTURE_SWIZZLE_RGBA, swizzle);
+    }
   }
   images_[a.image] = img;
 }

@@ -18,6 +18,7 @@ struct Image {
   GLuint name = 0;
   bool renderbuffer = false;
   const ImageFormat *format = nullptr;
+  uint32_t nv_format = 0; // the layout of its uploads
   uint32_t width = 0, height = 0;
   uint32_t levels = 1;
   bool sampled = false;

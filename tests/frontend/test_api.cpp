@@ -463,7 +463,7 @@ TEST_CASE("textures: creation, levels and level descriptions", "[api][texture]")
   CHECK(dev->CreateTexture(8, 8, 5, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr) == D3DERR_INVALIDCALL);
   CHECK(dev->CreateTexture(0, 8, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr) == D3DERR_INVALIDCALL);
   CHECK(dev->CreateTexture(8, 8, 1, D3DUSAGE_DYNAMIC, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr) == D3DERR_INVALIDCALL);
-  CHECK(dev->CreateTexture(8, 8, 1, 0, D3DFMT_DXT1, D3DPOOL_MANAGED, &tex, nullptr) == D3DERR_INVALIDCALL);
+  CHECK(dev->CreateTexture(8, 8, 1, 0, D3DFMT_D24S8, D3DPOOL_MANAGED, &tex, nullptr) == D3DERR_INVALIDCALL);
   CHECK(tex == nullptr);
 }
 

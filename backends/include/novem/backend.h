@@ -29,6 +29,7 @@ enum nv_format_support {
   NV_SUPPORT_SAMPLED = 1u << 2,
   NV_SUPPORT_VERTEX = 1u << 3,
   NV_SUPPORT_BLEND = 1u << 4,
+  NV_SUPPORT_FILTER = 1u << 5, /* ABI 4: a sampled image can be read with linear filtering */
 };
 
 /* Filled by nv_plugin.probe: what the frontend needs for GetAdapterIdentifier, GetDeviceCaps

@@ -34,6 +34,31 @@ typedef enum nv_format {
   NV_FORMAT_R32G32_SFLOAT,   /* float2 */
   NV_FORMAT_R32G32B32_SFLOAT, /* float3 */
   NV_FORMAT_R32G32B32A32_SFLOAT, /* float4 */
+  /* ABI 4: texture formats. Each names a memory layout (UPDATE_IMAGE's payload, D3D9's LockRect
+   * bytes) and what sampling returns, D3D9's values: a channel the format lacks reads as 1
+   * (Microsoft's "Recommended DirectX 9.0 driver support": L, A, G16R16's and the float formats'
+   * missing channels, V16U16's B and A), except that A8 reads (0, 0, 0, A). Multi-byte words are
+   * little-endian. The image formats above sample as: B8G8R8A8 (R, G, B, A), R5G6B5 (R, G, B, 1),
+   * and, as images (ABI 4), R32 (R, 1, 1, 1), R32G32 (R, G, 1, 1), R32G32B32A32 (R, G, B, A). */
+  NV_FORMAT_B5G5R5A1_UNORM,  /* D3DFMT_A1R5G5B5 (X1R5G5B5 with NV_IMAGE_ALPHA_ONE): A bit 15, R 14..10, G 9..5, B 4..0 */
+  NV_FORMAT_B4G4R4A4_UNORM,  /* D3DFMT_A4R4G4B4: A bits 15..12, R 11..8, G 7..4, B 3..0 */
+  NV_FORMAT_A8_UNORM,        /* D3DFMT_A8: samples (0, 0, 0, A) */
+  NV_FORMAT_L8_UNORM,        /* D3DFMT_L8: samples (L, L, L, 1) */
+  NV_FORMAT_L8A8_UNORM,      /* D3DFMT_A8L8: byte 0 L, byte 1 A; samples (L, L, L, A) */
+  NV_FORMAT_L4A4_UNORM,      /* D3DFMT_A4L4: L bits 3..0, A 7..4; samples (L, L, L, A) */
+  NV_FORMAT_R8G8_SNORM,      /* D3DFMT_V8U8: byte 0 U, byte 1 V, signed; samples (U, V, 1, 1) */
+  NV_FORMAT_R8G8B8A8_SNORM,  /* D3DFMT_Q8W8V8U8: bytes U, V, W, Q, signed; samples (U, V, W, Q) */
+  NV_FORMAT_L16_UNORM,       /* D3DFMT_L16: samples (L, L, L, 1) */
+  NV_FORMAT_R16G16_UNORM,    /* D3DFMT_G16R16: R in the low word; samples (R, G, 1, 1) */
+  NV_FORMAT_R16G16B16A16_UNORM, /* D3DFMT_A16B16G16R16: words R, G, B, A */
+  NV_FORMAT_R16_SFLOAT,      /* D3DFMT_R16F: samples (R, 1, 1, 1) */
+  NV_FORMAT_R16G16_SFLOAT,   /* D3DFMT_G16R16F: samples (R, G, 1, 1) */
+  NV_FORMAT_R16G16B16A16_SFLOAT, /* D3DFMT_A16B16G16R16F */
+  NV_FORMAT_B10G10R10A2_UNORM, /* D3DFMT_A2R10G10B10: B bits 9..0, G 19..10, R 29..20, A 31..30 */
+  NV_FORMAT_R10G10B10A2_UNORM, /* D3DFMT_A2B10G10R10: R bits 9..0, G 19..10, B 29..20, A 31..30 */
+  NV_FORMAT_BC1_UNORM,       /* D3DFMT_DXT1: 4x4 blocks of 8 bytes (1-bit alpha: transparent texels read (0, 0, 0, 0)) */
+  NV_FORMAT_BC2_UNORM,       /* D3DFMT_DXT2, DXT3: 4x4 blocks of 16 bytes */
+  NV_FORMAT_BC3_UNORM,       /* D3DFMT_DXT4, DXT5: 4x4 blocks of 16 bytes */
   NV_FORMAT_COUNT
 } nv_format;
 
@@ -264,7 +289,10 @@ typedef struct nv_sampler_desc {
 
 /* Writes rect of mip level `level` of an NV_IMAGE_SAMPLED image. payload: rect.height rows, top
  * first, each row_pitch bytes apart (0: tightly packed, rect.width * texel bytes); a row holds
- * rect.width texels in the format's memory layout. Ordered with draws like UPDATE_BUFFER: draws
+ * rect.width texels in the format's memory layout. Block-compressed formats (ABI 4): rect.x and
+ * rect.y are multiples of 4, rect.width and rect.height multiples of 4 or reaching the level's
+ * edge; a "row" is a row of 4x4 blocks (ceil(rect.height / 4) of them, each ceil(rect.width / 4)
+ * blocks). Ordered with draws like UPDATE_BUFFER: draws
  * before it sample the old texels, draws after it the new. */
 typedef struct nv_cmd_update_image {
   uint32_t image; uint32_t level; nv_rect rect; uint32_t row_pitch;

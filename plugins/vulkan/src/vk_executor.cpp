@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "novem/image_layout.hpp"
 #include "vk_batch.hpp"
 #include "vk_buffer.hpp"
 #include "vk_debug.hpp"
@@ -365,9 +366,11 @@ bool Executor::texture_bound(uint32_t image) const {
 }
 
 void Executor::upload(Image &img, uint32_t level, const VkRect2D &rect, const uint8_t *rows, size_t pitch) {
-  const uint32_t texel = img.format().texel_bytes;
-  const size_t row = size_t(rect.extent.width) * texel;
-  const size_t bytes = row * rect.extent.height;
+  // Rows of texels, or of 4x4 blocks for BC formats; L4A4 rows are widened to two bytes a texel.
+  const FormatInfo &f = img.format();
+  const uint32_t block_rows = (rect.extent.height + f.block - 1) / f.block;
+  const size_t row = size_t((rect.extent.width + f.block - 1) / f.block) * f.texel_bytes;
+  const size_t bytes = row * block_rows;
   if (!bytes) return;
   end_rendering();
   VkCommandBuffer cmd = command_buffer();
@@ -387,7 +390,10 @@ void Executor::upload(Image &img, uint32_t level, const VkRect2D &rect, const ui
     vk->DestroyBuffer(dev, staging, nullptr);
     throw;
   }
-  for (uint32_t y = 0; y < rect.extent.height; ++y) std::memcpy(memory.mapped + y * row, rows + y * pitch, row);
+  for (uint32_t y = 0; y < block_rows; ++y) {
+    if (f.expand_l4a4) expand_l4a4(rows + y * pitch, memory.mapped + y * row, rect.extent.width);
+    else std::memcpy(memory.mapped + y * row, rows + y * pitch, row);
+  }
 
   barriers_.transition(img.handle(), img.format().aspects, img.access(), ImageAccess::transfer_destination());
   barriers_.flush(*vk, cmd);
@@ -501,11 +507,17 @@ void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h
   if (r.x < 0 || r.y < 0 || r.width <= 0 || r.height <= 0 || uint32_t(r.x) + uint32_t(r.width) > w ||
       uint32_t(r.y) + uint32_t(r.height) > h_)
     throw std::runtime_error("the rectangle is outside the level");
-  const size_t row = size_t(r.width) * img->format().texel_bytes;
+  // The payload is in the nv_format's layout (commands.h), which may differ from the stored one.
+  const uint32_t block = img->format().block;
+  if (r.x % block || r.y % block || (r.width % block && uint32_t(r.x + r.width) != w) ||
+      (r.height % block && uint32_t(r.y + r.height) != h_))
+    throw std::runtime_error("the rectangle is not aligned to the format's blocks");
+  const size_t row = image_row_bytes(img->source_format(), uint32_t(r.width));
   const size_t pitch = a.row_pitch ? a.row_pitch : row;
   if (pitch < row) throw std::runtime_error("row_pitch is shorter than a row");
   const uint64_t room = h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_update_image);
-  if (pitch * (size_t(r.height) - 1) + row > room) throw std::runtime_error("the rows run past the record");
+  if (pitch * (size_t(image_block_rows(img->source_format(), uint32_t(r.height))) - 1) + row > room)
+    throw std::runtime_error("the rows run past the record");
   upload(*img, a.level, VkRect2D{{r.x, r.y}, {uint32_t(r.width), uint32_t(r.height)}},
          static_cast<const uint8_t *>(command_payload<nv_cmd_update_image>(h)), pitch);
   if (!options_.batching) submit();

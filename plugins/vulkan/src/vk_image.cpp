@@ -8,7 +8,7 @@ namespace novem::vk {
 
 Image::Image(const Device &device, MemoryAllocator &allocator, nv_format format, uint32_t width, uint32_t height,
              uint32_t usage, uint32_t levels)
-    : device_(device), allocator_(allocator), format_(resolve_format(device.instance_vk(), device.gpu(), format)),
+    : device_(device), allocator_(allocator), format_(resolve_format(device.instance_vk(), device.gpu(), format)), source_format_(format),
       width_(width ? width : 1), height_(height ? height : 1) {
   if (format_.format == VK_FORMAT_UNDEFINED) throw std::runtime_error("not an image format");
   uint32_t max_levels = 1;
@@ -18,7 +18,7 @@ Image::Image(const Device &device, MemoryAllocator &allocator, nv_format format,
 
   VkImageUsageFlags vk_usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
   if (is_depth()) vk_usage |= VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
-  else vk_usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+  else if (usage & NV_IMAGE_RENDER_TARGET) vk_usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
   if (usage & NV_IMAGE_SAMPLED) vk_usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
 
   VkImageCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
@@ -43,8 +43,10 @@ Image::Image(const Device &device, MemoryAllocator &allocator, nv_format format,
     vi.subresourceRange = {format_.aspects, 0, 1, 0, 1};
     check(device_.vk().CreateImageView(dev, &vi, nullptr, &view_), "vkCreateImageView");
     if (usage & NV_IMAGE_SAMPLED) {
-      // Depth images sample their depth aspect; X8 formats read alpha as 1.
+      // Depth images sample their depth aspect; colour images read through the format's mapping
+      // (D3D9's missing channels), X8 formats with alpha 1.
       vi.subresourceRange = {is_depth() ? VkImageAspectFlags(VK_IMAGE_ASPECT_DEPTH_BIT) : format_.aspects, 0, levels_, 0, 1};
+      if (!is_depth()) vi.components = format_.swizzle;
       if ((usage & NV_IMAGE_ALPHA_ONE) && !is_depth()) vi.components.a = VK_COMPONENT_SWIZZLE_ONE;
       check(device_.vk().CreateImageView(dev, &vi, nullptr, &sampled_view_), "vkCreateImageView");
     }

@@ -29,6 +29,8 @@ public:
   VkImageView sampled_view() const { return sampled_view_; }
   uint32_t levels() const { return levels_; }
   const FormatInfo &format() const { return format_; }
+  // The nv_format it was created with: the layout of its uploads.
+  nv_format source_format() const { return source_format_; }
   uint32_t width() const { return width_; }
   uint32_t height() const { return height_; }
   bool is_depth() const { return (format_.aspects & VK_IMAGE_ASPECT_DEPTH_BIT) != 0; }
@@ -41,6 +43,7 @@ private:
   const Device &device_;
   MemoryAllocator &allocator_;
   FormatInfo format_;
+  nv_format source_format_;
   uint32_t width_, height_;
   uint32_t levels_ = 1;
   VkImage image_ = VK_NULL_HANDLE;
