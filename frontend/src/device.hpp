@@ -200,6 +200,8 @@ private:
   // Sends SET_TEXTURE for each slot the bound shaders sample whose texture or sampler changed.
   void flush_textures();
   nv_cmd_set_texture texture_command(uint32_t slot) const;
+  // The nv_image_type the bound shader declares for a texture slot's sampler.
+  uint32_t declared_type(uint32_t slot) const;
   HRESULT create_target_surface(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,
                                 DWORD usage, IDirect3DSurface9 **surface, HANDLE *shared_handle);
   void bind_render_target(Surface *surface);

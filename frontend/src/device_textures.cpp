@@ -6,6 +6,7 @@
 #include "device.hpp"
 #include "math.hpp"
 #include "shader.hpp"
+#include "cube_texture.hpp"
 #include "texture.hpp"
 
 namespace novem {
@@ -70,8 +71,20 @@ HRESULT Device::CreateTexture(UINT width, UINT height, UINT levels, DWORD usage,
   if (!texture) return D3DERR_INVALIDCALL;
   *texture = nullptr;
   if (shared_handle) return D3DERR_INVALIDCALL;
-  Texture *created = nullptr;
-  if (HRESULT hr = Texture::create(this, width, height, levels, usage, format, pool, &created); FAILED(hr)) return hr;
+  Texture2D *created = nullptr;
+  if (HRESULT hr = Texture2D::create(this, width, height, levels, usage, format, pool, &created); FAILED(hr)) return hr;
+  *texture = created;
+  AddRef();
+  return D3D_OK;
+}
+
+HRESULT Device::CreateCubeTexture(UINT edge, UINT levels, DWORD usage, D3DFORMAT format, D3DPOOL pool,
+                                  IDirect3DCubeTexture9 **texture, HANDLE *shared_handle) {
+  if (!texture) return D3DERR_INVALIDCALL;
+  *texture = nullptr;
+  if (shared_handle) return D3DERR_INVALIDCALL;
+  CubeTexture *created = nullptr;
+  if (HRESULT hr = CubeTexture::create(this, edge, levels, usage, format, pool, &created); FAILED(hr)) return hr;
   *texture = created;
   AddRef();
   return D3D_OK;
@@ -82,9 +95,12 @@ HRESULT Device::SetTexture(DWORD sampler, IDirect3DBaseTexture9 *iface) {
   if (!slot_of(sampler, slot)) return D3DERR_INVALIDCALL;
   Texture *texture = nullptr;
   if (iface) {
-    // Only 2D textures exist so far; every IDirect3DBaseTexture9 Novem hands out is one.
-    if (iface->GetType() != D3DRTYPE_TEXTURE) return D3DERR_INVALIDCALL;
-    texture = static_cast<Texture *>(static_cast<IDirect3DTexture9 *>(iface));
+    // Every IDirect3DBaseTexture9 Novem hands out is one of these.
+    switch (iface->GetType()) {
+    case D3DRTYPE_TEXTURE: texture = static_cast<Texture2D *>(static_cast<IDirect3DTexture9 *>(iface)); break;
+    case D3DRTYPE_CUBETEXTURE: texture = static_cast<CubeTexture *>(static_cast<IDirect3DCubeTexture9 *>(iface)); break;
+    default: return D3DERR_INVALIDCALL;
+    }
     if (texture->pool() == D3DPOOL_SCRATCH) return D3DERR_INVALIDCALL; // as Windows
   }
   if (state_.textures[slot] == texture) return D3D_OK;
@@ -103,8 +119,8 @@ HRESULT Device::GetTexture(DWORD sampler, IDirect3DBaseTexture9 **texture) {
   *texture = nullptr;
   if (!slot_of(sampler, slot)) return D3DERR_INVALIDCALL;
   if (Texture *t = state_.textures[slot]) {
-    t->AddRef();
-    *texture = t;
+    t->base()->AddRef();
+    *texture = t->base();
   }
   return D3D_OK;
 }
@@ -140,6 +156,7 @@ nv_cmd_set_texture Device::texture_command(uint32_t slot) const {
   c.slot = vertex ? slot - DeviceState::kVertexSlot0 : slot;
   const Texture *t = state_.textures[slot];
   c.image = t ? t->image() : 0;
+  c.type = declared_type(slot);
   const auto &ss = state_.sampler_states[slot];
   nv_sampler_desc &d = c.sampler;
   d.min_filter = filter(ss[D3DSAMP_MINFILTER]);
@@ -160,6 +177,23 @@ nv_cmd_set_texture Device::texture_command(uint32_t slot) const {
   d.mip_lod_bias = bias;
   color_to_floats(ss[D3DSAMP_BORDERCOLOR], d.border_color);
   return c;
+}
+
+uint32_t Device::declared_type(uint32_t slot) const {
+  // What the shader that samples the slot declares (dcl_cube, dcl_volume; 2D otherwise, and for
+  // the fixed-function pixel shader).
+  uint8_t type = 0;
+  if (slot >= DeviceState::kVertexSlot0) {
+    if (state_.vertex_shader)
+      type = state_.vertex_shader->compiled().reflection.sampler_types[slot - DeviceState::kVertexSlot0];
+  } else if (state_.pixel_shader) {
+    type = state_.pixel_shader->compiled().reflection.sampler_types[slot];
+  }
+  switch (d3d9::SamplerType(type)) {
+  case d3d9::SamplerType::Cube: return NV_IMAGE_TYPE_CUBE;
+  case d3d9::SamplerType::Volume: return NV_IMAGE_TYPE_3D;
+  default: return NV_IMAGE_TYPE_2D;
+  }
 }
 
 void Device::flush_textures() {

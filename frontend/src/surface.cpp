@@ -27,20 +27,21 @@ Surface *Surface::create_memory(Device *device, UINT width, UINT height, D3DFORM
   return surface;
 }
 
-Surface *Surface::create_level(Device *device, Texture *texture, UINT level, const D3DSURFACE_DESC &desc) {
+Surface *Surface::create_level(Device *device, Texture *texture, UINT layer, UINT level, const D3DSURFACE_DESC &desc) {
   auto *surface = new Surface(device, 0, desc);
   surface->texture_ = texture;
+  surface->layer_ = layer;
   surface->level_ = level;
   return surface;
 }
 
 ULONG Surface::AddRef() {
-  if (texture_) return texture_->AddRef();
+  if (texture_) return texture_->base()->AddRef();
   return DeviceChild::AddRef();
 }
 
 ULONG Surface::Release() {
-  if (texture_) return texture_->Release();
+  if (texture_) return texture_->base()->Release();
   return DeviceChild::Release();
 }
 
@@ -51,7 +52,7 @@ Surface::~Surface() {
 HRESULT Surface::GetContainer(REFIID iid, void **container) {
   // A surface that no texture or swap chain owns has the device as its container.
   if (!container) return D3DERR_INVALIDCALL;
-  if (texture_) return texture_->QueryInterface(iid, container);
+  if (texture_) return texture_->base()->QueryInterface(iid, container);
   return device_->QueryInterface(iid, container);
 }
 
@@ -62,7 +63,7 @@ HRESULT Surface::GetDesc(D3DSURFACE_DESC *desc) {
 }
 
 HRESULT Surface::LockRect(D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD flags) {
-  if (texture_) return texture_->LockRect(level_, locked_rect, rect, flags);
+  if (texture_) return texture_->lock_rect(layer_, level_, locked_rect, rect, flags);
   if (!locked_rect) return D3DERR_INVALIDCALL;
   // Only memory surfaces are lockable so far; a render target needs D3DUSAGE lockable support.
   if (memory_.empty() || locked_) return D3DERR_INVALIDCALL;
@@ -80,7 +81,7 @@ HRESULT Surface::LockRect(D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD f
 }
 
 HRESULT Surface::UnlockRect() {
-  if (texture_) return texture_->UnlockRect(level_);
+  if (texture_) return texture_->unlock_rect(layer_, level_);
   if (!locked_) return D3DERR_INVALIDCALL;
   locked_ = false;
   return D3D_OK;

@@ -19,9 +19,10 @@ public:
                                D3DFORMAT format, DWORD usage);
   // Bytes in memory: D3DPOOL_SYSTEMMEM or D3DPOOL_SCRATCH.
   static Surface *create_memory(Device *device, UINT width, UINT height, D3DFORMAT format, D3DPOOL pool);
-  // A level of a texture (GetSurfaceLevel): no reference of its own (AddRef and Release count on
-  // the texture, which deletes it), locks go to the texture's level.
-  static Surface *create_level(Device *device, Texture *texture, UINT level, const D3DSURFACE_DESC &desc);
+  // A level of a texture (GetSurfaceLevel) or of a cube face (GetCubeMapSurface, layer = face): no
+  // reference of its own (AddRef and Release count on the texture, which deletes it), locks go to
+  // the texture's level.
+  static Surface *create_level(Device *device, Texture *texture, UINT layer, UINT level, const D3DSURFACE_DESC &desc);
   ~Surface() override;
 
   uint32_t image() const { return image_; }
@@ -52,6 +53,7 @@ private:
   UINT pitch_ = 0;
   bool locked_ = false;
   Texture *texture_ = nullptr; // the container of a texture level
+  UINT layer_ = 0;
   UINT level_ = 0;
 };
 

@@ -78,10 +78,17 @@ bool Executor::init(std::string &error) {
     error = "the context has " + std::to_string(units) + " texture units; Novem needs " + std::to_string(kUnits);
     return false;
   }
-  gl_.CreateTextures(GL_TEXTURE_2D, 1, &default_texture_);
-  gl_.TextureStorage2D(default_texture_, 1, GL_RGBA8, 1, 1);
   static constexpr uint8_t kOpaqueBlack[4] = {0, 0, 0, 0xFF};
-  gl_.TextureSubImage2D(default_texture_, 0, 0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, kOpaqueBlack);
+  static constexpr GLenum kTargets[3] = {GL_TEXTURE_2D, GL_TEXTURE_CUBE_MAP, GL_TEXTURE_3D};
+  for (uint32_t t = 0; t < 3; ++t) {
+    GLuint &tex = default_textures_[t];
+    gl_.CreateTextures(kTargets[t], 1, &tex);
+    if (t == NV_IMAGE_TYPE_3D) gl_.TextureStorage3D(tex, 1, GL_RGBA8, 1, 1, 1);
+    else gl_.TextureStorage2D(tex, 1, GL_RGBA8, 1, 1);
+    if (t == NV_IMAGE_TYPE_2D) gl_.TextureSubImage2D(tex, 0, 0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, kOpaqueBlack);
+    for (GLint layer = 0; t != NV_IMAGE_TYPE_2D && layer < (t == NV_IMAGE_TYPE_CUBE ? 6 : 1); ++layer)
+      gl_.TextureSubImage3D(tex, 0, 0, 0, layer, 1, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, kOpaqueBlack);
+  }
   GLenum e = gl_.GetError();
   if (e != GL_NO_ERROR) {
     error = "GL error " + std::to_string(e) + " while setting up the context";
@@ -101,8 +108,10 @@ void Executor::shutdown() {
   framebuffers_.clear();
   for (auto &[key, name] : samplers_) gl_.DeleteSamplers(1, &name);
   samplers_.clear();
-  if (default_texture_) gl_.DeleteTextures(1, &default_texture_);
-  default_texture_ = 0;
+  for (GLuint &tex : default_textures_) {
+    if (tex) gl_.DeleteTextures(1, &tex);
+    tex = 0;
+  }
   for (auto &[handle, b] : buffers_) gl_.DeleteBuffers(1, &b.name);
   buffers_.clear();
   ring_.destroy();
@@ -331,6 +340,14 @@ void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h
     return;
   }
   const uint32_t w = std::max(img->width >> a.level, 1u), hgt = std::max(img->height >> a.level, 1u);
+  const uint32_t layers = img->type == NV_IMAGE_TYPE_3D ? std::max(img->depth >> a.level, 1u)
+                                                         : img->type == NV_IMAGE_TYPE_CUBE ? 6u : 1u;
+  if (a.layer >= layers) {
+    log("UPDATE_IMAGE %u: no face or slice %u in level %u", a.image, a.layer, a.level);
+    return;
+  }
+  // Cube faces and 3D slices are GL's z offset (DSA addresses a cube map's faces as layers).
+  const GLint z = GLint(a.layer);
   const nv_rect &r = a.rect;
   if (r.x < 0 || r.y < 0 || r.width <= 0 || r.height <= 0 || uint32_t(r.x) + uint32_t(r.width) > w ||
       uint32_t(r.y) + uint32_t(r.height) > hgt) {
@@ -363,21 +380,32 @@ void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h
       for (uint32_t y = 0; y < rows; ++y) std::memcpy(staging_.data() + y * row, payload + y * pitch, row);
       data = staging_.data();
     }
-    gl_.CompressedTextureSubImage2D(img->name, GLint(a.level), r.x, r.y, r.width, r.height,
-                                    img->format->internal_format, GLsizei(row * rows), data);
+    if (img->type == NV_IMAGE_TYPE_2D)
+      gl_.CompressedTextureSubImage2D(img->name, GLint(a.level), r.x, r.y, r.width, r.height,
+                                      img->format->internal_format, GLsizei(row * rows), data);
+    else
+      gl_.CompressedTextureSubImage3D(img->name, GLint(a.level), r.x, r.y, z, r.width, r.height, 1,
+                                      img->format->internal_format, GLsizei(row * rows), data);
   } else if (img->format->expand_l4a4) {
     staging_.resize(size_t(r.width) * 2 * rows);
     for (uint32_t y = 0; y < rows; ++y)
       novem::expand_l4a4(payload + y * pitch, staging_.data() + size_t(y) * r.width * 2, uint32_t(r.width));
-    gl_.TextureSubImage2D(img->name, GLint(a.level), r.x, r.y, r.width, r.height, img->format->read_format,
-                          img->format->read_type, staging_.data());
+    sub_image(*img, a.level, r, z, staging_.data());
   } else {
     gl_.PixelStorei(GL_UNPACK_ROW_LENGTH, GLint(pitch / layout.block_bytes));
-    gl_.TextureSubImage2D(img->name, GLint(a.level), r.x, r.y, r.width, r.height, img->format->read_format,
-                          img->format->read_type, payload);
+    sub_image(*img, a.level, r, z, payload);
     gl_.PixelStorei(GL_UNPACK_ROW_LENGTH, 0);
   }
   unflushed_ = true;
+}
+
+void Executor::sub_image(const Image &img, uint32_t level, const nv_rect &r, GLint z, const void *texels) {
+  if (img.type == NV_IMAGE_TYPE_2D)
+    gl_.TextureSubImage2D(img.name, GLint(level), r.x, r.y, r.width, r.height, img.format->read_format,
+                          img.format->read_type, texels);
+  else
+    gl_.TextureSubImage3D(img.name, GLint(level), r.x, r.y, z, r.width, r.height, 1, img.format->read_format,
+                          img.format->read_type, texels);
 }
 
 void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) {
@@ -385,7 +413,11 @@ void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) {
     log("SET_TEXTURE: no stage %u slot %u", a.stage, a.slot);
     return;
   }
-  textures_[a.stage][a.slot] = {a.image, a.sampler};
+  if (a.type > NV_IMAGE_TYPE_3D) {
+    log("SET_TEXTURE: no image type %u", a.type);
+    return;
+  }
+  textures_[a.stage][a.slot] = {a.image, a.sampler, a.type};
   textures_dirty_ = true;
 }
 
@@ -429,8 +461,8 @@ void Executor::bind_textures() {
     for (uint32_t i = 0; i < count; ++i) {
       const TextureSlot &slot = textures_[stage][i];
       const Image *img = framebuffers_.image(slot.image);
-      GLuint tex = default_texture_, smp = 0;
-      if (img && img->sampled && !img->renderbuffer) {
+      GLuint tex = default_textures_[slot.type], smp = 0;
+      if (img && img->sampled && !img->renderbuffer && img->type == slot.type) {
         tex = img->name;
         smp = sampler(slot.sampler);
       }

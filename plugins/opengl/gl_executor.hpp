@@ -85,7 +85,9 @@ private:
   bool prepare_draw(); // targets and pipeline; false when the draw cannot happen
   void pipeline_changed(uint32_t shader); // a shader went away or came back
   GLuint sampler(const nv_sampler_desc &desc); // cached by desc
-  void bind_textures();                        // texture units 16 + N (pixel), 32 + N (vertex)
+  void bind_textures();
+  // glTextureSubImage2D, or 3D at z (the face of a cube, the slice of a 3D texture).
+  void sub_image(const Image &img, uint32_t level, const nv_rect &r, GLint z, const void *texels);                        // texture units 16 + N (pixel), 32 + N (vertex)
   void forget_texture(GLuint name);            // a texture was deleted: its units need binding again
 
   struct Buffer {
@@ -137,13 +139,16 @@ private:
   struct TextureSlot {
     uint32_t image = 0;
     nv_sampler_desc sampler{};
+    uint32_t type = NV_IMAGE_TYPE_2D; // what the shader declares
   };
   static constexpr uint32_t kUnits = 36; // 16 + 16 pixel, 32 + 4 vertex
   TextureSlot textures_[NV_STAGE_COUNT][NV_MAX_PIXEL_TEXTURES];
   bool textures_dirty_ = true;
   GLuint unit_texture_[kUnits] = {};
   GLuint unit_sampler_[kUnits] = {};
-  GLuint default_texture_ = 0; // 1x1 (0, 0, 0, 1): what a slot with no image samples
+  // 1x1 (0, 0, 0, 1) textures per nv_image_type: what a slot with no image (or one of another
+  // type than its shader declares) samples.
+  GLuint default_textures_[3] = {};
   std::unordered_map<std::string, GLuint> samplers_; // nv_sampler_desc bytes -> sampler object
   std::vector<uint8_t> staging_; // uploads GL cannot take as they come (packed blocks, widened L4A4)
 

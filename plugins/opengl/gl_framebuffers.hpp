@@ -20,7 +20,9 @@ struct Image {
   const ImageFormat *format = nullptr;
   uint32_t nv_format = 0; // the layout of its uploads
   uint32_t width = 0, height = 0;
+  uint32_t depth = 1; // slices of a 3D image
   uint32_t levels = 1;
+  uint32_t type = NV_IMAGE_TYPE_2D;
   bool sampled = false;
 };
 

@@ -218,11 +218,19 @@ typedef struct nv_cmd_create_buffer { uint32_t buffer; uint32_t usage; uint64_t 
 typedef struct nv_cmd_destroy_buffer { uint32_t buffer; } nv_cmd_destroy_buffer;
 /* payload: size bytes, written at offset */
 typedef struct nv_cmd_update_buffer { uint32_t buffer; uint32_t flags; uint64_t offset; uint64_t size; } nv_cmd_update_buffer;
-/* Initial contents are undefined. levels (ABI 3): mip levels, 1..log2(max(width, height)) + 1;
- * 0 reads as 1. Level n is max(width >> n, 1) x max(height >> n, 1). Render targets and
- * depth-stencil images have one level. */
+/* ABI 4: what an image is. A cube image has six square faces (layers), in D3DCUBEMAP_FACES'
+ * order: +X, -X, +Y, -Y, +Z, -Z, each with row 0 at the top as every image; a shader samples it
+ * with a direction, the face and texel chosen as in D3D9 (the same table as Vulkan's and GL's).
+ * A 3D image has `depth` slices. Only 2D images may be render targets or depth-stencil images. */
+typedef enum nv_image_type { NV_IMAGE_TYPE_2D = 0, NV_IMAGE_TYPE_CUBE, NV_IMAGE_TYPE_3D } nv_image_type;
+
+/* Initial contents are undefined. levels (ABI 3): mip levels, 1..log2(max(width, height[, depth]))
+ * + 1; 0 reads as 1. Level n is max(width >> n, 1) x max(height >> n, 1) (x max(depth >> n, 1)).
+ * Render targets and depth-stencil images have one level. type (ABI 4): nv_image_type; depth
+ * (ABI 4): slices of a 3D image, 0 reads as 1, ignored for other types. */
 typedef struct nv_cmd_create_image {
   uint32_t image; uint32_t format; uint32_t width, height; uint32_t usage; uint32_t levels;
+  uint32_t type; uint32_t depth;
 } nv_cmd_create_image;
 typedef struct nv_cmd_destroy_image { uint32_t image; } nv_cmd_destroy_image;
 /* payload: word_count SPIR-V words, entry point "main" */
@@ -296,6 +304,7 @@ typedef struct nv_sampler_desc {
  * before it sample the old texels, draws after it the new. */
 typedef struct nv_cmd_update_image {
   uint32_t image; uint32_t level; nv_rect rect; uint32_t row_pitch;
+  uint32_t layer; /* ABI 4: the face of a cube image (0..5), the z slice of a 3D image's level; 0 for 2D */
 } nv_cmd_update_image;
 
 #define NV_MAX_PIXEL_TEXTURES 16
@@ -306,6 +315,9 @@ typedef struct nv_cmd_update_image {
  * 16 + N (pixel) or 32 + N (vertex). A slot with no image samples (0, 0, 0, 1). */
 typedef struct nv_cmd_set_texture {
   uint32_t stage; uint32_t slot; uint32_t image; nv_sampler_desc sampler;
+  /* ABI 4: the nv_image_type the shader declares for sN (dcl_2d, dcl_cube, dcl_volume). An image
+   * of another type, like no image, samples a (0, 0, 0, 1) image of this type. */
+  uint32_t type;
 } nv_cmd_set_texture;
 
 /* ABI 4: the state draws use that may change without a new pipeline. Until the first one, the

@@ -54,7 +54,7 @@ void BarrierBatch::transition(VkImage image, VkImageAspectFlags aspects, ImageAc
   b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   b.image = image;
-  b.subresourceRange = {aspects, 0, VK_REMAINING_MIP_LEVELS, 0, 1}; // the whole image, every level
+  b.subresourceRange = {aspects, 0, VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS}; // the whole image, every level and layer
   images_.push_back(b);
   state = next;
 }

@@ -59,9 +59,13 @@ Executor::Executor(nv_channel &channel, const Options &options) : channel_(chann
   null_buffer_->update(*batches_, 0, kZeros, sizeof kZeros, 0);
   samplers_ = std::make_unique<SamplerCache>(*device_);
   descriptors_ = std::make_unique<DescriptorArena>(*device_, layout_->set_layout());
-  default_texture_ = std::make_unique<Image>(*device_, *allocator_, NV_FORMAT_B8G8R8A8_UNORM, 1, 1, NV_IMAGE_SAMPLED);
   static constexpr uint8_t kOpaqueBlack[4] = {0, 0, 0, 0xFF}; // B, G, R, A
-  upload(*default_texture_, 0, VkRect2D{{0, 0}, {1, 1}}, kOpaqueBlack, 4);
+  for (uint32_t t = 0; t < 3; ++t) {
+    default_textures_[t] = std::make_unique<Image>(*device_, *allocator_, NV_FORMAT_B8G8R8A8_UNORM, 1, 1,
+                                                   NV_IMAGE_SAMPLED, 1, nv_image_type(t), 1);
+    for (uint32_t layer = 0; layer < default_textures_[t]->layers(); ++layer)
+      upload(*default_textures_[t], 0, VkRect2D{{0, 0}, {1, 1}}, kOpaqueBlack, 4, layer);
+  }
 }
 
 Executor::~Executor() {
@@ -72,7 +76,7 @@ Executor::~Executor() {
   images_.clear();
   shaders_.clear();
   null_buffer_.reset();
-  default_texture_.reset();
+  for (auto &t : default_textures_) t.reset();
   descriptors_.reset();
   samplers_.reset();
   uniforms_.reset();
@@ -120,8 +124,8 @@ bool Executor::begin_rendering() {
   if (rendering_) return true;
   Image *color = find_image(targets_.color);
   Image *depth = find_image(targets_.depth_stencil);
-  if (color && color->is_depth()) color = nullptr;
-  if (depth && !depth->is_depth()) depth = nullptr;
+  if (color && (color->is_depth() || !color->view())) color = nullptr;
+  if (depth && (!depth->is_depth() || !depth->view())) depth = nullptr;
   if (!color && !depth) return false;
 
   VkCommandBuffer cmd = command_buffer();
@@ -299,10 +303,10 @@ void Executor::write_descriptor_set(VkDescriptorSet set) {
                                      NV_ADDRESS_CLAMP, NV_ADDRESS_CLAMP, 1, 0, 0.0f, {0, 0, 0, 0}};
   auto info = [&](const TextureSlot &slot) {
     Image *img = find_image(slot.image);
-    if (img && img->sampled_view())
+    if (img && img->sampled_view() && img->type() == slot.type)
       return VkDescriptorImageInfo{samplers_->get(slot.sampler), img->sampled_view(),
                                    VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-    return VkDescriptorImageInfo{samplers_->get(default_desc), default_texture_->sampled_view(),
+    return VkDescriptorImageInfo{samplers_->get(default_desc), default_textures_[slot.type]->sampled_view(),
                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
   };
   for (uint32_t i = 0; i < NV_MAX_PIXEL_TEXTURES; ++i) images[i] = info(textures_[NV_STAGE_PIXEL][i]);
@@ -343,15 +347,15 @@ void Executor::prepare_textures() {
       barriers_.transition(img->handle(), img->format().aspects, img->access(), ImageAccess::shader_read());
     }
   }
-  if (default_texture_->access().layout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL) {
+  for (auto &t : default_textures_) {
+    if (t->access().layout == VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL) continue;
     end_rendering();
-    barriers_.transition(default_texture_->handle(), default_texture_->format().aspects, default_texture_->access(),
-                         ImageAccess::shader_read());
+    barriers_.transition(t->handle(), t->format().aspects, t->access(), ImageAccess::shader_read());
   }
 }
 
 void Executor::mark_textures_used(BatchId id) {
-  default_texture_->mark_used(id);
+  for (auto &t : default_textures_) t->mark_used(id);
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
     for (const TextureSlot &slot : textures_[s])
       if (Image *img = find_image(slot.image)) img->mark_used(id);
@@ -365,7 +369,8 @@ bool Executor::texture_bound(uint32_t image) const {
   return false;
 }
 
-void Executor::upload(Image &img, uint32_t level, const VkRect2D &rect, const uint8_t *rows, size_t pitch) {
+void Executor::upload(Image &img, uint32_t level, const VkRect2D &rect, const uint8_t *rows, size_t pitch,
+                      uint32_t layer) {
   // Rows of texels, or of 4x4 blocks for BC formats; L4A4 rows are widened to two bytes a texel.
   const FormatInfo &f = img.format();
   const uint32_t block_rows = (rect.extent.height + f.block - 1) / f.block;
@@ -398,8 +403,9 @@ void Executor::upload(Image &img, uint32_t level, const VkRect2D &rect, const ui
   barriers_.transition(img.handle(), img.format().aspects, img.access(), ImageAccess::transfer_destination());
   barriers_.flush(*vk, cmd);
   VkBufferImageCopy region{};
-  region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, 1};
-  region.imageOffset = {rect.offset.x, rect.offset.y, 0};
+  const bool volume = img.type() == NV_IMAGE_TYPE_3D;
+  region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, volume ? 0 : layer, 1};
+  region.imageOffset = {rect.offset.x, rect.offset.y, volume ? int32_t(layer) : 0};
   region.imageExtent = {rect.extent.width, rect.extent.height, 1};
   vk->CmdCopyBufferToImage(cmd, staging, img.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
   img.mark_used(id);
@@ -492,7 +498,7 @@ void Executor::create_image(const nv_cmd_create_image &a, const nv_cmd_header *)
   if (!a.image) return;
   drop_image(a.image);
   images_[a.image] = std::make_unique<Image>(*device_, *allocator_, nv_format(a.format), a.width, a.height, a.usage,
-                                            a.levels);
+                                            a.levels, nv_image_type(a.type), a.depth);
   if (a.image == targets_.color || a.image == targets_.depth_stencil) pipeline_dirty_ = true;
   if (texture_bound(a.image)) set_dirty_ = true;
 }
@@ -502,6 +508,8 @@ void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h
   if (!img) return;
   if (!img->sampled_view() || img->is_depth()) throw std::runtime_error("the image is not a sampled colour image");
   if (a.level >= img->levels()) throw std::runtime_error("no such mip level");
+  const uint32_t layers = img->type() == NV_IMAGE_TYPE_3D ? std::max(img->depth() >> a.level, 1u) : img->layers();
+  if (a.layer >= layers) throw std::runtime_error("no such face or slice");
   const uint32_t w = std::max(img->width() >> a.level, 1u), h_ = std::max(img->height() >> a.level, 1u);
   const nv_rect &r = a.rect;
   if (r.x < 0 || r.y < 0 || r.width <= 0 || r.height <= 0 || uint32_t(r.x) + uint32_t(r.width) > w ||
@@ -519,7 +527,7 @@ void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h
   if (pitch * (size_t(image_block_rows(img->source_format(), uint32_t(r.height))) - 1) + row > room)
     throw std::runtime_error("the rows run past the record");
   upload(*img, a.level, VkRect2D{{r.x, r.y}, {uint32_t(r.width), uint32_t(r.height)}},
-         static_cast<const uint8_t *>(command_payload<nv_cmd_update_image>(h)), pitch);
+         static_cast<const uint8_t *>(command_payload<nv_cmd_update_image>(h)), pitch, a.layer);
   if (!options_.batching) submit();
 }
 
@@ -527,10 +535,13 @@ void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) {
   if (a.stage >= NV_STAGE_COUNT) throw std::runtime_error("no such stage");
   if (a.slot >= (a.stage == NV_STAGE_PIXEL ? NV_MAX_PIXEL_TEXTURES : NV_MAX_VERTEX_TEXTURES))
     throw std::runtime_error("no such texture slot");
+  if (a.type > NV_IMAGE_TYPE_3D) throw std::runtime_error("no such image type");
   TextureSlot &slot = textures_[a.stage][a.slot];
-  if (slot.image == a.image && std::memcmp(&slot.sampler, &a.sampler, sizeof a.sampler) == 0) return;
+  if (slot.image == a.image && slot.type == a.type && std::memcmp(&slot.sampler, &a.sampler, sizeof a.sampler) == 0)
+    return;
   slot.image = a.image;
   slot.sampler = a.sampler;
+  slot.type = a.type;
   set_dirty_ = true;
 }
 

@@ -91,7 +91,8 @@ private:
   bool texture_bound(uint32_t image) const;
   // Copies rows (top first, `pitch` bytes apart) into rect of level `level`, through a staging
   // buffer freed when the batch completes.
-  void upload(Image &img, uint32_t level, const VkRect2D &rect, const uint8_t *rows, size_t pitch);
+  // layer: the face of a cube image, the z slice of a 3D one.
+  void upload(Image &img, uint32_t level, const VkRect2D &rect, const uint8_t *rows, size_t pitch, uint32_t layer = 0);
   void record_dynamic_state(VkCommandBuffer cmd);
   void retire_pipeline(VkPipeline pipeline);
   Buffer *find_buffer(uint32_t handle);
@@ -112,7 +113,9 @@ private:
   std::unique_ptr<Buffer> null_buffer_; // bound to vertex slots that have no buffer
   std::unique_ptr<SamplerCache> samplers_;
   std::unique_ptr<DescriptorArena> descriptors_;
-  std::unique_ptr<Image> default_texture_; // 1x1 (0, 0, 0, 1): what a slot with no image samples
+  // 1x1 (0, 0, 0, 1) images, one per nv_image_type: what a slot with no image (or one of another
+  // type than its shader declares) samples.
+  std::unique_ptr<Image> default_textures_[3];
 
   std::unordered_map<uint32_t, std::unique_ptr<Buffer>> buffers_;
   std::unordered_map<uint32_t, std::unique_ptr<Image>> images_;
@@ -136,6 +139,7 @@ private:
   struct TextureSlot {
     uint32_t image = 0;
     nv_sampler_desc sampler{};
+    uint32_t type = NV_IMAGE_TYPE_2D; // what the shader declares
   };
   TextureSlot textures_[NV_STAGE_COUNT][NV_MAX_PIXEL_TEXTURES];
 
