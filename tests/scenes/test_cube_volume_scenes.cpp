@@ -1,0 +1,112 @@
+// Cube and volume textures sampled by ps_2_0 shaders on every backend: texels written through
+// LockRect / LockBox (and a cube face's surface), pixels probed against the texel D3D9's face
+// selection and coordinates pick.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+#include "scene_harness.hpp"
+
+using namespace scenes;
+
+namespace {
+
+struct DirVertex {
+  float x, y, z, w;
+  float u, v, s;
+};
+
+const D3DVERTEXELEMENT9 kElements[] = {
+    {0, 0, D3DDECLTYPE_FLOAT4, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_POSITION, 0},
+    {0, 16, D3DDECLTYPE_FLOAT3, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_TEXCOORD, 0},
+    D3DDECL_END()};
+
+// A quad over the 8 x 8 cell n of the 64 x 64 target (8 cells a row), every vertex with the same
+// texture coordinate (u, v, s).
+void cell(IDirect3DDevice9 *dev, UINT n, float u, float v, float s) {
+  const float x0 = float(n % 8) * 8, y0 = float(n / 8) * 8;
+  auto cx = [](float px) { return px / 32.0f - 1.0f; };
+  auto cy = [](float py) { return 1.0f - py / 32.0f; };
+  DirVertex q[4] = {{cx(x0), cy(y0), 0.5f, 1, u, v, s},
+                    {cx(x0 + 8), cy(y0), 0.5f, 1, u, v, s},
+                    {cx(x0), cy(y0 + 8), 0.5f, 1, u, v, s},
+                    {cx(x0 + 8), cy(y0 + 8), 0.5f, 1, u, v, s}};
+  HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, q, sizeof(DirVertex)));
+}
+
+void probe_cell(const Rendered &r, UINT n, D3DCOLOR expected) { probe(r, (n % 8) * 8 + 4, (n / 8) * 8 + 4, expected, 0); }
+
+D3DCOLOR face_texel(UINT face, UINT i, UINT j) {
+  return D3DCOLOR(0xff000000u | (40 * face + 20) << 16 | (100 * i + 50) << 8 | (100 * j + 50));
+}
+
+// The direction that reaches texel (i, j) of a 2 x 2 face: D3D9's cube-map table (sc, tc on the
+// face, ma the major axis), with sc, tc = ±0.5 at the texel centres.
+void direction(UINT face, UINT i, UINT j, float d[3]) {
+  const float sc = i ? 0.5f : -0.5f, tc = j ? 0.5f : -0.5f;
+  switch (face) {
+  case D3DCUBEMAP_FACE_POSITIVE_X: d[0] = 1, d[1] = -tc, d[2] = -sc; break;
+  case D3DCUBEMAP_FACE_NEGATIVE_X: d[0] = -1, d[1] = -tc, d[2] = sc; break;
+  case D3DCUBEMAP_FACE_POSITIVE_Y: d[0] = sc, d[1] = 1, d[2] = tc; break;
+  case D3DCUBEMAP_FACE_NEGATIVE_Y: d[0] = sc, d[1] = -1, d[2] = -tc; break;
+  case D3DCUBEMAP_FACE_POSITIVE_Z: d[0] = sc, d[1] = -tc, d[2] = 1; break;
+  default: d[0] = -sc, d[1] = -tc, d[2] = -1; break;
+  }
+}
+
+} // namespace
+
+TEST_CASE("scene: cube texture faces sampled by direction", "[scene][texture][cube]") {
+  auto images = render_all("cube_faces", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xffffffff, 1.0f, 0));
+    IDirect3DCubeTexture9 *cube = nullptr;
+    HR(dev->CreateCubeTexture(2, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &cube, nullptr));
+    for (UINT f = 0; f < 6; ++f) {
+      D3DLOCKED_RECT lr;
+      if (f == D3DCUBEMAP_FACE_NEGATIVE_Y) {
+        // One face through its surface: the same level of the same face.
+        IDirect3DSurface9 *s = nullptr;
+        HR(cube->GetCubeMapSurface(D3DCUBEMAP_FACES(f), 0, &s));
+        HR(s->LockRect(&lr, nullptr, 0));
+        for (UINT j = 0; j < 2; ++j)
+          for (UINT i = 0; i < 2; ++i) {
+            const D3DCOLOR c = face_texel(f, i, j);
+            std::memcpy(static_cast<uint8_t *>(lr.pBits) + j * UINT(lr.Pitch) + i * 4, &c, 4);
+          }
+        HR(s->UnlockRect());
+        CHECK(s->Release() == 1); // counts on the cube texture
+        continue;
+      }
+      HR(cube->LockRect(D3DCUBEMAP_FACES(f), 0, &lr, nullptr, 0));
+      for (UINT j = 0; j < 2; ++j)
+        for (UINT i = 0; i < 2; ++i) {
+          const D3DCOLOR c = face_texel(f, i, j);
+          std::memcpy(static_cast<uint8_t *>(lr.pBits) + j * UINT(lr.Pitch) + i * 4, &c, 4);
+        }
+      HR(cube->UnlockRect(D3DCUBEMAP_FACES(f), 0));
+    }
+    ShaderSet s(dev, "vs20_pass_texcoord_v1", "ps20_texld_cube", kElements);
+    HR(dev->SetTexture(0, cube));
+    for (UINT f = 0; f < 6; ++f)
+      for (UINT t = 0; t < 4; ++t) {
+        float d[3];
+        direction(f, t % 2, t / 2, d);
+        cell(dev, f * 4 + t, d[0], d[1], d[2]);
+      }
+    // A 2D texture where the shader declares a cube reads as D3D9's missing texture: (0, 0, 0, 1).
+    IDirect3DTexture9 *flat = nullptr;
+    HR(dev->CreateTexture(1, 1, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &flat, nullptr));
+    HR(dev->SetTexture(0, flat));
+    cell(dev, 24, 1, 0, 0);
+    HR(dev->SetTexture(0, nullptr));
+    CHECK(flat->Release() == 0);
+    CHECK(cube->Release() == 0);
+    s.release(dev);
+  }, 0);
+  for (const auto &r : images) {
+    for (UINT f = 0; f < 6; ++f)
+      for (UINT t = 0; t < 4; ++t) probe_cell(r, f * 4 + t, face_texel(f, t % 2, t / 2));
+    probe_cell(r, 24, 0xff000000);
+    probe_cell(r, 25, 0xffffffff); // untouched
+  }
+}
