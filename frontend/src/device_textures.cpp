@@ -8,6 +8,7 @@
 #include "shader.hpp"
 #include "cube_texture.hpp"
 #include "texture.hpp"
+#include "volume_texture.hpp"
 
 namespace novem {
 
@@ -78,6 +79,19 @@ HRESULT Device::CreateTexture(UINT width, UINT height, UINT levels, DWORD usage,
   return D3D_OK;
 }
 
+HRESULT Device::CreateVolumeTexture(UINT width, UINT height, UINT depth, UINT levels, DWORD usage, D3DFORMAT format,
+                                    D3DPOOL pool, IDirect3DVolumeTexture9 **texture, HANDLE *shared_handle) {
+  if (!texture) return D3DERR_INVALIDCALL;
+  *texture = nullptr;
+  if (shared_handle) return D3DERR_INVALIDCALL;
+  VolumeTexture *created = nullptr;
+  if (HRESULT hr = VolumeTexture::create(this, width, height, depth, levels, usage, format, pool, &created); FAILED(hr))
+    return hr;
+  *texture = created;
+  AddRef();
+  return D3D_OK;
+}
+
 HRESULT Device::CreateCubeTexture(UINT edge, UINT levels, DWORD usage, D3DFORMAT format, D3DPOOL pool,
                                   IDirect3DCubeTexture9 **texture, HANDLE *shared_handle) {
   if (!texture) return D3DERR_INVALIDCALL;
@@ -99,6 +113,9 @@ HRESULT Device::SetTexture(DWORD sampler, IDirect3DBaseTexture9 *iface) {
     switch (iface->GetType()) {
     case D3DRTYPE_TEXTURE: texture = static_cast<Texture2D *>(static_cast<IDirect3DTexture9 *>(iface)); break;
     case D3DRTYPE_CUBETEXTURE: texture = static_cast<CubeTexture *>(static_cast<IDirect3DCubeTexture9 *>(iface)); break;
+    case D3DRTYPE_VOLUMETEXTURE:
+      texture = static_cast<VolumeTexture *>(static_cast<IDirect3DVolumeTexture9 *>(iface));
+      break;
     default: return D3DERR_INVALIDCALL;
     }
     if (texture->pool() == D3DPOOL_SCRATCH) return D3DERR_INVALIDCALL; // as Windows

@@ -115,11 +115,13 @@ HRESULT Direct3D9::CheckDeviceFormat(UINT adapter, D3DDEVTYPE device_type, D3DFO
   if (resource_type == D3DRTYPE_INDEXBUFFER)
     return (format == D3DFMT_INDEX16 || format == D3DFMT_INDEX32) && !(usage & ~(D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY))
                ? D3D_OK : D3DERR_NOTAVAILABLE;
-  if (resource_type == D3DRTYPE_TEXTURE) {
-    // 2D textures of every format format_info marks as one, that the backend samples. No render-
-    // target, depth or autogen-mipmap textures yet; no sRGB reads or writes.
+  if (resource_type == D3DRTYPE_TEXTURE || resource_type == D3DRTYPE_CUBETEXTURE ||
+      resource_type == D3DRTYPE_VOLUMETEXTURE) {
+    // 2D, cube and volume textures of every format format_info marks as one, that the backend
+    // samples (no DXTn volumes). No render-target, depth or autogen-mipmap textures yet; no sRGB
+    // reads or writes.
     FormatInfo info = format_info(format);
-    if (!info.texture) return D3DERR_NOTAVAILABLE;
+    if (!info.texture || (resource_type == D3DRTYPE_VOLUMETEXTURE && info.block != 1)) return D3DERR_NOTAVAILABLE;
     const uint32_t support = backend_.adapter.format_support[info.storage];
     if (!(support & NV_SUPPORT_SAMPLED)) return D3DERR_NOTAVAILABLE;
     if ((usage & D3DUSAGE_QUERY_FILTER) && !(support & NV_SUPPORT_FILTER)) return D3DERR_NOTAVAILABLE;
@@ -127,7 +129,6 @@ HRESULT Direct3D9::CheckDeviceFormat(UINT adapter, D3DDEVTYPE device_type, D3DFO
                             D3DUSAGE_QUERY_FILTER | D3DUSAGE_QUERY_WRAPANDMIP | D3DUSAGE_QUERY_VERTEXTEXTURE;
     return usage & ~known ? D3DERR_NOTAVAILABLE : D3D_OK;
   }
-  // Cube and volume textures are not implemented yet.
   if (resource_type != D3DRTYPE_SURFACE) return D3DERR_NOTAVAILABLE;
   FormatInfo info = format_info(format);
   if (info.storage == NV_FORMAT_UNDEFINED) return D3DERR_NOTAVAILABLE;

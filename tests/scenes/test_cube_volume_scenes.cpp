@@ -110,3 +110,51 @@ TEST_CASE("scene: cube texture faces sampled by direction", "[scene][texture][cu
     probe_cell(r, 25, 0xffffffff); // untouched
   }
 }
+
+namespace {
+
+D3DCOLOR volume_texel(UINT i, UINT j, UINT k) {
+  return D3DCOLOR(0xff000000u | (100 * i + 30) << 16 | (100 * j + 40) << 8 | (100 * k + 50));
+}
+
+void write_slice(const D3DLOCKED_BOX &lb, UINT k) {
+  for (UINT j = 0; j < 2; ++j)
+    for (UINT i = 0; i < 2; ++i) {
+      const D3DCOLOR c = volume_texel(i, j, k);
+      std::memcpy(static_cast<uint8_t *>(lb.pBits) + j * UINT(lb.RowPitch) + i * 4, &c, 4);
+    }
+}
+
+} // namespace
+
+TEST_CASE("scene: volume texture texels sampled by (u, v, w)", "[scene][texture][volume]") {
+  auto images = render_all("volume_texels", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xffffffff, 1.0f, 0));
+    IDirect3DVolumeTexture9 *tex = nullptr;
+    HR(dev->CreateVolumeTexture(2, 2, 2, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr));
+    // Slice 0 through the texture's LockBox, slice 1 through the level's volume.
+    D3DLOCKED_BOX lb;
+    const D3DBOX front{0, 0, 2, 2, 0, 1};
+    HR(tex->LockBox(0, &lb, &front, 0));
+    write_slice(lb, 0);
+    HR(tex->UnlockBox(0));
+    IDirect3DVolume9 *level = nullptr;
+    HR(tex->GetVolumeLevel(0, &level));
+    const D3DBOX back{0, 0, 2, 2, 1, 2};
+    HR(level->LockBox(&lb, &back, 0));
+    write_slice(lb, 1);
+    HR(level->UnlockBox());
+    CHECK(level->Release() == 1); // counts on the texture
+    ShaderSet s(dev, "vs20_pass_texcoord_v1", "ps20_texld_volume", kElements);
+    HR(dev->SetTexture(0, tex));
+    for (UINT n = 0; n < 8; ++n)
+      cell(dev, n, (n % 2) ? 0.75f : 0.25f, ((n / 2) % 2) ? 0.75f : 0.25f, (n / 4) ? 0.75f : 0.25f);
+    HR(dev->SetTexture(0, nullptr));
+    CHECK(tex->Release() == 0);
+    s.release(dev);
+  }, 0);
+  for (const auto &r : images) {
+    for (UINT n = 0; n < 8; ++n) probe_cell(r, n, volume_texel(n % 2, (n / 2) % 2, n / 4));
+    probe_cell(r, 8, 0xffffffff);
+  }
+}

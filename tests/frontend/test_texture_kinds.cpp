@@ -1,0 +1,135 @@
+// Cube and volume textures through the API: creation and levels, faces and volumes as
+// sub-objects that count on their texture, LockRect/LockBox rules, CheckDeviceFormat per kind.
+#include "api_fixture.hpp"
+
+using namespace api_fixture;
+
+TEST_CASE("cube textures: levels, faces, surfaces and locks", "[api][texture][cube]") {
+  NullDevice d;
+  IDirect3DCubeTexture9 *cube = nullptr;
+  REQUIRE(d.device->CreateCubeTexture(8, 0, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &cube, nullptr) == D3D_OK);
+  CHECK(cube->GetType() == D3DRTYPE_CUBETEXTURE);
+  CHECK(cube->GetLevelCount() == 4);
+  D3DSURFACE_DESC desc;
+  REQUIRE(cube->GetLevelDesc(2, &desc) == D3D_OK);
+  CHECK(desc.Width == 2);
+  CHECK(desc.Height == 2);
+  CHECK(cube->GetLevelDesc(4, &desc) == D3DERR_INVALIDCALL);
+
+  IDirect3DSurface9 *face = nullptr;
+  CHECK(cube->GetCubeMapSurface(D3DCUBEMAP_FACES(6), 0, &face) == D3DERR_INVALIDCALL);
+  CHECK(cube->GetCubeMapSurface(D3DCUBEMAP_FACE_NEGATIVE_Z, 4, &face) == D3DERR_INVALIDCALL);
+  REQUIRE(cube->GetCubeMapSurface(D3DCUBEMAP_FACE_NEGATIVE_Z, 1, &face) == D3D_OK);
+  CHECK(refcount(cube) == 2); // the face counts on its texture
+  IDirect3DCubeTexture9 *container = nullptr;
+  REQUIRE(face->GetContainer(IID_IDirect3DCubeTexture9, reinterpret_cast<void **>(&container)) == D3D_OK);
+  CHECK(container == cube);
+  container->Release();
+  IDirect3DSurface9 *again = nullptr;
+  REQUIRE(cube->GetCubeMapSurface(D3DCUBEMAP_FACE_NEGATIVE_Z, 1, &again) == D3D_OK);
+  CHECK(again == face);
+  again->Release();
+
+  // A face's surface and the texture lock the same level: one lock at a time.
+  D3DLOCKED_RECT lr;
+  REQUIRE(face->LockRect(&lr, nullptr, 0) == D3D_OK);
+  CHECK(lr.Pitch == 4 * 4);
+  CHECK(cube->LockRect(D3DCUBEMAP_FACE_NEGATIVE_Z, 1, &lr, nullptr, 0) == D3DERR_INVALIDCALL);
+  CHECK(cube->LockRect(D3DCUBEMAP_FACE_POSITIVE_Z, 1, &lr, nullptr, 0) == D3D_OK); // another face
+  CHECK(cube->UnlockRect(D3DCUBEMAP_FACE_POSITIVE_Z, 1) == D3D_OK);
+  CHECK(face->UnlockRect() == D3D_OK);
+  CHECK(cube->UnlockRect(D3DCUBEMAP_FACE_NEGATIVE_Z, 1) == D3DERR_INVALIDCALL); // not locked
+  CHECK(cube->LockRect(D3DCUBEMAP_FACES(7), 0, &lr, nullptr, 0) == D3DERR_INVALIDCALL);
+  CHECK(cube->AddDirtyRect(D3DCUBEMAP_FACE_POSITIVE_X, nullptr) == D3D_OK);
+  CHECK(cube->AddDirtyRect(D3DCUBEMAP_FACES(6), nullptr) == D3DERR_INVALIDCALL);
+  face->Release();
+
+  REQUIRE(d.device->SetTexture(3, cube) == D3D_OK);
+  IDirect3DBaseTexture9 *bound = nullptr;
+  REQUIRE(d.device->GetTexture(3, &bound) == D3D_OK);
+  CHECK(bound == static_cast<IDirect3DBaseTexture9 *>(cube));
+  bound->Release();
+  REQUIRE(d.device->SetTexture(3, nullptr) == D3D_OK);
+  CHECK(cube->Release() == 0);
+
+  // DEFAULT cube textures lock only when dynamic, as 2D ones.
+  REQUIRE(d.device->CreateCubeTexture(4, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_DEFAULT, &cube, nullptr) == D3D_OK);
+  CHECK(cube->LockRect(D3DCUBEMAP_FACE_POSITIVE_X, 0, &lr, nullptr, 0) == D3DERR_INVALIDCALL);
+  CHECK(cube->Release() == 0);
+  CHECK(d.device->CreateCubeTexture(0, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &cube, nullptr) == D3DERR_INVALIDCALL);
+  CHECK(d.device->CreateCubeTexture(4, 4, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &cube, nullptr) == D3DERR_INVALIDCALL);
+  CHECK(cube == nullptr);
+}
+
+TEST_CASE("volume textures: levels, volumes and boxes", "[api][texture][volume]") {
+  NullDevice d;
+  IDirect3DVolumeTexture9 *tex = nullptr;
+  REQUIRE(d.device->CreateVolumeTexture(8, 4, 2, 0, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr) == D3D_OK);
+  CHECK(tex->GetType() == D3DRTYPE_VOLUMETEXTURE);
+  CHECK(tex->GetLevelCount() == 4); // 8x4x2, 4x2x1, 2x1x1, 1x1x1
+  D3DVOLUME_DESC desc;
+  REQUIRE(tex->GetLevelDesc(1, &desc) == D3D_OK);
+  CHECK(desc.Width == 4);
+  CHECK(desc.Height == 2);
+  CHECK(desc.Depth == 1);
+  CHECK(desc.Type == D3DRTYPE_VOLUME);
+
+  D3DLOCKED_BOX lb;
+  REQUIRE(tex->LockBox(0, &lb, nullptr, 0) == D3D_OK);
+  CHECK(lb.RowPitch == 8 * 4);
+  CHECK(lb.SlicePitch == 8 * 4 * 4);
+  auto *base = static_cast<uint8_t *>(lb.pBits);
+  REQUIRE(tex->UnlockBox(0) == D3D_OK);
+  const D3DBOX inner{1, 2, 3, 4, 1, 2};
+  REQUIRE(tex->LockBox(0, &lb, &inner, D3DLOCK_READONLY) == D3D_OK);
+  CHECK(static_cast<uint8_t *>(lb.pBits) == base + 1 * 128 + 2 * 32 + 1 * 4);
+  CHECK(tex->LockBox(0, &lb, &inner, 0) == D3DERR_INVALIDCALL); // already locked
+  REQUIRE(tex->UnlockBox(0) == D3D_OK);
+  for (D3DBOX bad : {D3DBOX{0, 0, 9, 4, 0, 2}, D3DBOX{0, 0, 8, 4, 1, 1}, D3DBOX{0, 0, 8, 4, 0, 3}})
+    CHECK(tex->LockBox(0, &lb, &bad, 0) == D3DERR_INVALIDCALL);
+  CHECK(tex->AddDirtyBox(&inner) == D3D_OK);
+
+  IDirect3DVolume9 *volume = nullptr;
+  CHECK(tex->GetVolumeLevel(4, &volume) == D3DERR_INVALIDCALL);
+  REQUIRE(tex->GetVolumeLevel(1, &volume) == D3D_OK);
+  CHECK(refcount(tex) == 2);
+  REQUIRE(volume->GetDesc(&desc) == D3D_OK);
+  CHECK(desc.Width == 4);
+  IDirect3DVolumeTexture9 *container = nullptr;
+  REQUIRE(volume->GetContainer(IID_IDirect3DVolumeTexture9, reinterpret_cast<void **>(&container)) == D3D_OK);
+  CHECK(container == tex);
+  container->Release();
+  REQUIRE(volume->LockBox(&lb, nullptr, 0) == D3D_OK);
+  CHECK(lb.RowPitch == 4 * 4);
+  CHECK(tex->LockBox(1, &lb, nullptr, 0) == D3DERR_INVALIDCALL);
+  REQUIRE(volume->UnlockBox() == D3D_OK);
+  volume->Release();
+
+  REQUIRE(d.device->SetTexture(0, tex) == D3D_OK);
+  REQUIRE(d.device->SetTexture(0, nullptr) == D3D_OK);
+  CHECK(tex->Release() == 0);
+
+  CHECK(d.device->CreateVolumeTexture(4, 4, 4, 1, 0, D3DFMT_DXT1, D3DPOOL_MANAGED, &tex, nullptr) == D3DERR_INVALIDCALL);
+  CHECK(d.device->CreateVolumeTexture(512, 4, 4, 1, 0, D3DFMT_L8, D3DPOOL_MANAGED, &tex, nullptr) == D3DERR_INVALIDCALL);
+  CHECK(d.device->CreateVolumeTexture(4, 4, 0, 1, 0, D3DFMT_L8, D3DPOOL_MANAGED, &tex, nullptr) == D3DERR_INVALIDCALL);
+  CHECK(tex == nullptr);
+}
+
+TEST_CASE("CheckDeviceFormat: cube and volume textures", "[api][texture][format]") {
+  Backend backend("null");
+  IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
+  auto check = [&](D3DRESOURCETYPE type, D3DFORMAT f) {
+    return d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, 0, type, f);
+  };
+  CHECK(check(D3DRTYPE_CUBETEXTURE, D3DFMT_DXT5) == D3D_OK);
+  CHECK(check(D3DRTYPE_CUBETEXTURE, D3DFMT_L8) == D3D_OK);
+  CHECK(check(D3DRTYPE_VOLUMETEXTURE, D3DFMT_A16B16G16R16F) == D3D_OK);
+  CHECK(check(D3DRTYPE_VOLUMETEXTURE, D3DFMT_DXT1) == D3DERR_NOTAVAILABLE);
+  CHECK(check(D3DRTYPE_CUBETEXTURE, D3DFMT_D24S8) == D3DERR_NOTAVAILABLE);
+  D3DCAPS9 caps;
+  REQUIRE(d3d->GetDeviceCaps(0, D3DDEVTYPE_HAL, &caps) == D3D_OK);
+  CHECK((caps.TextureCaps & D3DPTEXTURECAPS_CUBEMAP) != 0);
+  CHECK((caps.TextureCaps & D3DPTEXTURECAPS_VOLUMEMAP) != 0);
+  CHECK(caps.MaxVolumeExtent == 256);
+  d3d->Release();
+}
