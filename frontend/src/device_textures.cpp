@@ -45,6 +45,17 @@ uint8_t address(DWORD a) {
   }
 }
 
+// The Texture behind an interface Novem handed out; nullptr for none.
+Texture *as_texture(IDirect3DBaseTexture9 *iface) {
+  if (!iface) return nullptr;
+  switch (iface->GetType()) {
+  case D3DRTYPE_TEXTURE: return static_cast<Texture2D *>(static_cast<IDirect3DTexture9 *>(iface));
+  case D3DRTYPE_CUBETEXTURE: return static_cast<CubeTexture *>(static_cast<IDirect3DCubeTexture9 *>(iface));
+  case D3DRTYPE_VOLUMETEXTURE: return static_cast<VolumeTexture *>(static_cast<IDirect3DVolumeTexture9 *>(iface));
+  default: return nullptr;
+  }
+}
+
 } // namespace
 
 void Device::set_sampler_defaults() {
@@ -109,16 +120,8 @@ HRESULT Device::SetTexture(DWORD sampler, IDirect3DBaseTexture9 *iface) {
   if (!slot_of(sampler, slot)) return D3DERR_INVALIDCALL;
   Texture *texture = nullptr;
   if (iface) {
-    // Every IDirect3DBaseTexture9 Novem hands out is one of these.
-    switch (iface->GetType()) {
-    case D3DRTYPE_TEXTURE: texture = static_cast<Texture2D *>(static_cast<IDirect3DTexture9 *>(iface)); break;
-    case D3DRTYPE_CUBETEXTURE: texture = static_cast<CubeTexture *>(static_cast<IDirect3DCubeTexture9 *>(iface)); break;
-    case D3DRTYPE_VOLUMETEXTURE:
-      texture = static_cast<VolumeTexture *>(static_cast<IDirect3DVolumeTexture9 *>(iface));
-      break;
-    default: return D3DERR_INVALIDCALL;
-    }
-    if (texture->pool() == D3DPOOL_SCRATCH) return D3DERR_INVALIDCALL; // as Windows
+    texture = as_texture(iface);
+    if (!texture || texture->pool() == D3DPOOL_SCRATCH) return D3DERR_INVALIDCALL; // as Windows
   }
   if (state_.textures[slot] == texture) return D3D_OK;
   // Whether stage 0 has a texture shapes the fixed-function pixel shader.
@@ -127,6 +130,24 @@ HRESULT Device::SetTexture(DWORD sampler, IDirect3DBaseTexture9 *iface) {
   if (state_.textures[slot]) state_.textures[slot]->release_private_ref();
   state_.textures[slot] = texture;
   dirty_ |= kDirtyTextures;
+  return D3D_OK;
+}
+
+HRESULT Device::UpdateTexture(IDirect3DBaseTexture9 *src_iface, IDirect3DBaseTexture9 *dst_iface) {
+  // Windows' rules: SYSTEMMEM to DEFAULT, the same type and format, at least as many source
+  // levels, and the source level that meets the destination's top level (the source's extra top
+  // levels are skipped) of the same size.
+  Texture *src = as_texture(src_iface), *dst = as_texture(dst_iface);
+  if (!src || !dst || src->pool() != D3DPOOL_SYSTEMMEM || dst->pool() != D3DPOOL_DEFAULT) return D3DERR_INVALIDCALL;
+  if (src->type() != dst->type() || src->d3d_format() != dst->d3d_format() || src->levels() < dst->levels())
+    return D3DERR_INVALIDCALL;
+  TexelStore &from = src->store(), &to = dst->store();
+  const UINT skip = src->levels() - dst->levels();
+  if (from.width(skip) != to.width(0) || from.height(skip) != to.height(0) || from.depth(skip) != to.depth(0))
+    return D3DERR_INVALIDCALL;
+  // Only the dirty boxes are copied (D3D9 allows copying more); each level sends its own.
+  for (UINT layer = 0; layer < to.layers(); ++layer)
+    for (UINT i = 0; i < dst->levels(); ++i) to.update_from(from, layer, skip + i, i);
   return D3D_OK;
 }
 

@@ -1,6 +1,7 @@
 #include "texel_store.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "device.hpp"
 
@@ -41,7 +42,12 @@ TexelStore::TexelStore(Device *device, D3DFORMAT format, nv_image_type type, UIN
       if (format_.block == 1) l.pitch = (l.pitch + 3) & ~3u;
       l.slice_pitch = l.pitch * format_.block_rows(this->height(i));
     }
-  if (pool == D3DPOOL_DEFAULT || pool == D3DPOOL_MANAGED) {
+  if (pool == D3DPOOL_SYSTEMMEM || pool == D3DPOOL_SCRATCH) {
+    // A new texture is dirty all over: the first UpdateTexture from it copies every level.
+    for (UINT layer = 0; layer < layers_; ++layer)
+      for (UINT i = 0; i < levels_; ++i)
+        level(layer, i).dirty = D3DBOX{0, 0, this->width(i), this->height(i), 0, this->depth(i)};
+  } else {
     image_ = device->commands().new_handle();
     const uint32_t usage = NV_IMAGE_SAMPLED | (format_.has_alpha ? 0u : uint32_t(NV_IMAGE_ALPHA_ONE));
     device->commands().push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{image_, uint32_t(format_.storage), width_, height_,
@@ -80,7 +86,7 @@ HRESULT TexelStore::lock(UINT layer, UINT i, const D3DBOX *box, DWORD flags, voi
   }
   // DXTn boxes are whole 4x4 blocks (an edge may stop at the level's edge), as in Windows.
   if (!block_aligned(b, i)) return D3DERR_INVALIDCALL;
-  if (l.bytes.empty()) l.bytes.assign(size_t(l.slice_pitch) * depth(i), 0);
+  allocate(l, i);
   *row_pitch = INT(l.pitch);
   if (slice_pitch) *slice_pitch = INT(l.slice_pitch);
   *bits = l.bytes.data() + size_t(b.Front) * l.slice_pitch + size_t(b.Top / format_.block) * l.pitch +
@@ -118,11 +124,34 @@ void TexelStore::add_dirty(UINT layer, const D3DBOX *box) {
   }
 }
 
+void TexelStore::allocate(Level &l, UINT i) {
+  if (l.bytes.empty()) l.bytes.assign(size_t(l.slice_pitch) * depth(i), 0);
+}
+
+void TexelStore::update_from(TexelStore &src, UINT layer, UINT src_level, UINT dst_level) {
+  Level &from = src.level(layer, src_level), &to = level(layer, dst_level);
+  const D3DBOX b = from.dirty;
+  from.dirty = D3DBOX{0, 0, 0, 0, 0, 0};
+  if (empty(b)) return;
+  src.allocate(from, src_level);
+  allocate(to, dst_level);
+  const size_t row = format_.row_bytes(b.Right - b.Left);
+  for (UINT z = b.Front; z < b.Back; ++z)
+    for (UINT y = b.Top / format_.block; y < format_.block_rows(b.Bottom); ++y) {
+      const size_t offset = size_t(b.Left / format_.block) * format_.bytes_per_pixel;
+      std::memcpy(to.bytes.data() + size_t(z) * to.slice_pitch + size_t(y) * to.pitch + offset,
+                  from.bytes.data() + size_t(z) * from.slice_pitch + size_t(y) * from.pitch + offset, row);
+    }
+  unite(to.dirty, b);
+  if (!to.locked) send_dirty(layer, dst_level);
+}
+
 void TexelStore::send_dirty(UINT layer, UINT i) {
   Level &l = level(layer, i);
+  if (!image_) return; // kept for UpdateTexture
   const D3DBOX b = l.dirty;
   l.dirty = D3DBOX{0, 0, 0, 0, 0, 0};
-  if (!image_ || empty(b) || l.bytes.empty()) return;
+  if (empty(b) || l.bytes.empty()) return;
   // A volume goes slice by slice (UPDATE_IMAGE's layer is the z slice); a cube face is the layer.
   for (UINT z = b.Front; z < b.Back; ++z) {
     const uint8_t *first = l.bytes.data() + size_t(z) * l.slice_pitch + size_t(b.Top / format_.block) * l.pitch +

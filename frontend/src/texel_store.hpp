@@ -40,6 +40,9 @@ public:
   // Marks box of level 0 (nullptr: all of it) dirty in every level of layer, scaled per level,
   // and sends the levels that are not locked.
   void add_dirty(UINT layer, const D3DBOX *box);
+  // UpdateTexture: copies the dirty box of level src_level of src's layer into level dst_level
+  // (the same size) of this store's layer, sends it to the image, and forgets src's dirty box.
+  void update_from(TexelStore &src, UINT layer, UINT src_level, UINT dst_level);
 
 private:
   struct Level {
@@ -52,12 +55,14 @@ private:
   bool block_aligned(const D3DBOX &b, UINT level) const;
   void grow_to_blocks(D3DBOX &b, UINT level) const;
   void send_dirty(UINT layer, UINT level);
+  void allocate(Level &l, UINT level);
 
   Device *device_;
   FormatInfo format_;
   nv_image_type type_;
   UINT width_, height_, depth_, levels_, layers_;
   uint32_t image_ = 0;
+  // Stores without an image (SYSTEMMEM, SCRATCH) keep their dirty boxes for UpdateTexture.
   std::vector<Level> subresources_; // layer-major
 };
 

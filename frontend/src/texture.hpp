@@ -30,6 +30,7 @@ public:
   DWORD usage() const { return usage_; }
   DWORD lod() const { return lod_; }
   UINT levels() const { return store_.levels(); }
+  TexelStore &store() { return store_; }
 
   // LockRect/UnlockRect of a level of a layer (cube face), with Windows' rules.
   HRESULT lock_rect(UINT layer, UINT level, D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD flags);

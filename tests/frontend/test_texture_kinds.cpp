@@ -133,3 +133,33 @@ TEST_CASE("CheckDeviceFormat: cube and volume textures", "[api][texture][format]
   CHECK(caps.MaxVolumeExtent == 256);
   d3d->Release();
 }
+
+TEST_CASE("UpdateTexture: SYSTEMMEM to DEFAULT with Windows' rules", "[api][texture]") {
+  NullDevice d;
+  auto make = [&](UINT w, UINT h, UINT levels, D3DFORMAT f, D3DPOOL pool) {
+    IDirect3DTexture9 *t = nullptr;
+    REQUIRE(d.device->CreateTexture(w, h, levels, 0, f, pool, &t, nullptr) == D3D_OK);
+    return t;
+  };
+  IDirect3DTexture9 *sys = make(32, 16, 0, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM); // 6 levels
+  IDirect3DTexture9 *full = make(32, 16, 0, D3DFMT_A8R8G8B8, D3DPOOL_DEFAULT);
+  IDirect3DTexture9 *bottom3 = make(4, 2, 0, D3DFMT_A8R8G8B8, D3DPOOL_DEFAULT);  // 4x2, 2x1, 1x1
+  IDirect3DTexture9 *top1 = make(32, 16, 1, D3DFMT_A8R8G8B8, D3DPOOL_DEFAULT);   // bottom is 32x16
+  IDirect3DTexture9 *other = make(32, 16, 0, D3DFMT_X8R8G8B8, D3DPOOL_DEFAULT);
+  IDirect3DTexture9 *managed = make(32, 16, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED);
+  IDirect3DTexture9 *few = make(32, 16, 2, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM);
+  IDirect3DCubeTexture9 *cube = nullptr;
+  REQUIRE(d.device->CreateCubeTexture(32, 0, 0, D3DFMT_A8R8G8B8, D3DPOOL_DEFAULT, &cube, nullptr) == D3D_OK);
+
+  CHECK(d.device->UpdateTexture(sys, full) == D3D_OK);
+  CHECK(d.device->UpdateTexture(sys, bottom3) == D3D_OK); // the matching bottom levels
+  CHECK(d.device->UpdateTexture(sys, top1) == D3DERR_INVALIDCALL); // bottom levels differ
+  CHECK(d.device->UpdateTexture(sys, other) == D3DERR_INVALIDCALL); // formats differ
+  CHECK(d.device->UpdateTexture(sys, managed) == D3DERR_INVALIDCALL); // destination not DEFAULT
+  CHECK(d.device->UpdateTexture(full, sys) == D3DERR_INVALIDCALL); // source not SYSTEMMEM
+  CHECK(d.device->UpdateTexture(few, full) == D3DERR_INVALIDCALL); // fewer source levels
+  CHECK(d.device->UpdateTexture(sys, cube) == D3DERR_INVALIDCALL); // types differ
+  CHECK(d.device->UpdateTexture(sys, nullptr) == D3DERR_INVALIDCALL);
+  CHECK(cube->Release() == 0);
+  for (IDirect3DTexture9 *t : {sys, full, bottom3, top1, other, managed, few}) CHECK(t->Release() == 0);
+}

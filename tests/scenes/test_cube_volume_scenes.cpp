@@ -1,4 +1,4 @@
-// Cube and volume textures sampled by ps_2_0 shaders on every backend: texels written through
+// Cube and volume textures, and UpdateTexture, sampled by ps_2_0 shaders on every backend: texels written through
 // LockRect / LockBox (and a cube face's surface), pixels probed against the texel D3D9's face
 // selection and coordinates pick.
 #include <catch2/catch.hpp>
@@ -157,4 +157,42 @@ TEST_CASE("scene: volume texture texels sampled by (u, v, w)", "[scene][texture]
     for (UINT n = 0; n < 8; ++n) probe_cell(r, n, volume_texel(n % 2, (n / 2) % 2, n / 4));
     probe_cell(r, 8, 0xffffffff);
   }
+}
+
+TEST_CASE("scene: UpdateTexture copies SYSTEMMEM texels into a DEFAULT texture, then only a dirty rect", "[scene][texture]") {
+  auto images = render_all("update_texture", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xffffffff, 1.0f, 0));
+    IDirect3DTexture9 *sys = nullptr, *gpu = nullptr;
+    HR(dev->CreateTexture(2, 2, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM, &sys, nullptr));
+    HR(dev->CreateTexture(2, 2, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_DEFAULT, &gpu, nullptr));
+    D3DLOCKED_RECT lr;
+    HR(sys->LockRect(0, &lr, nullptr, 0));
+    for (UINT j = 0; j < 2; ++j)
+      for (UINT i = 0; i < 2; ++i) {
+        const D3DCOLOR c = volume_texel(i, j, 0);
+        std::memcpy(static_cast<uint8_t *>(lr.pBits) + j * UINT(lr.Pitch) + i * 4, &c, 4);
+      }
+    HR(sys->UnlockRect(0));
+    HR(dev->UpdateTexture(sys, gpu));
+    ShaderSet s(dev, "vs20_pass_texcoord_v1", "ps20_texld", kElements);
+    HR(dev->SetTexture(0, gpu));
+    for (UINT n = 0; n < 4; ++n) cell(dev, n, (n % 2) ? 0.75f : 0.25f, (n / 2) ? 0.75f : 0.25f, 0);
+    // Texel (1, 1) changes through a rectangle lock; the next UpdateTexture carries it.
+    RECT one{1, 1, 2, 2};
+    HR(sys->LockRect(0, &lr, &one, 0));
+    const D3DCOLOR red = 0xffff0000;
+    std::memcpy(lr.pBits, &red, 4);
+    HR(sys->UnlockRect(0));
+    HR(dev->UpdateTexture(sys, gpu));
+    for (UINT n = 0; n < 4; ++n) cell(dev, 8 + n, (n % 2) ? 0.75f : 0.25f, (n / 2) ? 0.75f : 0.25f, 0);
+    HR(dev->SetTexture(0, nullptr));
+    CHECK(sys->Release() == 0);
+    CHECK(gpu->Release() == 0);
+    s.release(dev);
+  }, 0);
+  for (const auto &r : images)
+    for (UINT n = 0; n < 4; ++n) {
+      probe_cell(r, n, volume_texel(n % 2, n / 2, 0));
+      probe_cell(r, 8 + n, n == 3 ? 0xffff0000 : volume_texel(n % 2, n / 2, 0));
+    }
 }
