@@ -6,6 +6,7 @@
 #include "device.hpp"
 #include "math.hpp"
 #include "shader.hpp"
+#include "surface.hpp"
 #include "cube_texture.hpp"
 #include "texture.hpp"
 #include "volume_texture.hpp"
@@ -148,6 +149,47 @@ HRESULT Device::UpdateTexture(IDirect3DBaseTexture9 *src_iface, IDirect3DBaseTex
   // Only the dirty boxes are copied (D3D9 allows copying more); each level sends its own.
   for (UINT layer = 0; layer < to.layers(); ++layer)
     for (UINT i = 0; i < dst->levels(); ++i) to.update_from(from, layer, skip + i, i);
+  return D3D_OK;
+}
+
+HRESULT Device::UpdateSurface(IDirect3DSurface9 *src_iface, const RECT *src_rect, IDirect3DSurface9 *dst_iface,
+                              const POINT *dst_point) {
+  // Windows' rules: a SYSTEMMEM source and a DEFAULT destination of the same format, neither a
+  // depth format, the rectangle (the whole source when NULL) inside the source and, placed at
+  // dst_point, inside the destination; DXTn rectangles in whole blocks.
+  auto *src = static_cast<Surface *>(src_iface), *dst = static_cast<Surface *>(dst_iface);
+  if (!src || !dst) return D3DERR_INVALIDCALL;
+  const D3DSURFACE_DESC &s = src->desc(), &d = dst->desc();
+  const FormatInfo &f = src->format();
+  if (s.Pool != D3DPOOL_SYSTEMMEM || d.Pool != D3DPOOL_DEFAULT || s.Format != d.Format || f.depth ||
+      s.MultiSampleType != D3DMULTISAMPLE_NONE || d.MultiSampleType != D3DMULTISAMPLE_NONE)
+    return D3DERR_INVALIDCALL;
+  RECT r{0, 0, LONG(s.Width), LONG(s.Height)};
+  if (src_rect) r = *src_rect;
+  const POINT p = dst_point ? *dst_point : POINT{0, 0};
+  if (r.left < 0 || r.top < 0 || r.left >= r.right || r.top >= r.bottom || r.right > LONG(s.Width) ||
+      r.bottom > LONG(s.Height) || p.x < 0 || p.y < 0 || p.x + (r.right - r.left) > LONG(d.Width) ||
+      p.y + (r.bottom - r.top) > LONG(d.Height))
+    return D3DERR_INVALIDCALL;
+  const LONG b = LONG(f.block);
+  auto aligned = [b](LONG v, LONG edge) { return v % b == 0 || v == edge; };
+  if (r.left % b || r.top % b || p.x % b || p.y % b || !aligned(r.right, LONG(s.Width)) ||
+      !aligned(r.bottom, LONG(s.Height)))
+    return D3DERR_INVALIDCALL;
+  // Destinations are texture levels; render-target and other plain DEFAULT surfaces are not
+  // implemented yet.
+  if (!dst->texture()) NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL);
+  const uint8_t *bytes = nullptr;
+  UINT pitch = 0;
+  if (src->texture()) {
+    bytes = src->texture()->store().bytes(src->layer(), src->level(), &pitch);
+  } else {
+    bytes = src->memory();
+    pitch = src->pitch();
+  }
+  bytes += size_t(r.top / b) * pitch + size_t(r.left / b) * f.bytes_per_pixel;
+  dst->texture()->store().write(dst->layer(), dst->level(), UINT(p.x), UINT(p.y), UINT(r.right - r.left),
+                                UINT(r.bottom - r.top), bytes, pitch);
   return D3D_OK;
 }
 

@@ -35,6 +35,8 @@ public:
   ULONG STDMETHODCALLTYPE AddRef() override;
   ULONG STDMETHODCALLTYPE Release() override;
   Texture *texture() const { return texture_; }
+  UINT layer() const { return layer_; } // of a texture level: the cube face
+  UINT level() const { return level_; }
   D3DRESOURCETYPE STDMETHODCALLTYPE GetType() override { return D3DRTYPE_SURFACE; }
   HRESULT STDMETHODCALLTYPE GetContainer(REFIID iid, void **container) override;
   HRESULT STDMETHODCALLTYPE GetDesc(D3DSURFACE_DESC *desc) override;

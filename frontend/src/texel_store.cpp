@@ -128,6 +128,25 @@ void TexelStore::allocate(Level &l, UINT i) {
   if (l.bytes.empty()) l.bytes.assign(size_t(l.slice_pitch) * depth(i), 0);
 }
 
+void TexelStore::write(UINT layer, UINT i, UINT x, UINT y, UINT width, UINT height, const uint8_t *src,
+                       size_t src_pitch) {
+  Level &l = level(layer, i);
+  allocate(l, i);
+  const size_t row = format_.row_bytes(width);
+  for (UINT r = 0; r < format_.block_rows(height); ++r)
+    std::memcpy(l.bytes.data() + size_t(y / format_.block + r) * l.pitch + size_t(x / format_.block) * format_.bytes_per_pixel,
+                src + r * src_pitch, row);
+  unite(l.dirty, D3DBOX{x, y, x + width, y + height, 0, 1});
+  if (!l.locked) send_dirty(layer, i);
+}
+
+const uint8_t *TexelStore::bytes(UINT layer, UINT i, UINT *pitch) {
+  Level &l = level(layer, i);
+  allocate(l, i);
+  *pitch = l.pitch;
+  return l.bytes.data();
+}
+
 void TexelStore::update_from(TexelStore &src, UINT layer, UINT src_level, UINT dst_level) {
   Level &from = src.level(layer, src_level), &to = level(layer, dst_level);
   const D3DBOX b = from.dirty;

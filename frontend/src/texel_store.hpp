@@ -40,6 +40,11 @@ public:
   // Marks box of level 0 (nullptr: all of it) dirty in every level of layer, scaled per level,
   // and sends the levels that are not locked.
   void add_dirty(UINT layer, const D3DBOX *box);
+  // UpdateSurface: writes a block-aligned rectangle (rows src_pitch bytes apart, in the format's
+  // layout) at (x, y) of a level, marks it dirty and sends it.
+  void write(UINT layer, UINT level, UINT x, UINT y, UINT width, UINT height, const uint8_t *src, size_t src_pitch);
+  // The bytes of a level (allocated, zero, if never locked) and their row pitch.
+  const uint8_t *bytes(UINT layer, UINT level, UINT *pitch);
   // UpdateTexture: copies the dirty box of level src_level of src's layer into level dst_level
   // (the same size) of this store's layer, sends it to the image, and forgets src's dirty box.
   void update_from(TexelStore &src, UINT layer, UINT src_level, UINT dst_level);

@@ -163,3 +163,46 @@ TEST_CASE("UpdateTexture: SYSTEMMEM to DEFAULT with Windows' rules", "[api][text
   CHECK(cube->Release() == 0);
   for (IDirect3DTexture9 *t : {sys, full, bottom3, top1, other, managed, few}) CHECK(t->Release() == 0);
 }
+
+TEST_CASE("UpdateSurface: SYSTEMMEM to a DEFAULT texture level with Windows' rules", "[api][texture]") {
+  NullDevice d;
+  IDirect3DSurface9 *sys = nullptr, *sys_x8 = nullptr;
+  REQUIRE(d.device->CreateOffscreenPlainSurface(8, 8, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM, &sys, nullptr) == D3D_OK);
+  REQUIRE(d.device->CreateOffscreenPlainSurface(8, 8, D3DFMT_X8R8G8B8, D3DPOOL_SYSTEMMEM, &sys_x8, nullptr) == D3D_OK);
+  IDirect3DTexture9 *gpu = nullptr, *managed = nullptr;
+  REQUIRE(d.device->CreateTexture(16, 16, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_DEFAULT, &gpu, nullptr) == D3D_OK);
+  REQUIRE(d.device->CreateTexture(16, 16, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &managed, nullptr) == D3D_OK);
+  IDirect3DSurface9 *level = nullptr, *managed_level = nullptr;
+  REQUIRE(gpu->GetSurfaceLevel(0, &level) == D3D_OK);
+  REQUIRE(managed->GetSurfaceLevel(0, &managed_level) == D3D_OK);
+
+  CHECK(d.device->UpdateSurface(sys, nullptr, level, nullptr) == D3D_OK);
+  const POINT corner{8, 8}, over{9, 8};
+  CHECK(d.device->UpdateSurface(sys, nullptr, level, &corner) == D3D_OK);
+  CHECK(d.device->UpdateSurface(sys, nullptr, level, &over) == D3DERR_INVALIDCALL); // past the edge
+  const RECT part{2, 2, 6, 5}, outside{0, 0, 9, 8};
+  CHECK(d.device->UpdateSurface(sys, &part, level, &over) == D3D_OK);
+  CHECK(d.device->UpdateSurface(sys, &outside, level, nullptr) == D3DERR_INVALIDCALL);
+  CHECK(d.device->UpdateSurface(sys_x8, nullptr, level, nullptr) == D3DERR_INVALIDCALL); // formats differ
+  CHECK(d.device->UpdateSurface(sys, nullptr, managed_level, nullptr) == D3DERR_INVALIDCALL); // not DEFAULT
+  CHECK(d.device->UpdateSurface(level, nullptr, level, nullptr) == D3DERR_INVALIDCALL); // not SYSTEMMEM
+  CHECK(d.device->UpdateSurface(nullptr, nullptr, level, nullptr) == D3DERR_INVALIDCALL);
+
+  // DXTn rectangles are whole blocks.
+  IDirect3DTexture9 *dxt_sys = nullptr, *dxt = nullptr;
+  REQUIRE(d.device->CreateTexture(8, 8, 1, 0, D3DFMT_DXT1, D3DPOOL_SYSTEMMEM, &dxt_sys, nullptr) == D3D_OK);
+  REQUIRE(d.device->CreateTexture(8, 8, 1, 0, D3DFMT_DXT1, D3DPOOL_DEFAULT, &dxt, nullptr) == D3D_OK);
+  IDirect3DSurface9 *dxt_src = nullptr, *dxt_dst = nullptr;
+  REQUIRE(dxt_sys->GetSurfaceLevel(0, &dxt_src) == D3D_OK);
+  REQUIRE(dxt->GetSurfaceLevel(0, &dxt_dst) == D3D_OK);
+  const RECT block{4, 0, 8, 4}, half_block{2, 0, 4, 4};
+  const POINT origin{0, 4}, odd{2, 0};
+  CHECK(d.device->UpdateSurface(dxt_src, &block, dxt_dst, &origin) == D3D_OK);
+  CHECK(d.device->UpdateSurface(dxt_src, &half_block, dxt_dst, nullptr) == D3DERR_INVALIDCALL);
+  CHECK(d.device->UpdateSurface(dxt_src, &block, dxt_dst, &odd) == D3DERR_INVALIDCALL);
+
+  for (IDirect3DSurface9 *s : {level, managed_level, dxt_src, dxt_dst}) s->Release();
+  for (IDirect3DTexture9 *t : {gpu, managed, dxt_sys, dxt}) CHECK(t->Release() == 0);
+  CHECK(sys->Release() == 0);
+  CHECK(sys_x8->Release() == 0);
+}

@@ -196,3 +196,40 @@ TEST_CASE("scene: UpdateTexture copies SYSTEMMEM texels into a DEFAULT texture, 
       probe_cell(r, 8 + n, n == 3 ? 0xffff0000 : volume_texel(n % 2, n / 2, 0));
     }
 }
+
+TEST_CASE("scene: UpdateSurface writes a SYSTEMMEM rectangle into a DEFAULT texture level", "[scene][texture]") {
+  auto images = render_all("update_surface", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xffffffff, 1.0f, 0));
+    IDirect3DSurface9 *sys = nullptr;
+    HR(dev->CreateOffscreenPlainSurface(2, 2, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM, &sys, nullptr));
+    D3DLOCKED_RECT lr;
+    HR(sys->LockRect(&lr, nullptr, 0));
+    for (UINT j = 0; j < 2; ++j)
+      for (UINT i = 0; i < 2; ++i) {
+        const D3DCOLOR c = volume_texel(i, j, 1);
+        std::memcpy(static_cast<uint8_t *>(lr.pBits) + j * UINT(lr.Pitch) + i * 4, &c, 4);
+      }
+    HR(sys->UnlockRect());
+    IDirect3DTexture9 *gpu = nullptr;
+    HR(dev->CreateTexture(4, 4, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_DEFAULT, &gpu, nullptr));
+    IDirect3DSurface9 *level = nullptr;
+    HR(gpu->GetSurfaceLevel(0, &level));
+    // The source's right column lands at texels (2, 1) and (2, 2).
+    const RECT column{1, 0, 2, 2};
+    const POINT at{2, 1};
+    HR(dev->UpdateSurface(sys, &column, level, &at));
+    level->Release();
+    ShaderSet s(dev, "vs20_pass_texcoord_v1", "ps20_texld", kElements);
+    HR(dev->SetTexture(0, gpu));
+    cell(dev, 0, 2.5f / 4, 1.5f / 4, 0);
+    cell(dev, 1, 2.5f / 4, 2.5f / 4, 0);
+    HR(dev->SetTexture(0, nullptr));
+    CHECK(sys->Release() == 0);
+    CHECK(gpu->Release() == 0);
+    s.release(dev);
+  }, 0);
+  for (const auto &r : images) {
+    probe_cell(r, 0, volume_texel(1, 0, 1));
+    probe_cell(r, 1, volume_texel(1, 1, 1));
+  }
+}
