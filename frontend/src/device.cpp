@@ -250,7 +250,8 @@ void Device::bind_depth_stencil(Surface *surface) {
 HRESULT Device::SetRenderTarget(DWORD index, IDirect3DSurface9 *iface) {
   if (index != 0) return D3DERR_INVALIDCALL; // NumSimultaneousRTs is 1 for now
   auto *surface = static_cast<Surface *>(iface);
-  if (!surface || !(surface->desc().Usage & D3DUSAGE_RENDERTARGET)) return D3DERR_INVALIDCALL;
+  // A render-target texture renders into level 0 only (its other levels have no target image).
+  if (!surface || !(surface->desc().Usage & D3DUSAGE_RENDERTARGET) || !surface->image()) return D3DERR_INVALIDCALL;
   bind_render_target(surface);
   // As Windows: setting render target 0 resets the viewport and the scissor rect to the whole target.
   state_.viewport = D3DVIEWPORT9{0, 0, surface->desc().Width, surface->desc().Height, 0.0f, 1.0f};

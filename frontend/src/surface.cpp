@@ -35,6 +35,22 @@ Surface *Surface::create_level(Device *device, Texture *texture, UINT layer, UIN
   return surface;
 }
 
+uint32_t Surface::image() const {
+  if (!texture_) return image_;
+  const bool target = texture_->type() == NV_IMAGE_TYPE_2D && (texture_->usage() & D3DUSAGE_RENDERTARGET);
+  return target && level_ == 0 ? texture_->image() : 0;
+}
+
+void Surface::add_private_ref() {
+  if (texture_) texture_->add_private_ref();
+  else DeviceChild::add_private_ref();
+}
+
+void Surface::release_private_ref() {
+  if (texture_) texture_->release_private_ref();
+  else DeviceChild::release_private_ref();
+}
+
 ULONG Surface::AddRef() {
   if (texture_) return texture_->base()->AddRef();
   return DeviceChild::AddRef();

@@ -25,7 +25,12 @@ public:
   static Surface *create_level(Device *device, Texture *texture, UINT layer, UINT level, const D3DSURFACE_DESC &desc);
   ~Surface() override;
 
-  uint32_t image() const { return image_; }
+  // The backend image a target binding or readback uses: the surface's own, or its texture's for
+  // level 0 of a 2D render-target texture; 0 for others (memory surfaces, other levels).
+  uint32_t image() const;
+  // A texture level's binding references count on the texture (which owns the surface).
+  void add_private_ref();
+  void release_private_ref();
   const D3DSURFACE_DESC &desc() const { return desc_; }
   const FormatInfo &format() const { return format_; }
   uint8_t *memory() { return memory_.data(); }

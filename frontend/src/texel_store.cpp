@@ -30,7 +30,7 @@ void scale(UINT lo, UINT hi, UINT n, UINT size, UINT &out_lo, UINT &out_hi) {
 } // namespace
 
 TexelStore::TexelStore(Device *device, D3DFORMAT format, nv_image_type type, UINT width, UINT height, UINT depth,
-                       UINT levels, D3DPOOL pool)
+                       UINT levels, DWORD usage, D3DPOOL pool)
     : device_(device), format_(format_info(format)), type_(type), width_(width), height_(height),
       depth_(type == NV_IMAGE_TYPE_3D ? depth : 1), levels_(levels), layers_(type == NV_IMAGE_TYPE_CUBE ? 6 : 1) {
   subresources_.resize(size_t(layers_) * levels_);
@@ -49,9 +49,10 @@ TexelStore::TexelStore(Device *device, D3DFORMAT format, nv_image_type type, UIN
         level(layer, i).dirty = D3DBOX{0, 0, this->width(i), this->height(i), 0, this->depth(i)};
   } else {
     image_ = device->commands().new_handle();
-    const uint32_t usage = NV_IMAGE_SAMPLED | (format_.has_alpha ? 0u : uint32_t(NV_IMAGE_ALPHA_ONE));
+    uint32_t nv_usage = NV_IMAGE_SAMPLED | (format_.has_alpha ? 0u : uint32_t(NV_IMAGE_ALPHA_ONE));
+    if (usage & D3DUSAGE_RENDERTARGET) nv_usage |= NV_IMAGE_RENDER_TARGET;
     device->commands().push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{image_, uint32_t(format_.storage), width_, height_,
-                                                                    usage, levels_, uint32_t(type_), depth_});
+                                                                    nv_usage, levels_, uint32_t(type_), depth_});
   }
 }
 

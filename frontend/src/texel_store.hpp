@@ -19,8 +19,9 @@ class Device;
 class TexelStore {
 public:
   // layers: 6 for a cube (faces), 1 otherwise; depth > 1 only for NV_IMAGE_TYPE_3D.
+  // usage: D3DUSAGE_RENDERTARGET makes the image a render target too.
   TexelStore(Device *device, D3DFORMAT format, nv_image_type type, UINT width, UINT height, UINT depth, UINT levels,
-             D3DPOOL pool);
+             DWORD usage, D3DPOOL pool);
   ~TexelStore();
   TexelStore(const TexelStore &) = delete;
   TexelStore &operator=(const TexelStore &) = delete;

@@ -24,9 +24,15 @@ HRESULT Texture::check(Device *device, UINT width, UINT height, UINT depth, UINT
   FormatInfo info = format_info(format);
   if (!info.texture) return D3DERR_INVALIDCALL;
   if (pool != D3DPOOL_SCRATCH && !(adapter.format_support[info.storage] & NV_SUPPORT_SAMPLED)) return D3DERR_INVALIDCALL;
-  // Render-target, depth-stencil and autogen-mipmap textures are not implemented yet.
-  constexpr DWORD known = D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY | D3DUSAGE_SOFTWAREPROCESSING;
+  // Depth-stencil and autogen-mipmap textures are not implemented yet.
+  constexpr DWORD known = D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY | D3DUSAGE_SOFTWAREPROCESSING | D3DUSAGE_RENDERTARGET;
   if (usage & ~known) return D3DERR_INVALIDCALL;
+  // Render-target textures: DEFAULT only (Windows), of a format the backend renders to; Novem
+  // makes them 2D only and not dynamic.
+  if ((usage & D3DUSAGE_RENDERTARGET) &&
+      (pool != D3DPOOL_DEFAULT || (usage & D3DUSAGE_DYNAMIC) || depth != 1 || !info.color ||
+       !(adapter.format_support[info.storage] & NV_SUPPORT_RENDER_TARGET)))
+    return D3DERR_INVALIDCALL;
   if ((usage & D3DUSAGE_DYNAMIC) && (pool == D3DPOOL_MANAGED || pool == D3DPOOL_SCRATCH)) return D3DERR_INVALIDCALL;
   const UINT chain = full_chain(width, height, depth);
   if (levels == 0) levels = chain;
@@ -37,7 +43,7 @@ HRESULT Texture::check(Device *device, UINT width, UINT height, UINT depth, UINT
 Texture::Texture(Device *device, nv_image_type type, UINT width, UINT height, UINT depth, UINT levels, DWORD usage,
                  D3DFORMAT format, D3DPOOL pool)
     : owner_(device), type_(type), format_d3d_(format), usage_(usage), pool_(pool),
-      store_(device, format, type, width, height, depth, levels, pool) {
+      store_(device, format, type, width, height, depth, levels, usage, pool) {
   surfaces_.resize(size_t(store_.layers()) * levels, nullptr);
 }
 

@@ -25,7 +25,8 @@ HRESULT Volume::UnlockBox() { return texture_->UnlockBox(level_); }
 HRESULT VolumeTexture::create(Device *device, UINT width, UINT height, UINT depth, UINT levels, DWORD usage,
                               D3DFORMAT format, D3DPOOL pool, VolumeTexture **out) {
   *out = nullptr;
-  if (std::max({width, height, depth}) > kMaxExtent) return D3DERR_INVALIDCALL;
+  // Volumes are never render targets (Windows refuses them too).
+  if (std::max({width, height, depth}) > kMaxExtent || (usage & D3DUSAGE_RENDERTARGET)) return D3DERR_INVALIDCALL;
   // DXTn volumes are not implemented (neither plugin lays out 3D block images yet).
   if (format_info(format).block != 1) return D3DERR_INVALIDCALL;
   if (HRESULT hr = check(device, width, height, depth, levels, usage, format, pool); FAILED(hr)) return hr;

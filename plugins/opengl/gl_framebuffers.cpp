@@ -31,7 +31,8 @@ void Framebuffers::create_image(const nv_cmd_create_image &a) {
   uint32_t max_levels = 1;
   while ((std::max({a.width, a.height, img.depth}) >> max_levels) != 0) ++max_levels;
   img.levels = std::clamp<uint32_t>(a.levels, 1, max_levels);
-  if (a.usage & (NV_IMAGE_RENDER_TARGET | NV_IMAGE_DEPTH_STENCIL)) img.levels = 1;
+  // Render-target textures keep their chain (FBOs attach level 0); other targets have one.
+  if ((a.usage & (NV_IMAGE_RENDER_TARGET | NV_IMAGE_DEPTH_STENCIL)) && !(a.usage & NV_IMAGE_SAMPLED)) img.levels = 1;
   if (img.renderbuffer) {
     gl_.CreateRenderbuffers(1, &img.name);
     gl_.NamedRenderbufferStorage(img.name, format->internal_format, GLsizei(a.width), GLsizei(a.height));

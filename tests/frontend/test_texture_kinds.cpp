@@ -206,3 +206,39 @@ TEST_CASE("UpdateSurface: SYSTEMMEM to a DEFAULT texture level with Windows' rul
   CHECK(sys->Release() == 0);
   CHECK(sys_x8->Release() == 0);
 }
+
+TEST_CASE("render-target textures: creation rules and level 0 as the target", "[api][texture]") {
+  NullDevice d;
+  IDirect3DTexture9 *rt = nullptr;
+  CHECK(d.device->CreateTexture(16, 16, 1, D3DUSAGE_RENDERTARGET, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &rt, nullptr) ==
+        D3DERR_INVALIDCALL); // DEFAULT only
+  CHECK(d.device->CreateTexture(16, 16, 1, D3DUSAGE_RENDERTARGET, D3DFMT_L8, D3DPOOL_DEFAULT, &rt, nullptr) ==
+        D3DERR_INVALIDCALL); // not a render-target format
+  REQUIRE(d.device->CreateTexture(16, 16, 0, D3DUSAGE_RENDERTARGET, D3DFMT_X8R8G8B8, D3DPOOL_DEFAULT, &rt, nullptr) ==
+          D3D_OK);
+  CHECK(rt->GetLevelCount() == 5);
+  D3DLOCKED_RECT lr;
+  CHECK(rt->LockRect(0, &lr, nullptr, 0) == D3DERR_INVALIDCALL); // DEFAULT, not dynamic
+  IDirect3DSurface9 *level0 = nullptr, *level1 = nullptr, *back = nullptr;
+  REQUIRE(rt->GetSurfaceLevel(0, &level0) == D3D_OK);
+  REQUIRE(rt->GetSurfaceLevel(1, &level1) == D3D_OK);
+  D3DSURFACE_DESC desc;
+  REQUIRE(level0->GetDesc(&desc) == D3D_OK);
+  CHECK((desc.Usage & D3DUSAGE_RENDERTARGET) != 0);
+  REQUIRE(d.device->GetRenderTarget(0, &back) == D3D_OK);
+  CHECK(d.device->SetRenderTarget(0, level1) == D3DERR_INVALIDCALL); // only level 0 renders
+  REQUIRE(d.device->SetRenderTarget(0, level0) == D3D_OK);
+  level0->Release();
+  level1->Release();
+  // Bound as the target, the level keeps its texture alive.
+  CHECK(rt->Release() == 0);
+  IDirect3DSurface9 *bound = nullptr;
+  REQUIRE(d.device->GetRenderTarget(0, &bound) == D3D_OK);
+  IDirect3DTexture9 *container = nullptr;
+  REQUIRE(bound->GetContainer(IID_IDirect3DTexture9, reinterpret_cast<void **>(&container)) == D3D_OK);
+  CHECK(container->GetLevelCount() == 5);
+  container->Release();
+  bound->Release();
+  REQUIRE(d.device->SetRenderTarget(0, back) == D3D_OK);
+  back->Release();
+}

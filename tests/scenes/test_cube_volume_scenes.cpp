@@ -233,3 +233,32 @@ TEST_CASE("scene: UpdateSurface writes a SYSTEMMEM rectangle into a DEFAULT text
     probe_cell(r, 1, volume_texel(1, 1, 1));
   }
 }
+
+TEST_CASE("scene: a render-target texture drawn into, then sampled", "[scene][texture][target]") {
+  auto images = render_all("render_target_texture", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    IDirect3DSurface9 *back = nullptr;
+    HR(dev->GetRenderTarget(0, &back));
+    IDirect3DTexture9 *rt = nullptr;
+    HR(dev->CreateTexture(2, 2, 1, D3DUSAGE_RENDERTARGET, D3DFMT_X8R8G8B8, D3DPOOL_DEFAULT, &rt, nullptr));
+    IDirect3DSurface9 *level = nullptr;
+    HR(rt->GetSurfaceLevel(0, &level));
+    // Four texels, each cleared to its own colour.
+    HR(dev->SetRenderTarget(0, level));
+    for (UINT n = 0; n < 4; ++n) {
+      const D3DRECT r{LONG(n % 2), LONG(n / 2), LONG(n % 2 + 1), LONG(n / 2 + 1)};
+      HR(dev->Clear(1, &r, D3DCLEAR_TARGET, volume_texel(n % 2, n / 2, 2) & 0x00ffffffu, 1.0f, 0));
+    }
+    HR(dev->SetRenderTarget(0, back));
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xffffffff, 1.0f, 0));
+    ShaderSet s(dev, "vs20_pass_texcoord_v1", "ps20_texld", kElements);
+    HR(dev->SetTexture(0, rt));
+    for (UINT n = 0; n < 4; ++n) cell(dev, n, (n % 2) ? 0.75f : 0.25f, (n / 2) ? 0.75f : 0.25f, 0);
+    HR(dev->SetTexture(0, nullptr));
+    s.release(dev);
+    level->Release();
+    back->Release();
+    CHECK(rt->Release() == 0);
+  }, 0);
+  for (const auto &r : images)
+    for (UINT n = 0; n < 4; ++n) probe_cell(r, n, volume_texel(n % 2, n / 2, 2));
+}

@@ -117,7 +117,8 @@ enum nv_image_usage {
   NV_IMAGE_DEPTH_STENCIL = 1u << 1,
   NV_IMAGE_SAMPLED = 1u << 2,
   /* ABI 3: sampling reads alpha as 1 whatever the image holds (D3DFMT_X8R8G8B8 textures). Only
-   * with NV_IMAGE_SAMPLED and without NV_IMAGE_RENDER_TARGET. */
+   * with NV_IMAGE_SAMPLED; ABI 4: also with NV_IMAGE_RENDER_TARGET (render-target textures), where
+   * it changes sampling only. */
   NV_IMAGE_ALPHA_ONE = 1u << 3,
 };
 
@@ -226,7 +227,9 @@ typedef enum nv_image_type { NV_IMAGE_TYPE_2D = 0, NV_IMAGE_TYPE_CUBE, NV_IMAGE_
 
 /* Initial contents are undefined. levels (ABI 3): mip levels, 1..log2(max(width, height[, depth]))
  * + 1; 0 reads as 1. Level n is max(width >> n, 1) x max(height >> n, 1) (x max(depth >> n, 1)).
- * Render targets and depth-stencil images have one level. type (ABI 4): nv_image_type; depth
+ * Render targets and depth-stencil images have one level, except that (ABI 4) a 2D image both
+ * NV_IMAGE_SAMPLED and NV_IMAGE_RENDER_TARGET (a render-target texture) keeps its levels and is
+ * rendered into at level 0. type (ABI 4): nv_image_type; depth
  * (ABI 4): slices of a 3D image, 0 reads as 1, ignored for other types. */
 typedef struct nv_cmd_create_image {
   uint32_t image; uint32_t format; uint32_t width, height; uint32_t usage; uint32_t levels;

@@ -19,7 +19,8 @@ Image::Image(const Device &device, MemoryAllocator &allocator, nv_format format,
   uint32_t max_levels = 1;
   while ((std::max({width_, height_, depth_}) >> max_levels) != 0) ++max_levels;
   levels_ = std::clamp<uint32_t>(levels, 1, max_levels);
-  if (usage & (NV_IMAGE_RENDER_TARGET | NV_IMAGE_DEPTH_STENCIL)) levels_ = 1;
+  // Render-target textures keep their chain (rendered into at level 0); other targets have one.
+  if ((usage & (NV_IMAGE_RENDER_TARGET | NV_IMAGE_DEPTH_STENCIL)) && !(usage & NV_IMAGE_SAMPLED)) levels_ = 1;
 
   VkImageUsageFlags vk_usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
   if (is_depth()) vk_usage |= VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
