@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <string>
 
 #include "scene_harness.hpp"
 
@@ -261,4 +262,55 @@ TEST_CASE("scene: a render-target texture drawn into, then sampled", "[scene][te
   }, 0);
   for (const auto &r : images)
     for (UINT n = 0; n < 4; ++n) probe_cell(r, n, volume_texel(n % 2, n / 2, 2));
+}
+
+TEST_CASE("scene: render-target textures of every target format, drawn into and sampled", "[scene][texture][target]") {
+  // Each texture is drawn into with the constant (0.25, 0.75, 0.5, 1), then sampled into the back
+  // buffer: a channel the format lacks reads 1.
+  struct Target {
+    D3DFORMAT format;
+    bool g, b; // has the channel
+    uint32_t tolerance;
+  };
+  const Target targets[] = {
+      {D3DFMT_A8R8G8B8, true, true, 1},      {D3DFMT_X8R8G8B8, true, true, 1},     {D3DFMT_R5G6B5, true, true, 5},
+      {D3DFMT_A1R5G5B5, true, true, 5},      {D3DFMT_X1R5G5B5, true, true, 5},     {D3DFMT_A2R10G10B10, true, true, 1},
+      {D3DFMT_A2B10G10R10, true, true, 1},   {D3DFMT_A16B16G16R16, true, true, 1}, {D3DFMT_G16R16, true, false, 1},
+      {D3DFMT_R16F, false, false, 1},        {D3DFMT_G16R16F, true, false, 1},     {D3DFMT_A16B16G16R16F, true, true, 1},
+      {D3DFMT_R32F, false, false, 1},        {D3DFMT_G32R32F, true, false, 1},     {D3DFMT_A32B32G32R32F, true, true, 1}};
+  for (const Target &t : targets) {
+    DYNAMIC_SECTION("format " << t.format) {
+      auto images = render_all("render_target_format_" + std::to_string(t.format), SceneSetup{}, [&](IDirect3DDevice9 *dev) {
+        IDirect3DSurface9 *back = nullptr;
+        HR(dev->GetRenderTarget(0, &back));
+        IDirect3DTexture9 *rt = nullptr;
+        HR(dev->CreateTexture(8, 8, 1, D3DUSAGE_RENDERTARGET, t.format, D3DPOOL_DEFAULT, &rt, nullptr));
+        IDirect3DSurface9 *level = nullptr;
+        HR(rt->GetSurfaceLevel(0, &level));
+        HR(dev->SetRenderTarget(0, level));
+        HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+        {
+          ShaderSet s(dev, "vs20_pass_texcoord_v1", "ps20_const_c0", kElements);
+          const float c0[4] = {0.25f, 0.75f, 0.5f, 1.0f};
+          HR(dev->SetPixelShaderConstantF(0, c0, 1));
+          DirVertex q[4] = {{-1, 1, 0.5f, 1, 0, 0, 0}, {1, 1, 0.5f, 1, 1, 0, 0}, {-1, -1, 0.5f, 1, 0, 1, 0},
+                            {1, -1, 0.5f, 1, 1, 1, 0}};
+          HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, q, sizeof(DirVertex)));
+          s.release(dev);
+        }
+        HR(dev->SetRenderTarget(0, back));
+        HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+        ShaderSet s(dev, "vs20_pass_texcoord_v1", "ps20_texld", kElements);
+        HR(dev->SetTexture(0, rt));
+        cell(dev, 0, 0.5f, 0.5f, 0);
+        HR(dev->SetTexture(0, nullptr));
+        s.release(dev);
+        level->Release();
+        back->Release();
+        CHECK(rt->Release() == 0);
+      }, t.tolerance);
+      const D3DCOLOR expected = D3DCOLOR(0xff000000u | 64u << 16 | (t.g ? 191u : 255u) << 8 | (t.b ? 128u : 255u));
+      for (const auto &r : images) probe(r, 4, 4, expected, t.tolerance);
+    }
+  }
 }
