@@ -29,7 +29,7 @@ HRESULT CubeTexture::QueryInterface(REFIID iid, void **out) {
 }
 
 HRESULT CubeTexture::GetLevelDesc(UINT level, D3DSURFACE_DESC *desc) {
-  if (!desc || level >= levels()) return D3DERR_INVALIDCALL;
+  if (!desc || level >= exposed_levels()) return D3DERR_INVALIDCALL;
   *desc = level_desc(level);
   return D3D_OK;
 }
@@ -37,7 +37,7 @@ HRESULT CubeTexture::GetLevelDesc(UINT level, D3DSURFACE_DESC *desc) {
 HRESULT CubeTexture::GetCubeMapSurface(D3DCUBEMAP_FACES face, UINT level, IDirect3DSurface9 **out) {
   if (!out) return D3DERR_INVALIDCALL;
   *out = nullptr;
-  if (!is_face(face) || level >= levels()) return D3DERR_INVALIDCALL;
+  if (!is_face(face) || level >= exposed_levels()) return D3DERR_INVALIDCALL;
   Surface *s = surface(UINT(face), level);
   s->AddRef(); // counts on the texture
   *out = s;

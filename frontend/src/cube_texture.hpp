@@ -20,10 +20,10 @@ public:
   D3DRESOURCETYPE STDMETHODCALLTYPE GetType() override { return D3DRTYPE_CUBETEXTURE; }
   DWORD STDMETHODCALLTYPE SetLOD(DWORD lod) override { return set_lod(lod); }
   DWORD STDMETHODCALLTYPE GetLOD() override { return get_lod(); }
-  DWORD STDMETHODCALLTYPE GetLevelCount() override { return levels(); }
-  HRESULT STDMETHODCALLTYPE SetAutoGenFilterType(D3DTEXTUREFILTERTYPE) override { return D3DERR_INVALIDCALL; }
-  D3DTEXTUREFILTERTYPE STDMETHODCALLTYPE GetAutoGenFilterType() override { return D3DTEXF_LINEAR; }
-  void STDMETHODCALLTYPE GenerateMipSubLevels() override {}
+  DWORD STDMETHODCALLTYPE GetLevelCount() override { return exposed_levels(); }
+  HRESULT STDMETHODCALLTYPE SetAutoGenFilterType(D3DTEXTUREFILTERTYPE filter) override { return set_autogen_filter(filter); }
+  D3DTEXTUREFILTERTYPE STDMETHODCALLTYPE GetAutoGenFilterType() override { return autogen_filter(); }
+  void STDMETHODCALLTYPE GenerateMipSubLevels() override { generate_mip_sub_levels(); }
   HRESULT STDMETHODCALLTYPE GetLevelDesc(UINT level, D3DSURFACE_DESC *desc) override;
   HRESULT STDMETHODCALLTYPE GetCubeMapSurface(D3DCUBEMAP_FACES face, UINT level, IDirect3DSurface9 **surface) override;
   HRESULT STDMETHODCALLTYPE LockRect(D3DCUBEMAP_FACES face, UINT level, D3DLOCKED_RECT *locked_rect, const RECT *rect,

@@ -140,15 +140,18 @@ HRESULT Device::UpdateTexture(IDirect3DBaseTexture9 *src_iface, IDirect3DBaseTex
   // levels are skipped) of the same size.
   Texture *src = as_texture(src_iface), *dst = as_texture(dst_iface);
   if (!src || !dst || src->pool() != D3DPOOL_SYSTEMMEM || dst->pool() != D3DPOOL_DEFAULT) return D3DERR_INVALIDCALL;
-  if (src->type() != dst->type() || src->d3d_format() != dst->d3d_format() || src->levels() < dst->levels())
+  // An AUTOGENMIPMAP destination takes the top matching level and regenerates the rest; an
+  // AUTOGENMIPMAP source (SYSTEMMEM cannot be one) never reaches here.
+  if (src->type() != dst->type() || src->d3d_format() != dst->d3d_format() ||
+      src->exposed_levels() < dst->exposed_levels())
     return D3DERR_INVALIDCALL;
   TexelStore &from = src->store(), &to = dst->store();
-  const UINT skip = src->levels() - dst->levels();
+  const UINT skip = src->exposed_levels() - dst->exposed_levels();
   if (from.width(skip) != to.width(0) || from.height(skip) != to.height(0) || from.depth(skip) != to.depth(0))
     return D3DERR_INVALIDCALL;
   // Only the dirty boxes are copied (D3D9 allows copying more); each level sends its own.
   for (UINT layer = 0; layer < to.layers(); ++layer)
-    for (UINT i = 0; i < dst->levels(); ++i) to.update_from(from, layer, skip + i, i);
+    for (UINT i = 0; i < dst->exposed_levels(); ++i) to.update_from(from, layer, skip + i, i);
   return D3D_OK;
 }
 

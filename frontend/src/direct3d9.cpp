@@ -131,8 +131,16 @@ HRESULT Direct3D9::CheckDeviceFormat(UINT adapter, D3DDEVTYPE device_type, D3DFO
     if ((usage & D3DUSAGE_QUERY_POSTPIXELSHADER_BLENDING) && !(support & NV_SUPPORT_BLEND)) return D3DERR_NOTAVAILABLE;
     constexpr DWORD known = D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY | D3DUSAGE_SOFTWAREPROCESSING |
                             D3DUSAGE_QUERY_FILTER | D3DUSAGE_QUERY_WRAPANDMIP | D3DUSAGE_QUERY_VERTEXTEXTURE |
-                            D3DUSAGE_RENDERTARGET | D3DUSAGE_QUERY_POSTPIXELSHADER_BLENDING;
-    return usage & ~known ? D3DERR_NOTAVAILABLE : D3D_OK;
+                            D3DUSAGE_RENDERTARGET | D3DUSAGE_QUERY_POSTPIXELSHADER_BLENDING | D3DUSAGE_AUTOGENMIPMAP;
+    if (usage & ~known) return D3DERR_NOTAVAILABLE;
+    // AUTOGENMIPMAP (2D and cube): D3DOK_NOAUTOGEN where the backend cannot generate the levels,
+    // or for render targets (regenerated after uploads only), as Windows answers for a format
+    // it takes without autogeneration.
+    if (usage & D3DUSAGE_AUTOGENMIPMAP) {
+      if (resource_type == D3DRTYPE_VOLUMETEXTURE) return D3DERR_NOTAVAILABLE;
+      if ((usage & D3DUSAGE_RENDERTARGET) || !(support & NV_SUPPORT_GENERATE_MIPS)) return D3DOK_NOAUTOGEN;
+    }
+    return D3D_OK;
   }
   if (resource_type != D3DRTYPE_SURFACE) return D3DERR_NOTAVAILABLE;
   FormatInfo info = format_info(format);

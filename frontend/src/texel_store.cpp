@@ -179,6 +179,12 @@ void TexelStore::send_dirty(UINT layer, UINT i) {
     device_->commands().update_image(image_, format_.storage, i, type_ == NV_IMAGE_TYPE_3D ? z : layer, b.Left, b.Top,
                                      b.Right - b.Left, b.Bottom - b.Top, first, l.pitch);
   }
+  if (autogen_ && i == 0) generate_mips();
+}
+
+void TexelStore::generate_mips() {
+  if (image_ && autogen_ && levels_ > 1)
+    device_->commands().push(NV_OP_GENERATE_MIPS, nv_cmd_generate_mips{image_, autogen_filter_});
 }
 
 } // namespace novem

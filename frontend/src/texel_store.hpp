@@ -46,6 +46,12 @@ public:
   void write(UINT layer, UINT level, UINT x, UINT y, UINT width, UINT height, const uint8_t *src, size_t src_pitch);
   // The bytes of a level (allocated, zero, if never locked) and their row pitch.
   const uint8_t *bytes(UINT layer, UINT level, UINT *pitch);
+  // D3DUSAGE_AUTOGENMIPMAP: after level 0 of a layer is sent, the plugin regenerates the levels
+  // below it with `filter` (nv_filter).
+  void set_autogen(uint32_t filter) { autogen_ = true, autogen_filter_ = filter; }
+  void set_autogen_filter(uint32_t filter) { autogen_filter_ = filter; }
+  // Sends GENERATE_MIPS (GenerateMipSubLevels).
+  void generate_mips();
   // UpdateTexture: copies the dirty box of level src_level of src's layer into level dst_level
   // (the same size) of this store's layer, sends it to the image, and forgets src's dirty box.
   void update_from(TexelStore &src, UINT layer, UINT src_level, UINT dst_level);
@@ -68,6 +74,8 @@ private:
   nv_image_type type_;
   UINT width_, height_, depth_, levels_, layers_;
   uint32_t image_ = 0;
+  bool autogen_ = false;
+  uint32_t autogen_filter_ = NV_FILTER_LINEAR;
   // Stores without an image (SYSTEMMEM, SCRATCH) keep their dirty boxes for UpdateTexture.
   std::vector<Level> subresources_; // layer-major
 };

@@ -24,9 +24,20 @@ HRESULT Texture::check(Device *device, UINT width, UINT height, UINT depth, UINT
   FormatInfo info = format_info(format);
   if (!info.texture) return D3DERR_INVALIDCALL;
   if (pool != D3DPOOL_SCRATCH && !(adapter.format_support[info.storage] & NV_SUPPORT_SAMPLED)) return D3DERR_INVALIDCALL;
-  // Depth-stencil and autogen-mipmap textures are not implemented yet.
-  constexpr DWORD known = D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY | D3DUSAGE_SOFTWAREPROCESSING | D3DUSAGE_RENDERTARGET;
+  // Depth-stencil textures are not implemented yet.
+  constexpr DWORD known = D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY | D3DUSAGE_SOFTWAREPROCESSING | D3DUSAGE_RENDERTARGET |
+                          D3DUSAGE_AUTOGENMIPMAP;
   if (usage & ~known) return D3DERR_INVALIDCALL;
+  if (usage & D3DUSAGE_AUTOGENMIPMAP) {
+    // As Windows: not in SYSTEMMEM, and 0 or 1 levels asked for; the chain is the backend's to
+    // fill when it can generate this format's levels, else the texture has one level
+    // (CheckDeviceFormat answers D3DOK_NOAUTOGEN). Render-target textures have one level too:
+    // Novem regenerates levels after uploads, not after rendering.
+    if (pool == D3DPOOL_SYSTEMMEM || levels > 1) return D3DERR_INVALIDCALL;
+    const bool generated = pool != D3DPOOL_SCRATCH && !(usage & D3DUSAGE_RENDERTARGET) &&
+                           (adapter.format_support[info.storage] & NV_SUPPORT_GENERATE_MIPS);
+    levels = generated ? 0 : 1;
+  }
   // Render-target textures: DEFAULT only (Windows), of a format the backend renders to; Novem
   // makes them 2D only and not dynamic.
   if ((usage & D3DUSAGE_RENDERTARGET) &&
@@ -45,10 +56,12 @@ Texture::Texture(Device *device, nv_image_type type, UINT width, UINT height, UI
     : owner_(device), type_(type), format_d3d_(format), usage_(usage), pool_(pool),
       store_(device, format, type, width, height, depth, levels, usage, pool) {
   surfaces_.resize(size_t(store_.layers()) * levels, nullptr);
+  autogen_ = (usage & D3DUSAGE_AUTOGENMIPMAP) && levels > 1;
+  if (autogen_) store_.set_autogen(NV_FILTER_LINEAR);
 }
 
 HRESULT Texture::lock_rect(UINT layer, UINT level, D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD flags) {
-  if (!locked_rect || level >= levels()) return D3DERR_INVALIDCALL;
+  if (!locked_rect || level >= exposed_levels()) return D3DERR_INVALIDCALL;
   locked_rect->pBits = nullptr;
   locked_rect->Pitch = 0;
   if (!lockable()) return D3DERR_INVALIDCALL;
@@ -61,7 +74,19 @@ HRESULT Texture::lock_rect(UINT layer, UINT level, D3DLOCKED_RECT *locked_rect, 
   return store_.lock(layer, level, rect ? &box : nullptr, flags, &locked_rect->pBits, &locked_rect->Pitch, nullptr);
 }
 
-HRESULT Texture::unlock_rect(UINT layer, UINT level) { return store_.unlock(layer, level); }
+HRESULT Texture::unlock_rect(UINT layer, UINT level) {
+  if (level >= exposed_levels()) return D3DERR_INVALIDCALL;
+  return store_.unlock(layer, level);
+}
+
+HRESULT Texture::set_autogen_filter(D3DTEXTUREFILTERTYPE filter) {
+  // Only AUTOGENMIPMAP textures have one; POINT or LINEAR (the filters the plugins' blits have).
+  if (!(usage_ & D3DUSAGE_AUTOGENMIPMAP) || (filter != D3DTEXF_POINT && filter != D3DTEXF_LINEAR))
+    return D3DERR_INVALIDCALL;
+  autogen_filter_ = filter;
+  store_.set_autogen_filter(filter == D3DTEXF_POINT ? NV_FILTER_POINT : NV_FILTER_LINEAR);
+  return D3D_OK;
+}
 
 DWORD Texture::set_lod(DWORD lod) {
   // Only managed textures have a LOD; others ignore the call and answer 0, as Windows does.
@@ -119,7 +144,7 @@ HRESULT Texture2D::QueryInterface(REFIID iid, void **out) {
 }
 
 HRESULT Texture2D::GetLevelDesc(UINT level, D3DSURFACE_DESC *desc) {
-  if (!desc || level >= levels()) return D3DERR_INVALIDCALL;
+  if (!desc || level >= exposed_levels()) return D3DERR_INVALIDCALL;
   *desc = level_desc(level);
   return D3D_OK;
 }
@@ -127,7 +152,7 @@ HRESULT Texture2D::GetLevelDesc(UINT level, D3DSURFACE_DESC *desc) {
 HRESULT Texture2D::GetSurfaceLevel(UINT level, IDirect3DSurface9 **out) {
   if (!out) return D3DERR_INVALIDCALL;
   *out = nullptr;
-  if (level >= levels()) return D3DERR_INVALIDCALL;
+  if (level >= exposed_levels()) return D3DERR_INVALIDCALL;
   Surface *s = surface(0, level);
   s->AddRef(); // counts on the texture
   *out = s;

@@ -40,6 +40,8 @@ public:
   // levels 0 becomes the full chain.
   static HRESULT check(Device *device, UINT width, UINT height, UINT depth, UINT &levels, DWORD usage,
                        D3DFORMAT format, D3DPOOL pool);
+  // The levels the application sees: one for an AUTOGENMIPMAP texture (the plugin makes the rest).
+  UINT exposed_levels() const { return autogen_ ? 1 : levels(); }
 
 protected:
   Texture(Device *device, nv_image_type type, UINT width, UINT height, UINT depth, UINT levels, DWORD usage,
@@ -47,6 +49,9 @@ protected:
   // Whether a lock is allowed at all: DEFAULT textures lock only when dynamic, as in Windows.
   bool lockable() const { return pool_ != D3DPOOL_DEFAULT || (usage_ & D3DUSAGE_DYNAMIC); }
   DWORD set_lod(DWORD lod);
+  HRESULT set_autogen_filter(D3DTEXTUREFILTERTYPE filter);
+  D3DTEXTUREFILTERTYPE autogen_filter() const { return autogen_filter_; }
+  void generate_mip_sub_levels() { store_.generate_mips(); }
   DWORD get_lod() const { return pool_ == D3DPOOL_MANAGED ? lod_ : 0; }
   HRESULT add_dirty_rect(UINT layer, const RECT *rect);
   D3DSURFACE_DESC level_desc(UINT level) const;
@@ -60,6 +65,8 @@ protected:
   DWORD usage_;
   D3DPOOL pool_;
   DWORD lod_ = 0;
+  bool autogen_ = false; // AUTOGENMIPMAP where the backend generates this format's levels
+  D3DTEXTUREFILTERTYPE autogen_filter_ = D3DTEXF_LINEAR;
   TexelStore store_;
   std::vector<Surface *> surfaces_; // layer-major, nullptr until asked for
 };
@@ -79,10 +86,10 @@ public:
   D3DRESOURCETYPE STDMETHODCALLTYPE GetType() override { return D3DRTYPE_TEXTURE; }
   DWORD STDMETHODCALLTYPE SetLOD(DWORD lod) override { return set_lod(lod); }
   DWORD STDMETHODCALLTYPE GetLOD() override { return get_lod(); }
-  DWORD STDMETHODCALLTYPE GetLevelCount() override { return levels(); }
-  HRESULT STDMETHODCALLTYPE SetAutoGenFilterType(D3DTEXTUREFILTERTYPE) override { return D3DERR_INVALIDCALL; }
-  D3DTEXTUREFILTERTYPE STDMETHODCALLTYPE GetAutoGenFilterType() override { return D3DTEXF_LINEAR; }
-  void STDMETHODCALLTYPE GenerateMipSubLevels() override {}
+  DWORD STDMETHODCALLTYPE GetLevelCount() override { return exposed_levels(); }
+  HRESULT STDMETHODCALLTYPE SetAutoGenFilterType(D3DTEXTUREFILTERTYPE filter) override { return set_autogen_filter(filter); }
+  D3DTEXTUREFILTERTYPE STDMETHODCALLTYPE GetAutoGenFilterType() override { return autogen_filter(); }
+  void STDMETHODCALLTYPE GenerateMipSubLevels() override { generate_mip_sub_levels(); }
   HRESULT STDMETHODCALLTYPE GetLevelDesc(UINT level, D3DSURFACE_DESC *desc) override;
   HRESULT STDMETHODCALLTYPE GetSurfaceLevel(UINT level, IDirect3DSurface9 **surface) override;
   HRESULT STDMETHODCALLTYPE LockRect(UINT level, D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD flags) override {

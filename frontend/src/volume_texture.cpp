@@ -26,7 +26,8 @@ HRESULT VolumeTexture::create(Device *device, UINT width, UINT height, UINT dept
                               D3DFORMAT format, D3DPOOL pool, VolumeTexture **out) {
   *out = nullptr;
   // Volumes are never render targets (Windows refuses them too).
-  if (std::max({width, height, depth}) > kMaxExtent || (usage & D3DUSAGE_RENDERTARGET)) return D3DERR_INVALIDCALL;
+  if (std::max({width, height, depth}) > kMaxExtent || (usage & (D3DUSAGE_RENDERTARGET | D3DUSAGE_AUTOGENMIPMAP)))
+    return D3DERR_INVALIDCALL;
   // DXTn volumes are not implemented (neither plugin lays out 3D block images yet).
   if (format_info(format).block != 1) return D3DERR_INVALIDCALL;
   if (HRESULT hr = check(device, width, height, depth, levels, usage, format, pool); FAILED(hr)) return hr;

@@ -20,7 +20,8 @@ const char *opcode_name(uint16_t op) {
       "DESTROY_IMAGE", "CREATE_SHADER", "DESTROY_SHADER", "SET_RENDER_TARGETS", "SET_VIEWPORT",
       "SET_SCISSOR",  "SET_PIPELINE",  "SET_VERTEX_BUFFER", "SET_CONSTANTS",   "CLEAR",
       "DRAW",         "READ_IMAGE",    "PRESENT",        "FENCE",             "SET_INDEX_BUFFER",
-      "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE",  "SET_DYNAMIC_STATE"};
+      "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE",  "SET_DYNAMIC_STATE",
+      "GENERATE_MIPS"};
   return op < NV_OP_COUNT ? names[op] : "?";
 }
 
@@ -406,6 +407,17 @@ void Executor::sub_image(const Image &img, uint32_t level, const nv_rect &r, GLi
   else
     gl_.TextureSubImage3D(img.name, GLint(level), r.x, r.y, z, r.width, r.height, 1, img.format->read_format,
                           img.format->read_type, texels);
+}
+
+void Executor::generate_mips(const nv_cmd_generate_mips &a, const nv_cmd_header *) {
+  const Image *img = framebuffers_.image(a.image);
+  if (!img || !img->sampled || img->renderbuffer || img->format->depth || img->format->compressed) {
+    log("GENERATE_MIPS %u: no such sampled, uncompressed colour image", a.image);
+    return;
+  }
+  // GL picks its own filter (a box filter in Mesa); the levels stay within the immutable chain.
+  if (img->levels > 1) gl_.GenerateTextureMipmap(img->name);
+  unflushed_ = true;
 }
 
 void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) {

@@ -69,6 +69,7 @@ public:
   void update_image(const nv_cmd_update_image &a, const nv_cmd_header *h);
   void set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *h);
   void set_dynamic_state(const nv_cmd_set_dynamic_state &a, const nv_cmd_header *h);
+  void generate_mips(const nv_cmd_generate_mips &a, const nv_cmd_header *h);
 
 private:
   // A table entry: the handler, then (unless KHR_debug reports them) any GL error it raised.
@@ -181,6 +182,7 @@ constexpr novem::DispatchTable<Executor> Executor::table() {
   t[NV_OP_UPDATE_IMAGE] = run<nv_cmd_update_image, &Executor::update_image>;
   t[NV_OP_SET_TEXTURE] = run<nv_cmd_set_texture, &Executor::set_texture>;
   t[NV_OP_SET_DYNAMIC_STATE] = run<nv_cmd_set_dynamic_state, &Executor::set_dynamic_state>;
+  t[NV_OP_GENERATE_MIPS] = run<nv_cmd_generate_mips, &Executor::generate_mips>;
   return t;
 }
 

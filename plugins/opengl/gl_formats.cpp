@@ -118,6 +118,7 @@ uint32_t format_support(const NovemGL &gl, uint32_t format) {
   }
   if (query(gl, f->internal_format, GL_FRAGMENT_TEXTURE) != GL_NONE) bits |= NV_SUPPORT_SAMPLED;
   if (query(gl, f->internal_format, GL_FILTER) != GL_NONE) bits |= NV_SUPPORT_FILTER;
+  if (!f->depth && !f->compressed && query(gl, f->internal_format, GL_MIPMAP) == GL_TRUE) bits |= NV_SUPPORT_GENERATE_MIPS;
   return bits;
 }
 

@@ -242,3 +242,33 @@ TEST_CASE("render-target textures: creation rules and level 0 as the target", "[
   REQUIRE(d.device->SetRenderTarget(0, back) == D3D_OK);
   back->Release();
 }
+
+TEST_CASE("AUTOGENMIPMAP textures: one level seen, Windows' creation rules, filter type", "[api][texture]") {
+  NullDevice d;
+  IDirect3DTexture9 *tex = nullptr;
+  CHECK(d.device->CreateTexture(16, 16, 2, D3DUSAGE_AUTOGENMIPMAP, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr) ==
+        D3DERR_INVALIDCALL);
+  CHECK(d.device->CreateTexture(16, 16, 0, D3DUSAGE_AUTOGENMIPMAP, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM, &tex, nullptr) ==
+        D3DERR_INVALIDCALL);
+  REQUIRE(d.device->CreateTexture(16, 16, 0, D3DUSAGE_AUTOGENMIPMAP, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr) ==
+          D3D_OK);
+  CHECK(tex->GetLevelCount() == 1);
+  D3DSURFACE_DESC desc;
+  CHECK(tex->GetLevelDesc(1, &desc) == D3DERR_INVALIDCALL);
+  D3DLOCKED_RECT lr;
+  CHECK(tex->LockRect(1, &lr, nullptr, 0) == D3DERR_INVALIDCALL);
+  REQUIRE(tex->LockRect(0, &lr, nullptr, 0) == D3D_OK);
+  REQUIRE(tex->UnlockRect(0) == D3D_OK);
+  CHECK(tex->GetAutoGenFilterType() == D3DTEXF_LINEAR);
+  CHECK(tex->SetAutoGenFilterType(D3DTEXF_POINT) == D3D_OK);
+  CHECK(tex->GetAutoGenFilterType() == D3DTEXF_POINT);
+  CHECK(tex->SetAutoGenFilterType(D3DTEXF_NONE) == D3DERR_INVALIDCALL);
+  tex->GenerateMipSubLevels();
+  CHECK(tex->Release() == 0);
+  REQUIRE(d.device->CreateTexture(16, 16, 0, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr) == D3D_OK);
+  CHECK(tex->SetAutoGenFilterType(D3DTEXF_LINEAR) == D3DERR_INVALIDCALL); // not an AUTOGENMIPMAP texture
+  CHECK(tex->Release() == 0);
+  IDirect3DVolumeTexture9 *volume = nullptr;
+  CHECK(d.device->CreateVolumeTexture(4, 4, 4, 0, D3DUSAGE_AUTOGENMIPMAP, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &volume,
+                                      nullptr) == D3DERR_INVALIDCALL);
+}

@@ -314,3 +314,45 @@ TEST_CASE("scene: render-target textures of every target format, drawn into and 
     }
   }
 }
+
+TEST_CASE("scene: AUTOGENMIPMAP generates the levels below level 0", "[scene][texture][mipmap]") {
+  auto images = render_all("autogen_mipmap", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xffff0000, 1.0f, 0));
+    IDirect3DTexture9 *tex = nullptr;
+    HR(dev->CreateTexture(4, 4, 0, D3DUSAGE_AUTOGENMIPMAP, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr));
+    REQUIRE(tex->GetLevelCount() == 1);
+    // A checkerboard of white and black texels: every generated level is mid grey.
+    D3DLOCKED_RECT lr;
+    HR(tex->LockRect(0, &lr, nullptr, 0));
+    for (UINT j = 0; j < 4; ++j)
+      for (UINT i = 0; i < 4; ++i) {
+        const D3DCOLOR c = (i + j) % 2 ? 0xff000000 : 0xffffffff;
+        std::memcpy(static_cast<uint8_t *>(lr.pBits) + j * UINT(lr.Pitch) + i * 4, &c, 4);
+      }
+    HR(tex->UnlockRect(0));
+    ShaderSet s(dev, "vs20_pass_texcoord_v1", "ps20_texld", kElements);
+    HR(dev->SetTexture(0, tex));
+    HR(dev->SetSamplerState(0, D3DSAMP_MIPFILTER, D3DTEXF_POINT));
+    // The whole texture on 2 x 2 pixels (level 1), and on one pixel (level 2).
+    auto quad = [&](float x0, float size) {
+      auto cx = [](float px) { return px / 32.0f - 1.0f; };
+      auto cy = [](float py) { return 1.0f - py / 32.0f; };
+      DirVertex q[4] = {{cx(x0), cy(0), 0.5f, 1, 0, 0, 0},
+                        {cx(x0 + size), cy(0), 0.5f, 1, 1, 0, 0},
+                        {cx(x0), cy(size), 0.5f, 1, 0, 1, 0},
+                        {cx(x0 + size), cy(size), 0.5f, 1, 1, 1, 0}};
+      HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, q, sizeof(DirVertex)));
+    };
+    quad(0, 2);
+    quad(8, 1);
+    HR(dev->SetSamplerState(0, D3DSAMP_MIPFILTER, D3DTEXF_NONE));
+    HR(dev->SetTexture(0, nullptr));
+    CHECK(tex->Release() == 0);
+    s.release(dev);
+  }, 2);
+  for (const auto &r : images) {
+    for (UINT y = 0; y < 2; ++y)
+      for (UINT x = 0; x < 2; ++x) probe(r, x, y, 0xff808080, 2);
+    probe(r, 8, 0, 0xff808080, 2);
+  }
+}

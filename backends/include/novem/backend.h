@@ -30,6 +30,7 @@ enum nv_format_support {
   NV_SUPPORT_VERTEX = 1u << 3,
   NV_SUPPORT_BLEND = 1u << 4,
   NV_SUPPORT_FILTER = 1u << 5, /* ABI 4: a sampled image can be read with linear filtering */
+  NV_SUPPORT_GENERATE_MIPS = 1u << 6, /* ABI 4: GENERATE_MIPS works on its images */
 };
 
 /* Filled by nv_plugin.probe: what the frontend needs for GetAdapterIdentifier, GetDeviceCaps

@@ -202,6 +202,7 @@ typedef enum nv_opcode {
   NV_OP_UPDATE_IMAGE,     /* ABI 3 */
   NV_OP_SET_TEXTURE,      /* ABI 3 */
   NV_OP_SET_DYNAMIC_STATE, /* ABI 4 */
+  NV_OP_GENERATE_MIPS,    /* ABI 4 */
   NV_OP_COUNT
 } nv_opcode;
 
@@ -339,6 +340,12 @@ typedef struct nv_cmd_set_dynamic_state {
   float depth_bias_constant;
   float depth_bias_slope;
 } nv_cmd_set_dynamic_state;
+
+/* ABI 4: fills levels 1.. of every layer of an NV_IMAGE_SAMPLED colour image from level 0, each
+ * level from the one above, with `filter` (NV_FILTER_POINT or LINEAR; a plugin whose API picks its
+ * own filter may ignore it). Only for formats with NV_SUPPORT_GENERATE_MIPS. Ordered with draws
+ * like UPDATE_IMAGE (D3DUSAGE_AUTOGENMIPMAP). */
+typedef struct nv_cmd_generate_mips { uint32_t image; uint32_t filter; } nv_cmd_generate_mips;
 
 #ifdef __cplusplus
 }

@@ -27,7 +27,8 @@ const char *opcode_name(uint16_t op) {
       "DESTROY_IMAGE", "CREATE_SHADER", "DESTROY_SHADER", "SET_RENDER_TARGETS", "SET_VIEWPORT",
       "SET_SCISSOR",  "SET_PIPELINE",  "SET_VERTEX_BUFFER", "SET_CONSTANTS", "CLEAR",
       "DRAW",         "READ_IMAGE",    "PRESENT",        "FENCE",         "SET_INDEX_BUFFER",
-      "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE",  "SET_DYNAMIC_STATE"};
+      "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE",  "SET_DYNAMIC_STATE",
+      "GENERATE_MIPS"};
   return op < NV_OP_COUNT ? names[op] : "unknown";
 }
 
@@ -546,6 +547,40 @@ void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) {
 }
 
 void Executor::destroy_image(const nv_cmd_destroy_image &a, const nv_cmd_header *) { drop_image(a.image); }
+
+void Executor::generate_mips(const nv_cmd_generate_mips &a, const nv_cmd_header *) {
+  Image *img = find_image(a.image);
+  if (!img) return;
+  if (!img->sampled_view() || img->is_depth()) throw std::runtime_error("the image is not a sampled colour image");
+  if (img->levels() < 2) return;
+  end_rendering();
+  VkCommandBuffer cmd = command_buffer();
+  const NovemVkDevice *vk = &device_->vk();
+  // The whole image in GENERAL (a blit's source and destination at once), each level blitted from
+  // the one above once the previous blit's writes are visible.
+  constexpr VkPipelineStageFlags2 kBlit = VK_PIPELINE_STAGE_2_BLIT_BIT;
+  barriers_.transition(img->handle(), img->format().aspects, img->access(),
+                       ImageAccess{VK_IMAGE_LAYOUT_GENERAL, kBlit, VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT});
+  const bool volume = img->type() == NV_IMAGE_TYPE_3D;
+  for (uint32_t level = 1; level < img->levels(); ++level) {
+    if (level > 1)
+      barriers_.memory(kBlit, VK_ACCESS_2_TRANSFER_WRITE_BIT, kBlit, VK_ACCESS_2_TRANSFER_READ_BIT);
+    barriers_.flush(*vk, cmd);
+    auto extent = [&](uint32_t l) {
+      return VkOffset3D{int32_t(std::max(img->width() >> l, 1u)), int32_t(std::max(img->height() >> l, 1u)),
+                        volume ? int32_t(std::max(img->depth() >> l, 1u)) : 1};
+    };
+    VkImageBlit blit{};
+    blit.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level - 1, 0, img->layers()};
+    blit.srcOffsets[1] = extent(level - 1);
+    blit.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, img->layers()};
+    blit.dstOffsets[1] = extent(level);
+    vk->CmdBlitImage(cmd, img->handle(), VK_IMAGE_LAYOUT_GENERAL, img->handle(), VK_IMAGE_LAYOUT_GENERAL, 1, &blit,
+                     a.filter == NV_FILTER_POINT ? VK_FILTER_NEAREST : VK_FILTER_LINEAR);
+  }
+  img->mark_used(batches_->recording_id());
+  if (!options_.batching) submit();
+}
 
 void Executor::create_shader(const nv_cmd_create_shader &a, const nv_cmd_header *h) {
   if (!a.shader) return;

@@ -66,6 +66,7 @@ public:
   void update_image(const nv_cmd_update_image &a, const nv_cmd_header *h);
   void set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *h);
   void set_dynamic_state(const nv_cmd_set_dynamic_state &a, const nv_cmd_header *h);
+  void generate_mips(const nv_cmd_generate_mips &a, const nv_cmd_header *h);
 
   // One line on stderr for a command that failed (the first few of them).
   void report(uint16_t opcode, const char *what);
@@ -197,6 +198,7 @@ constexpr DispatchTable<Executor> Executor::table() {
   t[NV_OP_UPDATE_IMAGE] = guarded<nv_cmd_update_image, &Executor::update_image>;
   t[NV_OP_SET_TEXTURE] = guarded<nv_cmd_set_texture, &Executor::set_texture>;
   t[NV_OP_SET_DYNAMIC_STATE] = guarded<nv_cmd_set_dynamic_state, &Executor::set_dynamic_state>;
+  t[NV_OP_GENERATE_MIPS] = guarded<nv_cmd_generate_mips, &Executor::generate_mips>;
   return t;
 }
 

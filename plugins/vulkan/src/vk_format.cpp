@@ -125,6 +125,12 @@ void query_format_support(const NovemVkInstance &vk, VkPhysicalDevice gpu, uint3
     constexpr VkFormatFeatureFlags sampled = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
     if (image && (tiled & sampled) == sampled) support[f] |= NV_SUPPORT_SAMPLED;
     if (image && (tiled & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT)) support[f] |= NV_SUPPORT_FILTER;
+    // GENERATE_MIPS blits with a linear filter, in place (the L4A4 widening is no concern: the
+    // blit works on the stored format).
+    constexpr VkFormatFeatureFlags blits = VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT |
+                                           VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+    if (image && !(tiled & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) && (tiled & blits) == blits)
+      support[f] |= NV_SUPPORT_GENERATE_MIPS;
     if (p.bufferFeatures & VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT) support[f] |= NV_SUPPORT_VERTEX;
   }
 }
