@@ -11,6 +11,10 @@ FormatInfo format_info(D3DFORMAT format) {
   case D3DFMT_D16: return {NV_FORMAT_D16_UNORM, 2, false, true, false, false};
   case D3DFMT_D24S8: return {NV_FORMAT_D24_UNORM_S8_UINT, 4, false, true, true, false};
   case D3DFMT_D24X8: return {NV_FORMAT_D24_UNORM_S8_UINT, 4, false, true, false, false};
+  // D32's 32-bit integer depth is kept as a 32-bit float (Vulkan and GL have no 32-bit integer
+  // depth): 24 bits of precision, as D24's.
+  case D3DFMT_D32: return {NV_FORMAT_D32_SFLOAT, 4, false, true, false, false};
+  case D3DFMT_D32F_LOCKABLE: return {NV_FORMAT_D32_SFLOAT, 4, false, true, false, false};
   // Render targets too where D3D9 allows and the plugins store the format as laid out (so that
   // rendering writes and readback return D3D9's layout); A4R4G4B4 is stored swizzled, and the
   // luminance, alpha, signed and DXTn formats are no render targets in D3D9.

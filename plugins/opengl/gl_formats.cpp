@@ -14,6 +14,7 @@ constexpr ImageFormat kB8G8R8A8 = {GL_RGBA8, GL_BGRA, GL_UNSIGNED_BYTE, 4, false
 constexpr ImageFormat kR5G6B5 = {GL_RGB565, GL_RGB, GL_UNSIGNED_SHORT_5_6_5, 2, false, false};
 constexpr ImageFormat kD16 = {GL_DEPTH_COMPONENT16, GL_DEPTH_COMPONENT, GL_UNSIGNED_SHORT, 2, true, false};
 constexpr ImageFormat kD24S8 = {GL_DEPTH24_STENCIL8, GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, 4, true, true};
+constexpr ImageFormat kD32F = {GL_DEPTH_COMPONENT32F, GL_DEPTH_COMPONENT, GL_FLOAT, 4, true, false};
 
 // Texture formats (commands.h gives each layout and what sampling returns). GL's _REV packed
 // types put the first component of the format in the low bits: BGRA + 1_5_5_5_REV is D3D9's
@@ -69,6 +70,7 @@ const ImageFormat *image_format(uint32_t format) {
   case NV_FORMAT_R5G6B5_UNORM: return &kR5G6B5;
   case NV_FORMAT_D16_UNORM: return &kD16;
   case NV_FORMAT_D24_UNORM_S8_UINT: return &kD24S8;
+  case NV_FORMAT_D32_SFLOAT: return &kD32F;
   case NV_FORMAT_B5G5R5A1_UNORM: return &kB5G5R5A1;
   case NV_FORMAT_B4G4R4A4_UNORM: return &kB4G4R4A4;
   case NV_FORMAT_A8_UNORM: return &kA8;

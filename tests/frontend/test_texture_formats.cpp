@@ -48,6 +48,14 @@ TEST_CASE("CheckDeviceFormat: texture formats, usages and resource types", "[api
                                D3DFMT_L8) == D3DERR_NOTAVAILABLE);
   CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, 0, D3DRTYPE_SURFACE, D3DFMT_DXT5) ==
         D3DERR_NOTAVAILABLE);
+  // Depth formats, and render-target formats with them.
+  for (D3DFORMAT f : {D3DFMT_D16, D3DFMT_D24X8, D3DFMT_D24S8, D3DFMT_D32, D3DFMT_D32F_LOCKABLE}) {
+    CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DUSAGE_DEPTHSTENCIL, D3DRTYPE_SURFACE, f) == D3D_OK);
+    CHECK(d3d->CheckDepthStencilMatch(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DFMT_A16B16G16R16F, f) == D3D_OK);
+  }
+  CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DUSAGE_DEPTHSTENCIL, D3DRTYPE_SURFACE,
+                               D3DFMT_D15S1) == D3DERR_NOTAVAILABLE);
+  CHECK(d3d->CheckDepthStencilMatch(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DFMT_L8, D3DFMT_D16) == D3DERR_NOTAVAILABLE);
   d3d->Release();
 }
 

@@ -356,3 +356,34 @@ TEST_CASE("scene: AUTOGENMIPMAP generates the levels below level 0", "[scene][te
     probe(r, 8, 0, 0xff808080, 2);
   }
 }
+
+TEST_CASE("scene: every depth format tests depth", "[scene][depth][format]") {
+  for (D3DFORMAT f : {D3DFMT_D16, D3DFMT_D24X8, D3DFMT_D24S8, D3DFMT_D32, D3DFMT_D32F_LOCKABLE}) {
+    DYNAMIC_SECTION("format " << f) {
+      auto images = render_all("depth_format_" + std::to_string(f), SceneSetup{}, [&](IDirect3DDevice9 *dev) {
+        IDirect3DSurface9 *ds = nullptr;
+        HR(dev->CreateDepthStencilSurface(64, 64, f, D3DMULTISAMPLE_NONE, 0, FALSE, &ds, nullptr));
+        HR(dev->SetDepthStencilSurface(ds));
+        HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET | D3DCLEAR_ZBUFFER, 0xff000000, 0.5f, 0));
+        HR(dev->SetRenderState(D3DRS_ZENABLE, D3DZB_TRUE));
+        HR(dev->SetRenderState(D3DRS_ZFUNC, D3DCMP_LESS));
+        HR(dev->SetRenderState(D3DRS_LIGHTING, FALSE));
+        HR(dev->SetFVF(kTLVertexFVF));
+        auto quad = [&](float x0, float x1, float z, D3DCOLOR c) {
+          TLVertex v[4] = {{x0, 0, z, 1, c}, {x1, 0, z, 1, c}, {x0, 64, z, 1, c}, {x1, 64, z, 1, c}};
+          HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, v, sizeof(TLVertex)));
+        };
+        quad(0, 32, 0.25f, 0xffff0000);  // nearer than the cleared 0.5: drawn
+        quad(32, 64, 0.75f, 0xff00ff00); // farther: hidden
+        quad(0, 16, 0.3f, 0xff0000ff);   // farther than the red it overlaps: hidden
+        HR(dev->SetDepthStencilSurface(nullptr));
+        CHECK(ds->Release() == 0);
+      }, 0);
+      for (const auto &r : images) {
+        probe(r, 8, 32, 0xffff0000, 0);
+        probe(r, 24, 32, 0xffff0000, 0);
+        probe(r, 48, 32, 0xff000000, 0);
+      }
+    }
+  }
+}

@@ -59,6 +59,7 @@ typedef enum nv_format {
   NV_FORMAT_BC1_UNORM,       /* D3DFMT_DXT1: 4x4 blocks of 8 bytes (1-bit alpha: transparent texels read (0, 0, 0, 0)) */
   NV_FORMAT_BC2_UNORM,       /* D3DFMT_DXT2, DXT3: 4x4 blocks of 16 bytes */
   NV_FORMAT_BC3_UNORM,       /* D3DFMT_DXT4, DXT5: 4x4 blocks of 16 bytes */
+  NV_FORMAT_D32_SFLOAT,      /* D3DFMT_D32F_LOCKABLE, and D3DFMT_D32 (its 32-bit integer depth kept as a float) */
   NV_FORMAT_COUNT
 } nv_format;
 

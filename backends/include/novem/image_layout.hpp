@@ -33,6 +33,7 @@ inline ImageLayout image_layout(uint32_t format) {
   case NV_FORMAT_R16G16_UNORM:
   case NV_FORMAT_R16G16_SFLOAT:
   case NV_FORMAT_R32_SFLOAT:
+  case NV_FORMAT_D32_SFLOAT:
   case NV_FORMAT_B10G10R10A2_UNORM:
   case NV_FORMAT_R10G10B10A2_UNORM:
   case NV_FORMAT_D24_UNORM_S8_UINT: return {1, 4};

@@ -50,6 +50,7 @@ VkFormat to_vk_format(nv_format format) {
   case NV_FORMAT_R5G6B5_UNORM: return VK_FORMAT_R5G6B5_UNORM_PACK16;
   case NV_FORMAT_D16_UNORM: return VK_FORMAT_D16_UNORM;
   case NV_FORMAT_D24_UNORM_S8_UINT: return VK_FORMAT_D24_UNORM_S8_UINT;
+  case NV_FORMAT_D32_SFLOAT: return VK_FORMAT_D32_SFLOAT;
   case NV_FORMAT_R32_SFLOAT: return VK_FORMAT_R32_SFLOAT;
   case NV_FORMAT_R32G32_SFLOAT: return VK_FORMAT_R32G32_SFLOAT;
   case NV_FORMAT_R32G32B32_SFLOAT: return VK_FORMAT_R32G32B32_SFLOAT;
@@ -94,7 +95,8 @@ FormatInfo resolve_format(const NovemVkInstance &vk, VkPhysicalDevice gpu, nv_fo
   info.block = layout.block;
   info.swizzle = swizzle_of(format);
   switch (format) {
-  case NV_FORMAT_D16_UNORM: info.aspects = VK_IMAGE_ASPECT_DEPTH_BIT; break;
+  case NV_FORMAT_D16_UNORM:
+  case NV_FORMAT_D32_SFLOAT: info.aspects = VK_IMAGE_ASPECT_DEPTH_BIT; break;
   case NV_FORMAT_D24_UNORM_S8_UINT:
     if (!is_depth_target(vk, gpu, info.format)) info.format = VK_FORMAT_D32_SFLOAT_S8_UINT;
     info.aspects = VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT;
