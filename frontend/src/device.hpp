@@ -35,6 +35,8 @@ public:
 
   CommandStream &commands() { return *stream_; }
   const nv_adapter_info &adapter() const { return plugin_.adapter; }
+  // The plugin's counters (novem_get_statistics).
+  void statistics(nv_statistics &s) const { stream_->channel().statistics(s); }
   // A texture's LOD changed: the slots it is bound to must be sent again.
   void texture_changed(Texture *texture);
 

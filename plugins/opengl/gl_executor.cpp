@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "gl_log.hpp"
+#include "novem/options.hpp"
 
 namespace novem_gl {
 
@@ -19,26 +20,31 @@ const char *opcode_name(uint16_t op) {
       "DESTROY_IMAGE", "CREATE_SHADER", "DESTROY_SHADER", "SET_RENDER_TARGETS", "SET_VIEWPORT",
       "SET_SCISSOR",  "SET_PIPELINE",  "SET_VERTEX_BUFFER", "SET_CONSTANTS",   "CLEAR",
       "DRAW",         "READ_IMAGE",    "PRESENT",        "FENCE",             "SET_INDEX_BUFFER",
-      "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE"};
+      "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE",   "UPDATE_CONSTANTS"};
   return op < NV_OP_COUNT ? names[op] : "?";
 }
 
 } // namespace
 
 Config Config::from_environment() {
+  const novem::Options settings;
   Config c;
-  c.debug = env_flag("NOVEM_GL_DEBUG", false);
-  c.check_errors = env_flag("NOVEM_GL_CHECK_ERRORS", true);
-  c.state_cache = env_flag("NOVEM_GL_STATE_CACHE", true);
-  c.upload_ring = env_flag("NOVEM_GL_UPLOAD_RING", true);
-  c.dump_glsl = env_flag("NOVEM_GL_DUMP_GLSL", false);
+  c.debug = settings.flag("NOVEM_GL_DEBUG", false);
+  c.check_errors = settings.flag("NOVEM_GL_CHECK_ERRORS", true);
+  c.dump_glsl = settings.flag("NOVEM_GL_DUMP_GLSL", false);
+  c.batching = settings.flag("NOVEM_GL_BATCHING", true);
+  c.state_cache = settings.flag("NOVEM_GL_STATE_CACHE", true);
+  c.pipeline_cache = settings.flag("NOVEM_GL_PIPELINE_CACHE", true);
+  c.barrier_tracking = settings.flag("NOVEM_GL_BARRIERS", true);
+  c.upload_ring = settings.flag("NOVEM_GL_UPLOAD_RING", true);
+  if (c.pipeline_cache) c.cache_dir = settings.cache_dir();
   return c;
 }
 
 Executor::Executor(nv_channel &channel, Context &context, const Config &config)
     : channel_(channel), gl_(context.gl), config_(config),
       check_errors_(config.check_errors && !context.debug_output), state_(gl_, config.state_cache),
-      programs_(gl_, channel.pipelines_created, config.dump_glsl), framebuffers_(gl_) {}
+      programs_(gl_, channel, config.dump_glsl), framebuffers_(gl_) {}
 
 bool Executor::init(std::string &error) {
   // D3D's clip space (+Y up, Z in [0, 1]) with NDC y = +1 on the viewport's first row, which is
@@ -53,6 +59,7 @@ bool Executor::init(std::string &error) {
   gl_.CreateVertexArrays(1, &vao_);
   gl_.BindVertexArray(vao_);
   state_.init();
+  if (!config_.cache_dir.empty()) programs_.enable_disk_cache(config_.cache_dir + "/opengl");
 
   GLint alignment = 256, max_block = 16384;
   gl_.GetIntegerv(GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT, &alignment);
@@ -63,11 +70,13 @@ bool Executor::init(std::string &error) {
       error = "cannot map the constant ring (ARB_buffer_storage)";
       return false;
     }
+    channel_.device_allocations.fetch_add(1, std::memory_order_relaxed);
     max_constants_ = std::min(max_constants_, ring_.segment_size());
   } else {
     for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
       gl_.CreateBuffers(1, &stage_ubo_[s]);
       gl_.NamedBufferStorage(stage_ubo_[s], GLsizeiptr(max_constants_), nullptr, GL_DYNAMIC_STORAGE_BIT);
+      channel_.device_allocations.fetch_add(1, std::memory_order_relaxed);
       gl_.BindBufferBase(GL_UNIFORM_BUFFER, kBinding[s], stage_ubo_[s]);
     }
   }
@@ -169,6 +178,7 @@ void Executor::create_buffer(const nv_cmd_create_buffer &a, const nv_cmd_header 
   b.size = a.size;
   gl_.CreateBuffers(1, &b.name);
   gl_.NamedBufferStorage(b.name, GLsizeiptr(std::max<uint64_t>(a.size, 1)), nullptr, GL_DYNAMIC_STORAGE_BIT);
+  channel_.device_allocations.fetch_add(1, std::memory_order_relaxed);
   buffers_[a.buffer] = b;
   for (uint32_t s = 0; s < slots_.size(); ++s)
     if (slots_[s].buffer == a.buffer) bind_vertex_buffer(s);
@@ -209,14 +219,38 @@ void Executor::bind_vertex_buffer(uint32_t slot) {
 
 void Executor::set_constants(const nv_cmd_set_constants &a, const nv_cmd_header *h) {
   if (a.stage >= NV_STAGE_COUNT || !a.size) return;
-  size_t size = std::min<size_t>(a.size, max_constants_);
-  const void *data = novem::command_payload<nv_cmd_set_constants>(h);
+  const uint64_t room = h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_set_constants);
+  const size_t size = size_t(std::min<uint64_t>({a.size, room, max_constants_}));
+  const auto *data = static_cast<const uint8_t *>(novem::command_payload<nv_cmd_set_constants>(h));
+  constants_[a.stage].assign(data, data + size);
+  upload_constants(a.stage);
+}
+
+void Executor::update_constants(const nv_cmd_update_constants &a, const nv_cmd_header *h) {
+  if (a.stage >= NV_STAGE_COUNT || a.offset >= max_constants_) return;
+  const uint64_t room = h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_update_constants);
+  const size_t size = size_t(std::min<uint64_t>({a.size, room, max_constants_ - a.offset}));
+  if (!size) return;
+  std::vector<uint8_t> &block = constants_[a.stage];
+  if (block.size() < a.offset + size) block.resize(a.offset + size, 0);
+  std::memcpy(block.data() + a.offset, novem::command_payload<nv_cmd_update_constants>(h), size);
   if (config_.upload_ring) {
-    size_t offset = ring_.allocate(size);
-    std::memcpy(ring_.data() + offset, data, size);
-    gl_.BindBufferRange(GL_UNIFORM_BUFFER, kBinding[a.stage], ring_.buffer(), GLintptr(offset), GLsizeiptr(size));
+    upload_constants(a.stage); // a new ring slice: draws before it keep reading the old one
   } else {
-    gl_.NamedBufferSubData(stage_ubo_[a.stage], 0, GLsizeiptr(size), data);
+    gl_.NamedBufferSubData(stage_ubo_[a.stage], GLintptr(a.offset), GLsizeiptr(size), block.data() + a.offset);
+  }
+}
+
+// The stage's whole block into a fresh ring slice (or its own buffer without the ring).
+void Executor::upload_constants(uint32_t stage) {
+  const std::vector<uint8_t> &block = constants_[stage];
+  if (block.empty()) return;
+  if (config_.upload_ring) {
+    size_t offset = ring_.allocate(block.size());
+    std::memcpy(ring_.data() + offset, block.data(), block.size());
+    gl_.BindBufferRange(GL_UNIFORM_BUFFER, kBinding[stage], ring_.buffer(), GLintptr(offset), GLsizeiptr(block.size()));
+  } else {
+    gl_.NamedBufferSubData(stage_ubo_[stage], 0, GLsizeiptr(block.size()), block.data());
   }
 }
 
@@ -291,6 +325,7 @@ void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
   }
   state_.scissor(scissor_);
   unflushed_ = true;
+  if (!config_.batching) finish();
 }
 
 void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
@@ -449,6 +484,11 @@ void Executor::destroy_shader(const nv_cmd_destroy_shader &a, const nv_cmd_heade
 }
 
 void Executor::set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *) {
+  if (!config_.pipeline_cache) { // NOVEM_GL_PIPELINE_CACHE=0: every pipeline change links anew
+    pipelines_.clear();
+    programs_.forget_programs();
+    pipeline_ = nullptr;
+  }
   desc_ = a.desc;
   have_desc_ = true;
   pipeline_ = pipelines_.get(desc_, programs_); // links a new (vs, ps) pair now
@@ -496,6 +536,13 @@ void Executor::apply_vertex_input(const nv_pipeline_desc &d) {
 
 bool Executor::prepare_draw() {
   if (!bind_targets()) return false;
+  // Every write Novem makes reaches GL through GL calls, which GL orders with the draws, and the
+  // constant ring is coherent: no draw needs glMemoryBarrier. Without barrier tracking
+  // (NOVEM_GL_BARRIERS=0) each draw pays for a full one, as a layer that cannot tell would.
+  if (!config_.barrier_tracking) {
+    gl_.MemoryBarrier(GL_ALL_BARRIER_BITS);
+    channel_.barriers.fetch_add(1, std::memory_order_relaxed);
+  }
   bind_textures();
   if (pipeline_dirty_) {
     if (!pipeline_ && have_desc_) pipeline_ = pipelines_.get(desc_, programs_);
@@ -510,6 +557,7 @@ void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
   if (!a.vertex_count || !prepare_draw()) return;
   gl_.DrawArrays(pipeline_->mode, GLint(a.first_vertex), GLsizei(a.vertex_count));
   unflushed_ = true;
+  if (!config_.batching) finish();
 }
 
 void Executor::set_index_buffer(const nv_cmd_set_index_buffer &a, const nv_cmd_header *) {
@@ -540,6 +588,14 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
   gl_.DrawElementsBaseVertex(pipeline_->mode, GLsizei(a.index_count), type,
                              reinterpret_cast<const void *>(uintptr_t(first)), GLint(a.base_vertex));
   unflushed_ = true;
+  if (!config_.batching) finish();
+}
+
+// Batching off (NOVEM_GL_BATCHING=0): the naive way, the GPU drained after each draw and clear.
+void Executor::finish() {
+  gl_.Finish();
+  unflushed_ = false;
+  channel_.gpu_waits.fetch_add(1, std::memory_order_relaxed);
 }
 
 } // namespace novem_gl

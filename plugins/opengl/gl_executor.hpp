@@ -8,6 +8,7 @@
 #include <deque>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "gl_context.hpp"
 #include "gl_framebuffers.hpp"
@@ -19,13 +20,19 @@
 
 namespace novem_gl {
 
-// Switches, read from the environment when a device starts ("0" off, anything else on).
+// Switches, read from the environment or the config file when a device starts
+// (novem/options.hpp: "0", "off", "false", "no" are off, anything else on).
 struct Config {
   bool debug = false;        // NOVEM_GL_DEBUG: debug context, KHR_debug messages to stderr
   bool check_errors = true;  // NOVEM_GL_CHECK_ERRORS: glGetError after each command (without debug)
-  bool state_cache = true;   // NOVEM_GL_STATE_CACHE: drop redundant GL state calls
-  bool upload_ring = true;   // NOVEM_GL_UPLOAD_RING: constants through a persistently mapped ring
   bool dump_glsl = false;    // NOVEM_GL_DUMP_GLSL: print each shader's GLSL
+  // The five techniques of issue 6, each switchable to measure it:
+  bool batching = true;      // NOVEM_GL_BATCHING: 0 = glFinish after every draw and clear
+  bool state_cache = true;   // NOVEM_GL_STATE_CACHE: drop redundant GL state calls (dirty state)
+  bool pipeline_cache = true; // NOVEM_GL_PIPELINE_CACHE: programs kept per pair and on disk; 0 = link per SET_PIPELINE
+  bool barrier_tracking = true; // NOVEM_GL_BARRIERS: 0 = glMemoryBarrier(ALL) before every draw
+  bool upload_ring = true;   // NOVEM_GL_UPLOAD_RING: constants through a persistently mapped ring (suballocation)
+  std::string cache_dir;     // NOVEM_CACHE_DIR: where program binaries live ("" = none)
   static Config from_environment();
 };
 
@@ -67,6 +74,7 @@ public:
   void draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *h);
   void update_image(const nv_cmd_update_image &a, const nv_cmd_header *h);
   void set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *h);
+  void update_constants(const nv_cmd_update_constants &a, const nv_cmd_header *h);
 
 private:
   // A table entry: the handler, then (unless KHR_debug reports them) any GL error it raised.
@@ -81,6 +89,7 @@ private:
   void apply_vertex_input(const nv_pipeline_desc &d);
   void bind_vertex_buffer(uint32_t slot);
   bool prepare_draw(); // targets and pipeline; false when the draw cannot happen
+  void finish();       // glFinish, counted: batching off
   void pipeline_changed(uint32_t shader); // a shader went away or came back
   GLuint sampler(const nv_sampler_desc &desc); // cached by desc
   void bind_textures();                        // texture units 16 + N (pixel), 32 + N (vertex)
@@ -111,6 +120,8 @@ private:
   GLuint vao_ = 0;
   GLuint stage_ubo_[NV_STAGE_COUNT] = {}; // without the ring: one buffer per stage
   size_t max_constants_ = 0;
+  std::vector<uint8_t> constants_[NV_STAGE_COUNT]; // each stage's block, for UPDATE_CONSTANTS
+  void upload_constants(uint32_t stage);
   std::unordered_map<uint32_t, Buffer> buffers_;
   std::array<Slot, NV_MAX_VERTEX_BUFFERS> slots_{};
   nv_cmd_set_index_buffer index_{};
@@ -170,6 +181,7 @@ constexpr novem::DispatchTable<Executor> Executor::table() {
   t[NV_OP_DRAW_INDEXED] = run<nv_cmd_draw_indexed, &Executor::draw_indexed>;
   t[NV_OP_UPDATE_IMAGE] = run<nv_cmd_update_image, &Executor::update_image>;
   t[NV_OP_SET_TEXTURE] = run<nv_cmd_set_texture, &Executor::set_texture>;
+  t[NV_OP_UPDATE_CONSTANTS] = run<nv_cmd_update_constants, &Executor::update_constants>;
   return t;
 }
 

@@ -145,6 +145,7 @@ typedef enum nv_opcode {
   NV_OP_DRAW_INDEXED,     /* ABI 2 */
   NV_OP_UPDATE_IMAGE,     /* ABI 3 */
   NV_OP_SET_TEXTURE,      /* ABI 3 */
+  NV_OP_UPDATE_CONSTANTS, /* ABI 4 */
   NV_OP_COUNT
 } nv_opcode;
 
@@ -243,6 +244,12 @@ typedef struct nv_cmd_update_image {
 typedef struct nv_cmd_set_texture {
   uint32_t stage; uint32_t slot; uint32_t image; nv_sampler_desc sampler;
 } nv_cmd_set_texture;
+
+/* ABI 4: writes size bytes (the payload) at byte offset of stage's uniform block, which keeps
+ * its other bytes — what changed since the last SET_CONSTANTS/UPDATE_CONSTANTS, so that one
+ * changed register does not resend the whole block. Bytes past the block's current size extend
+ * it (the gap reads as zero). Ordered with draws like SET_CONSTANTS. */
+typedef struct nv_cmd_update_constants { uint32_t stage; uint32_t offset; uint32_t size; } nv_cmd_update_constants;
 
 #ifdef __cplusplus
 }

@@ -26,7 +26,7 @@ const char *opcode_name(uint16_t op) {
       "DESTROY_IMAGE", "CREATE_SHADER", "DESTROY_SHADER", "SET_RENDER_TARGETS", "SET_VIEWPORT",
       "SET_SCISSOR",  "SET_PIPELINE",  "SET_VERTEX_BUFFER", "SET_CONSTANTS", "CLEAR",
       "DRAW",         "READ_IMAGE",    "PRESENT",        "FENCE",         "SET_INDEX_BUFFER",
-      "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE"};
+      "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE",   "UPDATE_CONSTANTS"};
   return op < NV_OP_COUNT ? names[op] : "unknown";
 }
 
@@ -45,12 +45,15 @@ constexpr uint32_t kMaxReportedErrors = 16;
 // ---------------------------------------------------------------------------------------------
 // life cycle
 
-Executor::Executor(nv_channel &channel, const Options &options) : channel_(channel), options_(options) {
+Executor::Executor(nv_channel &channel, const Options &options)
+    : channel_(channel), options_(options), barriers_(options.barrier_tracking, channel.barriers) {
   instance_ = std::make_unique<Instance>(options_);
   device_ = std::make_unique<Device>(instance_->vk(), instance_->pick_physical_device());
-  allocator_ = std::make_unique<MemoryAllocator>(*device_, options_.suballocation);
+  allocator_ = std::make_unique<MemoryAllocator>(*device_, options_.suballocation, channel_.device_allocations);
   layout_ = std::make_unique<PipelineLayout>(*device_);
-  pipelines_ = std::make_unique<PipelineCache>(*device_, *layout_, channel_, options_.pipeline_cache);
+  pipelines_ = std::make_unique<PipelineCache>(
+      *device_, *layout_, channel_, options_.pipeline_cache,
+      options_.cache_dir.empty() ? std::string() : options_.cache_dir + "/vulkan-pipelines.bin");
   uniforms_ = std::make_unique<UniformRing>(*device_, *allocator_);
   batches_ = std::make_unique<BatchQueue>(*device_, channel_);
   null_buffer_ = std::make_unique<Buffer>(*device_, *allocator_, 256, NV_BUFFER_VERTEX);
@@ -169,6 +172,14 @@ void Executor::submit() {
   batches_->submit();
 }
 
+// Batching off (NOVEM_VK_BATCHING=0): each draw, clear and upload is a batch of its own, and the
+// thread waits for it — no work in flight.
+void Executor::submit_and_wait() {
+  submit();
+  channel_.gpu_waits.fetch_add(1, std::memory_order_relaxed);
+  while (batches_->poll()) batches_->wait(1000000000ull);
+}
+
 bool Executor::bind_pipeline(VkCommandBuffer cmd) {
   if (pipeline_dirty_) {
     if (!desc_set_) return false;
@@ -247,6 +258,12 @@ Buffer *Executor::bind_index_buffer(VkCommandBuffer cmd) {
 }
 
 bool Executor::prepare_draw(VkCommandBuffer cmd) {
+  if (!options_.dirty_state) {
+    // Without dirty tracking (NOVEM_VK_DIRTY=0) every draw binds and sets everything again.
+    bound_pipeline_ = VK_NULL_HANDLE;
+    dynamic_dirty_ = vertex_dirty_ = index_dirty_ = constants_bind_ = set_dirty_ = true;
+    constants_dirty_[NV_STAGE_VERTEX] = constants_dirty_[NV_STAGE_PIXEL] = true;
+  }
   if (!bind_pipeline(cmd)) return false;
   set_dynamic_state(cmd);
   bind_vertex_buffers(cmd);
@@ -501,7 +518,7 @@ void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h
   if (pitch * (size_t(r.height) - 1) + row > room) throw std::runtime_error("the rows run past the record");
   upload(*img, a.level, VkRect2D{{r.x, r.y}, {uint32_t(r.width), uint32_t(r.height)}},
          static_cast<const uint8_t *>(command_payload<nv_cmd_update_image>(h)), pitch);
-  if (!options_.batching) submit();
+  if (!options_.batching) submit_and_wait();
 }
 
 void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) {
@@ -586,6 +603,18 @@ void Executor::set_constants(const nv_cmd_set_constants &a, const nv_cmd_header 
   constants_dirty_[a.stage] = true;
 }
 
+void Executor::update_constants(const nv_cmd_update_constants &a, const nv_cmd_header *h) {
+  if (a.stage >= NV_STAGE_COUNT) return;
+  const uint64_t room = h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_update_constants);
+  const uint64_t range = uniforms_->range();
+  if (a.offset >= range) return;
+  const uint32_t size = uint32_t(std::min<uint64_t>({a.size, room, range - a.offset}));
+  std::vector<uint8_t> &block = constants_[a.stage];
+  if (block.size() < a.offset + size) block.resize(a.offset + size, 0);
+  std::memcpy(block.data() + a.offset, command_payload<nv_cmd_update_constants>(h), size);
+  constants_dirty_[a.stage] = true;
+}
+
 // ---------------------------------------------------------------------------------------------
 // work
 
@@ -633,7 +662,7 @@ void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
   }
   if (clears.empty()) return;
   device_->vk().CmdClearAttachments(batches_->cmd(), att_count, atts, uint32_t(clears.size()), clears.data());
-  if (!options_.batching) submit();
+  if (!options_.batching) submit_and_wait();
 }
 
 void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
@@ -644,7 +673,7 @@ void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
   VkCommandBuffer cmd = batches_->cmd();
   if (!prepare_draw(cmd)) return;
   device_->vk().CmdDraw(cmd, a.vertex_count, 1, a.first_vertex, 0);
-  if (!options_.batching) submit();
+  if (!options_.batching) submit_and_wait();
 }
 
 void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *) {
@@ -660,7 +689,7 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
   VkCommandBuffer cmd = batches_->cmd();
   if (!prepare_draw(cmd) || !bind_index_buffer(cmd)) return;
   device_->vk().CmdDrawIndexed(cmd, a.index_count, 1, a.first_index, a.base_vertex, 0);
-  if (!options_.batching) submit();
+  if (!options_.batching) submit_and_wait();
 }
 
 void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {

@@ -65,6 +65,7 @@ public:
   void draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *h);
   void update_image(const nv_cmd_update_image &a, const nv_cmd_header *h);
   void set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *h);
+  void update_constants(const nv_cmd_update_constants &a, const nv_cmd_header *h);
 
   // One line on stderr for a command that failed (the first few of them).
   void report(uint16_t opcode, const char *what);
@@ -77,6 +78,7 @@ private:
   bool begin_rendering();           // false when no target is bound
   void end_rendering();
   void submit();                    // ends rendering and submits the recording batch
+  void submit_and_wait();           // submit(), then wait for everything in flight
   bool bind_pipeline(VkCommandBuffer cmd);
   void bind_vertex_buffers(VkCommandBuffer cmd);
   // Binds the index buffer when it changed; the buffer, or nullptr when none is usable.
@@ -189,6 +191,7 @@ constexpr DispatchTable<Executor> Executor::table() {
   t[NV_OP_DRAW_INDEXED] = guarded<nv_cmd_draw_indexed, &Executor::draw_indexed>;
   t[NV_OP_UPDATE_IMAGE] = guarded<nv_cmd_update_image, &Executor::update_image>;
   t[NV_OP_SET_TEXTURE] = guarded<nv_cmd_set_texture, &Executor::set_texture>;
+  t[NV_OP_UPDATE_CONSTANTS] = guarded<nv_cmd_update_constants, &Executor::update_constants>;
   return t;
 }
 

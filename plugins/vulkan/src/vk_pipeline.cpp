@@ -1,7 +1,10 @@
 #include "vk_pipeline.hpp"
 
+#include <cstdio>
 #include <cstring>
 #include <vector>
+
+#include "novem/cache_file.hpp"
 
 #include "vk_device.hpp"
 #include "vk_format.hpp"
@@ -140,17 +143,76 @@ uint64_t PipelineKey::hash() const {
 
 // ---- PipelineCache ----
 
-PipelineCache::PipelineCache(const Device &device, const PipelineLayout &layout, nv_channel &channel, bool enabled)
-    : device_(device), layout_(layout), channel_(channel), enabled_(enabled) {
+PipelineCache::PipelineCache(const Device &device, const PipelineLayout &layout, nv_channel &channel, bool enabled,
+                             std::string cache_file)
+    : device_(device), layout_(layout), channel_(channel), enabled_(enabled), cache_file_(std::move(cache_file)) {
+  if (!enabled_) return; // every pipeline from scratch, no VkPipelineCache
+  const std::vector<uint8_t> data = load_file();
   VkPipelineCacheCreateInfo ci{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  ci.initialDataSize = data.size();
+  ci.pInitialData = data.empty() ? nullptr : data.data();
   check(device.vk().CreatePipelineCache(device.handle(), &ci, nullptr, &vk_cache_), "vkCreatePipelineCache");
 }
 
+uint64_t PipelineCache::identity() const {
+  const VkPhysicalDeviceProperties &p = device_.properties();
+  const uint32_t format_version = 1; // bump when what Novem stores in the payload changes
+  uint64_t h = novem::fnv1a(&format_version, sizeof format_version);
+  h = novem::fnv1a(&p.vendorID, sizeof p.vendorID, h);
+  h = novem::fnv1a(&p.deviceID, sizeof p.deviceID, h);
+  h = novem::fnv1a(&p.driverVersion, sizeof p.driverVersion, h);
+  return novem::fnv1a(p.pipelineCacheUUID, VK_UUID_SIZE, h);
+}
+
+// The data is handed to the driver only when Novem's header and Vulkan's own header
+// (VkPipelineCacheHeaderVersionOne) both match this device: a driver must reject foreign data
+// itself, but not every driver checks everything.
+std::vector<uint8_t> PipelineCache::load_file() {
+  std::vector<uint8_t> data;
+  if (cache_file_.empty()) return data;
+  std::string why;
+  novem::CacheFile::Read r = novem::CacheFile::read(cache_file_, identity(), data, why);
+  if (r == novem::CacheFile::Read::Ok) {
+    const VkPhysicalDeviceProperties &p = device_.properties();
+    VkPipelineCacheHeaderVersionOne h{};
+    if (data.size() < sizeof h) {
+      why = "its pipeline cache data is shorter than Vulkan's header";
+    } else {
+      std::memcpy(&h, data.data(), sizeof h);
+      if (h.headerSize < sizeof h || h.headerVersion != VK_PIPELINE_CACHE_HEADER_VERSION_ONE ||
+          h.vendorID != p.vendorID || h.deviceID != p.deviceID ||
+          std::memcmp(h.pipelineCacheUUID, p.pipelineCacheUUID, VK_UUID_SIZE) != 0)
+        why = "its pipeline cache data was written by another device or driver";
+      else
+        return data;
+    }
+    r = novem::CacheFile::Read::Rejected;
+    data.clear();
+  }
+  if (r == novem::CacheFile::Read::Rejected) {
+    std::fprintf(stderr, "novem-vulkan: warning: ignoring the pipeline cache %s: %s\n", cache_file_.c_str(), why.c_str());
+    channel_.pipeline_cache_rejected.fetch_add(1, std::memory_order_relaxed);
+  }
+  return data;
+}
+
+void PipelineCache::save_file() {
+  if (cache_file_.empty() || !vk_cache_) return;
+  const NovemVkDevice &vk = device_.vk();
+  size_t size = 0;
+  if (vk.GetPipelineCacheData(device_.handle(), vk_cache_, &size, nullptr) != VK_SUCCESS || !size) return;
+  std::vector<uint8_t> data(size);
+  if (vk.GetPipelineCacheData(device_.handle(), vk_cache_, &size, data.data()) != VK_SUCCESS) return;
+  if (!novem::CacheFile::write(cache_file_, identity(), data.data(), size))
+    std::fprintf(stderr, "novem-vulkan: warning: cannot write the pipeline cache %s\n", cache_file_.c_str());
+}
+
 PipelineCache::~PipelineCache() {
+  save_file();
   const NovemVkDevice &vk = device_.vk();
   for (auto &[key, pipeline] : pipelines_) vk.DestroyPipeline(device_.handle(), pipeline, nullptr);
   if (uncached_) vk.DestroyPipeline(device_.handle(), uncached_, nullptr);
-  vk.DestroyPipelineCache(device_.handle(), vk_cache_, nullptr);
+  if (vk_cache_) vk.DestroyPipelineCache(device_.handle(), vk_cache_, nullptr);
 }
 
 VkPipeline PipelineCache::get(const PipelineKey &key, const ShaderLookup &shaders, const Retire &retire) {
@@ -274,6 +336,12 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
   rendering.depthAttachmentFormat = key.depth_format;
   rendering.stencilAttachmentFormat = has_stencil(key.depth_format) ? key.depth_format : VK_FORMAT_UNDEFINED;
 
+  // Creation feedback: did the driver find the pipeline in vk_cache_ (loaded from disk)?
+  VkPipelineCreationFeedback feedback{};
+  VkPipelineCreationFeedbackCreateInfo feedback_info{VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO};
+  feedback_info.pPipelineCreationFeedback = &feedback;
+  rendering.pNext = &feedback_info;
+
   VkGraphicsPipelineCreateInfo ci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
   ci.stageCount = stage_count;
   ci.pStages = stages;
@@ -288,7 +356,9 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
   ci.layout = layout_.handle();
   VkPipeline pipeline = VK_NULL_HANDLE;
   check(device_.vk().CreateGraphicsPipelines(device_.handle(), vk_cache_, 1, &ci, nullptr, &pipeline), "vkCreateGraphicsPipelines");
-  channel_.pipelines_created.fetch_add(1, std::memory_order_relaxed);
+  const bool hit = (feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT) &&
+                   (feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT);
+  (hit ? channel_.pipelines_loaded : channel_.pipelines_created).fetch_add(1, std::memory_order_relaxed);
   return pipeline;
 }
 
