@@ -532,7 +532,11 @@ int run_child(const Options &o) {
 std::vector<Result> run_command(const std::string &command, const std::string &backend, const Options &o) {
   std::vector<Result> results;
   for (int w = 0; w < kWorkloadCount; ++w)
-    if (o.workload == "all" || o.workload == kWorkloads[w]) results.push_back(Result{backend, kWorkloads[w]});
+    if (o.workload == "all" || o.workload == kWorkloads[w]) {
+      Result r;
+      r.backend = backend, r.workload = kWorkloads[w];
+      results.push_back(r);
+    }
   std::fflush(stdout);
   FILE *child = NOVEM_BENCH_POPEN(command.c_str(), "r");
   if (!child) {
