@@ -36,7 +36,7 @@ Config Config::from_environment() {
   c.state_cache = settings.flag("NOVEM_GL_STATE_CACHE", true);
   c.pipeline_cache = settings.flag("NOVEM_GL_PIPELINE_CACHE", true);
   c.barrier_tracking = settings.flag("NOVEM_GL_BARRIERS", true);
-  c.upload_ring = settings.flag("NOVEM_GL_UPLOAD_RING", true);
+  c.suballocation = settings.flag("NOVEM_GL_SUBALLOC", true);
   if (c.pipeline_cache) c.cache_dir = settings.cache_dir();
   return c;
 }
@@ -65,13 +65,14 @@ bool Executor::init(std::string &error) {
   gl_.GetIntegerv(GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT, &alignment);
   gl_.GetIntegerv(GL_MAX_UNIFORM_BLOCK_SIZE, &max_block);
   max_constants_ = size_t(max_block);
-  if (config_.upload_ring) {
+  if (config_.suballocation) {
     if (!ring_.create(gl_, kRingSize, kRingSegments, size_t(alignment))) {
       error = "cannot map the constant ring (ARB_buffer_storage)";
       return false;
     }
     channel_.device_allocations.fetch_add(1, std::memory_order_relaxed);
     max_constants_ = std::min(max_constants_, ring_.segment_size());
+    arena_.init(gl_, channel_.device_allocations, channel_.gpu_waits);
   } else {
     for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
       gl_.CreateBuffers(1, &stage_ubo_[s]);
@@ -111,8 +112,10 @@ void Executor::shutdown() {
   samplers_.clear();
   if (default_texture_) gl_.DeleteTextures(1, &default_texture_);
   default_texture_ = 0;
-  for (auto &[handle, b] : buffers_) gl_.DeleteBuffers(1, &b.name);
+  for (auto &[handle, b] : buffers_)
+    if (!b.range.buffer) gl_.DeleteBuffers(1, &b.name);
   buffers_.clear();
+  arena_.destroy();
   ring_.destroy();
   for (GLuint &ubo : stage_ubo_)
     if (ubo) gl_.DeleteBuffers(1, &ubo);
@@ -157,6 +160,7 @@ void Executor::wait_gpu() {
 void Executor::idle() {
   if (unflushed_) gl_.Flush();
   unflushed_ = false;
+  if (config_.suballocation) arena_.poll(); // not after every command: once per frame is enough
 }
 
 void Executor::fence(const nv_cmd_fence &a, const nv_cmd_header *) {
@@ -166,6 +170,7 @@ void Executor::fence(const nv_cmd_fence &a, const nv_cmd_header *) {
     return;
   }
   fences_.push_back({gl_.FenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0), a.value});
+  if (config_.suballocation) arena_.end_serial();
   gl_.Flush();
   unflushed_ = false;
 }
@@ -176,19 +181,35 @@ void Executor::create_buffer(const nv_cmd_create_buffer &a, const nv_cmd_header 
   destroy_buffer({a.buffer}, nullptr);
   Buffer b;
   b.size = a.size;
-  gl_.CreateBuffers(1, &b.name);
-  gl_.NamedBufferStorage(b.name, GLsizeiptr(std::max<uint64_t>(a.size, 1)), nullptr, GL_DYNAMIC_STORAGE_BIT);
-  channel_.device_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (config_.suballocation) {
+    b.range = arena_.allocate(std::max<uint64_t>(a.size, 1));
+    if (!b.range.buffer) return; // reported by the arena
+    b.name = b.range.buffer;
+    b.base = b.range.offset;
+  } else {
+    gl_.CreateBuffers(1, &b.name);
+    gl_.NamedBufferStorage(b.name, GLsizeiptr(std::max<uint64_t>(a.size, 1)), nullptr, GL_DYNAMIC_STORAGE_BIT);
+    channel_.device_allocations.fetch_add(1, std::memory_order_relaxed);
+  }
   buffers_[a.buffer] = b;
-  for (uint32_t s = 0; s < slots_.size(); ++s)
-    if (slots_[s].buffer == a.buffer) bind_vertex_buffer(s);
+  rebind_buffer(a.buffer);
 }
 
 void Executor::destroy_buffer(const nv_cmd_destroy_buffer &a, const nv_cmd_header *) {
   auto it = buffers_.find(a.buffer);
   if (it == buffers_.end()) return;
-  gl_.DeleteBuffers(1, &it->second.name); // GL unbinds it from the vertex array
-  if (it->second.name == element_buffer_) element_buffer_ = 0;
+  if (it->second.range.buffer) {
+    arena_.retire(it->second.range); // draws already issued may still read it
+    for (uint32_t s = 0; s < slots_.size(); ++s) // GL must not keep reading it through the VAO
+      if (slots_[s].buffer == a.buffer) gl_.BindVertexBuffer(s, 0, 0, GLsizei(slots_[s].stride));
+    if (index_.buffer == a.buffer && element_buffer_ == it->second.name) {
+      gl_.VertexArrayElementBuffer(vao_, 0);
+      element_buffer_ = 0;
+    }
+  } else {
+    gl_.DeleteBuffers(1, &it->second.name); // GL unbinds it from the vertex array
+    if (it->second.name == element_buffer_) element_buffer_ = 0;
+  }
   buffers_.erase(it);
 }
 
@@ -199,10 +220,53 @@ void Executor::update_buffer(const nv_cmd_update_buffer &a, const nv_cmd_header 
         static_cast<unsigned long long>(a.offset));
     return;
   }
-  // GL orders the write with the draws around it: draws before see the old bytes.
-  if (a.flags & NV_UPDATE_DISCARD) gl_.InvalidateBufferData(it->second.name);
-  gl_.NamedBufferSubData(it->second.name, GLintptr(a.offset), GLsizeiptr(a.size),
-                         novem::command_payload<nv_cmd_update_buffer>(h));
+  const void *data = novem::command_payload<nv_cmd_update_buffer>(h);
+  Buffer &b = it->second;
+  if (!b.range.buffer) {
+    // GL orders the write with the draws around it: draws before see the old bytes.
+    if (a.flags & NV_UPDATE_DISCARD) gl_.InvalidateBufferData(b.name);
+    gl_.NamedBufferSubData(b.name, GLintptr(a.offset), GLsizeiptr(a.size), data);
+    return;
+  }
+  // Suballocated: a range no pending draw reads (or NO_OVERWRITE's promise) is written in place;
+  // otherwise the buffer moves to a fresh range, and the old one is freed when its draws are done.
+  if (!arena_.busy(b.range) || (a.flags & NV_UPDATE_NO_OVERWRITE)) {
+    std::memcpy(b.range.map + a.offset, data, a.size);
+    return;
+  }
+  BufferArena::Range fresh = arena_.allocate(b.size);
+  if (!fresh.buffer) return;
+  const bool keep = !(a.flags & NV_UPDATE_DISCARD) && (a.offset != 0 || a.size != b.size);
+  if (keep) {
+    // The bytes outside the update come from the old range, in GL's order; the update follows it.
+    gl_.CopyNamedBufferSubData(b.range.buffer, fresh.buffer, GLintptr(b.range.offset), GLintptr(fresh.offset),
+                               GLsizeiptr(b.size));
+    gl_.NamedBufferSubData(fresh.buffer, GLintptr(fresh.offset + a.offset), GLsizeiptr(a.size), data);
+    arena_.use(b.range); // the copy reads it
+    arena_.use(fresh);   // and GL writes this one later: no CPU write into it before that is done
+  } else {
+    std::memcpy(fresh.map + a.offset, data, a.size);
+  }
+  arena_.retire(b.range);
+  b.range = fresh;
+  b.name = fresh.buffer;
+  b.base = fresh.offset;
+  rebind_buffer(a.buffer);
+}
+
+void Executor::rebind_buffer(uint32_t handle) {
+  for (uint32_t s = 0; s < slots_.size(); ++s)
+    if (slots_[s].buffer == handle) bind_vertex_buffer(s);
+  if (index_.buffer == handle) element_buffer_ = ~GLuint(0); // bound again at the next indexed draw
+}
+
+void Executor::mark_buffers_used() {
+  if (!config_.suballocation) return;
+  for (const Slot &s : slots_) {
+    if (!s.buffer) continue;
+    auto it = buffers_.find(s.buffer);
+    if (it != buffers_.end()) arena_.use(it->second.range);
+  }
 }
 
 void Executor::set_vertex_buffer(const nv_cmd_set_vertex_buffer &a, const nv_cmd_header *) {
@@ -214,7 +278,8 @@ void Executor::set_vertex_buffer(const nv_cmd_set_vertex_buffer &a, const nv_cmd
 void Executor::bind_vertex_buffer(uint32_t slot) {
   const Slot &s = slots_[slot];
   auto it = buffers_.find(s.buffer);
-  gl_.BindVertexBuffer(slot, it == buffers_.end() ? 0 : it->second.name, GLintptr(s.offset), GLsizei(s.stride));
+  if (it == buffers_.end()) gl_.BindVertexBuffer(slot, 0, 0, GLsizei(s.stride));
+  else gl_.BindVertexBuffer(slot, it->second.name, GLintptr(it->second.base + s.offset), GLsizei(s.stride));
 }
 
 void Executor::set_constants(const nv_cmd_set_constants &a, const nv_cmd_header *h) {
@@ -234,7 +299,7 @@ void Executor::update_constants(const nv_cmd_update_constants &a, const nv_cmd_h
   std::vector<uint8_t> &block = constants_[a.stage];
   if (block.size() < a.offset + size) block.resize(a.offset + size, 0);
   std::memcpy(block.data() + a.offset, novem::command_payload<nv_cmd_update_constants>(h), size);
-  if (config_.upload_ring) {
+  if (config_.suballocation) {
     upload_constants(a.stage); // a new ring slice: draws before it keep reading the old one
   } else {
     gl_.NamedBufferSubData(stage_ubo_[a.stage], GLintptr(a.offset), GLsizeiptr(size), block.data() + a.offset);
@@ -245,7 +310,7 @@ void Executor::update_constants(const nv_cmd_update_constants &a, const nv_cmd_h
 void Executor::upload_constants(uint32_t stage) {
   const std::vector<uint8_t> &block = constants_[stage];
   if (block.empty()) return;
-  if (config_.upload_ring) {
+  if (config_.suballocation) {
     size_t offset = ring_.allocate(block.size());
     std::memcpy(ring_.data() + offset, block.data(), block.size());
     gl_.BindBufferRange(GL_UNIFORM_BUFFER, kBinding[stage], ring_.buffer(), GLintptr(offset), GLsizeiptr(block.size()));
@@ -351,6 +416,10 @@ void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
 
 void Executor::present(const nv_cmd_present &, const nv_cmd_header *) {
   // Headless: a frame boundary only. Hand the frame's work to the GPU.
+  if (config_.suballocation) {
+    arena_.end_serial();
+    arena_.poll();
+  }
   gl_.Flush();
   unflushed_ = false;
 }
@@ -555,6 +624,7 @@ bool Executor::prepare_draw() {
 
 void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
   if (!a.vertex_count || !prepare_draw()) return;
+  mark_buffers_used();
   gl_.DrawArrays(pipeline_->mode, GLint(a.first_vertex), GLsizei(a.vertex_count));
   unflushed_ = true;
   if (!config_.batching) finish();
@@ -579,6 +649,8 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
     return;
   }
   if (!prepare_draw()) return;
+  mark_buffers_used();
+  if (it->second.range.buffer) arena_.use(it->second.range);
   // The element buffer is VAO state; the buffer's GL name changes when its handle is re-created.
   if (element_buffer_ != it->second.name) {
     gl_.VertexArrayElementBuffer(vao_, it->second.name);
@@ -586,7 +658,7 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
   }
   const GLenum type = index_.index_size == 4 ? GL_UNSIGNED_INT : GL_UNSIGNED_SHORT;
   gl_.DrawElementsBaseVertex(pipeline_->mode, GLsizei(a.index_count), type,
-                             reinterpret_cast<const void *>(uintptr_t(first)), GLint(a.base_vertex));
+                             reinterpret_cast<const void *>(uintptr_t(it->second.base + first)), GLint(a.base_vertex));
   unflushed_ = true;
   if (!config_.batching) finish();
 }

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "gl_buffer_arena.hpp"
 #include "gl_context.hpp"
 #include "gl_framebuffers.hpp"
 #include "gl_pipelines.hpp"
@@ -31,7 +32,7 @@ struct Config {
   bool state_cache = true;   // NOVEM_GL_STATE_CACHE: drop redundant GL state calls (dirty state)
   bool pipeline_cache = true; // NOVEM_GL_PIPELINE_CACHE: programs kept per pair and on disk; 0 = link per SET_PIPELINE
   bool barrier_tracking = true; // NOVEM_GL_BARRIERS: 0 = glMemoryBarrier(ALL) before every draw
-  bool upload_ring = true;   // NOVEM_GL_UPLOAD_RING: constants through a persistently mapped ring (suballocation)
+  bool suballocation = true; // NOVEM_GL_SUBALLOC: buffers split from large mapped storage, constants through a ring
   std::string cache_dir;     // NOVEM_CACHE_DIR: where program binaries live ("" = none)
   static Config from_environment();
 };
@@ -96,12 +97,16 @@ private:
   void forget_texture(GLuint name);            // a texture was deleted: its units need binding again
 
   struct Buffer {
-    GLuint name = 0;
+    GLuint name = 0;   // the GL buffer holding it
+    uint64_t base = 0; // where it starts in that buffer (suballocated: its range's offset)
     uint64_t size = 0;
+    BufferArena::Range range; // suballocated only
   };
   struct Slot {
     uint32_t buffer = 0, offset = 0, stride = 0;
   };
+  void mark_buffers_used(); // the bound vertex and index buffers' ranges: read by this serial
+  void rebind_buffer(uint32_t handle); // its GL buffer or base moved
   struct PendingFence {
     GLsync sync; // nullptr: nothing to wait for (lost device)
     uint64_t value;
@@ -116,6 +121,7 @@ private:
   Pipelines pipelines_;
   Framebuffers framebuffers_;
   UploadRing ring_;
+  BufferArena arena_;
 
   GLuint vao_ = 0;
   GLuint stage_ubo_[NV_STAGE_COUNT] = {}; // without the ring: one buffer per stage

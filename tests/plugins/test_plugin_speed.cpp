@@ -436,3 +436,31 @@ TEST_CASE("UPDATE_CONSTANTS writes part of a stage's block and keeps the rest") 
     CHECK(dev.channel().executed[NV_OP_UPDATE_CONSTANTS].load() == 1);
   });
 }
+
+TEST_CASE("suballocation: many buffers share a few device allocations") {
+  each_plugin([](const std::string &name, const nv_plugin *api) {
+    auto run = [&](const char *value) {
+      ScopedEnv env;
+      env.set("NOVEM_CACHE_DIR", "");
+      env.set(name == "vulkan" ? "NOVEM_VK_SUBALLOC" : "NOVEM_GL_SUBALLOC", value);
+      Device dev(api);
+      const uint32_t target = dev.target();
+      const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_color"), ps = dev.shader(NV_STAGE_PIXEL, "ps_color");
+      dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
+      dev.clear(kBlackF);
+      const uint64_t before = dev.channel().device_allocations.load();
+      for (int i = 0; i < 40; ++i) { // each buffer drawn: the last one covers the target in red
+        const uint32_t vb = dev.quad(i == 39 ? kRed : 0xFF0000FFu);
+        dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
+        dev.draw();
+      }
+      CHECK(dev.centre(target) == kRed);
+      const uint64_t allocations = dev.channel().device_allocations.load() - before;
+      dev.close();
+      return allocations;
+    };
+    const uint64_t shared = run("1"), separate = run("0");
+    CHECK(separate >= 40);
+    CHECK(shared <= 2);
+  });
+}

@@ -147,7 +147,7 @@ const char *const kTechniques[] = {"batching", "dirty state", "pipeline cache", 
 const char *const kVulkanSwitches[] = {"NOVEM_VK_BATCHING", "NOVEM_VK_DIRTY", "NOVEM_VK_PIPELINE_CACHE",
                                        "NOVEM_VK_BARRIERS", "NOVEM_VK_SUBALLOC"};
 const char *const kOpenGLSwitches[] = {"NOVEM_GL_BATCHING", "NOVEM_GL_STATE_CACHE", "NOVEM_GL_PIPELINE_CACHE",
-                                       "NOVEM_GL_BARRIERS", "NOVEM_GL_UPLOAD_RING"};
+                                       "NOVEM_GL_BARRIERS", "NOVEM_GL_SUBALLOC"};
 
 struct Options {
   std::string backend = "all";
