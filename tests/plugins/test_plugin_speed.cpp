@@ -464,3 +464,28 @@ TEST_CASE("suballocation: many buffers share a few device allocations") {
     CHECK(shared <= 2);
   });
 }
+
+TEST_CASE("dynamic state: cull mode and depth-test changes build no new pipeline, and take effect") {
+  each_plugin([](const std::string &, const nv_plugin *api) {
+    ScopedEnv env;
+    env.set("NOVEM_CACHE_DIR", "");
+    Device dev(api);
+    const uint32_t target = dev.target();
+    const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_color"), ps = dev.shader(NV_STAGE_PIXEL, "ps_color");
+    dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, dev.quad(kRed), 0, sizeof(Vertex)});
+    dev.clear(kBlackF);
+    nv_pipeline_desc d = pipeline(vs, ps, 0);
+    d.cull = NV_CULL_CW; // the quad's triangles are clockwise on screen: culled
+    dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{d});
+    dev.draw();
+    CHECK(dev.centre(target) == 0xFF000000u);
+    d.cull = NV_CULL_CCW;
+    d.depth_test = 1; // no depth target: no effect, and no new pipeline
+    d.depth_compare = NV_COMPARE_NEVER;
+    dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{d});
+    dev.draw();
+    CHECK(dev.centre(target) == kRed);
+    dev.close();
+    CHECK(dev.channel().pipelines_created.load() == 1);
+  });
+}

@@ -214,6 +214,14 @@ void Executor::set_dynamic_state(VkCommandBuffer cmd) {
   nv_rect s = scissor_set_ ? scissor_ : nv_rect{0, 0, int32_t(render_extent_.width), int32_t(render_extent_.height)};
   VkRect2D sc = clip_rect(s, render_extent_);
   device_->vk().CmdSetScissor(cmd, 0, 1, &sc);
+  const NovemVkDevice &vk = device_->vk();
+  const Image *depth = find_image(targets_.depth_stencil);
+  const bool test = desc_.depth_test && depth && depth->is_depth();
+  vk.CmdSetCullMode(cmd, cull_mode(desc_.cull));
+  vk.CmdSetFrontFace(cmd, VK_FRONT_FACE_CLOCKWISE);
+  vk.CmdSetDepthTestEnable(cmd, test ? VK_TRUE : VK_FALSE);
+  vk.CmdSetDepthWriteEnable(cmd, test && desc_.depth_write ? VK_TRUE : VK_FALSE);
+  vk.CmdSetDepthCompareOp(cmd, test ? compare_op(desc_.depth_compare) : VK_COMPARE_OP_ALWAYS);
   dynamic_dirty_ = false;
 }
 
@@ -579,6 +587,7 @@ void Executor::set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *)
   desc_ = a.desc;
   desc_set_ = true;
   pipeline_dirty_ = true;
+  dynamic_dirty_ = true; // cull mode and the depth test are dynamic state
 }
 
 void Executor::set_vertex_buffer(const nv_cmd_set_vertex_buffer &a, const nv_cmd_header *) {

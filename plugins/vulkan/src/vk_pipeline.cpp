@@ -13,8 +13,6 @@
 namespace novem::vk {
 
 // ---- translation of nv_ enums ----
-namespace {
-
 VkCompareOp compare_op(uint8_t c) {
   switch (c) {
   case NV_COMPARE_NEVER: return VK_COMPARE_OP_NEVER;
@@ -27,6 +25,15 @@ VkCompareOp compare_op(uint8_t c) {
   default: return VK_COMPARE_OP_ALWAYS;
   }
 }
+
+VkCullModeFlags cull_mode(uint8_t c) {
+  // Facing is decided in framebuffer space, where row 0 is the top row — the space nv_cull names
+  // windings in — whatever the viewport's flip. Clockwise is always the front face, as in D3D9,
+  // so that a shader's facing input (vFace) means the same whatever is culled.
+  return c == NV_CULL_CCW ? VK_CULL_MODE_BACK_BIT : c == NV_CULL_CW ? VK_CULL_MODE_FRONT_BIT : VK_CULL_MODE_NONE;
+}
+
+namespace {
 
 VkBlendFactor blend_factor(uint8_t f) {
   switch (f) {
@@ -120,7 +127,10 @@ PipelineKey PipelineKey::make(const nv_pipeline_desc &desc, VkFormat color, VkFo
   if (d.attribute_count > NV_MAX_VERTEX_ATTRIBUTES) d.attribute_count = NV_MAX_VERTEX_ATTRIBUTES;
   for (uint32_t i = d.attribute_count; i < NV_MAX_VERTEX_ATTRIBUTES; ++i) d.attributes[i] = nv_vertex_attribute{};
   for (uint32_t i = 0; i < d.attribute_count; ++i) d.attributes[i].reserved = 0;
-  if (!d.depth_test || depth == VK_FORMAT_UNDEFINED) d.depth_test = d.depth_write = d.depth_compare = 0;
+  // Cull mode and the depth test are dynamic state (Vulkan 1.3's extended dynamic state): a
+  // change of either needs no new pipeline.
+  d.cull = 0;
+  d.depth_test = d.depth_write = d.depth_compare = 0;
   if (!d.blend_enable || color == VK_FORMAT_UNDEFINED)
     d.blend_enable = d.color_src = d.color_dst = d.color_op = d.alpha_src = d.alpha_dst = d.alpha_op = 0;
   if (color == VK_FORMAT_UNDEFINED) d.color_write_mask = 0;
@@ -291,22 +301,16 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
   vp.viewportCount = 1;
   vp.scissorCount = 1;
 
-  // Facing is decided in framebuffer space, where row 0 is the top row — the space nv_cull names
-  // windings in — whatever the viewport's flip. Clockwise is always the front face, as in D3D9,
-  // so that a shader's facing input (vFace) means the same whatever is culled.
+  // Cull mode, front face and the depth test are dynamic (set by the executor per draw).
   VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
   rs.polygonMode = VK_POLYGON_MODE_FILL;
   rs.lineWidth = 1.0f;
-  rs.cullMode = d.cull == NV_CULL_CCW ? VK_CULL_MODE_BACK_BIT : d.cull == NV_CULL_CW ? VK_CULL_MODE_FRONT_BIT : VK_CULL_MODE_NONE;
   rs.frontFace = VK_FRONT_FACE_CLOCKWISE;
 
   VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
   ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
 
   VkPipelineDepthStencilStateCreateInfo ds{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
-  ds.depthTestEnable = d.depth_test ? VK_TRUE : VK_FALSE;
-  ds.depthWriteEnable = d.depth_test && d.depth_write ? VK_TRUE : VK_FALSE;
-  ds.depthCompareOp = d.depth_test ? compare_op(d.depth_compare) : VK_COMPARE_OP_ALWAYS;
   ds.minDepthBounds = 0.0f;
   ds.maxDepthBounds = 1.0f;
 
@@ -324,8 +328,11 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
   cb.attachmentCount = has_color ? 1 : 0;
   cb.pAttachments = &att;
 
-  const VkDynamicState dynamic[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR,
-                                    VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE};
+  const VkDynamicState dynamic[] = {VK_DYNAMIC_STATE_VIEWPORT,          VK_DYNAMIC_STATE_SCISSOR,
+                                    VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE,
+                                    VK_DYNAMIC_STATE_CULL_MODE,         VK_DYNAMIC_STATE_FRONT_FACE,
+                                    VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE, VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE,
+                                    VK_DYNAMIC_STATE_DEPTH_COMPARE_OP};
   VkPipelineDynamicStateCreateInfo dyn{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
   dyn.dynamicStateCount = uint32_t(std::size(dynamic));
   dyn.pDynamicStates = dynamic;

@@ -1,7 +1,7 @@
 // Pipelines: the one pipeline layout (set 0: a dynamic uniform buffer per stage, binding 0
 // vertex / 1 pixel; combined image samplers at 16..31 (pixel) and 32..35 (vertex)), and the
 // VkPipeline cache keyed by a hash of nv_pipeline_desc plus the formats of the bound targets.
-// Viewport, scissor and vertex strides are dynamic state. Pipelines are built through a
+// Viewport, scissor, vertex strides, cull mode, front face and the depth test are dynamic state. Pipelines are built through a
 // VkPipelineCache loaded from and saved to a file (novem/cache_file.hpp); creation feedback says
 // whether the driver built a pipeline from scratch (channel.pipelines_created) or found it in that
 // cache (channel.pipelines_loaded).
@@ -20,6 +20,10 @@ namespace novem::vk {
 
 class Device;
 class Shader;
+
+// nv_ state → Vulkan, for the state that is dynamic.
+VkCompareOp compare_op(uint8_t nv_compare);
+VkCullModeFlags cull_mode(uint8_t nv_cull);
 
 constexpr uint32_t kPixelTextureBinding = 16;
 constexpr uint32_t kVertexTextureBinding = 32;
