@@ -112,6 +112,7 @@ VkCommandBuffer Executor::command_buffer() {
   // Nothing bound carries over into a new command buffer.
   bound_pipeline_ = VK_NULL_HANDLE;
   dynamic_dirty_ = true;
+  raster_valid_ = false;
   vertex_dirty_ = true;
   index_dirty_ = true;
   constants_bind_ = true;
@@ -157,6 +158,7 @@ bool Executor::begin_rendering() {
   device_->vk().CmdBeginRendering(cmd, &ri);
   rendering_ = true;
   render_extent_ = extent;
+  render_has_depth_ = depth != nullptr;
   dynamic_dirty_ = true;
   return true;
 }
@@ -205,6 +207,7 @@ bool Executor::bind_pipeline(VkCommandBuffer cmd) {
 }
 
 void Executor::set_dynamic_state(VkCommandBuffer cmd) {
+  set_raster_state(cmd);
   if (!dynamic_dirty_) return;
   // D3D's +Y-up clip space lands NDC y = +1 on the viewport's top row: flip with a negative height.
   nv_cmd_set_viewport v = viewport_;
@@ -214,15 +217,23 @@ void Executor::set_dynamic_state(VkCommandBuffer cmd) {
   nv_rect s = scissor_set_ ? scissor_ : nv_rect{0, 0, int32_t(render_extent_.width), int32_t(render_extent_.height)};
   VkRect2D sc = clip_rect(s, render_extent_);
   device_->vk().CmdSetScissor(cmd, 0, 1, &sc);
-  const NovemVkDevice &vk = device_->vk();
-  const Image *depth = find_image(targets_.depth_stencil);
-  const bool test = desc_.depth_test && depth && depth->is_depth();
-  vk.CmdSetCullMode(cmd, cull_mode(desc_.cull));
-  vk.CmdSetFrontFace(cmd, VK_FRONT_FACE_CLOCKWISE);
-  vk.CmdSetDepthTestEnable(cmd, test ? VK_TRUE : VK_FALSE);
-  vk.CmdSetDepthWriteEnable(cmd, test && desc_.depth_write ? VK_TRUE : VK_FALSE);
-  vk.CmdSetDepthCompareOp(cmd, test ? compare_op(desc_.depth_compare) : VK_COMPARE_OP_ALWAYS);
   dynamic_dirty_ = false;
+}
+
+// Cull mode, front face and the depth test: set only when they differ from what the command
+// buffer has (a blend change alone sets nothing).
+void Executor::set_raster_state(VkCommandBuffer cmd) {
+  const bool test = desc_.depth_test && render_has_depth_;
+  const RasterState r{desc_.cull, test, test && desc_.depth_write, test ? desc_.depth_compare : uint8_t(NV_COMPARE_ALWAYS)};
+  if (raster_valid_ && std::memcmp(&r, &raster_, sizeof r) == 0) return;
+  const NovemVkDevice &vk = device_->vk();
+  vk.CmdSetCullMode(cmd, cull_mode(r.cull));
+  vk.CmdSetFrontFace(cmd, VK_FRONT_FACE_CLOCKWISE);
+  vk.CmdSetDepthTestEnable(cmd, r.test ? VK_TRUE : VK_FALSE);
+  vk.CmdSetDepthWriteEnable(cmd, r.write ? VK_TRUE : VK_FALSE);
+  vk.CmdSetDepthCompareOp(cmd, compare_op(r.compare));
+  raster_ = r;
+  raster_valid_ = true;
 }
 
 void Executor::bind_vertex_buffers(VkCommandBuffer cmd) {
@@ -270,6 +281,7 @@ bool Executor::prepare_draw(VkCommandBuffer cmd) {
     // Without dirty tracking (NOVEM_VK_DIRTY=0) every draw binds and sets everything again.
     bound_pipeline_ = VK_NULL_HANDLE;
     dynamic_dirty_ = vertex_dirty_ = index_dirty_ = constants_bind_ = set_dirty_ = true;
+    raster_valid_ = false;
     constants_dirty_[NV_STAGE_VERTEX] = constants_dirty_[NV_STAGE_PIXEL] = true;
   }
   if (!bind_pipeline(cmd)) return false;
@@ -587,7 +599,6 @@ void Executor::set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *)
   desc_ = a.desc;
   desc_set_ = true;
   pipeline_dirty_ = true;
-  dynamic_dirty_ = true; // cull mode and the depth test are dynamic state
 }
 
 void Executor::set_vertex_buffer(const nv_cmd_set_vertex_buffer &a, const nv_cmd_header *) {

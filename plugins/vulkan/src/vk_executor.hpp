@@ -94,6 +94,7 @@ private:
   // buffer freed when the batch completes.
   void upload(Image &img, uint32_t level, const VkRect2D &rect, const uint8_t *rows, size_t pitch);
   void set_dynamic_state(VkCommandBuffer cmd);
+  void set_raster_state(VkCommandBuffer cmd);
   void retire_pipeline(VkPipeline pipeline);
   Buffer *find_buffer(uint32_t handle);
   Image *find_image(uint32_t handle);
@@ -141,6 +142,14 @@ private:
   // ---- what the recording command buffer has ----
   bool rendering_ = false;
   VkExtent2D render_extent_{};
+  bool render_has_depth_ = false; // the render pass has a depth attachment
+  struct RasterState { // the dynamic cull and depth state the command buffer has
+    uint8_t cull;
+    bool test, write;
+    uint8_t compare;
+  };
+  RasterState raster_{};
+  bool raster_valid_ = false;
   VkPipeline pipeline_ = VK_NULL_HANDLE;       // resolved from desc_ and the targets
   uint32_t pipeline_slots_ = 0;                 // vertex slots pipeline_ reads
   VkPipeline bound_pipeline_ = VK_NULL_HANDLE;  // bound in the recording command buffer
