@@ -91,7 +91,7 @@ TEST_CASE("options: off values, cache folder defaults") {
   }
 }
 
-TEST_CASE("cache file: written and read back; corrupt, truncated, foreign and alien files refused") {
+TEST_CASE("cache file: written and read back, and corrupt, truncated, foreign or alien files refused") {
   TempDir dir;
   const std::string path = (dir.path / "sub" / "cache.bin").string(); // the folder is created
   const std::vector<uint8_t> payload = {1, 2, 3, 4, 5, 6, 7, 8, 9};
