@@ -35,6 +35,8 @@ public:
 
   CommandStream &commands() { return *stream_; }
   const nv_adapter_info &adapter() const { return plugin_.adapter; }
+  // The plugin's counters (novem_get_statistics).
+  void statistics(nv_statistics &s) const { stream_->channel().statistics(s); }
   // A texture's LOD changed: the slots it is bound to must be sent again.
   void texture_changed(Texture *texture);
 
@@ -190,6 +192,11 @@ private:
     kDirtyTextures = 1u << 5, // textures and sampler states
     kDirtyDynamic = 1u << 6,  // stencil reference and masks, blend factor, depth bias
     kDirtyAll = (1u << 7) - 1,
+    // Only shader constants changed, in the byte range sent_constants_ records (or a shader was
+    // bound): the next draw sends that range (UPDATE_CONSTANTS), not the whole block. The full
+    // bits above (set by everything else: Reset, bump-env states, transforms) resend it all.
+    kDirtyVertexConstantRange = 1u << 7,
+    kDirtyPixelConstantRange = 1u << 8,
   };
 
   static constexpr size_t kMaxActiveLights = 8; // D3DCAPS9::MaxActiveLights
@@ -218,7 +225,10 @@ private:
   bool vertex_attributes(nv_pipeline_desc &d) const;
   void flush_ff_vertex_constants();
   uint32_t ff_vertex_shader();
-  void flush_shader_constants(nv_shader_stage stage, const ShaderConstants &constants);
+  // Sends the stage's shader constants: the whole block when `full` or when the plugin's block
+  // does not hold shader constants, else the changed range only.
+  void flush_shader_constants(nv_shader_stage stage, const ShaderConstants &constants, bool full);
+  void mark_constants(nv_shader_stage stage, size_t offset, size_t bytes); // a changed byte range
   void bind_vertex_declaration(VertexDeclaration *declaration);
   // Parses, checks and translates bytecode (or finds its translation); nullptr when refused.
   std::shared_ptr<const CompiledShader> compile_shader(const DWORD *function, bool pixel, std::vector<DWORD> &tokens);
@@ -253,6 +263,13 @@ private:
 
   // ---- what has been sent to the plugin ----
   uint32_t dirty_ = kDirtyAll;
+  // What each stage's uniform block in the plugin holds, and the bytes of it (conv::UniformBlock
+  // offsets) changed since it was last sent.
+  struct SentConstants {
+    enum Kind : uint8_t { kNothing, kFixedFunction, kShader } kind = kNothing;
+    uint32_t begin = UINT32_MAX, end = 0;
+  };
+  SentConstants sent_constants_[NV_STAGE_COUNT];
   nv_pipeline_desc sent_pipeline_{};
   bool pipeline_sent_ = false;
   nv_cmd_set_dynamic_state sent_dynamic_{};

@@ -385,6 +385,7 @@ void Device::flush_ff_vertex_constants() {
   *args = nv_cmd_set_constants{NV_STAGE_VERTEX, uint32_t(sizeof c)};
   std::memcpy(command_payload(args), &c, sizeof c);
   commands().commit();
+  sent_constants_[NV_STAGE_VERTEX].kind = SentConstants::kFixedFunction;
 }
 
 RECT Device::draw_area() const {
@@ -451,11 +452,13 @@ bool Device::flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
     if (!flush_pipeline(type, instance_slots)) return false;
   }
   if (dirty_ & kDirtyDynamic) flush_dynamic_state();
-  if (dirty_ & kDirtyVertexConstants) {
-    if (state_.vertex_shader) flush_shader_constants(NV_STAGE_VERTEX, state_.vs_constants);
-    else flush_ff_vertex_constants();
+  if (dirty_ & (kDirtyVertexConstants | kDirtyVertexConstantRange)) {
+    const bool full = dirty_ & kDirtyVertexConstants;
+    if (state_.vertex_shader) flush_shader_constants(NV_STAGE_VERTEX, state_.vs_constants, full);
+    else if (full || sent_constants_[NV_STAGE_VERTEX].kind != SentConstants::kFixedFunction) flush_ff_vertex_constants();
   }
-  if ((dirty_ & kDirtyPixelConstants) && state_.pixel_shader) flush_shader_constants(NV_STAGE_PIXEL, state_.ps_constants);
+  if ((dirty_ & (kDirtyPixelConstants | kDirtyPixelConstantRange)) && state_.pixel_shader)
+    flush_shader_constants(NV_STAGE_PIXEL, state_.ps_constants, dirty_ & kDirtyPixelConstants);
   // A new shader may sample slots the previous one did not.
   if (dirty_ & (kDirtyTextures | kDirtyPipeline)) flush_textures();
   dirty_ = 0;

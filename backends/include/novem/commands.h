@@ -204,6 +204,7 @@ typedef enum nv_opcode {
   NV_OP_SET_TEXTURE,      /* ABI 3 */
   NV_OP_SET_DYNAMIC_STATE, /* ABI 4 */
   NV_OP_GENERATE_MIPS,    /* ABI 4 */
+  NV_OP_UPDATE_CONSTANTS, /* ABI 4 */
   NV_OP_COUNT
 } nv_opcode;
 
@@ -347,6 +348,12 @@ typedef struct nv_cmd_set_dynamic_state {
  * own filter may ignore it). Only for formats with NV_SUPPORT_GENERATE_MIPS. Ordered with draws
  * like UPDATE_IMAGE (D3DUSAGE_AUTOGENMIPMAP). */
 typedef struct nv_cmd_generate_mips { uint32_t image; uint32_t filter; } nv_cmd_generate_mips;
+
+/* ABI 4: writes size bytes (the payload) at byte offset of stage's uniform block, which keeps
+ * its other bytes — what changed since the last SET_CONSTANTS/UPDATE_CONSTANTS, so that one
+ * changed register does not resend the whole block. Bytes past the block's current size extend
+ * it (the gap reads as zero). Ordered with draws like SET_CONSTANTS. */
+typedef struct nv_cmd_update_constants { uint32_t stage; uint32_t offset; uint32_t size; } nv_cmd_update_constants;
 
 #ifdef __cplusplus
 }

@@ -28,7 +28,7 @@ const char *opcode_name(uint16_t op) {
       "SET_SCISSOR",  "SET_PIPELINE",  "SET_VERTEX_BUFFER", "SET_CONSTANTS", "CLEAR",
       "DRAW",         "READ_IMAGE",    "PRESENT",        "FENCE",         "SET_INDEX_BUFFER",
       "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE",  "SET_DYNAMIC_STATE",
-      "GENERATE_MIPS"};
+      "GENERATE_MIPS", "UPDATE_CONSTANTS"};
   return op < NV_OP_COUNT ? names[op] : "unknown";
 }
 
@@ -47,12 +47,15 @@ constexpr uint32_t kMaxReportedErrors = 16;
 // ---------------------------------------------------------------------------------------------
 // life cycle
 
-Executor::Executor(nv_channel &channel, const Options &options) : channel_(channel), options_(options) {
+Executor::Executor(nv_channel &channel, const Options &options)
+    : channel_(channel), options_(options), barriers_(options.barrier_tracking, channel.barriers) {
   instance_ = std::make_unique<Instance>(options_);
   device_ = std::make_unique<Device>(instance_->vk(), instance_->pick_physical_device());
-  allocator_ = std::make_unique<MemoryAllocator>(*device_, options_.suballocation);
+  allocator_ = std::make_unique<MemoryAllocator>(*device_, options_.suballocation, channel_.device_allocations);
   layout_ = std::make_unique<PipelineLayout>(*device_);
-  pipelines_ = std::make_unique<PipelineCache>(*device_, *layout_, channel_, options_.pipeline_cache);
+  pipelines_ = std::make_unique<PipelineCache>(
+      *device_, *layout_, channel_, options_.pipeline_cache,
+      options_.cache_dir.empty() ? std::string() : options_.cache_dir + "/vulkan-pipelines.bin");
   uniforms_ = std::make_unique<UniformRing>(*device_, *allocator_);
   batches_ = std::make_unique<BatchQueue>(*device_, channel_);
   null_buffer_ = std::make_unique<Buffer>(*device_, *allocator_, 256, NV_BUFFER_VERTEX);
@@ -115,6 +118,7 @@ VkCommandBuffer Executor::command_buffer() {
   // Nothing bound carries over into a new command buffer.
   bound_pipeline_ = VK_NULL_HANDLE;
   dynamic_dirty_ = true;
+  raster_valid_ = false;
   vertex_dirty_ = true;
   index_dirty_ = true;
   constants_bind_ = true;
@@ -160,6 +164,7 @@ bool Executor::begin_rendering() {
   device_->vk().CmdBeginRendering(cmd, &ri);
   rendering_ = true;
   render_extent_ = extent;
+  render_has_depth_ = depth != nullptr;
   dynamic_dirty_ = true;
   return true;
 }
@@ -173,6 +178,14 @@ void Executor::end_rendering() {
 void Executor::submit() {
   end_rendering();
   batches_->submit();
+}
+
+// Batching off (NOVEM_VK_BATCHING=0): each draw, clear and upload is a batch of its own, and the
+// thread waits for it — no work in flight.
+void Executor::submit_and_wait() {
+  submit();
+  channel_.gpu_waits.fetch_add(1, std::memory_order_relaxed);
+  while (batches_->poll()) batches_->wait(1000000000ull);
 }
 
 bool Executor::bind_pipeline(VkCommandBuffer cmd) {
@@ -200,6 +213,7 @@ bool Executor::bind_pipeline(VkCommandBuffer cmd) {
 }
 
 void Executor::record_dynamic_state(VkCommandBuffer cmd) {
+  set_raster_state(cmd);
   if (!dynamic_dirty_) return;
   // D3D's +Y-up clip space lands NDC y = +1 on the viewport's top row: flip with a negative height.
   nv_cmd_set_viewport v = viewport_;
@@ -217,6 +231,22 @@ void Executor::record_dynamic_state(VkCommandBuffer cmd) {
   vk.CmdSetStencilWriteMask(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, dynamic_.stencil_write_mask);
   vk.CmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, dynamic_.stencil_reference);
   dynamic_dirty_ = false;
+}
+
+// Cull mode, front face and the depth test: set only when they differ from what the command
+// buffer has (a blend change alone sets nothing).
+void Executor::set_raster_state(VkCommandBuffer cmd) {
+  const bool test = desc_.depth_test && render_has_depth_;
+  const RasterState r{desc_.cull, test, test && desc_.depth_write, test ? desc_.depth_compare : uint8_t(NV_COMPARE_ALWAYS)};
+  if (raster_valid_ && std::memcmp(&r, &raster_, sizeof r) == 0) return;
+  const NovemVkDevice &vk = device_->vk();
+  vk.CmdSetCullMode(cmd, cull_mode(r.cull));
+  vk.CmdSetFrontFace(cmd, VK_FRONT_FACE_CLOCKWISE);
+  vk.CmdSetDepthTestEnable(cmd, r.test ? VK_TRUE : VK_FALSE);
+  vk.CmdSetDepthWriteEnable(cmd, r.write ? VK_TRUE : VK_FALSE);
+  vk.CmdSetDepthCompareOp(cmd, compare_op(r.compare));
+  raster_ = r;
+  raster_valid_ = true;
 }
 
 void Executor::bind_vertex_buffers(VkCommandBuffer cmd) {
@@ -260,6 +290,13 @@ Buffer *Executor::bind_index_buffer(VkCommandBuffer cmd) {
 }
 
 bool Executor::prepare_draw(VkCommandBuffer cmd) {
+  if (!options_.dirty_state) {
+    // Without dirty tracking (NOVEM_VK_DIRTY=0) every draw binds and sets everything again.
+    bound_pipeline_ = VK_NULL_HANDLE;
+    dynamic_dirty_ = vertex_dirty_ = index_dirty_ = constants_bind_ = set_dirty_ = true;
+    raster_valid_ = false;
+    constants_dirty_[NV_STAGE_VERTEX] = constants_dirty_[NV_STAGE_PIXEL] = true;
+  }
   if (!bind_pipeline(cmd)) return false;
   record_dynamic_state(cmd);
   bind_vertex_buffers(cmd);
@@ -529,7 +566,7 @@ void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h
     throw std::runtime_error("the rows run past the record");
   upload(*img, a.level, VkRect2D{{r.x, r.y}, {uint32_t(r.width), uint32_t(r.height)}},
          static_cast<const uint8_t *>(command_payload<nv_cmd_update_image>(h)), pitch, a.layer);
-  if (!options_.batching) submit();
+  if (!options_.batching) submit_and_wait();
 }
 
 void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) {
@@ -579,7 +616,7 @@ void Executor::generate_mips(const nv_cmd_generate_mips &a, const nv_cmd_header 
                      a.filter == NV_FILTER_POINT ? VK_FILTER_NEAREST : VK_FILTER_LINEAR);
   }
   img->mark_used(batches_->recording_id());
-  if (!options_.batching) submit();
+  if (!options_.batching) submit_and_wait();
 }
 
 void Executor::create_shader(const nv_cmd_create_shader &a, const nv_cmd_header *h) {
@@ -656,6 +693,18 @@ void Executor::set_constants(const nv_cmd_set_constants &a, const nv_cmd_header 
   constants_dirty_[a.stage] = true;
 }
 
+void Executor::update_constants(const nv_cmd_update_constants &a, const nv_cmd_header *h) {
+  if (a.stage >= NV_STAGE_COUNT) return;
+  const uint64_t room = h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_update_constants);
+  const uint64_t range = uniforms_->range();
+  if (a.offset >= range) return;
+  const uint32_t size = uint32_t(std::min<uint64_t>({a.size, room, range - a.offset}));
+  std::vector<uint8_t> &block = constants_[a.stage];
+  if (block.size() < a.offset + size) block.resize(a.offset + size, 0);
+  std::memcpy(block.data() + a.offset, command_payload<nv_cmd_update_constants>(h), size);
+  constants_dirty_[a.stage] = true;
+}
+
 // ---------------------------------------------------------------------------------------------
 // work
 
@@ -703,7 +752,7 @@ void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
   }
   if (clears.empty()) return;
   device_->vk().CmdClearAttachments(batches_->cmd(), att_count, atts, uint32_t(clears.size()), clears.data());
-  if (!options_.batching) submit();
+  if (!options_.batching) submit_and_wait();
 }
 
 void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
@@ -714,7 +763,7 @@ void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
   VkCommandBuffer cmd = batches_->cmd();
   if (!prepare_draw(cmd)) return;
   device_->vk().CmdDraw(cmd, a.vertex_count, std::max(a.instance_count, 1u), a.first_vertex, 0);
-  if (!options_.batching) submit();
+  if (!options_.batching) submit_and_wait();
 }
 
 void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *) {
@@ -730,7 +779,7 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
   VkCommandBuffer cmd = batches_->cmd();
   if (!prepare_draw(cmd) || !bind_index_buffer(cmd)) return;
   device_->vk().CmdDrawIndexed(cmd, a.index_count, std::max(a.instance_count, 1u), a.first_index, a.base_vertex, 0);
-  if (!options_.batching) submit();
+  if (!options_.batching) submit_and_wait();
 }
 
 void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {

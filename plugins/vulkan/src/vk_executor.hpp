@@ -67,6 +67,7 @@ public:
   void set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *h);
   void set_dynamic_state(const nv_cmd_set_dynamic_state &a, const nv_cmd_header *h);
   void generate_mips(const nv_cmd_generate_mips &a, const nv_cmd_header *h);
+  void update_constants(const nv_cmd_update_constants &a, const nv_cmd_header *h);
 
   // One line on stderr for a command that failed (the first few of them).
   void report(uint16_t opcode, const char *what);
@@ -79,6 +80,7 @@ private:
   bool begin_rendering();           // false when no target is bound
   void end_rendering();
   void submit();                    // ends rendering and submits the recording batch
+  void submit_and_wait();           // submit(), then wait for everything in flight
   bool bind_pipeline(VkCommandBuffer cmd);
   void bind_vertex_buffers(VkCommandBuffer cmd);
   // Binds the index buffer when it changed; the buffer, or nullptr when none is usable.
@@ -95,6 +97,7 @@ private:
   // layer: the face of a cube image, the z slice of a 3D one.
   void upload(Image &img, uint32_t level, const VkRect2D &rect, const uint8_t *rows, size_t pitch, uint32_t layer = 0);
   void record_dynamic_state(VkCommandBuffer cmd);
+  void set_raster_state(VkCommandBuffer cmd);
   void retire_pipeline(VkPipeline pipeline);
   Buffer *find_buffer(uint32_t handle);
   Image *find_image(uint32_t handle);
@@ -147,6 +150,14 @@ private:
   // ---- what the recording command buffer has ----
   bool rendering_ = false;
   VkExtent2D render_extent_{};
+  bool render_has_depth_ = false; // the render pass has a depth attachment
+  struct RasterState { // the dynamic cull and depth state the command buffer has
+    uint8_t cull;
+    bool test, write;
+    uint8_t compare;
+  };
+  RasterState raster_{};
+  bool raster_valid_ = false;
   VkPipeline pipeline_ = VK_NULL_HANDLE;       // resolved from desc_ and the targets
   uint32_t pipeline_slots_ = 0;                 // vertex slots pipeline_ reads
   VkPipeline bound_pipeline_ = VK_NULL_HANDLE;  // bound in the recording command buffer
@@ -199,6 +210,7 @@ constexpr DispatchTable<Executor> Executor::table() {
   t[NV_OP_SET_TEXTURE] = guarded<nv_cmd_set_texture, &Executor::set_texture>;
   t[NV_OP_SET_DYNAMIC_STATE] = guarded<nv_cmd_set_dynamic_state, &Executor::set_dynamic_state>;
   t[NV_OP_GENERATE_MIPS] = guarded<nv_cmd_generate_mips, &Executor::generate_mips>;
+  t[NV_OP_UPDATE_CONSTANTS] = guarded<nv_cmd_update_constants, &Executor::update_constants>;
   return t;
 }
 
