@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "direct3d9.hpp"
+#include "volume_texture.hpp"
 
 namespace novem {
 
@@ -47,13 +48,20 @@ void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps) {
   caps->DestBlendCaps = caps->SrcBlendCaps;
   caps->ShadeCaps = D3DPSHADECAPS_COLORGOURAUDRGB | D3DPSHADECAPS_ALPHAGOURAUDBLEND |
                     D3DPSHADECAPS_SPECULARGOURAUDRGB | D3DPSHADECAPS_FOGGOURAUD;
-  // 2D textures (A8R8G8B8, X8R8G8B8) with mip chains, any size up to the adapter's limit.
-  caps->TextureCaps = D3DPTEXTURECAPS_ALPHA | D3DPTEXTURECAPS_MIPMAP | D3DPTEXTURECAPS_PROJECTED;
+  // 2D, cube and volume textures with mip chains, any size up to the adapter's limit (volumes:
+  // MaxVolumeExtent).
+  caps->TextureCaps = D3DPTEXTURECAPS_ALPHA | D3DPTEXTURECAPS_MIPMAP | D3DPTEXTURECAPS_PROJECTED |
+                      D3DPTEXTURECAPS_CUBEMAP | D3DPTEXTURECAPS_MIPCUBEMAP | D3DPTEXTURECAPS_VOLUMEMAP |
+                      D3DPTEXTURECAPS_MIPVOLUMEMAP;
   caps->TextureFilterCaps = D3DPTFILTERCAPS_MINFPOINT | D3DPTFILTERCAPS_MINFLINEAR | D3DPTFILTERCAPS_MIPFPOINT |
                             D3DPTFILTERCAPS_MIPFLINEAR | D3DPTFILTERCAPS_MAGFPOINT | D3DPTFILTERCAPS_MAGFLINEAR;
+  caps->CubeTextureFilterCaps = caps->TextureFilterCaps;
+  caps->VolumeTextureFilterCaps = caps->TextureFilterCaps;
+  caps->MaxVolumeExtent = VolumeTexture::kMaxExtent;
   caps->VertexTextureFilterCaps = caps->TextureFilterCaps;
   caps->TextureAddressCaps = D3DPTADDRESSCAPS_WRAP | D3DPTADDRESSCAPS_MIRROR | D3DPTADDRESSCAPS_CLAMP |
                              D3DPTADDRESSCAPS_BORDER | D3DPTADDRESSCAPS_INDEPENDENTUV;
+  caps->VolumeTextureAddressCaps = caps->TextureAddressCaps;
   caps->MaxTextureWidth = adapter.max_texture_size;
   caps->MaxTextureHeight = adapter.max_texture_size;
   caps->MaxTextureRepeat = 8192;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "novem/image_layout.hpp"
+
 namespace novem {
 
 namespace {
@@ -48,22 +50,28 @@ void CommandStream::update_buffer(uint32_t buffer, uint64_t offset, const void *
   } while (size > 0);
 }
 
-void CommandStream::update_image(uint32_t image, uint32_t level, int32_t x, int32_t y, uint32_t width,
-                                 uint32_t height, const uint8_t *src, size_t src_pitch, size_t texel_bytes) {
+void CommandStream::update_image(uint32_t image, uint32_t format, uint32_t level, uint32_t layer, int32_t x,
+                                 int32_t y, uint32_t width, uint32_t height, const uint8_t *src, size_t src_pitch) {
+  // Work in blocks (a texel for most formats, 4x4 texels for BC); pieces end on block edges, and
+  // the last piece of a row or column keeps the rectangle's own edge.
+  const ImageLayout layout = image_layout(format);
+  const uint32_t block = layout.block, bytes = layout.block_bytes;
+  const uint32_t across = (width + block - 1) / block, down = (height + block - 1) / block;
   const size_t room = max_payload(sizeof(nv_cmd_update_image)) & ~size_t(15);
   // Whole rows per record; a row longer than a record goes in pieces.
-  const uint32_t columns = uint32_t(std::min<size_t>(width, std::max<size_t>(room / texel_bytes, 1)));
-  for (uint32_t cx = 0; cx < width; cx += columns) {
-    const uint32_t w = std::min(columns, width - cx);
-    const size_t row = size_t(w) * texel_bytes;
+  const uint32_t columns = uint32_t(std::min<size_t>(across, std::max<size_t>(room / bytes, 1)));
+  for (uint32_t cx = 0; cx < across; cx += columns) {
+    const uint32_t w = std::min(columns, across - cx);
+    const size_t row = size_t(w) * bytes;
     const uint32_t rows_per_record = uint32_t(std::max<size_t>(room / row, 1));
-    for (uint32_t cy = 0; cy < height; cy += rows_per_record) {
-      const uint32_t h = std::min(rows_per_record, height - cy);
+    for (uint32_t cy = 0; cy < down; cy += rows_per_record) {
+      const uint32_t h = std::min(rows_per_record, down - cy);
       auto *args = begin<nv_cmd_update_image>(NV_OP_UPDATE_IMAGE, row * h);
-      *args = nv_cmd_update_image{image, level, nv_rect{x + int32_t(cx), y + int32_t(cy), int32_t(w), int32_t(h)}, 0};
+      const nv_rect rect{x + int32_t(cx * block), y + int32_t(cy * block),
+                         int32_t(std::min(w * block, width - cx * block)), int32_t(std::min(h * block, height - cy * block))};
+      *args = nv_cmd_update_image{image, level, rect, 0, layer};
       auto *dst = static_cast<uint8_t *>(command_payload(args));
-      for (uint32_t r = 0; r < h; ++r)
-        std::memcpy(dst + r * row, src + (cy + r) * src_pitch + cx * texel_bytes, row);
+      for (uint32_t r = 0; r < h; ++r) std::memcpy(dst + r * row, src + (cy + r) * src_pitch + size_t(cx) * bytes, row);
       commit();
     }
   }

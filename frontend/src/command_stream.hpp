@@ -40,10 +40,12 @@ public:
   // Sends bytes into a buffer, split into as many UPDATE_BUFFER records as the ring needs.
   void update_buffer(uint32_t buffer, uint64_t offset, const void *data, size_t size, uint32_t flags);
 
-  // Sends a rectangle of texels (rows src_pitch bytes apart, top first) into a level of an image,
-  // split into as many tightly packed UPDATE_IMAGE records as the ring needs.
-  void update_image(uint32_t image, uint32_t level, int32_t x, int32_t y, uint32_t width, uint32_t height,
-                    const uint8_t *src, size_t src_pitch, size_t texel_bytes);
+  // Sends a rectangle of texels of an image of nv_format `format` (rows of texels, or of 4x4
+  // blocks, src_pitch bytes apart, top first; x and y block-aligned) into a level of it, split into
+  // as many tightly packed UPDATE_IMAGE records as the ring needs.
+  // layer: the face of a cube image, the z slice of a 3D one.
+  void update_image(uint32_t image, uint32_t format, uint32_t level, uint32_t layer, int32_t x, int32_t y,
+                    uint32_t width, uint32_t height, const uint8_t *src, size_t src_pitch);
 
   // Pushes a FENCE and returns its value; wait() blocks until the plugin has completed it.
   uint64_t fence();

@@ -336,7 +336,8 @@ void Device::bind_depth_stencil(Surface *surface) {
 HRESULT Device::SetRenderTarget(DWORD index, IDirect3DSurface9 *iface) {
   if (index >= NV_MAX_COLOR_TARGETS) return D3DERR_INVALIDCALL;
   auto *surface = static_cast<Surface *>(iface);
-  if (surface && !(surface->desc().Usage & D3DUSAGE_RENDERTARGET)) return D3DERR_INVALIDCALL;
+  // A render-target texture renders into level 0 only (its other levels have no target image).
+  if (surface && (!(surface->desc().Usage & D3DUSAGE_RENDERTARGET) || !surface->image())) return D3DERR_INVALIDCALL;
   if (index > 0) {
     bind_render_target(index, surface);
     return D3D_OK;

@@ -45,6 +45,8 @@ public:
   // D3DCREATE_MULTITHREADED: DeviceLock (device_lock.hpp) takes mutex() when this is true.
   bool multithreaded() const { return multithreaded_; }
   std::recursive_mutex &mutex() { return mutex_; }
+  // The plugin's counters (novem_get_statistics).
+  void statistics(nv_statistics &s) const { stream_->channel().statistics(s); }
   // A texture's LOD changed: the slots it is bound to must be sent again.
   void texture_changed(Texture *texture);
   bool extended() const; // made by Direct3DCreate9Ex
@@ -215,6 +217,11 @@ private:
     kDirtyTextures = 1u << 5, // textures and sampler states
     kDirtyDynamic = 1u << 6,  // stencil reference and masks, blend factor, depth bias
     kDirtyAll = (1u << 7) - 1,
+    // Only shader constants changed, in the byte range sent_constants_ records (or a shader was
+    // bound): the next draw sends that range (UPDATE_CONSTANTS), not the whole block. The full
+    // bits above (set by everything else: Reset, bump-env states, transforms) resend it all.
+    kDirtyVertexConstantRange = 1u << 7,
+    kDirtyPixelConstantRange = 1u << 8,
   };
 
   static constexpr size_t kMaxActiveLights = 8; // D3DCAPS9::MaxActiveLights
@@ -230,6 +237,8 @@ private:
   // Sends SET_TEXTURE for each slot the bound shaders sample whose texture or sampler changed.
   void flush_textures();
   nv_cmd_set_texture texture_command(uint32_t slot) const;
+  // The nv_image_type the bound shader declares for a texture slot's sampler.
+  uint32_t declared_type(uint32_t slot) const;
   HRESULT create_target_surface(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,
                                 DWORD quality, DWORD usage, IDirect3DSurface9 **surface, HANDLE *shared_handle);
   // READ_IMAGE of a whole image into the channel's readback area, then waits for it.
@@ -263,7 +272,10 @@ private:
   uint32_t pixel_shader_variant();
   uint32_t vertex_shader_variant();
   uint8_t clip_planes() const;
-  void flush_shader_constants(nv_shader_stage stage, const ShaderConstants &constants);
+  // Sends the stage's shader constants: the whole block when `full` or when the plugin's block
+  // does not hold shader constants, else the changed range only.
+  void flush_shader_constants(nv_shader_stage stage, const ShaderConstants &constants, bool full);
+  void mark_constants(nv_shader_stage stage, size_t offset, size_t bytes); // a changed byte range
   void bind_vertex_declaration(VertexDeclaration *declaration);
   VertexDeclaration *fvf_declaration(DWORD fvf);
   // Parses, checks and translates bytecode (or finds its translation); nullptr when refused.
@@ -320,6 +332,13 @@ private:
 
   // ---- what has been sent to the plugin ----
   uint32_t dirty_ = kDirtyAll;
+  // What each stage's uniform block in the plugin holds, and the bytes of it (conv::UniformBlock
+  // offsets) changed since it was last sent.
+  struct SentConstants {
+    enum Kind : uint8_t { kNothing, kFixedFunction, kShader } kind = kNothing;
+    uint32_t begin = UINT32_MAX, end = 0;
+  };
+  SentConstants sent_constants_[NV_STAGE_COUNT];
   nv_pipeline_desc sent_pipeline_{};
   bool pipeline_sent_ = false;
   nv_cmd_set_dynamic_state sent_dynamic_{};

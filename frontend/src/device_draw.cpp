@@ -421,13 +421,15 @@ bool Device::flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
     if (!flush_pipeline(type, instance_slots)) return false;
   }
   if (dirty_ & kDirtyDynamic) flush_dynamic_state();
-  if (dirty_ & kDirtyVertexConstants) {
-    if (state_.vertex_shader) flush_shader_constants(NV_STAGE_VERTEX, state_.vs_constants);
-    else flush_ff_vertex_constants();
+  if (dirty_ & (kDirtyVertexConstants | kDirtyVertexConstantRange)) {
+    const bool full = dirty_ & kDirtyVertexConstants;
+    if (state_.vertex_shader) flush_shader_constants(NV_STAGE_VERTEX, state_.vs_constants, full);
+    else if (full || sent_constants_[NV_STAGE_VERTEX].kind != SentConstants::kFixedFunction) flush_ff_vertex_constants();
   }
-  if (dirty_ & kDirtyPixelConstants) {
-    if (state_.pixel_shader) flush_shader_constants(NV_STAGE_PIXEL, state_.ps_constants);
-    else flush_ff_pixel_constants();
+  if (dirty_ & (kDirtyPixelConstants | kDirtyPixelConstantRange)) {
+    const bool full = dirty_ & kDirtyPixelConstants;
+    if (state_.pixel_shader) flush_shader_constants(NV_STAGE_PIXEL, state_.ps_constants, full);
+    else if (full || sent_constants_[NV_STAGE_PIXEL].kind != SentConstants::kFixedFunction) flush_ff_pixel_constants();
   }
   // A new shader may sample slots the previous one did not.
   if (dirty_ & (kDirtyTextures | kDirtyPipeline)) flush_textures();

@@ -34,9 +34,9 @@ uint8_t element_size(BYTE type) {
 
 ff::TextureKind texture_kind(Texture *texture) {
   if (!texture) return ff::kTextureNone;
-  switch (texture->GetType()) {
-  case D3DRTYPE_CUBETEXTURE: return ff::kTextureCube;
-  case D3DRTYPE_VOLUMETEXTURE: return ff::kTextureVolume;
+  switch (texture->type()) {
+  case NV_IMAGE_TYPE_CUBE: return ff::kTextureCube;
+  case NV_IMAGE_TYPE_3D: return ff::kTextureVolume;
   default: return ff::kTexture2D;
   }
 }
@@ -296,6 +296,8 @@ void Device::flush_ff_vertex_constants() {
   *args = nv_cmd_set_constants{NV_STAGE_VERTEX, uint32_t(sizeof c)};
   std::memcpy(command_payload(args), &c, sizeof c);
   commands().commit();
+  // The stage's block now holds these, not a shader's constants (flush_state resends theirs).
+  sent_constants_[NV_STAGE_VERTEX].kind = SentConstants::kFixedFunction;
 }
 
 void Device::flush_ff_pixel_constants() {
@@ -319,6 +321,8 @@ void Device::flush_ff_pixel_constants() {
   *args = nv_cmd_set_constants{NV_STAGE_PIXEL, uint32_t(sizeof c)};
   std::memcpy(command_payload(args), &c, sizeof c);
   commands().commit();
+  // The stage's block now holds these, not a shader's constants (flush_state resends theirs).
+  sent_constants_[NV_STAGE_PIXEL].kind = SentConstants::kFixedFunction;
 }
 
 } // namespace novem

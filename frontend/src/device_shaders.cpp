@@ -1,4 +1,6 @@
 // Programmable shaders, their constants, and vertex declarations.
+#include <algorithm>
+#include <cstddef>
 #include <cstring>
 
 #include "conventions.hpp"
@@ -17,6 +19,9 @@ namespace {
 // D3D9 gives CreateVertexShader no length: the stream ends at its end token. The parser stops
 // there; this only bounds a stream that has none.
 constexpr size_t kMaxShaderTokens = size_t(1) << 20;
+
+// The uniform block every translated shader reads (docs/shader-conventions.md).
+using Block = d3d9::conv::UniformBlock;
 
 // Register file sizes the SetShaderConstant calls accept (D3D9's for shader model 3.0).
 constexpr UINT kVertexFloatConstants = 256, kPixelFloatConstants = 224, kIntConstants = 16, kBoolConstants = 16;
@@ -155,7 +160,9 @@ HRESULT Device::SetVertexShader(IDirect3DVertexShader9 *iface) {
   if (shader) shader->add_private_ref();
   if (state_.vertex_shader) state_.vertex_shader->release_private_ref();
   state_.vertex_shader = shader;
-  dirty_ |= kDirtyPipeline | kDirtyVertexConstants;
+  // Shaders share the stage's constants: another shader needs no resend (flush_state resends
+  // the block when it held the fixed-function constants).
+  dirty_ |= kDirtyPipeline | kDirtyVertexConstantRange;
   return D3D_OK;
 }
 
@@ -173,7 +180,7 @@ HRESULT Device::SetPixelShader(IDirect3DPixelShader9 *iface) {
   if (shader) shader->add_private_ref();
   if (state_.pixel_shader) state_.pixel_shader->release_private_ref();
   state_.pixel_shader = shader;
-  dirty_ |= kDirtyPipeline | kDirtyPixelConstants;
+  dirty_ |= kDirtyPipeline | kDirtyPixelConstantRange;
   return D3D_OK;
 }
 
@@ -186,70 +193,107 @@ HRESULT Device::GetPixelShader(IDirect3DPixelShader9 **shader) {
 
 HRESULT Device::SetVertexShaderConstantF(UINT start, const float *data, UINT count) {
   if (recording_) return recording_->record_constants(false, 'f', start, data, count);
-  dirty_ |= kDirtyVertexConstants;
-  return set_constants(&state_.vs_constants.f[0][0], kVertexFloatConstants, start, data, count, 4);
+  HRESULT hr = set_constants(&state_.vs_constants.f[0][0], kVertexFloatConstants, start, data, count, 4);
+  if (hr == D3D_OK) mark_constants(NV_STAGE_VERTEX, offsetof(Block, c) + start * 16u, count * 16u);
+  return hr;
 }
 HRESULT Device::GetVertexShaderConstantF(UINT start, float *data, UINT count) {
   return get_constants(&state_.vs_constants.f[0][0], kVertexFloatConstants, start, data, count, 4);
 }
 HRESULT Device::SetVertexShaderConstantI(UINT start, const int *data, UINT count) {
   if (recording_) return recording_->record_constants(false, 'i', start, data, count);
-  dirty_ |= kDirtyVertexConstants;
-  return set_constants(&state_.vs_constants.i[0][0], kIntConstants, start, data, count, 4);
+  HRESULT hr = set_constants(&state_.vs_constants.i[0][0], kIntConstants, start, data, count, 4);
+  if (hr == D3D_OK) mark_constants(NV_STAGE_VERTEX, offsetof(Block, i) + start * 16u, count * 16u);
+  return hr;
 }
 HRESULT Device::GetVertexShaderConstantI(UINT start, int *data, UINT count) {
   return get_constants(&state_.vs_constants.i[0][0], kIntConstants, start, data, count, 4);
 }
 HRESULT Device::SetVertexShaderConstantB(UINT start, const WINBOOL *data, UINT count) {
   if (recording_) return recording_->record_constants(false, 'b', start, data, count);
-  dirty_ |= kDirtyVertexConstants;
-  return set_constants(state_.vs_constants.b, kBoolConstants, start, data, count, 1);
+  HRESULT hr = set_constants(state_.vs_constants.b, kBoolConstants, start, data, count, 1);
+  if (hr == D3D_OK) mark_constants(NV_STAGE_VERTEX, offsetof(Block, b), sizeof(Block::b));
+  return hr;
 }
 HRESULT Device::GetVertexShaderConstantB(UINT start, WINBOOL *data, UINT count) {
   return get_constants(state_.vs_constants.b, kBoolConstants, start, data, count, 1);
 }
 HRESULT Device::SetPixelShaderConstantF(UINT start, const float *data, UINT count) {
   if (recording_) return recording_->record_constants(true, 'f', start, data, count);
-  dirty_ |= kDirtyPixelConstants;
-  return set_constants(&state_.ps_constants.f[0][0], kPixelFloatConstants, start, data, count, 4);
+  HRESULT hr = set_constants(&state_.ps_constants.f[0][0], kPixelFloatConstants, start, data, count, 4);
+  if (hr == D3D_OK) mark_constants(NV_STAGE_PIXEL, offsetof(Block, c) + start * 16u, count * 16u);
+  return hr;
 }
 HRESULT Device::GetPixelShaderConstantF(UINT start, float *data, UINT count) {
   return get_constants(&state_.ps_constants.f[0][0], kPixelFloatConstants, start, data, count, 4);
 }
 HRESULT Device::SetPixelShaderConstantI(UINT start, const int *data, UINT count) {
   if (recording_) return recording_->record_constants(true, 'i', start, data, count);
-  dirty_ |= kDirtyPixelConstants;
-  return set_constants(&state_.ps_constants.i[0][0], kIntConstants, start, data, count, 4);
+  HRESULT hr = set_constants(&state_.ps_constants.i[0][0], kIntConstants, start, data, count, 4);
+  if (hr == D3D_OK) mark_constants(NV_STAGE_PIXEL, offsetof(Block, i) + start * 16u, count * 16u);
+  return hr;
 }
 HRESULT Device::GetPixelShaderConstantI(UINT start, int *data, UINT count) {
   return get_constants(&state_.ps_constants.i[0][0], kIntConstants, start, data, count, 4);
 }
 HRESULT Device::SetPixelShaderConstantB(UINT start, const WINBOOL *data, UINT count) {
   if (recording_) return recording_->record_constants(true, 'b', start, data, count);
-  dirty_ |= kDirtyPixelConstants;
-  return set_constants(state_.ps_constants.b, kBoolConstants, start, data, count, 1);
+  HRESULT hr = set_constants(state_.ps_constants.b, kBoolConstants, start, data, count, 1);
+  if (hr == D3D_OK) mark_constants(NV_STAGE_PIXEL, offsetof(Block, b), sizeof(Block::b));
+  return hr;
 }
 HRESULT Device::GetPixelShaderConstantB(UINT start, WINBOOL *data, UINT count) {
   return get_constants(state_.ps_constants.b, kBoolConstants, start, data, count, 1);
 }
 
-void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants &constants) {
-  // The block every translated shader reads (docs/shader-conventions.md, conv::UniformBlock):
-  // vec4 c[256], ivec4 i[16], the booleans as bits of one uvec4's x, then the bump-environment
-  // texture stage state of stages 0..7 (read by ps_1_x texbem/texbeml/bem; zeros for the vertex
-  // stage, whose block has the same layout).
-  using Block = d3d9::conv::UniformBlock;
+void Device::mark_constants(nv_shader_stage stage, size_t offset, size_t bytes) {
+  SentConstants &sent = sent_constants_[stage];
+  sent.begin = std::min(sent.begin, uint32_t(offset));
+  sent.end = std::max(sent.end, uint32_t(offset + bytes));
+  dirty_ |= stage == NV_STAGE_VERTEX ? kDirtyVertexConstantRange : kDirtyPixelConstantRange;
+}
+
+void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants &constants, bool full) {
+  // The block: vec4 c[256], ivec4 i[16], the booleans as bits of one uvec4's x, then the
+  // bump-environment texture stage state of stages 0..7 (read by ps_1_x texbem/texbeml/bem;
+  // zeros for the vertex stage, whose block has the same layout).
   static_assert(sizeof(Block) == d3d9::conv::kUniformBlockSize);
   static_assert(d3d9::conv::kBumpEnvStageCount == DeviceState::kTextureStages);
+  static_assert(sizeof(Block::c) == sizeof(constants.f) && sizeof(Block::i) == sizeof(constants.i));
+  SentConstants &sent = sent_constants_[stage];
+  uint32_t bits = 0;
+  for (UINT n = 0; n < kBoolConstants; ++n)
+    if (constants.b[n]) bits |= 1u << n;
+  const uint32_t b[4] = {bits, 0, 0, 0};
+
+  if (!full && sent.kind == SentConstants::kShader) {
+    // Only registers changed: send their bytes (one SetVertexShaderConstantF of one register is
+    // 16 bytes, not the 4.6 KB block). The range never reaches the bump-environment part, which
+    // only the full path writes.
+    if (sent.begin < sent.end) {
+      const uint32_t begin = sent.begin, end = std::min<uint32_t>(sent.end, offsetof(Block, bumpenv_mat));
+      auto *args = commands().begin<nv_cmd_update_constants>(NV_OP_UPDATE_CONSTANTS, end - begin);
+      *args = nv_cmd_update_constants{uint32_t(stage), begin, end - begin};
+      auto *out = static_cast<uint8_t *>(command_payload(args));
+      auto copy = [&](uint32_t offset, const void *src, size_t bytes) { // the part of [begin, end) in this field
+        const uint32_t lo = std::max(begin, offset), hi = std::min<uint32_t>(end, offset + uint32_t(bytes));
+        if (lo < hi) std::memcpy(out + (lo - begin), static_cast<const uint8_t *>(src) + (lo - offset), hi - lo);
+      };
+      copy(offsetof(Block, c), constants.f, sizeof constants.f);
+      copy(offsetof(Block, i), constants.i, sizeof constants.i);
+      copy(offsetof(Block, b), b, sizeof b);
+      commands().commit();
+    }
+    sent.begin = UINT32_MAX, sent.end = 0;
+    return;
+  }
+
   auto *args = commands().begin<nv_cmd_set_constants>(NV_OP_SET_CONSTANTS, sizeof(Block));
   *args = nv_cmd_set_constants{uint32_t(stage), uint32_t(sizeof(Block))};
   auto *block = static_cast<Block *>(command_payload(args));
   std::memcpy(block->c, constants.f, sizeof block->c);
   std::memcpy(block->i, constants.i, sizeof block->i);
-  uint32_t bits = 0;
-  for (UINT n = 0; n < kBoolConstants; ++n)
-    if (constants.b[n]) bits |= 1u << n;
-  block->b[0] = bits, block->b[1] = block->b[2] = block->b[3] = 0;
+  std::memcpy(block->b, b, sizeof b);
   std::memset(block->bumpenv_mat, 0, sizeof block->bumpenv_mat);
   std::memset(block->bumpenv_lum, 0, sizeof block->bumpenv_lum);
   std::memset(block->fog_color, 0, sizeof block->fog_color);
@@ -277,6 +321,8 @@ void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants
     block->fog[3] = float(rs[D3DRS_ALPHAREF] & 0xffu);
   }
   commands().commit();
+  sent.kind = SentConstants::kShader;
+  sent.begin = UINT32_MAX, sent.end = 0;
 }
 
 HRESULT Device::CreateVertexDeclaration(const D3DVERTEXELEMENT9 *elements, IDirect3DVertexDeclaration9 **declaration) {

@@ -7,7 +7,10 @@
 #include "state_block.hpp"
 #include "math.hpp"
 #include "shader.hpp"
+#include "surface.hpp"
+#include "cube_texture.hpp"
 #include "texture.hpp"
+#include "volume_texture.hpp"
 
 namespace novem {
 
@@ -44,6 +47,17 @@ uint8_t address(DWORD a) {
   }
 }
 
+// The Texture behind an interface Novem handed out; nullptr for none.
+Texture *as_texture(IDirect3DBaseTexture9 *iface) {
+  if (!iface) return nullptr;
+  switch (iface->GetType()) {
+  case D3DRTYPE_TEXTURE: return static_cast<Texture2D *>(static_cast<IDirect3DTexture9 *>(iface));
+  case D3DRTYPE_CUBETEXTURE: return static_cast<CubeTexture *>(static_cast<IDirect3DCubeTexture9 *>(iface));
+  case D3DRTYPE_VOLUMETEXTURE: return static_cast<VolumeTexture *>(static_cast<IDirect3DVolumeTexture9 *>(iface));
+  default: return nullptr;
+  }
+}
+
 } // namespace
 
 void Device::set_sampler_defaults() {
@@ -71,8 +85,35 @@ HRESULT Device::CreateTexture(UINT width, UINT height, UINT levels, DWORD usage,
   if (!texture) return D3DERR_INVALIDCALL;
   *texture = nullptr;
   if (shared_handle) return D3DERR_INVALIDCALL;
-  Texture *created = nullptr;
-  if (HRESULT hr = Texture::create(this, width, height, levels, usage, format, pool, &created); FAILED(hr)) return hr;
+  Texture2D *created = nullptr;
+  if (HRESULT hr = Texture2D::create(this, width, height, levels, usage, format, pool, &created); FAILED(hr)) return hr;
+  if (pool == D3DPOOL_DEFAULT) created->count_default_pool();
+  *texture = created;
+  AddRef();
+  return D3D_OK;
+}
+
+HRESULT Device::CreateVolumeTexture(UINT width, UINT height, UINT depth, UINT levels, DWORD usage, D3DFORMAT format,
+                                    D3DPOOL pool, IDirect3DVolumeTexture9 **texture, HANDLE *shared_handle) {
+  if (!texture) return D3DERR_INVALIDCALL;
+  *texture = nullptr;
+  if (shared_handle) return D3DERR_INVALIDCALL;
+  VolumeTexture *created = nullptr;
+  if (HRESULT hr = VolumeTexture::create(this, width, height, depth, levels, usage, format, pool, &created); FAILED(hr))
+    return hr;
+  if (pool == D3DPOOL_DEFAULT) created->count_default_pool();
+  *texture = created;
+  AddRef();
+  return D3D_OK;
+}
+
+HRESULT Device::CreateCubeTexture(UINT edge, UINT levels, DWORD usage, D3DFORMAT format, D3DPOOL pool,
+                                  IDirect3DCubeTexture9 **texture, HANDLE *shared_handle) {
+  if (!texture) return D3DERR_INVALIDCALL;
+  *texture = nullptr;
+  if (shared_handle) return D3DERR_INVALIDCALL;
+  CubeTexture *created = nullptr;
+  if (HRESULT hr = CubeTexture::create(this, edge, levels, usage, format, pool, &created); FAILED(hr)) return hr;
   if (pool == D3DPOOL_DEFAULT) created->count_default_pool();
   *texture = created;
   AddRef();
@@ -84,10 +125,8 @@ HRESULT Device::SetTexture(DWORD sampler, IDirect3DBaseTexture9 *iface) {
   if (!slot_of(sampler, slot)) return D3DERR_INVALIDCALL;
   Texture *texture = nullptr;
   if (iface) {
-    // Only 2D textures exist so far; every IDirect3DBaseTexture9 Novem hands out is one.
-    if (iface->GetType() != D3DRTYPE_TEXTURE) return D3DERR_INVALIDCALL;
-    texture = static_cast<Texture *>(static_cast<IDirect3DTexture9 *>(iface));
-    if (texture->pool() == D3DPOOL_SCRATCH) return D3DERR_INVALIDCALL; // as Windows
+    texture = as_texture(iface);
+    if (!texture || texture->pool() == D3DPOOL_SCRATCH) return D3DERR_INVALIDCALL; // as Windows
   }
   if (recording_) return recording_->record_texture(slot, texture);
   if (state_.textures[slot] == texture) return D3D_OK;
@@ -100,14 +139,76 @@ HRESULT Device::SetTexture(DWORD sampler, IDirect3DBaseTexture9 *iface) {
   return D3D_OK;
 }
 
+HRESULT Device::UpdateTexture(IDirect3DBaseTexture9 *src_iface, IDirect3DBaseTexture9 *dst_iface) {
+  // Windows' rules: SYSTEMMEM to DEFAULT, the same type and format, at least as many source
+  // levels, and the source level that meets the destination's top level (the source's extra top
+  // levels are skipped) of the same size.
+  Texture *src = as_texture(src_iface), *dst = as_texture(dst_iface);
+  if (!src || !dst || src->pool() != D3DPOOL_SYSTEMMEM || dst->pool() != D3DPOOL_DEFAULT) return D3DERR_INVALIDCALL;
+  // An AUTOGENMIPMAP destination takes the top matching level and regenerates the rest; an
+  // AUTOGENMIPMAP source (SYSTEMMEM cannot be one) never reaches here.
+  if (src->type() != dst->type() || src->d3d_format() != dst->d3d_format() ||
+      src->exposed_levels() < dst->exposed_levels())
+    return D3DERR_INVALIDCALL;
+  TexelStore &from = src->store(), &to = dst->store();
+  const UINT skip = src->exposed_levels() - dst->exposed_levels();
+  if (from.width(skip) != to.width(0) || from.height(skip) != to.height(0) || from.depth(skip) != to.depth(0))
+    return D3DERR_INVALIDCALL;
+  // Only the dirty boxes are copied (D3D9 allows copying more); each level sends its own.
+  for (UINT layer = 0; layer < to.layers(); ++layer)
+    for (UINT i = 0; i < dst->exposed_levels(); ++i) to.update_from(from, layer, skip + i, i);
+  return D3D_OK;
+}
+
+HRESULT Device::UpdateSurface(IDirect3DSurface9 *src_iface, const RECT *src_rect, IDirect3DSurface9 *dst_iface,
+                              const POINT *dst_point) {
+  // Windows' rules: a SYSTEMMEM source and a DEFAULT destination of the same format, neither a
+  // depth format, the rectangle (the whole source when NULL) inside the source and, placed at
+  // dst_point, inside the destination; DXTn rectangles in whole blocks.
+  auto *src = static_cast<Surface *>(src_iface), *dst = static_cast<Surface *>(dst_iface);
+  if (!src || !dst) return D3DERR_INVALIDCALL;
+  const D3DSURFACE_DESC &s = src->desc(), &d = dst->desc();
+  const FormatInfo &f = src->format();
+  if (s.Pool != D3DPOOL_SYSTEMMEM || d.Pool != D3DPOOL_DEFAULT || s.Format != d.Format || f.depth ||
+      s.MultiSampleType != D3DMULTISAMPLE_NONE || d.MultiSampleType != D3DMULTISAMPLE_NONE)
+    return D3DERR_INVALIDCALL;
+  RECT r{0, 0, LONG(s.Width), LONG(s.Height)};
+  if (src_rect) r = *src_rect;
+  const POINT p = dst_point ? *dst_point : POINT{0, 0};
+  if (r.left < 0 || r.top < 0 || r.left >= r.right || r.top >= r.bottom || r.right > LONG(s.Width) ||
+      r.bottom > LONG(s.Height) || p.x < 0 || p.y < 0 || p.x + (r.right - r.left) > LONG(d.Width) ||
+      p.y + (r.bottom - r.top) > LONG(d.Height))
+    return D3DERR_INVALIDCALL;
+  const LONG b = LONG(f.block);
+  auto aligned = [b](LONG v, LONG edge) { return v % b == 0 || v == edge; };
+  if (r.left % b || r.top % b || p.x % b || p.y % b || !aligned(r.right, LONG(s.Width)) ||
+      !aligned(r.bottom, LONG(s.Height)))
+    return D3DERR_INVALIDCALL;
+  // Destinations are texture levels; render-target and other plain DEFAULT surfaces are not
+  // implemented yet.
+  if (!dst->texture()) NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL);
+  const uint8_t *bytes = nullptr;
+  UINT pitch = 0;
+  if (src->texture()) {
+    bytes = src->texture()->store().bytes(src->layer(), src->level(), &pitch);
+  } else {
+    bytes = src->memory();
+    pitch = src->pitch();
+  }
+  bytes += size_t(r.top / b) * pitch + size_t(r.left / b) * f.bytes_per_pixel;
+  dst->texture()->store().write(dst->layer(), dst->level(), UINT(p.x), UINT(p.y), UINT(r.right - r.left),
+                                UINT(r.bottom - r.top), bytes, pitch);
+  return D3D_OK;
+}
+
 HRESULT Device::GetTexture(DWORD sampler, IDirect3DBaseTexture9 **texture) {
   uint32_t slot;
   if (!texture) return D3DERR_INVALIDCALL;
   *texture = nullptr;
   if (!slot_of(sampler, slot)) return D3DERR_INVALIDCALL;
   if (Texture *t = state_.textures[slot]) {
-    t->AddRef();
-    *texture = t;
+    t->base()->AddRef();
+    *texture = t->base();
   }
   return D3D_OK;
 }
@@ -144,6 +245,7 @@ nv_cmd_set_texture Device::texture_command(uint32_t slot) const {
   c.slot = vertex ? slot - DeviceState::kVertexSlot0 : slot;
   const Texture *t = state_.textures[slot];
   c.image = t ? t->image() : 0;
+  c.type = declared_type(slot);
   const auto &ss = state_.sampler_states[slot];
   nv_sampler_desc &d = c.sampler;
   d.min_filter = filter(ss[D3DSAMP_MINFILTER]);
@@ -164,6 +266,23 @@ nv_cmd_set_texture Device::texture_command(uint32_t slot) const {
   d.mip_lod_bias = bias;
   color_to_floats(ss[D3DSAMP_BORDERCOLOR], d.border_color);
   return c;
+}
+
+uint32_t Device::declared_type(uint32_t slot) const {
+  // What the shader that samples the slot declares (dcl_cube, dcl_volume; 2D otherwise, and for
+  // the fixed-function pixel shader).
+  uint8_t type = 0;
+  if (slot >= DeviceState::kVertexSlot0) {
+    if (state_.vertex_shader)
+      type = state_.vertex_shader->compiled().reflection.sampler_types[slot - DeviceState::kVertexSlot0];
+  } else if (state_.pixel_shader) {
+    type = state_.pixel_shader->compiled().reflection.sampler_types[slot];
+  }
+  switch (d3d9::SamplerType(type)) {
+  case d3d9::SamplerType::Cube: return NV_IMAGE_TYPE_CUBE;
+  case d3d9::SamplerType::Volume: return NV_IMAGE_TYPE_3D;
+  default: return NV_IMAGE_TYPE_2D;
+  }
 }
 
 void Device::flush_textures() {

@@ -115,16 +115,33 @@ HRESULT Direct3D9::CheckDeviceFormat(UINT adapter, D3DDEVTYPE device_type, D3DFO
   if (resource_type == D3DRTYPE_INDEXBUFFER)
     return (format == D3DFMT_INDEX16 || format == D3DFMT_INDEX32) && !(usage & ~(D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY))
                ? D3D_OK : D3DERR_NOTAVAILABLE;
-  if (resource_type == D3DRTYPE_TEXTURE) {
-    // 2D textures of A8R8G8B8 and X8R8G8B8, sampled with point or linear filtering; no render-
-    // target, depth or autogen-mipmap textures yet.
-    if (format != D3DFMT_A8R8G8B8 && format != D3DFMT_X8R8G8B8) return D3DERR_NOTAVAILABLE;
-    if (!(backend_.adapter.format_support[format_info(format).storage] & NV_SUPPORT_SAMPLED)) return D3DERR_NOTAVAILABLE;
+  if (resource_type == D3DRTYPE_TEXTURE || resource_type == D3DRTYPE_CUBETEXTURE ||
+      resource_type == D3DRTYPE_VOLUMETEXTURE) {
+    // 2D, cube and volume textures of every format format_info marks as one, that the backend
+    // samples (no DXTn volumes). No depth or autogen-mipmap textures yet; no sRGB reads or writes.
+    FormatInfo info = format_info(format);
+    if (!info.texture || (resource_type == D3DRTYPE_VOLUMETEXTURE && info.block != 1)) return D3DERR_NOTAVAILABLE;
+    const uint32_t support = backend_.adapter.format_support[info.storage];
+    if (!(support & NV_SUPPORT_SAMPLED)) return D3DERR_NOTAVAILABLE;
+    if ((usage & D3DUSAGE_QUERY_FILTER) && !(support & NV_SUPPORT_FILTER)) return D3DERR_NOTAVAILABLE;
+    // Render-target textures: 2D, of a render-target format.
+    if ((usage & D3DUSAGE_RENDERTARGET) &&
+        (resource_type != D3DRTYPE_TEXTURE || !info.color || !(support & NV_SUPPORT_RENDER_TARGET)))
+      return D3DERR_NOTAVAILABLE;
+    if ((usage & D3DUSAGE_QUERY_POSTPIXELSHADER_BLENDING) && !(support & NV_SUPPORT_BLEND)) return D3DERR_NOTAVAILABLE;
     constexpr DWORD known = D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY | D3DUSAGE_SOFTWAREPROCESSING |
-                            D3DUSAGE_QUERY_FILTER | D3DUSAGE_QUERY_WRAPANDMIP | D3DUSAGE_QUERY_VERTEXTEXTURE;
-    return usage & ~known ? D3DERR_NOTAVAILABLE : D3D_OK;
+                            D3DUSAGE_QUERY_FILTER | D3DUSAGE_QUERY_WRAPANDMIP | D3DUSAGE_QUERY_VERTEXTEXTURE |
+                            D3DUSAGE_RENDERTARGET | D3DUSAGE_QUERY_POSTPIXELSHADER_BLENDING | D3DUSAGE_AUTOGENMIPMAP;
+    if (usage & ~known) return D3DERR_NOTAVAILABLE;
+    // AUTOGENMIPMAP (2D and cube): D3DOK_NOAUTOGEN where the backend cannot generate the levels,
+    // or for render targets (regenerated after uploads only), as Windows answers for a format
+    // it takes without autogeneration.
+    if (usage & D3DUSAGE_AUTOGENMIPMAP) {
+      if (resource_type == D3DRTYPE_VOLUMETEXTURE) return D3DERR_NOTAVAILABLE;
+      if ((usage & D3DUSAGE_RENDERTARGET) || !(support & NV_SUPPORT_GENERATE_MIPS)) return D3DOK_NOAUTOGEN;
+    }
+    return D3D_OK;
   }
-  // Cube and volume textures are not implemented yet.
   if (resource_type != D3DRTYPE_SURFACE) return D3DERR_NOTAVAILABLE;
   FormatInfo info = format_info(format);
   if (info.storage == NV_FORMAT_UNDEFINED) return D3DERR_NOTAVAILABLE;

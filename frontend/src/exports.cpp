@@ -1,5 +1,8 @@
-// The library's only exports: Direct3DCreate9 and Direct3DCreate9Ex (see d3d9.map).
+// The library's only exports: Direct3DCreate9, Direct3DCreate9Ex and novem_get_statistics (see
+// d3d9.map).
+#include "device.hpp"
 #include "direct3d9.hpp"
+#include "novem/statistics.h"
 
 extern "C" __attribute__((visibility("default"))) IDirect3D9 *WINAPI Direct3DCreate9(UINT sdk_version) {
   (void)sdk_version; // every D3D_SDK_VERSION of the D3D9 era is accepted, as Windows does
@@ -11,4 +14,14 @@ extern "C" __attribute__((visibility("default"))) HRESULT WINAPI Direct3DCreate9
   if (!out) return D3DERR_INVALIDCALL;
   *out = new novem::Direct3D9(true);
   return D3D_OK;
+}
+
+// The device's plugin counters (novem/statistics.h), for benchmarks and tests; -1 for anything
+// that is not a Novem device.
+extern "C" __attribute__((visibility("default"))) int novem_get_statistics(void *device, nv_statistics *out) {
+  auto *d3d = static_cast<IDirect3DDevice9 *>(device);
+  auto *novem_device = d3d && out ? dynamic_cast<novem::Device *>(d3d) : nullptr;
+  if (!novem_device) return -1;
+  novem_device->statistics(*out);
+  return 0;
 }

@@ -254,7 +254,7 @@ HRESULT StateBlock::Apply() {
   }
   if (m.indices) d.SetIndices(state_.indices);
   for (uint32_t slot = 0; slot < DeviceState::kTextureSlots; ++slot) {
-    if (m.textures[slot]) d.SetTexture(sampler_of(slot), state_.textures[slot]);
+    if (m.textures[slot]) d.SetTexture(sampler_of(slot), state_.textures[slot] ? state_.textures[slot]->base() : nullptr);
     for (size_t s = 0; s < m.sampler_states[slot].size(); ++s)
       if (m.sampler_states[slot][s])
         d.SetSamplerState(sampler_of(slot), D3DSAMPLERSTATETYPE(s), state_.sampler_states[slot][s]);

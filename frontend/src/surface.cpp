@@ -15,6 +15,7 @@ Surface *Surface::create_image(Device *device, ULONG public_refs, UINT width, UI
   uint32_t nv_usage = (usage & D3DUSAGE_DEPTHSTENCIL) ? NV_IMAGE_DEPTH_STENCIL : NV_IMAGE_RENDER_TARGET;
   device->commands().push(NV_OP_CREATE_IMAGE,
                           nv_cmd_create_image{surface->image_, surface->format_.storage, width, height, nv_usage, 1,
+                                              NV_IMAGE_TYPE_2D, 1,
                                               multisample == D3DMULTISAMPLE_NONE ? 1u : uint32_t(multisample)});
   return surface;
 }
@@ -28,20 +29,37 @@ Surface *Surface::create_memory(Device *device, UINT width, UINT height, D3DFORM
   return surface;
 }
 
-Surface *Surface::create_level(Device *device, Texture *texture, UINT level, const D3DSURFACE_DESC &desc) {
+Surface *Surface::create_level(Device *device, Texture *texture, UINT layer, UINT level, const D3DSURFACE_DESC &desc) {
   auto *surface = new Surface(device, 0, desc);
   surface->texture_ = texture;
+  surface->layer_ = layer;
   surface->level_ = level;
   return surface;
 }
 
+uint32_t Surface::image() const {
+  if (!texture_) return image_;
+  const bool target = texture_->type() == NV_IMAGE_TYPE_2D && (texture_->usage() & D3DUSAGE_RENDERTARGET);
+  return target && level_ == 0 ? texture_->image() : 0;
+}
+
+void Surface::add_private_ref() {
+  if (texture_) texture_->add_private_ref();
+  else DeviceChild::add_private_ref();
+}
+
+void Surface::release_private_ref() {
+  if (texture_) texture_->release_private_ref();
+  else DeviceChild::release_private_ref();
+}
+
 ULONG Surface::AddRef() {
-  if (texture_) return texture_->AddRef();
+  if (texture_) return texture_->base()->AddRef();
   return DeviceChild::AddRef();
 }
 
 ULONG Surface::Release() {
-  if (texture_) return texture_->Release();
+  if (texture_) return texture_->base()->Release();
   return DeviceChild::Release();
 }
 
@@ -52,7 +70,7 @@ Surface::~Surface() {
 HRESULT Surface::GetContainer(REFIID iid, void **container) {
   // A surface that no texture or swap chain owns has the device as its container.
   if (!container) return D3DERR_INVALIDCALL;
-  if (texture_) return texture_->QueryInterface(iid, container);
+  if (texture_) return texture_->base()->QueryInterface(iid, container);
   return device_->QueryInterface(iid, container);
 }
 
@@ -64,7 +82,7 @@ HRESULT Surface::GetDesc(D3DSURFACE_DESC *desc) {
 
 HRESULT Surface::LockRect(D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD flags) {
   DeviceLock lock(*device_);
-  if (texture_) return texture_->LockRect(level_, locked_rect, rect, flags);
+  if (texture_) return texture_->lock_rect(layer_, level_, locked_rect, rect, flags);
   if (!locked_rect) return D3DERR_INVALIDCALL;
   // Only memory surfaces are lockable so far; a render target needs D3DUSAGE lockable support.
   if (memory_.empty() || locked_) return D3DERR_INVALIDCALL;
@@ -83,7 +101,7 @@ HRESULT Surface::LockRect(D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD f
 
 HRESULT Surface::UnlockRect() {
   DeviceLock lock(*device_);
-  if (texture_) return texture_->UnlockRect(level_);
+  if (texture_) return texture_->unlock_rect(layer_, level_);
   if (!locked_) return D3DERR_INVALIDCALL;
   locked_ = false;
   return D3D_OK;

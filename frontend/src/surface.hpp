@@ -20,12 +20,18 @@ public:
                                D3DFORMAT format, DWORD usage, D3DMULTISAMPLE_TYPE multisample = D3DMULTISAMPLE_NONE);
   // Bytes in memory: D3DPOOL_SYSTEMMEM or D3DPOOL_SCRATCH.
   static Surface *create_memory(Device *device, UINT width, UINT height, D3DFORMAT format, D3DPOOL pool);
-  // A level of a texture (GetSurfaceLevel): no reference of its own (AddRef and Release count on
-  // the texture, which deletes it), locks go to the texture's level.
-  static Surface *create_level(Device *device, Texture *texture, UINT level, const D3DSURFACE_DESC &desc);
+  // A level of a texture (GetSurfaceLevel) or of a cube face (GetCubeMapSurface, layer = face): no
+  // reference of its own (AddRef and Release count on the texture, which deletes it), locks go to
+  // the texture's level.
+  static Surface *create_level(Device *device, Texture *texture, UINT layer, UINT level, const D3DSURFACE_DESC &desc);
   ~Surface() override;
 
-  uint32_t image() const { return image_; }
+  // The backend image a target binding or readback uses: the surface's own, or its texture's for
+  // level 0 of a 2D render-target texture; 0 for others (memory surfaces, other levels).
+  uint32_t image() const;
+  // A texture level's binding references count on the texture (which owns the surface).
+  void add_private_ref();
+  void release_private_ref();
   const D3DSURFACE_DESC &desc() const { return desc_; }
   const FormatInfo &format() const { return format_; }
   uint8_t *memory() { return memory_.data(); }
@@ -35,7 +41,8 @@ public:
   ULONG STDMETHODCALLTYPE AddRef() override;
   ULONG STDMETHODCALLTYPE Release() override;
   Texture *texture() const { return texture_; }
-  UINT level() const { return level_; } // of texture()
+  UINT layer() const { return layer_; } // of a texture level: the cube face
+  UINT level() const { return level_; }
   D3DRESOURCETYPE STDMETHODCALLTYPE GetType() override { return D3DRTYPE_SURFACE; }
   HRESULT STDMETHODCALLTYPE GetContainer(REFIID iid, void **container) override;
   HRESULT STDMETHODCALLTYPE GetDesc(D3DSURFACE_DESC *desc) override;
@@ -54,6 +61,7 @@ private:
   UINT pitch_ = 0;
   bool locked_ = false;
   Texture *texture_ = nullptr; // the container of a texture level
+  UINT layer_ = 0;
   UINT level_ = 0;
 };
 

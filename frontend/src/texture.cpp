@@ -8,69 +8,137 @@ namespace novem {
 
 namespace {
 
-UINT full_chain(UINT width, UINT height) {
+UINT full_chain(UINT width, UINT height, UINT depth) {
   UINT levels = 1;
-  while ((std::max(width, height) >> levels) != 0) ++levels;
+  while ((std::max({width, height, depth}) >> levels) != 0) ++levels;
   return levels;
-}
-
-bool empty(const RECT &r) { return r.left >= r.right || r.top >= r.bottom; }
-
-void unite(RECT &into, const RECT &r) {
-  if (empty(into)) {
-    into = r;
-    return;
-  }
-  into.left = std::min(into.left, r.left), into.top = std::min(into.top, r.top);
-  into.right = std::max(into.right, r.right), into.bottom = std::max(into.bottom, r.bottom);
 }
 
 } // namespace
 
-HRESULT Texture::create(Device *device, UINT width, UINT height, UINT levels, DWORD usage, D3DFORMAT format,
-                        D3DPOOL pool, Texture **out) {
-  *out = nullptr;
-  if (width == 0 || height == 0 || pool > D3DPOOL_SCRATCH) return D3DERR_INVALIDCALL;
+HRESULT Texture::check(Device *device, UINT width, UINT height, UINT depth, UINT &levels, DWORD usage,
+                       D3DFORMAT format, D3DPOOL pool) {
+  if (width == 0 || height == 0 || depth == 0 || pool > D3DPOOL_SCRATCH) return D3DERR_INVALIDCALL;
   const nv_adapter_info &adapter = device->adapter();
-  if (width > adapter.max_texture_size || height > adapter.max_texture_size) return D3DERR_INVALIDCALL;
-  // Only A8R8G8B8 and X8R8G8B8 textures exist so far.
-  if (format != D3DFMT_A8R8G8B8 && format != D3DFMT_X8R8G8B8) return D3DERR_INVALIDCALL;
+  if (std::max({width, height, depth}) > adapter.max_texture_size) return D3DERR_INVALIDCALL;
   FormatInfo info = format_info(format);
+  if (!info.texture) return D3DERR_INVALIDCALL;
   if (pool != D3DPOOL_SCRATCH && !(adapter.format_support[info.storage] & NV_SUPPORT_SAMPLED)) return D3DERR_INVALIDCALL;
-  // Render-target, depth-stencil and autogen-mipmap textures are not implemented yet.
-  constexpr DWORD known = D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY | D3DUSAGE_SOFTWAREPROCESSING;
+  // Depth-stencil textures are not implemented yet.
+  constexpr DWORD known = D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY | D3DUSAGE_SOFTWAREPROCESSING | D3DUSAGE_RENDERTARGET |
+                          D3DUSAGE_AUTOGENMIPMAP;
   if (usage & ~known) return D3DERR_INVALIDCALL;
+  if (usage & D3DUSAGE_AUTOGENMIPMAP) {
+    // As Windows: not in SYSTEMMEM, and 0 or 1 levels asked for; the chain is the backend's to
+    // fill when it can generate this format's levels, else the texture has one level
+    // (CheckDeviceFormat answers D3DOK_NOAUTOGEN). Render-target textures have one level too:
+    // Novem regenerates levels after uploads, not after rendering.
+    if (pool == D3DPOOL_SYSTEMMEM || levels > 1) return D3DERR_INVALIDCALL;
+    const bool generated = pool != D3DPOOL_SCRATCH && !(usage & D3DUSAGE_RENDERTARGET) &&
+                           (adapter.format_support[info.storage] & NV_SUPPORT_GENERATE_MIPS);
+    levels = generated ? 0 : 1;
+  }
+  // Render-target textures: DEFAULT only (Windows), of a format the backend renders to; Novem
+  // makes them 2D only and not dynamic.
+  if ((usage & D3DUSAGE_RENDERTARGET) &&
+      (pool != D3DPOOL_DEFAULT || (usage & D3DUSAGE_DYNAMIC) || depth != 1 || !info.color ||
+       !(adapter.format_support[info.storage] & NV_SUPPORT_RENDER_TARGET)))
+    return D3DERR_INVALIDCALL;
   if ((usage & D3DUSAGE_DYNAMIC) && (pool == D3DPOOL_MANAGED || pool == D3DPOOL_SCRATCH)) return D3DERR_INVALIDCALL;
-  const UINT chain = full_chain(width, height);
-  if (levels == 0 || levels > chain) levels = levels == 0 ? chain : 0;
-  if (levels == 0) return D3DERR_INVALIDCALL;
-  *out = new Texture(device, width, height, levels, usage, format, pool);
+  const UINT chain = full_chain(width, height, depth);
+  if (levels == 0) levels = chain;
+  if (levels > chain) return D3DERR_INVALIDCALL;
   return D3D_OK;
 }
 
-Texture::Texture(Device *device, UINT width, UINT height, UINT levels, DWORD usage, D3DFORMAT format, D3DPOOL pool)
-    : DeviceChild(device, 1), format_d3d_(format), format_(format_info(format)), usage_(usage), pool_(pool) {
-  levels_.resize(levels);
-  for (UINT i = 0; i < levels; ++i) {
-    Level &l = levels_[i];
-    l.width = std::max(width >> i, 1u);
-    l.height = std::max(height >> i, 1u);
-    l.pitch = l.width * format_.bytes_per_pixel;
-  }
-  if (pool == D3DPOOL_DEFAULT || pool == D3DPOOL_MANAGED) {
-    image_ = device->commands().new_handle();
-    uint32_t nv_usage = NV_IMAGE_SAMPLED | (format_.has_alpha ? 0u : uint32_t(NV_IMAGE_ALPHA_ONE));
-    device->commands().push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{image_, uint32_t(format_.storage), width, height,
-                                                                    nv_usage, levels});
-  }
+Texture::Texture(Device *device, nv_image_type type, UINT width, UINT height, UINT depth, UINT levels, DWORD usage,
+                 D3DFORMAT format, D3DPOOL pool)
+    : owner_(device), type_(type), format_d3d_(format), usage_(usage), pool_(pool),
+      store_(device, format, type, width, height, depth, levels, usage, pool) {
+  surfaces_.resize(size_t(store_.layers()) * levels, nullptr);
+  autogen_ = (usage & D3DUSAGE_AUTOGENMIPMAP) && levels > 1;
+  if (autogen_) store_.set_autogen(NV_FILTER_LINEAR);
 }
 
-Texture::~Texture() {
-  for (Level &l : levels_) delete l.surface;
-  if (image_) device_->commands().push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{image_});
+HRESULT Texture::lock_rect(UINT layer, UINT level, D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD flags) {
+  DeviceLock lock(*owner_);
+  if (!locked_rect || level >= exposed_levels()) return D3DERR_INVALIDCALL;
+  locked_rect->pBits = nullptr;
+  locked_rect->Pitch = 0;
+  if (!lockable()) return D3DERR_INVALIDCALL;
+  D3DBOX box{0, 0, 0, 0, 0, 1};
+  if (rect) {
+    if (rect->left < 0 || rect->top < 0 || rect->left >= rect->right || rect->top >= rect->bottom)
+      return D3DERR_INVALIDCALL;
+    box = D3DBOX{UINT(rect->left), UINT(rect->top), UINT(rect->right), UINT(rect->bottom), 0, 1};
+  }
+  return store_.lock(layer, level, rect ? &box : nullptr, flags, &locked_rect->pBits, &locked_rect->Pitch, nullptr);
 }
 
-HRESULT Texture::QueryInterface(REFIID iid, void **out) {
+HRESULT Texture::unlock_rect(UINT layer, UINT level) {
+  DeviceLock lock(*owner_);
+  if (level >= exposed_levels()) return D3DERR_INVALIDCALL;
+  return store_.unlock(layer, level);
+}
+
+HRESULT Texture::set_autogen_filter(D3DTEXTUREFILTERTYPE filter) {
+  // Only AUTOGENMIPMAP textures have one; POINT or LINEAR (the filters the plugins' blits have).
+  if (!(usage_ & D3DUSAGE_AUTOGENMIPMAP) || (filter != D3DTEXF_POINT && filter != D3DTEXF_LINEAR))
+    return D3DERR_INVALIDCALL;
+  autogen_filter_ = filter;
+  store_.set_autogen_filter(filter == D3DTEXF_POINT ? NV_FILTER_POINT : NV_FILTER_LINEAR);
+  return D3D_OK;
+}
+
+DWORD Texture::set_lod(DWORD lod) {
+  DeviceLock lock(*owner_);
+  // Only managed textures have a LOD; others ignore the call and answer 0, as Windows does.
+  if (pool_ != D3DPOOL_MANAGED) return 0;
+  DWORD old = lod_;
+  lod_ = std::min<DWORD>(lod, DWORD(levels() - 1));
+  if (lod_ != old) owner_->texture_changed(this);
+  return old;
+}
+
+HRESULT Texture::add_dirty_rect(UINT layer, const RECT *rect) {
+  DeviceLock lock(*owner_);
+  if (layer >= store_.layers()) return D3DERR_INVALIDCALL;
+  if (!rect) {
+    store_.add_dirty(layer, nullptr);
+    return D3D_OK;
+  }
+  const D3DBOX box{UINT(std::max<LONG>(rect->left, 0)), UINT(std::max<LONG>(rect->top, 0)),
+                   UINT(std::max<LONG>(rect->right, 0)), UINT(std::max<LONG>(rect->bottom, 0)), 0, 1};
+  store_.add_dirty(layer, &box);
+  return D3D_OK;
+}
+
+D3DSURFACE_DESC Texture::level_desc(UINT level) const {
+  return D3DSURFACE_DESC{format_d3d_, D3DRTYPE_SURFACE, usage_, pool_, D3DMULTISAMPLE_NONE, 0, store_.width(level),
+                         store_.height(level)};
+}
+
+Surface *Texture::surface(UINT layer, UINT level) {
+  Surface *&s = surfaces_[size_t(layer) * levels() + level];
+  if (!s) s = Surface::create_level(owner_, this, layer, level, level_desc(level));
+  return s;
+}
+
+void Texture::delete_surfaces() {
+  for (Surface *s : surfaces_) delete s;
+  surfaces_.clear();
+}
+
+HRESULT Texture2D::create(Device *device, UINT width, UINT height, UINT levels, DWORD usage, D3DFORMAT format,
+                          D3DPOOL pool, Texture2D **out) {
+  *out = nullptr;
+  if (HRESULT hr = check(device, width, height, 1, levels, usage, format, pool); FAILED(hr))
+    return hr;
+  *out = new Texture2D(device, width, height, levels, usage, format, pool);
+  return D3D_OK;
+}
+
+HRESULT Texture2D::QueryInterface(REFIID iid, void **out) {
   if (out && IsEqualGUID(iid, IID_IDirect3DBaseTexture9)) {
     AddRef();
     *out = static_cast<IDirect3DTexture9 *>(this);
@@ -79,104 +147,20 @@ HRESULT Texture::QueryInterface(REFIID iid, void **out) {
   return query(iid, IID_IDirect3DTexture9, out);
 }
 
-DWORD Texture::SetLOD(DWORD lod) {
-  DeviceLock lock(*device_);
-  // Only managed textures have a LOD; others ignore the call and answer 0, as Windows does.
-  if (pool_ != D3DPOOL_MANAGED) return 0;
-  DWORD old = lod_;
-  lod_ = std::min<DWORD>(lod, DWORD(levels_.size() - 1));
-  if (lod_ != old) device_->texture_changed(this);
-  return old;
-}
-
-DWORD Texture::GetLOD() { return pool_ == D3DPOOL_MANAGED ? lod_ : 0; }
-
-HRESULT Texture::SetAutoGenFilterType(D3DTEXTUREFILTERTYPE) { return D3DERR_INVALIDCALL; } // no AUTOGENMIPMAP yet
-
-D3DSURFACE_DESC Texture::level_desc(UINT level) const {
-  const Level &l = levels_[level];
-  return D3DSURFACE_DESC{format_d3d_, D3DRTYPE_SURFACE, usage_, pool_, D3DMULTISAMPLE_NONE, 0, l.width, l.height};
-}
-
-HRESULT Texture::GetLevelDesc(UINT level, D3DSURFACE_DESC *desc) {
-  if (!desc || level >= levels_.size()) return D3DERR_INVALIDCALL;
+HRESULT Texture2D::GetLevelDesc(UINT level, D3DSURFACE_DESC *desc) {
+  if (!desc || level >= exposed_levels()) return D3DERR_INVALIDCALL;
   *desc = level_desc(level);
   return D3D_OK;
 }
 
-HRESULT Texture::GetSurfaceLevel(UINT level, IDirect3DSurface9 **surface) {
-  if (!surface) return D3DERR_INVALIDCALL;
-  *surface = nullptr;
-  if (level >= levels_.size()) return D3DERR_INVALIDCALL;
-  Level &l = levels_[level];
-  if (!l.surface) l.surface = Surface::create_level(device_, this, level, level_desc(level));
-  l.surface->AddRef(); // counts on the texture
-  *surface = l.surface;
+HRESULT Texture2D::GetSurfaceLevel(UINT level, IDirect3DSurface9 **out) {
+  if (!out) return D3DERR_INVALIDCALL;
+  *out = nullptr;
+  if (level >= exposed_levels()) return D3DERR_INVALIDCALL;
+  Surface *s = surface(0, level);
+  s->AddRef(); // counts on the texture
+  *out = s;
   return D3D_OK;
-}
-
-HRESULT Texture::LockRect(UINT level, D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD flags) {
-  DeviceLock lock(*device_);
-  if (!locked_rect || level >= levels_.size()) return D3DERR_INVALIDCALL;
-  locked_rect->pBits = nullptr;
-  locked_rect->Pitch = 0;
-  // A DEFAULT texture is lockable only when dynamic, as in Windows.
-  if (pool_ == D3DPOOL_DEFAULT && !(usage_ & D3DUSAGE_DYNAMIC)) return D3DERR_INVALIDCALL;
-  Level &l = levels_[level];
-  if (l.locked) return D3DERR_INVALIDCALL;
-  RECT r{0, 0, LONG(l.width), LONG(l.height)};
-  if (rect) {
-    if (rect->left < 0 || rect->top < 0 || rect->left >= rect->right || rect->top >= rect->bottom ||
-        rect->right > LONG(l.width) || rect->bottom > LONG(l.height))
-      return D3DERR_INVALIDCALL;
-    r = *rect;
-  }
-  if (l.bytes.empty()) l.bytes.assign(size_t(l.pitch) * l.height, 0);
-  locked_rect->Pitch = INT(l.pitch);
-  locked_rect->pBits = l.bytes.data() + size_t(r.top) * l.pitch + size_t(r.left) * format_.bytes_per_pixel;
-  l.locked = true;
-  // READONLY writes nothing; NO_DIRTY_UPDATE leaves the region out of the dirty one (D3D9 keeps
-  // such changes for a later AddDirtyRect).
-  if (!(flags & (D3DLOCK_READONLY | D3DLOCK_NO_DIRTY_UPDATE))) unite(l.dirty, r);
-  return D3D_OK;
-}
-
-HRESULT Texture::UnlockRect(UINT level) {
-  DeviceLock lock(*device_);
-  if (level >= levels_.size() || !levels_[level].locked) return D3DERR_INVALIDCALL;
-  levels_[level].locked = false;
-  send_dirty(level);
-  return D3D_OK;
-}
-
-HRESULT Texture::AddDirtyRect(const RECT *dirty_rect) {
-  DeviceLock lock(*device_);
-  // The rectangle is in level 0's texels; each level gets its share, rounded outwards.
-  RECT r{0, 0, LONG(levels_[0].width), LONG(levels_[0].height)};
-  if (dirty_rect) {
-    r.left = std::max<LONG>(dirty_rect->left, 0), r.top = std::max<LONG>(dirty_rect->top, 0);
-    r.right = std::min<LONG>(dirty_rect->right, r.right), r.bottom = std::min<LONG>(dirty_rect->bottom, r.bottom);
-    if (empty(r)) return D3D_OK;
-  }
-  for (UINT i = 0; i < levels_.size(); ++i) {
-    Level &l = levels_[i];
-    RECT s{r.left >> i, r.top >> i, std::max<LONG>((r.right + (1 << i) - 1) >> i, (r.left >> i) + 1),
-           std::max<LONG>((r.bottom + (1 << i) - 1) >> i, (r.top >> i) + 1)};
-    s.right = std::min<LONG>(s.right, LONG(l.width)), s.bottom = std::min<LONG>(s.bottom, LONG(l.height));
-    if (!l.bytes.empty()) unite(l.dirty, s);
-    if (!l.locked) send_dirty(i);
-  }
-  return D3D_OK;
-}
-
-void Texture::send_dirty(UINT level) {
-  Level &l = levels_[level];
-  RECT r = l.dirty;
-  l.dirty = RECT{0, 0, 0, 0};
-  if (!image_ || empty(r) || l.bytes.empty()) return;
-  const size_t texel = format_.bytes_per_pixel;
-  device_->commands().update_image(image_, level, r.left, r.top, UINT(r.right - r.left), UINT(r.bottom - r.top),
-                                   l.bytes.data() + size_t(r.top) * l.pitch + size_t(r.left) * texel, l.pitch, texel);
 }
 
 } // namespace novem

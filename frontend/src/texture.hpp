@@ -1,69 +1,109 @@
-// IDirect3DTexture9: a 2D texture with a mip chain. Its texels live in the frontend, level by
-// level, like a buffer's shadow: LockRect hands out a pointer into the level's bytes and
-// UnlockRect sends the dirty rectangle to the plugin's image (UPDATE_IMAGE), so a lock never waits
-// for the GPU. DEFAULT and MANAGED textures have a plugin image (NV_IMAGE_SAMPLED); SYSTEMMEM and
-// SCRATCH ones are bytes only. GetSurfaceLevel's surfaces belong to the texture: their
-// AddRef/Release count on the texture, and GetContainer returns it.
+// Textures. `Texture` is what the device knows of every kind (2D, cube, volume): its image, type,
+// pool, LOD and levels, and its texels (TexelStore); the COM classes (Texture2D here,
+// CubeTexture, VolumeTexture) put their interface on it. Surfaces and volumes a texture hands out
+// (GetSurfaceLevel, GetCubeMapSurface, GetVolumeLevel) belong to it: their AddRef/Release count on
+// the texture, GetContainer returns it, and their locks lock its levels.
 #pragma once
 
 #include <vector>
 
 #include "device_child.hpp"
 #include "format.hpp"
+#include "texel_store.hpp"
 
 namespace novem {
 
 class Surface;
 
-class Texture final : public DeviceChild<IDirect3DTexture9> {
+class Texture {
 public:
-  // Checks the arguments as Windows does; D3D_OK with *out set, or the error.
-  static HRESULT create(Device *device, UINT width, UINT height, UINT levels, DWORD usage, D3DFORMAT format,
-                        D3DPOOL pool, Texture **out);
-  ~Texture() override;
+  virtual ~Texture() = default;
+  virtual IDirect3DBaseTexture9 *base() = 0;
+  virtual void add_private_ref() = 0;
+  virtual void release_private_ref() = 0;
 
-  uint32_t image() const { return image_; }
-  const FormatInfo &format() const { return format_; }
+  uint32_t image() const { return store_.image(); }
+  nv_image_type type() const { return type_; }
+  const FormatInfo &format() const { return store_.format(); }
   D3DFORMAT d3d_format() const { return format_d3d_; }
   D3DPOOL pool() const { return pool_; }
+  DWORD usage() const { return usage_; }
   DWORD lod() const { return lod_; }
-  UINT levels() const { return UINT(levels_.size()); }
+  UINT levels() const { return store_.levels(); }
+  TexelStore &store() { return store_; }
 
-  HRESULT STDMETHODCALLTYPE QueryInterface(REFIID iid, void **out) override;
-  D3DRESOURCETYPE STDMETHODCALLTYPE GetType() override { return D3DRTYPE_TEXTURE; }
-  DWORD STDMETHODCALLTYPE SetLOD(DWORD lod) override;
-  DWORD STDMETHODCALLTYPE GetLOD() override;
-  DWORD STDMETHODCALLTYPE GetLevelCount() override { return DWORD(levels_.size()); }
-  HRESULT STDMETHODCALLTYPE SetAutoGenFilterType(D3DTEXTUREFILTERTYPE filter) override;
-  D3DTEXTUREFILTERTYPE STDMETHODCALLTYPE GetAutoGenFilterType() override { return D3DTEXF_LINEAR; }
-  void STDMETHODCALLTYPE GenerateMipSubLevels() override {}
-  HRESULT STDMETHODCALLTYPE GetLevelDesc(UINT level, D3DSURFACE_DESC *desc) override;
-  HRESULT STDMETHODCALLTYPE GetSurfaceLevel(UINT level, IDirect3DSurface9 **surface) override;
-  HRESULT STDMETHODCALLTYPE LockRect(UINT level, D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD flags) override;
-  HRESULT STDMETHODCALLTYPE UnlockRect(UINT level) override;
-  HRESULT STDMETHODCALLTYPE AddDirtyRect(const RECT *dirty_rect) override;
+  // LockRect/UnlockRect of a level of a layer (cube face), with Windows' rules.
+  HRESULT lock_rect(UINT layer, UINT level, D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD flags);
+  HRESULT unlock_rect(UINT layer, UINT level);
 
-private:
-  Texture(Device *device, UINT width, UINT height, UINT levels, DWORD usage, D3DFORMAT format, D3DPOOL pool);
+  // Checks CreateTexture/CreateCubeTexture/CreateVolumeTexture's arguments as Windows does;
+  // levels 0 becomes the full chain.
+  static HRESULT check(Device *device, UINT width, UINT height, UINT depth, UINT &levels, DWORD usage,
+                       D3DFORMAT format, D3DPOOL pool);
+  // The levels the application sees: one for an AUTOGENMIPMAP texture (the plugin makes the rest).
+  UINT exposed_levels() const { return autogen_ ? 1 : levels(); }
 
-  struct Level {
-    UINT width = 0, height = 0, pitch = 0;
-    std::vector<uint8_t> bytes; // allocated on the first lock
-    bool locked = false;
-    RECT dirty{0, 0, 0, 0}; // empty: nothing to send
-    Surface *surface = nullptr; // GetSurfaceLevel's, made on first use
-  };
+protected:
+  Texture(Device *device, nv_image_type type, UINT width, UINT height, UINT depth, UINT levels, DWORD usage,
+          D3DFORMAT format, D3DPOOL pool);
+  // Whether a lock is allowed at all: DEFAULT textures lock only when dynamic, as in Windows.
+  bool lockable() const { return pool_ != D3DPOOL_DEFAULT || (usage_ & D3DUSAGE_DYNAMIC); }
+  DWORD set_lod(DWORD lod);
+  HRESULT set_autogen_filter(D3DTEXTUREFILTERTYPE filter);
+  D3DTEXTUREFILTERTYPE autogen_filter() const { return autogen_filter_; }
+  void generate_mip_sub_levels() {
+    DeviceLock lock(*owner_);
+    store_.generate_mips();
+  }
+  DWORD get_lod() const { return pool_ == D3DPOOL_MANAGED ? lod_ : 0; }
+  HRESULT add_dirty_rect(UINT layer, const RECT *rect);
   D3DSURFACE_DESC level_desc(UINT level) const;
-  // Sends the dirty rectangle of a level to the plugin's image, then forgets it.
-  void send_dirty(UINT level);
+  // The surface of a level of a layer, made on first use and kept.
+  Surface *surface(UINT layer, UINT level);
+  void delete_surfaces();
 
+  Device *owner_;
+  nv_image_type type_;
   D3DFORMAT format_d3d_;
-  FormatInfo format_;
   DWORD usage_;
   D3DPOOL pool_;
   DWORD lod_ = 0;
-  uint32_t image_ = 0;
-  std::vector<Level> levels_;
+  bool autogen_ = false; // AUTOGENMIPMAP where the backend generates this format's levels
+  D3DTEXTUREFILTERTYPE autogen_filter_ = D3DTEXF_LINEAR;
+  TexelStore store_;
+  std::vector<Surface *> surfaces_; // layer-major, nullptr until asked for
+};
+
+// IDirect3DTexture9.
+class Texture2D final : public DeviceChild<IDirect3DTexture9>, public Texture {
+public:
+  static HRESULT create(Device *device, UINT width, UINT height, UINT levels, DWORD usage, D3DFORMAT format,
+                        D3DPOOL pool, Texture2D **out);
+  ~Texture2D() override { delete_surfaces(); }
+
+  IDirect3DBaseTexture9 *base() override { return this; }
+  void add_private_ref() override { DeviceChild::add_private_ref(); }
+  void release_private_ref() override { DeviceChild::release_private_ref(); }
+
+  HRESULT STDMETHODCALLTYPE QueryInterface(REFIID iid, void **out) override;
+  D3DRESOURCETYPE STDMETHODCALLTYPE GetType() override { return D3DRTYPE_TEXTURE; }
+  DWORD STDMETHODCALLTYPE SetLOD(DWORD lod) override { return set_lod(lod); }
+  DWORD STDMETHODCALLTYPE GetLOD() override { return get_lod(); }
+  DWORD STDMETHODCALLTYPE GetLevelCount() override { return exposed_levels(); }
+  HRESULT STDMETHODCALLTYPE SetAutoGenFilterType(D3DTEXTUREFILTERTYPE filter) override { return set_autogen_filter(filter); }
+  D3DTEXTUREFILTERTYPE STDMETHODCALLTYPE GetAutoGenFilterType() override { return autogen_filter(); }
+  void STDMETHODCALLTYPE GenerateMipSubLevels() override { generate_mip_sub_levels(); }
+  HRESULT STDMETHODCALLTYPE GetLevelDesc(UINT level, D3DSURFACE_DESC *desc) override;
+  HRESULT STDMETHODCALLTYPE GetSurfaceLevel(UINT level, IDirect3DSurface9 **surface) override;
+  HRESULT STDMETHODCALLTYPE LockRect(UINT level, D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD flags) override {
+    return lock_rect(0, level, locked_rect, rect, flags);
+  }
+  HRESULT STDMETHODCALLTYPE UnlockRect(UINT level) override { return unlock_rect(0, level); }
+  HRESULT STDMETHODCALLTYPE AddDirtyRect(const RECT *dirty_rect) override { return add_dirty_rect(0, dirty_rect); }
+
+private:
+  Texture2D(Device *device, UINT width, UINT height, UINT levels, DWORD usage, D3DFORMAT format, D3DPOOL pool)
+      : DeviceChild(device, 1), Texture(device, NV_IMAGE_TYPE_2D, width, height, 1, levels, usage, format, pool) {}
 };
 
 } // namespace novem

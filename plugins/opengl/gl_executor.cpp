@@ -4,6 +4,8 @@
 #include <cstring>
 
 #include "gl_log.hpp"
+#include "novem/image_layout.hpp"
+#include "novem/options.hpp"
 
 namespace novem_gl {
 
@@ -20,26 +22,31 @@ const char *opcode_name(uint16_t op) {
       "SET_SCISSOR",  "SET_PIPELINE",  "SET_VERTEX_BUFFER", "SET_CONSTANTS",   "CLEAR",
       "DRAW",         "READ_IMAGE",    "PRESENT",        "FENCE",             "SET_INDEX_BUFFER",
       "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE",  "SET_DYNAMIC_STATE", "BEGIN_QUERY",   "END_QUERY",
-      "BLIT_IMAGE",   "FILL_IMAGE"};
+      "BLIT_IMAGE",   "FILL_IMAGE",   "GENERATE_MIPS", "UPDATE_CONSTANTS"};
   return op < NV_OP_COUNT ? names[op] : "?";
 }
 
 } // namespace
 
 Config Config::from_environment() {
+  const novem::Options settings;
   Config c;
-  c.debug = env_flag("NOVEM_GL_DEBUG", false);
-  c.check_errors = env_flag("NOVEM_GL_CHECK_ERRORS", true);
-  c.state_cache = env_flag("NOVEM_GL_STATE_CACHE", true);
-  c.upload_ring = env_flag("NOVEM_GL_UPLOAD_RING", true);
-  c.dump_glsl = env_flag("NOVEM_GL_DUMP_GLSL", false);
+  c.debug = settings.flag("NOVEM_GL_DEBUG", false);
+  c.check_errors = settings.flag("NOVEM_GL_CHECK_ERRORS", true);
+  c.dump_glsl = settings.flag("NOVEM_GL_DUMP_GLSL", false);
+  c.batching = settings.flag("NOVEM_GL_BATCHING", true);
+  c.state_cache = settings.flag("NOVEM_GL_STATE_CACHE", true);
+  c.pipeline_cache = settings.flag("NOVEM_GL_PIPELINE_CACHE", true);
+  c.barrier_tracking = settings.flag("NOVEM_GL_BARRIERS", true);
+  c.suballocation = settings.flag("NOVEM_GL_SUBALLOC", true);
+  if (c.pipeline_cache) c.cache_dir = settings.cache_dir();
   return c;
 }
 
 Executor::Executor(nv_channel &channel, Context &context, const Config &config)
     : channel_(channel), gl_(context.gl), config_(config),
       check_errors_(config.check_errors && !context.debug_output), state_(gl_, config.state_cache),
-      programs_(gl_, channel.pipelines_created, config.dump_glsl), framebuffers_(gl_) {}
+      programs_(gl_, channel, config.dump_glsl), framebuffers_(gl_) {}
 
 bool Executor::init(std::string &error) {
   // D3D's clip space (+Y up, Z in [0, 1]) with NDC y = +1 on the viewport's first row, which is
@@ -60,21 +67,25 @@ bool Executor::init(std::string &error) {
   gl_.CreateVertexArrays(1, &vao_);
   gl_.BindVertexArray(vao_);
   state_.init();
+  if (!config_.cache_dir.empty()) programs_.enable_disk_cache(config_.cache_dir + "/opengl");
 
   GLint alignment = 256, max_block = 16384;
   gl_.GetIntegerv(GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT, &alignment);
   gl_.GetIntegerv(GL_MAX_UNIFORM_BLOCK_SIZE, &max_block);
   max_constants_ = size_t(max_block);
-  if (config_.upload_ring) {
+  if (config_.suballocation) {
     if (!ring_.create(gl_, kRingSize, kRingSegments, size_t(alignment))) {
       error = "cannot map the constant ring (ARB_buffer_storage)";
       return false;
     }
+    channel_.device_allocations.fetch_add(1, std::memory_order_relaxed);
     max_constants_ = std::min(max_constants_, ring_.segment_size());
+    arena_.init(gl_, channel_.device_allocations, channel_.gpu_waits);
   } else {
     for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
       gl_.CreateBuffers(1, &stage_ubo_[s]);
       gl_.NamedBufferStorage(stage_ubo_[s], GLsizeiptr(max_constants_), nullptr, GL_DYNAMIC_STORAGE_BIT);
+      channel_.device_allocations.fetch_add(1, std::memory_order_relaxed);
       gl_.BindBufferBase(GL_UNIFORM_BUFFER, kBinding[s], stage_ubo_[s]);
     }
   }
@@ -85,10 +96,17 @@ bool Executor::init(std::string &error) {
     return false;
   }
   copy_fbos_.create(gl_);
-  gl_.CreateTextures(GL_TEXTURE_2D, 1, &default_texture_);
-  gl_.TextureStorage2D(default_texture_, 1, GL_RGBA8, 1, 1);
   static constexpr uint8_t kOpaqueBlack[4] = {0, 0, 0, 0xFF};
-  gl_.TextureSubImage2D(default_texture_, 0, 0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, kOpaqueBlack);
+  static constexpr GLenum kTargets[3] = {GL_TEXTURE_2D, GL_TEXTURE_CUBE_MAP, GL_TEXTURE_3D};
+  for (uint32_t t = 0; t < 3; ++t) {
+    GLuint &tex = default_textures_[t];
+    gl_.CreateTextures(kTargets[t], 1, &tex);
+    if (t == NV_IMAGE_TYPE_3D) gl_.TextureStorage3D(tex, 1, GL_RGBA8, 1, 1, 1);
+    else gl_.TextureStorage2D(tex, 1, GL_RGBA8, 1, 1);
+    if (t == NV_IMAGE_TYPE_2D) gl_.TextureSubImage2D(tex, 0, 0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, kOpaqueBlack);
+    for (GLint layer = 0; t != NV_IMAGE_TYPE_2D && layer < (t == NV_IMAGE_TYPE_CUBE ? 6 : 1); ++layer)
+      gl_.TextureSubImage3D(tex, 0, 0, 0, layer, 1, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, kOpaqueBlack);
+  }
   GLenum e = gl_.GetError();
   if (e != GL_NO_ERROR) {
     error = "GL error " + std::to_string(e) + " while setting up the context";
@@ -111,10 +129,14 @@ void Executor::shutdown() {
   framebuffers_.clear();
   for (auto &[key, name] : samplers_) gl_.DeleteSamplers(1, &name);
   samplers_.clear();
-  if (default_texture_) gl_.DeleteTextures(1, &default_texture_);
-  default_texture_ = 0;
-  for (auto &[handle, b] : buffers_) gl_.DeleteBuffers(1, &b.name);
+  for (GLuint &tex : default_textures_) {
+    if (tex) gl_.DeleteTextures(1, &tex);
+    tex = 0;
+  }
+  for (auto &[handle, b] : buffers_)
+    if (!b.range.buffer) gl_.DeleteBuffers(1, &b.name);
   buffers_.clear();
+  arena_.destroy();
   ring_.destroy();
   for (GLuint &ubo : stage_ubo_)
     if (ubo) gl_.DeleteBuffers(1, &ubo);
@@ -160,6 +182,7 @@ void Executor::wait_gpu() {
 void Executor::idle() {
   if (unflushed_) gl_.Flush();
   unflushed_ = false;
+  if (config_.suballocation) arena_.poll(); // not after every command: once per frame is enough
 }
 
 void Executor::fence(const nv_cmd_fence &a, const nv_cmd_header *) {
@@ -170,6 +193,7 @@ void Executor::fence(const nv_cmd_fence &a, const nv_cmd_header *) {
     return;
   }
   fences_.push_back({gl_.FenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0), a.value});
+  if (config_.suballocation) arena_.end_serial();
   gl_.Flush();
   unflushed_ = false;
 }
@@ -180,18 +204,35 @@ void Executor::create_buffer(const nv_cmd_create_buffer &a, const nv_cmd_header 
   destroy_buffer({a.buffer}, nullptr);
   Buffer b;
   b.size = a.size;
-  gl_.CreateBuffers(1, &b.name);
-  gl_.NamedBufferStorage(b.name, GLsizeiptr(std::max<uint64_t>(a.size, 1)), nullptr, GL_DYNAMIC_STORAGE_BIT);
+  if (config_.suballocation) {
+    b.range = arena_.allocate(std::max<uint64_t>(a.size, 1));
+    if (!b.range.buffer) return; // reported by the arena
+    b.name = b.range.buffer;
+    b.base = b.range.offset;
+  } else {
+    gl_.CreateBuffers(1, &b.name);
+    gl_.NamedBufferStorage(b.name, GLsizeiptr(std::max<uint64_t>(a.size, 1)), nullptr, GL_DYNAMIC_STORAGE_BIT);
+    channel_.device_allocations.fetch_add(1, std::memory_order_relaxed);
+  }
   buffers_[a.buffer] = b;
-  for (uint32_t s = 0; s < slots_.size(); ++s)
-    if (slots_[s].buffer == a.buffer) bind_vertex_buffer(s);
+  rebind_buffer(a.buffer);
 }
 
 void Executor::destroy_buffer(const nv_cmd_destroy_buffer &a, const nv_cmd_header *) {
   auto it = buffers_.find(a.buffer);
   if (it == buffers_.end()) return;
-  gl_.DeleteBuffers(1, &it->second.name); // GL unbinds it from the vertex array
-  if (it->second.name == element_buffer_) element_buffer_ = 0;
+  if (it->second.range.buffer) {
+    arena_.retire(it->second.range); // draws already issued may still read it
+    for (uint32_t s = 0; s < slots_.size(); ++s) // GL must not keep reading it through the VAO
+      if (slots_[s].buffer == a.buffer) gl_.BindVertexBuffer(s, 0, 0, GLsizei(slots_[s].stride));
+    if (index_.buffer == a.buffer && element_buffer_ == it->second.name) {
+      gl_.VertexArrayElementBuffer(vao_, 0);
+      element_buffer_ = 0;
+    }
+  } else {
+    gl_.DeleteBuffers(1, &it->second.name); // GL unbinds it from the vertex array
+    if (it->second.name == element_buffer_) element_buffer_ = 0;
+  }
   buffers_.erase(it);
 }
 
@@ -202,10 +243,53 @@ void Executor::update_buffer(const nv_cmd_update_buffer &a, const nv_cmd_header 
         static_cast<unsigned long long>(a.offset));
     return;
   }
-  // GL orders the write with the draws around it: draws before see the old bytes.
-  if (a.flags & NV_UPDATE_DISCARD) gl_.InvalidateBufferData(it->second.name);
-  gl_.NamedBufferSubData(it->second.name, GLintptr(a.offset), GLsizeiptr(a.size),
-                         novem::command_payload<nv_cmd_update_buffer>(h));
+  const void *data = novem::command_payload<nv_cmd_update_buffer>(h);
+  Buffer &b = it->second;
+  if (!b.range.buffer) {
+    // GL orders the write with the draws around it: draws before see the old bytes.
+    if (a.flags & NV_UPDATE_DISCARD) gl_.InvalidateBufferData(b.name);
+    gl_.NamedBufferSubData(b.name, GLintptr(a.offset), GLsizeiptr(a.size), data);
+    return;
+  }
+  // Suballocated: a range no pending draw reads (or NO_OVERWRITE's promise) is written in place;
+  // otherwise the buffer moves to a fresh range, and the old one is freed when its draws are done.
+  if (!arena_.busy(b.range) || (a.flags & NV_UPDATE_NO_OVERWRITE)) {
+    std::memcpy(b.range.map + a.offset, data, a.size);
+    return;
+  }
+  BufferArena::Range fresh = arena_.allocate(b.size);
+  if (!fresh.buffer) return;
+  const bool keep = !(a.flags & NV_UPDATE_DISCARD) && (a.offset != 0 || a.size != b.size);
+  if (keep) {
+    // The bytes outside the update come from the old range, in GL's order; the update follows it.
+    gl_.CopyNamedBufferSubData(b.range.buffer, fresh.buffer, GLintptr(b.range.offset), GLintptr(fresh.offset),
+                               GLsizeiptr(b.size));
+    gl_.NamedBufferSubData(fresh.buffer, GLintptr(fresh.offset + a.offset), GLsizeiptr(a.size), data);
+    arena_.use(b.range); // the copy reads it
+    arena_.use(fresh);   // and GL writes this one later: no CPU write into it before that is done
+  } else {
+    std::memcpy(fresh.map + a.offset, data, a.size);
+  }
+  arena_.retire(b.range);
+  b.range = fresh;
+  b.name = fresh.buffer;
+  b.base = fresh.offset;
+  rebind_buffer(a.buffer);
+}
+
+void Executor::rebind_buffer(uint32_t handle) {
+  for (uint32_t s = 0; s < slots_.size(); ++s)
+    if (slots_[s].buffer == handle) bind_vertex_buffer(s);
+  if (index_.buffer == handle) element_buffer_ = ~GLuint(0); // bound again at the next indexed draw
+}
+
+void Executor::mark_buffers_used() {
+  if (!config_.suballocation) return;
+  for (const Slot &s : slots_) {
+    if (!s.buffer) continue;
+    auto it = buffers_.find(s.buffer);
+    if (it != buffers_.end()) arena_.use(it->second.range);
+  }
 }
 
 void Executor::set_vertex_buffer(const nv_cmd_set_vertex_buffer &a, const nv_cmd_header *) {
@@ -217,19 +301,44 @@ void Executor::set_vertex_buffer(const nv_cmd_set_vertex_buffer &a, const nv_cmd
 void Executor::bind_vertex_buffer(uint32_t slot) {
   const Slot &s = slots_[slot];
   auto it = buffers_.find(s.buffer);
-  gl_.BindVertexBuffer(slot, it == buffers_.end() ? 0 : it->second.name, GLintptr(s.offset), GLsizei(s.stride));
+  if (it == buffers_.end()) gl_.BindVertexBuffer(slot, 0, 0, GLsizei(s.stride));
+  else gl_.BindVertexBuffer(slot, it->second.name, GLintptr(it->second.base + s.offset), GLsizei(s.stride));
 }
 
 void Executor::set_constants(const nv_cmd_set_constants &a, const nv_cmd_header *h) {
   if (a.stage >= NV_STAGE_COUNT || !a.size) return;
-  size_t size = std::min<size_t>(a.size, max_constants_);
-  const void *data = novem::command_payload<nv_cmd_set_constants>(h);
-  if (config_.upload_ring) {
-    size_t offset = ring_.allocate(size);
-    std::memcpy(ring_.data() + offset, data, size);
-    gl_.BindBufferRange(GL_UNIFORM_BUFFER, kBinding[a.stage], ring_.buffer(), GLintptr(offset), GLsizeiptr(size));
+  const uint64_t room = h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_set_constants);
+  const size_t size = size_t(std::min<uint64_t>({a.size, room, max_constants_}));
+  const auto *data = static_cast<const uint8_t *>(novem::command_payload<nv_cmd_set_constants>(h));
+  constants_[a.stage].assign(data, data + size);
+  upload_constants(a.stage);
+}
+
+void Executor::update_constants(const nv_cmd_update_constants &a, const nv_cmd_header *h) {
+  if (a.stage >= NV_STAGE_COUNT || a.offset >= max_constants_) return;
+  const uint64_t room = h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_update_constants);
+  const size_t size = size_t(std::min<uint64_t>({a.size, room, max_constants_ - a.offset}));
+  if (!size) return;
+  std::vector<uint8_t> &block = constants_[a.stage];
+  if (block.size() < a.offset + size) block.resize(a.offset + size, 0);
+  std::memcpy(block.data() + a.offset, novem::command_payload<nv_cmd_update_constants>(h), size);
+  if (config_.suballocation) {
+    upload_constants(a.stage); // a new ring slice: draws before it keep reading the old one
   } else {
-    gl_.NamedBufferSubData(stage_ubo_[a.stage], 0, GLsizeiptr(size), data);
+    gl_.NamedBufferSubData(stage_ubo_[a.stage], GLintptr(a.offset), GLsizeiptr(size), block.data() + a.offset);
+  }
+}
+
+// The stage's whole block into a fresh ring slice (or its own buffer without the ring).
+void Executor::upload_constants(uint32_t stage) {
+  const std::vector<uint8_t> &block = constants_[stage];
+  if (block.empty()) return;
+  if (config_.suballocation) {
+    size_t offset = ring_.allocate(block.size());
+    std::memcpy(ring_.data() + offset, block.data(), block.size());
+    gl_.BindBufferRange(GL_UNIFORM_BUFFER, kBinding[stage], ring_.buffer(), GLintptr(offset), GLsizeiptr(block.size()));
+  } else {
+    gl_.NamedBufferSubData(stage_ubo_[stage], 0, GLsizeiptr(block.size()), block.data());
   }
 }
 
@@ -334,6 +443,7 @@ void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
   }
   state_.scissor(scissor_);
   unflushed_ = true;
+  if (!config_.batching) finish();
 }
 
 void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
@@ -359,6 +469,10 @@ void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
 
 void Executor::present(const nv_cmd_present &, const nv_cmd_header *) {
   // Headless: a frame boundary only. Hand the frame's work to the GPU.
+  if (config_.suballocation) {
+    arena_.end_serial();
+    arena_.poll();
+  }
   gl_.Flush();
   unflushed_ = false;
 }
@@ -372,26 +486,82 @@ void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h
     return;
   }
   const uint32_t w = std::max(img->width >> a.level, 1u), hgt = std::max(img->height >> a.level, 1u);
+  const uint32_t layers = img->type == NV_IMAGE_TYPE_3D ? std::max(img->depth >> a.level, 1u)
+                                                         : img->type == NV_IMAGE_TYPE_CUBE ? 6u : 1u;
+  if (a.layer >= layers) {
+    log("UPDATE_IMAGE %u: no face or slice %u in level %u", a.image, a.layer, a.level);
+    return;
+  }
+  // Cube faces and 3D slices are GL's z offset (DSA addresses a cube map's faces as layers).
+  const GLint z = GLint(a.layer);
   const nv_rect &r = a.rect;
   if (r.x < 0 || r.y < 0 || r.width <= 0 || r.height <= 0 || uint32_t(r.x) + uint32_t(r.width) > w ||
       uint32_t(r.y) + uint32_t(r.height) > hgt) {
     log("UPDATE_IMAGE %u: the rectangle is outside level %u", a.image, a.level);
     return;
   }
-  const uint32_t texel = img->format->bytes_per_pixel;
-  const size_t row = size_t(r.width) * texel;
+  // The payload is in the nv_format's layout: rows of texels, or of 4x4 blocks.
+  const novem::ImageLayout layout = novem::image_layout(img->nv_format);
+  if (r.x % layout.block || r.y % layout.block || (r.width % layout.block && uint32_t(r.x + r.width) != w) ||
+      (r.height % layout.block && uint32_t(r.y + r.height) != hgt)) {
+    log("UPDATE_IMAGE %u: the rectangle is not aligned to the format's blocks", a.image);
+    return;
+  }
+  const size_t row = novem::image_row_bytes(img->nv_format, uint32_t(r.width));
+  const uint32_t rows = novem::image_block_rows(img->nv_format, uint32_t(r.height));
   const size_t pitch = a.row_pitch ? a.row_pitch : row;
   const uint64_t room = h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_update_image);
-  if (pitch < row || pitch % texel || pitch * (size_t(r.height) - 1) + row > room) {
+  if (pitch < row || pitch % layout.block_bytes || pitch * (size_t(rows) - 1) + row > room) {
     log("UPDATE_IMAGE %u: row_pitch %u does not fit the record", a.image, a.row_pitch);
     return;
   }
+  const auto *payload = static_cast<const uint8_t *>(novem::command_payload<nv_cmd_update_image>(h));
   // Rows are top first and row 0 is the top row in GL's texture space here too (the contract's
   // convention, as for render targets): no flip. GL orders the write with the draws around it.
-  gl_.PixelStorei(GL_UNPACK_ROW_LENGTH, GLint(pitch / texel));
-  gl_.TextureSubImage2D(img->name, GLint(a.level), r.x, r.y, r.width, r.height, img->format->read_format,
-                        img->format->read_type, novem::command_payload<nv_cmd_update_image>(h));
-  gl_.PixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  if (img->format->compressed) {
+    // Compressed rows cannot be strided: pack them when the payload's are.
+    const void *data = payload;
+    if (pitch != row) {
+      staging_.resize(row * rows);
+      for (uint32_t y = 0; y < rows; ++y) std::memcpy(staging_.data() + y * row, payload + y * pitch, row);
+      data = staging_.data();
+    }
+    if (img->type == NV_IMAGE_TYPE_2D)
+      gl_.CompressedTextureSubImage2D(img->name, GLint(a.level), r.x, r.y, r.width, r.height,
+                                      img->format->internal_format, GLsizei(row * rows), data);
+    else
+      gl_.CompressedTextureSubImage3D(img->name, GLint(a.level), r.x, r.y, z, r.width, r.height, 1,
+                                      img->format->internal_format, GLsizei(row * rows), data);
+  } else if (img->format->expand_l4a4) {
+    staging_.resize(size_t(r.width) * 2 * rows);
+    for (uint32_t y = 0; y < rows; ++y)
+      novem::expand_l4a4(payload + y * pitch, staging_.data() + size_t(y) * r.width * 2, uint32_t(r.width));
+    sub_image(*img, a.level, r, z, staging_.data());
+  } else {
+    gl_.PixelStorei(GL_UNPACK_ROW_LENGTH, GLint(pitch / layout.block_bytes));
+    sub_image(*img, a.level, r, z, payload);
+    gl_.PixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  }
+  unflushed_ = true;
+}
+
+void Executor::sub_image(const Image &img, uint32_t level, const nv_rect &r, GLint z, const void *texels) {
+  if (img.type == NV_IMAGE_TYPE_2D)
+    gl_.TextureSubImage2D(img.name, GLint(level), r.x, r.y, r.width, r.height, img.format->read_format,
+                          img.format->read_type, texels);
+  else
+    gl_.TextureSubImage3D(img.name, GLint(level), r.x, r.y, z, r.width, r.height, 1, img.format->read_format,
+                          img.format->read_type, texels);
+}
+
+void Executor::generate_mips(const nv_cmd_generate_mips &a, const nv_cmd_header *) {
+  const Image *img = framebuffers_.image(a.image);
+  if (!img || !img->sampled || img->renderbuffer || img->format->depth || img->format->compressed) {
+    log("GENERATE_MIPS %u: no such sampled, uncompressed colour image", a.image);
+    return;
+  }
+  // GL picks its own filter (a box filter in Mesa); the levels stay within the immutable chain.
+  if (img->levels > 1) gl_.GenerateTextureMipmap(img->name);
   unflushed_ = true;
 }
 
@@ -400,7 +570,11 @@ void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) {
     log("SET_TEXTURE: no stage %u slot %u", a.stage, a.slot);
     return;
   }
-  textures_[a.stage][a.slot] = {a.image, a.sampler};
+  if (a.type > NV_IMAGE_TYPE_3D) {
+    log("SET_TEXTURE: no image type %u", a.type);
+    return;
+  }
+  textures_[a.stage][a.slot] = {a.image, a.sampler, a.type};
   textures_dirty_ = true;
 }
 
@@ -444,8 +618,8 @@ void Executor::bind_textures() {
     for (uint32_t i = 0; i < count; ++i) {
       const TextureSlot &slot = textures_[stage][i];
       const Image *img = framebuffers_.image(slot.image);
-      GLuint tex = default_texture_, smp = 0;
-      if (img && img->sampled && !img->renderbuffer) {
+      GLuint tex = default_textures_[slot.type], smp = 0;
+      if (img && img->sampled && !img->renderbuffer && img->type == slot.type) {
         tex = img->name;
         smp = sampler(slot.sampler);
       }
@@ -492,6 +666,11 @@ void Executor::destroy_shader(const nv_cmd_destroy_shader &a, const nv_cmd_heade
 }
 
 void Executor::set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *) {
+  if (!config_.pipeline_cache) { // NOVEM_GL_PIPELINE_CACHE=0: every pipeline change links anew
+    pipelines_.clear();
+    programs_.forget_programs();
+    pipeline_ = nullptr;
+  }
   desc_ = a.desc;
   have_desc_ = true;
   pipeline_ = pipelines_.get(desc_, programs_); // links a new (vs, ps) pair now
@@ -567,6 +746,13 @@ void Executor::apply_vertex_input(const nv_pipeline_desc &d) {
 
 bool Executor::prepare_draw() {
   if (!bind_targets()) return false;
+  // Every write Novem makes reaches GL through GL calls, which GL orders with the draws, and the
+  // constant ring is coherent: no draw needs glMemoryBarrier. Without barrier tracking
+  // (NOVEM_GL_BARRIERS=0) each draw pays for a full one, as a layer that cannot tell would.
+  if (!config_.barrier_tracking) {
+    gl_.MemoryBarrier(GL_ALL_BARRIER_BITS);
+    channel_.barriers.fetch_add(1, std::memory_order_relaxed);
+  }
   bind_textures();
   if (pipeline_dirty_) {
     if (!pipeline_ && have_desc_) pipeline_ = pipelines_.get(desc_, programs_);
@@ -579,9 +765,11 @@ bool Executor::prepare_draw() {
 
 void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
   if (!a.vertex_count || !prepare_draw()) return;
+  mark_buffers_used();
   gl_.DrawArraysInstanced(pipeline_->mode, GLint(a.first_vertex), GLsizei(a.vertex_count),
                           GLsizei(std::max(a.instance_count, 1u)));
   unflushed_ = true;
+  if (!config_.batching) finish();
 }
 
 void Executor::set_index_buffer(const nv_cmd_set_index_buffer &a, const nv_cmd_header *) {
@@ -603,6 +791,8 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
     return;
   }
   if (!prepare_draw()) return;
+  mark_buffers_used();
+  if (it->second.range.buffer) arena_.use(it->second.range);
   // The element buffer is VAO state; the buffer's GL name changes when its handle is re-created.
   if (element_buffer_ != it->second.name) {
     gl_.VertexArrayElementBuffer(vao_, it->second.name);
@@ -610,9 +800,17 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
   }
   const GLenum type = index_.index_size == 4 ? GL_UNSIGNED_INT : GL_UNSIGNED_SHORT;
   gl_.DrawElementsInstancedBaseVertex(pipeline_->mode, GLsizei(a.index_count), type,
-                                      reinterpret_cast<const void *>(uintptr_t(first)),
+                                      reinterpret_cast<const void *>(uintptr_t(it->second.base + first)),
                                       GLsizei(std::max(a.instance_count, 1u)), GLint(a.base_vertex));
   unflushed_ = true;
+  if (!config_.batching) finish();
+}
+
+// Batching off (NOVEM_GL_BATCHING=0): the naive way, the GPU drained after each draw and clear.
+void Executor::finish() {
+  gl_.Finish();
+  unflushed_ = false;
+  channel_.gpu_waits.fetch_add(1, std::memory_order_relaxed);
 }
 
 } // namespace novem_gl

@@ -8,7 +8,9 @@
 #include <deque>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
+#include "gl_buffer_arena.hpp"
 #include "gl_context.hpp"
 #include "gl_copy.hpp"
 #include "gl_framebuffers.hpp"
@@ -21,13 +23,19 @@
 
 namespace novem_gl {
 
-// Switches, read from the environment when a device starts ("0" off, anything else on).
+// Switches, read from the environment or the config file when a device starts
+// (novem/options.hpp: "0", "off", "false", "no" are off, anything else on).
 struct Config {
   bool debug = false;        // NOVEM_GL_DEBUG: debug context, KHR_debug messages to stderr
   bool check_errors = true;  // NOVEM_GL_CHECK_ERRORS: glGetError after each command (without debug)
-  bool state_cache = true;   // NOVEM_GL_STATE_CACHE: drop redundant GL state calls
-  bool upload_ring = true;   // NOVEM_GL_UPLOAD_RING: constants through a persistently mapped ring
   bool dump_glsl = false;    // NOVEM_GL_DUMP_GLSL: print each shader's GLSL
+  // The five techniques of issue 6, each switchable to measure it:
+  bool batching = true;      // NOVEM_GL_BATCHING: 0 = glFinish after every draw and clear
+  bool state_cache = true;   // NOVEM_GL_STATE_CACHE: drop redundant GL state calls (dirty state)
+  bool pipeline_cache = true; // NOVEM_GL_PIPELINE_CACHE: programs kept per pair and on disk; 0 = link per SET_PIPELINE
+  bool barrier_tracking = true; // NOVEM_GL_BARRIERS: 0 = glMemoryBarrier(ALL) before every draw
+  bool suballocation = true; // NOVEM_GL_SUBALLOC: buffers split from large mapped storage, constants through a ring
+  std::string cache_dir;     // NOVEM_CACHE_DIR: where program binaries live ("" = none)
   static Config from_environment();
 };
 
@@ -74,6 +82,8 @@ public:
   void end_query(const nv_cmd_end_query &a, const nv_cmd_header *h);     // gl_query.cpp
   void blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *h);   // gl_copy.cpp
   void fill_image(const nv_cmd_fill_image &a, const nv_cmd_header *h);   // gl_copy.cpp
+  void generate_mips(const nv_cmd_generate_mips &a, const nv_cmd_header *h);
+  void update_constants(const nv_cmd_update_constants &a, const nv_cmd_header *h);
 
 private:
   // A table entry: the handler, then (unless KHR_debug reports them) any GL error it raised.
@@ -90,18 +100,25 @@ private:
   void apply_vertex_input(const nv_pipeline_desc &d);
   void bind_vertex_buffer(uint32_t slot);
   bool prepare_draw(); // targets and pipeline; false when the draw cannot happen
+  void finish();       // glFinish, counted: batching off
   void pipeline_changed(uint32_t shader); // a shader went away or came back
   GLuint sampler(const nv_sampler_desc &desc); // cached by desc
-  void bind_textures();                        // texture units 16 + N (pixel), 32 + N (vertex)
+  void bind_textures();
+  // glTextureSubImage2D, or 3D at z (the face of a cube, the slice of a 3D texture).
+  void sub_image(const Image &img, uint32_t level, const nv_rect &r, GLint z, const void *texels);                        // texture units 16 + N (pixel), 32 + N (vertex)
   void forget_texture(GLuint name);            // a texture was deleted: its units need binding again
 
   struct Buffer {
-    GLuint name = 0;
+    GLuint name = 0;   // the GL buffer holding it
+    uint64_t base = 0; // where it starts in that buffer (suballocated: its range's offset)
     uint64_t size = 0;
+    BufferArena::Range range; // suballocated only
   };
   struct Slot {
     uint32_t buffer = 0, offset = 0, stride = 0;
   };
+  void mark_buffers_used(); // the bound vertex and index buffers' ranges: read by this serial
+  void rebind_buffer(uint32_t handle); // its GL buffer or base moved
   struct PendingFence {
     GLsync sync; // nullptr: nothing to wait for (lost device)
     uint64_t value;
@@ -116,10 +133,13 @@ private:
   Pipelines pipelines_;
   Framebuffers framebuffers_;
   UploadRing ring_;
+  BufferArena arena_;
 
   GLuint vao_ = 0;
   GLuint stage_ubo_[NV_STAGE_COUNT] = {}; // without the ring: one buffer per stage
   size_t max_constants_ = 0;
+  std::vector<uint8_t> constants_[NV_STAGE_COUNT]; // each stage's block, for UPDATE_CONSTANTS
+  void upload_constants(uint32_t stage);
   std::unordered_map<uint32_t, Buffer> buffers_;
   std::array<Slot, NV_MAX_VERTEX_BUFFERS> slots_{};
   nv_cmd_set_index_buffer index_{};
@@ -144,14 +164,18 @@ private:
   struct TextureSlot {
     uint32_t image = 0;
     nv_sampler_desc sampler{};
+    uint32_t type = NV_IMAGE_TYPE_2D; // what the shader declares
   };
   static constexpr uint32_t kUnits = 36; // 16 + 16 pixel, 32 + 4 vertex
   TextureSlot textures_[NV_STAGE_COUNT][NV_MAX_PIXEL_TEXTURES];
   bool textures_dirty_ = true;
   GLuint unit_texture_[kUnits] = {};
   GLuint unit_sampler_[kUnits] = {};
-  GLuint default_texture_ = 0; // 1x1 (0, 0, 0, 1): what a slot with no image samples
+  // 1x1 (0, 0, 0, 1) textures per nv_image_type: what a slot with no image (or one of another
+  // type than its shader declares) samples.
+  GLuint default_textures_[3] = {};
   std::unordered_map<std::string, GLuint> samplers_; // nv_sampler_desc bytes -> sampler object
+  std::vector<uint8_t> staging_; // uploads GL cannot take as they come (packed blocks, widened L4A4)
 
   Queries queries_{gl_};
   CopyFramebuffers copy_fbos_;
@@ -189,6 +213,8 @@ constexpr novem::DispatchTable<Executor> Executor::table() {
   t[NV_OP_END_QUERY] = run<nv_cmd_end_query, &Executor::end_query>;
   t[NV_OP_BLIT_IMAGE] = run<nv_cmd_blit_image, &Executor::blit_image>;
   t[NV_OP_FILL_IMAGE] = run<nv_cmd_fill_image, &Executor::fill_image>;
+  t[NV_OP_GENERATE_MIPS] = run<nv_cmd_generate_mips, &Executor::generate_mips>;
+  t[NV_OP_UPDATE_CONSTANTS] = run<nv_cmd_update_constants, &Executor::update_constants>;
   return t;
 }
 

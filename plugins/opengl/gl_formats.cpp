@@ -15,6 +15,40 @@ constexpr ImageFormat kB8G8R8A8 = {GL_RGBA8, GL_BGRA, GL_UNSIGNED_BYTE, 4, false
 constexpr ImageFormat kR5G6B5 = {GL_RGB565, GL_RGB, GL_UNSIGNED_SHORT_5_6_5, 2, false, false};
 constexpr ImageFormat kD16 = {GL_DEPTH_COMPONENT16, GL_DEPTH_COMPONENT, GL_UNSIGNED_SHORT, 2, true, false};
 constexpr ImageFormat kD24S8 = {GL_DEPTH24_STENCIL8, GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, 4, true, true};
+constexpr ImageFormat kD32F = {GL_DEPTH_COMPONENT32F, GL_DEPTH_COMPONENT, GL_FLOAT, 4, true, false};
+
+// Texture formats (commands.h gives each layout and what sampling returns). GL's _REV packed
+// types put the first component of the format in the low bits: BGRA + 1_5_5_5_REV is D3D9's
+// A1R5G5B5 word (B in bits 4..0, A in bit 15), BGRA + 4_4_4_4_REV its A4R4G4B4, BGRA +
+// 2_10_10_10_REV its A2R10G10B10 and RGBA + 2_10_10_10_REV its A2B10G10R10. Missing channels
+// read 1, luminance is replicated and A8 reads (0, 0, 0, A), through texture swizzles.
+constexpr ImageFormat kB5G5R5A1 = {GL_RGB5_A1, GL_BGRA, GL_UNSIGNED_SHORT_1_5_5_5_REV, 2, false, false};
+constexpr ImageFormat kB4G4R4A4 = {GL_RGBA4, GL_BGRA, GL_UNSIGNED_SHORT_4_4_4_4_REV, 2, false, false};
+constexpr ImageFormat kA8 = {GL_R8, GL_RED, GL_UNSIGNED_BYTE, 1, false, false, {GL_ZERO, GL_ZERO, GL_ZERO, GL_RED}};
+constexpr ImageFormat kL8 = {GL_R8, GL_RED, GL_UNSIGNED_BYTE, 1, false, false, {GL_RED, GL_RED, GL_RED, GL_ONE}};
+constexpr ImageFormat kL8A8 = {GL_RG8, GL_RG, GL_UNSIGNED_BYTE, 2, false, false, {GL_RED, GL_RED, GL_RED, GL_GREEN}};
+constexpr ImageFormat kL4A4 = {GL_RG8, GL_RG, GL_UNSIGNED_BYTE, 2, false, false, {GL_RED, GL_RED, GL_RED, GL_GREEN},
+                               false, true};
+constexpr ImageFormat kR8G8S = {GL_RG8_SNORM, GL_RG, GL_BYTE, 2, false, false, {GL_RED, GL_GREEN, GL_ONE, GL_ONE}};
+constexpr ImageFormat kR8G8B8A8S = {GL_RGBA8_SNORM, GL_RGBA, GL_BYTE, 4, false, false};
+constexpr ImageFormat kL16 = {GL_R16, GL_RED, GL_UNSIGNED_SHORT, 2, false, false, {GL_RED, GL_RED, GL_RED, GL_ONE}};
+constexpr ImageFormat kR16G16 = {GL_RG16, GL_RG, GL_UNSIGNED_SHORT, 4, false, false, {GL_RED, GL_GREEN, GL_ONE, GL_ONE}};
+constexpr ImageFormat kR16G16B16A16 = {GL_RGBA16, GL_RGBA, GL_UNSIGNED_SHORT, 8, false, false};
+constexpr ImageFormat kR16F = {GL_R16F, GL_RED, GL_HALF_FLOAT, 2, false, false, {GL_RED, GL_ONE, GL_ONE, GL_ONE}};
+constexpr ImageFormat kR16G16F = {GL_RG16F, GL_RG, GL_HALF_FLOAT, 4, false, false, {GL_RED, GL_GREEN, GL_ONE, GL_ONE}};
+constexpr ImageFormat kR16G16B16A16F = {GL_RGBA16F, GL_RGBA, GL_HALF_FLOAT, 8, false, false};
+constexpr ImageFormat kR32F = {GL_R32F, GL_RED, GL_FLOAT, 4, false, false, {GL_RED, GL_ONE, GL_ONE, GL_ONE}};
+constexpr ImageFormat kR32G32F = {GL_RG32F, GL_RG, GL_FLOAT, 8, false, false, {GL_RED, GL_GREEN, GL_ONE, GL_ONE}};
+constexpr ImageFormat kR32G32B32A32F = {GL_RGBA32F, GL_RGBA, GL_FLOAT, 16, false, false};
+constexpr ImageFormat kB10G10R10A2 = {GL_RGB10_A2, GL_BGRA, GL_UNSIGNED_INT_2_10_10_10_REV, 4, false, false};
+constexpr ImageFormat kR10G10B10A2 = {GL_RGB10_A2, GL_RGBA, GL_UNSIGNED_INT_2_10_10_10_REV, 4, false, false};
+// D3D9's DXT1 has 1-bit alpha: the RGBA variant.
+constexpr ImageFormat kBC1 = {GL_COMPRESSED_RGBA_S3TC_DXT1_EXT, 0, 0, 8, false, false,
+                              {GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA}, true};
+constexpr ImageFormat kBC2 = {GL_COMPRESSED_RGBA_S3TC_DXT3_EXT, 0, 0, 16, false, false,
+                              {GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA}, true};
+constexpr ImageFormat kBC3 = {GL_COMPRESSED_RGBA_S3TC_DXT5_EXT, 0, 0, 16, false, false,
+                              {GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA}, true};
 
 // D3DCOLOR (bytes B, G, R, A) read as (R, G, B, A): GL_BGRA as the size does exactly that.
 constexpr VertexFormat kColor = {GL_BGRA, GL_UNSIGNED_BYTE, GL_TRUE};
@@ -37,6 +71,29 @@ const ImageFormat *image_format(uint32_t format) {
   case NV_FORMAT_R5G6B5_UNORM: return &kR5G6B5;
   case NV_FORMAT_D16_UNORM: return &kD16;
   case NV_FORMAT_D24_UNORM_S8_UINT: return &kD24S8;
+  case NV_FORMAT_D32_SFLOAT: return &kD32F;
+  case NV_FORMAT_B5G5R5A1_UNORM: return &kB5G5R5A1;
+  case NV_FORMAT_B4G4R4A4_UNORM: return &kB4G4R4A4;
+  case NV_FORMAT_A8_UNORM: return &kA8;
+  case NV_FORMAT_L8_UNORM: return &kL8;
+  case NV_FORMAT_L8A8_UNORM: return &kL8A8;
+  case NV_FORMAT_L4A4_UNORM: return &kL4A4;
+  case NV_FORMAT_R8G8_SNORM: return &kR8G8S;
+  case NV_FORMAT_R8G8B8A8_SNORM: return &kR8G8B8A8S;
+  case NV_FORMAT_L16_UNORM: return &kL16;
+  case NV_FORMAT_R16G16_UNORM: return &kR16G16;
+  case NV_FORMAT_R16G16B16A16_UNORM: return &kR16G16B16A16;
+  case NV_FORMAT_R16_SFLOAT: return &kR16F;
+  case NV_FORMAT_R16G16_SFLOAT: return &kR16G16F;
+  case NV_FORMAT_R16G16B16A16_SFLOAT: return &kR16G16B16A16F;
+  case NV_FORMAT_R32_SFLOAT: return &kR32F;
+  case NV_FORMAT_R32G32_SFLOAT: return &kR32G32F;
+  case NV_FORMAT_R32G32B32A32_SFLOAT: return &kR32G32B32A32F;
+  case NV_FORMAT_B10G10R10A2_UNORM: return &kB10G10R10A2;
+  case NV_FORMAT_R10G10B10A2_UNORM: return &kR10G10B10A2;
+  case NV_FORMAT_BC1_UNORM: return &kBC1;
+  case NV_FORMAT_BC2_UNORM: return &kBC2;
+  case NV_FORMAT_BC3_UNORM: return &kBC3;
   default: return nullptr;
   }
 }
@@ -58,11 +115,13 @@ uint32_t format_support(const NovemGL &gl, uint32_t format) {
   if (!f || query(gl, f->internal_format, GL_INTERNALFORMAT_SUPPORTED) != GL_TRUE) return bits;
   if (f->depth) {
     if (query(gl, f->internal_format, GL_DEPTH_RENDERABLE) == GL_TRUE) bits |= NV_SUPPORT_DEPTH_STENCIL;
-  } else {
+  } else if (!f->compressed) {
     if (query(gl, f->internal_format, GL_COLOR_RENDERABLE) == GL_TRUE) bits |= NV_SUPPORT_RENDER_TARGET;
     if (query(gl, f->internal_format, GL_FRAMEBUFFER_BLEND) != GL_NONE) bits |= NV_SUPPORT_BLEND;
   }
   if (query(gl, f->internal_format, GL_FRAGMENT_TEXTURE) != GL_NONE) bits |= NV_SUPPORT_SAMPLED;
+  if (query(gl, f->internal_format, GL_FILTER) != GL_NONE) bits |= NV_SUPPORT_FILTER;
+  if (!f->depth && !f->compressed && query(gl, f->internal_format, GL_MIPMAP) == GL_TRUE) bits |= NV_SUPPORT_GENERATE_MIPS;
   return bits;
 }
 

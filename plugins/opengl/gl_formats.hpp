@@ -1,5 +1,6 @@
-// nv_format in GL terms: how an image is stored and read back, how a vertex attribute is read,
-// and what this context can do with each format (nv_adapter_info.format_support).
+// nv_format in GL terms: how an image is stored, uploaded and read back, how sampling reads it
+// (texture swizzles for D3D9's missing channels), how a vertex attribute is read, and what this
+// context can do with each format (nv_adapter_info.format_support).
 #pragma once
 
 #include <cstdint>
@@ -11,10 +12,13 @@ namespace novem_gl {
 
 struct ImageFormat {
   GLenum internal_format; // storage
-  GLenum read_format;     // glReadPixels format/type giving the nv_format's memory layout
-  GLenum read_type;
-  uint32_t bytes_per_pixel;
+  GLenum read_format;     // glReadPixels / glTextureSubImage2D format and type giving the
+  GLenum read_type;       // nv_format's memory layout (unused for compressed formats)
+  uint32_t bytes_per_pixel; // as uploaded to GL (per 4x4 block for compressed formats)
   bool depth, stencil;
+  GLint swizzle[4] = {GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA}; // GL_TEXTURE_SWIZZLE_RGBA
+  bool compressed = false;  // 4x4 blocks, uploaded with glCompressedTextureSubImage2D
+  bool expand_l4a4 = false; // uploads widen L4A4 to RG8 (L, A)
 };
 
 struct VertexFormat {

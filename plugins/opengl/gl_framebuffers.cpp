@@ -15,14 +15,24 @@ void Framebuffers::create_image(const nv_cmd_create_image &a) {
   }
   Image img;
   img.format = format;
+  img.nv_format = a.format;
   img.width = a.width;
   img.height = a.height;
   img.renderbuffer = format->depth && !(a.usage & NV_IMAGE_SAMPLED);
   img.sampled = (a.usage & NV_IMAGE_SAMPLED) != 0;
+  img.type = a.type;
+  img.depth = a.type == NV_IMAGE_TYPE_3D && a.depth ? a.depth : 1;
+  if (a.type > NV_IMAGE_TYPE_3D || (a.type != NV_IMAGE_TYPE_2D && (format->depth || img.renderbuffer ||
+                                                                    (a.usage & NV_IMAGE_RENDER_TARGET))) ||
+      (a.type == NV_IMAGE_TYPE_CUBE && a.width != a.height)) {
+    log("image %u: type %u cannot be created with usage %u at %ux%u", a.image, a.type, a.usage, a.width, a.height);
+    return;
+  }
   uint32_t max_levels = 1;
-  while ((std::max(a.width, a.height) >> max_levels) != 0) ++max_levels;
+  while ((std::max({a.width, a.height, img.depth}) >> max_levels) != 0) ++max_levels;
   img.levels = std::clamp<uint32_t>(a.levels, 1, max_levels);
-  if (a.usage & (NV_IMAGE_RENDER_TARGET | NV_IMAGE_DEPTH_STENCIL)) img.levels = 1;
+  // Render-target textures keep their chain (FBOs attach level 0); other targets have one.
+  if ((a.usage & (NV_IMAGE_RENDER_TARGET | NV_IMAGE_DEPTH_STENCIL)) && !(a.usage & NV_IMAGE_SAMPLED)) img.levels = 1;
   if (a.samples > 1) {
     // A multisampled target (ABI 4): never sampled, one level.
     img.samples = a.samples;
@@ -42,11 +52,22 @@ void Framebuffers::create_image(const nv_cmd_create_image &a) {
     gl_.CreateRenderbuffers(1, &img.name);
     gl_.NamedRenderbufferStorage(img.name, format->internal_format, GLsizei(a.width), GLsizei(a.height));
   } else {
-    gl_.CreateTextures(GL_TEXTURE_2D, 1, &img.name);
-    gl_.TextureStorage2D(img.name, GLsizei(img.levels), format->internal_format, GLsizei(a.width), GLsizei(a.height));
+    static constexpr GLenum kTargets[3] = {GL_TEXTURE_2D, GL_TEXTURE_CUBE_MAP, GL_TEXTURE_3D};
+    gl_.CreateTextures(kTargets[a.type], 1, &img.name);
+    if (a.type == NV_IMAGE_TYPE_3D)
+      gl_.TextureStorage3D(img.name, GLsizei(img.levels), format->internal_format, GLsizei(a.width),
+                           GLsizei(a.height), GLsizei(img.depth));
+    else
+      gl_.TextureStorage2D(img.name, GLsizei(img.levels), format->internal_format, GLsizei(a.width), GLsizei(a.height));
     // Immutable storage: every level exists, so the texture is complete whatever the sampler.
     gl_.TextureParameteri(img.name, GL_TEXTURE_MAX_LEVEL, GLint(img.levels - 1));
-    if ((a.usage & NV_IMAGE_ALPHA_ONE) && !format->depth) gl_.TextureParameteri(img.name, GL_TEXTURE_SWIZZLE_A, GL_ONE);
+    // Sampling reads what commands.h defines for the format (D3D9's missing channels); X8 formats
+    // read alpha as 1.
+    if (!format->depth) {
+      GLint swizzle[4] = {format->swizzle[0], format->swizzle[1], format->swizzle[2], format->swizzle[3]};
+      if (a.usage & NV_IMAGE_ALPHA_ONE) swizzle[3] = GL_ONE;
+      gl_.TextureParameteriv(img.name, GL_TEXTURE_SWIZZLE_RGBA, swizzle);
+    }
   }
   images_[a.image] = img;
 }

@@ -21,9 +21,12 @@ struct Image {
   GLuint name = 0;
   bool renderbuffer = false;
   const ImageFormat *format = nullptr;
+  uint32_t nv_format = 0; // the layout of its uploads
   uint32_t width = 0, height = 0;
+  uint32_t depth = 1; // slices of a 3D image
   uint32_t levels = 1;
   uint32_t samples = 1; // > 1: multisampled (GL_TEXTURE_2D_MULTISAMPLE or a multisampled renderbuffer)
+  uint32_t type = NV_IMAGE_TYPE_2D;
   bool sampled = false;
 };
 

@@ -32,10 +32,4 @@ void log(const char *format, ...) {
   std::fprintf(stderr, "novem-opengl: %s\n", line);
 }
 
-bool env_flag(const char *name, bool fallback) {
-  const char *v = std::getenv(name);
-  if (!v || !*v) return fallback;
-  return std::strcmp(v, "0") != 0;
-}
-
 } // namespace novem_gl

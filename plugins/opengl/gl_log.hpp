@@ -6,7 +6,4 @@ namespace novem_gl {
 
 void log(const char *format, ...) __attribute__((format(printf, 1, 2)));
 
-// Environment switches: unset or "0" is off, anything else on.
-bool env_flag(const char *name, bool fallback);
-
 } // namespace novem_gl

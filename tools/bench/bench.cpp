@@ -4,11 +4,15 @@
 // PLATFORM below (environment, path of this executable, running a child and reading its output).
 //
 //   novem-bench [--backend vulkan|opengl|null|all] [--frames N] [--draws-per-frame N]
-//               [--workload NAME|all]
+//               [--workload NAME|all] [--ablation] [--wined3d 'COMMAND']
 //
 // Each backend runs in a child process of its own (this program again, with NOVEM_BACKEND set and
 // --child), which prints one machine-readable line per workload; the parent prints the table.
+// --ablation runs each plugin again with its five techniques off, then on one by one.
+// --wined3d runs COMMAND (this program built for Windows, under Wine) as one more child.
 #include <d3d9.h>
+
+#include "novem/statistics.h" // plain C: the counters a Novem d3d9 exports (none elsewhere)
 
 #include <algorithm>
 #include <chrono>
@@ -23,6 +27,15 @@
 #define NOVEM_BENCH_POPEN _popen
 #define NOVEM_BENCH_PCLOSE _pclose
 static void set_env(const char *name, const char *value) { _putenv_s(name, value); }
+static nv_get_statistics_fn statistics_entry() {
+  HMODULE d3d9 = GetModuleHandleA("d3d9.dll");
+  return d3d9 ? reinterpret_cast<nv_get_statistics_fn>(reinterpret_cast<void *>(GetProcAddress(d3d9, NV_STATISTICS_ENTRY_NAME)))
+              : nullptr;
+}
+// The device window (window code: Windows' D3D9 needs one; it is never shown).
+static HWND device_window() {
+  return CreateWindowA("STATIC", "novem-bench", WS_OVERLAPPEDWINDOW, 0, 0, 256, 256, nullptr, nullptr, nullptr, nullptr);
+}
 static std::string self_path(const char *argv0) {
   char path[MAX_PATH];
   DWORD n = GetModuleFileNameA(nullptr, path, MAX_PATH);
@@ -30,10 +43,15 @@ static std::string self_path(const char *argv0) {
 }
 static std::string quote(const std::string &s) { return "\"" + s + "\""; }
 #else
+#include <dlfcn.h>  // dlsym (Linux-only)
 #include <unistd.h> // readlink (Linux-only)
 #define NOVEM_BENCH_POPEN popen
 #define NOVEM_BENCH_PCLOSE pclose
 static void set_env(const char *name, const char *value) { setenv(name, value, 1); }
+static nv_get_statistics_fn statistics_entry() {
+  return reinterpret_cast<nv_get_statistics_fn>(dlsym(RTLD_DEFAULT, NV_STATISTICS_ENTRY_NAME));
+}
+static HWND device_window() { return nullptr; } // headless
 static std::string self_path(const char *argv0) {
   char path[4096];
   ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
@@ -67,6 +85,13 @@ struct ClipVertex {
   D3DCOLOR color;
 };
 constexpr DWORD kClipFvf = D3DFVF_XYZ | D3DFVF_DIFFUSE;
+struct TexVertex {
+  float x, y, z, rhw;
+  D3DCOLOR color;
+  float u, v;
+};
+constexpr DWORD kTexFvf = D3DFVF_XYZRHW | D3DFVF_DIFFUSE | D3DFVF_TEX1;
+constexpr UINT kTextureSize = 8;
 
 // Shaders, assembled once with `build/bin/novem-shader asm X.asm -o X.bin`; the tokens are the
 // .bin's little-endian DWORDs, the assembly is beside them.
@@ -109,11 +134,20 @@ const DWORD kPs1[] = {
     0x80e40000, 0x0000ffff
 };
 
-const char *const kWorkloads[] = {"draw", "state", "shader", "up", "dynamic", "game"};
-const char *const kWorkloadText[] = {
-    "DrawPrimitive, no state change", "SRCBLEND change per draw", "VS+PS pair change per draw",
-    "DrawPrimitiveUP",                "dynamic VB, NOOVERWRITE/DISCARD", "game-like mix"};
+enum Workload { kDraw, kState, kTexture, kShader, kUp, kDynamic, kGame, kWorkloadCount };
+const char *const kWorkloads[kWorkloadCount] = {"draw", "state", "texture", "shader", "up", "dynamic", "game"};
+const char *const kWorkloadText[kWorkloadCount] = {
+    "DrawPrimitive, no state change", "SRCBLEND change per draw", "texture change per draw",
+    "VS+PS pair change per draw",     "DrawPrimitiveUP",          "dynamic VB, NOOVERWRITE/DISCARD",
+    "game-like mix"};
 const char *const kBackends[] = {"vulkan", "opengl", "null"};
+
+// The five techniques of issue 6 and each plugin's switch for them (see the plugins' READMEs).
+const char *const kTechniques[] = {"batching", "dirty state", "pipeline cache", "barrier tracker", "suballocator"};
+const char *const kVulkanSwitches[] = {"NOVEM_VK_BATCHING", "NOVEM_VK_DIRTY", "NOVEM_VK_PIPELINE_CACHE",
+                                       "NOVEM_VK_BARRIERS", "NOVEM_VK_SUBALLOC"};
+const char *const kOpenGLSwitches[] = {"NOVEM_GL_BATCHING", "NOVEM_GL_STATE_CACHE", "NOVEM_GL_PIPELINE_CACHE",
+                                       "NOVEM_GL_BARRIERS", "NOVEM_GL_SUBALLOC"};
 
 struct Options {
   std::string backend = "all";
@@ -121,12 +155,20 @@ struct Options {
   int frames = 200;
   int draws = 1000;
   bool child = false;
+  bool ablation = false;
+  std::string wined3d; // the command that runs this program's Windows build under Wine
+};
+
+// Counters over one workload run (warm-up included), from novem_get_statistics; -1: not available.
+struct Counters {
+  double created = -1, loaded = -1, barriers = -1, allocations = -1, waits = -1;
 };
 
 struct Result {
   std::string backend, workload;
   bool ok = false;
   double draws_per_s = 0, ns_per_call = 0, ns_per_draw = 0, median_ms = 0, p99_ms = 0;
+  Counters counters;
 };
 
 // One triangle per grid cell, clockwise (D3D9's default front face), a few pixels big.
@@ -158,7 +200,9 @@ D3DCOLOR color_of(UINT i) { return 0xff000000u | (i * 0x00371d53u & 0x00ffffffu)
 // Every object the workloads use, created once per device.
 struct Scene {
   IDirect3DDevice9 *device = nullptr;
-  IDirect3DVertexBuffer9 *rhw_vb = nullptr, *clip_vb = nullptr, *dynamic_vb = nullptr;
+  IDirect3DVertexBuffer9 *rhw_vb = nullptr, *clip_vb = nullptr, *dynamic_vb = nullptr, *tex_vb = nullptr;
+  IDirect3DTexture9 *texture[2] = {};
+  nv_get_statistics_fn statistics = statistics_entry();
   IDirect3DVertexShader9 *vs[2] = {};
   IDirect3DPixelShader9 *ps[2] = {};
   IDirect3DSurface9 *back = nullptr, *readback = nullptr;
@@ -174,6 +218,23 @@ struct Scene {
     }
     CHECK_HR(fill(UINT(rhw.size() * sizeof(RhwVertex)), kRhwFvf, rhw.data(), &rhw_vb));
     CHECK_HR(fill(UINT(clip.size() * sizeof(ClipVertex)), kClipFvf, clip.data(), &clip_vb));
+    std::vector<TexVertex> tex(kTriangles * 3);
+    for (UINT i = 0; i < kTriangles * 3; ++i) {
+      const RhwVertex &r = rhw[i];
+      const float uv[3][2] = {{0, 0}, {1, 0}, {0, 1}};
+      tex[i] = {r.x, r.y, r.z, r.rhw, 0xffffffffu, uv[i % 3][0], uv[i % 3][1]};
+    }
+    CHECK_HR(fill(UINT(tex.size() * sizeof(TexVertex)), kTexFvf, tex.data(), &tex_vb));
+    for (int t = 0; t < 2; ++t) {
+      CHECK_HR(device->CreateTexture(kTextureSize, kTextureSize, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &texture[t], nullptr));
+      D3DLOCKED_RECT lr;
+      CHECK_HR(texture[t]->LockRect(0, &lr, nullptr, 0));
+      for (UINT y = 0; y < kTextureSize; ++y)
+        for (UINT x = 0; x < kTextureSize; ++x)
+          reinterpret_cast<DWORD *>(static_cast<BYTE *>(lr.pBits) + y * UINT(lr.Pitch))[x] =
+              ((x ^ y ^ UINT(t)) & 1) ? 0xffffffffu : 0xff4080c0u;
+      CHECK_HR(texture[t]->UnlockRect(0));
+    }
     CHECK_HR(device->CreateVertexBuffer(kDynamicTriangles * 3 * sizeof(RhwVertex), D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY,
                                         kRhwFvf, D3DPOOL_DEFAULT, &dynamic_vb, nullptr));
     CHECK_HR(device->CreateVertexShader(kVs0, &vs[0]));
@@ -201,7 +262,7 @@ struct Scene {
   }
 
   void release() {
-    IUnknown *all[] = {readback, back, ps[1], ps[0], vs[1], vs[0], dynamic_vb, clip_vb, rhw_vb};
+    IUnknown *all[] = {readback, back, ps[1], ps[0], vs[1], vs[0], texture[1], texture[0], tex_vb, dynamic_vb, clip_vb, rhw_vb};
     for (IUnknown *o : all)
       if (o) o->Release();
   }
@@ -209,6 +270,7 @@ struct Scene {
   bool reset_state() {
     CHECK_HR(device->SetVertexShader(nullptr));
     CHECK_HR(device->SetPixelShader(nullptr));
+    CHECK_HR(device->SetTexture(0, nullptr));
     CHECK_HR(device->SetRenderState(D3DRS_LIGHTING, FALSE));
     CHECK_HR(device->SetRenderState(D3DRS_ZENABLE, D3DZB_FALSE));
     CHECK_HR(device->SetRenderState(D3DRS_CULLMODE, D3DCULL_NONE));
@@ -242,18 +304,25 @@ struct Scene {
   bool frame(int w, int draws, long long &calls) {
     IDirect3DDevice9 *d = device;
     switch (w) {
-    case 0: // draw: no state change
+    case kDraw: // no state change
       for (int i = 0; i < draws; ++i) CHECK_HR(d->DrawPrimitive(D3DPT_TRIANGLELIST, UINT(i) % kTriangles * 3, 1));
       calls += draws;
       return true;
-    case 1: // state: SRCBLEND alternates every draw
+    case kState: // SRCBLEND alternates every draw
       for (int i = 0; i < draws; ++i) {
         CHECK_HR(d->SetRenderState(D3DRS_SRCBLEND, (i & 1) ? D3DBLEND_SRCALPHA : D3DBLEND_ONE));
         CHECK_HR(d->DrawPrimitive(D3DPT_TRIANGLELIST, UINT(i) % kTriangles * 3, 1));
       }
       calls += 2LL * draws;
       return true;
-    case 2: // shader: the VS/PS pair alternates every draw
+    case kTexture: // stage 0's texture alternates every draw
+      for (int i = 0; i < draws; ++i) {
+        CHECK_HR(d->SetTexture(0, texture[i & 1]));
+        CHECK_HR(d->DrawPrimitive(D3DPT_TRIANGLELIST, UINT(i) % kTriangles * 3, 1));
+      }
+      calls += 2LL * draws;
+      return true;
+    case kShader: // the VS/PS pair alternates every draw
       for (int i = 0; i < draws; ++i) {
         CHECK_HR(d->SetVertexShader(vs[i & 1]));
         CHECK_HR(d->SetPixelShader(ps[i & 1]));
@@ -261,7 +330,7 @@ struct Scene {
       }
       calls += 3LL * draws;
       return true;
-    case 3: // up: DrawPrimitiveUP from the application's memory
+    case kUp: // DrawPrimitiveUP from the application's memory
       for (int i = 0; i < draws; ++i) {
         RhwVertex v[3];
         rhw_triangle(v, UINT(i), color_of(UINT(i) + 3));
@@ -269,7 +338,7 @@ struct Scene {
       }
       calls += draws;
       return true;
-    case 4: // dynamic: Lock NOOVERWRITE/DISCARD, write, Unlock, draw
+    case kDynamic: // Lock NOOVERWRITE/DISCARD, write, Unlock, draw
       for (int i = 0; i < draws; ++i) {
         UINT first = append_dynamic(UINT(i));
         if (first == UINT(-1)) return false;
@@ -340,18 +409,26 @@ struct Scene {
   // Before a workload: its fixed state, outside the measurement.
   bool setup(int w) {
     if (!reset_state()) return false;
-    if (w == 1) CHECK_HR(device->SetRenderState(D3DRS_ALPHABLENDENABLE, TRUE));
-    if (w == 2) {
+    if (w == kState) CHECK_HR(device->SetRenderState(D3DRS_ALPHABLENDENABLE, TRUE));
+    if (w == kTexture) {
+      CHECK_HR(device->SetFVF(kTexFvf));
+      CHECK_HR(device->SetStreamSource(0, tex_vb, 0, sizeof(TexVertex)));
+    }
+    if (w == kShader) {
       CHECK_HR(device->SetFVF(kClipFvf));
       CHECK_HR(device->SetStreamSource(0, clip_vb, 0, sizeof(ClipVertex)));
     }
-    if (w == 4) CHECK_HR(device->SetStreamSource(0, dynamic_vb, 0, sizeof(RhwVertex)));
+    if (w == kDynamic) CHECK_HR(device->SetStreamSource(0, dynamic_vb, 0, sizeof(RhwVertex)));
     return true;
   }
 
   // Runs workload w: warm-up frames, then `frames` measured ones; prints one result line.
+  bool sample(nv_statistics &s) { return statistics && statistics(device, &s) == 0; }
+
   bool run(int w, int frames, int draws) {
     if (!setup(w)) return false;
+    nv_statistics before{};
+    const bool counted = sample(before);
     long long calls = 0;
     for (int f = 0; f < kWarmupFrames; ++f) {
       CHECK_HR(device->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff101820, 1.0f, 0));
@@ -387,8 +464,18 @@ struct Scene {
     size_t p99 = std::min(n - 1, size_t(double(n) * 0.99 + 0.999999) - 1); // nearest rank
     double total_draws = double(frames) * double(draws);
     double ns = std::chrono::duration<double, std::nano>(in_calls).count();
-    std::printf("novem-bench-result %s %.1f %.2f %.2f %.4f %.4f\n", kWorkloads[w], total_draws / seconds,
-                ns / double(calls), ns / total_draws, median, frame_ms[p99]);
+    Counters c;
+    nv_statistics after{};
+    if (counted && sample(after)) {
+      c.created = double(after.pipelines_created - before.pipelines_created);
+      c.loaded = double(after.pipelines_loaded - before.pipelines_loaded);
+      c.barriers = double(after.barriers - before.barriers);
+      c.allocations = double(after.device_allocations - before.device_allocations);
+      c.waits = double(after.fence_waits - before.fence_waits);
+    }
+    std::printf("novem-bench-result %s %.1f %.2f %.2f %.4f %.4f %.0f %.0f %.0f %.0f %.0f\n", kWorkloads[w],
+                total_draws / seconds, ns / double(calls), ns / total_draws, median, frame_ms[p99], c.created,
+                c.loaded, c.barriers, c.allocations, c.waits);
     std::fflush(stdout);
     return true;
   }
@@ -397,13 +484,14 @@ struct Scene {
 int usage(const char *why) {
   std::fprintf(stderr,
                "novem-bench: %s\nusage: novem-bench [--backend vulkan|opengl|null|all] [--frames N] "
-               "[--draws-per-frame N] [--workload draw|state|shader|up|dynamic|game|all]\n",
+               "[--draws-per-frame N] [--workload draw|state|texture|shader|up|dynamic|game|all]\n"
+               "       [--ablation] [--wined3d 'COMMAND']\n",
                why);
   return 2;
 }
 
 int workload_index(const std::string &name) {
-  for (int i = 0; i < 6; ++i)
+  for (int i = 0; i < kWorkloadCount; ++i)
     if (name == kWorkloads[i]) return i;
   return -1;
 }
@@ -422,8 +510,9 @@ int run_child(const Options &o) {
   pp.SwapEffect = D3DSWAPEFFECT_DISCARD;
   pp.Windowed = TRUE; // no window: headless (on Windows, give it a window here)
   pp.PresentationInterval = D3DPRESENT_INTERVAL_IMMEDIATE;
+  pp.hDeviceWindow = device_window();
   IDirect3DDevice9 *device = nullptr;
-  HRESULT hr = d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &device);
+  HRESULT hr = d3d->CreateDevice(0, D3DDEVTYPE_HAL, pp.hDeviceWindow, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &device);
   if (FAILED(hr)) {
     std::fprintf(stderr, "novem-bench: CreateDevice failed: 0x%08x\n", unsigned(hr));
     d3d->Release();
@@ -431,7 +520,7 @@ int run_child(const Options &o) {
   }
   Scene scene;
   bool ok = scene.create(device);
-  for (int w = 0; ok && w < 6; ++w)
+  for (int w = 0; ok && w < kWorkloadCount; ++w)
     if (o.workload == "all" || o.workload == kWorkloads[w]) ok = scene.run(w, o.frames, o.draws);
   scene.release();
   device->Release();
@@ -439,14 +528,15 @@ int run_child(const Options &o) {
   return ok ? 0 : 1;
 }
 
-// The parent: runs one child per backend and parses its result lines.
-std::vector<Result> run_backend(const std::string &self, const std::string &backend, const Options &o) {
-  set_env("NOVEM_BACKEND", backend.c_str());
-  std::string command = quote(self) + " --child --frames " + std::to_string(o.frames) + " --draws-per-frame " +
-                        std::to_string(o.draws) + " --workload " + o.workload;
+// The parent: runs one child (a command line) and parses its result lines as `backend`.
+std::vector<Result> run_command(const std::string &command, const std::string &backend, const Options &o) {
   std::vector<Result> results;
-  for (int w = 0; w < 6; ++w)
-    if (o.workload == "all" || o.workload == kWorkloads[w]) results.push_back(Result{backend, kWorkloads[w]});
+  for (int w = 0; w < kWorkloadCount; ++w)
+    if (o.workload == "all" || o.workload == kWorkloads[w]) {
+      Result r;
+      r.backend = backend, r.workload = kWorkloads[w];
+      results.push_back(r);
+    }
   std::fflush(stdout);
   FILE *child = NOVEM_BENCH_POPEN(command.c_str(), "r");
   if (!child) {
@@ -457,8 +547,10 @@ std::vector<Result> run_backend(const std::string &self, const std::string &back
   while (std::fgets(line, sizeof line, child)) {
     char name[64];
     Result r;
-    if (std::sscanf(line, "novem-bench-result %63s %lf %lf %lf %lf %lf", name, &r.draws_per_s, &r.ns_per_call,
-                    &r.ns_per_draw, &r.median_ms, &r.p99_ms) != 6)
+    Counters &c = r.counters;
+    if (std::sscanf(line, "novem-bench-result %63s %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", name, &r.draws_per_s,
+                    &r.ns_per_call, &r.ns_per_draw, &r.median_ms, &r.p99_ms, &c.created, &c.loaded, &c.barriers,
+                    &c.allocations, &c.waits) != 11)
       continue;
     for (Result &slot : results)
       if (slot.workload == name) {
@@ -471,29 +563,54 @@ std::vector<Result> run_backend(const std::string &self, const std::string &back
   return results;
 }
 
+std::string child_arguments(const Options &o) {
+  return " --child --frames " + std::to_string(o.frames) + " --draws-per-frame " + std::to_string(o.draws) +
+         " --workload " + o.workload;
+}
+
+std::vector<Result> run_backend(const std::string &self, const std::string &backend, const Options &o) {
+  set_env("NOVEM_BACKEND", backend.c_str());
+  return run_command(quote(self) + child_arguments(o), backend, o);
+}
+
 const Result *find(const std::vector<Result> &all, const std::string &backend, const std::string &workload) {
   for (const Result &r : all)
     if (r.backend == backend && r.workload == workload && r.ok) return &r;
   return nullptr;
 }
 
+std::string counter(double v) {
+  char s[32];
+  if (v < 0) return "-";
+  std::snprintf(s, sizeof s, "%.0f", v);
+  return s;
+}
+
+void print_row(const char *first, const Result &r) {
+  if (!r.ok) {
+    std::printf("| %s | %s | failed | | | | | | | | |\n", first, r.workload.c_str());
+    return;
+  }
+  const Counters &c = r.counters;
+  std::printf("| %s | %s | %.0f | %.1f | %.1f | %.3f | %.3f | %s / %s | %s | %s | %s |\n", first, r.workload.c_str(),
+              r.draws_per_s, r.ns_per_call, r.ns_per_draw, r.median_ms, r.p99_ms, counter(c.created).c_str(),
+              counter(c.loaded).c_str(), counter(c.barriers).c_str(), counter(c.allocations).c_str(),
+              counter(c.waits).c_str());
+}
+
+const char *kHeader = "| %s | workload | draws/s | ns/call | ns/draw | frame median ms | frame p99 ms | pipelines "
+                      "created / loaded | barriers | device allocations | waits on the worker |\n"
+                      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+
 void print_table(const std::vector<Result> &all, const Options &o) {
   std::printf("novem-bench: %d frames x %d draws per workload (+%d warm-up frames), %ux%u, one child per backend\n\n",
               o.frames, o.draws, kWarmupFrames, kWidth, kHeight);
-  std::printf("| backend | workload | draws/s | ns/call | ns/draw | frame median ms | frame p99 ms |\n");
-  std::printf("| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
-  for (const Result &r : all) {
-    if (!r.ok) {
-      std::printf("| %s | %s | failed | | | | |\n", r.backend.c_str(), r.workload.c_str());
-      continue;
-    }
-    std::printf("| %s | %s | %.0f | %.1f | %.1f | %.3f | %.3f |\n", r.backend.c_str(), r.workload.c_str(),
-                r.draws_per_s, r.ns_per_call, r.ns_per_draw, r.median_ms, r.p99_ms);
-  }
+  std::printf(kHeader, "backend");
+  for (const Result &r : all) print_row(r.backend.c_str(), r);
   bool any_ratio = false;
   for (const Result &r : all) {
     const Result *null = find(all, "null", r.workload);
-    if (!r.ok || !null || r.backend == "null") continue;
+    if (!r.ok || !null || r.backend == "null" || r.backend == "wined3d") continue;
     if (!any_ratio) {
       std::printf("\nratios vs the null backend (draws/s: backend / null; ns/call and frame median: backend / null)\n\n");
       std::printf("| backend | workload | draws/s | ns/call | frame median |\n| --- | --- | ---: | ---: | ---: |\n");
@@ -502,8 +619,54 @@ void print_table(const std::vector<Result> &all, const Options &o) {
     std::printf("| %s | %s | %.3f | %.2f | %.2f |\n", r.backend.c_str(), r.workload.c_str(),
                 r.draws_per_s / null->draws_per_s, r.ns_per_call / null->ns_per_call, r.median_ms / null->median_ms);
   }
+  any_ratio = false;
+  for (const Result &r : all) {
+    const Result *wine = find(all, "wined3d", r.workload);
+    if (!r.ok || !wine || r.backend == "wined3d") continue;
+    if (!any_ratio) {
+      std::printf("\nNovem vs wined3d, same program, same machine, same run (draws/s: Novem / wined3d, higher is "
+                  "better; app-thread ns/draw: wined3d / Novem, higher is better)\n\n");
+      std::printf("| backend | workload | draws/s ratio | ns/draw ratio |\n| --- | --- | ---: | ---: |\n");
+      any_ratio = true;
+    }
+    std::printf("| %s | %s | %.2f | %.2f |\n", r.backend.c_str(), r.workload.c_str(), r.draws_per_s / wine->draws_per_s,
+                wine->ns_per_draw / r.ns_per_draw);
+  }
   std::printf("\nworkloads:");
-  for (int w = 0; w < 6; ++w) std::printf(" %s = %s%s", kWorkloads[w], kWorkloadText[w], w < 5 ? ";" : "\n");
+  for (int w = 0; w < kWorkloadCount; ++w)
+    std::printf(" %s = %s%s", kWorkloads[w], kWorkloadText[w], w + 1 < kWorkloadCount ? ";" : "\n");
+}
+
+// The ablation table: per plugin, every technique off, then turned on one at a time (each step
+// keeps the ones before it), the last step being all on.
+bool run_ablation(const std::string &self, const Options &o) {
+  bool ok = true;
+  std::printf("\nablation: %d frames x %d draws, each step a child of its own; speed-up = draws/s / all off\n", o.frames,
+              o.draws);
+  for (const char *plugin : {"vulkan", "opengl"}) {
+    if (o.backend != "all" && o.backend != plugin) continue;
+    const char *const *switches = std::string(plugin) == "vulkan" ? kVulkanSwitches : kOpenGLSwitches;
+    std::printf("\n%s (switches:", plugin);
+    for (int t = 0; t < 5; ++t) std::printf(" %s%s", switches[t], t < 4 ? "," : ")\n\n");
+    std::printf(kHeader, "techniques on");
+    std::vector<Result> off;
+    for (int step = 0; step <= 5; ++step) {
+      for (int t = 0; t < 5; ++t) set_env(switches[t], t < step ? "1" : "0");
+      std::vector<Result> results = run_backend(self, plugin, o);
+      std::string label = step == 0 ? "all off" : step == 5 ? "all on" : std::string("+ ") + kTechniques[step - 1];
+      if (step == 0) off = results;
+      for (size_t i = 0; i < results.size(); ++i) {
+        print_row(label.c_str(), results[i]);
+        ok = ok && results[i].ok;
+      }
+      for (size_t i = 0; step > 0 && i < results.size() && i < off.size(); ++i)
+        if (results[i].ok && off[i].ok)
+          std::printf("|  | speed-up vs all off (%s) | %.2fx | | | | | | | | |\n", results[i].workload.c_str(),
+                      results[i].draws_per_s / off[i].draws_per_s);
+    }
+    for (int t = 0; t < 5; ++t) set_env(switches[t], "1");
+  }
+  return ok;
 }
 
 } // namespace
@@ -531,6 +694,12 @@ int main(int argc, char **argv) {
       if (!v) return usage("--workload needs a value");
       o.workload = v;
       if (o.workload != "all" && workload_index(o.workload) < 0) return usage(("unknown workload " + o.workload).c_str());
+    } else if (arg == "--ablation") {
+      o.ablation = true;
+    } else if (arg == "--wined3d") {
+      const char *v = value();
+      if (!v) return usage("--wined3d needs a command");
+      o.wined3d = v;
     } else if (arg == "--child") {
       o.child = true;
     } else if (arg == "--help" || arg == "-h") {
@@ -549,8 +718,13 @@ int main(int argc, char **argv) {
       std::vector<Result> r = run_backend(self, b, o);
       all.insert(all.end(), r.begin(), r.end());
     }
+  if (!o.wined3d.empty()) {
+    std::vector<Result> r = run_command(o.wined3d + child_arguments(o), "wined3d", o);
+    all.insert(all.end(), r.begin(), r.end());
+  }
   print_table(all, o);
-  for (const Result &r : all)
-    if (!r.ok) return 1;
-  return 0;
+  bool ok = true;
+  for (const Result &r : all) ok = ok && r.ok;
+  if (o.ablation) ok = run_ablation(self, o) && ok;
+  return ok ? 0 : 1;
 }

@@ -19,7 +19,7 @@ extern "C" {
 #endif
 
 /* Bumped on any change to this header, commands.h or channel.hpp's layout. */
-#define NV_BACKEND_ABI_VERSION 4u
+#define NV_BACKEND_ABI_VERSION 4u /* ABI 4: nv_channel counters (statistics.h) */
 #define NV_PLUGIN_ENTRY_NAME "novem_plugin_entry"
 
 /* What a format can be used for on this device (nv_adapter_info.format_support). */
@@ -29,6 +29,8 @@ enum nv_format_support {
   NV_SUPPORT_SAMPLED = 1u << 2,
   NV_SUPPORT_VERTEX = 1u << 3,
   NV_SUPPORT_BLEND = 1u << 4,
+  NV_SUPPORT_FILTER = 1u << 5, /* ABI 4: a sampled image can be read with linear filtering */
+  NV_SUPPORT_GENERATE_MIPS = 1u << 6, /* ABI 4: GENERATE_MIPS works on its images */
 };
 
 /* Filled by nv_plugin.probe: what the frontend needs for GetAdapterIdentifier, GetDeviceCaps

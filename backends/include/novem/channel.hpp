@@ -13,6 +13,7 @@
 #include "novem/backend.h"
 #include "novem/futex.hpp"
 #include "novem/ring.hpp"
+#include "novem/statistics.h"
 
 struct nv_channel {
   explicit nv_channel(size_t ring_capacity) : ring(ring_capacity) {}
@@ -64,4 +65,25 @@ struct nv_channel {
   std::atomic<uint64_t> executed[NV_OP_COUNT] = {};    // commands executed, per opcode
   std::atomic<uint64_t> pipelines_created{0};          // API pipelines/programs built
   std::atomic<uint64_t> submits{0};                    // batches handed to the API
+  // ABI 4: what issue 6's techniques save, read by the frontend (statistics.h).
+  std::atomic<uint64_t> pipelines_loaded{0};  // pipelines/programs taken from the on-disk cache
+  std::atomic<uint64_t> pipeline_cache_rejected{0}; // cache files ignored (corrupt, foreign)
+  std::atomic<uint64_t> barriers{0};          // vkCmdPipelineBarrier2 / glMemoryBarrier calls
+  std::atomic<uint64_t> device_allocations{0}; // vkAllocateMemory / GL buffer storage creations
+  std::atomic<uint64_t> gpu_waits{0};         // the plugin's own blocking waits on the GPU
+
+  // Fills s (ABI 4) from the counters above.
+  void statistics(nv_statistics &s) const {
+    s.struct_size = sizeof s;
+    s.pipelines_created = pipelines_created.load(std::memory_order_relaxed);
+    s.pipelines_loaded = pipelines_loaded.load(std::memory_order_relaxed);
+    s.pipeline_cache_rejected = pipeline_cache_rejected.load(std::memory_order_relaxed);
+    s.barriers = barriers.load(std::memory_order_relaxed);
+    s.device_allocations = device_allocations.load(std::memory_order_relaxed);
+    s.submits = submits.load(std::memory_order_relaxed);
+    s.fence_waits = fence_waits.load(std::memory_order_relaxed);
+    s.gpu_waits = gpu_waits.load(std::memory_order_relaxed);
+    s.draws = executed[NV_OP_DRAW].load(std::memory_order_relaxed) +
+              executed[NV_OP_DRAW_INDEXED].load(std::memory_order_relaxed);
+  }
 };

@@ -34,7 +34,34 @@ typedef enum nv_format {
   NV_FORMAT_R32G32_SFLOAT,   /* float2 */
   NV_FORMAT_R32G32B32_SFLOAT, /* float3 */
   NV_FORMAT_R32G32B32A32_SFLOAT, /* float4 */
-  /* ABI 4: vertex data. Attribute formats only (no image has them). Components are little-endian
+  /* ABI 4: texture formats. Each names a memory layout (UPDATE_IMAGE's payload, D3D9's LockRect
+   * bytes) and what sampling returns, D3D9's values: a channel the format lacks reads as 1
+   * (Microsoft's "Recommended DirectX 9.0 driver support": L, A, G16R16's and the float formats'
+   * missing channels, V16U16's B and A), except that A8 reads (0, 0, 0, A). Multi-byte words are
+   * little-endian. The image formats above sample as: B8G8R8A8 (R, G, B, A), R5G6B5 (R, G, B, 1),
+   * and, as images (ABI 4), R32 (R, 1, 1, 1), R32G32 (R, G, 1, 1), R32G32B32A32 (R, G, B, A). */
+  NV_FORMAT_B5G5R5A1_UNORM,  /* D3DFMT_A1R5G5B5 (X1R5G5B5 with NV_IMAGE_ALPHA_ONE): A bit 15, R 14..10, G 9..5, B 4..0 */
+  NV_FORMAT_B4G4R4A4_UNORM,  /* D3DFMT_A4R4G4B4: A bits 15..12, R 11..8, G 7..4, B 3..0 */
+  NV_FORMAT_A8_UNORM,        /* D3DFMT_A8: samples (0, 0, 0, A) */
+  NV_FORMAT_L8_UNORM,        /* D3DFMT_L8: samples (L, L, L, 1) */
+  NV_FORMAT_L8A8_UNORM,      /* D3DFMT_A8L8: byte 0 L, byte 1 A; samples (L, L, L, A) */
+  NV_FORMAT_L4A4_UNORM,      /* D3DFMT_A4L4: L bits 3..0, A 7..4; samples (L, L, L, A) */
+  NV_FORMAT_R8G8_SNORM,      /* D3DFMT_V8U8: byte 0 U, byte 1 V, signed; samples (U, V, 1, 1) */
+  NV_FORMAT_R8G8B8A8_SNORM,  /* D3DFMT_Q8W8V8U8: bytes U, V, W, Q, signed; samples (U, V, W, Q) */
+  NV_FORMAT_L16_UNORM,       /* D3DFMT_L16: samples (L, L, L, 1) */
+  NV_FORMAT_R16G16_UNORM,    /* D3DFMT_G16R16: R in the low word; samples (R, G, 1, 1) */
+  NV_FORMAT_R16G16B16A16_UNORM, /* D3DFMT_A16B16G16R16: words R, G, B, A */
+  NV_FORMAT_R16_SFLOAT,      /* D3DFMT_R16F: samples (R, 1, 1, 1) */
+  NV_FORMAT_R16G16_SFLOAT,   /* D3DFMT_G16R16F: samples (R, G, 1, 1) */
+  NV_FORMAT_R16G16B16A16_SFLOAT, /* D3DFMT_A16B16G16R16F */
+  NV_FORMAT_B10G10R10A2_UNORM, /* D3DFMT_A2R10G10B10: B bits 9..0, G 19..10, R 29..20, A 31..30 */
+  NV_FORMAT_R10G10B10A2_UNORM, /* D3DFMT_A2B10G10R10: R bits 9..0, G 19..10, B 29..20, A 31..30 */
+  NV_FORMAT_BC1_UNORM,       /* D3DFMT_DXT1: 4x4 blocks of 8 bytes (1-bit alpha: transparent texels read (0, 0, 0, 0)) */
+  NV_FORMAT_BC2_UNORM,       /* D3DFMT_DXT2, DXT3: 4x4 blocks of 16 bytes */
+  NV_FORMAT_BC3_UNORM,       /* D3DFMT_DXT4, DXT5: 4x4 blocks of 16 bytes */
+  NV_FORMAT_D32_SFLOAT,      /* D3DFMT_D32F_LOCKABLE, and D3DFMT_D32 (its 32-bit integer depth kept as a float) */
+  /* ABI 4: vertex data. Attribute formats; R16G16[B16A16]_UNORM and _SFLOAT above are vertex
+   * data too (D3DDECLTYPE_USHORT2N/4N, FLOAT16_2/4). Components are little-endian
    * and in order R, G, B, A = x, y, z, w; a format with fewer than four reads the missing ones as
    * (0, 0, 1): y = 0, z = 0, w = 1. USCALED/SSCALED read the integer as a float (200 -> 200.0);
    * UNORM divides by 2^n - 1; SNORM divides by 2^(n-1) - 1 and clamps to -1 (so -32768 and
@@ -45,12 +72,8 @@ typedef enum nv_format {
   NV_FORMAT_R16G16B16A16_SSCALED,  /* D3DDECLTYPE_SHORT4 */
   NV_FORMAT_R16G16_SNORM,          /* D3DDECLTYPE_SHORT2N */
   NV_FORMAT_R16G16B16A16_SNORM,    /* D3DDECLTYPE_SHORT4N */
-  NV_FORMAT_R16G16_UNORM,          /* D3DDECLTYPE_USHORT2N */
-  NV_FORMAT_R16G16B16A16_UNORM,    /* D3DDECLTYPE_USHORT4N */
   NV_FORMAT_R10G10B10A2_USCALED,   /* D3DDECLTYPE_UDEC3: R bits 9..0, G 19..10, B 29..20, A 31..30 (w is those 2 bits) */
   NV_FORMAT_R10G10B10A2_SNORM,     /* D3DDECLTYPE_DEC3N: the same layout, each field signed (A: -1, 0 or 1) */
-  NV_FORMAT_R16G16_SFLOAT,         /* D3DDECLTYPE_FLOAT16_2 */
-  NV_FORMAT_R16G16B16A16_SFLOAT,   /* D3DDECLTYPE_FLOAT16_4 */
   NV_FORMAT_COUNT
 } nv_format;
 
@@ -109,7 +132,8 @@ enum nv_image_usage {
   NV_IMAGE_DEPTH_STENCIL = 1u << 1,
   NV_IMAGE_SAMPLED = 1u << 2,
   /* ABI 3: sampling reads alpha as 1 whatever the image holds (D3DFMT_X8R8G8B8 textures). Only
-   * with NV_IMAGE_SAMPLED and without NV_IMAGE_RENDER_TARGET. */
+   * with NV_IMAGE_SAMPLED; ABI 4: also with NV_IMAGE_RENDER_TARGET (render-target textures), where
+   * it changes sampling only. */
   NV_IMAGE_ALPHA_ONE = 1u << 3,
 };
 
@@ -202,6 +226,8 @@ typedef enum nv_opcode {
   NV_OP_END_QUERY,        /* ABI 4 */
   NV_OP_BLIT_IMAGE,       /* ABI 4 */
   NV_OP_FILL_IMAGE,       /* ABI 4 */
+  NV_OP_GENERATE_MIPS,    /* ABI 4 */
+  NV_OP_UPDATE_CONSTANTS, /* ABI 4 */
   NV_OP_COUNT
 } nv_opcode;
 
@@ -219,14 +245,24 @@ typedef struct nv_cmd_create_buffer { uint32_t buffer; uint32_t usage; uint64_t 
 typedef struct nv_cmd_destroy_buffer { uint32_t buffer; } nv_cmd_destroy_buffer;
 /* payload: size bytes, written at offset */
 typedef struct nv_cmd_update_buffer { uint32_t buffer; uint32_t flags; uint64_t offset; uint64_t size; } nv_cmd_update_buffer;
-/* Initial contents are undefined. levels (ABI 3): mip levels, 1..log2(max(width, height)) + 1;
- * 0 reads as 1. Level n is max(width >> n, 1) x max(height >> n, 1). Render targets and
- * depth-stencil images have one level. */
+/* ABI 4: what an image is. A cube image has six square faces (layers), in D3DCUBEMAP_FACES'
+ * order: +X, -X, +Y, -Y, +Z, -Z, each with row 0 at the top as every image; a shader samples it
+ * with a direction, the face and texel chosen as in D3D9 (the same table as Vulkan's and GL's).
+ * A 3D image has `depth` slices. Only 2D images may be render targets or depth-stencil images. */
+typedef enum nv_image_type { NV_IMAGE_TYPE_2D = 0, NV_IMAGE_TYPE_CUBE, NV_IMAGE_TYPE_3D } nv_image_type;
+
+/* Initial contents are undefined. levels (ABI 3): mip levels, 1..log2(max(width, height[, depth]))
+ * + 1; 0 reads as 1. Level n is max(width >> n, 1) x max(height >> n, 1) (x max(depth >> n, 1)).
+ * Render targets and depth-stencil images have one level, except that (ABI 4) a 2D image both
+ * NV_IMAGE_SAMPLED and NV_IMAGE_RENDER_TARGET (a render-target texture) keeps its levels and is
+ * rendered into at level 0. type (ABI 4): nv_image_type; depth
+ * (ABI 4): slices of a 3D image, 0 reads as 1, ignored for other types. */
 /* samples (ABI 4): 0 or 1 single-sampled; N > 1 (a count in nv_adapter_info.sample_counts) a
- * multisampled render target or depth-stencil image (one level, never sampled, never read with
+ * multisampled 2D render target or depth-stencil image (one level, never sampled, never read with
  * READ_IMAGE; BLIT_IMAGE from it to a single-sampled image of the same rectangle size resolves). */
 typedef struct nv_cmd_create_image {
   uint32_t image; uint32_t format; uint32_t width, height; uint32_t usage; uint32_t levels;
+  uint32_t type; uint32_t depth;
   uint32_t samples;
 } nv_cmd_create_image;
 typedef struct nv_cmd_destroy_image { uint32_t image; } nv_cmd_destroy_image;
@@ -298,10 +334,14 @@ typedef struct nv_sampler_desc {
 
 /* Writes rect of mip level `level` of an NV_IMAGE_SAMPLED image. payload: rect.height rows, top
  * first, each row_pitch bytes apart (0: tightly packed, rect.width * texel bytes); a row holds
- * rect.width texels in the format's memory layout. Ordered with draws like UPDATE_BUFFER: draws
+ * rect.width texels in the format's memory layout. Block-compressed formats (ABI 4): rect.x and
+ * rect.y are multiples of 4, rect.width and rect.height multiples of 4 or reaching the level's
+ * edge; a "row" is a row of 4x4 blocks (ceil(rect.height / 4) of them, each ceil(rect.width / 4)
+ * blocks). Ordered with draws like UPDATE_BUFFER: draws
  * before it sample the old texels, draws after it the new. */
 typedef struct nv_cmd_update_image {
   uint32_t image; uint32_t level; nv_rect rect; uint32_t row_pitch;
+  uint32_t layer; /* ABI 4: the face of a cube image (0..5), the z slice of a 3D image's level; 0 for 2D */
 } nv_cmd_update_image;
 
 #define NV_MAX_PIXEL_TEXTURES 16
@@ -312,6 +352,9 @@ typedef struct nv_cmd_update_image {
  * 16 + N (pixel) or 32 + N (vertex). A slot with no image samples (0, 0, 0, 1). */
 typedef struct nv_cmd_set_texture {
   uint32_t stage; uint32_t slot; uint32_t image; nv_sampler_desc sampler;
+  /* ABI 4: the nv_image_type the shader declares for sN (dcl_2d, dcl_cube, dcl_volume). An image
+   * of another type, like no image, samples a (0, 0, 0, 1) image of this type. */
+  uint32_t type;
 } nv_cmd_set_texture;
 
 /* ABI 4: the state draws use that may change without a new pipeline. Until the first one, the
@@ -361,6 +404,18 @@ typedef struct nv_cmd_blit_image {
  * (r, g, b, a in [0, 1], converted to the image's format as a clear is). Ignores viewport,
  * scissor, write masks and the bound targets; ordered with draws. */
 typedef struct nv_cmd_fill_image { uint32_t image; uint32_t level; nv_rect rect; float color[4]; } nv_cmd_fill_image;
+
+/* ABI 4: fills levels 1.. of every layer of an NV_IMAGE_SAMPLED colour image from level 0, each
+ * level from the one above, with `filter` (NV_FILTER_POINT or LINEAR; a plugin whose API picks its
+ * own filter may ignore it). Only for formats with NV_SUPPORT_GENERATE_MIPS. Ordered with draws
+ * like UPDATE_IMAGE (D3DUSAGE_AUTOGENMIPMAP). */
+typedef struct nv_cmd_generate_mips { uint32_t image; uint32_t filter; } nv_cmd_generate_mips;
+
+/* ABI 4: writes size bytes (the payload) at byte offset of stage's uniform block, which keeps
+ * its other bytes — what changed since the last SET_CONSTANTS/UPDATE_CONSTANTS, so that one
+ * changed register does not resend the whole block. Bytes past the block's current size extend
+ * it (the gap reads as zero). Ordered with draws like SET_CONSTANTS. */
+typedef struct nv_cmd_update_constants { uint32_t stage; uint32_t offset; uint32_t size; } nv_cmd_update_constants;
 
 #ifdef __cplusplus
 }

@@ -39,7 +39,7 @@ ImageAccess ImageAccess::shader_read() {
 void BarrierBatch::transition(VkImage image, VkImageAspectFlags aspects, ImageAccess &state, const ImageAccess &next) {
   const bool same_layout = state.layout == next.layout;
   const bool hazard = ((state.access | next.access) & kWrites) != 0;
-  if (same_layout && !hazard) {
+  if (tracking_ && same_layout && !hazard) {
     state.stages |= next.stages;
     state.access |= next.access;
     return;
@@ -49,12 +49,17 @@ void BarrierBatch::transition(VkImage image, VkImageAspectFlags aspects, ImageAc
   b.srcAccessMask = state.access & kWrites; // only writes need making available
   b.dstStageMask = next.stages;
   b.dstAccessMask = next.access;
+  if (!tracking_) {
+    b.srcStageMask = b.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    b.srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT;
+    b.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
+  }
   b.oldLayout = state.layout;
   b.newLayout = next.layout;
   b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   b.image = image;
-  b.subresourceRange = {aspects, 0, VK_REMAINING_MIP_LEVELS, 0, 1}; // the whole image, every level
+  b.subresourceRange = {aspects, 0, VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS}; // the whole image, every level and layer
   images_.push_back(b);
   state = next;
 }
@@ -70,7 +75,28 @@ void BarrierBatch::memory(VkPipelineStageFlags2 src_stages, VkAccessFlags2 src_a
 }
 
 void BarrierBatch::flush(const NovemVkDevice &vk, VkCommandBuffer cmd) {
+  if (!tracking_) { // a global barrier, then one call per barrier, nothing merged
+    memory(VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+           VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    for (const VkMemoryBarrier2 &m : memory_) {
+      VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+      dep.memoryBarrierCount = 1;
+      dep.pMemoryBarriers = &m;
+      vk.CmdPipelineBarrier2(cmd, &dep);
+    }
+    for (const VkImageMemoryBarrier2 &b : images_) {
+      VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+      dep.imageMemoryBarrierCount = 1;
+      dep.pImageMemoryBarriers = &b;
+      vk.CmdPipelineBarrier2(cmd, &dep);
+    }
+    emitted_.fetch_add(memory_.size() + images_.size(), std::memory_order_relaxed);
+    images_.clear();
+    memory_.clear();
+    return;
+  }
   if (empty()) return;
+  emitted_.fetch_add(1, std::memory_order_relaxed);
   VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
   dep.memoryBarrierCount = uint32_t(memory_.size());
   dep.pMemoryBarriers = memory_.data();

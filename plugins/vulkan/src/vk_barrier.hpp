@@ -1,8 +1,12 @@
 // The barrier tracker: each image carries its current layout and last access (ImageAccess);
 // BarrierBatch turns the transitions the next commands need into barriers and issues them
-// together in one vkCmdPipelineBarrier2.
+// together in one vkCmdPipelineBarrier2. Without tracking (NOVEM_VK_BARRIERS=0, to measure what
+// it saves) every transition is a full ALL_COMMANDS barrier of its own, emitted even when nothing
+// conflicts, and every flush adds a global ALL_COMMANDS memory barrier — what a layer that does
+// not know the previous accesses must do.
 #pragma once
 
+#include <atomic>
 #include <vector>
 
 #include "vk_common.hpp"
@@ -24,6 +28,9 @@ struct ImageAccess {
 
 class BarrierBatch {
 public:
+  // Each vkCmdPipelineBarrier2 counts in `emitted` (the channel's barriers).
+  BarrierBatch(bool tracking, std::atomic<uint64_t> &emitted) : tracking_(tracking), emitted_(emitted) {}
+
   // Adds what it takes to go from `state` to `next` (layout change or hazard), then stores `next`
   // into `state`. Read-after-read in one layout needs nothing.
   void transition(VkImage image, VkImageAspectFlags aspects, ImageAccess &state, const ImageAccess &next);
@@ -35,6 +42,8 @@ public:
   void flush(const NovemVkDevice &vk, VkCommandBuffer cmd);
 
 private:
+  const bool tracking_;
+  std::atomic<uint64_t> &emitted_;
   std::vector<VkImageMemoryBarrier2> images_;
   std::vector<VkMemoryBarrier2> memory_;
 };

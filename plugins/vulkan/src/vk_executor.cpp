@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "novem/image_layout.hpp"
 #include "vk_batch.hpp"
 #include "vk_buffer.hpp"
 #include "vk_debug.hpp"
@@ -28,7 +29,7 @@ const char *opcode_name(uint16_t op) {
       "SET_SCISSOR",  "SET_PIPELINE",  "SET_VERTEX_BUFFER", "SET_CONSTANTS", "CLEAR",
       "DRAW",         "READ_IMAGE",    "PRESENT",        "FENCE",         "SET_INDEX_BUFFER",
       "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE",  "SET_DYNAMIC_STATE", "BEGIN_QUERY",   "END_QUERY",
-      "BLIT_IMAGE",   "FILL_IMAGE"};
+      "BLIT_IMAGE",   "FILL_IMAGE",   "GENERATE_MIPS", "UPDATE_CONSTANTS"};
   return op < NV_OP_COUNT ? names[op] : "unknown";
 }
 
@@ -47,12 +48,15 @@ constexpr uint32_t kMaxReportedErrors = 16;
 // ---------------------------------------------------------------------------------------------
 // life cycle
 
-Executor::Executor(nv_channel &channel, const Options &options) : channel_(channel), options_(options) {
+Executor::Executor(nv_channel &channel, const Options &options)
+    : channel_(channel), options_(options), barriers_(options.barrier_tracking, channel.barriers) {
   instance_ = std::make_unique<Instance>(options_);
   device_ = std::make_unique<Device>(instance_->vk(), instance_->pick_physical_device());
-  allocator_ = std::make_unique<MemoryAllocator>(*device_, options_.suballocation);
+  allocator_ = std::make_unique<MemoryAllocator>(*device_, options_.suballocation, channel_.device_allocations);
   layout_ = std::make_unique<PipelineLayout>(*device_);
-  pipelines_ = std::make_unique<PipelineCache>(*device_, *layout_, channel_, options_.pipeline_cache);
+  pipelines_ = std::make_unique<PipelineCache>(
+      *device_, *layout_, channel_, options_.pipeline_cache,
+      options_.cache_dir.empty() ? std::string() : options_.cache_dir + "/vulkan-pipelines.bin");
   uniforms_ = std::make_unique<UniformRing>(*device_, *allocator_);
   batches_ = std::make_unique<BatchQueue>(*device_, channel_);
   null_buffer_ = std::make_unique<Buffer>(*device_, *allocator_, 256, NV_BUFFER_VERTEX);
@@ -60,9 +64,13 @@ Executor::Executor(nv_channel &channel, const Options &options) : channel_(chann
   null_buffer_->update(*batches_, 0, kZeros, sizeof kZeros, 0);
   samplers_ = std::make_unique<SamplerCache>(*device_);
   descriptors_ = std::make_unique<DescriptorArena>(*device_, layout_->set_layout());
-  default_texture_ = std::make_unique<Image>(*device_, *allocator_, NV_FORMAT_B8G8R8A8_UNORM, 1, 1, NV_IMAGE_SAMPLED);
   static constexpr uint8_t kOpaqueBlack[4] = {0, 0, 0, 0xFF}; // B, G, R, A
-  upload(*default_texture_, 0, VkRect2D{{0, 0}, {1, 1}}, kOpaqueBlack, 4);
+  for (uint32_t t = 0; t < 3; ++t) {
+    default_textures_[t] = std::make_unique<Image>(*device_, *allocator_, NV_FORMAT_B8G8R8A8_UNORM, 1, 1,
+                                                   NV_IMAGE_SAMPLED, 1, nv_image_type(t), 1);
+    for (uint32_t layer = 0; layer < default_textures_[t]->layers(); ++layer)
+      upload(*default_textures_[t], 0, VkRect2D{{0, 0}, {1, 1}}, kOpaqueBlack, 4, layer);
+  }
   queries_ = std::make_unique<Queries>(*device_, channel_);
 }
 
@@ -75,7 +83,7 @@ Executor::~Executor() {
   images_.clear();
   shaders_.clear();
   null_buffer_.reset();
-  default_texture_.reset();
+  for (auto &t : default_textures_) t.reset();
   descriptors_.reset();
   samplers_.reset();
   uniforms_.reset();
@@ -113,6 +121,7 @@ VkCommandBuffer Executor::command_buffer() {
   // Nothing bound carries over into a new command buffer.
   bound_pipeline_ = VK_NULL_HANDLE;
   dynamic_dirty_ = true;
+  raster_valid_ = false;
   vertex_dirty_ = true;
   index_dirty_ = true;
   constants_bind_ = true;
@@ -121,7 +130,7 @@ VkCommandBuffer Executor::command_buffer() {
 
 Image *Executor::color_target(uint32_t index) {
   Image *img = find_image(index == 0 ? targets_.color : targets_.more_colors[index - 1]);
-  return img && !img->is_depth() ? img : nullptr;
+  return img && !img->is_depth() && img->view() ? img : nullptr; // a level above 0 has no target view
 }
 
 VkSampleCountFlagBits Executor::target_samples() {
@@ -146,7 +155,7 @@ bool Executor::begin_rendering() {
   for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i)
     if ((colors[i] = color_target(i))) color_count = i + 1;
   Image *depth = find_image(targets_.depth_stencil);
-  if (depth && !depth->is_depth()) depth = nullptr;
+  if (depth && (!depth->is_depth() || !depth->view())) depth = nullptr;
   if (!color_count && !depth) return false;
   // Every attachment of a render pass instance has one sample count (D3D9: the depth-stencil
   // surface's multisample type must match the render targets').
@@ -191,6 +200,7 @@ bool Executor::begin_rendering() {
   queries_->rendering_begun(cmd);
   rendering_ = true;
   render_extent_ = extent;
+  render_has_depth_ = depth != nullptr;
   dynamic_dirty_ = true;
   return true;
 }
@@ -205,6 +215,14 @@ void Executor::end_rendering() {
 void Executor::submit() {
   end_rendering();
   batches_->submit();
+}
+
+// Batching off (NOVEM_VK_BATCHING=0): each draw, clear and upload is a batch of its own, and the
+// thread waits for it — no work in flight.
+void Executor::submit_and_wait() {
+  submit();
+  channel_.gpu_waits.fetch_add(1, std::memory_order_relaxed);
+  while (batches_->poll()) batches_->wait(1000000000ull);
 }
 
 bool Executor::bind_pipeline(VkCommandBuffer cmd) {
@@ -235,6 +253,7 @@ bool Executor::bind_pipeline(VkCommandBuffer cmd) {
 }
 
 void Executor::record_dynamic_state(VkCommandBuffer cmd) {
+  set_raster_state(cmd);
   if (!dynamic_dirty_) return;
   // D3D's +Y-up clip space lands NDC y = +1 on the viewport's top row: flip with a negative height.
   nv_cmd_set_viewport v = viewport_;
@@ -252,6 +271,22 @@ void Executor::record_dynamic_state(VkCommandBuffer cmd) {
   vk.CmdSetStencilWriteMask(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, dynamic_.stencil_write_mask);
   vk.CmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, dynamic_.stencil_reference);
   dynamic_dirty_ = false;
+}
+
+// Cull mode, front face and the depth test: set only when they differ from what the command
+// buffer has (a blend change alone sets nothing).
+void Executor::set_raster_state(VkCommandBuffer cmd) {
+  const bool test = desc_.depth_test && render_has_depth_;
+  const RasterState r{desc_.cull, test, test && desc_.depth_write, test ? desc_.depth_compare : uint8_t(NV_COMPARE_ALWAYS)};
+  if (raster_valid_ && std::memcmp(&r, &raster_, sizeof r) == 0) return;
+  const NovemVkDevice &vk = device_->vk();
+  vk.CmdSetCullMode(cmd, cull_mode(r.cull));
+  vk.CmdSetFrontFace(cmd, VK_FRONT_FACE_CLOCKWISE);
+  vk.CmdSetDepthTestEnable(cmd, r.test ? VK_TRUE : VK_FALSE);
+  vk.CmdSetDepthWriteEnable(cmd, r.write ? VK_TRUE : VK_FALSE);
+  vk.CmdSetDepthCompareOp(cmd, compare_op(r.compare));
+  raster_ = r;
+  raster_valid_ = true;
 }
 
 void Executor::bind_vertex_buffers(VkCommandBuffer cmd) {
@@ -295,6 +330,13 @@ Buffer *Executor::bind_index_buffer(VkCommandBuffer cmd) {
 }
 
 bool Executor::prepare_draw(VkCommandBuffer cmd) {
+  if (!options_.dirty_state) {
+    // Without dirty tracking (NOVEM_VK_DIRTY=0) every draw binds and sets everything again.
+    bound_pipeline_ = VK_NULL_HANDLE;
+    dynamic_dirty_ = vertex_dirty_ = index_dirty_ = constants_bind_ = set_dirty_ = true;
+    raster_valid_ = false;
+    constants_dirty_[NV_STAGE_VERTEX] = constants_dirty_[NV_STAGE_PIXEL] = true;
+  }
   if (!bind_pipeline(cmd)) return false;
   record_dynamic_state(cmd);
   bind_vertex_buffers(cmd);
@@ -339,10 +381,10 @@ void Executor::write_descriptor_set(VkDescriptorSet set) {
                                      NV_ADDRESS_CLAMP, NV_ADDRESS_CLAMP, 1, 0, 0.0f, {0, 0, 0, 0}};
   auto info = [&](const TextureSlot &slot) {
     Image *img = find_image(slot.image);
-    if (img && img->sampled_view())
+    if (img && img->sampled_view() && img->type() == slot.type)
       return VkDescriptorImageInfo{samplers_->get(slot.sampler), img->sampled_view(),
                                    VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-    return VkDescriptorImageInfo{samplers_->get(default_desc), default_texture_->sampled_view(),
+    return VkDescriptorImageInfo{samplers_->get(default_desc), default_textures_[slot.type]->sampled_view(),
                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
   };
   for (uint32_t i = 0; i < NV_MAX_PIXEL_TEXTURES; ++i) images[i] = info(textures_[NV_STAGE_PIXEL][i]);
@@ -383,15 +425,15 @@ void Executor::prepare_textures() {
       barriers_.transition(img->handle(), img->format().aspects, img->access(), ImageAccess::shader_read());
     }
   }
-  if (default_texture_->access().layout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL) {
+  for (auto &t : default_textures_) {
+    if (t->access().layout == VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL) continue;
     end_rendering();
-    barriers_.transition(default_texture_->handle(), default_texture_->format().aspects, default_texture_->access(),
-                         ImageAccess::shader_read());
+    barriers_.transition(t->handle(), t->format().aspects, t->access(), ImageAccess::shader_read());
   }
 }
 
 void Executor::mark_textures_used(BatchId id) {
-  default_texture_->mark_used(id);
+  for (auto &t : default_textures_) t->mark_used(id);
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
     for (const TextureSlot &slot : textures_[s])
       if (Image *img = find_image(slot.image)) img->mark_used(id);
@@ -405,10 +447,13 @@ bool Executor::texture_bound(uint32_t image) const {
   return false;
 }
 
-void Executor::upload(Image &img, uint32_t level, const VkRect2D &rect, const uint8_t *rows, size_t pitch) {
-  const uint32_t texel = img.format().texel_bytes;
-  const size_t row = size_t(rect.extent.width) * texel;
-  const size_t bytes = row * rect.extent.height;
+void Executor::upload(Image &img, uint32_t level, const VkRect2D &rect, const uint8_t *rows, size_t pitch,
+                      uint32_t layer) {
+  // Rows of texels, or of 4x4 blocks for BC formats; L4A4 rows are widened to two bytes a texel.
+  const FormatInfo &f = img.format();
+  const uint32_t block_rows = (rect.extent.height + f.block - 1) / f.block;
+  const size_t row = size_t((rect.extent.width + f.block - 1) / f.block) * f.texel_bytes;
+  const size_t bytes = row * block_rows;
   if (!bytes) return;
   end_rendering();
   VkCommandBuffer cmd = command_buffer();
@@ -428,13 +473,17 @@ void Executor::upload(Image &img, uint32_t level, const VkRect2D &rect, const ui
     vk->DestroyBuffer(dev, staging, nullptr);
     throw;
   }
-  for (uint32_t y = 0; y < rect.extent.height; ++y) std::memcpy(memory.mapped + y * row, rows + y * pitch, row);
+  for (uint32_t y = 0; y < block_rows; ++y) {
+    if (f.expand_l4a4) expand_l4a4(rows + y * pitch, memory.mapped + y * row, rect.extent.width);
+    else std::memcpy(memory.mapped + y * row, rows + y * pitch, row);
+  }
 
   barriers_.transition(img.handle(), img.format().aspects, img.access(), ImageAccess::transfer_destination());
   barriers_.flush(*vk, cmd);
   VkBufferImageCopy region{};
-  region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, 1};
-  region.imageOffset = {rect.offset.x, rect.offset.y, 0};
+  const bool volume = img.type() == NV_IMAGE_TYPE_3D;
+  region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, volume ? 0 : layer, 1};
+  region.imageOffset = {rect.offset.x, rect.offset.y, volume ? int32_t(layer) : 0};
   region.imageExtent = {rect.extent.width, rect.extent.height, 1};
   vk->CmdCopyBufferToImage(cmd, staging, img.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
   img.mark_used(id);
@@ -527,7 +576,7 @@ void Executor::create_image(const nv_cmd_create_image &a, const nv_cmd_header *)
   if (!a.image) return;
   drop_image(a.image);
   images_[a.image] = std::make_unique<Image>(*device_, *allocator_, nv_format(a.format), a.width, a.height, a.usage,
-                                            a.levels, a.samples);
+                                            a.levels, nv_image_type(a.type), a.depth, a.samples);
   if (is_target(a.image)) pipeline_dirty_ = true;
   if (texture_bound(a.image)) set_dirty_ = true;
 }
@@ -537,33 +586,78 @@ void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h
   if (!img) return;
   if (!img->sampled_view() || img->is_depth()) throw std::runtime_error("the image is not a sampled colour image");
   if (a.level >= img->levels()) throw std::runtime_error("no such mip level");
+  const uint32_t layers = img->type() == NV_IMAGE_TYPE_3D ? std::max(img->depth() >> a.level, 1u) : img->layers();
+  if (a.layer >= layers) throw std::runtime_error("no such face or slice");
   const uint32_t w = std::max(img->width() >> a.level, 1u), h_ = std::max(img->height() >> a.level, 1u);
   const nv_rect &r = a.rect;
   if (r.x < 0 || r.y < 0 || r.width <= 0 || r.height <= 0 || uint32_t(r.x) + uint32_t(r.width) > w ||
       uint32_t(r.y) + uint32_t(r.height) > h_)
     throw std::runtime_error("the rectangle is outside the level");
-  const size_t row = size_t(r.width) * img->format().texel_bytes;
+  // The payload is in the nv_format's layout (commands.h), which may differ from the stored one.
+  const uint32_t block = img->format().block;
+  if (r.x % block || r.y % block || (r.width % block && uint32_t(r.x + r.width) != w) ||
+      (r.height % block && uint32_t(r.y + r.height) != h_))
+    throw std::runtime_error("the rectangle is not aligned to the format's blocks");
+  const size_t row = image_row_bytes(img->source_format(), uint32_t(r.width));
   const size_t pitch = a.row_pitch ? a.row_pitch : row;
   if (pitch < row) throw std::runtime_error("row_pitch is shorter than a row");
   const uint64_t room = h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_update_image);
-  if (pitch * (size_t(r.height) - 1) + row > room) throw std::runtime_error("the rows run past the record");
+  if (pitch * (size_t(image_block_rows(img->source_format(), uint32_t(r.height))) - 1) + row > room)
+    throw std::runtime_error("the rows run past the record");
   upload(*img, a.level, VkRect2D{{r.x, r.y}, {uint32_t(r.width), uint32_t(r.height)}},
-         static_cast<const uint8_t *>(command_payload<nv_cmd_update_image>(h)), pitch);
-  if (!options_.batching) submit();
+         static_cast<const uint8_t *>(command_payload<nv_cmd_update_image>(h)), pitch, a.layer);
+  if (!options_.batching) submit_and_wait();
 }
 
 void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) {
   if (a.stage >= NV_STAGE_COUNT) throw std::runtime_error("no such stage");
   if (a.slot >= (a.stage == NV_STAGE_PIXEL ? NV_MAX_PIXEL_TEXTURES : NV_MAX_VERTEX_TEXTURES))
     throw std::runtime_error("no such texture slot");
+  if (a.type > NV_IMAGE_TYPE_3D) throw std::runtime_error("no such image type");
   TextureSlot &slot = textures_[a.stage][a.slot];
-  if (slot.image == a.image && std::memcmp(&slot.sampler, &a.sampler, sizeof a.sampler) == 0) return;
+  if (slot.image == a.image && slot.type == a.type && std::memcmp(&slot.sampler, &a.sampler, sizeof a.sampler) == 0)
+    return;
   slot.image = a.image;
   slot.sampler = a.sampler;
+  slot.type = a.type;
   set_dirty_ = true;
 }
 
 void Executor::destroy_image(const nv_cmd_destroy_image &a, const nv_cmd_header *) { drop_image(a.image); }
+
+void Executor::generate_mips(const nv_cmd_generate_mips &a, const nv_cmd_header *) {
+  Image *img = find_image(a.image);
+  if (!img) return;
+  if (!img->sampled_view() || img->is_depth()) throw std::runtime_error("the image is not a sampled colour image");
+  if (img->levels() < 2) return;
+  end_rendering();
+  VkCommandBuffer cmd = command_buffer();
+  const NovemVkDevice *vk = &device_->vk();
+  // The whole image in GENERAL (a blit's source and destination at once), each level blitted from
+  // the one above once the previous blit's writes are visible.
+  constexpr VkPipelineStageFlags2 kBlit = VK_PIPELINE_STAGE_2_BLIT_BIT;
+  barriers_.transition(img->handle(), img->format().aspects, img->access(),
+                       ImageAccess{VK_IMAGE_LAYOUT_GENERAL, kBlit, VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT});
+  const bool volume = img->type() == NV_IMAGE_TYPE_3D;
+  for (uint32_t level = 1; level < img->levels(); ++level) {
+    if (level > 1)
+      barriers_.memory(kBlit, VK_ACCESS_2_TRANSFER_WRITE_BIT, kBlit, VK_ACCESS_2_TRANSFER_READ_BIT);
+    barriers_.flush(*vk, cmd);
+    auto extent = [&](uint32_t l) {
+      return VkOffset3D{int32_t(std::max(img->width() >> l, 1u)), int32_t(std::max(img->height() >> l, 1u)),
+                        volume ? int32_t(std::max(img->depth() >> l, 1u)) : 1};
+    };
+    VkImageBlit blit{};
+    blit.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level - 1, 0, img->layers()};
+    blit.srcOffsets[1] = extent(level - 1);
+    blit.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, img->layers()};
+    blit.dstOffsets[1] = extent(level);
+    vk->CmdBlitImage(cmd, img->handle(), VK_IMAGE_LAYOUT_GENERAL, img->handle(), VK_IMAGE_LAYOUT_GENERAL, 1, &blit,
+                     a.filter == NV_FILTER_POINT ? VK_FILTER_NEAREST : VK_FILTER_LINEAR);
+  }
+  img->mark_used(batches_->recording_id());
+  if (!options_.batching) submit_and_wait();
+}
 
 void Executor::create_shader(const nv_cmd_create_shader &a, const nv_cmd_header *h) {
   if (!a.shader) return;
@@ -639,6 +733,18 @@ void Executor::set_constants(const nv_cmd_set_constants &a, const nv_cmd_header 
   constants_dirty_[a.stage] = true;
 }
 
+void Executor::update_constants(const nv_cmd_update_constants &a, const nv_cmd_header *h) {
+  if (a.stage >= NV_STAGE_COUNT) return;
+  const uint64_t room = h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_update_constants);
+  const uint64_t range = uniforms_->range();
+  if (a.offset >= range) return;
+  const uint32_t size = uint32_t(std::min<uint64_t>({a.size, room, range - a.offset}));
+  std::vector<uint8_t> &block = constants_[a.stage];
+  if (block.size() < a.offset + size) block.resize(a.offset + size, 0);
+  std::memcpy(block.data() + a.offset, command_payload<nv_cmd_update_constants>(h), size);
+  constants_dirty_[a.stage] = true;
+}
+
 // ---------------------------------------------------------------------------------------------
 // work
 
@@ -686,7 +792,7 @@ void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
   }
   if (clears.empty()) return;
   device_->vk().CmdClearAttachments(batches_->cmd(), att_count, atts, uint32_t(clears.size()), clears.data());
-  if (!options_.batching) submit();
+  if (!options_.batching) submit_and_wait();
 }
 
 void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
@@ -697,7 +803,7 @@ void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
   VkCommandBuffer cmd = batches_->cmd();
   if (!prepare_draw(cmd)) return;
   device_->vk().CmdDraw(cmd, a.vertex_count, std::max(a.instance_count, 1u), a.first_vertex, 0);
-  if (!options_.batching) submit();
+  if (!options_.batching) submit_and_wait();
 }
 
 void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *) {
@@ -713,7 +819,7 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
   VkCommandBuffer cmd = batches_->cmd();
   if (!prepare_draw(cmd) || !bind_index_buffer(cmd)) return;
   device_->vk().CmdDrawIndexed(cmd, a.index_count, std::max(a.instance_count, 1u), a.first_index, a.base_vertex, 0);
-  if (!options_.batching) submit();
+  if (!options_.batching) submit_and_wait();
 }
 
 void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {

@@ -71,6 +71,8 @@ public:
   void end_query(const nv_cmd_end_query &a, const nv_cmd_header *h);     // vk_query.cpp
   void blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *h);   // vk_copy.cpp
   void fill_image(const nv_cmd_fill_image &a, const nv_cmd_header *h);   // vk_copy.cpp
+  void generate_mips(const nv_cmd_generate_mips &a, const nv_cmd_header *h);
+  void update_constants(const nv_cmd_update_constants &a, const nv_cmd_header *h);
 
   // One line on stderr for a command that failed (the first few of them).
   void report(uint16_t opcode, const char *what);
@@ -86,6 +88,7 @@ private:
   VkSampleCountFlagBits target_samples(); // of the first bound target
   void end_rendering();
   void submit();                    // ends rendering and submits the recording batch
+  void submit_and_wait();           // submit(), then wait for everything in flight
   bool bind_pipeline(VkCommandBuffer cmd);
   void bind_vertex_buffers(VkCommandBuffer cmd);
   // Binds the index buffer when it changed; the buffer, or nullptr when none is usable.
@@ -99,8 +102,10 @@ private:
   bool texture_bound(uint32_t image) const;
   // Copies rows (top first, `pitch` bytes apart) into rect of level `level`, through a staging
   // buffer freed when the batch completes.
-  void upload(Image &img, uint32_t level, const VkRect2D &rect, const uint8_t *rows, size_t pitch);
+  // layer: the face of a cube image, the z slice of a 3D one.
+  void upload(Image &img, uint32_t level, const VkRect2D &rect, const uint8_t *rows, size_t pitch, uint32_t layer = 0);
   void record_dynamic_state(VkCommandBuffer cmd);
+  void set_raster_state(VkCommandBuffer cmd);
   void retire_pipeline(VkPipeline pipeline);
   Buffer *find_buffer(uint32_t handle);
   Image *find_image(uint32_t handle);
@@ -120,7 +125,9 @@ private:
   std::unique_ptr<Buffer> null_buffer_; // bound to vertex slots that have no buffer
   std::unique_ptr<SamplerCache> samplers_;
   std::unique_ptr<DescriptorArena> descriptors_;
-  std::unique_ptr<Image> default_texture_; // 1x1 (0, 0, 0, 1): what a slot with no image samples
+  // 1x1 (0, 0, 0, 1) images, one per nv_image_type: what a slot with no image (or one of another
+  // type than its shader declares) samples.
+  std::unique_ptr<Image> default_textures_[3];
   std::unique_ptr<Queries> queries_;
 
   std::unordered_map<uint32_t, std::unique_ptr<Buffer>> buffers_;
@@ -145,12 +152,21 @@ private:
   struct TextureSlot {
     uint32_t image = 0;
     nv_sampler_desc sampler{};
+    uint32_t type = NV_IMAGE_TYPE_2D; // what the shader declares
   };
   TextureSlot textures_[NV_STAGE_COUNT][NV_MAX_PIXEL_TEXTURES];
 
   // ---- what the recording command buffer has ----
   bool rendering_ = false;
   VkExtent2D render_extent_{};
+  bool render_has_depth_ = false; // the render pass has a depth attachment
+  struct RasterState { // the dynamic cull and depth state the command buffer has
+    uint8_t cull;
+    bool test, write;
+    uint8_t compare;
+  };
+  RasterState raster_{};
+  bool raster_valid_ = false;
   VkPipeline pipeline_ = VK_NULL_HANDLE;       // resolved from desc_ and the targets
   uint32_t pipeline_slots_ = 0;                 // vertex slots pipeline_ reads
   VkPipeline bound_pipeline_ = VK_NULL_HANDLE;  // bound in the recording command buffer
@@ -206,6 +222,8 @@ constexpr DispatchTable<Executor> Executor::table() {
   t[NV_OP_END_QUERY] = guarded<nv_cmd_end_query, &Executor::end_query>;
   t[NV_OP_BLIT_IMAGE] = guarded<nv_cmd_blit_image, &Executor::blit_image>;
   t[NV_OP_FILL_IMAGE] = guarded<nv_cmd_fill_image, &Executor::fill_image>;
+  t[NV_OP_GENERATE_MIPS] = guarded<nv_cmd_generate_mips, &Executor::generate_mips>;
+  t[NV_OP_UPDATE_CONSTANTS] = guarded<nv_cmd_update_constants, &Executor::update_constants>;
   return t;
 }
 

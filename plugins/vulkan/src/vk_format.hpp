@@ -1,4 +1,6 @@
-// nv_format → VkFormat, aspects and texel sizes; what a physical device supports per nv_format.
+// nv_format → VkFormat, the sampled view's component mapping (D3D9's defaults for missing
+// channels, luminance and alpha-only formats), aspects, block sizes; what a physical device
+// supports per nv_format.
 #pragma once
 
 #include <cstdint>
@@ -11,10 +13,13 @@ namespace novem::vk {
 struct FormatInfo {
   VkFormat format = VK_FORMAT_UNDEFINED; // the format the plugin stores it in on this device
   VkImageAspectFlags aspects = 0;        // color, or depth (+ stencil)
-  uint32_t texel_bytes = 0;              // bytes per pixel in readback
+  uint32_t texel_bytes = 0;              // bytes per texel (per 4x4 block for BC) as stored
+  uint32_t block = 1;                    // texels per block side: 4 for BC formats
+  VkComponentMapping swizzle{};          // the sampled view's mapping
+  bool expand_l4a4 = false;              // uploads widen L4A4 to R8G8 (L, A)
 };
 
-// The Vulkan format for an nv_format, before any per-device fallback.
+// The Vulkan format an nv_format is stored in, before any per-device fallback.
 VkFormat to_vk_format(nv_format format);
 
 // D24S8 falls back to D32_SFLOAT_S8_UINT where the device cannot use it as a depth target.

@@ -7,15 +7,21 @@
 namespace novem::vk {
 
 Image::Image(const Device &device, MemoryAllocator &allocator, nv_format format, uint32_t width, uint32_t height,
-             uint32_t usage, uint32_t levels, uint32_t samples)
+             uint32_t usage, uint32_t levels, nv_image_type type, uint32_t depth, uint32_t samples)
     : device_(device), allocator_(allocator), format_(resolve_format(device.instance_vk(), device.gpu(), format)),
-      width_(width ? width : 1), height_(height ? height : 1) {
+      source_format_(format), type_(type), width_(width ? width : 1), height_(height ? height : 1),
+      depth_(type == NV_IMAGE_TYPE_3D && depth ? depth : 1) {
   if (format_.format == VK_FORMAT_UNDEFINED) throw std::runtime_error("not an image format");
+  if (type > NV_IMAGE_TYPE_3D) throw std::runtime_error("no such image type");
+  if (type != NV_IMAGE_TYPE_2D && (is_depth() || (usage & (NV_IMAGE_RENDER_TARGET | NV_IMAGE_DEPTH_STENCIL))))
+    throw std::runtime_error("only 2D images are targets or depth images");
+  if (type == NV_IMAGE_TYPE_CUBE && width_ != height_) throw std::runtime_error("cube faces are square");
   uint32_t max_levels = 1;
-  while ((std::max(width_, height_) >> max_levels) != 0) ++max_levels;
+  while ((std::max({width_, height_, depth_}) >> max_levels) != 0) ++max_levels;
   levels_ = std::clamp<uint32_t>(levels, 1, max_levels);
-  if (usage & (NV_IMAGE_RENDER_TARGET | NV_IMAGE_DEPTH_STENCIL)) levels_ = 1;
-  // A multisampled image is a target only: one level, never sampled (ABI 4).
+  // Render-target textures keep their chain (rendered into at level 0); other targets have one.
+  if ((usage & (NV_IMAGE_RENDER_TARGET | NV_IMAGE_DEPTH_STENCIL)) && !(usage & NV_IMAGE_SAMPLED)) levels_ = 1;
+  // A multisampled image is a 2D target only: one level, never sampled (ABI 4).
   if (samples > 1 && (samples & (samples - 1)) == 0 && samples <= 64) {
     samples_ = VkSampleCountFlagBits(samples);
     levels_ = 1;
@@ -24,15 +30,16 @@ Image::Image(const Device &device, MemoryAllocator &allocator, nv_format format,
 
   VkImageUsageFlags vk_usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
   if (is_depth()) vk_usage |= VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
-  else vk_usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+  else if (usage & NV_IMAGE_RENDER_TARGET) vk_usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
   if (usage & NV_IMAGE_SAMPLED) vk_usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
 
   VkImageCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-  ci.imageType = VK_IMAGE_TYPE_2D;
+  ci.flags = type == NV_IMAGE_TYPE_CUBE ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0;
+  ci.imageType = type == NV_IMAGE_TYPE_3D ? VK_IMAGE_TYPE_3D : VK_IMAGE_TYPE_2D;
   ci.format = format_.format;
-  ci.extent = {width_, height_, 1};
+  ci.extent = {width_, height_, depth_};
   ci.mipLevels = levels_;
-  ci.arrayLayers = 1;
+  ci.arrayLayers = layers();
   ci.samples = samples_;
   ci.tiling = VK_IMAGE_TILING_OPTIMAL;
   ci.usage = vk_usage;
@@ -47,10 +54,16 @@ Image::Image(const Device &device, MemoryAllocator &allocator, nv_format format,
     vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
     vi.format = format_.format;
     vi.subresourceRange = {format_.aspects, 0, 1, 0, 1};
-    check(device_.vk().CreateImageView(dev, &vi, nullptr, &view_), "vkCreateImageView");
+    if (usage & (NV_IMAGE_RENDER_TARGET | NV_IMAGE_DEPTH_STENCIL))
+      check(device_.vk().CreateImageView(dev, &vi, nullptr, &view_), "vkCreateImageView");
     if (usage & NV_IMAGE_SAMPLED) {
-      // Depth images sample their depth aspect; X8 formats read alpha as 1.
-      vi.subresourceRange = {is_depth() ? VkImageAspectFlags(VK_IMAGE_ASPECT_DEPTH_BIT) : format_.aspects, 0, levels_, 0, 1};
+      // Depth images sample their depth aspect; colour images read through the format's mapping
+      // (D3D9's missing channels), X8 formats with alpha 1.
+      if (type == NV_IMAGE_TYPE_CUBE) vi.viewType = VK_IMAGE_VIEW_TYPE_CUBE;
+      if (type == NV_IMAGE_TYPE_3D) vi.viewType = VK_IMAGE_VIEW_TYPE_3D;
+      vi.subresourceRange = {is_depth() ? VkImageAspectFlags(VK_IMAGE_ASPECT_DEPTH_BIT) : format_.aspects, 0, levels_, 0,
+                             layers()};
+      if (!is_depth()) vi.components = format_.swizzle;
       if ((usage & NV_IMAGE_ALPHA_ONE) && !is_depth()) vi.components.a = VK_COMPONENT_SWIZZLE_ONE;
       check(device_.vk().CreateImageView(dev, &vi, nullptr, &sampled_view_), "vkCreateImageView");
     }
@@ -64,7 +77,7 @@ Image::Image(const Device &device, MemoryAllocator &allocator, nv_format format,
 
 Image::~Image() {
   if (sampled_view_) device_.vk().DestroyImageView(device_.handle(), sampled_view_, nullptr);
-  device_.vk().DestroyImageView(device_.handle(), view_, nullptr);
+  if (view_) device_.vk().DestroyImageView(device_.handle(), view_, nullptr);
   device_.vk().DestroyImage(device_.handle(), image_, nullptr);
   allocator_.free(memory_);
 }

@@ -18,20 +18,27 @@ class Image {
 public:
   // Throws VkError (or std::runtime_error for a format that is no image format).
   Image(const Device &device, MemoryAllocator &allocator, nv_format format, uint32_t width, uint32_t height,
-        uint32_t usage, uint32_t levels = 1, uint32_t samples = 1);
+        uint32_t usage, uint32_t levels = 1, nv_image_type type = NV_IMAGE_TYPE_2D, uint32_t depth = 1,
+        uint32_t samples = 1);
   ~Image(); // the caller makes sure no batch still uses it
   Image(const Image &) = delete;
   Image &operator=(const Image &) = delete;
 
   VkImage handle() const { return image_; }
+  // The attachment view of level 0 (VK_NULL_HANDLE unless created as a target or depth image).
   VkImageView view() const { return view_; }
   // The view shaders sample (VK_NULL_HANDLE without NV_IMAGE_SAMPLED).
   VkImageView sampled_view() const { return sampled_view_; }
   uint32_t levels() const { return levels_; }
   VkSampleCountFlagBits samples() const { return samples_; }
   const FormatInfo &format() const { return format_; }
+  // The nv_format it was created with: the layout of its uploads.
+  nv_format source_format() const { return source_format_; }
   uint32_t width() const { return width_; }
   uint32_t height() const { return height_; }
+  uint32_t depth() const { return depth_; }
+  nv_image_type type() const { return type_; }
+  uint32_t layers() const { return type_ == NV_IMAGE_TYPE_CUBE ? 6 : 1; }
   bool is_depth() const { return (format_.aspects & VK_IMAGE_ASPECT_DEPTH_BIT) != 0; }
 
   ImageAccess &access() { return access_; }
@@ -42,7 +49,9 @@ private:
   const Device &device_;
   MemoryAllocator &allocator_;
   FormatInfo format_;
-  uint32_t width_, height_;
+  nv_format source_format_;
+  nv_image_type type_;
+  uint32_t width_, height_, depth_;
   uint32_t levels_ = 1;
   VkSampleCountFlagBits samples_ = VK_SAMPLE_COUNT_1_BIT;
   VkImage image_ = VK_NULL_HANDLE;

@@ -49,8 +49,8 @@ struct MemoryBlock {
   }
 };
 
-MemoryAllocator::MemoryAllocator(const Device &device, bool suballocate)
-    : device_(device), suballocate_(suballocate) {}
+MemoryAllocator::MemoryAllocator(const Device &device, bool suballocate, std::atomic<uint64_t> &allocations)
+    : device_(device), suballocate_(suballocate), allocations_(allocations) {}
 
 MemoryAllocator::~MemoryAllocator() {
   for (auto &b : blocks_) device_.vk().FreeMemory(device_.handle(), b->memory, nullptr);
@@ -88,6 +88,7 @@ MemoryBlock *MemoryAllocator::new_block(uint32_t type, ResourceKind kind, VkDevi
   ai.allocationSize = size;
   ai.memoryTypeIndex = type;
   check(device_.vk().AllocateMemory(device_.handle(), &ai, nullptr, &block->memory), "vkAllocateMemory");
+  allocations_.fetch_add(1, std::memory_order_relaxed);
   if (device_.memory().memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
     void *p = nullptr;
     VkResult r = device_.vk().MapMemory(device_.handle(), block->memory, 0, VK_WHOLE_SIZE, 0, &p);

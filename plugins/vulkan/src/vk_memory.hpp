@@ -9,6 +9,8 @@
 #include <memory>
 #include <vector>
 
+#include <atomic>
+
 #include "vk_common.hpp"
 
 namespace novem::vk {
@@ -36,7 +38,8 @@ struct Allocation {
 
 class MemoryAllocator {
 public:
-  MemoryAllocator(const Device &device, bool suballocate);
+  // Each vkAllocateMemory counts in `allocations` (the channel's device_allocations).
+  MemoryAllocator(const Device &device, bool suballocate, std::atomic<uint64_t> &allocations);
   ~MemoryAllocator();
   MemoryAllocator(const MemoryAllocator &) = delete;
   MemoryAllocator &operator=(const MemoryAllocator &) = delete;
@@ -58,6 +61,7 @@ private:
 
   const Device &device_;
   const bool suballocate_;
+  std::atomic<uint64_t> &allocations_;
   std::vector<std::unique_ptr<MemoryBlock>> blocks_;
 };
 

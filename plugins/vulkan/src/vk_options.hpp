@@ -1,14 +1,21 @@
-// The plugin's switches, read once from the environment (see README.md for the variables).
+// The plugin's switches, read once per device from the environment or the config file
+// (novem/options.hpp; see README.md for the variables).
 #pragma once
+
+#include <string>
 
 namespace novem::vk {
 
 struct Options {
   bool validation = false;          // NOVEM_VK_VALIDATION=1: enable the Khronos layer + messenger
   bool validation_noabort = false;  // NOVEM_VK_VALIDATION_NOABORT set: count errors, do not abort
-  bool pipeline_cache = true;       // NOVEM_VK_PIPELINE_CACHE=0: build a pipeline per SET_PIPELINE
-  bool batching = true;             // NOVEM_VK_BATCHING=0: submit after every draw and clear
+  // The five techniques of issue 6, each switchable to measure it:
+  bool batching = true;             // NOVEM_VK_BATCHING=0: submit and wait after every draw and clear
+  bool dirty_state = true;          // NOVEM_VK_DIRTY=0: re-bind pipeline, dynamic state, buffers, set 0 per draw
+  bool pipeline_cache = true;       // NOVEM_VK_PIPELINE_CACHE=0: build a pipeline per SET_PIPELINE, no disk cache
+  bool barrier_tracking = true;     // NOVEM_VK_BARRIERS=0: a full barrier per transition and per render pass
   bool suballocation = true;        // NOVEM_VK_SUBALLOC=0: one VkDeviceMemory per resource
+  std::string cache_dir;            // NOVEM_CACHE_DIR: where the VkPipelineCache file lives ("" = none)
 
   static Options from_environment();
 };

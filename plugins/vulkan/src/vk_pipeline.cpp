@@ -1,7 +1,10 @@
 #include "vk_pipeline.hpp"
 
+#include <cstdio>
 #include <cstring>
 #include <vector>
+
+#include "novem/cache_file.hpp"
 
 #include "vk_device.hpp"
 #include "vk_shader.hpp"
@@ -10,8 +13,6 @@
 namespace novem::vk {
 
 // ---- translation of nv_ enums ----
-namespace {
-
 VkCompareOp compare_op(uint8_t c) {
   switch (c) {
   case NV_COMPARE_NEVER: return VK_COMPARE_OP_NEVER;
@@ -24,6 +25,15 @@ VkCompareOp compare_op(uint8_t c) {
   default: return VK_COMPARE_OP_ALWAYS;
   }
 }
+
+VkCullModeFlags cull_mode(uint8_t c) {
+  // Facing is decided in framebuffer space, where row 0 is the top row — the space nv_cull names
+  // windings in — whatever the viewport's flip. Clockwise is always the front face, as in D3D9,
+  // so that a shader's facing input (vFace) means the same whatever is culled.
+  return c == NV_CULL_CCW ? VK_CULL_MODE_BACK_BIT : c == NV_CULL_CW ? VK_CULL_MODE_FRONT_BIT : VK_CULL_MODE_NONE;
+}
+
+namespace {
 
 VkBlendFactor blend_factor(uint8_t f) {
   switch (f) {
@@ -136,7 +146,10 @@ PipelineKey PipelineKey::make(const nv_pipeline_desc &desc, const VkFormat (&col
   if (d.attribute_count > NV_MAX_VERTEX_ATTRIBUTES) d.attribute_count = NV_MAX_VERTEX_ATTRIBUTES;
   for (uint32_t i = d.attribute_count; i < NV_MAX_VERTEX_ATTRIBUTES; ++i) d.attributes[i] = nv_vertex_attribute{};
   for (uint32_t i = 0; i < d.attribute_count; ++i) d.attributes[i].reserved = 0;
-  if (!d.depth_test || depth == VK_FORMAT_UNDEFINED) d.depth_test = d.depth_write = d.depth_compare = 0;
+  // Cull mode and the depth test are dynamic state (Vulkan 1.3's extended dynamic state): a
+  // change of either needs no new pipeline.
+  d.cull = 0;
+  d.depth_test = d.depth_write = d.depth_compare = 0;
   d.reserved2 = 0;
   bool any_color = false;
   for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i) {
@@ -172,17 +185,76 @@ uint64_t PipelineKey::hash() const {
 
 // ---- PipelineCache ----
 
-PipelineCache::PipelineCache(const Device &device, const PipelineLayout &layout, nv_channel &channel, bool enabled)
-    : device_(device), layout_(layout), channel_(channel), enabled_(enabled) {
+PipelineCache::PipelineCache(const Device &device, const PipelineLayout &layout, nv_channel &channel, bool enabled,
+                             std::string cache_file)
+    : device_(device), layout_(layout), channel_(channel), enabled_(enabled), cache_file_(std::move(cache_file)) {
+  if (!enabled_) return; // every pipeline from scratch, no VkPipelineCache
+  const std::vector<uint8_t> data = load_file();
   VkPipelineCacheCreateInfo ci{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  ci.initialDataSize = data.size();
+  ci.pInitialData = data.empty() ? nullptr : data.data();
   check(device.vk().CreatePipelineCache(device.handle(), &ci, nullptr, &vk_cache_), "vkCreatePipelineCache");
 }
 
+uint64_t PipelineCache::identity() const {
+  const VkPhysicalDeviceProperties &p = device_.properties();
+  const uint32_t format_version = 1; // bump when what Novem stores in the payload changes
+  uint64_t h = novem::fnv1a(&format_version, sizeof format_version);
+  h = novem::fnv1a(&p.vendorID, sizeof p.vendorID, h);
+  h = novem::fnv1a(&p.deviceID, sizeof p.deviceID, h);
+  h = novem::fnv1a(&p.driverVersion, sizeof p.driverVersion, h);
+  return novem::fnv1a(p.pipelineCacheUUID, VK_UUID_SIZE, h);
+}
+
+// The data is handed to the driver only when Novem's header and Vulkan's own header
+// (VkPipelineCacheHeaderVersionOne) both match this device: a driver must reject foreign data
+// itself, but not every driver checks everything.
+std::vector<uint8_t> PipelineCache::load_file() {
+  std::vector<uint8_t> data;
+  if (cache_file_.empty()) return data;
+  std::string why;
+  novem::CacheFile::Read r = novem::CacheFile::read(cache_file_, identity(), data, why);
+  if (r == novem::CacheFile::Read::Ok) {
+    const VkPhysicalDeviceProperties &p = device_.properties();
+    VkPipelineCacheHeaderVersionOne h{};
+    if (data.size() < sizeof h) {
+      why = "its pipeline cache data is shorter than Vulkan's header";
+    } else {
+      std::memcpy(&h, data.data(), sizeof h);
+      if (h.headerSize < sizeof h || h.headerVersion != VK_PIPELINE_CACHE_HEADER_VERSION_ONE ||
+          h.vendorID != p.vendorID || h.deviceID != p.deviceID ||
+          std::memcmp(h.pipelineCacheUUID, p.pipelineCacheUUID, VK_UUID_SIZE) != 0)
+        why = "its pipeline cache data was written by another device or driver";
+      else
+        return data;
+    }
+    r = novem::CacheFile::Read::Rejected;
+    data.clear();
+  }
+  if (r == novem::CacheFile::Read::Rejected) {
+    std::fprintf(stderr, "novem-vulkan: warning: ignoring the pipeline cache %s: %s\n", cache_file_.c_str(), why.c_str());
+    channel_.pipeline_cache_rejected.fetch_add(1, std::memory_order_relaxed);
+  }
+  return data;
+}
+
+void PipelineCache::save_file() {
+  if (cache_file_.empty() || !vk_cache_) return;
+  const NovemVkDevice &vk = device_.vk();
+  size_t size = 0;
+  if (vk.GetPipelineCacheData(device_.handle(), vk_cache_, &size, nullptr) != VK_SUCCESS || !size) return;
+  std::vector<uint8_t> data(size);
+  if (vk.GetPipelineCacheData(device_.handle(), vk_cache_, &size, data.data()) != VK_SUCCESS) return;
+  if (!novem::CacheFile::write(cache_file_, identity(), data.data(), size))
+    std::fprintf(stderr, "novem-vulkan: warning: cannot write the pipeline cache %s\n", cache_file_.c_str());
+}
+
 PipelineCache::~PipelineCache() {
+  save_file();
   const NovemVkDevice &vk = device_.vk();
   for (auto &[key, pipeline] : pipelines_) vk.DestroyPipeline(device_.handle(), pipeline, nullptr);
   if (uncached_) vk.DestroyPipeline(device_.handle(), uncached_, nullptr);
-  vk.DestroyPipelineCache(device_.handle(), vk_cache_, nullptr);
+  if (vk_cache_) vk.DestroyPipelineCache(device_.handle(), vk_cache_, nullptr);
 }
 
 VkPipeline PipelineCache::get(const PipelineKey &key, const ShaderLookup &shaders, const Retire &retire) {
@@ -262,24 +334,19 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
   vp.viewportCount = 1;
   vp.scissorCount = 1;
 
-  // Facing is decided in framebuffer space, where row 0 is the top row — the space nv_cull names
-  // windings in — whatever the viewport's flip. Clockwise is always the front face, as in D3D9,
-  // so that a shader's facing input (vFace) means the same whatever is culled.
+  // Cull mode, front face and the depth test are dynamic (set by the executor per draw).
   VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
   // Non-solid fill needs fillModeNonSolid; without it triangles stay solid.
   rs.polygonMode = device_.fill_mode_non_solid() ? polygon_mode(d.fill_mode) : VK_POLYGON_MODE_FILL;
   rs.depthBiasEnable = d.depth_bias_enable ? VK_TRUE : VK_FALSE; // the factors are dynamic
   rs.lineWidth = 1.0f;
-  rs.cullMode = d.cull == NV_CULL_CCW ? VK_CULL_MODE_BACK_BIT : d.cull == NV_CULL_CW ? VK_CULL_MODE_FRONT_BIT : VK_CULL_MODE_NONE;
   rs.frontFace = VK_FRONT_FACE_CLOCKWISE;
 
   VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
   ms.rasterizationSamples = key.samples;
 
   VkPipelineDepthStencilStateCreateInfo ds{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
-  ds.depthTestEnable = d.depth_test ? VK_TRUE : VK_FALSE;
-  ds.depthWriteEnable = d.depth_test && d.depth_write ? VK_TRUE : VK_FALSE;
-  ds.depthCompareOp = d.depth_test ? compare_op(d.depth_compare) : VK_COMPARE_OP_ALWAYS;
+  // The depth test (enable, write, compare) is dynamic state; the stencil ops are in the pipeline.
   ds.stencilTestEnable = d.stencil_enable ? VK_TRUE : VK_FALSE;
   ds.front = stencil_face(d.stencil_front);
   ds.back = stencil_face(d.stencil_back);
@@ -309,9 +376,12 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
   cb.attachmentCount = color_count;
   cb.pAttachments = atts;
 
-  const VkDynamicState dynamic[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR,
-                                    VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE, VK_DYNAMIC_STATE_DEPTH_BIAS,
-                                    VK_DYNAMIC_STATE_BLEND_CONSTANTS, VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK,
+  const VkDynamicState dynamic[] = {VK_DYNAMIC_STATE_VIEWPORT,          VK_DYNAMIC_STATE_SCISSOR,
+                                    VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE,
+                                    VK_DYNAMIC_STATE_CULL_MODE,         VK_DYNAMIC_STATE_FRONT_FACE,
+                                    VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE, VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE,
+                                    VK_DYNAMIC_STATE_DEPTH_COMPARE_OP,  VK_DYNAMIC_STATE_DEPTH_BIAS,
+                                    VK_DYNAMIC_STATE_BLEND_CONSTANTS,   VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK,
                                     VK_DYNAMIC_STATE_STENCIL_WRITE_MASK, VK_DYNAMIC_STATE_STENCIL_REFERENCE};
   VkPipelineDynamicStateCreateInfo dyn{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
   dyn.dynamicStateCount = uint32_t(std::size(dynamic));
@@ -322,6 +392,12 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
   rendering.pColorAttachmentFormats = color_count ? key.color_formats : nullptr;
   rendering.depthAttachmentFormat = key.depth_format;
   rendering.stencilAttachmentFormat = has_stencil(key.depth_format) ? key.depth_format : VK_FORMAT_UNDEFINED;
+
+  // Creation feedback: did the driver find the pipeline in vk_cache_ (loaded from disk)?
+  VkPipelineCreationFeedback feedback{};
+  VkPipelineCreationFeedbackCreateInfo feedback_info{VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO};
+  feedback_info.pPipelineCreationFeedback = &feedback;
+  rendering.pNext = &feedback_info;
 
   VkGraphicsPipelineCreateInfo ci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
   ci.stageCount = stage_count;
@@ -337,7 +413,9 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
   ci.layout = layout_.handle();
   VkPipeline pipeline = VK_NULL_HANDLE;
   check(device_.vk().CreateGraphicsPipelines(device_.handle(), vk_cache_, 1, &ci, nullptr, &pipeline), "vkCreateGraphicsPipelines");
-  channel_.pipelines_created.fetch_add(1, std::memory_order_relaxed);
+  const bool hit = (feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT) &&
+                   (feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT);
+  (hit ? channel_.pipelines_loaded : channel_.pipelines_created).fetch_add(1, std::memory_order_relaxed);
   return pipeline;
 }
 

@@ -1,12 +1,18 @@
 // Pipelines: the one pipeline layout (set 0: a dynamic uniform buffer per stage, binding 0
-// vertex / 1 pixel; combined image samplers at 16..31 (pixel) and 32..35 (vertex)), and the VkPipeline cache keyed by a hash of nv_pipeline_desc plus the
-// formats of the bound targets. Viewport, scissor, vertex strides, depth bias, blend constants and
-// the stencil reference and masks are dynamic state.
+// vertex / 1 pixel; combined image samplers at 16..31 (pixel) and 32..35 (vertex)), and the
+// VkPipeline cache keyed by a hash of nv_pipeline_desc plus the formats of the bound targets.
+// Viewport, scissor, vertex strides, cull mode, front face, the depth test, depth bias, blend
+// constants and the stencil reference and masks are dynamic state. Pipelines are built through a
+// VkPipelineCache loaded from and saved to a file (novem/cache_file.hpp); creation feedback says
+// whether the driver built a pipeline from scratch (channel.pipelines_created) or found it in that
+// cache (channel.pipelines_loaded).
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "novem/channel.hpp"
 #include "vk_common.hpp"
@@ -15,6 +21,10 @@ namespace novem::vk {
 
 class Device;
 class Shader;
+
+// nv_ state → Vulkan, for the state that is dynamic.
+VkCompareOp compare_op(uint8_t nv_compare);
+VkCullModeFlags cull_mode(uint8_t nv_cull);
 
 constexpr uint32_t kPixelTextureBinding = 16;
 constexpr uint32_t kVertexTextureBinding = 32;
@@ -61,8 +71,12 @@ public:
   // Hands a pipeline that recorded work may still use to whoever frees it when that work is done.
   using Retire = std::function<void(VkPipeline)>;
 
-  PipelineCache(const Device &device, const PipelineLayout &layout, nv_channel &channel, bool enabled);
-  ~PipelineCache(); // destroys every cached pipeline: the GPU must be idle
+  // cache_file: where the VkPipelineCache is loaded from and saved to ("" = nowhere). A file that
+  // is corrupt or was written for another device is ignored with a warning (and counted in
+  // channel.pipeline_cache_rejected).
+  PipelineCache(const Device &device, const PipelineLayout &layout, nv_channel &channel, bool enabled,
+                std::string cache_file);
+  ~PipelineCache(); // saves the VkPipelineCache, destroys every pipeline: the GPU must be idle
   PipelineCache(const PipelineCache &) = delete;
   PipelineCache &operator=(const PipelineCache &) = delete;
 
@@ -77,11 +91,15 @@ public:
 
 private:
   VkPipeline build(const PipelineKey &key, const ShaderLookup &shaders);
+  std::vector<uint8_t> load_file(); // the file's VkPipelineCache data when it is sound for this device
+  void save_file();
+  uint64_t identity() const; // what a cache file must have been written for
 
   const Device &device_;
   const PipelineLayout &layout_;
   nv_channel &channel_;
   const bool enabled_;
+  const std::string cache_file_;
   VkPipelineCache vk_cache_ = VK_NULL_HANDLE;
   std::unordered_map<PipelineKey, VkPipeline, PipelineKeyHash> pipelines_;
   VkPipeline uncached_ = VK_NULL_HANDLE; // the last pipeline built with the cache off

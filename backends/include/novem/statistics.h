@@ -1,0 +1,40 @@
+/* ABI 4: a device's counters, as a program sees them.
+ *
+ * The plugin counts into its nv_channel (channel.hpp); libnovem_d3d9.so copies them out through
+ * the exported function NV_STATISTICS_ENTRY_NAME, which a benchmark or a test finds with
+ * dlsym/GetProcAddress (a Direct3D 9 without it, such as Windows' or wined3d's, has no counters).
+ * Plain C, no Windows types, so the same program builds against any d3d9.h.
+ */
+#ifndef NOVEM_STATISTICS_H
+#define NOVEM_STATISTICS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct nv_statistics {
+  uint32_t struct_size;       /* sizeof(nv_statistics) of whoever filled it */
+  uint32_t reserved;
+  uint64_t pipelines_created; /* pipelines (Vulkan) or programs (GL) built from scratch */
+  uint64_t pipelines_loaded;  /* taken from the on-disk pipeline cache instead */
+  uint64_t pipeline_cache_rejected; /* on-disk cache files ignored: corrupt, truncated, foreign */
+  uint64_t barriers;          /* barrier calls: vkCmdPipelineBarrier2, glMemoryBarrier */
+  uint64_t device_allocations; /* vkAllocateMemory calls; GL buffer objects given storage */
+  uint64_t submits;           /* batches handed to the API (vkQueueSubmit2, GL fence + flush) */
+  uint64_t fence_waits;       /* times the application thread slept waiting for the plugin */
+  uint64_t gpu_waits;         /* times the plugin's thread blocked on the GPU */
+  uint64_t draws;             /* DRAW and DRAW_INDEXED commands executed */
+} nv_statistics;
+
+/* int novem_get_statistics(IDirect3DDevice9 *device, nv_statistics *out): 0 and out filled for a
+ * Novem device, -1 otherwise. */
+#define NV_STATISTICS_ENTRY_NAME "novem_get_statistics"
+typedef int (*nv_get_statistics_fn)(void *device, nv_statistics *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

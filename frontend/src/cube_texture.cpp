@@ -1,0 +1,63 @@
+#include "cube_texture.hpp"
+
+#include "surface.hpp"
+
+namespace novem {
+
+namespace {
+
+bool is_face(D3DCUBEMAP_FACES face) { return UINT(face) <= D3DCUBEMAP_FACE_NEGATIVE_Z; }
+
+} // namespace
+
+HRESULT CubeTexture::create(Device *device, UINT edge, UINT levels, DWORD usage, D3DFORMAT format, D3DPOOL pool,
+                            CubeTexture **out) {
+  *out = nullptr;
+  if (usage & D3DUSAGE_RENDERTARGET) NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL); // render-target cube textures
+  if (HRESULT hr = check(device, edge, edge, 1, levels, usage, format, pool); FAILED(hr)) return hr;
+  *out = new CubeTexture(device, edge, levels, usage, format, pool);
+  return D3D_OK;
+}
+
+HRESULT CubeTexture::QueryInterface(REFIID iid, void **out) {
+  if (out && IsEqualGUID(iid, IID_IDirect3DBaseTexture9)) {
+    AddRef();
+    *out = static_cast<IDirect3DCubeTexture9 *>(this);
+    return S_OK;
+  }
+  return query(iid, IID_IDirect3DCubeTexture9, out);
+}
+
+HRESULT CubeTexture::GetLevelDesc(UINT level, D3DSURFACE_DESC *desc) {
+  if (!desc || level >= exposed_levels()) return D3DERR_INVALIDCALL;
+  *desc = level_desc(level);
+  return D3D_OK;
+}
+
+HRESULT CubeTexture::GetCubeMapSurface(D3DCUBEMAP_FACES face, UINT level, IDirect3DSurface9 **out) {
+  if (!out) return D3DERR_INVALIDCALL;
+  *out = nullptr;
+  if (!is_face(face) || level >= exposed_levels()) return D3DERR_INVALIDCALL;
+  Surface *s = surface(UINT(face), level);
+  s->AddRef(); // counts on the texture
+  *out = s;
+  return D3D_OK;
+}
+
+HRESULT CubeTexture::LockRect(D3DCUBEMAP_FACES face, UINT level, D3DLOCKED_RECT *locked_rect, const RECT *rect,
+                              DWORD flags) {
+  if (!is_face(face)) return D3DERR_INVALIDCALL;
+  return lock_rect(UINT(face), level, locked_rect, rect, flags);
+}
+
+HRESULT CubeTexture::UnlockRect(D3DCUBEMAP_FACES face, UINT level) {
+  if (!is_face(face)) return D3DERR_INVALIDCALL;
+  return unlock_rect(UINT(face), level);
+}
+
+HRESULT CubeTexture::AddDirtyRect(D3DCUBEMAP_FACES face, const RECT *dirty_rect) {
+  if (!is_face(face)) return D3DERR_INVALIDCALL;
+  return add_dirty_rect(UINT(face), dirty_rect);
+}
+
+} // namespace novem

@@ -1,0 +1,190 @@
+#include "texel_store.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "device.hpp"
+
+namespace novem {
+
+namespace {
+
+bool empty(const D3DBOX &b) { return b.Left >= b.Right || b.Top >= b.Bottom || b.Front >= b.Back; }
+
+void unite(D3DBOX &into, const D3DBOX &b) {
+  if (empty(into)) {
+    into = b;
+    return;
+  }
+  into.Left = std::min(into.Left, b.Left), into.Top = std::min(into.Top, b.Top), into.Front = std::min(into.Front, b.Front);
+  into.Right = std::max(into.Right, b.Right), into.Bottom = std::max(into.Bottom, b.Bottom);
+  into.Back = std::max(into.Back, b.Back);
+}
+
+// [lo, hi) of level 0 scaled to level n, rounded outwards, at least one texel, within size.
+void scale(UINT lo, UINT hi, UINT n, UINT size, UINT &out_lo, UINT &out_hi) {
+  out_lo = std::min(lo >> n, size - 1);
+  out_hi = std::clamp<UINT>((hi + (1u << n) - 1) >> n, out_lo + 1, size);
+}
+
+} // namespace
+
+TexelStore::TexelStore(Device *device, D3DFORMAT format, nv_image_type type, UINT width, UINT height, UINT depth,
+                       UINT levels, DWORD usage, D3DPOOL pool)
+    : device_(device), format_(format_info(format)), type_(type), width_(width), height_(height),
+      depth_(type == NV_IMAGE_TYPE_3D ? depth : 1), levels_(levels), layers_(type == NV_IMAGE_TYPE_CUBE ? 6 : 1) {
+  subresources_.resize(size_t(layers_) * levels_);
+  for (UINT layer = 0; layer < layers_; ++layer)
+    for (UINT i = 0; i < levels_; ++i) {
+      Level &l = level(layer, i);
+      // A row of blocks for DXTn; other rows start 4-byte aligned, as Windows lays textures out.
+      l.pitch = UINT(format_.row_bytes(this->width(i)));
+      if (format_.block == 1) l.pitch = (l.pitch + 3) & ~3u;
+      l.slice_pitch = l.pitch * format_.block_rows(this->height(i));
+    }
+  if (pool == D3DPOOL_SYSTEMMEM || pool == D3DPOOL_SCRATCH) {
+    // A new texture is dirty all over: the first UpdateTexture from it copies every level.
+    for (UINT layer = 0; layer < layers_; ++layer)
+      for (UINT i = 0; i < levels_; ++i)
+        level(layer, i).dirty = D3DBOX{0, 0, this->width(i), this->height(i), 0, this->depth(i)};
+  } else {
+    image_ = device->commands().new_handle();
+    uint32_t nv_usage = NV_IMAGE_SAMPLED | (format_.has_alpha ? 0u : uint32_t(NV_IMAGE_ALPHA_ONE));
+    if (usage & D3DUSAGE_RENDERTARGET) nv_usage |= NV_IMAGE_RENDER_TARGET;
+    device->commands().push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{image_, uint32_t(format_.storage), width_, height_,
+                                                                    nv_usage, levels_, uint32_t(type_), depth_});
+  }
+}
+
+TexelStore::~TexelStore() {
+  if (image_) device_->commands().push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{image_});
+}
+
+bool TexelStore::block_aligned(const D3DBOX &b, UINT i) const {
+  const UINT n = format_.block;
+  return b.Left % n == 0 && b.Top % n == 0 && (b.Right % n == 0 || b.Right == width(i)) &&
+         (b.Bottom % n == 0 || b.Bottom == height(i));
+}
+
+void TexelStore::grow_to_blocks(D3DBOX &b, UINT i) const {
+  const UINT n = format_.block;
+  b.Left -= b.Left % n, b.Top -= b.Top % n;
+  b.Right = std::min((b.Right + n - 1) / n * n, width(i));
+  b.Bottom = std::min((b.Bottom + n - 1) / n * n, height(i));
+}
+
+HRESULT TexelStore::lock(UINT layer, UINT i, const D3DBOX *box, DWORD flags, void **bits, INT *row_pitch,
+                         INT *slice_pitch) {
+  if (layer >= layers_ || i >= levels_) return D3DERR_INVALIDCALL;
+  Level &l = level(layer, i);
+  if (l.locked) return D3DERR_INVALIDCALL;
+  D3DBOX b{0, 0, width(i), height(i), 0, depth(i)};
+  if (box) {
+    if (box->Left >= box->Right || box->Top >= box->Bottom || box->Front >= box->Back || box->Right > width(i) ||
+        box->Bottom > height(i) || box->Back > depth(i))
+      return D3DERR_INVALIDCALL;
+    b = *box;
+  }
+  // DXTn boxes are whole 4x4 blocks (an edge may stop at the level's edge), as in Windows.
+  if (!block_aligned(b, i)) return D3DERR_INVALIDCALL;
+  allocate(l, i);
+  *row_pitch = INT(l.pitch);
+  if (slice_pitch) *slice_pitch = INT(l.slice_pitch);
+  *bits = l.bytes.data() + size_t(b.Front) * l.slice_pitch + size_t(b.Top / format_.block) * l.pitch +
+          size_t(b.Left / format_.block) * format_.bytes_per_pixel;
+  l.locked = true;
+  // READONLY writes nothing; NO_DIRTY_UPDATE leaves the box out of the dirty one (D3D9 keeps such
+  // changes for a later AddDirtyRect / AddDirtyBox).
+  if (!(flags & (D3DLOCK_READONLY | D3DLOCK_NO_DIRTY_UPDATE))) unite(l.dirty, b);
+  return D3D_OK;
+}
+
+HRESULT TexelStore::unlock(UINT layer, UINT i) {
+  if (layer >= layers_ || i >= levels_ || !level(layer, i).locked) return D3DERR_INVALIDCALL;
+  level(layer, i).locked = false;
+  send_dirty(layer, i);
+  return D3D_OK;
+}
+
+void TexelStore::add_dirty(UINT layer, const D3DBOX *box) {
+  D3DBOX b{0, 0, width_, height_, 0, depth_};
+  if (box) {
+    b.Left = box->Left, b.Top = box->Top, b.Front = box->Front;
+    b.Right = std::min(box->Right, width_), b.Bottom = std::min(box->Bottom, height_), b.Back = std::min(box->Back, depth_);
+    if (empty(b)) return;
+  }
+  for (UINT i = 0; i < levels_; ++i) {
+    Level &l = level(layer, i);
+    D3DBOX s;
+    scale(b.Left, b.Right, i, width(i), s.Left, s.Right);
+    scale(b.Top, b.Bottom, i, height(i), s.Top, s.Bottom);
+    scale(b.Front, b.Back, i, depth(i), s.Front, s.Back);
+    grow_to_blocks(s, i);
+    if (!l.bytes.empty()) unite(l.dirty, s);
+    if (!l.locked) send_dirty(layer, i);
+  }
+}
+
+void TexelStore::allocate(Level &l, UINT i) {
+  if (l.bytes.empty()) l.bytes.assign(size_t(l.slice_pitch) * depth(i), 0);
+}
+
+void TexelStore::write(UINT layer, UINT i, UINT x, UINT y, UINT width, UINT height, const uint8_t *src,
+                       size_t src_pitch) {
+  Level &l = level(layer, i);
+  allocate(l, i);
+  const size_t row = format_.row_bytes(width);
+  for (UINT r = 0; r < format_.block_rows(height); ++r)
+    std::memcpy(l.bytes.data() + size_t(y / format_.block + r) * l.pitch + size_t(x / format_.block) * format_.bytes_per_pixel,
+                src + r * src_pitch, row);
+  unite(l.dirty, D3DBOX{x, y, x + width, y + height, 0, 1});
+  if (!l.locked) send_dirty(layer, i);
+}
+
+const uint8_t *TexelStore::bytes(UINT layer, UINT i, UINT *pitch) {
+  Level &l = level(layer, i);
+  allocate(l, i);
+  *pitch = l.pitch;
+  return l.bytes.data();
+}
+
+void TexelStore::update_from(TexelStore &src, UINT layer, UINT src_level, UINT dst_level) {
+  Level &from = src.level(layer, src_level), &to = level(layer, dst_level);
+  const D3DBOX b = from.dirty;
+  from.dirty = D3DBOX{0, 0, 0, 0, 0, 0};
+  if (empty(b)) return;
+  src.allocate(from, src_level);
+  allocate(to, dst_level);
+  const size_t row = format_.row_bytes(b.Right - b.Left);
+  for (UINT z = b.Front; z < b.Back; ++z)
+    for (UINT y = b.Top / format_.block; y < format_.block_rows(b.Bottom); ++y) {
+      const size_t offset = size_t(b.Left / format_.block) * format_.bytes_per_pixel;
+      std::memcpy(to.bytes.data() + size_t(z) * to.slice_pitch + size_t(y) * to.pitch + offset,
+                  from.bytes.data() + size_t(z) * from.slice_pitch + size_t(y) * from.pitch + offset, row);
+    }
+  unite(to.dirty, b);
+  if (!to.locked) send_dirty(layer, dst_level);
+}
+
+void TexelStore::send_dirty(UINT layer, UINT i) {
+  Level &l = level(layer, i);
+  if (!image_) return; // kept for UpdateTexture
+  const D3DBOX b = l.dirty;
+  l.dirty = D3DBOX{0, 0, 0, 0, 0, 0};
+  if (empty(b) || l.bytes.empty()) return;
+  // A volume goes slice by slice (UPDATE_IMAGE's layer is the z slice); a cube face is the layer.
+  for (UINT z = b.Front; z < b.Back; ++z) {
+    const uint8_t *first = l.bytes.data() + size_t(z) * l.slice_pitch + size_t(b.Top / format_.block) * l.pitch +
+                           size_t(b.Left / format_.block) * format_.bytes_per_pixel;
+    device_->commands().update_image(image_, format_.storage, i, type_ == NV_IMAGE_TYPE_3D ? z : layer, b.Left, b.Top,
+                                     b.Right - b.Left, b.Bottom - b.Top, first, l.pitch);
+  }
+  if (autogen_ && i == 0) generate_mips();
+}
+
+void TexelStore::generate_mips() {
+  if (image_ && autogen_ && levels_ > 1)
+    device_->commands().push(NV_OP_GENERATE_MIPS, nv_cmd_generate_mips{image_, autogen_filter_});
+}
+
+} // namespace novem

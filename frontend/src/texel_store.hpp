@@ -1,0 +1,83 @@
+// The texels of a texture of any kind (2D, cube, volume), kept in the frontend level by level
+// like a buffer's shadow: a lock hands out a pointer into a level's bytes and the unlock sends the
+// dirty box to the plugin's image (UPDATE_IMAGE; one record set per face, or per z slice of a
+// volume), so a lock never waits for the GPU. DEFAULT and MANAGED textures have a plugin image;
+// SYSTEMMEM and SCRATCH ones are bytes only. Boxes are in texels; DXTn boxes are whole 4x4 blocks.
+#pragma once
+
+#include <algorithm>
+#include <vector>
+
+#include <d3d9.h>
+
+#include "format.hpp"
+
+namespace novem {
+
+class Device;
+
+class TexelStore {
+public:
+  // layers: 6 for a cube (faces), 1 otherwise; depth > 1 only for NV_IMAGE_TYPE_3D.
+  // usage: D3DUSAGE_RENDERTARGET makes the image a render target too.
+  TexelStore(Device *device, D3DFORMAT format, nv_image_type type, UINT width, UINT height, UINT depth, UINT levels,
+             DWORD usage, D3DPOOL pool);
+  ~TexelStore();
+  TexelStore(const TexelStore &) = delete;
+  TexelStore &operator=(const TexelStore &) = delete;
+
+  uint32_t image() const { return image_; }
+  const FormatInfo &format() const { return format_; }
+  UINT levels() const { return levels_; }
+  UINT layers() const { return layers_; }
+  UINT width(UINT level) const { return std::max(width_ >> level, 1u); }
+  UINT height(UINT level) const { return std::max(height_ >> level, 1u); }
+  UINT depth(UINT level) const { return std::max(depth_ >> level, 1u); }
+
+  // Locks box (nullptr: the whole level) of a level of a layer. D3D_OK, or D3DERR_INVALIDCALL for
+  // a box outside the level, not block-aligned, or a level already locked.
+  HRESULT lock(UINT layer, UINT level, const D3DBOX *box, DWORD flags, void **bits, INT *row_pitch, INT *slice_pitch);
+  HRESULT unlock(UINT layer, UINT level);
+  // Marks box of level 0 (nullptr: all of it) dirty in every level of layer, scaled per level,
+  // and sends the levels that are not locked.
+  void add_dirty(UINT layer, const D3DBOX *box);
+  // UpdateSurface: writes a block-aligned rectangle (rows src_pitch bytes apart, in the format's
+  // layout) at (x, y) of a level, marks it dirty and sends it.
+  void write(UINT layer, UINT level, UINT x, UINT y, UINT width, UINT height, const uint8_t *src, size_t src_pitch);
+  // The bytes of a level (allocated, zero, if never locked) and their row pitch.
+  const uint8_t *bytes(UINT layer, UINT level, UINT *pitch);
+  // D3DUSAGE_AUTOGENMIPMAP: after level 0 of a layer is sent, the plugin regenerates the levels
+  // below it with `filter` (nv_filter).
+  void set_autogen(uint32_t filter) { autogen_ = true, autogen_filter_ = filter; }
+  void set_autogen_filter(uint32_t filter) { autogen_filter_ = filter; }
+  // Sends GENERATE_MIPS (GenerateMipSubLevels).
+  void generate_mips();
+  // UpdateTexture: copies the dirty box of level src_level of src's layer into level dst_level
+  // (the same size) of this store's layer, sends it to the image, and forgets src's dirty box.
+  void update_from(TexelStore &src, UINT layer, UINT src_level, UINT dst_level);
+
+private:
+  struct Level {
+    UINT pitch = 0, slice_pitch = 0;
+    std::vector<uint8_t> bytes; // allocated on the first lock
+    bool locked = false;
+    D3DBOX dirty{0, 0, 0, 0, 0, 0}; // empty: nothing to send
+  };
+  Level &level(UINT layer, UINT level) { return subresources_[layer * levels_ + level]; }
+  bool block_aligned(const D3DBOX &b, UINT level) const;
+  void grow_to_blocks(D3DBOX &b, UINT level) const;
+  void send_dirty(UINT layer, UINT level);
+  void allocate(Level &l, UINT level);
+
+  Device *device_;
+  FormatInfo format_;
+  nv_image_type type_;
+  UINT width_, height_, depth_, levels_, layers_;
+  uint32_t image_ = 0;
+  bool autogen_ = false;
+  uint32_t autogen_filter_ = NV_FILTER_LINEAR;
+  // Stores without an image (SYSTEMMEM, SCRATCH) keep their dirty boxes for UpdateTexture.
+  std::vector<Level> subresources_; // layer-major
+};
+
+} // namespace novem

@@ -1,0 +1,92 @@
+#include "volume_texture.hpp"
+
+namespace novem {
+
+ULONG Volume::AddRef() { return texture_->AddRef(); }
+ULONG Volume::Release() { return texture_->Release(); }
+
+HRESULT Volume::GetContainer(REFIID iid, void **container) {
+  if (!container) return D3DERR_INVALIDCALL;
+  return texture_->QueryInterface(iid, container);
+}
+
+HRESULT Volume::GetDesc(D3DVOLUME_DESC *desc) {
+  if (!desc) return D3DERR_INVALIDCALL;
+  *desc = texture_->volume_desc(level_);
+  return D3D_OK;
+}
+
+HRESULT Volume::LockBox(D3DLOCKED_BOX *locked_box, const D3DBOX *box, DWORD flags) {
+  return texture_->LockBox(level_, locked_box, box, flags);
+}
+
+HRESULT Volume::UnlockBox() { return texture_->UnlockBox(level_); }
+
+HRESULT VolumeTexture::create(Device *device, UINT width, UINT height, UINT depth, UINT levels, DWORD usage,
+                              D3DFORMAT format, D3DPOOL pool, VolumeTexture **out) {
+  *out = nullptr;
+  // Volumes are never render targets (Windows refuses them too).
+  if (std::max({width, height, depth}) > kMaxExtent || (usage & (D3DUSAGE_RENDERTARGET | D3DUSAGE_AUTOGENMIPMAP)))
+    return D3DERR_INVALIDCALL;
+  // DXTn volumes are not implemented (neither plugin lays out 3D block images yet).
+  if (format_info(format).block != 1) return D3DERR_INVALIDCALL;
+  if (HRESULT hr = check(device, width, height, depth, levels, usage, format, pool); FAILED(hr)) return hr;
+  *out = new VolumeTexture(device, width, height, depth, levels, usage, format, pool);
+  return D3D_OK;
+}
+
+VolumeTexture::VolumeTexture(Device *device, UINT width, UINT height, UINT depth, UINT levels, DWORD usage,
+                             D3DFORMAT format, D3DPOOL pool)
+    : DeviceChild(device, 1), Texture(device, NV_IMAGE_TYPE_3D, width, height, depth, levels, usage, format, pool),
+      volumes_(levels, nullptr) {}
+
+VolumeTexture::~VolumeTexture() {
+  for (Volume *v : volumes_) delete v;
+}
+
+HRESULT VolumeTexture::QueryInterface(REFIID iid, void **out) {
+  if (out && IsEqualGUID(iid, IID_IDirect3DBaseTexture9)) {
+    AddRef();
+    *out = static_cast<IDirect3DVolumeTexture9 *>(this);
+    return S_OK;
+  }
+  return query(iid, IID_IDirect3DVolumeTexture9, out);
+}
+
+D3DVOLUME_DESC VolumeTexture::volume_desc(UINT level) const {
+  return D3DVOLUME_DESC{format_d3d_, D3DRTYPE_VOLUME, usage_, pool_, store_.width(level), store_.height(level),
+                        store_.depth(level)};
+}
+
+HRESULT VolumeTexture::GetLevelDesc(UINT level, D3DVOLUME_DESC *desc) {
+  if (!desc || level >= levels()) return D3DERR_INVALIDCALL;
+  *desc = volume_desc(level);
+  return D3D_OK;
+}
+
+HRESULT VolumeTexture::GetVolumeLevel(UINT level, IDirect3DVolume9 **out) {
+  if (!out) return D3DERR_INVALIDCALL;
+  *out = nullptr;
+  if (level >= levels()) return D3DERR_INVALIDCALL;
+  if (!volumes_[level]) volumes_[level] = new Volume(device_, this, level);
+  volumes_[level]->AddRef(); // counts on the texture
+  *out = volumes_[level];
+  return D3D_OK;
+}
+
+HRESULT VolumeTexture::LockBox(UINT level, D3DLOCKED_BOX *locked_box, const D3DBOX *box, DWORD flags) {
+  DeviceLock lock(*owner_);
+  if (!locked_box || level >= levels()) return D3DERR_INVALIDCALL;
+  locked_box->pBits = nullptr;
+  locked_box->RowPitch = locked_box->SlicePitch = 0;
+  if (!lockable()) return D3DERR_INVALIDCALL;
+  return store_.lock(0, level, box, flags, &locked_box->pBits, &locked_box->RowPitch, &locked_box->SlicePitch);
+}
+
+HRESULT VolumeTexture::AddDirtyBox(const D3DBOX *dirty_box) {
+  DeviceLock lock(*owner_);
+  store_.add_dirty(0, dirty_box);
+  return D3D_OK;
+}
+
+} // namespace novem

@@ -1,0 +1,74 @@
+// IDirect3DVolumeTexture9: a 3D texture with a mip chain (each level halves width, height and
+// depth), and IDirect3DVolume9, a level of it (GetVolumeLevel): no reference of its own (AddRef
+// and Release count on the texture), GetContainer returns the texture, LockBox locks its level.
+#pragma once
+
+#include <vector>
+
+#include "texture.hpp"
+
+namespace novem {
+
+class VolumeTexture;
+
+class Volume final : public DeviceObject<IDirect3DVolume9> {
+public:
+  Volume(Device *device, VolumeTexture *texture, UINT level) : DeviceObject(device, 0), texture_(texture), level_(level) {}
+
+  HRESULT STDMETHODCALLTYPE QueryInterface(REFIID iid, void **out) override { return query(iid, IID_IDirect3DVolume9, out); }
+  ULONG STDMETHODCALLTYPE AddRef() override;
+  ULONG STDMETHODCALLTYPE Release() override;
+  HRESULT STDMETHODCALLTYPE SetPrivateData(REFGUID, const void *, DWORD, DWORD) override { NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL); }
+  HRESULT STDMETHODCALLTYPE GetPrivateData(REFGUID, void *, DWORD *) override { NOVEM_UNIMPLEMENTED(D3DERR_NOTFOUND); }
+  HRESULT STDMETHODCALLTYPE FreePrivateData(REFGUID) override { NOVEM_UNIMPLEMENTED(D3DERR_NOTFOUND); }
+  HRESULT STDMETHODCALLTYPE GetContainer(REFIID iid, void **container) override;
+  HRESULT STDMETHODCALLTYPE GetDesc(D3DVOLUME_DESC *desc) override;
+  HRESULT STDMETHODCALLTYPE LockBox(D3DLOCKED_BOX *locked_box, const D3DBOX *box, DWORD flags) override;
+  HRESULT STDMETHODCALLTYPE UnlockBox() override;
+
+private:
+  VolumeTexture *texture_;
+  UINT level_;
+};
+
+class VolumeTexture final : public DeviceChild<IDirect3DVolumeTexture9>, public Texture {
+public:
+  // Volumes are at most this many texels on a side: the least both Vulkan (maxImageDimension3D)
+  // and GL guarantee.
+  static constexpr UINT kMaxExtent = 256;
+
+  static HRESULT create(Device *device, UINT width, UINT height, UINT depth, UINT levels, DWORD usage,
+                        D3DFORMAT format, D3DPOOL pool, VolumeTexture **out);
+  ~VolumeTexture() override;
+
+  IDirect3DBaseTexture9 *base() override { return this; }
+  void add_private_ref() override { DeviceChild::add_private_ref(); }
+  void release_private_ref() override { DeviceChild::release_private_ref(); }
+
+  HRESULT STDMETHODCALLTYPE QueryInterface(REFIID iid, void **out) override;
+  D3DRESOURCETYPE STDMETHODCALLTYPE GetType() override { return D3DRTYPE_VOLUMETEXTURE; }
+  DWORD STDMETHODCALLTYPE SetLOD(DWORD lod) override { return set_lod(lod); }
+  DWORD STDMETHODCALLTYPE GetLOD() override { return get_lod(); }
+  DWORD STDMETHODCALLTYPE GetLevelCount() override { return levels(); }
+  HRESULT STDMETHODCALLTYPE SetAutoGenFilterType(D3DTEXTUREFILTERTYPE) override { return D3DERR_INVALIDCALL; }
+  D3DTEXTUREFILTERTYPE STDMETHODCALLTYPE GetAutoGenFilterType() override { return D3DTEXF_LINEAR; }
+  void STDMETHODCALLTYPE GenerateMipSubLevels() override {}
+  HRESULT STDMETHODCALLTYPE GetLevelDesc(UINT level, D3DVOLUME_DESC *desc) override;
+  HRESULT STDMETHODCALLTYPE GetVolumeLevel(UINT level, IDirect3DVolume9 **volume) override;
+  HRESULT STDMETHODCALLTYPE LockBox(UINT level, D3DLOCKED_BOX *locked_box, const D3DBOX *box, DWORD flags) override;
+  HRESULT STDMETHODCALLTYPE UnlockBox(UINT level) override {
+    DeviceLock lock(*owner_);
+    return store_.unlock(0, level);
+  }
+  HRESULT STDMETHODCALLTYPE AddDirtyBox(const D3DBOX *dirty_box) override;
+
+  D3DVOLUME_DESC volume_desc(UINT level) const;
+
+private:
+  VolumeTexture(Device *device, UINT width, UINT height, UINT depth, UINT levels, DWORD usage, D3DFORMAT format,
+                D3DPOOL pool);
+
+  std::vector<Volume *> volumes_; // GetVolumeLevel's, made on first use
+};
+
+} // namespace novem

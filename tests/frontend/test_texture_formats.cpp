@@ -1,0 +1,148 @@
+// Texture formats through the API: what CheckDeviceFormat answers per resource type and usage,
+// that it agrees with CreateTexture on every backend, and DXTn locks in 4x4 blocks.
+#include <vector>
+
+#include "api_fixture.hpp"
+
+using namespace api_fixture;
+
+namespace {
+
+// Every format Novem takes as a 2D texture (docs/d3d9-behaviour.md).
+const std::vector<D3DFORMAT> kTextureFormats = {
+    D3DFMT_A8R8G8B8, D3DFMT_X8R8G8B8, D3DFMT_R5G6B5, D3DFMT_X1R5G5B5, D3DFMT_A1R5G5B5, D3DFMT_A4R4G4B4,
+    D3DFMT_A8, D3DFMT_L8, D3DFMT_A8L8, D3DFMT_A4L4, D3DFMT_DXT1, D3DFMT_DXT2, D3DFMT_DXT3, D3DFMT_DXT4,
+    D3DFMT_DXT5, D3DFMT_V8U8, D3DFMT_Q8W8V8U8, D3DFMT_L16, D3DFMT_G16R16, D3DFMT_A16B16G16R16, D3DFMT_R16F,
+    D3DFMT_G16R16F, D3DFMT_A16B16G16R16F, D3DFMT_R32F, D3DFMT_G32R32F, D3DFMT_A32B32G32R32F,
+    D3DFMT_A2R10G10B10, D3DFMT_A2B10G10R10};
+
+HRESULT check_texture(IDirect3D9 *d3d, DWORD usage, D3DFORMAT format) {
+  return d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, usage, D3DRTYPE_TEXTURE, format);
+}
+
+} // namespace
+
+TEST_CASE("CheckDeviceFormat: texture formats, usages and resource types", "[api][texture][format]") {
+  Backend backend("null"); // reports every backend format as supported: the frontend's own answers
+  IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
+  for (D3DFORMAT f : kTextureFormats) {
+    INFO("format " << f);
+    CHECK(check_texture(d3d, 0, f) == D3D_OK);
+    CHECK(check_texture(d3d, D3DUSAGE_QUERY_FILTER | D3DUSAGE_QUERY_WRAPANDMIP, f) == D3D_OK);
+    CHECK(check_texture(d3d, D3DUSAGE_DYNAMIC, f) == D3D_OK);
+    // Render-target textures of the render-target formats only; not implemented yet, so not
+    // claimed: sRGB textures.
+    const bool target = f != D3DFMT_A4R4G4B4 && f != D3DFMT_A8 && f != D3DFMT_L8 && f != D3DFMT_A8L8 &&
+                        f != D3DFMT_A4L4 && f != D3DFMT_V8U8 && f != D3DFMT_Q8W8V8U8 && f != D3DFMT_L16 &&
+                        f != D3DFMT_DXT1 && f != D3DFMT_DXT2 && f != D3DFMT_DXT3 && f != D3DFMT_DXT4 &&
+                        f != D3DFMT_DXT5;
+    CHECK(check_texture(d3d, D3DUSAGE_RENDERTARGET, f) == (target ? D3D_OK : D3DERR_NOTAVAILABLE));
+    CHECK(check_texture(d3d, D3DUSAGE_AUTOGENMIPMAP, f) == D3D_OK); // the null plugin generates every format's
+    CHECK(check_texture(d3d, D3DUSAGE_QUERY_SRGBREAD, f) == D3DERR_NOTAVAILABLE);
+  }
+  // Depth formats are not textures, and formats Novem lacks are refused.
+  for (D3DFORMAT f : {D3DFMT_D16, D3DFMT_D24S8, D3DFMT_D24X8, D3DFMT_UYVY, D3DFMT_R8G8B8, D3DFMT_P8})
+    CHECK(check_texture(d3d, 0, f) == D3DERR_NOTAVAILABLE);
+  // Texture-only formats are no render targets, and DXTn are no plain surfaces.
+  CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DUSAGE_RENDERTARGET, D3DRTYPE_SURFACE,
+                               D3DFMT_L8) == D3DERR_NOTAVAILABLE);
+  CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, 0, D3DRTYPE_SURFACE, D3DFMT_DXT5) ==
+        D3DERR_NOTAVAILABLE);
+  // Depth formats, and render-target formats with them.
+  for (D3DFORMAT f : {D3DFMT_D16, D3DFMT_D24X8, D3DFMT_D24S8, D3DFMT_D32, D3DFMT_D32F_LOCKABLE}) {
+    CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DUSAGE_DEPTHSTENCIL, D3DRTYPE_SURFACE, f) == D3D_OK);
+    CHECK(d3d->CheckDepthStencilMatch(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DFMT_A16B16G16R16F, f) == D3D_OK);
+  }
+  CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DUSAGE_DEPTHSTENCIL, D3DRTYPE_SURFACE,
+                               D3DFMT_D15S1) == D3DERR_NOTAVAILABLE);
+  CHECK(d3d->CheckDepthStencilMatch(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DFMT_L8, D3DFMT_D16) == D3DERR_NOTAVAILABLE);
+  d3d->Release();
+}
+
+TEST_CASE("CheckDeviceFormat agrees with CreateTexture on every backend", "[api][texture][format]") {
+  for (const char *name : {"null", "vulkan", "opengl"}) {
+    Backend backend(name);
+    IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
+    D3DPRESENT_PARAMETERS pp = headless();
+    IDirect3DDevice9 *dev = nullptr;
+    if (d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &dev) != D3D_OK) {
+      WARN(name << " cannot start here: skipped");
+      d3d->Release();
+      continue;
+    }
+    for (D3DFORMAT f : kTextureFormats) {
+      INFO(name << ": format " << f);
+      IDirect3DTexture9 *tex = nullptr;
+      const HRESULT created = dev->CreateTexture(8, 8, 0, 0, f, D3DPOOL_MANAGED, &tex, nullptr);
+      CHECK((check_texture(d3d, 0, f) == D3D_OK) == (created == D3D_OK));
+      if (tex) CHECK(tex->Release() == 0);
+      if (created != D3D_OK) continue;
+      // AUTOGENMIPMAP: D3D_OK where the backend generates the levels, D3DOK_NOAUTOGEN where it
+      // does not and the texture then has a single level; the application sees one either way.
+      const HRESULT autogen = check_texture(d3d, D3DUSAGE_AUTOGENMIPMAP, f);
+      CHECK((autogen == D3D_OK || autogen == D3DOK_NOAUTOGEN));
+      REQUIRE(dev->CreateTexture(8, 8, 0, D3DUSAGE_AUTOGENMIPMAP, f, D3DPOOL_MANAGED, &tex, nullptr) == D3D_OK);
+      CHECK(tex->GetLevelCount() == 1);
+      CHECK(tex->Release() == 0);
+    }
+    CHECK(dev->Release() == 0);
+    CHECK(d3d->Release() == 0);
+  }
+}
+
+TEST_CASE("DXTn textures lock in 4x4 blocks", "[api][texture][format]") {
+  NullDevice d;
+  IDirect3DTexture9 *tex = nullptr;
+  REQUIRE(d.device->CreateTexture(16, 8, 0, 0, D3DFMT_DXT1, D3DPOOL_MANAGED, &tex, nullptr) == D3D_OK);
+  REQUIRE(tex->GetLevelCount() == 5);
+  D3DLOCKED_RECT lr;
+  REQUIRE(tex->LockRect(0, &lr, nullptr, 0) == D3D_OK);
+  CHECK(lr.Pitch == 4 * 8); // four blocks of 8 bytes a row
+  auto *base = static_cast<uint8_t *>(lr.pBits);
+  REQUIRE(tex->UnlockRect(0) == D3D_OK);
+
+  // A rectangle of whole blocks points at its first block.
+  RECT blocks{4, 4, 12, 8};
+  REQUIRE(tex->LockRect(0, &lr, &blocks, 0) == D3D_OK);
+  CHECK(static_cast<uint8_t *>(lr.pBits) == base + 1 * 32 + 1 * 8);
+  REQUIRE(tex->UnlockRect(0) == D3D_OK);
+  // Edges inside a block are refused, except at the level's edge.
+  for (RECT bad : {RECT{1, 0, 4, 4}, RECT{0, 2, 4, 4}, RECT{0, 0, 5, 4}, RECT{0, 0, 4, 3}}) {
+    CHECK(tex->LockRect(0, &lr, &bad, 0) == D3DERR_INVALIDCALL);
+  }
+  // Level 3 is 2 x 1 texels in one block: its pitch is one block, and (0, 0, 2, 1) is whole.
+  RECT whole{0, 0, 2, 1};
+  REQUIRE(tex->LockRect(3, &lr, &whole, 0) == D3D_OK);
+  CHECK(lr.Pitch == 8);
+  REQUIRE(tex->UnlockRect(3) == D3D_OK);
+  CHECK(tex->Release() == 0);
+
+  REQUIRE(d.device->CreateTexture(8, 8, 1, 0, D3DFMT_DXT5, D3DPOOL_SYSTEMMEM, &tex, nullptr) == D3D_OK);
+  REQUIRE(tex->LockRect(0, &lr, nullptr, 0) == D3D_OK);
+  CHECK(lr.Pitch == 2 * 16);
+  REQUIRE(tex->UnlockRect(0) == D3D_OK);
+  CHECK(tex->Release() == 0);
+}
+
+TEST_CASE("texture pitches hold a row of texels of the format", "[api][texture][format]") {
+  NullDevice d;
+  const struct {
+    D3DFORMAT format;
+    INT bytes;
+  } sizes[] = {{D3DFMT_L8, 1}, {D3DFMT_A8L8, 2}, {D3DFMT_R5G6B5, 2}, {D3DFMT_A16B16G16R16F, 8}, {D3DFMT_A32B32G32R32F, 16}};
+  for (const auto &s : sizes) {
+    IDirect3DTexture9 *tex = nullptr;
+    REQUIRE(d.device->CreateTexture(5, 3, 1, 0, s.format, D3DPOOL_MANAGED, &tex, nullptr) == D3D_OK);
+    D3DLOCKED_RECT lr;
+    REQUIRE(tex->LockRect(0, &lr, nullptr, 0) == D3D_OK);
+    CHECK(lr.Pitch >= 5 * s.bytes);
+    CHECK(lr.Pitch % 4 == 0);
+    auto *base = static_cast<uint8_t *>(lr.pBits);
+    REQUIRE(tex->UnlockRect(0) == D3D_OK);
+    RECT r{2, 1, 5, 3};
+    REQUIRE(tex->LockRect(0, &lr, &r, D3DLOCK_READONLY) == D3D_OK);
+    CHECK(static_cast<uint8_t *>(lr.pBits) == base + lr.Pitch + 2 * s.bytes);
+    REQUIRE(tex->UnlockRect(0) == D3D_OK);
+    CHECK(tex->Release() == 0);
+  }
+}

@@ -1,0 +1,491 @@
+// Issue 6's techniques in the Vulkan and OpenGL plugins, checked through the plugin ABI by their
+// counters (nv_channel, ABI 4) and by the pixels they render — never by time:
+//  - the on-disk pipeline cache: a second device creates no pipeline from scratch; a corrupt or
+//    foreign file is ignored (counted, warned about) and the pipelines are built again;
+//  - each switch (NOVEM_VK_* / NOVEM_GL_*) changes what its counter says, and rendering stays right;
+//  - the config file is read.
+// A plugin that is not built, or whose probe fails here, is skipped with a warning.
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "novem/backend.h"
+#include "novem/channel.hpp"
+
+#ifndef CONTRACT_SHADER_DIR
+#error "CONTRACT_SHADER_DIR must name the folder of the contract test's assembled shaders"
+#endif
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const nv_plugin *load_plugin(const std::string &name, std::string &skip) {
+  const char *dir = std::getenv("NOVEM_BUILD_DIR");
+  const std::string path = std::string(dir && *dir ? dir : NOVEM_BUILD_DIR) + "/lib/libnovem_" + name + ".so";
+  if (!std::ifstream(path).good()) {
+    skip = path + " is not built";
+    return nullptr;
+  }
+  void *lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  REQUIRE(lib != nullptr);
+  auto entry = reinterpret_cast<nv_plugin_entry_fn>(dlsym(lib, NV_PLUGIN_ENTRY_NAME));
+  REQUIRE(entry != nullptr);
+  const nv_plugin *api = entry();
+  REQUIRE(api->abi_version == NV_BACKEND_ABI_VERSION);
+  nv_adapter_info info{};
+  char error[256] = {};
+  if (api->probe(&info, error, sizeof error) != 0) {
+    skip = name + " probe failed: " + error;
+    return nullptr;
+  }
+  return api;
+}
+
+std::vector<uint32_t> load_spirv(const std::string &name) {
+  std::ifstream f(std::string(CONTRACT_SHADER_DIR) + "/" + name + ".spv", std::ios::binary);
+  REQUIRE(f.good());
+  std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), words.size() * 4);
+  return words;
+}
+
+// Sets (or unsets, with nullptr) environment variables for one scope; plugins read them when a
+// device is created.
+struct ScopedEnv {
+  std::vector<std::pair<std::string, std::pair<bool, std::string>>> saved;
+  void set(const char *name, const char *value) {
+    const char *old = std::getenv(name);
+    saved.push_back({name, {old != nullptr, old ? old : ""}});
+    if (value) setenv(name, value, 1);
+    else unsetenv(name);
+  }
+  ~ScopedEnv() {
+    for (auto it = saved.rbegin(); it != saved.rend(); ++it) {
+      if (it->second.first) setenv(it->first.c_str(), it->second.second.c_str(), 1);
+      else unsetenv(it->first.c_str());
+    }
+  }
+};
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() / ("novem-plugin-speed-" + std::to_string(::getpid()) + "-" + std::to_string(std::rand()));
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+struct Vertex {
+  float x, y, z;
+  uint32_t color; // 0xAARRGGBB
+};
+
+constexpr int kSize = 32;
+
+// One device on its channel, and the commands the tests need.
+class Device {
+public:
+  explicit Device(const nv_plugin *api) : api_(api), channel_(1u << 20) {
+    nv_device_desc desc{sizeof(nv_device_desc), 0, nullptr};
+    char error[256] = {};
+    device_ = api->create_device(&desc, &channel_, error, sizeof error);
+    INFO("create_device: " << error);
+    REQUIRE(device_ != nullptr);
+  }
+  ~Device() { close(); }
+  // Destroys the device (the plugin saves its caches); the counters stay readable.
+  void close() {
+    if (device_) api_->destroy_device(device_);
+    device_ = nullptr;
+  }
+  nv_channel &channel() { return channel_; }
+
+  template <class Args> void push(nv_opcode op, const Args &args, const void *payload = nullptr, size_t bytes = 0) {
+    Args *a = novem::ring_begin<Args>(channel_.ring, op, bytes);
+    *a = args;
+    if (bytes) std::memcpy(novem::command_payload(a), payload, bytes);
+    channel_.ring.commit();
+  }
+  uint32_t shader(nv_shader_stage stage, const std::string &name) {
+    std::vector<uint32_t> words = load_spirv(name);
+    push(NV_OP_CREATE_SHADER, nv_cmd_create_shader{next_, uint32_t(stage), uint32_t(words.size())}, words.data(),
+         words.size() * 4);
+    return next_++;
+  }
+  uint32_t target() {
+    push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{next_, NV_FORMAT_B8G8R8A8_UNORM, kSize, kSize, NV_IMAGE_RENDER_TARGET, 1});
+    push(NV_OP_SET_RENDER_TARGETS, nv_cmd_set_render_targets{next_, 0});
+    push(NV_OP_SET_VIEWPORT, nv_cmd_set_viewport{0, 0, kSize, kSize, 0, 1});
+    push(NV_OP_SET_SCISSOR, nv_cmd_set_scissor{{0, 0, kSize, kSize}});
+    return next_++;
+  }
+  // A buffer holding a full-target quad of one colour.
+  uint32_t quad(uint32_t color) {
+    const Vertex v[6] = {{-1, 1, 0.5f, color},  {1, 1, 0.5f, color},  {-1, -1, 0.5f, color},
+                         {1, 1, 0.5f, color},   {1, -1, 0.5f, color}, {-1, -1, 0.5f, color}};
+    push(NV_OP_CREATE_BUFFER, nv_cmd_create_buffer{next_, NV_BUFFER_VERTEX, sizeof v});
+    push(NV_OP_UPDATE_BUFFER, nv_cmd_update_buffer{next_, NV_UPDATE_DISCARD, 0, sizeof v}, v, sizeof v);
+    return next_++;
+  }
+  void clear(const float (&c)[4]) {
+    nv_cmd_clear cl{};
+    cl.flags = NV_CLEAR_COLOR;
+    std::memcpy(cl.color, c, sizeof cl.color);
+    cl.depth = 1.0f;
+    cl.rect_count = 1;
+    const nv_rect r{0, 0, kSize, kSize};
+    push(NV_OP_CLEAR, cl, &r, sizeof r);
+  }
+  void draw() { push(NV_OP_DRAW, nv_cmd_draw{0, 6}); }
+  // The pixel at the centre of image, as 0xAARRGGBB, after everything before it has executed.
+  uint32_t centre(uint32_t image) {
+    channel_.reserve_readback(4);
+    push(NV_OP_READ_IMAGE, nv_cmd_read_image{image, {kSize / 2, kSize / 2, 1, 1}});
+    push(NV_OP_FENCE, nv_cmd_fence{++fence_});
+    channel_.wait_fence(fence_);
+    const uint8_t *p = channel_.readback;
+    return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+  }
+
+private:
+  const nv_plugin *api_;
+  nv_channel channel_;
+  nv_device *device_ = nullptr;
+  uint32_t next_ = 1;
+  uint64_t fence_ = 0;
+};
+
+// Position float3 at location 0, colour at location 1; blend state chosen by `variant`.
+nv_pipeline_desc pipeline(uint32_t vs, uint32_t ps, int variant) {
+  nv_pipeline_desc d;
+  std::memset(&d, 0, sizeof d);
+  d.vertex_shader = vs;
+  d.pixel_shader = ps;
+  d.topology = NV_TOPOLOGY_TRIANGLE_LIST;
+  d.depth_compare = NV_COMPARE_ALWAYS;
+  d.blend_enable = variant != 0;
+  d.color_src = d.alpha_src = NV_BLEND_ONE;
+  d.color_dst = d.alpha_dst = variant == 2 ? NV_BLEND_ONE : NV_BLEND_ZERO;
+  d.color_write_mask = 0xF;
+  d.attribute_count = 2;
+  d.attributes[0] = nv_vertex_attribute{0, 0, NV_FORMAT_R32G32B32_SFLOAT, 0, 0};
+  d.attributes[1] = nv_vertex_attribute{1, 0, NV_FORMAT_B8G8R8A8_UNORM, 0, 12};
+  return d;
+}
+
+constexpr float kBlackF[4] = {0, 0, 0, 1};
+constexpr uint32_t kRed = 0xFFFF0000;
+
+// The workload the cache tests repeat: two shader pairs (two GL programs), three pipeline
+// states, all drawing red over black. Returns the centre pixel.
+uint32_t draw_scene(Device &dev) {
+  const uint32_t target = dev.target();
+  const uint32_t vs[2] = {dev.shader(NV_STAGE_VERTEX, "vs_color"), dev.shader(NV_STAGE_VERTEX, "vs_constants")};
+  const uint32_t ps[2] = {dev.shader(NV_STAGE_PIXEL, "ps_color"), dev.shader(NV_STAGE_PIXEL, "ps_constants")};
+  const uint32_t vb = dev.quad(kRed);
+  dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
+  const float zero[4] = {0, 0, 0, 0}, white[4] = {1, 1, 1, 1};
+  dev.push(NV_OP_SET_CONSTANTS, nv_cmd_set_constants{NV_STAGE_VERTEX, sizeof zero}, zero, sizeof zero);
+  dev.push(NV_OP_SET_CONSTANTS, nv_cmd_set_constants{NV_STAGE_PIXEL, sizeof white}, white, sizeof white);
+  dev.clear(kBlackF);
+  for (int variant : {0, 1, 2}) {
+    dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs[variant == 2], ps[variant == 2], variant)});
+    dev.draw();
+  }
+  return dev.centre(target);
+}
+
+std::vector<fs::path> files_in(const fs::path &dir) {
+  std::vector<fs::path> files;
+  if (fs::exists(dir))
+    for (const auto &e : fs::recursive_directory_iterator(dir))
+      if (e.is_regular_file()) files.push_back(e.path());
+  return files;
+}
+
+void each_plugin(const std::function<void(const std::string &, const nv_plugin *)> &fn) {
+  for (const char *name : {"vulkan", "opengl"}) {
+    DYNAMIC_SECTION(name) {
+      std::string skip;
+      const nv_plugin *api = load_plugin(name, skip);
+      if (!api) {
+        WARN("skipped: " << skip);
+        continue;
+      }
+      fn(name, api);
+    }
+  }
+}
+
+// The counters of one run of draw_scene with a cache folder.
+struct Run {
+  uint64_t created, loaded, rejected;
+  uint32_t pixel;
+};
+Run run_scene(const nv_plugin *api) {
+  Device dev(api);
+  Run r{};
+  r.pixel = draw_scene(dev);
+  dev.close();
+  r.created = dev.channel().pipelines_created.load();
+  r.loaded = dev.channel().pipelines_loaded.load();
+  r.rejected = dev.channel().pipeline_cache_rejected.load();
+  return r;
+}
+
+// What a second run must show. GL: every program comes from its binary. Vulkan: every pipeline
+// is created through the loaded VkPipelineCache; whether the driver built it from scratch is
+// what creation feedback says, and a driver whose cache is a stub (lavapipe up to Mesa 23) says
+// so every time — then the file is still accepted, never rejected.
+void check_second_run(const std::string &name, const Run &first, const Run &second) {
+  CHECK(second.pixel == kRed);
+  CHECK(second.rejected == 0);
+  if (name == "opengl") {
+    CHECK(second.created == 0);
+    CHECK(second.loaded == first.created);
+  } else {
+    CHECK(second.created + second.loaded == first.created + first.loaded);
+    if (second.loaded == 0) WARN("vulkan: the driver reports no pipeline cache hits (its VkPipelineCache is a stub)");
+    else CHECK(second.created == 0);
+  }
+}
+
+} // namespace
+
+TEST_CASE("pipeline cache on disk: a second run creates no pipeline from scratch") {
+  each_plugin([](const std::string &name, const nv_plugin *api) {
+    TempDir dir;
+    ScopedEnv env;
+    env.set("NOVEM_CACHE_DIR", dir.path.c_str());
+    const Run first = run_scene(api);
+    CHECK(first.pixel == kRed);
+    CHECK(first.rejected == 0);
+    CHECK(first.loaded == 0); // an empty folder
+    CHECK(first.created == (name == "opengl" ? 2u : 3u)); // GL: one link per shader pair
+    CHECK_FALSE(files_in(dir.path).empty());
+    const Run second = run_scene(api);
+    check_second_run(name, first, second);
+  });
+}
+
+TEST_CASE("pipeline cache on disk: corrupt, truncated and foreign files are ignored, then replaced") {
+  each_plugin([](const std::string &name, const nv_plugin *api) {
+    TempDir dir;
+    ScopedEnv env;
+    env.set("NOVEM_CACHE_DIR", dir.path.c_str());
+    const Run first = run_scene(api);
+    const std::vector<fs::path> files = files_in(dir.path);
+    REQUIRE_FALSE(files.empty());
+
+    // One way of spoiling a file after another: each is refused, everything is built again and
+    // renders right, and the file written at the end of the run is sound again.
+    for (const char *how : {"corrupt", "truncated", "foreign"}) {
+      INFO(how);
+      for (const fs::path &f : files) {
+        std::fstream io(f, std::ios::in | std::ios::out | std::ios::binary);
+        REQUIRE(io.good());
+        const auto size = fs::file_size(f);
+        if (std::string(how) == "corrupt") {
+          io.seekp(std::streamoff(size - 1));
+          io.put('\x5A' ^ char(size));
+        } else if (std::string(how) == "foreign") {
+          io.seekp(8); // the identity: another driver or device
+          io.put('\x01');
+          io.put('\x02');
+        }
+        io.close();
+        if (std::string(how) == "truncated") fs::resize_file(f, size / 2);
+      }
+      const Run spoiled = run_scene(api);
+      CHECK(spoiled.pixel == kRed);
+      CHECK(spoiled.rejected == files.size());
+      CHECK(spoiled.loaded == 0);
+      CHECK(spoiled.created == first.created);
+      const Run again = run_scene(api);
+      check_second_run(name, spoiled, again);
+    }
+  });
+}
+
+TEST_CASE("pipeline cache switched off: a pipeline per change, nothing on disk") {
+  each_plugin([](const std::string &name, const nv_plugin *api) {
+    TempDir dir;
+    ScopedEnv env;
+    env.set("NOVEM_CACHE_DIR", dir.path.c_str());
+    env.set(name == "vulkan" ? "NOVEM_VK_PIPELINE_CACHE" : "NOVEM_GL_PIPELINE_CACHE", "0");
+    Device dev(api);
+    const uint32_t target = dev.target();
+    const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_color"), ps = dev.shader(NV_STAGE_PIXEL, "ps_color");
+    dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, dev.quad(kRed), 0, sizeof(Vertex)});
+    dev.clear(kBlackF);
+    for (int i = 0; i < 10; ++i) {
+      dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs, ps, i & 1)});
+      dev.draw();
+    }
+    CHECK(dev.centre(target) == kRed);
+    dev.close();
+    CHECK(dev.channel().pipelines_created.load() == 10);
+    CHECK(dev.channel().pipelines_loaded.load() == 0);
+    CHECK(files_in(dir.path).empty());
+  });
+}
+
+// N frames of `draws` draws each (a clear, draws, a present), then the centre pixel.
+uint32_t frames(Device &dev, int count, int draws) {
+  const uint32_t target = dev.target();
+  const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_color"), ps = dev.shader(NV_STAGE_PIXEL, "ps_color");
+  dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, dev.quad(kRed), 0, sizeof(Vertex)});
+  dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
+  for (int f = 0; f < count; ++f) {
+    dev.clear(kBlackF);
+    for (int i = 0; i < draws; ++i) dev.draw();
+    dev.push(NV_OP_PRESENT, nv_cmd_present{target});
+  }
+  return dev.centre(target);
+}
+
+struct Counts {
+  uint64_t barriers, submits, gpu_waits, allocations;
+};
+Counts run_frames(const nv_plugin *api, const std::vector<std::pair<const char *, const char *>> &switches) {
+  ScopedEnv env;
+  env.set("NOVEM_CACHE_DIR", "");
+  for (auto &[k, v] : switches) env.set(k, v);
+  Device dev(api);
+  CHECK(frames(dev, 3, 20) == kRed);
+  dev.close();
+  nv_channel &c = dev.channel();
+  return {c.barriers.load(), c.submits.load(), c.gpu_waits.load(), c.device_allocations.load()};
+}
+
+TEST_CASE("switches: batching, barrier tracking, suballocation change their counters") {
+  each_plugin([](const std::string &name, const nv_plugin *api) {
+    const bool vk = name == "vulkan";
+    const Counts on = run_frames(api, {});
+    // Batching off: a submit (Vulkan) and a wait for the GPU after every draw and clear.
+    const Counts unbatched = run_frames(api, {{vk ? "NOVEM_VK_BATCHING" : "NOVEM_GL_BATCHING", "0"}});
+    CHECK(unbatched.gpu_waits >= 3 * 21);
+    if (vk) {
+      CHECK(unbatched.submits >= 3 * 21);
+      CHECK(on.submits < 3 * 21);
+    }
+    // Barrier tracking off: more barriers (GL: one per draw, against none at all).
+    const Counts untracked = run_frames(api, {{vk ? "NOVEM_VK_BARRIERS" : "NOVEM_GL_BARRIERS", "0"}});
+    CHECK(untracked.barriers > on.barriers);
+    if (!vk) {
+      CHECK(on.barriers == 0);
+      CHECK(untracked.barriers == 3 * 20);
+    }
+    // Suballocation off (Vulkan): a VkDeviceMemory per resource.
+    if (vk) {
+      const Counts dedicated = run_frames(api, {{"NOVEM_VK_SUBALLOC", "0"}});
+      CHECK(dedicated.allocations > on.allocations);
+    }
+    // Dirty-state tracking off re-sends everything; the picture is the same.
+    run_frames(api, {{vk ? "NOVEM_VK_DIRTY" : "NOVEM_GL_STATE_CACHE", "0"}});
+  });
+}
+
+TEST_CASE("switches: read from the config file when the environment does not set them") {
+  each_plugin([](const std::string &name, const nv_plugin *api) {
+    TempDir dir;
+    const fs::path conf = dir.path / "novem.conf";
+    const char *var = name == "vulkan" ? "NOVEM_VK_BATCHING" : "NOVEM_GL_BATCHING";
+    std::ofstream(conf) << "# test\n" << var << " = off\n";
+    ScopedEnv env;
+    env.set("NOVEM_CONFIG", conf.c_str());
+    env.set(var, nullptr);
+    const Counts from_file = run_frames(api, {});
+    CHECK(from_file.gpu_waits >= 3 * 21);
+    const Counts overridden = run_frames(api, {{var, "1"}});
+    CHECK(overridden.gpu_waits < 3 * 21);
+  });
+}
+
+TEST_CASE("UPDATE_CONSTANTS writes part of a stage's block and keeps the rest") {
+  each_plugin([](const std::string &, const nv_plugin *api) {
+    ScopedEnv env;
+    env.set("NOVEM_CACHE_DIR", "");
+    Device dev(api);
+    const uint32_t target = dev.target();
+    const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_constants"), ps = dev.shader(NV_STAGE_PIXEL, "ps_constants");
+    dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, dev.quad(0xFFFFFFFFu), 0, sizeof(Vertex)});
+    dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
+    const float offset[4] = {0, 0, 0, 0}, tint[8] = {1, 0, 0, 1, 9, 9, 9, 9}; // tint, then bytes the shader does not read
+    dev.push(NV_OP_SET_CONSTANTS, nv_cmd_set_constants{NV_STAGE_VERTEX, sizeof offset}, offset, sizeof offset);
+    dev.push(NV_OP_SET_CONSTANTS, nv_cmd_set_constants{NV_STAGE_PIXEL, sizeof tint}, tint, sizeof tint);
+    dev.clear(kBlackF);
+    dev.draw();
+    CHECK(dev.centre(target) == 0xFFFF0000u); // white * (1, 0, 0, 1)
+    const float green = 1.0f; // tint.g only
+    dev.push(NV_OP_UPDATE_CONSTANTS, nv_cmd_update_constants{NV_STAGE_PIXEL, 4, sizeof green}, &green, sizeof green);
+    dev.draw();
+    CHECK(dev.centre(target) == 0xFFFFFF00u); // (1, 1, 0, 1): red kept, green written
+    CHECK(dev.channel().executed[NV_OP_UPDATE_CONSTANTS].load() == 1);
+  });
+}
+
+TEST_CASE("suballocation: many buffers share a few device allocations") {
+  each_plugin([](const std::string &name, const nv_plugin *api) {
+    auto run = [&](const char *value) {
+      ScopedEnv env;
+      env.set("NOVEM_CACHE_DIR", "");
+      env.set(name == "vulkan" ? "NOVEM_VK_SUBALLOC" : "NOVEM_GL_SUBALLOC", value);
+      Device dev(api);
+      const uint32_t target = dev.target();
+      const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_color"), ps = dev.shader(NV_STAGE_PIXEL, "ps_color");
+      dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
+      dev.clear(kBlackF);
+      const uint64_t before = dev.channel().device_allocations.load();
+      for (int i = 0; i < 40; ++i) { // each buffer drawn: the last one covers the target in red
+        const uint32_t vb = dev.quad(i == 39 ? kRed : 0xFF0000FFu);
+        dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
+        dev.draw();
+      }
+      CHECK(dev.centre(target) == kRed);
+      const uint64_t allocations = dev.channel().device_allocations.load() - before;
+      dev.close();
+      return allocations;
+    };
+    const uint64_t shared = run("1"), separate = run("0");
+    CHECK(separate >= 40);
+    CHECK(shared <= 2);
+  });
+}
+
+TEST_CASE("dynamic state: cull mode and depth-test changes build no new pipeline, and take effect") {
+  each_plugin([](const std::string &, const nv_plugin *api) {
+    ScopedEnv env;
+    env.set("NOVEM_CACHE_DIR", "");
+    Device dev(api);
+    const uint32_t target = dev.target();
+    const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_color"), ps = dev.shader(NV_STAGE_PIXEL, "ps_color");
+    dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, dev.quad(kRed), 0, sizeof(Vertex)});
+    dev.clear(kBlackF);
+    nv_pipeline_desc d = pipeline(vs, ps, 0);
+    d.cull = NV_CULL_CW; // the quad's triangles are clockwise on screen: culled
+    dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{d});
+    dev.draw();
+    CHECK(dev.centre(target) == 0xFF000000u);
+    d.cull = NV_CULL_CCW;
+    d.depth_test = 1; // no depth target: no effect, and no new pipeline
+    d.depth_compare = NV_COMPARE_NEVER;
+    dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{d});
+    dev.draw();
+    CHECK(dev.centre(target) == kRed);
+    dev.close();
+    CHECK(dev.channel().pipelines_created.load() == 1);
+  });
+}
