@@ -1,8 +1,10 @@
 // Scenes for areas no other scene file covers: viewport depth ranges and offsets, clip-space
 // clipping, clears of several rectangles, filtering at a texel boundary, SetLOD, explicit and
-// biased mip selection, indexed fans and strips with offsets, index buffer updates, perspective-correct RHW interpolation, specular of
+// biased mip selection, MIPFILTER NONE, minifying filters, lines with depth and blending,
+// degenerate triangles, indexed fans and strips with offsets, index buffer updates, perspective-correct RHW interpolation, specular of
 // pre-transformed vertices, DESTALPHA on X8 and A8 targets, oDepth, pixel shader boolean and
-// integer constants, gradients, semantic linkage and relative constant addressing. Every probe is
+// integer constants, gradients, semantic linkage of up to ten inputs, relative constant
+// addressing, vs_1_1 lit/dst/expp/frc and SRCALPHASAT. Every probe is
 // a value computed from D3D9's documented rules.
 #include <catch2/catch.hpp>
 
@@ -613,5 +615,162 @@ TEST_CASE("scene: vs_2_0 mova and relative constant addressing", "[scene][covera
     probe(r, 48, 16, kGreen, 0);
     probe(r, 16, 48, kBlue, 0);
     probe(r, 48, 48, kYellow, 0);
+  }
+}
+
+TEST_CASE("scene: MIPFILTER NONE keeps to level 0 on a minified quad", "[scene][coverage][texture]") {
+  auto images = render_all("coverage_mipfilter_none", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlack, 1.0f, 0));
+    // 64 texels over 16 pixels: level of detail 2.
+    IDirect3DTexture9 *tex = solid_levels(dev, 64, {kRed, kGreen, kBlue});
+    HR(dev->SetTexture(0, tex));
+    point_sampling(dev, D3DTEXF_NONE);
+    tl_quad(dev, 8, 24, 24, 40, kWhite);
+    HR(dev->SetSamplerState(0, D3DSAMP_MIPFILTER, D3DTEXF_POINT));
+    tl_quad(dev, 40, 24, 56, 40, kWhite);
+    HR(dev->SetTexture(0, nullptr));
+    CHECK(tex->Release() == 0);
+  }, 0);
+  for (const auto &r : images) {
+    probe(r, 16, 32, kRed, 0);
+    probe(r, 48, 32, kBlue, 0);
+  }
+}
+
+TEST_CASE("scene: MINFILTER LINEAR averages two texels at 2:1 minification", "[scene][coverage][texture]") {
+  auto images = render_all("coverage_minify_linear", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlue, 1.0f, 0));
+    // 128 columns, odd ones red, over 64 pixels: pixel x samples texel coordinate 2x - 0.5,
+    // half-way between column 2x - 1 (red) and 2x (black).
+    IDirect3DTexture9 *tex = nullptr;
+    HR(dev->CreateTexture(128, 2, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr));
+    fill(tex, 0, [](UINT i, UINT) { return i % 2 ? kRed : kBlack; });
+    HR(dev->SetTexture(0, tex));
+    point_sampling(dev, D3DTEXF_NONE);
+    HR(dev->SetSamplerState(0, D3DSAMP_MINFILTER, D3DTEXF_LINEAR));
+    tl_quad(dev, 0, 0, 64, 32, kWhite);
+    HR(dev->SetSamplerState(0, D3DSAMP_MINFILTER, D3DTEXF_POINT));
+    // Point sampling three quarters into a texel pair: pixel x samples column floor(2x + 0.5) = 2x.
+    tl_quad(dev, 0, 32, 64, 64, kWhite, 0.5f, 0.25f / 128, 0, 1 + 0.25f / 128, 1);
+    HR(dev->SetTexture(0, nullptr));
+    CHECK(tex->Release() == 0);
+  }, 1);
+  for (const auto &r : images) {
+    // 127.5 within the filter's sub-texel precision (lavapipe and llvmpipe weigh in 1/256ths).
+    for (uint32_t x : {5u, 20u, 33u, 62u}) probe(r, x, 16, 0xff800000, 2);
+    for (uint32_t x : {5u, 20u, 33u, 62u}) probe(r, x, 48, kBlack, 0);
+  }
+}
+
+TEST_CASE("scene: lines are depth-tested and blended", "[scene][coverage]") {
+  SceneSetup setup;
+  setup.depth = D3DFMT_D24S8;
+  auto images = render_all("coverage_lines_depth_blend", setup, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET | D3DCLEAR_ZBUFFER, kBlack, 1.0f, 0));
+    tl_quad(dev, 0, 0, 32, 64, kGreen, 0.5f);
+    HR(dev->SetFVF(kTLVertexFVF));
+    auto line = [&](float y, float z, D3DCOLOR c) {
+      TLVertex v[2] = {{4, y, z, 1, c}, {60, y, z, 1, c}};
+      HR(dev->DrawPrimitiveUP(D3DPT_LINELIST, 1, v, sizeof(TLVertex)));
+    };
+    line(16, 0.75f, kRed);  // behind the green half
+    line(40, 0.25f, kBlue); // in front everywhere
+    HR(dev->SetRenderState(D3DRS_ALPHABLENDENABLE, TRUE));
+    HR(dev->SetRenderState(D3DRS_SRCBLEND, D3DBLEND_SRCALPHA));
+    HR(dev->SetRenderState(D3DRS_DESTBLEND, D3DBLEND_INVSRCALPHA));
+    line(52, 0.1f, 0x80ffffff);
+    HR(dev->SetRenderState(D3DRS_ALPHABLENDENABLE, FALSE));
+  }, 1);
+  for (const auto &r : images) {
+    probe(r, 16, 16, kGreen, 0);
+    probe(r, 48, 16, kRed, 0);
+    probe(r, 16, 40, kBlue, 0);
+    probe(r, 48, 40, kBlue, 0);
+    probe(r, 16, 52, 0xff80ff80, 1); // white * 128/255 + green * 127/255
+    probe(r, 48, 52, 0xff808080, 1);
+    probe(r, 48, 28, kBlack, 0);
+  }
+}
+
+TEST_CASE("scene: degenerate and zero-area triangles draw nothing", "[scene][coverage]") {
+  auto images = render_all("coverage_degenerate_triangles", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlack, 1.0f, 0));
+    HR(dev->SetFVF(kTLVertexFVF));
+    // Two quads in one strip, stitched by four triangles that repeat a vertex.
+    TLVertex strip[10] = {{0, 0, 0.5f, 1, kRed},    {16, 0, 0.5f, 1, kRed},   {0, 16, 0.5f, 1, kRed},
+                          {16, 16, 0.5f, 1, kRed},  {16, 16, 0.5f, 1, kRed},  {40, 0, 0.5f, 1, kGreen},
+                          {40, 0, 0.5f, 1, kGreen}, {56, 0, 0.5f, 1, kGreen}, {40, 16, 0.5f, 1, kGreen},
+                          {56, 16, 0.5f, 1, kGreen}};
+    HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 8, strip, sizeof(TLVertex)));
+    // Three collinear vertices along row 40.
+    TLVertex line[3] = {{0, 40, 0.5f, 1, kBlue}, {32, 40, 0.5f, 1, kBlue}, {64, 40, 0.5f, 1, kBlue}};
+    HR(dev->SetRenderState(D3DRS_CULLMODE, D3DCULL_NONE));
+    HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLELIST, 1, line, sizeof(TLVertex)));
+  }, 0);
+  for (const auto &r : images) {
+    probe(r, 8, 8, kRed, 0);
+    probe(r, 48, 8, kGreen, 0);
+    for (uint32_t x : {18u, 28u, 38u}) probe(r, x, 4, kBlack, 0);
+    probe(r, 28, 14, kBlack, 0);
+    for (uint32_t x : {1u, 16u, 32u, 48u, 62u}) {
+      probe(r, x, 39, kBlack, 0);
+      probe(r, x, 40, kBlack, 0);
+    }
+  }
+}
+
+TEST_CASE("scene: vs_1_1 lit, frc, dst and expp give D3D9's values", "[scene][coverage][shader]") {
+  const D3DVERTEXELEMENT9 elements[] = {
+      {0, 0, D3DDECLTYPE_FLOAT3, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_POSITION, 0}, D3DDECL_END()};
+  auto images = render_all("coverage_vs11_lit_dst", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlack, 1.0f, 0));
+    HR(dev->SetRenderState(D3DRS_LIGHTING, FALSE));
+    auto half = [&](const char *vs, float x0) {
+      ShaderSet s(dev, vs, "", elements);
+      float v[4][3] = {{x0, 1, 0.5f}, {x0 + 1, 1, 0.5f}, {x0, -1, 0.5f}, {x0 + 1, -1, 0.5f}};
+      HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, v, sizeof v[0]));
+      s.release(dev);
+    };
+    // lit (0.5, 0.5, 0, 2) = (1, 0.5, 0.5^2, 1); frc(2.75) = 0.75.
+    half("vs11_lit_frc", -1);
+    // dst((_, 0.5), (_, 0.75)).y = 0.375; expp(-1.5) = (2^-2, 0.5, 2^-1.5, 1).
+    half("vs11_dst_expp", 0);
+  }, 1);
+  for (const auto &r : images) {
+    probe(r, 16, 32, 0xff8040bf, 1);
+    probe(r, 48, 32, 0xff60405a, 1); // 95.6, 63.75, 90.2
+  }
+}
+
+TEST_CASE("scene: ten vs_3_0 outputs reach ten ps_3_0 inputs by semantic", "[scene][coverage][shader]") {
+  auto images = render_all("coverage_ps30_ten_inputs", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlack, 1.0f, 0));
+    // TEXCOORD0-7 carry 0.1 to 0.8, COLOR0 0.9 and COLOR1 0.15, written to shuffled output
+    // registers; the pixel shader turns any difference into red and shows COLOR1 in blue.
+    ShaderSet s(dev, "vs30_ten_outputs", "ps30_ten_inputs", kClipElements);
+    clip_quad(dev, 0, 0, 64, 64, 0.5f, kWhite);
+    s.release(dev);
+  }, 1);
+  for (const auto &r : images) {
+    probe(r, 16, 16, 0xff00ff26, 1);
+    probe(r, 48, 48, 0xff00ff26, 1);
+  }
+}
+
+TEST_CASE("scene: SRCALPHASAT blends by min(source alpha, 1 - destination alpha)", "[scene][coverage][blend]") {
+  SceneSetup setup;
+  setup.back_buffer = D3DFMT_A8R8G8B8;
+  auto images = render_all("coverage_srcalphasat", setup, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xc0000000, 1.0f, 0)); // destination alpha 0.753
+    HR(dev->SetRenderState(D3DRS_ALPHABLENDENABLE, TRUE));
+    HR(dev->SetRenderState(D3DRS_SRCBLEND, D3DBLEND_SRCALPHASAT));
+    HR(dev->SetRenderState(D3DRS_DESTBLEND, D3DBLEND_ZERO));
+    tl_quad(dev, 0, 0, 32, 64, 0xffffffff); // min(1, 63/255): 63
+    tl_quad(dev, 32, 0, 64, 64, 0x20ffffff); // min(32/255, 63/255): 32
+    HR(dev->SetRenderState(D3DRS_ALPHABLENDENABLE, FALSE));
+  }, 1);
+  for (const auto &r : images) {
+    probe(r, 16, 32, 0xff3f3f3f, 1);
+    probe(r, 48, 32, 0xff202020, 1);
   }
 }
