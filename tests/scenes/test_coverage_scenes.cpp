@@ -1,11 +1,12 @@
-// Scenes for areas no other scene file covers: viewport depth ranges and offsets, clip-space
-// clipping, clears of several rectangles, filtering at a texel boundary, SetLOD, explicit and
-// biased mip selection, MIPFILTER NONE, minifying filters, lines with depth and blending,
-// degenerate triangles, indexed fans and strips with offsets, index buffer updates, perspective-correct RHW interpolation, specular of
-// pre-transformed vertices, DESTALPHA on X8 and A8 targets, oDepth, pixel shader boolean and
-// integer constants, gradients, semantic linkage of up to ten inputs, relative constant
-// addressing, vs_1_1 lit/dst/expp/frc and SRCALPHASAT. Every probe is
-// a value computed from D3D9's documented rules.
+// Scenes for areas no other scene file covers: viewport depth ranges and offsets, clip-space z
+// clipping, clears of several rectangles, filtering at a texel boundary and on minification,
+// SetLOD, explicit and biased mip selection, MIPFILTER NONE, four samplers in one shader, lines
+// with depth and blending, degenerate triangles, indexed fans and strips with offsets, index
+// buffer updates, perspective-correct RHW interpolation, specular of pre-transformed vertices,
+// DESTALPHA on X8 and A8 targets, SRCALPHASAT, oDepth, pixel shader boolean and integer
+// constants, call/callnz, per-vertex if_gt, gradients, semantic linkage of up to ten inputs,
+// relative constant addressing and arithmetic instructions of vs_1_1, vs_2_0 and ps_2_0. Every
+// probe is a value computed from D3D9's documented rules.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -773,4 +774,100 @@ TEST_CASE("scene: SRCALPHASAT blends by min(source alpha, 1 - destination alpha)
     probe(r, 16, 32, 0xff3f3f3f, 1);
     probe(r, 48, 32, 0xff202020, 1);
   }
+}
+
+TEST_CASE("scene: ps_2_0 reads four samplers, each its own texture", "[scene][coverage][texture]") {
+  auto images = render_all("coverage_four_samplers", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlack, 1.0f, 0));
+    IDirect3DPixelShader9 *ps = nullptr;
+    HR(dev->CreatePixelShader(shader("ps20_four_samplers").data(), &ps));
+    HR(dev->SetPixelShader(ps));
+    const D3DCOLOR colours[4] = {kRed, kGreen, kBlue, kWhite};
+    IDirect3DTexture9 *tex[4];
+    for (DWORD s = 0; s < 4; ++s) {
+      tex[s] = solid_levels(dev, 1, {colours[s]});
+      HR(dev->SetTexture(s, tex[s]));
+    }
+    tl_quad(dev, 0, 0, 64, 64, kWhite);
+    for (DWORD s = 0; s < 4; ++s) {
+      HR(dev->SetTexture(s, nullptr));
+      CHECK(tex[s]->Release() == 0);
+    }
+    HR(dev->SetPixelShader(nullptr));
+    CHECK(ps->Release() == 0);
+  }, 1);
+  // s0 + s1 / 2 + s2 / 4 + s3 / 8 = (1.125 saturated, 0.625, 0.375)
+  for (const auto &r : images) probe(r, 32, 32, 0xffff9f60, 1);
+}
+
+TEST_CASE("scene: ps_3_0 call and callnz on boolean constants", "[scene][coverage][shader]") {
+  auto images = render_all("coverage_ps30_callnz", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlack, 1.0f, 0));
+    ShaderSet s(dev, "vs30_pass_color_texcoord", "ps30_callnz", kClipElements);
+    // l1 adds 0.25 to red and runs once more unconditionally; l2 adds 0.5 to green.
+    auto draw = [&](BOOL b0, BOOL b1, float x0, float y0) {
+      const BOOL b[2] = {b0, b1};
+      HR(dev->SetPixelShaderConstantB(0, b, 2));
+      clip_quad(dev, x0, y0, x0 + 32, y0 + 32, 0.5f, kWhite);
+    };
+    draw(TRUE, TRUE, 0, 0);
+    draw(FALSE, TRUE, 32, 0);
+    draw(TRUE, FALSE, 0, 32);
+    draw(FALSE, FALSE, 32, 32);
+    s.release(dev);
+  }, 1);
+  for (const auto &r : images) {
+    probe(r, 16, 16, 0xff808000, 1);
+    probe(r, 48, 16, 0xff408000, 1);
+    probe(r, 16, 48, 0xff800000, 1);
+    probe(r, 48, 48, 0xff400000, 1);
+  }
+}
+
+TEST_CASE("scene: vs_3_0 if_gt branches per vertex on an attribute", "[scene][coverage][shader]") {
+  auto images = render_all("coverage_vs30_if_gt", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlack, 1.0f, 0));
+    // Red where the vertex's u > 0.5, else blue.
+    ShaderSet s(dev, "vs30_if_gt", "ps30_pass_color", kClipElements);
+    clip_quad(dev, 0, 0, 32, 32, 0.5f, kWhite, 1, 0, 1, 0);
+    clip_quad(dev, 32, 0, 64, 32, 0.5f, kWhite, 0, 0, 0, 0);
+    clip_quad(dev, 0, 32, 64, 64, 0.5f, kWhite, 0, 0, 1, 0); // blue on the left, red on the right
+    s.release(dev);
+  }, 2);
+  for (const auto &r : images) {
+    probe(r, 16, 16, kRed, 0);
+    probe(r, 48, 16, kBlue, 0);
+    probe(r, 16, 48, 0xff4000bf, 2); // a quarter of the way from blue to red
+    probe(r, 48, 48, 0xffbf0040, 2);
+  }
+}
+
+TEST_CASE("scene: vs_2_0 sge, slt, exp, log and pow give D3D9's values", "[scene][coverage][shader]") {
+  const D3DVERTEXELEMENT9 elements[] = {
+      {0, 0, D3DDECLTYPE_FLOAT3, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_POSITION, 0}, D3DDECL_END()};
+  auto images = render_all("coverage_vs20_exp_log", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlack, 1.0f, 0));
+    ShaderSet s(dev, "vs20_sge_exp_log_pow", "", elements);
+    float v[4][3] = {{-1, 1, 0.5f}, {1, 1, 0.5f}, {-1, -1, 0.5f}, {1, -1, 0.5f}};
+    HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, v, sizeof v[0]));
+    s.release(dev);
+  }, 1);
+  // red: sge(0.5, 0.25) * 0.5 + slt(0.25, 0.5) * 0.25 = 0.75; green: exp is 2^x: 2^-2 = 0.25;
+  // blue: pow(0.25, 0.5) * 0.5 + log2(0.5) * -0.25 = 0.5.
+  for (const auto &r : images) probe(r, 32, 32, 0xffbf4080, 1);
+}
+
+TEST_CASE("scene: ps_2_0 lrp, dp2add, nrm and crs give D3D9's values", "[scene][coverage][shader]") {
+  auto images = render_all("coverage_ps20_lrp_dp2add", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlack, 1.0f, 0));
+    IDirect3DPixelShader9 *ps = nullptr;
+    HR(dev->CreatePixelShader(shader("ps20_lrp_dp2add_nrm_crs").data(), &ps));
+    HR(dev->SetPixelShader(ps));
+    tl_quad(dev, 0, 0, 64, 64, kWhite);
+    HR(dev->SetPixelShader(nullptr));
+    CHECK(ps->Release() == 0);
+  }, 1);
+  // red: lrp(0.25, 0.75, 0.5) = 0.5625; green: dp2add((0.25, 0.75), (0.5, 0.5), 0.25) = 0.75;
+  // blue: nrm(3, 4, 0).y * crs(x, y).z = 0.8.
+  for (const auto &r : images) probe(r, 32, 32, 0xff8fbfcc, 1);
 }
