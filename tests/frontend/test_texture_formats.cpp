@@ -59,7 +59,7 @@ TEST_CASE("CheckDeviceFormat: texture formats, usages and resource types", "[api
   d3d->Release();
 }
 
-TEST_CASE("CheckDeviceFormat agrees with CreateTexture on every backend", "[api][texture][format]") {
+TEST_CASE("CheckDeviceFormat agrees with CreateTexture on every backend", "[api][texture][format][backends]") {
   for (const char *name : {"null", "vulkan", "opengl"}) {
     Backend backend(name);
     IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);

@@ -311,7 +311,7 @@ TEST_CASE("CreateVertexBuffer: an FVF buffer holds at least one vertex of the FV
   }
 }
 
-TEST_CASE("caps: DeclTypes names the types the plugin reads, not UDEC3 or DEC3N", "[api][vertex]") {
+TEST_CASE("caps: DeclTypes names the types the plugin reads, not UDEC3 or DEC3N", "[api][vertex][backends]") {
   for (const char *backend : {"vulkan", "opengl"}) {
     Backend b(backend);
     IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
