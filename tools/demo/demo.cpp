@@ -12,7 +12,7 @@
 #include <cstring>
 #include <string>
 
-#include "novem/image.hpp"
+#include "headless.hpp"
 
 namespace {
 
@@ -70,11 +70,6 @@ void cube(Vertex out[36]) {
   }
 }
 
-int usage(const char *why) {
-  std::fprintf(stderr, "novem-demo: %s\nusage: novem-demo [--backend NAME|PATH] [--frames N] [--size WxH] [--out FILE.png]\n", why);
-  return 2;
-}
-
 #define CHECK_HR(call)                                                                 \
   do {                                                                                 \
     HRESULT hr_ = (call);                                                              \
@@ -87,33 +82,13 @@ int usage(const char *why) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string out = "novem-demo.png";
-  int frames = 60;
-  UINT width = 320, height = 240;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&]() -> const char * { return i + 1 < argc ? argv[++i] : nullptr; };
-    if (arg == "--backend") {
-      const char *v = value();
-      if (!v) return usage("--backend needs a value");
-      setenv("NOVEM_BACKEND", v, 1);
-    } else if (arg == "--frames") {
-      const char *v = value();
-      if (!v || (frames = std::atoi(v)) <= 0) return usage("--frames needs a positive number");
-    } else if (arg == "--size") {
-      const char *v = value();
-      if (!v || std::sscanf(v, "%ux%u", &width, &height) != 2 || !width || !height) return usage("--size needs WxH");
-    } else if (arg == "--out") {
-      const char *v = value();
-      if (!v) return usage("--out needs a file name");
-      out = v;
-    } else if (arg == "--help" || arg == "-h") {
-      usage("renders a cube headless through Novem and writes the last frame as a PNG");
-      return 0;
-    } else {
-      return usage(("unknown argument " + arg).c_str());
-    }
-  }
+  novem::headless::Options o{"novem-demo.png", 60, 320, 240};
+  if (int status = novem::headless::parse("novem-demo", "renders a cube headless through Novem and writes the last frame as a PNG",
+                                          argc, argv, o);
+      status >= 0)
+    return status;
+  const UINT width = o.width, height = o.height;
+  const int frames = o.frames;
 
   IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
   D3DADAPTER_IDENTIFIER9 id;
@@ -172,23 +147,9 @@ int main(int argc, char **argv) {
   }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  IDirect3DSurface9 *back = nullptr, *readback = nullptr;
-  CHECK_HR(device->GetBackBuffer(0, 0, D3DBACKBUFFER_TYPE_MONO, &back));
-  CHECK_HR(device->CreateOffscreenPlainSurface(width, height, D3DFMT_X8R8G8B8, D3DPOOL_SYSTEMMEM, &readback, nullptr));
-  CHECK_HR(device->GetRenderTargetData(back, readback));
-  D3DLOCKED_RECT locked;
-  CHECK_HR(readback->LockRect(&locked, nullptr, D3DLOCK_READONLY));
-  novem::image::Image image = novem::image::from_bgra8(locked.pBits, width, height, size_t(locked.Pitch), true);
-  CHECK_HR(readback->UnlockRect());
-  std::string error;
-  if (!novem::image::write_png(out, image, &error)) {
-    std::fprintf(stderr, "novem-demo: %s\n", error.c_str());
-    return 1;
-  }
+  if (!novem::headless::write_back_buffer("novem-demo", device, width, height, o.out)) return 1;
   std::printf("rendered %d frames of %ux%u in %.3f s (%.1f frames/s), wrote %s\n", frames, width, height, seconds,
-              frames / seconds, out.c_str());
-  readback->Release();
-  back->Release();
+              frames / seconds, o.out.c_str());
   vb->Release();
   device->Release();
   d3d->Release();

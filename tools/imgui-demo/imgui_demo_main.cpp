@@ -16,17 +16,9 @@
 
 #include "imgui.h"
 #include "imgui_impl_dx9.h"
-#include "novem/image.hpp"
+#include "headless.hpp"
 
 namespace {
-
-int usage(const char *why) {
-  std::fprintf(stderr,
-               "novem-imgui-demo: %s\nusage: novem-imgui-demo [--backend NAME|PATH] [--frames N] [--size WxH] "
-               "[--out FILE.png]\n",
-               why);
-  return 2;
-}
 
 #define CHECK_HR(call)                                                                     \
   do {                                                                                     \
@@ -53,36 +45,18 @@ void build_frame(int frame) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string out = "novem-imgui-demo.png";
-  int frames = 4;
-  UINT width = 900, height = 600;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&]() -> const char * { return i + 1 < argc ? argv[++i] : nullptr; };
-    if (arg == "--backend") {
-      const char *v = value();
-      if (!v) return usage("--backend needs a value");
-      setenv("NOVEM_BACKEND", v, 1);
-    } else if (arg == "--frames") {
-      const char *v = value();
-      if (!v || (frames = std::atoi(v)) <= 0) return usage("--frames needs a positive number");
-    } else if (arg == "--size") {
-      const char *v = value();
-      if (!v || std::sscanf(v, "%ux%u", &width, &height) != 2 || !width || !height) return usage("--size needs WxH");
-    } else if (arg == "--out") {
-      const char *v = value();
-      if (!v) return usage("--out needs a file name");
-      out = v;
-    } else if (arg == "--help" || arg == "-h") {
-      usage("renders Dear ImGui's demo window headless through Novem and writes the last frame as a PNG");
-      return 0;
-    } else {
-      return usage(("unknown argument " + arg).c_str());
-    }
-  }
+  constexpr const char *kTool = "novem-imgui-demo";
+  novem::headless::Options o{"novem-imgui-demo.png", 4, 900, 600};
+  if (int status = novem::headless::parse(
+          kTool, "renders Dear ImGui's demo window headless through Novem and writes the last frame as a PNG", argc,
+          argv, o);
+      status >= 0)
+    return status;
+  const UINT width = o.width, height = o.height;
+  const int frames = o.frames;
 
   IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
-  if (!d3d) return usage("Direct3DCreate9 failed");
+  if (!d3d) return novem::headless::usage(kTool, "Direct3DCreate9 failed");
   D3DPRESENT_PARAMETERS pp{};
   pp.BackBufferWidth = width;
   pp.BackBufferHeight = height;
@@ -98,7 +72,7 @@ int main(int argc, char **argv) {
   io.DisplaySize = ImVec2(float(width), float(height));
   io.DeltaTime = 1.0f / 60.0f;
   ImGui::StyleColorsDark();
-  if (!ImGui_ImplDX9_Init(device)) return usage("ImGui_ImplDX9_Init failed");
+  if (!ImGui_ImplDX9_Init(device)) return novem::headless::usage(kTool, "ImGui_ImplDX9_Init failed");
 
   for (int frame = 0; frame < frames; ++frame) {
     ImGui_ImplDX9_NewFrame();
@@ -113,21 +87,7 @@ int main(int argc, char **argv) {
     CHECK_HR(device->Present(nullptr, nullptr, nullptr, nullptr));
   }
 
-  IDirect3DSurface9 *back = nullptr, *readback = nullptr;
-  CHECK_HR(device->GetBackBuffer(0, 0, D3DBACKBUFFER_TYPE_MONO, &back));
-  CHECK_HR(device->CreateOffscreenPlainSurface(width, height, D3DFMT_X8R8G8B8, D3DPOOL_SYSTEMMEM, &readback, nullptr));
-  CHECK_HR(device->GetRenderTargetData(back, readback));
-  D3DLOCKED_RECT locked;
-  CHECK_HR(readback->LockRect(&locked, nullptr, D3DLOCK_READONLY));
-  novem::image::Image image = novem::image::from_bgra8(locked.pBits, width, height, size_t(locked.Pitch), true);
-  CHECK_HR(readback->UnlockRect());
-  readback->Release();
-  back->Release();
-  std::string error;
-  if (!novem::image::write_png(out, image, &error)) {
-    std::fprintf(stderr, "novem-imgui-demo: %s\n", error.c_str());
-    return 1;
-  }
+  if (!novem::headless::write_back_buffer(kTool, device, width, height, o.out)) return 1;
 
   ImGui_ImplDX9_Shutdown();
   ImGui::DestroyContext();
@@ -137,6 +97,6 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "novem-imgui-demo: the device still has %lu references at exit\n", (unsigned long)left);
     return 1;
   }
-  std::printf("rendered %d frames of %ux%u, wrote %s\n", frames, width, height, out.c_str());
+  std::printf("rendered %d frames of %ux%u, wrote %s\n", frames, width, height, o.out.c_str());
   return 0;
 }
