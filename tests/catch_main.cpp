@@ -10,5 +10,7 @@ int main(int argc, char **argv) {
   // Set here rather than by ctest so that running a test binary by hand validates too.
   setenv("VK_INSTANCE_LAYERS", "VK_LAYER_KHRONOS_validation", 0);
   setenv("NOVEM_VK_VALIDATION", "1", 0);
+  // The plugins' on-disk pipeline caches go to the build tree, so tests never write to ~/.cache.
+  setenv("NOVEM_CACHE_DIR", NOVEM_TEST_CACHE_DIR, 0);
   return Catch::Session().run(argc, argv);
 }
