@@ -4,44 +4,22 @@
 #include "novem/image.hpp"
 #include "tools_test_util.hpp"
 
-#include <sys/wait.h>
-
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <string>
 
 using novem::image::Image;
+using novem_test::quote;
+using novem_test::RunResult;
 using novem_test::TempDir;
 
 namespace {
 
-struct RunResult {
-  int exit_code = -1;
-  std::string output; // stdout and stderr together
-};
-
-std::string quote(const std::string &s) {
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'') q += "'\\''";
-    else q += c;
-  }
-  return q + "'";
-}
-
 // Runs novem-imgcmp with the given (already quoted) arguments.
 RunResult imgcmp(const std::string &args) {
-  const std::string cmd = quote(NOVEM_IMGCMP_PATH) + " " + args + " 2>&1";
-  RunResult r;
-  FILE *p = popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  char buf[4096];
-  size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  const int status = pclose(p);
-  REQUIRE(WIFEXITED(status));
-  r.exit_code = WEXITSTATUS(status);
+  RunResult r = novem_test::run_command(quote(NOVEM_IMGCMP_PATH) + " " + args);
+  REQUIRE(r.exit_code >= 0);
   return r;
 }
 

@@ -1,4 +1,5 @@
-// Helpers shared by the tools tests: a temporary directory that removes itself.
+// Helpers shared by the tools tests: a temporary directory that removes itself, and running a
+// tool's command line for its exit code and output.
 #pragma once
 
 #include <filesystem>
@@ -6,7 +7,10 @@
 #include <string>
 #include <system_error>
 
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <cstdio>
 
 namespace novem_test {
 
@@ -31,5 +35,29 @@ public:
 private:
   std::filesystem::path path_;
 };
+
+struct RunResult {
+  int exit_code = -1; // -1: the command could not run or did not exit normally
+  std::string output; // stdout and stderr together
+};
+
+// 'text' as one shell word.
+inline std::string quote(const std::string &text) {
+  std::string q = "'";
+  for (char c : text) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Runs a shell command line (its words already quoted) and collects what it prints.
+inline RunResult run_command(const std::string &command) {
+  RunResult r;
+  FILE *p = popen((command + " 2>&1").c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) r.output.append(buf, n);
+  const int status = pclose(p);
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  return r;
+}
 
 } // namespace novem_test

@@ -1,8 +1,9 @@
 // novem-registry-gen <subcommand> [--option value]...
-// One subcommand per Khronos registry; each is a function in its own file.
+// One subcommand per output; each is a function in its own file.
 #include <cstdio>
 #include <cstring>
 
+#include "com_forward_generator.hpp"
 #include "gl_generator.hpp"
 #include "vk_generator.hpp"
 #include "vk_intercept_generator.hpp"
@@ -19,6 +20,7 @@ constexpr Subcommand subcommands[] = {
     {"gl", regen::run_gl, regen::gl_usage},
     {"vk", regen::run_vk, regen::vk_usage},
     {"vk-intercepts", regen::run_vk_intercepts, regen::vk_intercepts_usage},
+    {"com-forward", regen::run_com_forward, regen::com_forward_usage},
 };
 
 void print_usage(FILE *to) {
