@@ -22,10 +22,8 @@ HRESULT Device::ComposeRects(IDirect3DSurface9 *src, IDirect3DSurface9 *dst, IDi
   if (!src || !dst || src == dst || rect_count > kComposeRectsMaxRects) return D3DERR_INVALIDCALL;
   if (operation < D3DCOMPOSERECTS_COPY || operation > D3DCOMPOSERECTS_NEG) return D3DERR_INVALIDCALL;
   if (rect_count && (!src_descs || !dst_descs)) return D3DERR_INVALIDCALL;
-  D3DSURFACE_DESC src_desc{}, dst_desc{};
-  if (FAILED(src->GetDesc(&src_desc)) || FAILED(dst->GetDesc(&dst_desc))) return D3DERR_INVALIDCALL;
-  if (src_desc.Format != D3DFMT_A1 || dst_desc.Format != D3DFMT_A1) return D3DERR_INVALIDCALL;
-  // Unreachable while CheckDeviceFormat refuses D3DFMT_A1: no surface of that format exists.
+  // Both surfaces must be D3DFMT_A1, a format no Novem surface has (CheckDeviceFormat refuses
+  // it): every call that gets here names surfaces of another format and is refused.
   return D3DERR_INVALIDCALL;
 }
 

@@ -396,7 +396,10 @@ bool Executor::bind_targets() {
     const Image *depth = framebuffers_.image(targets_.depth_stencil);
     const bool unorm = depth && (depth->nv_format == NV_FORMAT_D16_UNORM || depth->nv_format == NV_FORMAT_D24_UNORM_S8_UINT);
     const float scale = unorm ? unorm_depth_bias_scale_ : 1.0f;
-    if (scale != depth_bias_scale_) depth_bias_scale_ = scale, pipeline_dirty_ = true;
+    if (scale != depth_bias_scale_) {
+      depth_bias_scale_ = scale;
+      pipeline_dirty_ = true; // glPolygonOffset goes with the pipeline
+    }
   }
   if (!fbo_) return false;
   state_.draw_framebuffer(fbo_);
