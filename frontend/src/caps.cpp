@@ -126,12 +126,13 @@ void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps) {
   caps->AdapterOrdinalInGroup = 0;
   caps->NumberOfAdaptersInGroup = 1;
   // The declaration types beyond FLOAT1-4 and D3DCOLOR that the plugin reads from vertex buffers.
-  // UDEC3 and DEC3N are drawn but not reported: their w is not 1 (d3d9-behaviour.md).
+  // UDEC3 and DEC3N read w as 1 through the vertex shader's prologue (d3d9-behaviour.md).
   struct DeclCap { DWORD cap; nv_format format; };
   static constexpr DeclCap decl_caps[] = {
       {D3DDTCAPS_UBYTE4, NV_FORMAT_R8G8B8A8_USCALED},      {D3DDTCAPS_UBYTE4N, NV_FORMAT_R8G8B8A8_UNORM},
       {D3DDTCAPS_SHORT2N, NV_FORMAT_R16G16_SNORM},         {D3DDTCAPS_SHORT4N, NV_FORMAT_R16G16B16A16_SNORM},
       {D3DDTCAPS_USHORT2N, NV_FORMAT_R16G16_UNORM},        {D3DDTCAPS_USHORT4N, NV_FORMAT_R16G16B16A16_UNORM},
+      {D3DDTCAPS_UDEC3, NV_FORMAT_R10G10B10A2_USCALED},    {D3DDTCAPS_DEC3N, NV_FORMAT_R10G10B10A2_SNORM},
       {D3DDTCAPS_FLOAT16_2, NV_FORMAT_R16G16_SFLOAT},      {D3DDTCAPS_FLOAT16_4, NV_FORMAT_R16G16B16A16_SFLOAT}};
   caps->DeclTypes = 0;
   for (const DeclCap &c : decl_caps)

@@ -184,6 +184,8 @@ void Device::unbind_all() {
   if (state_.vertex_shader) state_.vertex_shader->release_private_ref();
   if (state_.pixel_shader) state_.pixel_shader->release_private_ref();
   state_ = DeviceState{};
+  palettes_ = Palettes{};
+  convolution_mono_kernel_ = {1, 1};
   for (DWORD i = 0; i < NV_MAX_COLOR_TARGETS; ++i) bind_render_target(i, nullptr);
   bind_depth_stencil(nullptr);
 }

@@ -12,6 +12,7 @@
 #include <array>
 #include <chrono>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -255,7 +256,8 @@ private:
   // The viewport clipped to the render target and, with D3DRS_SCISSORTESTENABLE, to the scissor rect.
   RECT draw_area() const;
   // Instancing for a DrawIndexedPrimitive: false when the stream frequencies cannot be drawn.
-  bool instancing(uint32_t &instances, uint16_t &instance_slots) const;
+  // Sets instance_divisors_ (what flush_pipeline sends for the instance slots).
+  bool instancing(uint32_t &instances, uint16_t &instance_slots);
   bool vertex_attributes(nv_pipeline_desc &d) const;
   // The fixed-function pipeline (device_fixed_function.cpp): keys from the state, shaders cached
   // by key, their uniform blocks.
@@ -318,6 +320,14 @@ private:
   D3DCLIPSTATUS9 clip_status_{};
   bool software_vertex_processing_ = false;
   float npatch_segments_ = 0.0f;
+  // Texture palettes (device_palettes.cpp): no format reads them; Reset drops them.
+  struct Palettes {
+    static constexpr UINT kEntries = 256, kMaxNumber = 0xFFFF, kNone = 0xFFFF;
+    std::map<UINT, std::array<PALETTEENTRY, kEntries>> entries; // the palettes set, by number
+    UINT current = kNone;
+  } palettes_;
+  // SetConvolutionMonoKernel's width and height (device_text_api.cpp); 1 x 1 until set.
+  std::array<UINT, 2> convolution_mono_kernel_{1, 1};
 
   // ---- application-side state: what the getters answer and state blocks capture ----
   DeviceState state_;
@@ -340,6 +350,7 @@ private:
   };
   SentConstants sent_constants_[NV_STAGE_COUNT];
   nv_pipeline_desc sent_pipeline_{};
+  std::array<uint32_t, NV_MAX_VERTEX_BUFFERS> instance_divisors_{}; // per slot, set by instancing()
   bool pipeline_sent_ = false;
   nv_cmd_set_dynamic_state sent_dynamic_{};
   bool dynamic_sent_ = false;

@@ -21,7 +21,8 @@ namespace {
 
 // The backend format of a declaration type; NV_FORMAT_UNDEFINED for UNUSED and unknown types.
 // Each reads as D3DDECLTYPE defines it, missing components as (0, 0, 1) (commands.h), except
-// that UDEC3 and DEC3N read w from the 2 bits above z where D3D9 defines 1 (d3d9-behaviour.md).
+// that UDEC3 and DEC3N read w from the 2 bits above z where D3D9 defines 1: the vertex shader's
+// prologue sets it (vertex_shader_variant).
 nv_format vertex_format(BYTE type) {
   switch (type) {
   case D3DDECLTYPE_FLOAT1: return NV_FORMAT_R32_SFLOAT;
@@ -200,7 +201,7 @@ HRESULT Device::GetStreamSource(UINT stream, IDirect3DVertexBuffer9 **buffer, UI
 
 // Instancing (D3D9's "Efficiently Drawing Multiple Instances of Geometry"): stream 0 set to
 // D3DSTREAMSOURCE_INDEXEDDATA | n draws the indexed geometry n times, and streams set to
-// D3DSTREAMSOURCE_INSTANCEDATA | 1 advance once per instance. The refusals are Windows' (as
+// D3DSTREAMSOURCE_INSTANCEDATA | m advance once every m instances. The refusals are Windows' (as
 // Wine's tests record them): both flags at once, INSTANCEDATA on stream 0, and 0.
 HRESULT Device::SetStreamSourceFreq(UINT stream, UINT setting) {
   if (stream >= state_.streams.size() || setting == 0) return D3DERR_INVALIDCALL;
@@ -218,24 +219,27 @@ HRESULT Device::GetStreamSourceFreq(UINT stream, UINT *setting) {
 }
 
 // Only DrawIndexedPrimitive instances (as D3D9 documents); other draws read every stream per
-// vertex. Instancing is on while stream 0 holds INDEXEDDATA; then INSTANCEDATA streams are read
-// per instance. A count of 0 draws one instance. Per-instance streams that advance every n > 1
-// instances are not implemented: such a draw is refused with a log line.
-bool Device::instancing(uint32_t &instances, uint16_t &instance_slots) const {
+// vertex. Instancing is on while stream 0 holds INDEXEDDATA; then INSTANCEDATA | m streams
+// advance every m instances (instance_divisors_). A count of 0 draws one instance. A divisor the
+// plugin cannot draw (above nv_adapter_info.max_instance_divisor) refuses the draw with a log line.
+bool Device::instancing(uint32_t &instances, uint16_t &instance_slots) {
   constexpr UINT kFlags = D3DSTREAMSOURCE_INDEXEDDATA | D3DSTREAMSOURCE_INSTANCEDATA;
   instances = 1, instance_slots = 0;
+  instance_divisors_.fill(0);
   const UINT stream0 = state_.streams[0].frequency;
   if (!(stream0 & D3DSTREAMSOURCE_INDEXEDDATA)) return true;
   instances = std::max<UINT>(stream0 & ~kFlags, 1);
   for (uint32_t slot = 1; slot < state_.streams.size(); ++slot) {
     const UINT f = state_.streams[slot].frequency;
     if (!(f & D3DSTREAMSOURCE_INSTANCEDATA)) continue;
-    if ((f & ~kFlags) != 1) {
+    const UINT divisor = f & ~kFlags; // never 0: SetStreamSourceFreq refuses INSTANCEDATA | 0
+    if (divisor > std::max<uint32_t>(adapter().max_instance_divisor, 1)) {
       static std::atomic<bool> once{false};
-      log_unimplemented(once, "instance data that advances every n > 1 instances (D3DSTREAMSOURCE_INSTANCEDATA | n)");
+      log_unimplemented(once, "instance data that advances every n > 1 instances (the plugin has no instance divisors)");
       return false;
     }
     instance_slots |= uint16_t(1u << slot);
+    instance_divisors_[slot] = divisor;
   }
   return true;
 }
@@ -347,6 +351,7 @@ bool Device::flush_pipeline(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
   }
   d.depth_bias_enable = depth_stencil_ && (float_of(rs[D3DRS_DEPTHBIAS]) != 0.0f || float_of(rs[D3DRS_SLOPESCALEDEPTHBIAS]) != 0.0f);
   d.instance_slots = instance_slots;
+  if (instance_slots) std::memcpy(d.instance_divisors, instance_divisors_.data(), sizeof d.instance_divisors);
   d.more_color_write_masks[0] = uint8_t(rs[D3DRS_COLORWRITEENABLE1] & 0xf);
   d.more_color_write_masks[1] = uint8_t(rs[D3DRS_COLORWRITEENABLE2] & 0xf);
   d.more_color_write_masks[2] = uint8_t(rs[D3DRS_COLORWRITEENABLE3] & 0xf);
@@ -417,7 +422,9 @@ bool Device::flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
   // The topology and the instanced slots are part of the pipeline, so a new primitive type or
   // instancing rebuilds it too.
   if ((dirty_ & kDirtyPipeline) || !pipeline_sent_ || sent_pipeline_.topology != topology(type) ||
-      sent_pipeline_.instance_slots != instance_slots) {
+      sent_pipeline_.instance_slots != instance_slots ||
+      (instance_slots && std::memcmp(sent_pipeline_.instance_divisors, instance_divisors_.data(),
+                                     sizeof sent_pipeline_.instance_divisors) != 0)) {
     if (!flush_pipeline(type, instance_slots)) return false;
   }
   if (dirty_ & kDirtyDynamic) flush_dynamic_state();

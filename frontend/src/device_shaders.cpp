@@ -86,6 +86,13 @@ uint32_t Device::vertex_shader_variant() {
   const CompiledShader &compiled = state_.vertex_shader->compiled();
   d3d9::VertexEpilogue e;
   e.clip_planes = clip_planes();
+  // UDEC3 and DEC3N elements read w as 1 (D3DDECLTYPE's documentation); the fetch reads the
+  // 2 bits above z, so the shader's prologue sets it.
+  for (const auto &input : compiled.reflection.inputs) {
+    const D3DVERTEXELEMENT9 *element = state_.vertex_declaration ? state_.vertex_declaration->find(input.usage, input.usage_index) : nullptr;
+    if (element && (element->Type == D3DDECLTYPE_UDEC3 || element->Type == D3DDECLTYPE_DEC3N) && input.reg < 16)
+      e.w_one_inputs |= uint16_t(1u << input.reg);
+  }
   if (!e.active()) return compiled.handle;
   auto [it, inserted] = compiled.variants.try_emplace(e.pack(), 0);
   if (inserted) {

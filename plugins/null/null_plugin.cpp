@@ -56,6 +56,7 @@ int probe(nv_adapter_info *info, char *, size_t) {
   info->max_point_size = 256.0f;
   for (uint32_t f = 1; f < NV_FORMAT_COUNT; ++f) info->format_support[f] = ~0u;
   info->sample_counts = 1u | 2u | 4u | 8u | 16u;
+  info->max_instance_divisor = UINT32_MAX;
   return 0;
 }
 

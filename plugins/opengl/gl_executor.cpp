@@ -62,6 +62,12 @@ bool Executor::init(std::string &error) {
   // control, that is GL's lower-left sprite origin.
   gl_.PointParameteri(GL_POINT_SPRITE_COORD_ORIGIN, GL_LOWER_LEFT);
   gl_.Disable(GL_DITHER);
+  // llvmpipe counts glPolygonOffset's units in twice the minimum resolvable difference of UNORM
+  // depth formats (Mesa's lp_state_setup.c: offset_units * mrd * 2), which GL allows (r is
+  // implementation-dependent); D3D9 needs exactly one 2^-n step per unit, so the units are
+  // halved there. Float depth is counted as the spec defines.
+  const GLubyte *renderer = gl_.GetString(GL_RENDERER);
+  unorm_depth_bias_scale_ = renderer && std::strstr(reinterpret_cast<const char *>(renderer), "llvmpipe") ? 0.5f : 1.0f;
   gl_.PixelStorei(GL_PACK_ALIGNMENT, 1);
   gl_.PixelStorei(GL_UNPACK_ALIGNMENT, 1);
   gl_.CreateVertexArrays(1, &vao_);
@@ -386,6 +392,14 @@ bool Executor::bind_targets() {
         {targets_.color, targets_.more_colors[0], targets_.more_colors[1], targets_.more_colors[2]},
         targets_.depth_stencil);
     fbo_dirty_ = false;
+    // The contract counts the depth bias' constant in 2^-n steps of a UNORM depth format.
+    const Image *depth = framebuffers_.image(targets_.depth_stencil);
+    const bool unorm = depth && (depth->nv_format == NV_FORMAT_D16_UNORM || depth->nv_format == NV_FORMAT_D24_UNORM_S8_UINT);
+    const float scale = unorm ? unorm_depth_bias_scale_ : 1.0f;
+    if (scale != depth_bias_scale_) {
+      depth_bias_scale_ = scale;
+      pipeline_dirty_ = true; // glPolygonOffset goes with the pipeline
+    }
   }
   if (!fbo_) return false;
   state_.draw_framebuffer(fbo_);
@@ -691,9 +705,10 @@ void Executor::apply_pipeline(const Pipeline &p) {
   state_.depth(p.depth_test, p.depth_write, p.depth_func);
   state_.cull(p.cull, p.cull_face);
   state_.polygon_mode(p.polygon_mode);
-  // glPolygonOffset's units are the depth format's least resolvable difference, as the contract's.
+  // glPolygonOffset's units are the depth format's least resolvable difference, as the
+  // contract's, once scaled for the driver (bind_targets).
   state_.depth_bias(p.depth_bias, p.depth_bias ? dynamic_.depth_bias_slope : 0.0f,
-                    p.depth_bias ? dynamic_.depth_bias_constant : 0.0f);
+                    p.depth_bias ? dynamic_.depth_bias_constant * depth_bias_scale_ : 0.0f);
   StencilState stencil;
   stencil.enable = p.stencil;
   if (p.stencil) {
@@ -711,13 +726,17 @@ void Executor::apply_vertex_input(const nv_pipeline_desc &d) {
   const uint32_t count = std::min<uint32_t>(d.attribute_count, NV_MAX_VERTEX_ATTRIBUTES);
   if (config_.state_cache && input_valid_ && applied_input_.attribute_count == d.attribute_count &&
       applied_input_.instance_slots == d.instance_slots &&
+      std::memcmp(applied_input_.instance_divisors, d.instance_divisors, sizeof d.instance_divisors) == 0 &&
       std::memcmp(applied_input_.attributes, d.attributes, count * sizeof d.attributes[0]) == 0)
     return;
-  // Slots read per instance advance once per instance (divisor 1); the others per vertex.
+  // Slots read per instance advance every instance_divisors[slot] instances (0 reads as 1); the
+  // others per vertex (divisor 0).
+  auto divisor = [](const nv_pipeline_desc &p, uint32_t slot) {
+    return ((p.instance_slots >> slot) & 1) ? std::max<uint32_t>(p.instance_divisors[slot], 1) : 0u;
+  };
   for (uint32_t slot = 0; slot < NV_MAX_VERTEX_BUFFERS; ++slot) {
-    const uint32_t bit = 1u << slot;
-    if (!input_valid_ || !config_.state_cache || ((applied_input_.instance_slots ^ d.instance_slots) & bit))
-      gl_.VertexArrayBindingDivisor(vao_, slot, (d.instance_slots & bit) ? 1 : 0);
+    if (!input_valid_ || !config_.state_cache || divisor(applied_input_, slot) != divisor(d, slot))
+      gl_.VertexArrayBindingDivisor(vao_, slot, divisor(d, slot));
   }
   uint32_t enabled = 0;
   for (uint32_t i = 0; i < count; ++i) {

@@ -148,6 +148,8 @@ private:
   nv_cmd_set_render_targets targets_{};
   GLuint fbo_ = 0;
   bool fbo_dirty_ = true;
+  float unorm_depth_bias_scale_ = 1.0f; // the driver's factor for UNORM depth (init)
+  float depth_bias_scale_ = 1.0f;       // the factor for the bound depth target
   nv_rect scissor_ = {0, 0, 16384, 16384};
 
   nv_pipeline_desc desc_{};

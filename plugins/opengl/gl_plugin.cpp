@@ -104,6 +104,8 @@ void describe(const Context &ctx, nv_adapter_info &info) {
   const GLint max_samples = std::min({samples[0], samples[1], samples[2]});
   info.sample_counts = 0;
   for (GLint n = 1; n <= max_samples && n <= 64; n *= 2) info.sample_counts |= uint32_t(n);
+  // glVertexArrayBindingDivisor (GL 4.5 core) takes any divisor.
+  info.max_instance_divisor = UINT32_MAX;
   while (gl.GetError() != GL_NO_ERROR) {
   }
 }

@@ -311,7 +311,7 @@ TEST_CASE("CreateVertexBuffer: an FVF buffer holds at least one vertex of the FV
   }
 }
 
-TEST_CASE("caps: DeclTypes names the types the plugin reads, not UDEC3 or DEC3N", "[api][vertex][backends]") {
+TEST_CASE("caps: DeclTypes names the types the plugin reads, UDEC3 and DEC3N included", "[api][vertex][backends]") {
   for (const char *backend : {"vulkan", "opengl"}) {
     Backend b(backend);
     IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
@@ -324,7 +324,8 @@ TEST_CASE("caps: DeclTypes names the types the plugin reads, not UDEC3 or DEC3N"
     }
     INFO(backend);
     const DWORD expected = D3DDTCAPS_UBYTE4 | D3DDTCAPS_UBYTE4N | D3DDTCAPS_SHORT2N | D3DDTCAPS_SHORT4N |
-                           D3DDTCAPS_USHORT2N | D3DDTCAPS_USHORT4N | D3DDTCAPS_FLOAT16_2 | D3DDTCAPS_FLOAT16_4;
+                           D3DDTCAPS_USHORT2N | D3DDTCAPS_USHORT4N | D3DDTCAPS_UDEC3 | D3DDTCAPS_DEC3N |
+                           D3DDTCAPS_FLOAT16_2 | D3DDTCAPS_FLOAT16_4;
     CHECK(caps.DeclTypes == expected);
     CHECK(d3d->Release() == 0);
   }

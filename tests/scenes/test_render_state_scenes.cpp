@@ -175,8 +175,7 @@ void depth_bias_scene(const char *name, D3DFORMAT depth) {
     rect(dev, 0, 0, 32, 32, 0.5f, kRed); // 0.5 < 0.5 fails
     HR(dev->SetRenderState(D3DRS_DEPTHBIAS, bits(-0.1f)));
     rect(dev, 0, 0, 32, 32, 0.55f, kGreen); // 0.45 passes
-    // 0.65 (or 0.55: llvmpipe and lavapipe count the constant in twice the format's step, which
-    // the GL and Vulkan specs allow) fails.
+    // 0.65 fails (test_vertex_misc_scenes.cpp shows where exactly the bias flips the test).
     rect(dev, 32, 0, 64, 32, 0.75f, kRed);
     HR(dev->SetRenderState(D3DRS_DEPTHBIAS, bits(0.0f)));
     // Bottom: z grows 0.01 a pixel from 0.3 at x = 0, so LESS passes left of x = 20; a slope bias

@@ -32,7 +32,7 @@ template <typename T> std::vector<uint8_t> pack(std::initializer_list<T> values)
 }
 
 // UDEC3/DEC3N: x in bits 9..0, y 19..10, z 29..20, then 2 bits. D3D9 defines w = 1 whatever
-// those bits hold; Novem reads w from them (d3d9-behaviour.md), so these cases store 1 there.
+// those bits hold (test_vertex_misc_scenes.cpp stores other values there).
 std::vector<uint8_t> pack_1010102(int x, int y, int z, int w) {
   uint32_t v = (uint32_t(x) & 0x3ff) | (uint32_t(y) & 0x3ff) << 10 | (uint32_t(z) & 0x3ff) << 20 | (uint32_t(w) & 3) << 30;
   return pack<uint32_t>({v});

@@ -19,7 +19,7 @@ extern "C" {
 #endif
 
 /* Bumped on any change to this header, commands.h or channel.hpp's layout. */
-#define NV_BACKEND_ABI_VERSION 4u /* ABI 4: nv_channel counters (statistics.h) */
+#define NV_BACKEND_ABI_VERSION 5u /* ABI 5: instance divisors (nv_pipeline_desc.instance_divisors) */
 #define NV_PLUGIN_ENTRY_NAME "novem_plugin_entry"
 
 /* What a format can be used for on this device (nv_adapter_info.format_support). */
@@ -48,6 +48,9 @@ typedef struct nv_adapter_info {
   /* ABI 4: the sample counts N for which multisampled colour and depth-stencil targets of every
    * supported format work: bit value N set (1 is always set; 4 is bit 2), as VkSampleCountFlags. */
   uint32_t sample_counts;
+  /* ABI 5: the largest nv_pipeline_desc.instance_divisors value the device draws (1: only
+   * per-instance data that advances every instance). */
+  uint32_t max_instance_divisor;
 } nv_adapter_info;
 
 typedef struct nv_device_desc {

@@ -195,6 +195,10 @@ typedef struct nv_pipeline_desc {
    * applies to every target alike. */
   uint8_t more_color_write_masks[NV_MAX_COLOR_TARGETS - 1];
   uint8_t reserved2;
+  /* ABI 5: for a slot in instance_slots, the number of instances that read each element before
+   * the slot advances to the next (D3DSTREAMSOURCE_INSTANCEDATA | n); 0 reads as 1. Zero for
+   * the other slots. At most nv_adapter_info.max_instance_divisor. */
+  uint32_t instance_divisors[NV_MAX_VERTEX_BUFFERS];
 } nv_pipeline_desc;
 
 typedef enum nv_opcode {
@@ -363,7 +367,8 @@ typedef struct nv_cmd_set_texture {
  * before comparing, and the mask of stencil bits a draw may write.
  * blend_constant: r, g, b, a in [0, 1] for NV_BLEND_CONSTANT_COLOR / ONE_MINUS_CONSTANT_COLOR.
  * depth_bias_constant: in units of the depth format's least resolvable difference (the value
- * vkCmdSetDepthBias / glPolygonOffset take: 2^-16 for D16, 2^-24 for D24S8); depth_bias_slope
+ * vkCmdSetDepthBias / glPolygonOffset take: 2^-16 for D16, 2^-24 for D24S8; a plugin whose driver
+ * counts a UNORM format's unit otherwise scales it, ABI 5); depth_bias_slope
  * multiplies the primitive's greatest depth slope. Used while the pipeline's depth_bias_enable. */
 typedef struct nv_cmd_set_dynamic_state {
   uint32_t stencil_reference;

@@ -1129,6 +1129,8 @@ void Translator::emit_prologue() {
       value = splat4(b_.select(b_.load(c.var), one_, b_.const_float(-1.0f)));
     } else {
       value = b_.load(c.var);
+      if (vs_ && t == RegType::Input && index < 16 && (vertex_epilogue_.w_one_inputs >> index & 1u))
+        value = b_.composite_insert(one_, value, {3});
     }
     b_.store(reg_pointer(t, index), value);
   }

@@ -82,8 +82,11 @@ struct PixelEpilogue {
 // conv::kLocationClipDistance0/1, for the pixel side to test. A pixel shader ignores it.
 struct VertexEpilogue {
   uint8_t clip_planes = 0;   // bit n: D3DRS_CLIPPLANEENABLE plane n
-  bool active() const { return clip_planes != 0; }
-  uint32_t pack() const { return clip_planes; }
+  // Bit n: input vN reads w as 1. D3D9 defines w = 1 for D3DDECLTYPE_UDEC3 and DEC3N, whose fetch
+  // formats (10-10-10-2) read w from the 2 bits above z; the prologue replaces it.
+  uint16_t w_one_inputs = 0;
+  bool active() const { return clip_planes != 0 || w_one_inputs != 0; }
+  uint32_t pack() const { return clip_planes | uint32_t(w_one_inputs) << 8; }
 };
 
 Translation translate(const Program& program, const PixelEpilogue& epilogue = {},

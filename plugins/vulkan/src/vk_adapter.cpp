@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "vk_device.hpp"
 #include "vk_format.hpp"
 #include "vk_vertex_format.hpp"
 
@@ -43,6 +44,7 @@ void describe_adapter(const NovemVkInstance &vk, VkPhysicalDevice gpu, nv_adapte
   query_vertex_format_support(vk, gpu, info.format_support);
   info.sample_counts = p.limits.framebufferColorSampleCounts & p.limits.framebufferDepthSampleCounts &
                        p.limits.framebufferStencilSampleCounts & p.limits.framebufferNoAttachmentsSampleCounts;
+  info.max_instance_divisor = Device::instance_divisor_limit(vk, gpu);
 }
 
 } // namespace novem::vk

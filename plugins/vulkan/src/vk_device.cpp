@@ -1,5 +1,7 @@
 #include "vk_device.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <vector>
 
 namespace novem::vk {
@@ -19,6 +21,27 @@ uint32_t graphics_family(const NovemVkInstance &vk, VkPhysicalDevice gpu) {
 
 } // namespace
 
+uint32_t Device::instance_divisor_limit(const NovemVkInstance &vk, VkPhysicalDevice gpu) {
+  uint32_t count = 0;
+  vk.EnumerateDeviceExtensionProperties(gpu, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> extensions(count);
+  vk.EnumerateDeviceExtensionProperties(gpu, nullptr, &count, extensions.data());
+  bool listed = false;
+  for (const VkExtensionProperties &e : extensions)
+    listed |= std::strcmp(e.extensionName, VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME) == 0;
+  if (!listed) return 1;
+  VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT features{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT};
+  VkPhysicalDeviceFeatures2 have{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &features};
+  vk.GetPhysicalDeviceFeatures2(gpu, &have);
+  if (!features.vertexAttributeInstanceRateDivisor) return 1;
+  VkPhysicalDeviceVertexAttributeDivisorPropertiesEXT limits{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_PROPERTIES_EXT};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &limits};
+  vk.GetPhysicalDeviceProperties2(gpu, &props);
+  return std::max<uint32_t>(limits.maxVertexAttribDivisor, 1);
+}
+
 void Device::require_support(const NovemVkInstance &vk, VkPhysicalDevice gpu) {
   if (graphics_family(vk, gpu) == UINT32_MAX) throw std::runtime_error("the Vulkan device has no graphics queue");
   VkPhysicalDeviceVulkan13Features have13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
@@ -31,6 +54,14 @@ void Device::require_support(const NovemVkInstance &vk, VkPhysicalDevice gpu) {
 Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu) : instance_(instance), gpu_(gpu) {
   require_support(instance, gpu);
   instance.GetPhysicalDeviceProperties(gpu, &properties_);
+  // llvmpipe (lavapipe) counts vkCmdSetDepthBias' constant in twice the minimum resolvable
+  // difference of UNORM depth formats (Mesa's lp_state_setup.c: offset_units * mrd * 2), which
+  // the spec allows (r is "implementation-dependent"); D3D9 needs exactly one 2^-n step per
+  // unit, so the constant is halved there. Float depth is counted as the spec defines.
+  VkPhysicalDeviceVulkan12Properties v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
+  VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &v12};
+  instance.GetPhysicalDeviceProperties2(gpu, &props2);
+  unorm_depth_bias_scale_ = v12.driverID == VK_DRIVER_ID_MESA_LLVMPIPE ? 0.5f : 1.0f;
   instance.GetPhysicalDeviceMemoryProperties(gpu, &memory_);
   queue_family_ = graphics_family(instance, gpu);
   VkPhysicalDeviceFeatures have{};
@@ -46,6 +77,13 @@ Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu) : instance
   want.features.occlusionQueryPrecise = have.occlusionQueryPrecise; // D3D9 occlusion queries count samples
   want.features.independentBlend = have.independentBlend;           // a write mask per render target
   independent_blend_ = have.independentBlend == VK_TRUE;
+  // D3DSTREAMSOURCE_INSTANCEDATA | n with n > 1 needs VK_EXT_vertex_attribute_divisor.
+  max_instance_divisor_ = instance_divisor_limit(instance, gpu);
+  VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT divisor{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT};
+  divisor.vertexAttributeInstanceRateDivisor = VK_TRUE;
+  const char *extensions[] = {VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME};
+  if (max_instance_divisor_ > 1) want13.pNext = &divisor;
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_ci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -56,6 +94,8 @@ Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu) : instance
   VkDeviceCreateInfo ci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &want};
   ci.queueCreateInfoCount = 1;
   ci.pQueueCreateInfos = &queue_ci;
+  ci.enabledExtensionCount = max_instance_divisor_ > 1 ? 1 : 0;
+  ci.ppEnabledExtensionNames = extensions;
   check(instance.CreateDevice(gpu, &ci, nullptr, &device_), "vkCreateDevice");
   novem_vk_load_device(&vk_, instance.GetDeviceProcAddr, device_);
   vk_.GetDeviceQueue(device_, queue_family_, 0, &queue_);

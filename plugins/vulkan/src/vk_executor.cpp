@@ -265,7 +265,7 @@ void Executor::record_dynamic_state(VkCommandBuffer cmd) {
   device_->vk().CmdSetScissor(cmd, 0, 1, &sc);
   // Every pipeline declares these dynamic (vk_pipeline.cpp), so each is set whatever the pipeline uses.
   const NovemVkDevice &vk = device_->vk();
-  vk.CmdSetDepthBias(cmd, dynamic_.depth_bias_constant, 0.0f, dynamic_.depth_bias_slope);
+  vk.CmdSetDepthBias(cmd, dynamic_.depth_bias_constant * depth_bias_scale(), 0.0f, dynamic_.depth_bias_slope);
   vk.CmdSetBlendConstants(cmd, dynamic_.blend_constant);
   vk.CmdSetStencilCompareMask(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, dynamic_.stencil_compare_mask);
   vk.CmdSetStencilWriteMask(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, dynamic_.stencil_write_mask);
@@ -685,6 +685,21 @@ void Executor::set_render_targets(const nv_cmd_set_render_targets &a, const nv_c
   end_rendering();
   targets_ = a;
   pipeline_dirty_ = true;
+  dynamic_dirty_ = true; // the depth bias' unit follows the depth target's format
+}
+
+// The contract counts depth_bias_constant in 2^-n steps of a UNORM depth format; the device
+// scales it where its driver counts otherwise (Device::unorm_depth_bias_scale).
+float Executor::depth_bias_scale() {
+  const Image *depth = find_image(targets_.depth_stencil);
+  if (!depth) return 1.0f;
+  switch (depth->format().format) {
+  case VK_FORMAT_D16_UNORM: case VK_FORMAT_D16_UNORM_S8_UINT: case VK_FORMAT_X8_D24_UNORM_PACK32:
+  case VK_FORMAT_D24_UNORM_S8_UINT:
+    return device_->unorm_depth_bias_scale();
+  default:
+    return 1.0f;
+  }
 }
 
 void Executor::set_viewport(const nv_cmd_set_viewport &a, const nv_cmd_header *) {

@@ -109,6 +109,8 @@ private:
   void retire_pipeline(VkPipeline pipeline);
   Buffer *find_buffer(uint32_t handle);
   Image *find_image(uint32_t handle);
+  // The factor the depth bias' constant is sent with for the bound depth target.
+  float depth_bias_scale();
   const Shader *find_shader(uint32_t handle) const;
   void drop_image(uint32_t handle);
   void drop_buffer(uint32_t handle);

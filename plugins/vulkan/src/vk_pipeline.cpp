@@ -308,6 +308,7 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
   // Vertex input: one binding per slot the attributes name; strides are dynamic.
   std::vector<VkVertexInputBindingDescription> bindings;
   std::vector<VkVertexInputAttributeDescription> attributes;
+  std::vector<VkVertexInputBindingDivisorDescriptionEXT> divisors;
   uint32_t slots = 0;
   for (uint32_t i = 0; i < d.attribute_count; ++i) {
     const nv_vertex_attribute &a = d.attributes[i];
@@ -319,13 +320,22 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
       slots |= 1u << a.binding;
       const bool per_instance = (d.instance_slots >> a.binding) & 1;
       bindings.push_back({a.binding, 0, per_instance ? VK_VERTEX_INPUT_RATE_INSTANCE : VK_VERTEX_INPUT_RATE_VERTEX});
+      // A divisor above 1 (VK_EXT_vertex_attribute_divisor, enabled where the adapter reports
+      // max_instance_divisor > 1; the frontend sends none above it).
+      if (per_instance && d.instance_divisors[a.binding] > 1)
+        divisors.push_back({a.binding, d.instance_divisors[a.binding]});
     }
   }
+  VkPipelineVertexInputDivisorStateCreateInfoEXT divisor_state{
+      VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_DIVISOR_STATE_CREATE_INFO_EXT};
+  divisor_state.vertexBindingDivisorCount = uint32_t(divisors.size());
+  divisor_state.pVertexBindingDivisors = divisors.data();
   VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
   vi.vertexBindingDescriptionCount = uint32_t(bindings.size());
   vi.pVertexBindingDescriptions = bindings.data();
   vi.vertexAttributeDescriptionCount = uint32_t(attributes.size());
   vi.pVertexAttributeDescriptions = attributes.data();
+  if (!divisors.empty()) vi.pNext = &divisor_state;
 
   VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
   ia.topology = topology(d.topology);

@@ -784,3 +784,18 @@ TEST_CASE("vertex epilogue: clip distances of the enabled clip-space planes, the
     CHECK(pin.killed() == (d < 0));
   }
 }
+
+TEST_CASE("vertex prologue: inputs in w_one_inputs read w as 1 (UDEC3, DEC3N)") {
+  const std::string vs = "vs_2_0\ndcl_position v0\ndcl_texcoord v1\nmov oPos, v0\nmov oT0, v1\nmov oT1, v0\n";
+  VertexEpilogue e;
+  e.w_one_inputs = 0x2;   // v1
+  Translation t = translate(parse_text(vs), {}, e);
+  require_valid(t, "vertex_prologue_w_one");
+  novem::test::SpirvInterpreter in(t.spirv);
+  REQUIRE(in.ok());
+  in.set_input(0, {0.5f, 0.25f, 0.75f, 3});
+  in.set_input(1, {100, 200, 300, 2});
+  REQUIRE(in.run());
+  check_vec(in.output(conv::kLocationTexcoord + 0), {100, 200, 300, 1});
+  check_vec(in.output(conv::kLocationTexcoord + 1), {0.5f, 0.25f, 0.75f, 3}); // v0 keeps its w
+}
