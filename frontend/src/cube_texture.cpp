@@ -13,7 +13,6 @@ bool is_face(D3DCUBEMAP_FACES face) { return UINT(face) <= D3DCUBEMAP_FACE_NEGAT
 HRESULT CubeTexture::create(Device *device, UINT edge, UINT levels, DWORD usage, D3DFORMAT format, D3DPOOL pool,
                             CubeTexture **out) {
   *out = nullptr;
-  if (usage & D3DUSAGE_RENDERTARGET) NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL); // render-target cube textures
   if (HRESULT hr = check(device, edge, edge, 1, levels, usage, format, pool); FAILED(hr)) return hr;
   *out = new CubeTexture(device, edge, levels, usage, format, pool);
   return D3D_OK;

@@ -313,6 +313,10 @@ HRESULT Device::CreateOffscreenPlainSurface(UINT width, UINT height, D3DFORMAT f
 
 void Device::bind_render_target(DWORD index, Surface *surface) {
   Surface *&slot = index == 0 ? render_target_ : more_targets_[index - 1];
+  // An AUTOGENMIPMAP render-target texture's sub-levels follow level 0 once it stops being a
+  // target, so they are ready before it can be sampled (Windows regenerates them before the
+  // next sampling, or at GenerateMipSubLevels).
+  if (slot && slot != surface && slot->texture()) slot->texture()->store().generate_mips();
   if (surface) surface->add_private_ref();
   if (slot) slot->release_private_ref();
   slot = surface;
@@ -322,6 +326,12 @@ void Device::bind_render_target(DWORD index, Surface *surface) {
 nv_cmd_set_render_targets Device::targets_command() const {
   nv_cmd_set_render_targets c{render_target_->image(), depth_stencil_ ? depth_stencil_->image() : 0, {}};
   for (size_t i = 0; i < std::size(more_targets_); ++i) c.more_colors[i] = more_targets_[i] ? more_targets_[i]->image() : 0;
+  // The level and cube face of a render-target texture's surface (0 for other surfaces).
+  for (size_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i)
+    if (const Surface *s = i == 0 ? render_target_ : more_targets_[i - 1]) {
+      c.color_levels[i] = s->level();
+      c.color_layers[i] = s->layer();
+    }
   return c;
 }
 
@@ -338,7 +348,8 @@ void Device::bind_depth_stencil(Surface *surface) {
 HRESULT Device::SetRenderTarget(DWORD index, IDirect3DSurface9 *iface) {
   if (index >= NV_MAX_COLOR_TARGETS) return D3DERR_INVALIDCALL;
   auto *surface = static_cast<Surface *>(iface);
-  // A render-target texture renders into level 0 only (its other levels have no target image).
+  // Any level of any face of a render-target texture is a target (an AUTOGENMIPMAP one shows only
+  // level 0); a surface without D3DUSAGE_RENDERTARGET is refused, as Windows does.
   if (surface && (!(surface->desc().Usage & D3DUSAGE_RENDERTARGET) || !surface->image())) return D3DERR_INVALIDCALL;
   if (index > 0) {
     bind_render_target(index, surface);

@@ -243,7 +243,8 @@ private:
   HRESULT create_target_surface(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,
                                 DWORD quality, DWORD usage, IDirect3DSurface9 **surface, HANDLE *shared_handle);
   // READ_IMAGE of a whole image into the channel's readback area, then waits for it.
-  HRESULT read_image(uint32_t image, UINT width, UINT height, size_t texel_bytes);
+  // READ_IMAGE of level `level` of face `layer` of image, then a wait.
+  HRESULT read_image(uint32_t image, UINT width, UINT height, size_t texel_bytes, UINT level = 0, UINT layer = 0);
   void bind_render_target(DWORD index, Surface *surface);
   // SET_RENDER_TARGETS for the bound targets.
   nv_cmd_set_render_targets targets_command() const;

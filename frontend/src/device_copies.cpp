@@ -21,6 +21,8 @@ struct ImageLevel {
 };
 
 ImageLevel image_level(const Surface &s) {
+  // BLIT_IMAGE and FILL_IMAGE have no cube face: a face other than the first is refused for now.
+  if (s.texture() && s.layer() != 0) return {};
   if (s.texture()) return {s.texture()->image(), s.level()};
   return {s.image(), 0};
 }
@@ -92,11 +94,11 @@ HRESULT Device::ColorFill(IDirect3DSurface9 *iface, const RECT *rect, D3DCOLOR c
   return D3D_OK;
 }
 
-HRESULT Device::read_image(uint32_t image, UINT width, UINT height, size_t texel_bytes) {
+HRESULT Device::read_image(uint32_t image, UINT width, UINT height, size_t texel_bytes, UINT level, UINT layer) {
   // Nothing else is pending on the readback area, so it may be resized here.
   CommandStream &cs = commands();
   cs.channel().reserve_readback(size_t(width) * texel_bytes * height);
-  cs.push(NV_OP_READ_IMAGE, nv_cmd_read_image{image, nv_rect{0, 0, int32_t(width), int32_t(height)}});
+  cs.push(NV_OP_READ_IMAGE, nv_cmd_read_image{image, nv_rect{0, 0, int32_t(width), int32_t(height)}, level, layer});
   cs.finish();
   return cs.channel().device_lost.load() ? D3DERR_DEVICELOST : D3D_OK;
 }
@@ -111,8 +113,16 @@ HRESULT Device::GetRenderTargetData(IDirect3DSurface9 *src_iface, IDirect3DSurfa
       d.Pool != D3DPOOL_SYSTEMMEM || s.Width != d.Width ||
       s.Height != d.Height || s.Format != d.Format)
     return D3DERR_INVALIDCALL;
-  if (HRESULT hr = read_image(src->image(), s.Width, s.Height, src->format().bytes_per_pixel); FAILED(hr)) return hr;
+  // Any level or cube face of a render-target texture reads like a render target.
+  if (HRESULT hr = read_image(src->image(), s.Width, s.Height, src->format().bytes_per_pixel, src->level(), src->layer());
+      FAILED(hr))
+    return hr;
   const size_t row = size_t(s.Width) * src->format().bytes_per_pixel;
+  // A level of a SYSTEMMEM texture keeps its bytes in the texture (dirty for UpdateTexture).
+  if (Texture *t = dst->texture()) {
+    t->store().write(dst->layer(), dst->level(), 0, 0, s.Width, s.Height, commands().channel().readback, row);
+    return D3D_OK;
+  }
   for (UINT y = 0; y < s.Height; ++y)
     std::memcpy(dst->memory() + size_t(y) * dst->pitch(), commands().channel().readback + y * row, row);
   return D3D_OK;

@@ -124,21 +124,20 @@ HRESULT Direct3D9::CheckDeviceFormat(UINT adapter, D3DDEVTYPE device_type, D3DFO
     const uint32_t support = backend_.adapter.format_support[info.storage];
     if (!(support & NV_SUPPORT_SAMPLED)) return D3DERR_NOTAVAILABLE;
     if ((usage & D3DUSAGE_QUERY_FILTER) && !(support & NV_SUPPORT_FILTER)) return D3DERR_NOTAVAILABLE;
-    // Render-target textures: 2D, of a render-target format.
+    // Render-target textures: 2D or cube, of a render-target format.
     if ((usage & D3DUSAGE_RENDERTARGET) &&
-        (resource_type != D3DRTYPE_TEXTURE || !info.color || !(support & NV_SUPPORT_RENDER_TARGET)))
+        (resource_type == D3DRTYPE_VOLUMETEXTURE || !info.color || !(support & NV_SUPPORT_RENDER_TARGET)))
       return D3DERR_NOTAVAILABLE;
     if ((usage & D3DUSAGE_QUERY_POSTPIXELSHADER_BLENDING) && !(support & NV_SUPPORT_BLEND)) return D3DERR_NOTAVAILABLE;
     constexpr DWORD known = D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY | D3DUSAGE_SOFTWAREPROCESSING |
                             D3DUSAGE_QUERY_FILTER | D3DUSAGE_QUERY_WRAPANDMIP | D3DUSAGE_QUERY_VERTEXTEXTURE |
                             D3DUSAGE_RENDERTARGET | D3DUSAGE_QUERY_POSTPIXELSHADER_BLENDING | D3DUSAGE_AUTOGENMIPMAP;
     if (usage & ~known) return D3DERR_NOTAVAILABLE;
-    // AUTOGENMIPMAP (2D and cube): D3DOK_NOAUTOGEN where the backend cannot generate the levels,
-    // or for render targets (regenerated after uploads only), as Windows answers for a format
-    // it takes without autogeneration.
+    // AUTOGENMIPMAP (2D and cube, render targets too): D3DOK_NOAUTOGEN where the backend cannot
+    // generate the levels, as Windows answers for a format it takes without autogeneration.
     if (usage & D3DUSAGE_AUTOGENMIPMAP) {
       if (resource_type == D3DRTYPE_VOLUMETEXTURE) return D3DERR_NOTAVAILABLE;
-      if ((usage & D3DUSAGE_RENDERTARGET) || !(support & NV_SUPPORT_GENERATE_MIPS)) return D3DOK_NOAUTOGEN;
+      if (!(support & NV_SUPPORT_GENERATE_MIPS)) return D3DOK_NOAUTOGEN;
     }
     return D3D_OK;
   }

@@ -39,8 +39,8 @@ Surface *Surface::create_level(Device *device, Texture *texture, UINT layer, UIN
 
 uint32_t Surface::image() const {
   if (!texture_) return image_;
-  const bool target = texture_->type() == NV_IMAGE_TYPE_2D && (texture_->usage() & D3DUSAGE_RENDERTARGET);
-  return target && level_ == 0 ? texture_->image() : 0;
+  // Every level of every face of a render-target texture (2D or cube) is a target.
+  return (texture_->usage() & D3DUSAGE_RENDERTARGET) ? texture_->image() : 0;
 }
 
 void Surface::add_private_ref() {

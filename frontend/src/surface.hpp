@@ -27,7 +27,8 @@ public:
   ~Surface() override;
 
   // The backend image a target binding or readback uses: the surface's own, or its texture's for
-  // level 0 of a 2D render-target texture; 0 for others (memory surfaces, other levels).
+  // a level of a render-target texture (2D or cube; level() and layer() say which); 0 for others
+  // (memory surfaces, levels of other textures).
   uint32_t image() const;
   // A texture level's binding references count on the texture (which owns the surface).
   void add_private_ref();

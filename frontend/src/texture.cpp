@@ -31,15 +31,14 @@ HRESULT Texture::check(Device *device, UINT width, UINT height, UINT depth, UINT
   if (usage & D3DUSAGE_AUTOGENMIPMAP) {
     // As Windows: not in SYSTEMMEM, and 0 or 1 levels asked for; the chain is the backend's to
     // fill when it can generate this format's levels, else the texture has one level
-    // (CheckDeviceFormat answers D3DOK_NOAUTOGEN). Render-target textures have one level too:
-    // Novem regenerates levels after uploads, not after rendering.
+    // (CheckDeviceFormat answers D3DOK_NOAUTOGEN). A render-target texture's levels are
+    // regenerated when level 0 stops being a render target (Device::bind_render_target).
     if (pool == D3DPOOL_SYSTEMMEM || levels > 1) return D3DERR_INVALIDCALL;
-    const bool generated = pool != D3DPOOL_SCRATCH && !(usage & D3DUSAGE_RENDERTARGET) &&
-                           (adapter.format_support[info.storage] & NV_SUPPORT_GENERATE_MIPS);
+    const bool generated = pool != D3DPOOL_SCRATCH && (adapter.format_support[info.storage] & NV_SUPPORT_GENERATE_MIPS);
     levels = generated ? 0 : 1;
   }
-  // Render-target textures: DEFAULT only (Windows), of a format the backend renders to; Novem
-  // makes them 2D only and not dynamic.
+  // Render-target textures: DEFAULT only (Windows), of a format the backend renders to, 2D or
+  // cube (volumes never are); Novem makes them not dynamic.
   if ((usage & D3DUSAGE_RENDERTARGET) &&
       (pool != D3DPOOL_DEFAULT || (usage & D3DUSAGE_DYNAMIC) || depth != 1 || !info.color ||
        !(adapter.format_support[info.storage] & NV_SUPPORT_RENDER_TARGET)))

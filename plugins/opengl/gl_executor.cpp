@@ -388,9 +388,11 @@ void Executor::color_masks_123(uint8_t mask1, uint8_t mask2, uint8_t mask3) {
 
 bool Executor::bind_targets() {
   if (fbo_dirty_) {
-    fbo_ = framebuffers_.framebuffer(
-        {targets_.color, targets_.more_colors[0], targets_.more_colors[1], targets_.more_colors[2]},
-        targets_.depth_stencil);
+    Framebuffers::Colors colors;
+    for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i)
+      colors[i] = {i == 0 ? targets_.color : targets_.more_colors[i - 1], targets_.color_levels[i],
+                   targets_.color_layers[i]};
+    fbo_ = framebuffers_.framebuffer(colors, targets_.depth_stencil);
     fbo_dirty_ = false;
     // The contract counts the depth bias' constant in 2^-n steps of a UNORM depth format.
     const Image *depth = framebuffers_.image(targets_.depth_stencil);
@@ -463,9 +465,12 @@ void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
 void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
   const Image *img = framebuffers_.image(a.image);
   const nv_rect &r = a.rect;
-  if (!img || img->samples > 1 || r.x < 0 || r.y < 0 || r.width <= 0 || r.height <= 0 || uint32_t(r.x + r.width) > img->width ||
-      uint32_t(r.y + r.height) > img->height) {
-    log("READ_IMAGE %u: no such single-sampled image, or the rectangle is outside it", a.image);
+  // ABI 5: a level and a cube face of the image.
+  const uint32_t layers = img && img->type == NV_IMAGE_TYPE_CUBE ? 6 : 1;
+  if (!img || img->samples > 1 || a.level >= img->levels || a.layer >= layers || r.x < 0 || r.y < 0 || r.width <= 0 ||
+      r.height <= 0 || uint32_t(r.x + r.width) > std::max(img->width >> a.level, 1u) ||
+      uint32_t(r.y + r.height) > std::max(img->height >> a.level, 1u)) {
+    log("READ_IMAGE %u: no such single-sampled image, level or face, or the rectangle is outside it", a.image);
     return;
   }
   size_t bytes = size_t(r.width) * size_t(r.height) * img->format->bytes_per_pixel;
@@ -473,7 +478,8 @@ void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
     log("READ_IMAGE %u: %zu bytes do not fit the readback area (%zu)", a.image, bytes, channel_.readback_size);
     return;
   }
-  GLuint fbo = img->format->depth ? framebuffers_.framebuffer(0, a.image) : framebuffers_.framebuffer(a.image, 0);
+  GLuint fbo = img->format->depth ? framebuffers_.framebuffer(Framebuffers::Target{}, a.image)
+                                  : framebuffers_.framebuffer(Framebuffers::Target{a.image, a.level, a.layer}, 0);
   if (!fbo) return;
   state_.read_framebuffer(fbo);
   // Row r.y is the image's row r.y counted from the top, and glReadPixels returns rows in

@@ -22,8 +22,11 @@ void Framebuffers::create_image(const nv_cmd_create_image &a) {
   img.sampled = (a.usage & NV_IMAGE_SAMPLED) != 0;
   img.type = a.type;
   img.depth = a.type == NV_IMAGE_TYPE_3D && a.depth ? a.depth : 1;
-  if (a.type > NV_IMAGE_TYPE_3D || (a.type != NV_IMAGE_TYPE_2D && (format->depth || img.renderbuffer ||
-                                                                    (a.usage & NV_IMAGE_RENDER_TARGET))) ||
+  // Only 2D images are targets, and (ABI 5) cube render-target textures.
+  const bool cube_target = a.type == NV_IMAGE_TYPE_CUBE && img.sampled;
+  if (a.type > NV_IMAGE_TYPE_3D ||
+      (a.type != NV_IMAGE_TYPE_2D && (format->depth || img.renderbuffer ||
+                                      ((a.usage & NV_IMAGE_RENDER_TARGET) && !cube_target))) ||
       (a.type == NV_IMAGE_TYPE_CUBE && a.width != a.height)) {
     log("image %u: type %u cannot be created with usage %u at %ux%u", a.image, a.type, a.usage, a.width, a.height);
     return;
@@ -31,7 +34,7 @@ void Framebuffers::create_image(const nv_cmd_create_image &a) {
   uint32_t max_levels = 1;
   while ((std::max({a.width, a.height, img.depth}) >> max_levels) != 0) ++max_levels;
   img.levels = std::clamp<uint32_t>(a.levels, 1, max_levels);
-  // Render-target textures keep their chain (FBOs attach level 0); other targets have one.
+  // Render-target textures keep their chain (FBOs attach the level chosen); other targets have one.
   if ((a.usage & (NV_IMAGE_RENDER_TARGET | NV_IMAGE_DEPTH_STENCIL)) && !(a.usage & NV_IMAGE_SAMPLED)) img.levels = 1;
   if (a.samples > 1) {
     // A multisampled target (ABI 4): never sampled, one level.
@@ -76,7 +79,9 @@ void Framebuffers::destroy_image(uint32_t handle) {
   auto it = images_.find(handle);
   if (it == images_.end()) return;
   for (auto f = framebuffers_.begin(); f != framebuffers_.end();) {
-    if (std::find(f->first.begin(), f->first.end(), handle) != f->first.end()) {
+    const Colors &c = f->first.colors;
+    if (f->first.depth_stencil == handle ||
+        std::any_of(c.begin(), c.end(), [&](const Target &t) { return t.image == handle; })) {
       if (f->second) gl_.DeleteFramebuffers(1, &f->second);
       f = framebuffers_.erase(f);
     } else {
@@ -96,21 +101,22 @@ const Image *Framebuffers::image(uint32_t handle) const {
 }
 
 GLuint Framebuffers::framebuffer(const Colors &colors, uint32_t depth_stencil) {
-  const Key key{colors[0], colors[1], colors[2], colors[3], depth_stencil};
+  const Key key{colors, depth_stencil};
   auto found = framebuffers_.find(key);
   if (found != framebuffers_.end()) return found->second;
 
   const Image *c[NV_MAX_COLOR_TARGETS];
   bool any = false, wrong = false;
   for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i) {
-    c[i] = image(colors[i]);
+    c[i] = image(colors[i].image);
     any |= c[i] != nullptr;
-    wrong |= (colors[i] && !c[i]) || (c[i] && c[i]->format->depth);
+    wrong |= (colors[i].image && !c[i]) || (c[i] && c[i]->format->depth) ||
+             (c[i] && (colors[i].level >= c[i]->levels || colors[i].layer >= (c[i]->type == NV_IMAGE_TYPE_CUBE ? 6u : 1u)));
   }
   const Image *d = image(depth_stencil);
   if (!any && !d) return 0; // nothing (alive) to render into; not remembered
   if (wrong || (depth_stencil && !d) || (d && !d->format->depth)) {
-    log("render targets (%u, %u): missing or of the wrong kind", colors[0], depth_stencil);
+    log("render targets (%u, %u): missing or of the wrong kind", colors[0].image, depth_stencil);
     return 0;
   }
   GLuint fbo = 0;
@@ -118,7 +124,13 @@ GLuint Framebuffers::framebuffer(const Colors &colors, uint32_t depth_stencil) {
   GLenum draw_buffers[NV_MAX_COLOR_TARGETS];
   for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i) {
     draw_buffers[i] = c[i] ? GL_COLOR_ATTACHMENT0 + i : GL_NONE;
-    if (c[i]) gl_.NamedFramebufferTexture(fbo, GL_COLOR_ATTACHMENT0 + i, c[i]->name, 0);
+    if (!c[i]) continue;
+    // A cube face is a layer of the cube map (GL 4.5: the layer selects the face).
+    if (c[i]->type == NV_IMAGE_TYPE_CUBE)
+      gl_.NamedFramebufferTextureLayer(fbo, GL_COLOR_ATTACHMENT0 + i, c[i]->name, GLint(colors[i].level),
+                                       GLint(colors[i].layer));
+    else
+      gl_.NamedFramebufferTexture(fbo, GL_COLOR_ATTACHMENT0 + i, c[i]->name, GLint(colors[i].level));
   }
   if (d) {
     GLenum point = d->format->stencil ? GL_DEPTH_STENCIL_ATTACHMENT : GL_DEPTH_ATTACHMENT;
@@ -131,7 +143,7 @@ GLuint Framebuffers::framebuffer(const Colors &colors, uint32_t depth_stencil) {
   gl_.NamedFramebufferReadBuffer(fbo, c[0] ? GL_COLOR_ATTACHMENT0 : GL_NONE);
   GLenum status = gl_.CheckNamedFramebufferStatus(fbo, GL_DRAW_FRAMEBUFFER);
   if (status != GL_FRAMEBUFFER_COMPLETE) {
-    log("render targets (%u, %u): framebuffer incomplete (0x%04x)", colors[0], depth_stencil, status);
+    log("render targets (%u, %u): framebuffer incomplete (0x%04x)", colors[0].image, depth_stencil, status);
     gl_.DeleteFramebuffers(1, &fbo);
     fbo = 0;
   }

@@ -1,9 +1,9 @@
 // Images and the framebuffers that render into them. An image is a texture (render targets and
 // sampled images) or a renderbuffer (depth/stencil that is never sampled). A framebuffer object
-// is made for each combination of colour targets 0..3 and depth-stencil the first time it is
-// bound (colour target N at GL_COLOR_ATTACHMENTN, draw buffer N), and kept until one of its
-// images is destroyed. READ_IMAGE reads through the same cache: (image, 0) for color and
-// (0, image) for depth.
+// is made for each combination of colour targets 0..3 (each an image, a level and a cube face) and
+// depth-stencil the first time it is bound (colour target N at GL_COLOR_ATTACHMENTN, draw buffer
+// N), and kept until one of its images is destroyed. READ_IMAGE reads through the same cache:
+// (image, level, face) for color and (0, image) for depth.
 #pragma once
 
 #include <array>
@@ -37,14 +37,23 @@ public:
   void create_image(const nv_cmd_create_image &a);
   void destroy_image(uint32_t handle); // and every framebuffer it is attached to
   const Image *image(uint32_t handle) const;
-  using Colors = std::array<uint32_t, NV_MAX_COLOR_TARGETS>;
+  // A colour target: a level of a layer (cube face) of an image (ABI 5).
+  struct Target {
+    uint32_t image = 0, level = 0, layer = 0;
+    auto operator<=>(const Target &) const = default;
+  };
+  using Colors = std::array<Target, NV_MAX_COLOR_TARGETS>;
   // The framebuffer for the targets, created on first use; 0 when all are 0 or it is incomplete.
   GLuint framebuffer(const Colors &colors, uint32_t depth_stencil);
-  GLuint framebuffer(uint32_t color, uint32_t depth_stencil) { return framebuffer(Colors{color}, depth_stencil); }
+  GLuint framebuffer(Target color, uint32_t depth_stencil) { return framebuffer(Colors{color}, depth_stencil); }
   void clear();
 
 private:
-  using Key = std::array<uint32_t, NV_MAX_COLOR_TARGETS + 1>; // colours, then depth-stencil
+  struct Key {
+    Colors colors;
+    uint32_t depth_stencil;
+    auto operator<=>(const Key &) const = default;
+  };
 
   const NovemGL &gl_;
   std::unordered_map<uint32_t, Image> images_;

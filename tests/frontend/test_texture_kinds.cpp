@@ -207,7 +207,7 @@ TEST_CASE("UpdateSurface: SYSTEMMEM to a DEFAULT texture level with Windows' rul
   CHECK(sys_x8->Release() == 0);
 }
 
-TEST_CASE("render-target textures: creation rules and level 0 as the target", "[api][texture]") {
+TEST_CASE("render-target textures: creation rules and their levels as targets", "[api][texture]") {
   NullDevice d;
   IDirect3DTexture9 *rt = nullptr;
   CHECK(d.device->CreateTexture(16, 16, 1, D3DUSAGE_RENDERTARGET, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &rt, nullptr) ==
@@ -226,7 +226,7 @@ TEST_CASE("render-target textures: creation rules and level 0 as the target", "[
   REQUIRE(level0->GetDesc(&desc) == D3D_OK);
   CHECK((desc.Usage & D3DUSAGE_RENDERTARGET) != 0);
   REQUIRE(d.device->GetRenderTarget(0, &back) == D3D_OK);
-  CHECK(d.device->SetRenderTarget(0, level1) == D3DERR_INVALIDCALL); // only level 0 renders
+  CHECK(d.device->SetRenderTarget(0, level1) == D3D_OK); // every level renders
   REQUIRE(d.device->SetRenderTarget(0, level0) == D3D_OK);
   level0->Release();
   level1->Release();

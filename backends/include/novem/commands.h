@@ -252,14 +252,16 @@ typedef struct nv_cmd_update_buffer { uint32_t buffer; uint32_t flags; uint64_t 
 /* ABI 4: what an image is. A cube image has six square faces (layers), in D3DCUBEMAP_FACES'
  * order: +X, -X, +Y, -Y, +Z, -Z, each with row 0 at the top as every image; a shader samples it
  * with a direction, the face and texel chosen as in D3D9 (the same table as Vulkan's and GL's).
- * A 3D image has `depth` slices. Only 2D images may be render targets or depth-stencil images. */
+ * A 3D image has `depth` slices. Only 2D images may be render targets or depth-stencil images,
+ * except that (ABI 5) a cube image both NV_IMAGE_SAMPLED and NV_IMAGE_RENDER_TARGET is a
+ * render-target texture whose faces and levels are rendered into (SET_RENDER_TARGETS' layers). */
 typedef enum nv_image_type { NV_IMAGE_TYPE_2D = 0, NV_IMAGE_TYPE_CUBE, NV_IMAGE_TYPE_3D } nv_image_type;
 
 /* Initial contents are undefined. levels (ABI 3): mip levels, 1..log2(max(width, height[, depth]))
  * + 1; 0 reads as 1. Level n is max(width >> n, 1) x max(height >> n, 1) (x max(depth >> n, 1)).
  * Render targets and depth-stencil images have one level, except that (ABI 4) a 2D image both
  * NV_IMAGE_SAMPLED and NV_IMAGE_RENDER_TARGET (a render-target texture) keeps its levels and is
- * rendered into at level 0. type (ABI 4): nv_image_type; depth
+ * rendered into at level 0 (ABI 5: at the level SET_RENDER_TARGETS chooses). type (ABI 4): nv_image_type; depth
  * (ABI 4): slices of a 3D image, 0 reads as 1, ignored for other types. */
 /* samples (ABI 4): 0 or 1 single-sampled; N > 1 (a count in nv_adapter_info.sample_counts) a
  * multisampled 2D render target or depth-stencil image (one level, never sampled, never read with
@@ -275,9 +277,16 @@ typedef struct nv_cmd_create_shader { uint32_t shader; uint32_t stage; uint32_t 
 typedef struct nv_cmd_destroy_shader { uint32_t shader; } nv_cmd_destroy_shader;
 /* Any may be 0. color is colour target 0; more_colors (ABI 4) are targets 1..3, which a pixel
  * shader's outputs at locations 1..3 write. The targets render over the area they all cover. */
+/* ABI 5: color_levels[N] and color_layers[N] choose the mip level and the layer (cube face) of
+ * colour target N (0 = color, 1..3 = more_colors) that is rendered into; only render-target
+ * textures (NV_IMAGE_SAMPLED | NV_IMAGE_RENDER_TARGET) have levels or faces to choose, other
+ * targets take 0. The render area is the chosen levels' sizes (a larger depth-stencil image is
+ * fine; a smaller one limits the area as a smaller target does). */
 typedef struct nv_cmd_set_render_targets {
   uint32_t color; uint32_t depth_stencil;
   uint32_t more_colors[NV_MAX_COLOR_TARGETS - 1];
+  uint32_t color_levels[NV_MAX_COLOR_TARGETS]; /* ABI 5 */
+  uint32_t color_layers[NV_MAX_COLOR_TARGETS]; /* ABI 5 */
 } nv_cmd_set_render_targets;
 typedef struct nv_cmd_set_viewport { float x, y, width, height, min_depth, max_depth; } nv_cmd_set_viewport;
 typedef struct nv_cmd_set_scissor { nv_rect rect; } nv_cmd_set_scissor;
@@ -296,8 +305,13 @@ typedef struct nv_cmd_clear {
 /* instance_count (ABI 4): instances drawn; 0 reads as 1. */
 typedef struct nv_cmd_draw { uint32_t first_vertex; uint32_t vertex_count; uint32_t instance_count; } nv_cmd_draw;
 /* Copies rect of image, rows top first and tightly packed, into the channel's readback area.
- * The bytes are there once a FENCE that follows has completed. */
-typedef struct nv_cmd_read_image { uint32_t image; nv_rect rect; } nv_cmd_read_image;
+ * The bytes are there once a FENCE that follows has completed. level and layer (ABI 5): the mip
+ * level and the cube face read (0 for images without levels or faces); rect is inside that level. */
+typedef struct nv_cmd_read_image {
+  uint32_t image; nv_rect rect;
+  uint32_t level; /* ABI 5 */
+  uint32_t layer; /* ABI 5 */
+} nv_cmd_read_image;
 /* The frame in image is done. Headless: a frame boundary only. */
 typedef struct nv_cmd_present { uint32_t image; } nv_cmd_present;
 /* Submits what came before. When the API has finished it, the plugin stores value into the

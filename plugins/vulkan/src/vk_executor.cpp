@@ -130,7 +130,9 @@ VkCommandBuffer Executor::command_buffer() {
 
 Image *Executor::color_target(uint32_t index) {
   Image *img = find_image(index == 0 ? targets_.color : targets_.more_colors[index - 1]);
-  return img && !img->is_depth() && img->view() ? img : nullptr; // a level above 0 has no target view
+  // A target needs an attachment view, and the level and face chosen must exist (ABI 5).
+  if (!img || img->is_depth() || !img->view()) return nullptr;
+  return targets_.color_levels[index] < img->levels() && targets_.color_layers[index] < img->layers() ? img : nullptr;
 }
 
 VkSampleCountFlagBits Executor::target_samples() {
@@ -179,9 +181,11 @@ bool Executor::begin_rendering() {
     barriers_.transition(img->handle(), img->format().aspects, img->access(),
                          is_depth ? ImageAccess::depth_attachment() : ImageAccess::color_attachment());
     img->mark_used(id);
-    extent.width = std::min(extent.width, img->width());
-    extent.height = std::min(extent.height, img->height());
-    att.imageView = img->view();
+    // A colour target renders into the level and face SET_RENDER_TARGETS chose (ABI 5).
+    const uint32_t level = i < NV_MAX_COLOR_TARGETS ? targets_.color_levels[i] : 0;
+    extent.width = std::min(extent.width, img->width(level));
+    extent.height = std::min(extent.height, img->height(level));
+    att.imageView = i < NV_MAX_COLOR_TARGETS ? img->target_view(targets_.color_layers[i], level) : img->view();
     att.imageLayout = is_depth ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     att.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
     att.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
@@ -841,7 +845,8 @@ void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
   Image *img = find_image(a.image);
   if (!img) return;
   if (img->samples() != VK_SAMPLE_COUNT_1_BIT) throw std::runtime_error("a multisampled image cannot be read");
-  const VkRect2D r = clip_rect(a.rect, {img->width(), img->height()});
+  if (a.level >= img->levels() || a.layer >= img->layers()) throw std::runtime_error("no such level or face");
+  const VkRect2D r = clip_rect(a.rect, {img->width(a.level), img->height(a.level)});
   if (!r.extent.width || !r.extent.height) return;
   const uint32_t texel = img->format().texel_bytes;
   const size_t bytes = size_t(r.extent.width) * r.extent.height * texel;
@@ -872,7 +877,7 @@ void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
   }
 
   VkBufferImageCopy region{};
-  region.imageSubresource = {aspect, 0, 0, 1};
+  region.imageSubresource = {aspect, a.level, a.layer, 1};
   region.imageOffset = {r.offset.x, r.offset.y, 0};
   region.imageExtent = {r.extent.width, r.extent.height, 1};
   vk->CmdCopyImageToBuffer(cmd, img->handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, staging, 1, &region);

@@ -13,8 +13,12 @@ Image::Image(const Device &device, MemoryAllocator &allocator, nv_format format,
       depth_(type == NV_IMAGE_TYPE_3D && depth ? depth : 1) {
   if (format_.format == VK_FORMAT_UNDEFINED) throw std::runtime_error("not an image format");
   if (type > NV_IMAGE_TYPE_3D) throw std::runtime_error("no such image type");
-  if (type != NV_IMAGE_TYPE_2D && (is_depth() || (usage & (NV_IMAGE_RENDER_TARGET | NV_IMAGE_DEPTH_STENCIL))))
-    throw std::runtime_error("only 2D images are targets or depth images");
+  // Only 2D images are targets or depth images, and (ABI 5) cube render-target textures.
+  const bool cube_target = type == NV_IMAGE_TYPE_CUBE && (usage & NV_IMAGE_SAMPLED) &&
+                           !(usage & NV_IMAGE_DEPTH_STENCIL) && !is_depth();
+  if (type != NV_IMAGE_TYPE_2D && !cube_target &&
+      (is_depth() || (usage & (NV_IMAGE_RENDER_TARGET | NV_IMAGE_DEPTH_STENCIL))))
+    throw std::runtime_error("only 2D images and cube render-target textures are targets");
   if (type == NV_IMAGE_TYPE_CUBE && width_ != height_) throw std::runtime_error("cube faces are square");
   uint32_t max_levels = 1;
   while ((std::max({width_, height_, depth_}) >> max_levels) != 0) ++max_levels;
@@ -75,7 +79,25 @@ Image::Image(const Device &device, MemoryAllocator &allocator, nv_format format,
   }
 }
 
+VkImageView Image::target_view(uint32_t layer, uint32_t level) {
+  if (!view_ || layer >= layers() || level >= levels_) return VK_NULL_HANDLE;
+  if (layer == 0 && level == 0) return view_;
+  target_views_.resize(size_t(layers()) * levels_, VK_NULL_HANDLE);
+  VkImageView &v = target_views_[size_t(layer) * levels_ + level];
+  if (!v) {
+    VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    vi.image = image_;
+    vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    vi.format = format_.format;
+    vi.subresourceRange = {format_.aspects, level, 1, layer, 1};
+    check(device_.vk().CreateImageView(device_.handle(), &vi, nullptr, &v), "vkCreateImageView");
+  }
+  return v;
+}
+
 Image::~Image() {
+  for (VkImageView v : target_views_)
+    if (v) device_.vk().DestroyImageView(device_.handle(), v, nullptr);
   if (sampled_view_) device_.vk().DestroyImageView(device_.handle(), sampled_view_, nullptr);
   if (view_) device_.vk().DestroyImageView(device_.handle(), view_, nullptr);
   device_.vk().DestroyImage(device_.handle(), image_, nullptr);

@@ -1,8 +1,12 @@
 // Images: offscreen color targets, depth/stencil buffers and sampled textures (optimal tiling,
-// device memory), their views (level 0 for attachments; every level, with the alpha-one swizzle
-// where asked, for sampling), their format and the layout tracker's state (ImageAccess, one for
-// the whole image).
+// device memory), their views (level 0 for attachments, and for render-target textures one per
+// level and face, made when first rendered into; every level, with the alpha-one swizzle where
+// asked, for sampling), their format and the layout tracker's state (ImageAccess, one for the
+// whole image).
 #pragma once
+
+#include <algorithm>
+#include <vector>
 
 #include "novem/commands.h"
 #include "vk_barrier.hpp"
@@ -27,6 +31,11 @@ public:
   VkImage handle() const { return image_; }
   // The attachment view of level 0 (VK_NULL_HANDLE unless created as a target or depth image).
   VkImageView view() const { return view_; }
+  // The attachment view of a level of a layer (cube face): view() for level 0 of layer 0, else
+  // made on first use (render-target textures); VK_NULL_HANDLE for a level or layer it lacks.
+  VkImageView target_view(uint32_t layer, uint32_t level);
+  uint32_t width(uint32_t level) const { return std::max(width_ >> level, 1u); }
+  uint32_t height(uint32_t level) const { return std::max(height_ >> level, 1u); }
   // The view shaders sample (VK_NULL_HANDLE without NV_IMAGE_SAMPLED).
   VkImageView sampled_view() const { return sampled_view_; }
   uint32_t levels() const { return levels_; }
@@ -57,6 +66,7 @@ private:
   VkImage image_ = VK_NULL_HANDLE;
   VkImageView view_ = VK_NULL_HANDLE;
   VkImageView sampled_view_ = VK_NULL_HANDLE;
+  std::vector<VkImageView> target_views_; // layer-major, levels and faces other than (0, 0)
   Allocation memory_;
   ImageAccess access_;
   BatchId last_use_ = 0;

@@ -1,0 +1,241 @@
+// Rendering into textures beyond level 0 of a 2D render target: the six faces of a cube render
+// target drawn one by one and sampled by direction (a dynamic environment map), a level above 0
+// drawn with a larger depth-stencil surface and sampled with texldl at that level, and an
+// AUTOGENMIPMAP render target whose sub-levels follow what was rendered into level 0. Every
+// probe is the colour D3D9's rules give.
+#include <catch2/catch.hpp>
+
+#include "scene_harness.hpp"
+
+using namespace scenes;
+
+namespace {
+
+constexpr D3DCOLOR kRed = 0xffff0000, kBlue = 0xff0000ff, kBlack = 0xff000000, kYellow = 0xffffff00;
+
+// Draws a pre-transformed quad [x0, x1) x [y0, y1) (clockwise strip) with the fixed-function
+// pipeline: no shaders, no texture, the vertex colour.
+void tl_quad(IDirect3DDevice9 *dev, float x0, float y0, float x1, float y1, D3DCOLOR c, float z = 0.5f) {
+  HR(dev->SetVertexShader(nullptr));
+  HR(dev->SetPixelShader(nullptr));
+  HR(dev->SetTexture(0, nullptr));
+  HR(dev->SetFVF(kTLVertexFVF));
+  TLVertex v[4] = {{x0, y0, z, 1, c}, {x1, y0, z, 1, c}, {x0, y1, z, 1, c}, {x1, y1, z, 1, c}};
+  HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, v, sizeof(TLVertex)));
+}
+
+// A clip-space vertex with a texture coordinate of up to three components.
+struct TexVertex {
+  float x, y, z, w;
+  float u, v, s;
+};
+const D3DVERTEXELEMENT9 kCubeElements[] = {
+    {0, 0, D3DDECLTYPE_FLOAT4, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_POSITION, 0},
+    {0, 16, D3DDECLTYPE_FLOAT3, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_TEXCOORD, 0},
+    D3DDECL_END()};
+const D3DVERTEXELEMENT9 kLevelElements[] = {
+    {0, 0, D3DDECLTYPE_FLOAT4, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_POSITION, 0},
+    {0, 16, D3DDECLTYPE_FLOAT2, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_TEXCOORD, 0},
+    D3DDECL_END()};
+
+// Binds the set's shaders and declaration (the fixed-function draws above unbind them).
+void bind(IDirect3DDevice9 *dev, const ShaderSet &s) {
+  HR(dev->SetVertexShader(s.vs));
+  HR(dev->SetPixelShader(s.ps));
+  HR(dev->SetVertexDeclaration(s.decl));
+}
+
+// A quad over the 8 x 8 cell n of the 64 x 64 back buffer (8 cells a row), every vertex with the
+// texture coordinate (u, v, s).
+void cell(IDirect3DDevice9 *dev, UINT n, float u, float v, float s) {
+  const float x0 = float(n % 8) * 8, y0 = float(n / 8) * 8;
+  auto cx = [](float px) { return px / 32.0f - 1.0f; };
+  auto cy = [](float py) { return 1.0f - py / 32.0f; };
+  TexVertex q[4] = {{cx(x0), cy(y0), 0.5f, 1, u, v, s},
+                    {cx(x0 + 8), cy(y0), 0.5f, 1, u, v, s},
+                    {cx(x0), cy(y0 + 8), 0.5f, 1, u, v, s},
+                    {cx(x0 + 8), cy(y0 + 8), 0.5f, 1, u, v, s}};
+  HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, q, sizeof(TexVertex)));
+}
+
+void probe_cell(const Rendered &r, UINT n, D3DCOLOR expected, uint32_t tolerance = 0) {
+  probe(r, (n % 8) * 8 + 4, (n / 8) * 8 + 4, expected, tolerance);
+}
+
+// texldl at level `lod` of the texture at (u, v) into cell n (ps30_texldl_c0 reads the level
+// from c0.w).
+void cell_at_level(IDirect3DDevice9 *dev, UINT n, float lod, float u, float v) {
+  const float c0[4] = {0, 0, 0, lod};
+  HR(dev->SetPixelShaderConstantF(0, c0, 1));
+  cell(dev, n, u, v, 0);
+}
+
+void point_sampling(IDirect3DDevice9 *dev) {
+  HR(dev->SetSamplerState(0, D3DSAMP_MINFILTER, D3DTEXF_POINT));
+  HR(dev->SetSamplerState(0, D3DSAMP_MAGFILTER, D3DTEXF_POINT));
+  HR(dev->SetSamplerState(0, D3DSAMP_MIPFILTER, D3DTEXF_POINT));
+}
+
+// The colours face f of the environment map is cleared to, and drawn with in its middle.
+D3DCOLOR face_clear(UINT f) { return D3DCOLOR(0xff000000u | (40 * f + 20) << 16 | 0x2010); }
+D3DCOLOR face_drawn(UINT f) { return D3DCOLOR(0xff300000u | (40 * f + 20) << 8 | 0xc0); }
+
+// A direction onto face f at face coordinates (sc, tc) in [-1, 1] (D3D9's cube-map table, sc to
+// the right and tc down on the face as rendered, row 0 at the top).
+void direction(UINT face, float sc, float tc, float d[3]) {
+  switch (face) {
+  case D3DCUBEMAP_FACE_POSITIVE_X: d[0] = 1, d[1] = -tc, d[2] = -sc; break;
+  case D3DCUBEMAP_FACE_NEGATIVE_X: d[0] = -1, d[1] = -tc, d[2] = sc; break;
+  case D3DCUBEMAP_FACE_POSITIVE_Y: d[0] = sc, d[1] = 1, d[2] = tc; break;
+  case D3DCUBEMAP_FACE_NEGATIVE_Y: d[0] = sc, d[1] = -1, d[2] = -tc; break;
+  case D3DCUBEMAP_FACE_POSITIVE_Z: d[0] = sc, d[1] = -tc, d[2] = 1; break;
+  default: d[0] = -sc, d[1] = -tc, d[2] = -1; break;
+  }
+}
+
+} // namespace
+
+TEST_CASE("scene: a cube render target drawn face by face and sampled along the six axes", "[scene][rtt][cube]") {
+  auto images = render_all("rtt_cube_faces", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    IDirect3DSurface9 *back = nullptr;
+    HR(dev->GetRenderTarget(0, &back));
+    IDirect3DCubeTexture9 *cube = nullptr;
+    HR(dev->CreateCubeTexture(8, 1, D3DUSAGE_RENDERTARGET, D3DFMT_A8R8G8B8, D3DPOOL_DEFAULT, &cube, nullptr));
+    // Each face: cleared, then its middle 4 x 4 texels drawn, as an environment map's faces are.
+    for (UINT f = 0; f < 6; ++f) {
+      IDirect3DSurface9 *face = nullptr;
+      HR(cube->GetCubeMapSurface(D3DCUBEMAP_FACES(f), 0, &face));
+      HR(dev->SetRenderTarget(0, face));
+      HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, face_clear(f), 1.0f, 0));
+      tl_quad(dev, 2, 2, 6, 6, face_drawn(f));
+      face->Release();
+    }
+    HR(dev->SetRenderTarget(0, back));
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlack, 1.0f, 0));
+    ShaderSet s(dev, "vs20_pass_texcoord_v1", "ps20_texld_cube", kCubeElements);
+    bind(dev, s);
+    HR(dev->SetTexture(0, cube));
+    for (UINT f = 0; f < 6; ++f) {
+      float d[3];
+      direction(f, 0, 0, d); // the axis: the face's middle
+      cell(dev, 2 * f, d[0], d[1], d[2]);
+      // Texel x's centre is at (2x + 1) / 8 - 1.
+      direction(f, 0.875f, 0.875f, d); // texel (7, 7), cleared only
+      cell(dev, 2 * f + 1, d[0], d[1], d[2]);
+      direction(f, -0.875f, 0.375f, d); // texel (0, 5), cleared only
+      cell(dev, 16 + f, d[0], d[1], d[2]);
+      direction(f, -0.125f, 0.375f, d); // texel (3, 5), drawn
+      cell(dev, 24 + f, d[0], d[1], d[2]);
+    }
+    HR(dev->SetTexture(0, nullptr));
+    s.release(dev);
+    CHECK(cube->Release() == 0);
+    back->Release();
+  }, 0);
+  for (const auto &r : images) {
+    for (UINT f = 0; f < 6; ++f) {
+      INFO("face " << f);
+      probe_cell(r, 2 * f, face_drawn(f));
+      probe_cell(r, 2 * f + 1, face_clear(f));
+      probe_cell(r, 16 + f, face_clear(f));
+      probe_cell(r, 24 + f, face_drawn(f));
+    }
+    probe_cell(r, 40, kBlack); // untouched
+  }
+}
+
+TEST_CASE("scene: level 1 of a render-target texture drawn with depth, sampled at level 1", "[scene][rtt]") {
+  SceneSetup setup;
+  setup.depth = D3DFMT_D24S8; // 64 x 64: larger than the levels, as D3D9 allows
+  auto images = render_all("rtt_level1", setup, [](IDirect3DDevice9 *dev) {
+    IDirect3DSurface9 *back = nullptr, *level0 = nullptr, *level1 = nullptr;
+    HR(dev->GetRenderTarget(0, &back));
+    IDirect3DTexture9 *tex = nullptr;
+    HR(dev->CreateTexture(16, 16, 0, D3DUSAGE_RENDERTARGET, D3DFMT_A8R8G8B8, D3DPOOL_DEFAULT, &tex, nullptr));
+    HR(tex->GetSurfaceLevel(0, &level0));
+    HR(tex->GetSurfaceLevel(1, &level1));
+    D3DVIEWPORT9 vp{};
+    HR(dev->SetRenderTarget(0, level0));
+    HR(dev->GetViewport(&vp));
+    CHECK(vp.Width == 16);
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kRed, 1.0f, 0));
+    // Level 1 (8 x 8): SetRenderTarget resets the viewport to it. The left half is drawn at depth
+    // 0.5, then the whole level at 0.75, which the depth test keeps out of the left half.
+    HR(dev->SetRenderTarget(0, level1));
+    HR(dev->GetViewport(&vp));
+    CHECK((vp.Width == 8 && vp.Height == 8));
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET | D3DCLEAR_ZBUFFER, kBlack, 1.0f, 0));
+    tl_quad(dev, 0, 0, 4, 8, kBlue, 0.5f);
+    tl_quad(dev, 0, 0, 8, 8, kYellow, 0.75f);
+    HR(dev->SetRenderTarget(0, back));
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET | D3DCLEAR_ZBUFFER, kBlack, 1.0f, 0));
+    ShaderSet s(dev, "vs30_pass_texcoord", "ps30_texldl_c0", kLevelElements);
+    bind(dev, s);
+    HR(dev->SetTexture(0, tex));
+    point_sampling(dev);
+    cell_at_level(dev, 0, 1, 0.25f, 0.5f);  // level 1, left: blue
+    cell_at_level(dev, 1, 1, 0.75f, 0.5f);  // level 1, right: yellow
+    cell_at_level(dev, 2, 1, 0.75f, 0.05f); // level 1, right top row
+    cell_at_level(dev, 3, 0, 0.75f, 0.5f);  // level 0: red
+    HR(dev->SetTexture(0, nullptr));
+    s.release(dev);
+    level0->Release();
+    level1->Release();
+    CHECK(tex->Release() == 0);
+    back->Release();
+  }, 0);
+  for (const auto &r : images) {
+    probe_cell(r, 0, kBlue);
+    probe_cell(r, 1, kYellow);
+    probe_cell(r, 2, kYellow);
+    probe_cell(r, 3, kRed);
+    probe_cell(r, 4, kBlack);
+  }
+}
+
+TEST_CASE("scene: an AUTOGENMIPMAP render target's smallest level is the average colour", "[scene][rtt][autogen]") {
+  auto images = render_all("rtt_autogen", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    IDirect3DSurface9 *back = nullptr, *level0 = nullptr;
+    HR(dev->GetRenderTarget(0, &back));
+    IDirect3DTexture9 *tex = nullptr;
+    HR(dev->CreateTexture(16, 16, 0, D3DUSAGE_RENDERTARGET | D3DUSAGE_AUTOGENMIPMAP, D3DFMT_A8R8G8B8,
+                          D3DPOOL_DEFAULT, &tex, nullptr));
+    CHECK(tex->GetLevelCount() == 1);
+    HR(tex->GetSurfaceLevel(0, &level0));
+    ShaderSet s(dev, "vs30_pass_texcoord", "ps30_texldl_c0", kLevelElements);
+    HR(dev->SetRenderTarget(0, back));
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlack, 1.0f, 0));
+    // First all red; sampled at level 4 (1 x 1) once it is no longer the target.
+    HR(dev->SetRenderTarget(0, level0));
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kRed, 1.0f, 0));
+    HR(dev->SetRenderTarget(0, back));
+    bind(dev, s);
+    HR(dev->SetTexture(0, tex));
+    point_sampling(dev);
+    cell_at_level(dev, 0, 4, 0.5f, 0.5f);
+    // Then the left half red and the right half blue: the levels follow the new level 0.
+    HR(dev->SetRenderTarget(0, level0));
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlue, 1.0f, 0));
+    tl_quad(dev, 0, 0, 8, 16, kRed);
+    HR(dev->SetRenderTarget(0, back));
+    bind(dev, s);
+    HR(dev->SetTexture(0, tex));
+    cell_at_level(dev, 1, 4, 0.5f, 0.5f);   // 1 x 1: the average
+    cell_at_level(dev, 2, 3, 0.25f, 0.5f);  // 2 x 2: left texel red
+    cell_at_level(dev, 3, 3, 0.75f, 0.5f);  // right texel blue
+    cell_at_level(dev, 4, 0, 0.75f, 0.5f);  // level 0, right: blue
+    HR(dev->SetTexture(0, nullptr));
+    s.release(dev);
+    level0->Release();
+    CHECK(tex->Release() == 0);
+    back->Release();
+  }, 2);
+  for (const auto &r : images) {
+    probe_cell(r, 0, kRed);
+    probe_cell(r, 1, 0xff800080, 2);
+    probe_cell(r, 2, kRed);
+    probe_cell(r, 3, kBlue);
+    probe_cell(r, 4, kBlue);
+    probe_cell(r, 5, kBlack);
+  }
+}
