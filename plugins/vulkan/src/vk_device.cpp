@@ -1,5 +1,6 @@
 #include "vk_device.hpp"
 
+#include <cstring>
 #include <vector>
 
 namespace novem::vk {
@@ -53,7 +54,18 @@ Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu) : instance
   queue_ci.queueCount = 1;
   queue_ci.pQueuePriorities = &priority;
 
+  // VK_KHR_swapchain when the device has it: windows present through it.
+  uint32_t ext_count = 0;
+  instance.EnumerateDeviceExtensionProperties(gpu, nullptr, &ext_count, nullptr);
+  std::vector<VkExtensionProperties> exts(ext_count);
+  instance.EnumerateDeviceExtensionProperties(gpu, nullptr, &ext_count, exts.data());
+  const char *swapchain_ext = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
+  for (const auto &e : exts)
+    if (std::strcmp(e.extensionName, swapchain_ext) == 0) swapchain_ = true;
+
   VkDeviceCreateInfo ci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &want};
+  ci.enabledExtensionCount = swapchain_ ? 1 : 0;
+  ci.ppEnabledExtensionNames = &swapchain_ext;
   ci.queueCreateInfoCount = 1;
   ci.pQueueCreateInfos = &queue_ci;
   check(instance.CreateDevice(gpu, &ci, nullptr, &device_), "vkCreateDevice");

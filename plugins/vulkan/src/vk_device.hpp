@@ -32,6 +32,7 @@ public:
   bool fill_mode_non_solid() const { return fill_mode_non_solid_; } // wireframe and point fill
   // The independentBlend feature: colour attachments may have different blend states (masks).
   bool independent_blend() const { return independent_blend_; }
+  bool swapchain() const { return swapchain_; } // VK_KHR_swapchain is enabled
 
 private:
   const NovemVkInstance &instance_;
@@ -44,6 +45,7 @@ private:
   VkPhysicalDeviceMemoryProperties memory_{};
   bool fill_mode_non_solid_ = false;
   bool independent_blend_ = false;
+  bool swapchain_ = false;
 };
 
 } // namespace novem::vk
