@@ -16,6 +16,7 @@
 #include "texture.hpp"
 #include "vertex_declaration.hpp"
 #include "vertex_buffer.hpp"
+#include "window.hpp"
 
 namespace novem {
 
@@ -27,15 +28,25 @@ bool valid_swap_effect(D3DSWAPEFFECT e) {
 }
 
 // The checks CreateDevice and Reset make on presentation parameters; fills in what Windows
-// chooses for the application (written back to it on success).
-HRESULT check_present_parameters(const char *call, const nv_adapter_info &adapter, D3DPRESENT_PARAMETERS *pp) {
-  if (pp->hDeviceWindow) {
-    log_error("%s: windows are not supported yet; pass NULL windows for a headless device", call);
-    return D3DERR_NOTAVAILABLE;
-  }
+// chooses for the application (written back to it on success). `window` is the device window
+// (hDeviceWindow, else hFocusWindow): NULL for a headless device.
+HRESULT check_present_parameters(const char *call, const nv_adapter_info &adapter, HWND window,
+                                 D3DPRESENT_PARAMETERS *pp) {
   if (!pp->Windowed) {
-    log_error("%s: a headless device must be windowed", call);
-    return D3DERR_INVALIDCALL;
+    log_error("%s: full-screen devices are not supported; pass Windowed = TRUE", call);
+    return window ? D3DERR_NOTAVAILABLE : D3DERR_INVALIDCALL;
+  }
+  if (window) {
+    nv_window native;
+    if (!native_window(window, call, native)) return D3DERR_INVALIDCALL;
+    // As Windows: a windowed back buffer of width or height 0 takes the client area's.
+    UINT w = 0, h = 0;
+    if ((pp->BackBufferWidth == 0 || pp->BackBufferHeight == 0) && !window_client_size(window, w, h)) {
+      log_error("%s: the window's size cannot be read; give BackBufferWidth and BackBufferHeight", call);
+      return D3DERR_INVALIDCALL;
+    }
+    if (pp->BackBufferWidth == 0) pp->BackBufferWidth = w;
+    if (pp->BackBufferHeight == 0) pp->BackBufferHeight = h;
   }
   if (pp->BackBufferWidth == 0 || pp->BackBufferHeight == 0) {
     log_error("%s: a headless device needs BackBufferWidth and BackBufferHeight (no window to size it)", call);
@@ -66,11 +77,8 @@ HRESULT check_present_parameters(const char *call, const nv_adapter_info &adapte
 
 HRESULT Device::create(Direct3D9 *parent, const LoadedPlugin &plugin, const D3DDEVICE_CREATION_PARAMETERS &creation,
                        D3DPRESENT_PARAMETERS *pp, Device **out) {
-  if (creation.hFocusWindow) {
-    log_error("CreateDevice: windows are not supported yet; pass NULL windows for a headless device");
-    return D3DERR_NOTAVAILABLE;
-  }
-  if (HRESULT hr = check_present_parameters("CreateDevice", plugin.adapter, pp); FAILED(hr)) return hr;
+  HWND window = pp->hDeviceWindow ? pp->hDeviceWindow : creation.hFocusWindow;
+  if (HRESULT hr = check_present_parameters("CreateDevice", plugin.adapter, window, pp); FAILED(hr)) return hr;
 
   Device *device = (creation.BehaviorFlags & D3DCREATE_MULTITHREADED) ? new LockedDevice(parent, plugin, creation, *pp)
                                                                       : new Device(parent, plugin, creation, *pp);
@@ -82,15 +90,38 @@ HRESULT Device::create(Direct3D9 *parent, const LoadedPlugin &plugin, const D3DD
   return D3D_OK;
 }
 
+// D3D9: hDeviceWindow NULL presents to the device's focus window; a headless device's additional
+// swap chain is headless (its own back buffer of the given size). Full-screen swap chains are
+// refused like full-screen devices; the automatic depth-stencil fields are ignored, as Windows
+// gives additional swap chains no depth buffer.
+HRESULT Device::CreateAdditionalSwapChain(D3DPRESENT_PARAMETERS *parameters, IDirect3DSwapChain9 **swap_chain) {
+  if (!swap_chain) return D3DERR_INVALIDCALL;
+  *swap_chain = nullptr;
+  if (!parameters) return D3DERR_INVALIDCALL;
+  D3DPRESENT_PARAMETERS pp = *parameters;
+  pp.EnableAutoDepthStencil = FALSE;
+  HWND window = pp.hDeviceWindow ? pp.hDeviceWindow : creation_.hFocusWindow;
+  if (HRESULT hr = check_present_parameters("CreateAdditionalSwapChain", adapter(), window, &pp); FAILED(hr)) return hr;
+  pp.EnableAutoDepthStencil = parameters->EnableAutoDepthStencil;
+  *parameters = pp;
+  *swap_chain = new SwapChain(this, pp, window);
+  return D3D_OK;
+}
+
 Device::Device(Direct3D9 *parent, const LoadedPlugin &plugin, const D3DDEVICE_CREATION_PARAMETERS &creation,
                const D3DPRESENT_PARAMETERS &parameters)
     : parent_(parent), plugin_(plugin), creation_(creation), present_parameters_(parameters),
       multithreaded_(creation.BehaviorFlags & D3DCREATE_MULTITHREADED) {
   parent_->AddRef();
+  device_window_ = parameters.hDeviceWindow ? parameters.hDeviceWindow : creation.hFocusWindow;
 }
 
 HRESULT Device::init() {
-  stream_ = std::make_unique<CommandStream>(plugin_, nullptr);
+  // A windowed device tells the plugin its window (the GL plugin makes its context on the
+  // window's display); presenting goes through window_target.
+  nv_window native{};
+  if (device_window_ && !native_window(device_window_, "CreateDevice", native)) return D3DERR_INVALIDCALL;
+  stream_ = std::make_unique<CommandStream>(plugin_, device_window_ ? &native : nullptr);
   if (!stream_->ok()) {
     log_error("%s", stream_->error().c_str());
     stream_.reset();
@@ -130,6 +161,8 @@ Device::~Device() {
     if (auto_depth_stencil_) auto_depth_stencil_->release_private_ref();
     if (front_image_) stream_->push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{front_image_});
     if (swap_chain_) swap_chain_->release_private_ref();
+    for (auto &[window, target] : window_targets_)
+      if (target) stream_->push(NV_OP_DESTROY_SWAPCHAIN, nv_cmd_destroy_swapchain{target});
     stream_.reset(); // executes what is queued, then stops the plugin's device
   }
   parent_->Release();
@@ -194,7 +227,8 @@ HRESULT Device::reset(D3DPRESENT_PARAMETERS *parameters, bool extended) {
   const char *call = extended ? "ResetEx" : "Reset";
   if (!parameters) return D3DERR_INVALIDCALL;
   D3DPRESENT_PARAMETERS pp = *parameters;
-  if (HRESULT hr = check_present_parameters(call, adapter(), &pp); FAILED(hr)) return hr;
+  HWND window = pp.hDeviceWindow ? pp.hDeviceWindow : creation_.hFocusWindow;
+  if (HRESULT hr = check_present_parameters(call, adapter(), window, &pp); FAILED(hr)) return hr;
   if (back_buffer_->public_count() || (auto_depth_stencil_ && auto_depth_stencil_->public_count())) {
     log_error("%s: the application still holds the back buffer or the automatic depth-stencil surface", call);
     return D3DERR_INVALIDCALL;
@@ -208,6 +242,7 @@ HRESULT Device::reset(D3DPRESENT_PARAMETERS *parameters, bool extended) {
   }
   *parameters = pp;
   present_parameters_ = pp;
+  device_window_ = window;
   back_buffer_->release_private_ref();
   if (auto_depth_stencil_) auto_depth_stencil_->release_private_ref();
   auto_depth_stencil_ = nullptr;

@@ -53,8 +53,28 @@ public:
   bool extended() const; // made by Direct3DCreate9Ex
   const D3DPRESENT_PARAMETERS &present_parameters() const { return present_parameters_; }
   UINT present_count() const { return present_count_; }
-  // Present, PresentEx and the swap chain's Present (device_presentation.cpp).
+  // Present, PresentEx and the implicit swap chain's Present (device_presentation.cpp).
   HRESULT present(const RECT *src_rect, const RECT *dst_rect, HWND dst_window, const RGNDATA *dirty_region, DWORD flags);
+  // What one swap chain presents: the implicit one's (the device's) or an additional one's.
+  struct PresentChain {
+    Surface *back_buffer;
+    uint32_t front_image; // the back buffer as the last Present showed it (GetFrontBufferData)
+    HWND window;          // NULL: headless
+    const D3DPRESENT_PARAMETERS *parameters;
+    UINT *present_count;
+  };
+  // Present for any swap chain: copies the back buffer into the front image and, with a window
+  // (its own or dst_window), shows src_rect of it in dst_rect of the window.
+  HRESULT present_chain(const PresentChain &chain, const RECT *src_rect, const RECT *dst_rect, HWND dst_window,
+                        DWORD flags);
+  // The plugin swapchain that presents to window (made on first use); 0 when the window is not one
+  // Novem can present to. forget_window destroys it (an additional swap chain going away).
+  uint32_t window_target(HWND window);
+  void forget_window(HWND window);
+  // The device window (hDeviceWindow, else hFocusWindow); NULL for a headless device.
+  HWND device_window() const { return device_window_; }
+  // GetFrontBufferData of any swap chain: the front image into a D3DPOOL_SYSTEMMEM A8R8G8B8 surface.
+  HRESULT read_front_buffer(uint32_t front_image, const D3DPRESENT_PARAMETERS &pp, Surface *dst);
   // D3DPOOL_DEFAULT resources the application created and that still exist (DeviceChild).
   void count_default_pool_resource(int delta) { default_pool_resources_ += delta; }
   // Query slots (channel.query_results indices) for occlusion and timestamp queries; false when
@@ -310,6 +330,14 @@ private:
   // Headless front buffer: the back buffer as the last Present showed it (GetFrontBufferData).
   uint32_t front_image_ = 0;
   SwapChain *swap_chain_ = nullptr; // implicit swap chain 0 (a private reference)
+  HWND device_window_ = nullptr;     // hDeviceWindow, else hFocusWindow; NULL headless
+  std::unordered_map<HWND, uint32_t> window_targets_; // plugin swapchains, per window presented to
+
+  // ---- cursor and dialog-box mode (device_cursor.cpp) ----
+  bool cursor_visible_ = false; // a new device's cursor is hidden until ShowCursor(TRUE)
+  bool cursor_set_ = false;     // SetCursorProperties succeeded once
+  POINT cursor_position_{};
+  bool dialog_box_mode_ = false;
 
   // ---- presentation (device_presentation.cpp) ----
   UINT present_count_ = 0;

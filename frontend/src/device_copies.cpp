@@ -134,8 +134,13 @@ HRESULT Device::GetRenderTargetData(IDirect3DSurface9 *src_iface, IDirect3DSurfa
 HRESULT Device::GetFrontBufferData(UINT swapchain, IDirect3DSurface9 *dst_iface) {
   auto *dst = static_cast<Surface *>(dst_iface);
   if (swapchain != 0 || !dst) return D3DERR_INVALIDCALL;
+  return read_front_buffer(front_image_, present_parameters_, dst);
+}
+
+// Any swap chain's front image (IDirect3DSwapChain9::GetFrontBufferData too).
+HRESULT Device::read_front_buffer(uint32_t front_image, const D3DPRESENT_PARAMETERS &pp, Surface *dst) {
+  if (!dst) return D3DERR_INVALIDCALL;
   const D3DSURFACE_DESC &d = dst->desc();
-  const D3DPRESENT_PARAMETERS &pp = present_parameters_;
   if (d.Pool != D3DPOOL_SYSTEMMEM || d.Format != D3DFMT_A8R8G8B8 || d.Width != pp.BackBufferWidth ||
       d.Height != pp.BackBufferHeight)
     return D3DERR_INVALIDCALL;
@@ -145,7 +150,7 @@ HRESULT Device::GetFrontBufferData(UINT swapchain, IDirect3DSurface9 *dst_iface)
     log_unimplemented(once, "GetFrontBufferData from this back buffer format");
     return D3DERR_INVALIDCALL;
   }
-  if (HRESULT hr = read_image(front_image_, d.Width, d.Height, front.bytes_per_pixel); FAILED(hr)) return hr;
+  if (HRESULT hr = read_image(front_image, d.Width, d.Height, front.bytes_per_pixel); FAILED(hr)) return hr;
   const uint8_t *rows = commands().channel().readback;
   for (UINT y = 0; y < d.Height; ++y) {
     uint8_t *out = dst->memory() + size_t(y) * dst->pitch();

@@ -1,5 +1,5 @@
-// Presentation without a window: Present and PresentEx, the implicit swap chain, the back buffer,
-// and what a display would answer (raster status, vblank, gamma, frame latency), answered for the
+// Presentation: Present and PresentEx (to the device window, or headless), the implicit swap
+// chain, the back buffer, the plugin swapchains of windows, and what a display would answer (raster status, vblank, gamma, frame latency), answered for the
 // one virtual 60 Hz 1920x1080 mode the adapter reports (docs/d3d9-behaviour.md, "Devices").
 #include <algorithm>
 #include <thread>
@@ -8,6 +8,7 @@
 #include "direct3d9.hpp"
 #include "surface.hpp"
 #include "swap_chain.hpp"
+#include "window.hpp"
 
 namespace novem {
 
@@ -45,19 +46,61 @@ HRESULT Device::PresentEx(const RECT *src_rect, const RECT *dst_rect, HWND dst_w
   return present(src_rect, dst_rect, dst_window, dirty_region, flags);
 }
 
-// Rectangles and a window override have nothing to act on without a window: the whole back buffer
-// is presented. D3DPRESENT_DONOTWAIT answers D3DERR_WASSTILLDRAWING instead of waiting when the
-// frame-latency limit is reached, as Windows does when the GPU is busy.
-HRESULT Device::present(const RECT *, const RECT *, HWND, const RGNDATA *, DWORD flags) {
+HRESULT Device::present(const RECT *src_rect, const RECT *dst_rect, HWND dst_window, const RGNDATA *,
+                        DWORD flags) {
+  return present_chain(PresentChain{back_buffer_, front_image_, device_window_, &present_parameters_, &present_count_},
+                       src_rect, dst_rect, dst_window, flags);
+}
+
+namespace {
+
+// A RECT as nv_rect, clipped to [0, width) x [0, height) when `clip`; NULL gives width 0 (the
+// whole image or window, as the contract reads it).
+bool to_rect(const RECT *r, bool clip, UINT width, UINT height, nv_rect &out) {
+  out = nv_rect{0, 0, 0, 0};
+  if (!r) return true;
+  LONG left = r->left, top = r->top, right = r->right, bottom = r->bottom;
+  if (clip) {
+    left = std::max<LONG>(left, 0), top = std::max<LONG>(top, 0);
+    right = std::min<LONG>(right, LONG(width)), bottom = std::min<LONG>(bottom, LONG(height));
+  }
+  if (left >= right || top >= bottom) return false;
+  out = nv_rect{int32_t(left), int32_t(top), int32_t(right - left), int32_t(bottom - top)};
+  return true;
+}
+
+} // namespace
+
+// The back buffer is copied into the front image (GetFrontBufferData reads it) and, with a
+// window (the swap chain's, or dst_window, D3D9's hDestWindowOverride), the front image's
+// src_rect is shown in dst_rect of the window's client area, scaled (D3D9 stretches the back
+// buffer over the client area). As wined3d, the rectangles are honoured whatever the swap
+// effect; an empty source or destination presents nothing to the window. The dirty region is a
+// hint Windows may ignore, and so does Novem. D3DPRESENT_DONOTWAIT answers
+// D3DERR_WASSTILLDRAWING instead of waiting when the frame-latency limit is reached, as Windows
+// does when the GPU is busy.
+HRESULT Device::present_chain(const PresentChain &chain, const RECT *src_rect, const RECT *dst_rect, HWND dst_window,
+                              DWORD flags) {
   CommandStream &cs = commands();
   if ((flags & D3DPRESENT_DONOTWAIT) && frame_fences_.size() >= max_frame_latency_ &&
       !cs.completed(frame_fences_.front()))
     return D3DERR_WASSTILLDRAWING;
-  // What the front buffer shows from now on (GetFrontBufferData).
-  const nv_rect whole{0, 0, int32_t(present_parameters_.BackBufferWidth), int32_t(present_parameters_.BackBufferHeight)};
-  cs.push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{back_buffer_->image(), 0, whole, front_image_, 0, whole, NV_FILTER_POINT});
-  cs.push(NV_OP_PRESENT, nv_cmd_present{back_buffer_->image()});
-  ++present_count_;
+  const D3DPRESENT_PARAMETERS &pp = *chain.parameters;
+  // What the front buffer shows from now on (GetFrontBufferData); a multisampled back buffer is
+  // resolved by the copy.
+  const nv_rect whole{0, 0, int32_t(pp.BackBufferWidth), int32_t(pp.BackBufferHeight)};
+  cs.push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{chain.back_buffer->image(), 0, whole, chain.front_image, 0, whole, NV_FILTER_POINT});
+  nv_cmd_present present{chain.front_image, 0, {}, {}};
+  if (HWND window = dst_window ? dst_window : chain.window) {
+    nv_rect src, dst;
+    if (to_rect(src_rect, true, pp.BackBufferWidth, pp.BackBufferHeight, src) && to_rect(dst_rect, false, 0, 0, dst)) {
+      present.swapchain = window_target(window);
+      present.src_rect = src;
+      present.dst_rect = dst;
+    }
+  }
+  cs.push(NV_OP_PRESENT, present);
+  ++*chain.present_count;
   frame_fences_.push_back(cs.fence());
   // At most max_frame_latency_ frames in flight: the one reason Present waits.
   while (frame_fences_.size() > max_frame_latency_) {
@@ -65,6 +108,29 @@ HRESULT Device::present(const RECT *, const RECT *, HWND, const RGNDATA *, DWORD
     frame_fences_.pop_front();
   }
   return cs.channel().device_lost.load() ? D3DERR_DEVICELOST : D3D_OK;
+}
+
+uint32_t Device::window_target(HWND window) {
+  if (auto it = window_targets_.find(window); it != window_targets_.end()) return it->second;
+  nv_window native;
+  if (!native_window(window, "Present", native)) {
+    window_targets_.emplace(window, 0); // logged once; presents nothing to it
+    return 0;
+  }
+  const uint32_t target = commands().new_handle();
+  // D3DPRESENT_INTERVAL_IMMEDIATE presents without waiting for the vertical blank; every other
+  // interval waits for it (one blank: Novem does not skip more).
+  const bool vsync = present_parameters_.PresentationInterval != D3DPRESENT_INTERVAL_IMMEDIATE;
+  commands().push(NV_OP_CREATE_SWAPCHAIN, nv_cmd_create_swapchain{target, vsync ? 1u : 0u, native});
+  window_targets_.emplace(window, target);
+  return target;
+}
+
+void Device::forget_window(HWND window) {
+  auto it = window_targets_.find(window);
+  if (it == window_targets_.end() || window == device_window_) return;
+  if (it->second) commands().push(NV_OP_DESTROY_SWAPCHAIN, nv_cmd_destroy_swapchain{it->second});
+  window_targets_.erase(it);
 }
 
 HRESULT Device::GetBackBuffer(UINT swapchain, UINT index, D3DBACKBUFFER_TYPE type, IDirect3DSurface9 **surface) {

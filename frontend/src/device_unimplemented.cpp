@@ -6,11 +6,6 @@
 
 namespace novem {
 
-HRESULT Device::SetCursorProperties(UINT, UINT, IDirect3DSurface9 *) { NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL); }
-void Device::SetCursorPosition(int, int, DWORD) { NOVEM_UNIMPLEMENTED(); }
-WINBOOL Device::ShowCursor(WINBOOL) { NOVEM_UNIMPLEMENTED(FALSE); }
-HRESULT Device::CreateAdditionalSwapChain(D3DPRESENT_PARAMETERS *, IDirect3DSwapChain9 **) { NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL); }
-HRESULT Device::SetDialogBoxMode(WINBOOL) { NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL); }
 HRESULT Device::ProcessVertices(UINT, UINT, UINT, IDirect3DVertexBuffer9 *, IDirect3DVertexDeclaration9 *, DWORD) { NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL); }
 
 } // namespace novem

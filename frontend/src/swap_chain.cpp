@@ -1,6 +1,34 @@
 #include "swap_chain.hpp"
 
+#include "format.hpp"
+#include "surface.hpp"
+
 namespace novem {
+
+SwapChain::SwapChain(Device *device, const D3DPRESENT_PARAMETERS &parameters, HWND window)
+    : DeviceObject(device, 1), parameters_(parameters), window_(window) {
+  device_->AddRef(); // a public reference: the application holds the device through it
+  back_buffer_ = Surface::create_image(device, 0, parameters.BackBufferWidth, parameters.BackBufferHeight,
+                                       parameters.BackBufferFormat, D3DUSAGE_RENDERTARGET, parameters.MultiSampleType);
+  back_buffer_->add_private_ref();
+  CommandStream &cs = device->commands();
+  front_image_ = cs.new_handle();
+  const FormatInfo front = format_info(parameters.BackBufferFormat);
+  cs.push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{front_image_, front.storage, parameters.BackBufferWidth,
+                                                  parameters.BackBufferHeight, NV_IMAGE_RENDER_TARGET, 1});
+  const nv_rect whole{0, 0, int32_t(parameters.BackBufferWidth), int32_t(parameters.BackBufferHeight)};
+  cs.push(NV_OP_FILL_IMAGE, nv_cmd_fill_image{front_image_, 0, whole, {0.0f, 0.0f, 0.0f, 1.0f}});
+  // Like a D3DPOOL_DEFAULT resource: Reset refuses while it exists (D3D9Ex devices excepted).
+  device->count_default_pool_resource(+1);
+}
+
+SwapChain::~SwapChain() {
+  if (!additional()) return;
+  back_buffer_->release_private_ref();
+  device_->commands().push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{front_image_});
+  if (window_) device_->forget_window(window_);
+  device_->count_default_pool_resource(-1);
+}
 
 HRESULT SwapChain::QueryInterface(REFIID iid, void **out) {
   // IDirect3DSwapChain9Ex only for a device of Direct3DCreate9Ex, as Windows.
@@ -10,15 +38,27 @@ HRESULT SwapChain::QueryInterface(REFIID iid, void **out) {
 HRESULT SwapChain::Present(const RECT *src_rect, const RECT *dst_rect, HWND dst_window_override,
                            const RGNDATA *dirty_region, DWORD flags) {
   DeviceLock lock(*device_);
-  return device_->present(src_rect, dst_rect, dst_window_override, dirty_region, flags);
+  if (!additional()) return device_->present(src_rect, dst_rect, dst_window_override, dirty_region, flags);
+  return device_->present_chain(Device::PresentChain{back_buffer_, front_image_, window_, &parameters_, &present_count_},
+                                src_rect, dst_rect, dst_window_override, flags);
 }
 
 HRESULT SwapChain::GetFrontBufferData(IDirect3DSurface9 *dst_surface) {
-  return device_->GetFrontBufferData(0, dst_surface);
+  if (!additional()) return device_->GetFrontBufferData(0, dst_surface);
+  DeviceLock lock(*device_);
+  return device_->read_front_buffer(front_image_, parameters_, static_cast<Surface *>(dst_surface));
 }
 
+// One back buffer is kept whatever BackBufferCount says (presentation copies it, never flips).
 HRESULT SwapChain::GetBackBuffer(UINT index, D3DBACKBUFFER_TYPE type, IDirect3DSurface9 **surface) {
-  return device_->GetBackBuffer(0, index, type, surface);
+  if (!additional()) return device_->GetBackBuffer(0, index, type, surface);
+  if (!surface) return D3DERR_INVALIDCALL;
+  *surface = nullptr;
+  if (index != 0 || type != D3DBACKBUFFER_TYPE_MONO) return D3DERR_INVALIDCALL;
+  DeviceLock lock(*device_);
+  back_buffer_->AddRef();
+  *surface = back_buffer_;
+  return D3D_OK;
 }
 
 HRESULT SwapChain::GetRasterStatus(D3DRASTER_STATUS *status) { return device_->GetRasterStatus(0, status); }
@@ -28,20 +68,19 @@ HRESULT SwapChain::GetDisplayMode(D3DDISPLAYMODE *mode) { return device_->GetDis
 HRESULT SwapChain::GetPresentParameters(D3DPRESENT_PARAMETERS *parameters) {
   if (!parameters) return D3DERR_INVALIDCALL;
   DeviceLock lock(*device_);
-  *parameters = device_->present_parameters();
+  *parameters = additional() ? parameters_ : device_->present_parameters();
   return D3D_OK;
 }
 
 HRESULT SwapChain::GetLastPresentCount(UINT *count) {
   if (!count) return D3DERR_INVALIDCALL;
   DeviceLock lock(*device_);
-  *count = device_->present_count();
+  *count = additional() ? present_count_ : device_->present_count();
   return D3D_OK;
 }
 
-// Present statistics need a display's vblank counter; a headless device has none. Windows
-// answers D3DERR_INVALIDCALL unless the swap effect is D3DSWAPEFFECT_FLIPEX, which a headless
-// device never has.
+// Present statistics need a display's vblank counter, which Novem does not read. Windows
+// answers D3DERR_INVALIDCALL unless the swap effect is D3DSWAPEFFECT_FLIPEX.
 HRESULT SwapChain::GetPresentStats(D3DPRESENTSTATS *) { return D3DERR_INVALIDCALL; }
 
 HRESULT SwapChain::GetDisplayModeEx(D3DDISPLAYMODEEX *mode, D3DDISPLAYROTATION *rotation) {

@@ -1,15 +1,24 @@
-// IDirect3DSwapChain9Ex for the device's implicit swap chain 0: what GetSwapChain(0) hands out.
-// Engines often present and fetch the back buffer through it rather than the device; every
-// method forwards to the device's own (headless: one back buffer, see docs/d3d9-behaviour.md).
+// IDirect3DSwapChain9Ex. The implicit swap chain 0 (what GetSwapChain(0) hands out) forwards
+// to the device's own back buffer and presentation parameters: engines often present and fetch
+// the back buffer through it rather than the device. An additional swap chain
+// (CreateAdditionalSwapChain) has its own back buffer and front image of its own size and
+// presents to its own window, or headless (docs/d3d9-behaviour.md, "Presentation").
 #pragma once
 
 #include "device_child.hpp"
 
 namespace novem {
 
+class Surface;
+
 class SwapChain final : public DeviceObject<IDirect3DSwapChain9Ex> {
 public:
+  // The implicit swap chain 0.
   explicit SwapChain(Device *device) : DeviceObject(device, 0) {}
+  // An additional swap chain for checked parameters (Device::CreateAdditionalSwapChain); `window`
+  // NULL makes it headless.
+  SwapChain(Device *device, const D3DPRESENT_PARAMETERS &parameters, HWND window);
+  ~SwapChain() override;
 
   HRESULT STDMETHODCALLTYPE QueryInterface(REFIID iid, void **out) override;
   HRESULT STDMETHODCALLTYPE Present(const RECT *src_rect, const RECT *dst_rect, HWND dst_window_override,
@@ -23,6 +32,16 @@ public:
   HRESULT STDMETHODCALLTYPE GetLastPresentCount(UINT *last_present_count) override;
   HRESULT STDMETHODCALLTYPE GetPresentStats(D3DPRESENTSTATS *stats) override;
   HRESULT STDMETHODCALLTYPE GetDisplayModeEx(D3DDISPLAYMODEEX *mode, D3DDISPLAYROTATION *rotation) override;
+
+private:
+  bool additional() const { return back_buffer_ != nullptr; }
+
+  // An additional swap chain's own (all empty for the implicit one).
+  D3DPRESENT_PARAMETERS parameters_{};
+  Surface *back_buffer_ = nullptr; // a private reference
+  uint32_t front_image_ = 0;
+  HWND window_ = nullptr;
+  UINT present_count_ = 0;
 };
 
 } // namespace novem

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <string>
 
@@ -14,11 +15,15 @@ namespace novem_gl {
 
 namespace {
 
-// eglGetPlatformDisplayEXT returns the same EGLDisplay for every caller and eglTerminate ends it
-// for all of them, so the devices and probes of this process share it by count.
+// eglGetPlatformDisplayEXT returns the same EGLDisplay for every caller of one native display
+// and eglTerminate ends it for all of them, so the devices and probes of this process share each
+// display by count: the surfaceless one (key nullptr) and one per X11 Display*.
 std::mutex display_mutex;
-int display_users = 0;
-EGLDisplay shared_display = EGL_NO_DISPLAY;
+struct SharedDisplay {
+  EGLDisplay display;
+  int users;
+};
+std::map<void *, SharedDisplay> shared_displays;
 
 bool has_word(const char *list, const char *word) {
   if (!list) return false;
@@ -28,41 +33,46 @@ bool has_word(const char *list, const char *word) {
   return false;
 }
 
-EGLDisplay acquire_display(std::string &error) {
+std::string egl_error() {
+  char hex[16];
+  std::snprintf(hex, sizeof hex, "%04x", eglGetError());
+  return std::string("EGL error 0x") + hex;
+}
+
+EGLDisplay acquire_display(void *x11_display, std::string &error) {
   std::lock_guard lock(display_mutex);
-  if (display_users > 0) {
-    ++display_users;
-    return shared_display;
+  if (auto it = shared_displays.find(x11_display); it != shared_displays.end()) {
+    ++it->second.users;
+    return it->second.display;
   }
   const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-  if (!has_word(client, "EGL_EXT_platform_base") || !has_word(client, "EGL_MESA_platform_surfaceless")) {
-    error = "EGL lacks EGL_EXT_platform_base/EGL_MESA_platform_surfaceless";
+  const char *platform = x11_display ? "EGL_KHR_platform_x11" : "EGL_MESA_platform_surfaceless";
+  if (!has_word(client, "EGL_EXT_platform_base") || !has_word(client, platform)) {
+    error = std::string("EGL lacks EGL_EXT_platform_base/") + platform;
     return EGL_NO_DISPLAY;
   }
   auto get_platform_display =
       reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
-  EGLDisplay display = get_platform_display
-                           ? get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr)
-                           : EGL_NO_DISPLAY;
+  EGLDisplay display = EGL_NO_DISPLAY;
+  if (get_platform_display)
+    display = x11_display ? get_platform_display(EGL_PLATFORM_X11_KHR, x11_display, nullptr)
+                          : get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
   EGLint major = 0, minor = 0;
   if (display == EGL_NO_DISPLAY || !eglInitialize(display, &major, &minor)) {
-    error = "cannot initialize the EGL surfaceless display (EGL error 0x" + [] {
-      char hex[16];
-      std::snprintf(hex, sizeof hex, "%04x", eglGetError());
-      return std::string(hex);
-    }() + ")";
+    error = std::string("cannot initialize the EGL ") + (x11_display ? "X11" : "surfaceless") + " display (" +
+            egl_error() + ")";
     return EGL_NO_DISPLAY;
   }
-  shared_display = display;
-  display_users = 1;
+  shared_displays[x11_display] = SharedDisplay{display, 1};
   return display;
 }
 
-void release_display() {
+void release_display(void *x11_display) {
   std::lock_guard lock(display_mutex);
-  if (--display_users == 0) {
-    eglTerminate(shared_display);
-    shared_display = EGL_NO_DISPLAY;
+  auto it = shared_displays.find(x11_display);
+  if (it != shared_displays.end() && --it->second.users == 0) {
+    eglTerminate(it->second.display);
+    shared_displays.erase(it);
   }
 }
 
@@ -77,10 +87,11 @@ void KHRONOS_APIENTRY debug_message(GLenum, GLenum type, GLuint id, GLenum sever
 
 } // namespace
 
-bool Context::create(bool debug, std::string &error) {
-  EGLDisplay display = acquire_display(error);
+bool Context::create(bool debug, void *x11_display, std::string &error) {
+  EGLDisplay display = acquire_display(x11_display, error);
   if (display == EGL_NO_DISPLAY) return false;
   display_ = display;
+  native_ = x11_display;
 
   const char *ext = eglQueryString(display, EGL_EXTENSIONS);
   if (!has_word(ext, "EGL_KHR_surfaceless_context") || !has_word(ext, "EGL_KHR_create_context")) {
@@ -94,7 +105,17 @@ bool Context::create(bool debug, std::string &error) {
     return false;
   }
   EGLConfig config = EGL_NO_CONFIG_KHR;
-  if (!has_word(ext, "EGL_KHR_no_config_context")) {
+  if (x11_display) { // the window surfaces' config: 8-bit RGB, double-buffered windows
+    const EGLint want[] = {EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_RED_SIZE, 8,
+                           EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_NONE};
+    EGLint count = 0;
+    if (!eglChooseConfig(display, want, &config, 1, &count) || count < 1) {
+      error = "EGL has no config for OpenGL windows";
+      destroy();
+      return false;
+    }
+    config_ = config;
+  } else if (!has_word(ext, "EGL_KHR_no_config_context")) {
     const EGLint want[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
     EGLint count = 0;
     if (!eglChooseConfig(display, want, &config, 1, &count) || count < 1) {
@@ -151,9 +172,53 @@ void Context::destroy() {
   }
   eglReleaseThread();
   display_ = nullptr;
+  current_ = nullptr;
+  config_ = nullptr;
   gl = NovemGL{};
-  release_display();
+  release_display(native_);
+  native_ = nullptr;
 }
+
+void *Context::create_window_surface(void *x11_display, uint64_t window, std::string &error) {
+  if (!native_ || x11_display != native_) {
+    error = "the OpenGL context was made for another display (a device presents only to windows of its own "
+            "window's display)";
+    return nullptr;
+  }
+  EGLSurface surface = eglCreateWindowSurface(display_, config_, EGLNativeWindowType(window), nullptr);
+  if (surface == EGL_NO_SURFACE) {
+    error = "eglCreateWindowSurface failed (" + egl_error() + ")";
+    return nullptr;
+  }
+  return surface;
+}
+
+void Context::destroy_window_surface(void *surface) {
+  if (!surface) return;
+  if (surface == current_) {
+    int w = 0, h = 0;
+    bind_window_surface(nullptr, 0, w, h);
+  }
+  eglDestroySurface(display_, surface);
+}
+
+bool Context::bind_window_surface(void *surface, int interval, int &width, int &height) {
+  if (surface != current_) {
+    if (!eglMakeCurrent(display_, surface ? surface : EGL_NO_SURFACE, surface ? surface : EGL_NO_SURFACE, context_))
+      return false;
+    current_ = surface;
+  }
+  if (!surface) return true;
+  eglSwapInterval(display_, interval);
+  EGLint w = 0, h = 0;
+  eglQuerySurface(display_, surface, EGL_WIDTH, &w);
+  eglQuerySurface(display_, surface, EGL_HEIGHT, &h);
+  width = w;
+  height = h;
+  return true;
+}
+
+bool Context::swap_buffers(void *surface) { return eglSwapBuffers(display_, surface); }
 
 bool Context::has_extension(const char *name) const {
   GLint count = 0;

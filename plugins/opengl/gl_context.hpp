@@ -1,9 +1,12 @@
-// The EGL side: a surfaceless display (EGL_MESA_platform_surfaceless), a GL 4.5 core context
-// current on the calling thread, and the GL dispatch table loaded through eglGetProcAddress.
+// The EGL side: a surfaceless display (EGL_MESA_platform_surfaceless), or for a device with a
+// window the window's X11 display (EGL_KHR_platform_x11), a GL 4.5 core context current on the
+// calling thread, window surfaces on that display, and the GL dispatch table loaded through
+// eglGetProcAddress.
 // A Context is created, used and destroyed on one thread: the device's submission thread, or
 // probe()'s own temporary thread.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "novem_gl.h"
@@ -18,9 +21,19 @@ public:
   ~Context() { destroy(); }
 
   // debug: a debug context whose messages go to the log (KHR_debug, synchronous).
-  // Returns false with one line in error when EGL or GL 4.5 core is unavailable.
-  bool create(bool debug, std::string &error);
+  // x11_display: an Xlib Display* whose windows the context will present to, or nullptr
+  // (surfaceless). Returns false with one line in error when EGL or GL 4.5 core is unavailable.
+  bool create(bool debug, void *x11_display, std::string &error);
   void destroy();
+
+  // Window surfaces (a context made with an X11 display only). create_window_surface returns
+  // nullptr with one line in error when the window cannot be drawn to.
+  void *create_window_surface(void *x11_display, uint64_t window, std::string &error);
+  void destroy_window_surface(void *surface);
+  // Makes surface the context's draw and read surface (nullptr: none), sets the swap interval
+  // (0 or 1) and answers its size in pixels; false when it cannot.
+  bool bind_window_surface(void *surface, int interval, int &width, int &height);
+  bool swap_buffers(void *surface);
 
   bool has_extension(const char *name) const;
 
@@ -30,6 +43,9 @@ public:
 private:
   void *display_ = nullptr; // EGLDisplay
   void *context_ = nullptr; // EGLContext
+  void *native_ = nullptr;  // the X11 Display*, or nullptr (surfaceless)
+  void *config_ = nullptr;  // EGLConfig of the context and its window surfaces
+  void *current_ = nullptr; // the window surface current, or nullptr
 };
 
 } // namespace novem_gl

@@ -22,7 +22,8 @@ const char *opcode_name(uint16_t op) {
       "SET_SCISSOR",  "SET_PIPELINE",  "SET_VERTEX_BUFFER", "SET_CONSTANTS",   "CLEAR",
       "DRAW",         "READ_IMAGE",    "PRESENT",        "FENCE",             "SET_INDEX_BUFFER",
       "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE",  "SET_DYNAMIC_STATE", "BEGIN_QUERY",   "END_QUERY",
-      "BLIT_IMAGE",   "FILL_IMAGE",   "GENERATE_MIPS", "UPDATE_CONSTANTS"};
+      "BLIT_IMAGE",   "FILL_IMAGE",   "GENERATE_MIPS", "UPDATE_CONSTANTS",
+      "CREATE_SWAPCHAIN", "DESTROY_SWAPCHAIN"};
   return op < NV_OP_COUNT ? names[op] : "?";
 }
 
@@ -44,7 +45,7 @@ Config Config::from_environment() {
 }
 
 Executor::Executor(nv_channel &channel, Context &context, const Config &config)
-    : channel_(channel), gl_(context.gl), config_(config),
+    : channel_(channel), context_(context), gl_(context.gl), config_(config),
       check_errors_(config.check_errors && !context.debug_output), state_(gl_, config.state_cache),
       programs_(gl_, channel, config.dump_glsl), framebuffers_(gl_) {}
 
@@ -129,6 +130,8 @@ void Executor::shutdown() {
   }
   fences_.clear();
   queries_.clear();
+  for (auto &[handle, window] : windows_) context_.destroy_window_surface(window.surface);
+  windows_.clear();
   copy_fbos_.destroy(gl_);
   pipelines_.clear();
   programs_.clear();
@@ -487,15 +490,6 @@ void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
   gl_.ReadPixels(r.x, r.y, r.width, r.height, img->format->read_format, img->format->read_type, channel_.readback);
 }
 
-void Executor::present(const nv_cmd_present &, const nv_cmd_header *) {
-  // Headless: a frame boundary only. Hand the frame's work to the GPU.
-  if (config_.suballocation) {
-    arena_.end_serial();
-    arena_.poll();
-  }
-  gl_.Flush();
-  unflushed_ = false;
-}
 
 // ---- textures ----
 

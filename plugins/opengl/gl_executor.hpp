@@ -71,7 +71,7 @@ public:
   void clear(const nv_cmd_clear &a, const nv_cmd_header *h);
   void draw(const nv_cmd_draw &a, const nv_cmd_header *h);
   void read_image(const nv_cmd_read_image &a, const nv_cmd_header *h);
-  void present(const nv_cmd_present &a, const nv_cmd_header *h);
+  void present(const nv_cmd_present &a, const nv_cmd_header *h); // gl_present.cpp
   void fence(const nv_cmd_fence &a, const nv_cmd_header *h);
   void set_index_buffer(const nv_cmd_set_index_buffer &a, const nv_cmd_header *h);
   void draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *h);
@@ -84,6 +84,8 @@ public:
   void fill_image(const nv_cmd_fill_image &a, const nv_cmd_header *h);   // gl_copy.cpp
   void generate_mips(const nv_cmd_generate_mips &a, const nv_cmd_header *h);
   void update_constants(const nv_cmd_update_constants &a, const nv_cmd_header *h);
+  void create_swapchain(const nv_cmd_create_swapchain &a, const nv_cmd_header *h);   // gl_present.cpp
+  void destroy_swapchain(const nv_cmd_destroy_swapchain &a, const nv_cmd_header *h); // gl_present.cpp
 
 private:
   // A table entry: the handler, then (unless KHR_debug reports them) any GL error it raised.
@@ -125,6 +127,7 @@ private:
   };
 
   nv_channel &channel_;
+  Context &context_;
   const NovemGL &gl_;
   Config config_;
   bool check_errors_;
@@ -180,6 +183,13 @@ private:
   std::vector<uint8_t> staging_; // uploads GL cannot take as they come (packed blocks, widened L4A4)
 
   Queries queries_{gl_};
+  struct WindowSurface {
+    void *surface = nullptr; // EGLSurface; nullptr when it could not be made
+    int interval = 1;        // eglSwapInterval
+    int width = 0, height = 0; // the size last presented at
+  };
+  void draw_to_window(const Image &img, GLuint src, const nv_cmd_present &a, int width, int height);
+  std::unordered_map<uint32_t, WindowSurface> windows_; // by swapchain handle
   CopyFramebuffers copy_fbos_;
 
   std::deque<PendingFence> fences_;
@@ -217,6 +227,8 @@ constexpr novem::DispatchTable<Executor> Executor::table() {
   t[NV_OP_FILL_IMAGE] = run<nv_cmd_fill_image, &Executor::fill_image>;
   t[NV_OP_GENERATE_MIPS] = run<nv_cmd_generate_mips, &Executor::generate_mips>;
   t[NV_OP_UPDATE_CONSTANTS] = run<nv_cmd_update_constants, &Executor::update_constants>;
+  t[NV_OP_CREATE_SWAPCHAIN] = run<nv_cmd_create_swapchain, &Executor::create_swapchain>;
+  t[NV_OP_DESTROY_SWAPCHAIN] = run<nv_cmd_destroy_swapchain, &Executor::destroy_swapchain>;
   return t;
 }
 

@@ -32,10 +32,11 @@ void set_error(char *error, size_t error_size, const std::string &message) {
 }
 
 // The submission thread: context, executor, the worker loop until destroy_device, teardown.
-void device_thread(nv_channel &channel, Config config, std::promise<std::string> started) {
+// x11_display: the device window's Xlib Display* (its windows can be presented to), or nullptr.
+void device_thread(nv_channel &channel, Config config, void *x11_display, std::promise<std::string> started) {
   Context context;
   std::string error;
-  if (!context.create(config.debug, error)) {
+  if (!context.create(config.debug, x11_display, error)) {
     started.set_value(error);
     return;
   }
@@ -115,7 +116,7 @@ int probe(nv_adapter_info *info, char *error, size_t error_size) {
   nv_adapter_info result{};
   std::thread([&] {
     Context ctx;
-    if (ctx.create(false, failure)) describe(ctx, result);
+    if (ctx.create(false, nullptr, failure)) describe(ctx, result);
   }).join();
   if (!failure.empty()) {
     set_error(error, error_size, failure);
@@ -126,14 +127,20 @@ int probe(nv_adapter_info *info, char *error, size_t error_size) {
 }
 
 nv_device *create_device(const nv_device_desc *desc, nv_channel *channel, char *error, size_t error_size) {
+  void *x11_display = nullptr;
   if (desc && desc->struct_size >= offsetof(nv_device_desc, window) + sizeof desc->window && desc->window) {
-    set_error(error, error_size, "windows are not supported yet; the OpenGL plugin renders headless only");
-    return nullptr;
+    const auto *window = static_cast<const nv_window *>(desc->window);
+    if (window->system != NV_WINDOW_X11) {
+      set_error(error, error_size, "the device window is not an X11 window");
+      return nullptr;
+    }
+    x11_display = reinterpret_cast<void *>(uintptr_t(window->display));
   }
   auto *device = new nv_device(*channel);
   std::promise<std::string> started;
   std::future<std::string> result = started.get_future();
-  device->thread = std::thread(device_thread, std::ref(*channel), Config::from_environment(), std::move(started));
+  device->thread =
+      std::thread(device_thread, std::ref(*channel), Config::from_environment(), x11_display, std::move(started));
   std::string failure = result.get();
   if (!failure.empty()) {
     device->thread.join();

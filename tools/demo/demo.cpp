@@ -1,8 +1,10 @@
 // novem-demo: renders a spinning, depth-tested cube with a blended overlay through the D3D9 API,
-// headless, and writes the last frame as a PNG. It is an ordinary D3D9 program: only the
-// window (none) and the PNG writing are Linux-specific.
+// headless or (--window) in an SDL2 window, and writes the last frame as a PNG. It is an
+// ordinary D3D9 program: only the window (an SDL_Window* as the HWND) and the PNG writing are
+// Linux-specific.
 //
-//   novem-demo [--backend vulkan|opengl|null|PATH] [--frames N] [--size WxH] [--out FILE.png]
+//   novem-demo [--window] [--backend vulkan|opengl|null|PATH] [--frames N] [--size WxH] [--out FILE.png]
+#include <SDL2/SDL.h>
 #include <d3d9.h>
 
 #include <chrono>
@@ -82,6 +84,16 @@ void cube(Vertex out[36]) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // --window: present every frame to an SDL window of the back buffer's size (the other options
+  // are the headless samples' own).
+  bool windowed = false;
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--window") == 0) {
+      windowed = true;
+      for (int j = i; j + 1 < argc; ++j) argv[j] = argv[j + 1];
+      --argc;
+      break;
+    }
   novem::headless::Options o{"novem-demo.png", 60, 320, 240};
   if (int status = novem::headless::parse("novem-demo", "renders a cube headless through Novem and writes the last frame as a PNG",
                                           argc, argv, o);
@@ -93,16 +105,26 @@ int main(int argc, char **argv) {
   IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
   D3DADAPTER_IDENTIFIER9 id;
   CHECK_HR(d3d->GetAdapterIdentifier(0, 0, &id));
+  SDL_Window *window = nullptr;
+  if (windowed) {
+    if (SDL_Init(SDL_INIT_VIDEO) != 0 ||
+        !(window = SDL_CreateWindow("novem-demo", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, int(width),
+                                    int(height), SDL_WINDOW_SHOWN | SDL_WINDOW_RESIZABLE))) {
+      std::fprintf(stderr, "novem-demo: no SDL window: %s\n", SDL_GetError());
+      return 1;
+    }
+  }
   D3DPRESENT_PARAMETERS pp{};
+  pp.hDeviceWindow = reinterpret_cast<HWND>(window); // NULL: headless
   pp.BackBufferWidth = width;
   pp.BackBufferHeight = height;
   pp.BackBufferFormat = D3DFMT_X8R8G8B8;
   pp.SwapEffect = D3DSWAPEFFECT_DISCARD;
-  pp.Windowed = TRUE; // and no window: headless
+  pp.Windowed = TRUE;
   pp.EnableAutoDepthStencil = TRUE;
   pp.AutoDepthStencilFormat = D3DFMT_D24S8;
   IDirect3DDevice9 *device = nullptr;
-  CHECK_HR(d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &device));
+  CHECK_HR(d3d->CreateDevice(0, D3DDEVTYPE_HAL, pp.hDeviceWindow, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &device));
   std::printf("device: %s\n", id.Description);
 
   Vertex vertices[36];
@@ -126,6 +148,8 @@ int main(int argc, char **argv) {
                               {8, h - 8, 0, 1, 0x80a0c0ff}, {w - 8, h - 8, 0, 1, 0x80a0c0ff}};
   auto start = std::chrono::steady_clock::now();
   for (int frame = 0; frame < frames; ++frame) {
+    for (SDL_Event event; window && SDL_PollEvent(&event);)
+      if (event.type == SDL_QUIT) frame = frames; // the last frame is still drawn and written
     float t = float(frame) / 60.0f;
     CHECK_HR(device->Clear(0, nullptr, D3DCLEAR_TARGET | D3DCLEAR_ZBUFFER, 0xff101820, 1.0f, 0));
     CHECK_HR(device->BeginScene());
@@ -153,5 +177,9 @@ int main(int argc, char **argv) {
   vb->Release();
   device->Release();
   d3d->Release();
+  if (window) {
+    SDL_DestroyWindow(window);
+    SDL_Quit();
+  }
   return 0;
 }

@@ -19,7 +19,7 @@ extern "C" {
 #endif
 
 /* Bumped on any change to this header, commands.h or channel.hpp's layout. */
-#define NV_BACKEND_ABI_VERSION 5u /* ABI 5: instance divisors (nv_pipeline_desc.instance_divisors); render-target levels and cube faces (SET_RENDER_TARGETS, READ_IMAGE) */
+#define NV_BACKEND_ABI_VERSION 5u /* ABI 5: instance divisors (nv_pipeline_desc.instance_divisors); render-target levels and cube faces (SET_RENDER_TARGETS, READ_IMAGE); windows (nv_window, CREATE_SWAPCHAIN, DESTROY_SWAPCHAIN, PRESENT rectangles) */
 #define NV_PLUGIN_ENTRY_NAME "novem_plugin_entry"
 
 /* What a format can be used for on this device (nv_adapter_info.format_support). */
@@ -56,7 +56,10 @@ typedef struct nv_adapter_info {
 typedef struct nv_device_desc {
   uint32_t struct_size; /* sizeof(nv_device_desc), for growth within one ABI version */
   uint32_t flags;       /* none yet */
-  void *window;         /* NULL: headless (offscreen targets only) */
+  /* NULL: headless (offscreen targets only). ABI 5: else a const nv_window * (commands.h), the
+   * device window: the GL plugin makes its context on that window's display so that windows of
+   * that display can be presented. Presenting itself goes through CREATE_SWAPCHAIN. */
+  void *window;
 } nv_device_desc;
 
 typedef struct nv_channel nv_channel; /* defined in channel.hpp: the ring and completion state */

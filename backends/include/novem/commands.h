@@ -232,6 +232,8 @@ typedef enum nv_opcode {
   NV_OP_FILL_IMAGE,       /* ABI 4 */
   NV_OP_GENERATE_MIPS,    /* ABI 4 */
   NV_OP_UPDATE_CONSTANTS, /* ABI 4 */
+  NV_OP_CREATE_SWAPCHAIN, /* ABI 5 */
+  NV_OP_DESTROY_SWAPCHAIN, /* ABI 5 */
   NV_OP_COUNT
 } nv_opcode;
 
@@ -312,8 +314,19 @@ typedef struct nv_cmd_read_image {
   uint32_t level; /* ABI 5 */
   uint32_t layer; /* ABI 5 */
 } nv_cmd_read_image;
-/* The frame in image is done. Headless: a frame boundary only. */
-typedef struct nv_cmd_present { uint32_t image; } nv_cmd_present;
+/* The frame in image is done. swapchain 0 (headless): a frame boundary only.
+ * ABI 5: swapchain != 0 (made by CREATE_SWAPCHAIN): src_rect of image (level 0 of a
+ * single-sampled colour image; width 0 = the whole image) is shown in dst_rect of the window
+ * (window pixels, row 0 at the top; width 0 = the whole window as it is now), scaled with linear
+ * filtering; the rest of the window shows black. The window's size is read at each PRESENT, so a
+ * resized window is filled again (Vulkan: the swapchain is made again when it is out of date or
+ * of another size; GL: the window surface follows the window). */
+typedef struct nv_cmd_present {
+  uint32_t image;
+  uint32_t swapchain; /* ABI 5 */
+  nv_rect src_rect;   /* ABI 5 */
+  nv_rect dst_rect;   /* ABI 5 */
+} nv_cmd_present;
 /* Submits what came before. When the API has finished it, the plugin stores value into the
  * channel's completed fence (values increase by one each time). */
 typedef struct nv_cmd_fence { uint64_t value; } nv_cmd_fence;
@@ -435,6 +448,25 @@ typedef struct nv_cmd_generate_mips { uint32_t image; uint32_t filter; } nv_cmd_
  * changed register does not resend the whole block. Bytes past the block's current size extend
  * it (the gap reads as zero). Ordered with draws like SET_CONSTANTS. */
 typedef struct nv_cmd_update_constants { uint32_t stage; uint32_t offset; uint32_t size; } nv_cmd_update_constants;
+
+/* ABI 5: a native window. X11 (the only system so far): display is the Xlib Display* the window
+ * lives on (the application's connection; a plugin calls nothing on it but what its API does
+ * through xcb, which is thread-safe), window its Window (XID). */
+typedef enum nv_window_system { NV_WINDOW_NONE = 0, NV_WINDOW_X11 = 1 } nv_window_system;
+typedef struct nv_window {
+  uint32_t system; /* nv_window_system */
+  uint32_t reserved;
+  uint64_t display;
+  uint64_t window;
+} nv_window;
+
+/* ABI 5: makes `swapchain` (a handle of its own kind) the presentation target of window:
+ * Vulkan a VkSurfaceKHR and a VkSwapchainKHR, GL an EGL window surface (on a device created with
+ * a window on the same display: the GL context lives on that display). A swapchain that cannot be
+ * made is reported once on stderr and its PRESENTs show nothing. vsync: 1 waits for the
+ * display's vertical blank (D3DPRESENT_INTERVAL_ONE), 0 does not (INTERVAL_IMMEDIATE). */
+typedef struct nv_cmd_create_swapchain { uint32_t swapchain; uint32_t vsync; nv_window window; } nv_cmd_create_swapchain;
+typedef struct nv_cmd_destroy_swapchain { uint32_t swapchain; } nv_cmd_destroy_swapchain;
 
 #ifdef __cplusplus
 }

@@ -63,7 +63,7 @@ void BatchQueue::on_complete(BatchId id, std::function<void()> fn) {
   callbacks_.emplace(id, std::move(fn));
 }
 
-void BatchQueue::submit() {
+void BatchQueue::submit(VkSemaphore wait, VkPipelineStageFlags2 wait_stage, VkSemaphore signal) {
   if (!cmd_) return;
   Batch batch{recording_id_, cmd_, cmd_fence_, {}};
   cmd_ = VK_NULL_HANDLE;
@@ -76,6 +76,16 @@ void BatchQueue::submit() {
     VkSubmitInfo2 si{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
     si.commandBufferInfoCount = 1;
     si.pCommandBufferInfos = &cbi;
+    VkSemaphoreSubmitInfo wait_info{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+    wait_info.semaphore = wait;
+    wait_info.stageMask = wait_stage;
+    VkSemaphoreSubmitInfo signal_info{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+    signal_info.semaphore = signal;
+    signal_info.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    si.waitSemaphoreInfoCount = wait ? 1 : 0;
+    si.pWaitSemaphoreInfos = &wait_info;
+    si.signalSemaphoreInfoCount = signal ? 1 : 0;
+    si.pSignalSemaphoreInfos = &signal_info;
     r = device_.vk().QueueSubmit2(device_.queue(), 1, &si, batch.fence);
     channel_.submits.fetch_add(1, std::memory_order_relaxed);
   }

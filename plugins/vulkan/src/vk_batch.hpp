@@ -39,8 +39,10 @@ public:
   // Runs fn once batch `id` has completed: at once when it already has.
   void on_complete(BatchId id, std::function<void()> fn);
 
-  // Submits the recording batch (when anything was recorded).
-  void submit();
+  // Submits the recording batch (when anything was recorded). wait: a binary semaphore the batch
+  // waits for at wait_stage (a swapchain image's acquire); signal: one it signals (for present).
+  void submit(VkSemaphore wait = VK_NULL_HANDLE, VkPipelineStageFlags2 wait_stage = 0,
+              VkSemaphore signal = VK_NULL_HANDLE);
   // Completes channel fence `value` once everything recorded so far has completed: submits the
   // recording batch carrying it, or attaches it to the last batch in flight.
   void signal(uint64_t value);

@@ -19,17 +19,20 @@ uint32_t graphics_family(const NovemVkInstance &vk, VkPhysicalDevice gpu) {
   return UINT32_MAX;
 }
 
-} // namespace
-
-uint32_t Device::instance_divisor_limit(const NovemVkInstance &vk, VkPhysicalDevice gpu) {
+bool has_extension(const NovemVkInstance &vk, VkPhysicalDevice gpu, const char *name) {
   uint32_t count = 0;
   vk.EnumerateDeviceExtensionProperties(gpu, nullptr, &count, nullptr);
   std::vector<VkExtensionProperties> extensions(count);
   vk.EnumerateDeviceExtensionProperties(gpu, nullptr, &count, extensions.data());
-  bool listed = false;
   for (const VkExtensionProperties &e : extensions)
-    listed |= std::strcmp(e.extensionName, VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME) == 0;
-  if (!listed) return 1;
+    if (std::strcmp(e.extensionName, name) == 0) return true;
+  return false;
+}
+
+} // namespace
+
+uint32_t Device::instance_divisor_limit(const NovemVkInstance &vk, VkPhysicalDevice gpu) {
+  if (!has_extension(vk, gpu, VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME)) return 1;
   VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT features{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT};
   VkPhysicalDeviceFeatures2 have{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &features};
@@ -82,8 +85,14 @@ Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu) : instance
   VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT divisor{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT};
   divisor.vertexAttributeInstanceRateDivisor = VK_TRUE;
-  const char *extensions[] = {VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME};
-  if (max_instance_divisor_ > 1) want13.pNext = &divisor;
+  std::vector<const char *> extensions;
+  if (max_instance_divisor_ > 1) {
+    want13.pNext = &divisor;
+    extensions.push_back(VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME);
+  }
+  // VK_KHR_swapchain when the device has it: windows present through it.
+  swapchain_ = has_extension(instance, gpu, VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+  if (swapchain_) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_ci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -94,8 +103,8 @@ Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu) : instance
   VkDeviceCreateInfo ci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &want};
   ci.queueCreateInfoCount = 1;
   ci.pQueueCreateInfos = &queue_ci;
-  ci.enabledExtensionCount = max_instance_divisor_ > 1 ? 1 : 0;
-  ci.ppEnabledExtensionNames = extensions;
+  ci.enabledExtensionCount = uint32_t(extensions.size());
+  ci.ppEnabledExtensionNames = extensions.data();
   check(instance.CreateDevice(gpu, &ci, nullptr, &device_), "vkCreateDevice");
   novem_vk_load_device(&vk_, instance.GetDeviceProcAddr, device_);
   vk_.GetDeviceQueue(device_, queue_family_, 0, &queue_);

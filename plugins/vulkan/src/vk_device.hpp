@@ -40,6 +40,7 @@ public:
   // What vkCmdSetDepthBias' constant is multiplied by, for a UNORM depth format, so that one
   // unit is that format's 2^-n step (the contract's unit); 1 where the driver counts so already.
   float unorm_depth_bias_scale() const { return unorm_depth_bias_scale_; }
+  bool swapchain() const { return swapchain_; } // VK_KHR_swapchain is enabled
 
 private:
   const NovemVkInstance &instance_;
@@ -54,6 +55,7 @@ private:
   bool independent_blend_ = false;
   uint32_t max_instance_divisor_ = 1;
   float unorm_depth_bias_scale_ = 1.0f;
+  bool swapchain_ = false;
 };
 
 } // namespace novem::vk

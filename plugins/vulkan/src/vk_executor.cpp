@@ -15,6 +15,7 @@
 #include "vk_pipeline.hpp"
 #include "vk_query.hpp"
 #include "vk_shader.hpp"
+#include "vk_swapchain.hpp"
 #include "vk_texture.hpp"
 #include "vk_uniform_ring.hpp"
 
@@ -29,7 +30,8 @@ const char *opcode_name(uint16_t op) {
       "SET_SCISSOR",  "SET_PIPELINE",  "SET_VERTEX_BUFFER", "SET_CONSTANTS", "CLEAR",
       "DRAW",         "READ_IMAGE",    "PRESENT",        "FENCE",         "SET_INDEX_BUFFER",
       "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE",  "SET_DYNAMIC_STATE", "BEGIN_QUERY",   "END_QUERY",
-      "BLIT_IMAGE",   "FILL_IMAGE",   "GENERATE_MIPS", "UPDATE_CONSTANTS"};
+      "BLIT_IMAGE",   "FILL_IMAGE",   "GENERATE_MIPS", "UPDATE_CONSTANTS",
+      "CREATE_SWAPCHAIN", "DESTROY_SWAPCHAIN"};
   return op < NV_OP_COUNT ? names[op] : "unknown";
 }
 
@@ -77,6 +79,7 @@ Executor::Executor(nv_channel &channel, const Options &options)
 Executor::~Executor() {
   end_rendering();
   batches_->drain(); // runs every deferred free
+  swapchains_.clear();
   batches_.reset();
   queries_.reset();
   buffers_.clear();
@@ -914,7 +917,6 @@ void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
 }
 
 // Headless: a frame boundary; hand the frame to the GPU.
-void Executor::present(const nv_cmd_present &, const nv_cmd_header *) { submit(); }
 
 void Executor::fence(const nv_cmd_fence &a, const nv_cmd_header *) {
   end_rendering();

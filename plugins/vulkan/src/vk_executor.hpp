@@ -28,6 +28,7 @@ class Queries;
 class SamplerCache;
 class DescriptorArena;
 class Shader;
+class Swapchain;
 class UniformRing;
 
 class Executor {
@@ -60,7 +61,7 @@ public:
   void clear(const nv_cmd_clear &a, const nv_cmd_header *h);
   void draw(const nv_cmd_draw &a, const nv_cmd_header *h);
   void read_image(const nv_cmd_read_image &a, const nv_cmd_header *h);
-  void present(const nv_cmd_present &a, const nv_cmd_header *h);
+  void present(const nv_cmd_present &a, const nv_cmd_header *h); // vk_present.cpp
   void fence(const nv_cmd_fence &a, const nv_cmd_header *h);
   void set_index_buffer(const nv_cmd_set_index_buffer &a, const nv_cmd_header *h);
   void draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *h);
@@ -73,6 +74,8 @@ public:
   void fill_image(const nv_cmd_fill_image &a, const nv_cmd_header *h);   // vk_copy.cpp
   void generate_mips(const nv_cmd_generate_mips &a, const nv_cmd_header *h);
   void update_constants(const nv_cmd_update_constants &a, const nv_cmd_header *h);
+  void create_swapchain(const nv_cmd_create_swapchain &a, const nv_cmd_header *h);   // vk_present.cpp
+  void destroy_swapchain(const nv_cmd_destroy_swapchain &a, const nv_cmd_header *h); // vk_present.cpp
 
   // One line on stderr for a command that failed (the first few of them).
   void report(uint16_t opcode, const char *what);
@@ -135,6 +138,7 @@ private:
   std::unordered_map<uint32_t, std::unique_ptr<Buffer>> buffers_;
   std::unordered_map<uint32_t, std::unique_ptr<Image>> images_;
   std::unordered_map<uint32_t, std::unique_ptr<Shader>> shaders_;
+  std::unordered_map<uint32_t, std::unique_ptr<Swapchain>> swapchains_; // null: could not be made
 
   // ---- state set by commands ----
   nv_cmd_set_render_targets targets_{};
@@ -226,6 +230,8 @@ constexpr DispatchTable<Executor> Executor::table() {
   t[NV_OP_FILL_IMAGE] = guarded<nv_cmd_fill_image, &Executor::fill_image>;
   t[NV_OP_GENERATE_MIPS] = guarded<nv_cmd_generate_mips, &Executor::generate_mips>;
   t[NV_OP_UPDATE_CONSTANTS] = guarded<nv_cmd_update_constants, &Executor::update_constants>;
+  t[NV_OP_CREATE_SWAPCHAIN] = guarded<nv_cmd_create_swapchain, &Executor::create_swapchain>;
+  t[NV_OP_DESTROY_SWAPCHAIN] = guarded<nv_cmd_destroy_swapchain, &Executor::destroy_swapchain>;
   return t;
 }
 

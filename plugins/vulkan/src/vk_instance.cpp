@@ -70,6 +70,13 @@ Instance::Instance(const Options &options) {
     }
   }
 
+  // Windows (X11) when the loader offers them; a headless device never uses them.
+  if (has_extension(global, VK_KHR_SURFACE_EXTENSION_NAME) && has_extension(global, VK_KHR_XCB_SURFACE_EXTENSION_NAME)) {
+    extensions.push_back(VK_KHR_SURFACE_EXTENSION_NAME);
+    extensions.push_back(VK_KHR_XCB_SURFACE_EXTENSION_NAME);
+    surfaces_ = true;
+  }
+
   VkDebugUtilsMessengerCreateInfoEXT debug_ci = DebugMessenger::create_info(!options.validation_noabort);
   VkInstanceCreateInfo ci{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
   ci.pNext = messenger ? &debug_ci : nullptr;

@@ -25,6 +25,9 @@ public:
   // The instance-level commands (physical devices, vkGetDeviceProcAddr, debug utils).
   const NovemVkInstance &vk() const { return vk_; }
 
+  // VK_KHR_surface and VK_KHR_xcb_surface are enabled: X11 windows can be presented to.
+  bool surfaces() const { return surfaces_; }
+
   // The first physical device with Vulkan 1.3; throws std::runtime_error when there is none.
   VkPhysicalDevice pick_physical_device() const;
 
@@ -33,6 +36,7 @@ private:
   NovemVkInstance vk_{};
   VkInstance instance_ = VK_NULL_HANDLE;
   std::unique_ptr<DebugMessenger> messenger_;
+  bool surfaces_ = false;
 };
 
 } // namespace novem::vk

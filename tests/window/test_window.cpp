@@ -1,0 +1,273 @@
+// Presenting to real windows: an SDL2 window (HWND = SDL_Window*) on an Xvfb server of the
+// test's own, on every backend (Vulkan with the validation layer on). Each test renders known
+// colours, presents, and reads the window itself back with XGetImage. Without Xvfb the tests are
+// skipped, unless NOVEM_TEST_REQUIRE_BACKENDS is set (CI), where they fail.
+#include <catch2/catch.hpp>
+
+#include <SDL2/SDL.h>
+#include <SDL2/SDL_syswm.h>
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include <d3d9.h>
+
+#include "x_server.hpp"
+
+namespace {
+
+bool required() {
+  const char *env = std::getenv("NOVEM_TEST_REQUIRE_BACKENDS");
+  return env && *env;
+}
+
+bool backend_required(const char *name) {
+  const char *env = std::getenv("NOVEM_TEST_REQUIRE_BACKENDS");
+  return env && std::strstr(env, name);
+}
+
+int ignore_x_errors(Display *, XErrorEvent *) { return 0; } // XGetImage before the window maps
+
+// The X server, SDL's video on it, and a connection of the test's own to read windows with.
+struct Windows {
+  Windows() {
+    std::string why;
+    if (!server.start(why)) {
+      if (required()) FAIL(why << " (NOVEM_TEST_REQUIRE_BACKENDS is set: windows are required)");
+      WARN(why << ": window tests skipped");
+      return;
+    }
+    SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11");
+    REQUIRE(SDL_Init(SDL_INIT_VIDEO) == 0);
+    probe = XOpenDisplay(server.display().c_str());
+    REQUIRE(probe);
+    XSetErrorHandler(ignore_x_errors);
+    ok = true;
+  }
+  ~Windows() {
+    if (probe) XCloseDisplay(probe);
+    if (ok) SDL_Quit();
+  }
+  // Windows side by side (x apart): an X window that another covers cannot be read back.
+  SDL_Window *open(int w, int h, int x = 0) {
+    SDL_Window *window = SDL_CreateWindow("novem-window-test", x, 0, w, h, SDL_WINDOW_SHOWN);
+    REQUIRE(window);
+    SDL_PumpEvents();
+    return window;
+  }
+  XServer server;
+  Display *probe = nullptr;
+  bool ok = false;
+};
+
+Window x11_window(SDL_Window *window) {
+  SDL_SysWMinfo info;
+  SDL_VERSION(&info.version);
+  REQUIRE(SDL_GetWindowWMInfo(window, &info));
+  REQUIRE(info.subsystem == SDL_SYSWM_X11);
+  return info.info.x11.window;
+}
+
+// 0xRRGGBB of a window's pixel, or ~0u when it cannot be read.
+uint32_t window_pixel(Display *dpy, Window w, int x, int y) {
+  XImage *img = XGetImage(dpy, w, x, y, 1, 1, AllPlanes, ZPixmap);
+  if (!img) return ~0u;
+  uint32_t rgb = ~0u;
+  if (img->red_mask == 0xFF0000 && img->green_mask == 0xFF00 && img->blue_mask == 0xFF)
+    rgb = uint32_t(XGetPixel(img, 0, 0)) & 0xFFFFFF;
+  XDestroyImage(img);
+  return rgb;
+}
+
+bool near(uint32_t a, uint32_t b) {
+  for (int shift : {0, 8, 16})
+    if (std::abs(int((a >> shift) & 0xFF) - int((b >> shift) & 0xFF)) > 2) return false;
+  return true;
+}
+
+// Presentation reaches the X server asynchronously (the WSI's or EGL's own queue): the window is
+// read until it shows the colour, at most a few seconds of tries.
+uint32_t wait_for(Display *dpy, SDL_Window *window, int x, int y, uint32_t rgb) {
+  const Window w = x11_window(window);
+  uint32_t got = ~0u;
+  for (int attempt = 0; attempt < 500; ++attempt) {
+    SDL_PumpEvents();
+    got = window_pixel(dpy, w, x, y);
+    if (near(got, rgb)) return got;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return got;
+}
+
+#define CHECK_PIXEL(dpy, window, x, y, rgb)                                                                 \
+  do {                                                                                                      \
+    const uint32_t got_ = wait_for(dpy, window, x, y, rgb);                                                 \
+    INFO("pixel (" << (x) << ", " << (y) << "): 0x" << std::hex << got_ << ", want 0x" << (rgb));            \
+    CHECK(near(got_, rgb));                                                                                 \
+  } while (0)
+
+struct Device {
+  Device(const char *backend, SDL_Window *window, UINT width = 0, UINT height = 0) {
+    setenv("NOVEM_BACKEND", backend, 1);
+    d3d = Direct3DCreate9(D3D_SDK_VERSION);
+    pp.BackBufferWidth = width;
+    pp.BackBufferHeight = height;
+    pp.BackBufferFormat = D3DFMT_X8R8G8B8;
+    pp.SwapEffect = D3DSWAPEFFECT_DISCARD;
+    pp.Windowed = TRUE;
+    pp.hDeviceWindow = reinterpret_cast<HWND>(window);
+    pp.PresentationInterval = D3DPRESENT_INTERVAL_IMMEDIATE;
+    hr = d3d->CreateDevice(0, D3DDEVTYPE_HAL, reinterpret_cast<HWND>(window), D3DCREATE_HARDWARE_VERTEXPROCESSING,
+                           &pp, &device);
+  }
+  ~Device() {
+    if (device) CHECK(device->Release() == 0);
+    CHECK(d3d->Release() == 0);
+    unsetenv("NOVEM_BACKEND");
+  }
+  // The device started, or the test may skip this backend.
+  bool started(const char *backend) {
+    if (hr == D3D_OK) return true;
+    if (backend_required(backend)) FAIL(backend << " is required and cannot present to a window (0x" << std::hex << hr << ")");
+    WARN(backend << " cannot start with a window: skipped");
+    return false;
+  }
+  void clear(D3DCOLOR color, const D3DRECT *rect = nullptr) {
+    REQUIRE(device->Clear(rect ? 1 : 0, rect, D3DCLEAR_TARGET, color, 1.0f, 0) == D3D_OK);
+  }
+  IDirect3D9 *d3d = nullptr;
+  IDirect3DDevice9 *device = nullptr;
+  D3DPRESENT_PARAMETERS pp{};
+  HRESULT hr = E_FAIL;
+};
+
+constexpr uint32_t kRed = 0xFF0000, kBlue = 0x0000FF, kGreen = 0x00FF00, kBlack = 0x000000;
+
+} // namespace
+
+TEST_CASE("window: Present stretches the back buffer over the client area, follows resizes, honours rectangles",
+          "[window]") {
+  Windows x;
+  if (!x.ok) return;
+  for (const char *backend : {"vulkan", "opengl"}) {
+    INFO(backend);
+    SDL_Window *window = x.open(64, 48);
+    {
+      Device d(backend, window);
+      if (!d.started(backend)) {
+        SDL_DestroyWindow(window);
+        continue;
+      }
+      // A windowed back buffer of size 0 takes the client area's, as Windows.
+      CHECK((d.pp.BackBufferWidth == 64 && d.pp.BackBufferHeight == 48));
+      const D3DRECT right{32, 0, 64, 48};
+      d.clear(D3DCOLOR_XRGB(255, 0, 0));
+      d.clear(D3DCOLOR_XRGB(0, 0, 255), &right);
+      REQUIRE(d.device->Present(nullptr, nullptr, nullptr, nullptr) == D3D_OK);
+      CHECK_PIXEL(x.probe, window, 8, 24, kRed);
+      CHECK_PIXEL(x.probe, window, 56, 24, kBlue);
+      // The front buffer holds what was presented.
+      IDirect3DSurface9 *front = nullptr;
+      REQUIRE(d.device->CreateOffscreenPlainSurface(64, 48, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM, &front, nullptr) == D3D_OK);
+      REQUIRE(d.device->GetFrontBufferData(0, front) == D3D_OK);
+      D3DLOCKED_RECT lr{};
+      REQUIRE(front->LockRect(&lr, nullptr, D3DLOCK_READONLY) == D3D_OK);
+      const auto *row = static_cast<const uint8_t *>(lr.pBits) + 24 * lr.Pitch;
+      CHECK((row[8 * 4 + 2] == 255 && row[56 * 4 + 0] == 255));
+      front->UnlockRect();
+      front->Release();
+
+      // A bigger window: the same back buffer stretched over it.
+      // As an application does, the next frame comes once the window has its new size.
+      SDL_SetWindowSize(window, 128, 96);
+      for (int attempt = 0; attempt < 500; ++attempt) {
+        SDL_PumpEvents();
+        XWindowAttributes attributes{};
+        XGetWindowAttributes(x.probe, x11_window(window), &attributes);
+        if (attributes.width == 128 && attributes.height == 96) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+      REQUIRE(d.device->Present(nullptr, nullptr, nullptr, nullptr) == D3D_OK);
+      CHECK_PIXEL(x.probe, window, 120, 90, kBlue);
+      CHECK_PIXEL(x.probe, window, 16, 48, kRed);
+
+      // The right half of the back buffer into the window's top-left quarter; the rest is black.
+      const RECT src{32, 0, 64, 48}, dst{0, 0, 64, 48};
+      REQUIRE(d.device->Present(&src, &dst, nullptr, nullptr) == D3D_OK);
+      CHECK_PIXEL(x.probe, window, 8, 8, kBlue);
+      CHECK_PIXEL(x.probe, window, 100, 80, kBlack);
+    }
+    SDL_DestroyWindow(window);
+  }
+}
+
+TEST_CASE("window: an additional swap chain presents to its own window, and hDestWindowOverride redirects Present",
+          "[window]") {
+  Windows x;
+  if (!x.ok) return;
+  for (const char *backend : {"vulkan", "opengl"}) {
+    INFO(backend);
+    SDL_Window *first = x.open(40, 40);
+    SDL_Window *second = x.open(48, 32, 200);
+    {
+      Device d(backend, first);
+      if (d.started(backend)) {
+        D3DPRESENT_PARAMETERS pp{};
+        pp.BackBufferFormat = D3DFMT_X8R8G8B8;
+        pp.SwapEffect = D3DSWAPEFFECT_DISCARD;
+        pp.Windowed = TRUE;
+        pp.hDeviceWindow = reinterpret_cast<HWND>(second);
+        IDirect3DSwapChain9 *chain = nullptr;
+        REQUIRE(d.device->CreateAdditionalSwapChain(&pp, &chain) == D3D_OK);
+        CHECK((pp.BackBufferWidth == 48 && pp.BackBufferHeight == 32)); // the window's client area
+        IDirect3DSurface9 *back = nullptr, *implicit = nullptr;
+        REQUIRE(chain->GetBackBuffer(0, D3DBACKBUFFER_TYPE_MONO, &back) == D3D_OK);
+        REQUIRE(d.device->GetBackBuffer(0, 0, D3DBACKBUFFER_TYPE_MONO, &implicit) == D3D_OK);
+        REQUIRE(d.device->SetRenderTarget(0, back) == D3D_OK);
+        d.clear(D3DCOLOR_XRGB(0, 255, 0));
+        REQUIRE(d.device->SetRenderTarget(0, implicit) == D3D_OK);
+        d.clear(D3DCOLOR_XRGB(255, 0, 0));
+        REQUIRE(chain->Present(nullptr, nullptr, nullptr, nullptr, 0) == D3D_OK);
+        REQUIRE(d.device->Present(nullptr, nullptr, nullptr, nullptr) == D3D_OK);
+        CHECK_PIXEL(x.probe, second, 24, 16, kGreen);
+        CHECK_PIXEL(x.probe, first, 20, 20, kRed);
+        // The device's back buffer shown in the second window instead of its own.
+        d.clear(D3DCOLOR_XRGB(0, 0, 255));
+        REQUIRE(d.device->Present(nullptr, nullptr, reinterpret_cast<HWND>(second), nullptr) == D3D_OK);
+        CHECK_PIXEL(x.probe, second, 24, 16, kBlue);
+        CHECK_PIXEL(x.probe, first, 20, 20, kRed);
+        back->Release();
+        implicit->Release();
+        CHECK(chain->Release() == 0);
+      }
+    }
+    SDL_DestroyWindow(second);
+    SDL_DestroyWindow(first);
+  }
+}
+
+TEST_CASE("window: the D3D9 cursor becomes the SDL cursor of the window", "[window]") {
+  Windows x;
+  if (!x.ok) return;
+  SDL_Window *window = x.open(32, 32);
+  {
+    Device d("null", window); // the cursor is the frontend's: any backend
+    REQUIRE(d.hr == D3D_OK);
+    SDL_Cursor *before = SDL_GetCursor();
+    IDirect3DSurface9 *image = nullptr;
+    REQUIRE(d.device->CreateOffscreenPlainSurface(32, 32, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM, &image, nullptr) == D3D_OK);
+    REQUIRE(d.device->SetCursorProperties(4, 4, image) == D3D_OK);
+    CHECK(SDL_GetCursor() != before);
+    CHECK(d.device->ShowCursor(FALSE) == FALSE);
+    CHECK(SDL_ShowCursor(SDL_QUERY) == SDL_DISABLE);
+    CHECK(d.device->ShowCursor(TRUE) == FALSE);
+    CHECK(SDL_ShowCursor(SDL_QUERY) == SDL_ENABLE);
+    image->Release();
+  }
+  SDL_DestroyWindow(window);
+}
