@@ -1,5 +1,6 @@
 #include "vk_device.hpp"
 
+#include <cstring>
 #include <vector>
 
 namespace novem::vk {
@@ -17,6 +18,16 @@ uint32_t graphics_family(const NovemVkInstance &vk, VkPhysicalDevice gpu) {
   return UINT32_MAX;
 }
 
+bool has_extension(const NovemVkInstance &vk, VkPhysicalDevice gpu, const char *name) {
+  uint32_t count = 0;
+  if (vk.EnumerateDeviceExtensionProperties(gpu, nullptr, &count, nullptr) != VK_SUCCESS) return false;
+  std::vector<VkExtensionProperties> exts(count);
+  if (vk.EnumerateDeviceExtensionProperties(gpu, nullptr, &count, exts.data()) < 0) return false;
+  for (const auto &e : exts)
+    if (std::strcmp(e.extensionName, name) == 0) return true;
+  return false;
+}
+
 } // namespace
 
 void Device::require_support(const NovemVkInstance &vk, VkPhysicalDevice gpu) {
@@ -28,7 +39,8 @@ void Device::require_support(const NovemVkInstance &vk, VkPhysicalDevice gpu) {
     throw std::runtime_error("the Vulkan device lacks dynamic rendering or synchronization2");
 }
 
-Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu) : instance_(instance), gpu_(gpu) {
+Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu, bool want_dynamic_blend)
+    : instance_(instance), gpu_(gpu) {
   require_support(instance, gpu);
   instance.GetPhysicalDeviceProperties(gpu, &properties_);
   instance.GetPhysicalDeviceMemoryProperties(gpu, &memory_);
@@ -47,6 +59,26 @@ Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu) : instance
   want.features.independentBlend = have.independentBlend;           // a write mask per render target
   independent_blend_ = have.independentBlend == VK_TRUE;
 
+  // Blend state as dynamic state (NOVEM_VK_DYNAMIC_BLEND): a blend change then builds and binds
+  // no pipeline. Only the three states Novem sets are enabled.
+  VkPhysicalDeviceExtendedDynamicState3FeaturesEXT eds3{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT};
+  const char *extensions[1];
+  uint32_t extension_count = 0;
+  if (want_dynamic_blend && has_extension(instance, gpu, VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME)) {
+    VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &eds3};
+    instance.GetPhysicalDeviceFeatures2(gpu, &query);
+    if (eds3.extendedDynamicState3ColorBlendEnable && eds3.extendedDynamicState3ColorBlendEquation &&
+        eds3.extendedDynamicState3ColorWriteMask) {
+      eds3 = VkPhysicalDeviceExtendedDynamicState3FeaturesEXT{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT};
+      eds3.extendedDynamicState3ColorBlendEnable = VK_TRUE;
+      eds3.extendedDynamicState3ColorBlendEquation = VK_TRUE;
+      eds3.extendedDynamicState3ColorWriteMask = VK_TRUE;
+      want13.pNext = &eds3;
+      extensions[extension_count++] = VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME;
+      dynamic_blend_ = true;
+    }
+  }
+
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_ci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
   queue_ci.queueFamilyIndex = queue_family_;
@@ -56,6 +88,8 @@ Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu) : instance
   VkDeviceCreateInfo ci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &want};
   ci.queueCreateInfoCount = 1;
   ci.pQueueCreateInfos = &queue_ci;
+  ci.enabledExtensionCount = extension_count;
+  ci.ppEnabledExtensionNames = extension_count ? extensions : nullptr;
   check(instance.CreateDevice(gpu, &ci, nullptr, &device_), "vkCreateDevice");
   novem_vk_load_device(&vk_, instance.GetDeviceProcAddr, device_);
   vk_.GetDeviceQueue(device_, queue_family_, 0, &queue_);

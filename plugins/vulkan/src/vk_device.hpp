@@ -10,8 +10,9 @@ namespace novem::vk {
 class Device {
 public:
   // Throws VkError or std::runtime_error (one line) when the device lacks what the plugin needs.
-  // instance: the instance's table; it must outlive the device.
-  Device(const NovemVkInstance &instance, VkPhysicalDevice gpu);
+  // instance: the instance's table; it must outlive the device. want_dynamic_blend: enable
+  // VK_EXT_extended_dynamic_state3's blend enable, equation and write mask where the device has them.
+  Device(const NovemVkInstance &instance, VkPhysicalDevice gpu, bool want_dynamic_blend);
   // Throws std::runtime_error (one line) when gpu lacks a graphics queue or a feature Novem needs.
   static void require_support(const NovemVkInstance &instance, VkPhysicalDevice gpu);
   ~Device();
@@ -32,6 +33,9 @@ public:
   bool fill_mode_non_solid() const { return fill_mode_non_solid_; } // wireframe and point fill
   // The independentBlend feature: colour attachments may have different blend states (masks).
   bool independent_blend() const { return independent_blend_; }
+  // VK_EXT_extended_dynamic_state3 is enabled with colorBlendEnable, colorBlendEquation and
+  // colorWriteMask: blend state is set with vkCmdSet*EXT, not built into pipelines.
+  bool dynamic_blend() const { return dynamic_blend_; }
 
 private:
   const NovemVkInstance &instance_;
@@ -44,6 +48,7 @@ private:
   VkPhysicalDeviceMemoryProperties memory_{};
   bool fill_mode_non_solid_ = false;
   bool independent_blend_ = false;
+  bool dynamic_blend_ = false;
 };
 
 } // namespace novem::vk
