@@ -317,21 +317,30 @@ void Executor::set_blend_state(VkCommandBuffer cmd) {
     b.color_src = desc_.color_src, b.color_dst = desc_.color_dst, b.color_op = desc_.color_op;
     b.alpha_src = desc_.alpha_src, b.alpha_dst = desc_.alpha_dst, b.alpha_op = desc_.alpha_op;
   }
-  if (blend_valid_ && std::memcmp(&b, &blend_, sizeof b) == 0) return;
-  VkBool32 enables[NV_MAX_COLOR_TARGETS];
-  VkColorBlendEquationEXT equations[NV_MAX_COLOR_TARGETS];
-  VkColorComponentFlags masks[NV_MAX_COLOR_TARGETS];
-  const VkColorBlendEquationEXT equation{blend_factor(b.color_src), blend_factor(b.color_dst), blend_op(b.color_op),
-                                         blend_factor(b.alpha_src), blend_factor(b.alpha_dst), blend_op(b.alpha_op)};
-  for (uint32_t i = 0; i < b.count; ++i) {
-    enables[i] = b.enable[i] ? VK_TRUE : VK_FALSE;
-    equations[i] = equation;
-    masks[i] = b.mask[i];
-  }
+  // Each of the three is set only when it changed (a blend factor change sets one command).
+  const bool all = !blend_valid_ || b.count != blend_.count;
+  const bool enable = all || std::memcmp(b.enable, blend_.enable, sizeof b.enable) != 0;
+  const bool mask = all || std::memcmp(b.mask, blend_.mask, sizeof b.mask) != 0;
+  const bool equation = all || std::memcmp(&b.color_src, &blend_.color_src, 6) != 0;
+  if (!enable && !mask && !equation) return;
   const NovemVkDevice &vk = device_->vk();
-  vk.CmdSetColorBlendEnableEXT(cmd, 0, b.count, enables);
-  vk.CmdSetColorBlendEquationEXT(cmd, 0, b.count, equations);
-  vk.CmdSetColorWriteMaskEXT(cmd, 0, b.count, masks);
+  if (enable) {
+    VkBool32 enables[NV_MAX_COLOR_TARGETS];
+    for (uint32_t i = 0; i < b.count; ++i) enables[i] = b.enable[i] ? VK_TRUE : VK_FALSE;
+    vk.CmdSetColorBlendEnableEXT(cmd, 0, b.count, enables);
+  }
+  if (equation) {
+    VkColorBlendEquationEXT equations[NV_MAX_COLOR_TARGETS];
+    for (uint32_t i = 0; i < b.count; ++i)
+      equations[i] = {blend_factor(b.color_src), blend_factor(b.color_dst), blend_op(b.color_op),
+                      blend_factor(b.alpha_src), blend_factor(b.alpha_dst), blend_op(b.alpha_op)};
+    vk.CmdSetColorBlendEquationEXT(cmd, 0, b.count, equations);
+  }
+  if (mask) {
+    VkColorComponentFlags masks[NV_MAX_COLOR_TARGETS];
+    for (uint32_t i = 0; i < b.count; ++i) masks[i] = b.mask[i];
+    vk.CmdSetColorWriteMaskEXT(cmd, 0, b.count, masks);
+  }
   blend_ = b;
   blend_valid_ = true;
 }
@@ -399,11 +408,10 @@ bool Executor::prepare_draw(VkCommandBuffer cmd) {
 void Executor::bind_constants(VkCommandBuffer cmd) {
   uint32_t need = 0;
   for (auto &c : constants_) need += std::max<uint32_t>(uint32_t(c.size()), 256) + 256;
-  for (auto &c : constants_) {
-    while (ubo_range_ < c.size() && ubo_range_ < uniforms_->range()) {
-      ubo_range_ = std::min(ubo_range_ * 2, uniforms_->range());
-      set_dirty_ = true;
-    }
+  for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
+    if (constants_[s].size() <= ubo_range_[s]) continue;
+    ubo_range_[s] = std::min((uint32_t(constants_[s].size()) + 255) / 256 * 256, uniforms_->range());
+    set_dirty_ = true;
   }
   if (uniforms_->reserve(*batches_, need)) {
     constants_dirty_[0] = constants_dirty_[1] = true;
@@ -432,7 +440,8 @@ void Executor::bind_constants(VkCommandBuffer cmd) {
 // Every binding of the layout is written, so whatever a shader declares is valid: a slot with no
 // (usable) image gets the default texture.
 void Executor::write_descriptor_set(VkDescriptorSet set) {
-  const VkDescriptorBufferInfo ubo{uniforms_->buffer(), 0, ubo_range_};
+  const VkDescriptorBufferInfo ubo[NV_STAGE_COUNT] = {{uniforms_->buffer(), 0, ubo_range_[NV_STAGE_VERTEX]},
+                                                      {uniforms_->buffer(), 0, ubo_range_[NV_STAGE_PIXEL]}};
   const nv_sampler_desc default_desc{NV_FILTER_POINT, NV_FILTER_POINT, NV_FILTER_NONE, NV_ADDRESS_CLAMP,
                                      NV_ADDRESS_CLAMP, NV_ADDRESS_CLAMP, 1, 0, 0.0f, {0, 0, 0, 0}};
   auto info = [&](const TextureSlot &slot) {
@@ -460,7 +469,7 @@ void Executor::write_descriptor_set(VkDescriptorSet set) {
   for (uint32_t i = 0; i < 2; ++i) {
     writes[i].descriptorCount = 1;
     writes[i].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
-    writes[i].pBufferInfo = &ubo;
+    writes[i].pBufferInfo = &ubo[i]; // binding 0 vertex, 1 pixel
   }
   // Consecutive bindings of one type and stage: one write runs over them.
   writes[2].dstBinding = kPixelTextureBinding;

@@ -198,9 +198,10 @@ private:
   VkDescriptorSet constants_set_ = VK_NULL_HANDLE; // set 0 as last bound
   VkDescriptorSet descriptor_set_ = VK_NULL_HANDLE; // set 0 as last written
   bool set_dirty_ = true; // the uniform chunk or a texture changed: write a new set
-  // The uniform descriptors' range: the biggest block so far, rounded up to a power of two. Not
-  // the ring's whole range: llvmpipe copies a bound uniform buffer's whole range at every rebind.
-  uint32_t ubo_range_ = 256;
+  // Each stage's uniform descriptor range: its biggest block so far, rounded up to 256 bytes. Not
+  // the ring's whole range: llvmpipe copies a bound uniform buffer's whole range into its scene
+  // at every state change (64 KiB a stage made most of a state change's cost on lavapipe).
+  uint32_t ubo_range_[NV_STAGE_COUNT] = {256, 256};
   BarrierBatch barriers_;
   uint32_t errors_reported_ = 0;
 };
