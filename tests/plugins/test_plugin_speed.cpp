@@ -1,9 +1,11 @@
 // Issue 6's techniques in the Vulkan and OpenGL plugins, checked through the plugin ABI by their
-// counters (nv_channel, ABI 4) and by the pixels they render — never by time:
+// counters (nv_channel, ABI 4 and 5) and by the pixels they render — never by time:
 //  - the on-disk pipeline cache: a second device creates no pipeline from scratch; a corrupt or
 //    foreign file is ignored (counted, warned about) and the pipelines are built again;
 //  - each switch (NOVEM_VK_* / NOVEM_GL_*) changes what its counter says, and rendering stays right;
-//  - the config file is read.
+//  - the config file is read;
+//  - dynamic blend state (a blend or write-mask change builds no pipeline), and, Vulkan only, the
+//    slabs of small buffers and the constants upload ring by their ABI 5 counters.
 // A plugin that is not built, or whose probe fails here, is skipped with a warning.
 #include <dlfcn.h>
 #include <unistd.h>
