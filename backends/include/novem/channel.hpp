@@ -71,8 +71,11 @@ struct nv_channel {
   std::atomic<uint64_t> barriers{0};          // vkCmdPipelineBarrier2 / glMemoryBarrier calls
   std::atomic<uint64_t> device_allocations{0}; // vkAllocateMemory / GL buffer storage creations
   std::atomic<uint64_t> gpu_waits{0};         // the plugin's own blocking waits on the GPU
+  // ABI 5
+  std::atomic<uint64_t> slab_allocations{0};  // buffer slices served from a slab (Vulkan)
+  std::atomic<uint64_t> ring_allocations{0};  // ranges taken from the upload ring (Vulkan)
 
-  // Fills s (ABI 4) from the counters above.
+  // Fills s (ABI 5) from the counters above.
   void statistics(nv_statistics &s) const {
     s.struct_size = sizeof s;
     s.pipelines_created = pipelines_created.load(std::memory_order_relaxed);
@@ -85,5 +88,7 @@ struct nv_channel {
     s.gpu_waits = gpu_waits.load(std::memory_order_relaxed);
     s.draws = executed[NV_OP_DRAW].load(std::memory_order_relaxed) +
               executed[NV_OP_DRAW_INDEXED].load(std::memory_order_relaxed);
+    s.slab_allocations = slab_allocations.load(std::memory_order_relaxed);
+    s.ring_allocations = ring_allocations.load(std::memory_order_relaxed);
   }
 };

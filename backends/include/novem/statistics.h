@@ -26,6 +26,9 @@ typedef struct nv_statistics {
   uint64_t fence_waits;       /* times the application thread slept waiting for the plugin */
   uint64_t gpu_waits;         /* times the plugin's thread blocked on the GPU */
   uint64_t draws;             /* DRAW and DRAW_INDEXED commands executed */
+  /* ABI 5 */
+  uint64_t slab_allocations;  /* buffer slices served from a slab of small buffers (Vulkan) */
+  uint64_t ring_allocations;  /* ranges taken from the upload ring: constant blocks, renamed buffer contents (Vulkan) */
 } nv_statistics;
 
 /* int novem_get_statistics(IDirect3DDevice9 *device, nv_statistics *out): 0 and out filled for a

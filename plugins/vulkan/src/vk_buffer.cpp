@@ -6,6 +6,7 @@
 #include "novem/commands.h"
 #include "vk_batch.hpp"
 #include "vk_device.hpp"
+#include "vk_slab.hpp"
 
 namespace novem::vk {
 
@@ -13,9 +14,11 @@ namespace {
 constexpr size_t kMaxSpares = 16; // idle spares beyond this are freed
 }
 
-Buffer::Buffer(const Device &device, MemoryAllocator &allocator, uint64_t size, uint32_t)
-    : device_(device), allocator_(allocator), size_(size ? size : 1) {
-  current_ = create_slice();
+Buffer::Buffer(const Device &device, MemoryAllocator &allocator, SlabAllocator *slabs, const BatchQueue &batches,
+               uint64_t size, uint32_t)
+    : device_(device), allocator_(allocator), slabs_(slabs && size <= SlabAllocator::kMaxSlot ? slabs : nullptr),
+      size_(size ? size : 1) {
+  current_ = create_slice(batches);
 }
 
 Buffer::~Buffer() {
@@ -29,13 +32,22 @@ BatchId Buffer::last_use() const {
   return id;
 }
 
-Buffer::Slice Buffer::create_slice() {
+Buffer::Slice Buffer::create_slice(const BatchQueue &batches) {
   Slice s;
+  if (slabs_) {
+    const SlabSlot slot = slabs_->allocate(batches, size_);
+    s.buffer = slot.buffer;
+    s.offset = slot.offset;
+    s.mapped = slot.mapped;
+    s.size_class = slot.size_class;
+    s.slab = slot.slab;
+    s.index = slot.index;
+    s.in_slab = true;
+    return s;
+  }
   VkBufferCreateInfo ci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   ci.size = size_;
-  // Every slice can serve as either kind of buffer; the usage flags cost nothing here.
-  ci.usage = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT |
-             VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  ci.usage = kUsage;
   ci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   check(device_.vk().CreateBuffer(device_.handle(), &ci, nullptr, &s.buffer), "vkCreateBuffer");
   try {
@@ -44,16 +56,28 @@ Buffer::Slice Buffer::create_slice() {
     device_.vk().DestroyBuffer(device_.handle(), s.buffer, nullptr);
     throw;
   }
+  s.mapped = s.memory.mapped;
   return s;
 }
 
+// A slab's slot goes back to its slab (reused once its last batch has completed).
 void Buffer::destroy_slice(Slice &s) {
+  if (s.in_slab) {
+    SlabSlot slot;
+    slot.size_class = s.size_class;
+    slot.slab = s.slab;
+    slot.index = s.index;
+    slabs_->release(slot, s.last_use);
+    s = Slice{};
+    return;
+  }
   if (s.buffer) device_.vk().DestroyBuffer(device_.handle(), s.buffer, nullptr);
   allocator_.free(s.memory);
   s = Slice{};
 }
 
 Buffer::Slice Buffer::next_slice(const BatchQueue &batches) {
+  if (slabs_) return create_slice(batches);
   for (size_t i = 0; i < spares_.size(); ++i) {
     if (!batches.in_use(spares_[i].last_use)) {
       Slice s = spares_[i];
@@ -61,7 +85,7 @@ Buffer::Slice Buffer::next_slice(const BatchQueue &batches) {
       return s;
     }
   }
-  return create_slice();
+  return create_slice(batches);
 }
 
 bool Buffer::update(const BatchQueue &batches, uint64_t offset, const void *data, uint64_t size, uint32_t flags) {
@@ -72,11 +96,11 @@ bool Buffer::update(const BatchQueue &batches, uint64_t offset, const void *data
     Slice next = next_slice(batches);
     if (!(flags & NV_UPDATE_DISCARD)) {
       // Keep the bytes the update does not replace.
-      std::memcpy(next.memory.mapped, current_.memory.mapped, size_t(offset));
-      std::memcpy(next.memory.mapped + offset + size, current_.memory.mapped + offset + size,
-                  size_t(size_ - offset - size));
+      std::memcpy(next.mapped, current_.mapped, size_t(offset));
+      std::memcpy(next.mapped + offset + size, current_.mapped + offset + size, size_t(size_ - offset - size));
     }
-    spares_.push_back(current_);
+    if (current_.in_slab) destroy_slice(current_);
+    else spares_.push_back(current_);
     current_ = next;
     current_.last_use = 0;
     ++renames_;
@@ -91,7 +115,7 @@ bool Buffer::update(const BatchQueue &batches, uint64_t offset, const void *data
       }
     }
   }
-  std::memcpy(current_.memory.mapped + offset, data, size_t(size));
+  std::memcpy(current_.mapped + offset, data, size_t(size));
   return renamed;
 }
 

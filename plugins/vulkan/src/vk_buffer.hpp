@@ -1,9 +1,10 @@
-// Buffers: host-visible, coherent, persistently mapped. A buffer is a current slice (VkBuffer +
-// memory) plus spare slices. UPDATE_BUFFER writes in place when no recorded or in-flight batch
+// Buffers: host-visible, coherent, persistently mapped. A buffer is a current slice — a slot of
+// a slab (vk_slab) when it is small and slabs are on, else a VkBuffer + memory of its own — plus,
+// for the latter, spare slices. UPDATE_BUFFER writes in place when no recorded or in-flight batch
 // can read the current slice (or with NO_OVERWRITE); otherwise it renames: the next draws get a
-// fresh slice (old bytes copied on the CPU unless DISCARD), and the old one waits among the spares
-// until its last batch completes, to be reused by a later rename. No GPU copy, no barrier, and
-// the render pass is never interrupted.
+// fresh slice (old bytes copied on the CPU unless DISCARD); the old one goes back to its slab, or
+// waits among the spares, until its last batch completes, to be reused by a later rename. No GPU
+// copy, no barrier, and the render pass is never interrupted.
 #pragma once
 
 #include <vector>
@@ -15,15 +16,25 @@ namespace novem::vk {
 
 class BatchQueue;
 class Device;
+class SlabAllocator;
+struct SlabSlot;
 
 class Buffer {
 public:
-  Buffer(const Device &device, MemoryAllocator &allocator, uint64_t size, uint32_t usage);
+  // slabs: where small slices come from; nullptr: every slice is a VkBuffer of its own.
+  Buffer(const Device &device, MemoryAllocator &allocator, SlabAllocator *slabs, const BatchQueue &batches,
+         uint64_t size, uint32_t usage);
   ~Buffer(); // the caller makes sure no batch still uses it (last_use() completed)
   Buffer(const Buffer &) = delete;
   Buffer &operator=(const Buffer &) = delete;
 
+  // What every slice (and every slab) can serve as; the flags cost nothing here.
+  static constexpr VkBufferUsageFlags kUsage = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT |
+                                               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
+  // The current slice: bind handle() at offset() + the buffer offset.
   VkBuffer handle() const { return current_.buffer; }
+  VkDeviceSize offset() const { return current_.offset; }
   uint64_t size() const { return size_; }
 
   // The recording batch reads the current slice.
@@ -41,15 +52,21 @@ public:
 private:
   struct Slice {
     VkBuffer buffer = VK_NULL_HANDLE;
-    Allocation memory;
+    VkDeviceSize offset = 0; // in buffer (a slab's slot), else 0
+    uint8_t *mapped = nullptr;
+    Allocation memory;       // a VkBuffer of its own
+    uint8_t size_class = 0;  // a slab's slot: which one
+    uint32_t slab = 0, index = 0;
+    bool in_slab = false;
     BatchId last_use = 0;
   };
-  Slice create_slice();
+  Slice create_slice(const BatchQueue &batches);
   void destroy_slice(Slice &slice);
   Slice next_slice(const BatchQueue &batches);
 
   const Device &device_;
   MemoryAllocator &allocator_;
+  SlabAllocator *const slabs_; // nullptr when this buffer takes no slots
   const uint64_t size_;
   Slice current_;
   std::vector<Slice> spares_;

@@ -21,10 +21,10 @@ uint32_t graphics_family(const NovemVkInstance &vk, VkPhysicalDevice gpu) {
 
 bool has_extension(const NovemVkInstance &vk, VkPhysicalDevice gpu, const char *name) {
   uint32_t count = 0;
-  vk.EnumerateDeviceExtensionProperties(gpu, nullptr, &count, nullptr);
-  std::vector<VkExtensionProperties> extensions(count);
-  vk.EnumerateDeviceExtensionProperties(gpu, nullptr, &count, extensions.data());
-  for (const VkExtensionProperties &e : extensions)
+  if (vk.EnumerateDeviceExtensionProperties(gpu, nullptr, &count, nullptr) != VK_SUCCESS) return false;
+  std::vector<VkExtensionProperties> exts(count);
+  if (vk.EnumerateDeviceExtensionProperties(gpu, nullptr, &count, exts.data()) < 0) return false;
+  for (const auto &e : exts)
     if (std::strcmp(e.extensionName, name) == 0) return true;
   return false;
 }
@@ -54,7 +54,8 @@ void Device::require_support(const NovemVkInstance &vk, VkPhysicalDevice gpu) {
     throw std::runtime_error("the Vulkan device lacks dynamic rendering or synchronization2");
 }
 
-Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu) : instance_(instance), gpu_(gpu) {
+Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu, bool want_dynamic_blend)
+    : instance_(instance), gpu_(gpu) {
   require_support(instance, gpu);
   instance.GetPhysicalDeviceProperties(gpu, &properties_);
   // llvmpipe (lavapipe) counts vkCmdSetDepthBias' constant in twice the minimum resolvable
@@ -85,14 +86,35 @@ Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu) : instance
   VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT divisor{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT};
   divisor.vertexAttributeInstanceRateDivisor = VK_TRUE;
+  // Optional features are chained after want13 as they are enabled.
   std::vector<const char *> extensions;
-  if (max_instance_divisor_ > 1) {
-    want13.pNext = &divisor;
-    extensions.push_back(VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME);
-  }
+  void **chain = &want13.pNext;
+  auto enable = [&](const char *extension, auto &features) {
+    extensions.push_back(extension);
+    *chain = &features;
+    chain = &features.pNext;
+  };
+  if (max_instance_divisor_ > 1) enable(VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME, divisor);
   // VK_KHR_swapchain when the device has it: windows present through it.
   swapchain_ = has_extension(instance, gpu, VK_KHR_SWAPCHAIN_EXTENSION_NAME);
   if (swapchain_) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+
+  // Blend state as dynamic state (NOVEM_VK_DYNAMIC_BLEND): a blend change then builds and binds
+  // no pipeline. Only the three states Novem sets are enabled.
+  VkPhysicalDeviceExtendedDynamicState3FeaturesEXT eds3{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT};
+  if (want_dynamic_blend && has_extension(instance, gpu, VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME)) {
+    VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &eds3};
+    instance.GetPhysicalDeviceFeatures2(gpu, &query);
+    if (eds3.extendedDynamicState3ColorBlendEnable && eds3.extendedDynamicState3ColorBlendEquation &&
+        eds3.extendedDynamicState3ColorWriteMask) {
+      eds3 = VkPhysicalDeviceExtendedDynamicState3FeaturesEXT{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT};
+      eds3.extendedDynamicState3ColorBlendEnable = VK_TRUE;
+      eds3.extendedDynamicState3ColorBlendEquation = VK_TRUE;
+      eds3.extendedDynamicState3ColorWriteMask = VK_TRUE;
+      enable(VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME, eds3);
+      dynamic_blend_ = true;
+    }
+  }
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_ci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};

@@ -10,8 +10,9 @@ namespace novem::vk {
 class Device {
 public:
   // Throws VkError or std::runtime_error (one line) when the device lacks what the plugin needs.
-  // instance: the instance's table; it must outlive the device.
-  Device(const NovemVkInstance &instance, VkPhysicalDevice gpu);
+  // instance: the instance's table; it must outlive the device. want_dynamic_blend: enable
+  // VK_EXT_extended_dynamic_state3's blend enable, equation and write mask where the device has them.
+  Device(const NovemVkInstance &instance, VkPhysicalDevice gpu, bool want_dynamic_blend);
   // Throws std::runtime_error (one line) when gpu lacks a graphics queue or a feature Novem needs.
   static void require_support(const NovemVkInstance &instance, VkPhysicalDevice gpu);
   // The largest instance-rate divisor gpu draws: maxVertexAttribDivisor with
@@ -41,6 +42,9 @@ public:
   // unit is that format's 2^-n step (the contract's unit); 1 where the driver counts so already.
   float unorm_depth_bias_scale() const { return unorm_depth_bias_scale_; }
   bool swapchain() const { return swapchain_; } // VK_KHR_swapchain is enabled
+  // VK_EXT_extended_dynamic_state3 is enabled with colorBlendEnable, colorBlendEquation and
+  // colorWriteMask: blend state is set with vkCmdSet*EXT, not built into pipelines.
+  bool dynamic_blend() const { return dynamic_blend_; }
 
 private:
   const NovemVkInstance &instance_;
@@ -56,6 +60,7 @@ private:
   uint32_t max_instance_divisor_ = 1;
   float unorm_depth_bias_scale_ = 1.0f;
   bool swapchain_ = false;
+  bool dynamic_blend_ = false;
 };
 
 } // namespace novem::vk

@@ -16,6 +16,7 @@
 #include "vk_query.hpp"
 #include "vk_shader.hpp"
 #include "vk_swapchain.hpp"
+#include "vk_slab.hpp"
 #include "vk_texture.hpp"
 #include "vk_uniform_ring.hpp"
 
@@ -53,15 +54,17 @@ constexpr uint32_t kMaxReportedErrors = 16;
 Executor::Executor(nv_channel &channel, const Options &options)
     : channel_(channel), options_(options), barriers_(options.barrier_tracking, channel.barriers) {
   instance_ = std::make_unique<Instance>(options_);
-  device_ = std::make_unique<Device>(instance_->vk(), instance_->pick_physical_device());
+  device_ = std::make_unique<Device>(instance_->vk(), instance_->pick_physical_device(), options_.dynamic_blend);
   allocator_ = std::make_unique<MemoryAllocator>(*device_, options_.suballocation, channel_.device_allocations);
   layout_ = std::make_unique<PipelineLayout>(*device_);
   pipelines_ = std::make_unique<PipelineCache>(
       *device_, *layout_, channel_, options_.pipeline_cache,
       options_.cache_dir.empty() ? std::string() : options_.cache_dir + "/vulkan-pipelines.bin");
-  uniforms_ = std::make_unique<UniformRing>(*device_, *allocator_);
+  uniforms_ = std::make_unique<UniformRing>(*device_, *allocator_, channel_.ring_allocations);
   batches_ = std::make_unique<BatchQueue>(*device_, channel_);
-  null_buffer_ = std::make_unique<Buffer>(*device_, *allocator_, 256, NV_BUFFER_VERTEX);
+  if (options_.slabs && options_.suballocation) // NOVEM_VK_SUBALLOC=0: one VkDeviceMemory per resource
+    slabs_ = std::make_unique<SlabAllocator>(*device_, *allocator_, Buffer::kUsage, channel_.slab_allocations);
+  null_buffer_ = std::make_unique<Buffer>(*device_, *allocator_, nullptr, *batches_, 256, NV_BUFFER_VERTEX);
   static constexpr uint8_t kZeros[256] = {};
   null_buffer_->update(*batches_, 0, kZeros, sizeof kZeros, 0);
   samplers_ = std::make_unique<SamplerCache>(*device_);
@@ -86,6 +89,7 @@ Executor::~Executor() {
   images_.clear();
   shaders_.clear();
   null_buffer_.reset();
+  slabs_.reset(); // after every buffer: their slots go back to it
   for (auto &t : default_textures_) t.reset();
   descriptors_.reset();
   samplers_.reset();
@@ -125,6 +129,7 @@ VkCommandBuffer Executor::command_buffer() {
   bound_pipeline_ = VK_NULL_HANDLE;
   dynamic_dirty_ = true;
   raster_valid_ = false;
+  blend_valid_ = false;
   vertex_dirty_ = true;
   index_dirty_ = true;
   constants_bind_ = true;
@@ -208,6 +213,7 @@ bool Executor::begin_rendering() {
   rendering_ = true;
   render_extent_ = extent;
   render_has_depth_ = depth != nullptr;
+  render_colors_ = color_count;
   dynamic_dirty_ = true;
   return true;
 }
@@ -242,7 +248,7 @@ bool Executor::bind_pipeline(VkCommandBuffer cmd) {
     }
     Image *depth = find_image(targets_.depth_stencil);
     VkFormat depth_format = depth && depth->is_depth() ? depth->format().format : VK_FORMAT_UNDEFINED;
-    PipelineKey key = PipelineKey::make(desc_, color_formats, depth_format, target_samples());
+    PipelineKey key = PipelineKey::make(desc_, color_formats, depth_format, target_samples(), device_->dynamic_blend());
     pipeline_ = pipelines_->get(
         key, [this](uint32_t h) { return find_shader(h); }, [this](VkPipeline p) { retire_pipeline(p); });
     pipeline_slots_ = 0;
@@ -261,6 +267,7 @@ bool Executor::bind_pipeline(VkCommandBuffer cmd) {
 
 void Executor::record_dynamic_state(VkCommandBuffer cmd) {
   set_raster_state(cmd);
+  set_blend_state(cmd);
   if (!dynamic_dirty_) return;
   // D3D's +Y-up clip space lands NDC y = +1 on the viewport's top row: flip with a negative height.
   nv_cmd_set_viewport v = viewport_;
@@ -296,10 +303,60 @@ void Executor::set_raster_state(VkCommandBuffer cmd) {
   raster_valid_ = true;
 }
 
+// Blending and the write masks (VK_EXT_extended_dynamic_state3): set only when they differ from
+// what the command buffer has, for every colour attachment of the render pass; normalized as
+// PipelineKey::make does (no blending without a colour target, a mask of its own only with
+// independentBlend).
+void Executor::set_blend_state(VkCommandBuffer cmd) {
+  if (!device_->dynamic_blend() || render_colors_ == 0) return;
+  BlendState b;
+  std::memset(&b, 0, sizeof b);
+  b.count = render_colors_;
+  bool blend = false;
+  for (uint32_t i = 0; i < render_colors_; ++i) {
+    const bool bound = color_target(i) != nullptr;
+    b.enable[i] = bound && desc_.blend_enable;
+    blend |= b.enable[i];
+    const bool own = i > 0 && device_->independent_blend();
+    b.mask[i] = bound ? (own ? desc_.more_color_write_masks[i - 1] : desc_.color_write_mask) & 0xFu : 0;
+  }
+  if (blend) {
+    b.color_src = desc_.color_src, b.color_dst = desc_.color_dst, b.color_op = desc_.color_op;
+    b.alpha_src = desc_.alpha_src, b.alpha_dst = desc_.alpha_dst, b.alpha_op = desc_.alpha_op;
+  }
+  // Each of the three is set only when it changed (a blend factor change sets one command).
+  const bool all = !blend_valid_ || b.count != blend_.count;
+  const bool enable = all || std::memcmp(b.enable, blend_.enable, sizeof b.enable) != 0;
+  const bool mask = all || std::memcmp(b.mask, blend_.mask, sizeof b.mask) != 0;
+  const bool equation = all || std::memcmp(&b.color_src, &blend_.color_src, 6) != 0;
+  if (!enable && !mask && !equation) return;
+  const NovemVkDevice &vk = device_->vk();
+  if (enable) {
+    VkBool32 enables[NV_MAX_COLOR_TARGETS];
+    for (uint32_t i = 0; i < b.count; ++i) enables[i] = b.enable[i] ? VK_TRUE : VK_FALSE;
+    vk.CmdSetColorBlendEnableEXT(cmd, 0, b.count, enables);
+  }
+  if (equation) {
+    VkColorBlendEquationEXT equations[NV_MAX_COLOR_TARGETS];
+    for (uint32_t i = 0; i < b.count; ++i)
+      equations[i] = {blend_factor(b.color_src), blend_factor(b.color_dst), blend_op(b.color_op),
+                      blend_factor(b.alpha_src), blend_factor(b.alpha_dst), blend_op(b.alpha_op)};
+    vk.CmdSetColorBlendEquationEXT(cmd, 0, b.count, equations);
+  }
+  if (mask) {
+    VkColorComponentFlags masks[NV_MAX_COLOR_TARGETS];
+    for (uint32_t i = 0; i < b.count; ++i) masks[i] = b.mask[i];
+    vk.CmdSetColorWriteMaskEXT(cmd, 0, b.count, masks);
+  }
+  blend_ = b;
+  blend_valid_ = true;
+}
+
 void Executor::bind_vertex_buffers(VkCommandBuffer cmd) {
   const BatchId id = batches_->recording_id();
   VkBuffer handles[NV_MAX_VERTEX_BUFFERS];
   VkDeviceSize offsets[NV_MAX_VERTEX_BUFFERS];
+  VkDeviceSize sizes[NV_MAX_VERTEX_BUFFERS];
   VkDeviceSize strides[NV_MAX_VERTEX_BUFFERS];
   uint32_t count = 0;
   for (uint32_t slot = 0; slot < NV_MAX_VERTEX_BUFFERS; ++slot) {
@@ -309,18 +366,20 @@ void Executor::bind_vertex_buffers(VkCommandBuffer cmd) {
     if (b) {
       b->mark_used(id);
       handles[slot] = b->handle();
-      offsets[slot] = vertex_[slot].offset;
+      offsets[slot] = b->offset() + vertex_[slot].offset;
+      sizes[slot] = b->size() - vertex_[slot].offset; // a slab's slot: not into the next one
       strides[slot] = vertex_[slot].stride;
     } else {
       handles[slot] = null_buffer_->handle();
-      offsets[slot] = 0;
+      offsets[slot] = null_buffer_->offset();
+      sizes[slot] = null_buffer_->size();
       strides[slot] = 0;
     }
     count = slot + 1;
   }
   if (count == 0 || !vertex_dirty_) return;
   null_buffer_->mark_used(id);
-  device_->vk().CmdBindVertexBuffers2(cmd, 0, count, handles, offsets, nullptr, strides);
+  device_->vk().CmdBindVertexBuffers2(cmd, 0, count, handles, offsets, sizes, strides);
   vertex_dirty_ = false;
 }
 
@@ -329,7 +388,7 @@ Buffer *Executor::bind_index_buffer(VkCommandBuffer cmd) {
   if (!b || index_.offset >= b->size()) return nullptr;
   b->mark_used(batches_->recording_id());
   if (index_dirty_) {
-    device_->vk().CmdBindIndexBuffer(cmd, b->handle(), index_.offset,
+    device_->vk().CmdBindIndexBuffer(cmd, b->handle(), b->offset() + index_.offset,
                                      index_.index_size == 4 ? VK_INDEX_TYPE_UINT32 : VK_INDEX_TYPE_UINT16);
     index_dirty_ = false;
   }
@@ -341,7 +400,8 @@ bool Executor::prepare_draw(VkCommandBuffer cmd) {
     // Without dirty tracking (NOVEM_VK_DIRTY=0) every draw binds and sets everything again.
     bound_pipeline_ = VK_NULL_HANDLE;
     dynamic_dirty_ = vertex_dirty_ = index_dirty_ = constants_bind_ = set_dirty_ = true;
-    raster_valid_ = false;
+    raster_valid_ = blend_valid_ = false;
+    image_infos_valid_ = 0;
     constants_dirty_[NV_STAGE_VERTEX] = constants_dirty_[NV_STAGE_PIXEL] = true;
   }
   if (!bind_pipeline(cmd)) return false;
@@ -355,6 +415,11 @@ bool Executor::prepare_draw(VkCommandBuffer cmd) {
 void Executor::bind_constants(VkCommandBuffer cmd) {
   uint32_t need = 0;
   for (auto &c : constants_) need += std::max<uint32_t>(uint32_t(c.size()), 256) + 256;
+  for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
+    if (constants_[s].size() <= ubo_range_[s]) continue;
+    ubo_range_[s] = std::min((uint32_t(constants_[s].size()) + 255) / 256 * 256, uniforms_->range());
+    set_dirty_ = true;
+  }
   if (uniforms_->reserve(*batches_, need)) {
     constants_dirty_[0] = constants_dirty_[1] = true;
     set_dirty_ = true;
@@ -382,8 +447,8 @@ void Executor::bind_constants(VkCommandBuffer cmd) {
 // Every binding of the layout is written, so whatever a shader declares is valid: a slot with no
 // (usable) image gets the default texture.
 void Executor::write_descriptor_set(VkDescriptorSet set) {
-  const VkDescriptorBufferInfo ubo{uniforms_->buffer(), 0, uniforms_->range()};
-  VkDescriptorImageInfo images[NV_MAX_PIXEL_TEXTURES + NV_MAX_VERTEX_TEXTURES];
+  const VkDescriptorBufferInfo ubo[NV_STAGE_COUNT] = {{uniforms_->buffer(), 0, ubo_range_[NV_STAGE_VERTEX]},
+                                                      {uniforms_->buffer(), 0, ubo_range_[NV_STAGE_PIXEL]}};
   const nv_sampler_desc default_desc{NV_FILTER_POINT, NV_FILTER_POINT, NV_FILTER_NONE, NV_ADDRESS_CLAMP,
                                      NV_ADDRESS_CLAMP, NV_ADDRESS_CLAMP, 1, 0, 0.0f, {0, 0, 0, 0}};
   auto info = [&](const TextureSlot &slot) {
@@ -394,9 +459,13 @@ void Executor::write_descriptor_set(VkDescriptorSet set) {
     return VkDescriptorImageInfo{samplers_->get(default_desc), default_textures_[slot.type]->sampled_view(),
                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
   };
-  for (uint32_t i = 0; i < NV_MAX_PIXEL_TEXTURES; ++i) images[i] = info(textures_[NV_STAGE_PIXEL][i]);
-  for (uint32_t i = 0; i < NV_MAX_VERTEX_TEXTURES; ++i)
-    images[NV_MAX_PIXEL_TEXTURES + i] = info(textures_[NV_STAGE_VERTEX][i]);
+  for (uint32_t i = 0; i < kImageDescriptors; ++i) {
+    if (image_infos_valid_ & (1u << i)) continue;
+    image_infos_[i] = info(i < NV_MAX_PIXEL_TEXTURES ? textures_[NV_STAGE_PIXEL][i]
+                                                     : textures_[NV_STAGE_VERTEX][i - NV_MAX_PIXEL_TEXTURES]);
+    image_infos_valid_ |= 1u << i;
+  }
+  const VkDescriptorImageInfo *images = image_infos_;
   VkWriteDescriptorSet writes[4] = {};
   for (auto &w : writes) {
     w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
@@ -407,7 +476,7 @@ void Executor::write_descriptor_set(VkDescriptorSet set) {
   for (uint32_t i = 0; i < 2; ++i) {
     writes[i].descriptorCount = 1;
     writes[i].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
-    writes[i].pBufferInfo = &ubo;
+    writes[i].pBufferInfo = &ubo[i]; // binding 0 vertex, 1 pixel
   }
   // Consecutive bindings of one type and stage: one write runs over them.
   writes[2].dstBinding = kPixelTextureBinding;
@@ -549,7 +618,7 @@ void Executor::drop_image(uint32_t handle) {
     end_rendering();
     pipeline_dirty_ = true;
   }
-  if (texture_bound(handle)) set_dirty_ = true;
+  if (texture_bound(handle)) set_dirty_ = true, image_infos_valid_ = 0;
   Image *img = it->second.release();
   images_.erase(it);
   batches_->on_complete(img->last_use(), [img] { delete img; });
@@ -561,7 +630,7 @@ void Executor::drop_image(uint32_t handle) {
 void Executor::create_buffer(const nv_cmd_create_buffer &a, const nv_cmd_header *) {
   if (!a.buffer) return;
   drop_buffer(a.buffer);
-  buffers_[a.buffer] = std::make_unique<Buffer>(*device_, *allocator_, a.size, a.usage);
+  buffers_[a.buffer] = std::make_unique<Buffer>(*device_, *allocator_, slabs_.get(), *batches_, a.size, a.usage);
 }
 
 void Executor::destroy_buffer(const nv_cmd_destroy_buffer &a, const nv_cmd_header *) { drop_buffer(a.buffer); }
@@ -585,7 +654,7 @@ void Executor::create_image(const nv_cmd_create_image &a, const nv_cmd_header *)
   images_[a.image] = std::make_unique<Image>(*device_, *allocator_, nv_format(a.format), a.width, a.height, a.usage,
                                             a.levels, nv_image_type(a.type), a.depth, a.samples);
   if (is_target(a.image)) pipeline_dirty_ = true;
-  if (texture_bound(a.image)) set_dirty_ = true;
+  if (texture_bound(a.image)) set_dirty_ = true, image_infos_valid_ = 0;
 }
 
 void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h) {
@@ -628,6 +697,7 @@ void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) {
   slot.sampler = a.sampler;
   slot.type = a.type;
   set_dirty_ = true;
+  image_infos_valid_ &= ~(1u << (a.stage == NV_STAGE_PIXEL ? a.slot : NV_MAX_PIXEL_TEXTURES + a.slot));
 }
 
 void Executor::destroy_image(const nv_cmd_destroy_image &a, const nv_cmd_header *) { drop_image(a.image); }
@@ -726,11 +796,19 @@ void Executor::set_dynamic_state(const nv_cmd_set_dynamic_state &a, const nv_cmd
   dynamic_dirty_ = true;
 }
 
+// A change of dynamic state alone (cull, depth test, blending with dynamic blend) keeps the
+// pipeline: the draw sets that state, and nothing is looked up.
 void Executor::set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *) {
   if (desc_set_ && std::memcmp(&desc_, &a.desc, sizeof desc_) == 0) return;
+  const bool dynamic = device_->dynamic_blend();
+  if (!desc_set_ || !options_.dirty_state || !options_.pipeline_cache) {
+    pipeline_dirty_ = true;
+  } else {
+    const nv_pipeline_desc was = PipelineKey::static_part(desc_, dynamic), now = PipelineKey::static_part(a.desc, dynamic);
+    if (std::memcmp(&was, &now, sizeof was) != 0) pipeline_dirty_ = true;
+  }
   desc_ = a.desc;
   desc_set_ = true;
-  pipeline_dirty_ = true;
 }
 
 void Executor::set_vertex_buffer(const nv_cmd_set_vertex_buffer &a, const nv_cmd_header *) {

@@ -29,6 +29,7 @@ class SamplerCache;
 class DescriptorArena;
 class Shader;
 class Swapchain;
+class SlabAllocator;
 class UniformRing;
 
 class Executor {
@@ -109,6 +110,7 @@ private:
   void upload(Image &img, uint32_t level, const VkRect2D &rect, const uint8_t *rows, size_t pitch, uint32_t layer = 0);
   void record_dynamic_state(VkCommandBuffer cmd);
   void set_raster_state(VkCommandBuffer cmd);
+  void set_blend_state(VkCommandBuffer cmd); // with Device::dynamic_blend()
   void retire_pipeline(VkPipeline pipeline);
   Buffer *find_buffer(uint32_t handle);
   Image *find_image(uint32_t handle);
@@ -127,6 +129,7 @@ private:
   std::unique_ptr<PipelineCache> pipelines_;
   std::unique_ptr<UniformRing> uniforms_;
   std::unique_ptr<BatchQueue> batches_;
+  std::unique_ptr<SlabAllocator> slabs_; // small buffers' slices; null when NOVEM_VK_SLABS=0
   std::unique_ptr<Buffer> null_buffer_; // bound to vertex slots that have no buffer
   std::unique_ptr<SamplerCache> samplers_;
   std::unique_ptr<DescriptorArena> descriptors_;
@@ -161,6 +164,12 @@ private:
     uint32_t type = NV_IMAGE_TYPE_2D; // what the shader declares
   };
   TextureSlot textures_[NV_STAGE_COUNT][NV_MAX_PIXEL_TEXTURES];
+  // The descriptors of the texture slots as last written (pixel 0..15, then vertex 0..3); bit n
+  // set: entry n is still right. A texture change recomputes one entry, not every slot's sampler
+  // and view.
+  static constexpr uint32_t kImageDescriptors = NV_MAX_PIXEL_TEXTURES + NV_MAX_VERTEX_TEXTURES;
+  VkDescriptorImageInfo image_infos_[kImageDescriptors] = {};
+  uint32_t image_infos_valid_ = 0;
 
   // ---- what the recording command buffer has ----
   bool rendering_ = false;
@@ -173,6 +182,15 @@ private:
   };
   RasterState raster_{};
   bool raster_valid_ = false;
+  uint32_t render_colors_ = 0; // colour attachments of the render pass, up to the last bound one
+  struct BlendState { // the dynamic blend state the command buffer has (VK_EXT_extended_dynamic_state3)
+    uint32_t count;
+    uint8_t enable[NV_MAX_COLOR_TARGETS];
+    uint8_t mask[NV_MAX_COLOR_TARGETS];
+    uint8_t color_src, color_dst, color_op, alpha_src, alpha_dst, alpha_op;
+  };
+  BlendState blend_{};
+  bool blend_valid_ = false;
   VkPipeline pipeline_ = VK_NULL_HANDLE;       // resolved from desc_ and the targets
   uint32_t pipeline_slots_ = 0;                 // vertex slots pipeline_ reads
   VkPipeline bound_pipeline_ = VK_NULL_HANDLE;  // bound in the recording command buffer
@@ -186,6 +204,10 @@ private:
   VkDescriptorSet constants_set_ = VK_NULL_HANDLE; // set 0 as last bound
   VkDescriptorSet descriptor_set_ = VK_NULL_HANDLE; // set 0 as last written
   bool set_dirty_ = true; // the uniform chunk or a texture changed: write a new set
+  // Each stage's uniform descriptor range: its biggest block so far, rounded up to 256 bytes. Not
+  // the ring's whole range: llvmpipe copies a bound uniform buffer's whole range into its scene
+  // at every state change (64 KiB a stage made most of a state change's cost on lavapipe).
+  uint32_t ubo_range_[NV_STAGE_COUNT] = {256, 256};
   BarrierBatch barriers_;
   uint32_t errors_reported_ = 0;
 };

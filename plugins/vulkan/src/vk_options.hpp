@@ -15,6 +15,9 @@ struct Options {
   bool pipeline_cache = true;       // NOVEM_VK_PIPELINE_CACHE=0: build a pipeline per SET_PIPELINE, no disk cache
   bool barrier_tracking = true;     // NOVEM_VK_BARRIERS=0: a full barrier per transition and per render pass
   bool suballocation = true;        // NOVEM_VK_SUBALLOC=0: one VkDeviceMemory per resource
+  // Beyond the five (issue 6, plugin depth):
+  bool dynamic_blend = true;        // NOVEM_VK_DYNAMIC_BLEND=0: blend state in the pipeline, not VK_EXT_extended_dynamic_state3
+  bool slabs = true;                // NOVEM_VK_SLABS=0 (or SUBALLOC=0): every buffer slice a VkBuffer of its own
   std::string cache_dir;            // NOVEM_CACHE_DIR: where the VkPipelineCache file lives ("" = none)
 
   static Options from_environment();

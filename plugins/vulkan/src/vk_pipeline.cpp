@@ -33,8 +33,6 @@ VkCullModeFlags cull_mode(uint8_t c) {
   return c == NV_CULL_CCW ? VK_CULL_MODE_BACK_BIT : c == NV_CULL_CW ? VK_CULL_MODE_FRONT_BIT : VK_CULL_MODE_NONE;
 }
 
-namespace {
-
 VkBlendFactor blend_factor(uint8_t f) {
   switch (f) {
   case NV_BLEND_ZERO: return VK_BLEND_FACTOR_ZERO;
@@ -63,6 +61,8 @@ VkBlendOp blend_op(uint8_t op) {
   default: return VK_BLEND_OP_ADD;
   }
 }
+
+namespace {
 
 VkPrimitiveTopology topology(uint8_t t) {
   switch (t) {
@@ -136,12 +136,8 @@ PipelineLayout::~PipelineLayout() {
 
 // ---- PipelineKey ----
 
-PipelineKey PipelineKey::make(const nv_pipeline_desc &desc, const VkFormat (&colors)[NV_MAX_COLOR_TARGETS],
-                              VkFormat depth, VkSampleCountFlagBits samples) {
-  PipelineKey k;
-  std::memset(&k, 0, sizeof k);
-  k.desc = desc;
-  nv_pipeline_desc &d = k.desc;
+nv_pipeline_desc PipelineKey::static_part(const nv_pipeline_desc &desc, bool dynamic_blend) {
+  nv_pipeline_desc d = desc;
   d.reserved[0] = d.reserved[1] = 0;
   if (d.attribute_count > NV_MAX_VERTEX_ATTRIBUTES) d.attribute_count = NV_MAX_VERTEX_ATTRIBUTES;
   for (uint32_t i = d.attribute_count; i < NV_MAX_VERTEX_ATTRIBUTES; ++i) d.attributes[i] = nv_vertex_attribute{};
@@ -151,6 +147,23 @@ PipelineKey PipelineKey::make(const nv_pipeline_desc &desc, const VkFormat (&col
   d.cull = 0;
   d.depth_test = d.depth_write = d.depth_compare = 0;
   d.reserved2 = 0;
+  d.reserved4 = 0;
+  d.reserved5 = 0;
+  // So are blending and the write masks with VK_EXT_extended_dynamic_state3.
+  if (dynamic_blend) {
+    d.blend_enable = d.color_src = d.color_dst = d.color_op = d.alpha_src = d.alpha_dst = d.alpha_op = 0;
+    d.color_write_mask = 0;
+    for (auto &m : d.more_color_write_masks) m = 0;
+  }
+  return d;
+}
+
+PipelineKey PipelineKey::make(const nv_pipeline_desc &desc, const VkFormat (&colors)[NV_MAX_COLOR_TARGETS],
+                              VkFormat depth, VkSampleCountFlagBits samples, bool dynamic_blend) {
+  PipelineKey k;
+  std::memset(&k, 0, sizeof k);
+  k.desc = static_part(desc, dynamic_blend);
+  nv_pipeline_desc &d = k.desc;
   bool any_color = false;
   for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i) {
     k.color_formats[i] = colors[i];
@@ -161,8 +174,6 @@ PipelineKey PipelineKey::make(const nv_pipeline_desc &desc, const VkFormat (&col
   }
   if (!d.blend_enable || !any_color)
     d.blend_enable = d.color_src = d.color_dst = d.color_op = d.alpha_src = d.alpha_dst = d.alpha_op = 0;
-  d.reserved4 = 0;
-  d.reserved5 = 0;
   if (!d.stencil_enable || !has_stencil(depth)) d.stencil_enable = 0, d.stencil_front = d.stencil_back = nv_stencil_face{};
   if (depth == VK_FORMAT_UNDEFINED) d.depth_bias_enable = 0;
   if (d.topology < NV_TOPOLOGY_TRIANGLE_LIST) d.fill_mode = NV_FILL_SOLID;
@@ -173,13 +184,18 @@ PipelineKey PipelineKey::make(const nv_pipeline_desc &desc, const VkFormat (&col
 
 bool PipelineKey::operator==(const PipelineKey &other) const { return std::memcmp(this, &other, sizeof *this) == 0; }
 
+// A word at a time: the key is a few hundred bytes and hashed at every pipeline change.
 uint64_t PipelineKey::hash() const {
   uint64_t h = 1469598103934665603ull;
   auto *bytes = reinterpret_cast<const unsigned char *>(this);
-  for (size_t i = 0; i < sizeof *this; ++i) {
-    h ^= bytes[i];
-    h *= 1099511628211ull;
+  size_t i = 0;
+  for (; i + 8 <= sizeof *this; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, bytes + i, 8);
+    h = (h ^ w) * 1099511628211ull;
+    h ^= h >> 29;
   }
+  for (; i < sizeof *this; ++i) h = (h ^ bytes[i]) * 1099511628211ull;
   return h;
 }
 
@@ -392,9 +408,12 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
                                     VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE, VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE,
                                     VK_DYNAMIC_STATE_DEPTH_COMPARE_OP,  VK_DYNAMIC_STATE_DEPTH_BIAS,
                                     VK_DYNAMIC_STATE_BLEND_CONSTANTS,   VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK,
-                                    VK_DYNAMIC_STATE_STENCIL_WRITE_MASK, VK_DYNAMIC_STATE_STENCIL_REFERENCE};
+                                    VK_DYNAMIC_STATE_STENCIL_WRITE_MASK, VK_DYNAMIC_STATE_STENCIL_REFERENCE,
+                                    // the last three only with VK_EXT_extended_dynamic_state3
+                                    VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT, VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT,
+                                    VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT};
   VkPipelineDynamicStateCreateInfo dyn{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
-  dyn.dynamicStateCount = uint32_t(std::size(dynamic));
+  dyn.dynamicStateCount = uint32_t(std::size(dynamic)) - (device_.dynamic_blend() ? 0 : 3);
   dyn.pDynamicStates = dynamic;
 
   VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};

@@ -25,6 +25,8 @@ class Shader;
 // nv_ state → Vulkan, for the state that is dynamic.
 VkCompareOp compare_op(uint8_t nv_compare);
 VkCullModeFlags cull_mode(uint8_t nv_cull);
+VkBlendFactor blend_factor(uint8_t nv_blend_factor);
+VkBlendOp blend_op(uint8_t nv_blend_op);
 
 constexpr uint32_t kPixelTextureBinding = 16;
 constexpr uint32_t kVertexTextureBinding = 32;
@@ -47,18 +49,22 @@ private:
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
 };
 
-// Everything that shapes a pipeline. Built zeroed and normalized (state that has no effect is
-// cleared), so equal pipelines have equal bytes.
+// Everything that shapes a pipeline. Built zeroed and normalized (state that has no effect, and
+// state that is dynamic, is cleared), so equal pipelines have equal bytes.
 struct PipelineKey {
   nv_pipeline_desc desc;
   VkFormat color_formats[NV_MAX_COLOR_TARGETS]; // VK_FORMAT_UNDEFINED: no target at that index
   VkFormat depth_format;
   VkSampleCountFlagBits samples; // of every target
 
+  // dynamic_blend: blending and the write masks are dynamic state (Device::dynamic_blend()).
   static PipelineKey make(const nv_pipeline_desc &desc, const VkFormat (&colors)[NV_MAX_COLOR_TARGETS], VkFormat depth,
-                          VkSampleCountFlagBits samples);
+                          VkSampleCountFlagBits samples, bool dynamic_blend);
+  // The part of desc a pipeline is built from: desc with its dynamic state cleared (two descs
+  // with equal parts need no new pipeline lookup).
+  static nv_pipeline_desc static_part(const nv_pipeline_desc &desc, bool dynamic_blend);
   bool operator==(const PipelineKey &other) const;
-  uint64_t hash() const; // FNV-1a over the bytes
+  uint64_t hash() const; // FNV-1a over 64-bit words
 };
 
 struct PipelineKeyHash {

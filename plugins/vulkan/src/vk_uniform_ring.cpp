@@ -8,8 +8,8 @@
 
 namespace novem::vk {
 
-UniformRing::UniformRing(const Device &device, MemoryAllocator &allocator)
-    : device_(device), allocator_(allocator) {
+UniformRing::UniformRing(const Device &device, MemoryAllocator &allocator, std::atomic<uint64_t> &ring_allocations)
+    : device_(device), allocator_(allocator), ring_allocations_(ring_allocations) {
   range_ = std::min<uint32_t>(65536, device.limits().maxUniformBufferRange);
   alignment_ = std::max<uint32_t>(16, uint32_t(device.limits().minUniformBufferOffsetAlignment));
   chunks_.push_back(create_chunk());
@@ -70,6 +70,7 @@ uint32_t UniformRing::push(const void *data, uint32_t size) {
   uint32_t offset = (used_ + alignment_ - 1) / alignment_ * alignment_;
   std::memcpy(chunks_[current_].memory.mapped + offset, data, size);
   used_ = offset + size;
+  ring_allocations_.fetch_add(1, std::memory_order_relaxed);
   return offset;
 }
 

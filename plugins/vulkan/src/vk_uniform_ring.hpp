@@ -1,9 +1,10 @@
 // The constants upload ring: host-visible chunks bump-allocated for SET_CONSTANTS data. The
 // executor's descriptor sets point their two dynamic uniform buffers (binding 0 vertex, 1 pixel)
 // at the current chunk, so a draw binds a set with two dynamic offsets. A chunk is recycled once
-// the last batch that used it has completed.
+// the last batch that used it has completed. Each block pushed counts in channel.ring_allocations.
 #pragma once
 
+#include <atomic>
 #include <vector>
 
 #include "vk_common.hpp"
@@ -16,7 +17,7 @@ class Device;
 
 class UniformRing {
 public:
-  UniformRing(const Device &device, MemoryAllocator &allocator);
+  UniformRing(const Device &device, MemoryAllocator &allocator, std::atomic<uint64_t> &ring_allocations);
   ~UniformRing(); // the GPU must be idle
   UniformRing(const UniformRing &) = delete;
   UniformRing &operator=(const UniformRing &) = delete;
@@ -46,6 +47,7 @@ private:
 
   const Device &device_;
   MemoryAllocator &allocator_;
+  std::atomic<uint64_t> &ring_allocations_;
   uint32_t range_ = 0;
   uint32_t alignment_ = 256;
   std::vector<Chunk> chunks_;
