@@ -19,7 +19,7 @@ extern "C" {
 #endif
 
 /* Bumped on any change to this header, commands.h or channel.hpp's layout. */
-#define NV_BACKEND_ABI_VERSION 4u /* ABI 4: nv_channel counters (statistics.h) */
+#define NV_BACKEND_ABI_VERSION 5u /* ABI 5: BLIT_IMAGE between depth-stencil images, UPDATE_IMAGE flags */
 #define NV_PLUGIN_ENTRY_NAME "novem_plugin_entry"
 
 /* What a format can be used for on this device (nv_adapter_info.format_support). */
