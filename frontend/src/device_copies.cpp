@@ -1,6 +1,6 @@
-// Copies between surfaces: StretchRect (BLIT_IMAGE), ColorFill (FILL_IMAGE), and the two
-// readbacks, GetRenderTargetData and GetFrontBufferData (READ_IMAGE, then a wait: readback is
-// one of the few reasons to wait for the plugin).
+// Copies between surfaces: StretchRect (BLIT_IMAGE, colour and depth-stencil), ColorFill
+// (FILL_IMAGE), and the two readbacks, GetRenderTargetData and GetFrontBufferData (READ_IMAGE,
+// then a wait: readback is one of the few reasons to wait for the plugin).
 #include <atomic>
 #include <cstring>
 
@@ -37,10 +37,6 @@ bool surface_rect(const RECT *r, const D3DSURFACE_DESC &d, nv_rect &out) {
   out = nv_rect{int32_t(r->left), int32_t(r->top), int32_t(r->right - r->left), int32_t(r->bottom - r->top)};
   return true;
 }
-
-} // namespace
-
-namespace {
 
 // What a surface is in D3D9's StretchRect tables.
 enum class SurfaceKind { Texture, RenderTarget, Plain, DepthStencil };

@@ -46,6 +46,25 @@ TEST_CASE("DEFAULT offscreen plain surfaces and lockable render targets lock, ot
   for (IDirect3DSurface9 *s : {plain, lockable, fixed, ms, ds}) CHECK(s->Release() == 0);
 }
 
+TEST_CASE("The back buffer locks with D3DPRESENTFLAG_LOCKABLE_BACKBUFFER only", "[api][copies]") {
+  for (bool lockable : {false, true}) {
+    Backend backend("null");
+    IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
+    D3DPRESENT_PARAMETERS pp = headless();
+    if (lockable) pp.Flags |= D3DPRESENTFLAG_LOCKABLE_BACKBUFFER;
+    IDirect3DDevice9 *device = nullptr;
+    REQUIRE(d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &device) == D3D_OK);
+    IDirect3DSurface9 *back = nullptr;
+    REQUIRE(device->GetBackBuffer(0, 0, D3DBACKBUFFER_TYPE_MONO, &back) == D3D_OK);
+    D3DLOCKED_RECT lr{};
+    CHECK(back->LockRect(&lr, nullptr, 0) == (lockable ? D3D_OK : D3DERR_INVALIDCALL));
+    if (lockable) CHECK(back->UnlockRect() == D3D_OK);
+    back->Release();
+    CHECK(device->Release() == 0);
+    CHECK(d3d->Release() == 0);
+  }
+}
+
 TEST_CASE("CreateRenderTargetEx makes lockable render targets", "[api][copies]") {
   Backend backend("null");
   IDirect3D9Ex *d3d = nullptr;
