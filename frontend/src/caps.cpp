@@ -122,6 +122,8 @@ void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps) {
   // StretchRect filters (device_copies.cpp): point and linear, minifying and magnifying.
   caps->StretchRectFilterCaps = D3DPTFILTERCAPS_MINFPOINT | D3DPTFILTERCAPS_MAGFPOINT | D3DPTFILTERCAPS_MINFLINEAR |
                                 D3DPTFILTERCAPS_MAGFLINEAR;
+  // StretchRect reads levels of non-target DEFAULT textures (device_copies.cpp).
+  caps->DevCaps2 |= D3DDEVCAPS2_CAN_STRETCHRECT_FROM_TEXTURES;
   caps->MasterAdapterOrdinal = 0;
   caps->AdapterOrdinalInGroup = 0;
   caps->NumberOfAdaptersInGroup = 1;

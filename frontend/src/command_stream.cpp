@@ -51,7 +51,8 @@ void CommandStream::update_buffer(uint32_t buffer, uint64_t offset, const void *
 }
 
 void CommandStream::update_image(uint32_t image, uint32_t format, uint32_t level, uint32_t layer, int32_t x,
-                                 int32_t y, uint32_t width, uint32_t height, const uint8_t *src, size_t src_pitch) {
+                                 int32_t y, uint32_t width, uint32_t height, const uint8_t *src, size_t src_pitch,
+                                 uint32_t flags) {
   // Work in blocks (a texel for most formats, 4x4 texels for BC); pieces end on block edges, and
   // the last piece of a row or column keeps the rectangle's own edge.
   const ImageLayout layout = image_layout(format);
@@ -69,7 +70,8 @@ void CommandStream::update_image(uint32_t image, uint32_t format, uint32_t level
       auto *args = begin<nv_cmd_update_image>(NV_OP_UPDATE_IMAGE, row * h);
       const nv_rect rect{x + int32_t(cx * block), y + int32_t(cy * block),
                          int32_t(std::min(w * block, width - cx * block)), int32_t(std::min(h * block, height - cy * block))};
-      *args = nv_cmd_update_image{image, level, rect, 0, layer};
+      *args = nv_cmd_update_image{image, level, rect, 0, layer, flags};
+      flags &= ~uint32_t(NV_UPDATE_DISCARD);
       auto *dst = static_cast<uint8_t *>(command_payload(args));
       for (uint32_t r = 0; r < h; ++r) std::memcpy(dst + r * row, src + (cy + r) * src_pitch + size_t(cx) * bytes, row);
       commit();

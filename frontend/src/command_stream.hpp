@@ -43,9 +43,10 @@ public:
   // Sends a rectangle of texels of an image of nv_format `format` (rows of texels, or of 4x4
   // blocks, src_pitch bytes apart, top first; x and y block-aligned) into a level of it, split into
   // as many tightly packed UPDATE_IMAGE records as the ring needs.
-  // layer: the face of a cube image, the z slice of a 3D one.
+  // layer: the face of a cube image, the z slice of a 3D one. flags: nv_update_flags;
+  // NV_UPDATE_DISCARD goes with the first record only (the others must keep its texels).
   void update_image(uint32_t image, uint32_t format, uint32_t level, uint32_t layer, int32_t x, int32_t y,
-                    uint32_t width, uint32_t height, const uint8_t *src, size_t src_pitch);
+                    uint32_t width, uint32_t height, const uint8_t *src, size_t src_pitch, uint32_t flags = 0);
 
   // Pushes a FENCE and returns its value; wait() blocks until the plugin has completed it.
   uint64_t fence();

@@ -138,11 +138,13 @@ HRESULT Device::init() {
 void Device::create_implicit_surfaces() {
   const auto &pp = present_parameters_;
   back_buffer_ = Surface::create_image(this, 0, pp.BackBufferWidth, pp.BackBufferHeight, pp.BackBufferFormat,
-                                       D3DUSAGE_RENDERTARGET, pp.MultiSampleType);
+                                       D3DUSAGE_RENDERTARGET, pp.MultiSampleType,
+                                       pp.Flags & D3DPRESENTFLAG_LOCKABLE_BACKBUFFER);
   back_buffer_->add_private_ref();
   if (pp.EnableAutoDepthStencil) {
     auto_depth_stencil_ = Surface::create_image(this, 0, pp.BackBufferWidth, pp.BackBufferHeight,
                                                 pp.AutoDepthStencilFormat, D3DUSAGE_DEPTHSTENCIL, pp.MultiSampleType);
+    auto_depth_stencil_->set_discardable(pp.Flags & D3DPRESENTFLAG_DISCARD_DEPTHSTENCIL);
     auto_depth_stencil_->add_private_ref();
   }
   front_image_ = stream_->new_handle();
@@ -299,7 +301,8 @@ HRESULT Device::GetCreationParameters(D3DDEVICE_CREATION_PARAMETERS *parameters)
 }
 
 HRESULT Device::create_target_surface(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,
-                                      DWORD quality, DWORD usage, IDirect3DSurface9 **surface, HANDLE *shared_handle) {
+                                      DWORD quality, DWORD usage, bool lockable, IDirect3DSurface9 **surface,
+                                      HANDLE *shared_handle) {
   if (!surface) return D3DERR_INVALIDCALL;
   *surface = nullptr;
   if (shared_handle || width == 0 || height == 0) return D3DERR_INVALIDCALL;
@@ -309,25 +312,28 @@ HRESULT Device::create_target_surface(UINT width, UINT height, D3DFORMAT format,
   if ((depth ? !info.depth : !info.color) || !(adapter().format_support[info.storage] & needed)) return D3DERR_INVALIDCALL;
   if (!multisample_count(adapter(), multisample)) return D3DERR_NOTAVAILABLE;
   if (quality != 0) return D3DERR_INVALIDCALL; // CheckDeviceMultiSampleType reports one quality level
-  Surface *created = Surface::create_image(this, 1, width, height, format, usage, multisample);
+  Surface *created = Surface::create_image(this, 1, width, height, format, usage, multisample, lockable);
   created->count_default_pool(); // render targets and depth-stencil surfaces are D3DPOOL_DEFAULT
   *surface = created;
   AddRef();
   return D3D_OK;
 }
 
-// Lockable render targets and discardable depth buffers: the flags are accepted; locking a
-// render target is not implemented yet (LockRect refuses it).
+// A lockable render target locks (single-sampled ones: a multisampled surface cannot be read);
+// a discardable depth-stencil surface is kept as such (StretchRect refuses it, as Windows).
 HRESULT Device::CreateRenderTarget(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,
-                                   DWORD quality, WINBOOL, IDirect3DSurface9 **surface, HANDLE *shared_handle) {
-  return create_target_surface(width, height, format, multisample, quality, D3DUSAGE_RENDERTARGET, surface,
-                               shared_handle);
+                                   DWORD quality, WINBOOL lockable, IDirect3DSurface9 **surface, HANDLE *shared_handle) {
+  return create_target_surface(width, height, format, multisample, quality, D3DUSAGE_RENDERTARGET, lockable != FALSE,
+                               surface, shared_handle);
 }
 
 HRESULT Device::CreateDepthStencilSurface(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,
-                                          DWORD quality, WINBOOL, IDirect3DSurface9 **surface, HANDLE *shared_handle) {
-  return create_target_surface(width, height, format, multisample, quality, D3DUSAGE_DEPTHSTENCIL, surface,
-                               shared_handle);
+                                          DWORD quality, WINBOOL discard, IDirect3DSurface9 **surface,
+                                          HANDLE *shared_handle) {
+  HRESULT hr = create_target_surface(width, height, format, multisample, quality, D3DUSAGE_DEPTHSTENCIL, false, surface,
+                                     shared_handle);
+  if (SUCCEEDED(hr)) static_cast<Surface *>(*surface)->set_discardable(discard != FALSE);
+  return hr;
 }
 
 HRESULT Device::CreateOffscreenPlainSurface(UINT width, UINT height, D3DFORMAT format, D3DPOOL pool,
@@ -335,13 +341,19 @@ HRESULT Device::CreateOffscreenPlainSurface(UINT width, UINT height, D3DFORMAT f
   if (!surface) return D3DERR_INVALIDCALL;
   *surface = nullptr;
   if (shared_handle || width == 0 || height == 0 || pool == D3DPOOL_MANAGED) return D3DERR_INVALIDCALL;
-  if (!format_info(format).color) return D3DERR_INVALIDCALL;
+  const FormatInfo info = format_info(format);
+  if (!info.color) return D3DERR_INVALIDCALL;
   if (pool == D3DPOOL_DEFAULT) {
-    static std::atomic<bool> once{false};
-    log_unimplemented(once, "CreateOffscreenPlainSurface in D3DPOOL_DEFAULT");
-    return D3DERR_NOTAVAILABLE;
+    // A backend image that copies, fills and locks write: formats the plugin renders to and
+    // samples (DXTn and other plain-only formats are not available yet).
+    const uint32_t needed = NV_SUPPORT_RENDER_TARGET | NV_SUPPORT_SAMPLED;
+    if ((adapter().format_support[info.storage] & needed) != needed) return D3DERR_NOTAVAILABLE;
+    Surface *created = Surface::create_plain(this, width, height, format);
+    created->count_default_pool();
+    *surface = created;
+  } else {
+    *surface = Surface::create_memory(this, width, height, format, pool);
   }
-  *surface = Surface::create_memory(this, width, height, format, pool);
   AddRef();
   return D3D_OK;
 }

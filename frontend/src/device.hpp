@@ -75,6 +75,8 @@ public:
   HWND device_window() const { return device_window_; }
   // GetFrontBufferData of any swap chain: the front image into a D3DPOOL_SYSTEMMEM A8R8G8B8 surface.
   HRESULT read_front_buffer(uint32_t front_image, const D3DPRESENT_PARAMETERS &pp, Surface *dst);
+  // READ_IMAGE of level `level` of face `layer` of image into the channel's readback area, then a wait.
+  HRESULT read_image(uint32_t image, UINT width, UINT height, size_t texel_bytes, UINT level = 0, UINT layer = 0);
   // D3DPOOL_DEFAULT resources the application created and that still exist (DeviceChild).
   void count_default_pool_resource(int delta) { default_pool_resources_ += delta; }
   // Query slots (channel.query_results indices) for occlusion and timestamp queries; false when
@@ -261,10 +263,14 @@ private:
   // The nv_image_type the bound shader declares for a texture slot's sampler.
   uint32_t declared_type(uint32_t slot) const;
   HRESULT create_target_surface(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,
-                                DWORD quality, DWORD usage, IDirect3DSurface9 **surface, HANDLE *shared_handle);
-  // READ_IMAGE of a whole image into the channel's readback area, then waits for it.
-  // READ_IMAGE of level `level` of face `layer` of image, then a wait.
-  HRESULT read_image(uint32_t image, UINT width, UINT height, size_t texel_bytes, UINT level = 0, UINT layer = 0);
+                                DWORD quality, DWORD usage, bool lockable, IDirect3DSurface9 **surface,
+                                HANDLE *shared_handle);
+  // StretchRect between depth-stencil surfaces (device_copies.cpp).
+  HRESULT stretch_depth_stencil(const Surface &src, const RECT *src_rect, const Surface &dst, const RECT *dst_rect,
+                                D3DTEXTUREFILTERTYPE filter);
+  // StretchRect through a temporary image (device_copies.cpp).
+  void blit_through_scratch(uint32_t from, uint32_t from_level, nv_rect src_rect, uint32_t to, uint32_t to_level,
+                            nv_rect dst_rect, uint32_t storage, uint32_t filter);
   void bind_render_target(DWORD index, Surface *surface);
   // SET_RENDER_TARGETS for the bound targets.
   nv_cmd_set_render_targets targets_command() const;

@@ -1,6 +1,6 @@
-// Copies between surfaces: StretchRect (BLIT_IMAGE), ColorFill (FILL_IMAGE), and the two
-// readbacks, GetRenderTargetData and GetFrontBufferData (READ_IMAGE, then a wait: readback is
-// one of the few reasons to wait for the plugin).
+// Copies between surfaces: StretchRect (BLIT_IMAGE, colour and depth-stencil), ColorFill
+// (FILL_IMAGE), and the two readbacks, GetRenderTargetData and GetFrontBufferData (READ_IMAGE,
+// then a wait: readback is one of the few reasons to wait for the plugin).
 #include <atomic>
 #include <cstring>
 
@@ -40,49 +40,117 @@ bool surface_rect(const RECT *r, const D3DSURFACE_DESC &d, nv_rect &out) {
   return true;
 }
 
+// What a surface is in D3D9's StretchRect tables.
+enum class SurfaceKind { Texture, RenderTarget, Plain, DepthStencil };
+
+SurfaceKind kind_of(const Surface &s) {
+  const DWORD usage = s.desc().Usage;
+  if (usage & D3DUSAGE_DEPTHSTENCIL) return SurfaceKind::DepthStencil;
+  if (usage & D3DUSAGE_RENDERTARGET) return SurfaceKind::RenderTarget; // render-target surfaces and texture levels
+  return s.texture() ? SurfaceKind::Texture : SurfaceKind::Plain;
+}
+
 } // namespace
 
-// What Novem copies (D3D9's remarks on StretchRect, with Novem's narrower support):
-//  - both surfaces in D3DPOOL_DEFAULT, both render targets (render-target surfaces, the back
-//    buffer, levels of render-target textures) of one storage format; no conversion;
-//  - the source is not the destination (D3D9 allows unstretched copies within one surface);
-//  - depth-stencil copies and copies from non-render-target textures (the
-//    D3DDEVCAPS2_CAN_STRETCHRECT_FROM_TEXTURES cap, not set) are not done yet;
+// Copies src_rect of `from` into dst_rect of `to` through a temporary image of the source
+// rectangle's size: a copy within one image (the plugins blit between two), or a multisampled
+// source that is resolved first and then scaled.
+void Device::blit_through_scratch(uint32_t from, uint32_t from_level, nv_rect src_rect, uint32_t to, uint32_t to_level,
+                                  nv_rect dst_rect, uint32_t storage, uint32_t filter) {
+  CommandStream &cs = commands();
+  const uint32_t scratch = cs.new_handle();
+  const nv_rect whole{0, 0, src_rect.width, src_rect.height};
+  cs.push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{scratch, storage, uint32_t(src_rect.width), uint32_t(src_rect.height),
+                                                  NV_IMAGE_RENDER_TARGET, 1, NV_IMAGE_TYPE_2D, 1, 1});
+  cs.push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{from, from_level, src_rect, scratch, 0, whole, NV_FILTER_POINT});
+  cs.push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{scratch, 0, whole, to, to_level, dst_rect, filter});
+  // Ordered after the blits; the plugin keeps the image until they have run.
+  cs.push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{scratch});
+}
+
+// D3D9's rules (the StretchRect remarks' tables for Direct3D 9 drivers, which have
+// D3DDEVCAPS2_CAN_STRETCHRECT_FROM_TEXTURES):
+//  - both surfaces in D3DPOOL_DEFAULT, of one storage format (no conversion);
+//  - sources: render targets (surfaces, the back buffer, render-target texture levels), DEFAULT
+//    offscreen plain surfaces and levels of other DEFAULT 2D textures; destinations: render
+//    targets, and offscreen plain surfaces from offscreen plain surfaces; never a non-target
+//    texture;
+//  - no stretching within one surface nor into a plain surface; a copy within one surface may
+//    overlap (it goes through a temporary image, so the source is read whole before writing);
 //  - rectangles (NULL: the whole surface) inside their surfaces and not empty;
-//  - filter NONE, POINT or LINEAR (StretchRectFilterCaps); NONE copies as POINT.
+//  - filter NONE, POINT or LINEAR (StretchRectFilterCaps); NONE copies as POINT;
+//  - a multisampled source resolves (then scales); a multisampled destination is refused.
+// Narrower than Windows: cube-texture faces and DXTn surfaces are refused.
 HRESULT Device::StretchRect(IDirect3DSurface9 *src_iface, const RECT *src_rect, IDirect3DSurface9 *dst_iface,
                             const RECT *dst_rect, D3DTEXTUREFILTERTYPE filter) {
   auto *src = static_cast<Surface *>(src_iface);
   auto *dst = static_cast<Surface *>(dst_iface);
-  if (!src || !dst || src == dst) return D3DERR_INVALIDCALL;
+  if (!src || !dst) return D3DERR_INVALIDCALL;
   if (filter != D3DTEXF_NONE && filter != D3DTEXF_POINT && filter != D3DTEXF_LINEAR) return D3DERR_INVALIDCALL;
   const D3DSURFACE_DESC &s = src->desc(), &d = dst->desc();
   if (s.Pool != D3DPOOL_DEFAULT || d.Pool != D3DPOOL_DEFAULT) return D3DERR_INVALIDCALL;
-  if (!(s.Usage & D3DUSAGE_RENDERTARGET) || !(d.Usage & D3DUSAGE_RENDERTARGET)) return D3DERR_INVALIDCALL;
+  const SurfaceKind from_kind = kind_of(*src), to_kind = kind_of(*dst);
+  if (from_kind == SurfaceKind::DepthStencil || to_kind == SurfaceKind::DepthStencil)
+    return stretch_depth_stencil(*src, src_rect, *dst, dst_rect, filter);
+  if (to_kind == SurfaceKind::Texture) return D3DERR_INVALIDCALL;
+  if (to_kind == SurfaceKind::Plain && from_kind != SurfaceKind::Plain) return D3DERR_INVALIDCALL;
   if (src->format().storage != dst->format().storage || !src->format().color) return D3DERR_INVALIDCALL;
+  if (src->format().block != 1) return D3DERR_INVALIDCALL; // DXTn: the plugins blit no compressed images
   nv_rect sr, dr;
   if (!surface_rect(src_rect, s, sr) || !surface_rect(dst_rect, d, dr)) return D3DERR_INVALIDCALL;
-  // D3D9's only resolve: from a multisampled surface into one that is not. Novem resolves
-  // rectangles of one size only (no scaling while resolving).
+  const bool stretch = sr.width != dr.width || sr.height != dr.height;
+  if (stretch && (src == dst || to_kind == SurfaceKind::Plain)) return D3DERR_INVALIDCALL;
   if (d.MultiSampleType != D3DMULTISAMPLE_NONE) return D3DERR_INVALIDCALL;
-  if (s.MultiSampleType != D3DMULTISAMPLE_NONE && (sr.width != dr.width || sr.height != dr.height))
+  // The plugins' blits address a level of a 2D image (cube faces have no layer there yet).
+  if (src->texture() && src->texture()->type() != NV_IMAGE_TYPE_2D) {
+    static std::atomic<bool> once{false};
+    log_unimplemented(once, "StretchRect from a cube-texture face");
     return D3DERR_INVALIDCALL;
+  }
   const ImageLevel from = image_level(*src), to = image_level(*dst);
   if (!from.image || !to.image) return D3DERR_INVALIDCALL;
-  commands().push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{from.image, from.level, sr, to.image, to.level, dr,
-                                                      uint32_t(filter == D3DTEXF_LINEAR ? NV_FILTER_LINEAR
-                                                                                        : NV_FILTER_POINT)});
+  const uint32_t nv_filter = filter == D3DTEXF_LINEAR ? NV_FILTER_LINEAR : NV_FILTER_POINT;
+  const bool same = from.image == to.image && from.level == to.level;
+  if (same || (s.MultiSampleType != D3DMULTISAMPLE_NONE && stretch))
+    blit_through_scratch(from.image, from.level, sr, to.image, to.level, dr, src->format().storage, nv_filter);
+  else
+    commands().push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{from.image, from.level, sr, to.image, to.level, dr, nv_filter});
+  return D3D_OK;
+}
+
+// D3D9's "additional restrictions for depth and stencil surfaces": two depth-stencil surfaces
+// (not textures), neither discardable, of one format and size, copied whole (no rectangle
+// smaller than the surface, no stretching), outside BeginScene/EndScene. Filter NONE or POINT
+// (Novem's choice: depth is not filtered). Narrower than Windows: multisampled ones are refused.
+HRESULT Device::stretch_depth_stencil(const Surface &src, const RECT *src_rect, const Surface &dst,
+                                      const RECT *dst_rect, D3DTEXTUREFILTERTYPE filter) {
+  const D3DSURFACE_DESC &s = src.desc(), &d = dst.desc();
+  if (&src == &dst || kind_of(src) != SurfaceKind::DepthStencil || kind_of(dst) != SurfaceKind::DepthStencil ||
+      src.texture() || dst.texture() || src.discardable() || dst.discardable() || in_scene_)
+    return D3DERR_INVALIDCALL;
+  if (s.Format != d.Format || s.Width != d.Width || s.Height != d.Height || filter == D3DTEXF_LINEAR ||
+      s.MultiSampleType != D3DMULTISAMPLE_NONE || d.MultiSampleType != D3DMULTISAMPLE_NONE)
+    return D3DERR_INVALIDCALL;
+  nv_rect sr, dr;
+  if (!surface_rect(src_rect, s, sr) || !surface_rect(dst_rect, d, dr)) return D3DERR_INVALIDCALL;
+  const nv_rect whole{0, 0, int32_t(s.Width), int32_t(s.Height)};
+  auto is_whole = [&whole](const nv_rect &r) {
+    return r.x == whole.x && r.y == whole.y && r.width == whole.width && r.height == whole.height;
+  };
+  if (!is_whole(sr) || !is_whole(dr)) return D3DERR_INVALIDCALL;
+  commands().push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{src.image(), 0, whole, dst.image(), 0, whole, NV_FILTER_POINT});
   return D3D_OK;
 }
 
 // D3D9: a render target, a render-target texture level or an offscreen plain surface, in
-// D3DPOOL_DEFAULT (Novem has no DEFAULT-pool offscreen plain surfaces yet); the rectangle (NULL:
-// the whole surface) inside it.
+// D3DPOOL_DEFAULT; the rectangle (NULL: the whole surface) inside it.
 HRESULT Device::ColorFill(IDirect3DSurface9 *iface, const RECT *rect, D3DCOLOR colour) {
   auto *surface = static_cast<Surface *>(iface);
   if (!surface) return D3DERR_INVALIDCALL;
   const D3DSURFACE_DESC &d = surface->desc();
-  if (d.Pool != D3DPOOL_DEFAULT || !(d.Usage & D3DUSAGE_RENDERTARGET) || !surface->format().color)
+  const SurfaceKind kind = kind_of(*surface);
+  if (d.Pool != D3DPOOL_DEFAULT || (kind != SurfaceKind::RenderTarget && kind != SurfaceKind::Plain) ||
+      !surface->format().color)
     return D3DERR_INVALIDCALL;
   nv_rect r;
   if (!surface_rect(rect, d, r)) return D3DERR_INVALIDCALL;

@@ -184,9 +184,8 @@ HRESULT Device::UpdateSurface(IDirect3DSurface9 *src_iface, const RECT *src_rect
   if (r.left % b || r.top % b || p.x % b || p.y % b || !aligned(r.right, LONG(s.Width)) ||
       !aligned(r.bottom, LONG(s.Height)))
     return D3DERR_INVALIDCALL;
-  // Destinations are texture levels; render-target and other plain DEFAULT surfaces are not
-  // implemented yet.
-  if (!dst->texture()) NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL);
+  // A texture level, or a surface's own image (render targets, DEFAULT plain surfaces).
+  if (!dst->texture() && !dst->uploadable()) return D3DERR_INVALIDCALL;
   const uint8_t *bytes = nullptr;
   UINT pitch = 0;
   if (src->texture()) {
@@ -196,6 +195,12 @@ HRESULT Device::UpdateSurface(IDirect3DSurface9 *src_iface, const RECT *src_rect
     pitch = src->pitch();
   }
   bytes += size_t(r.top / b) * pitch + size_t(r.left / b) * f.bytes_per_pixel;
+  if (!dst->texture()) {
+    // Ordered with draws: those before see the old texels, those after the new.
+    commands().update_image(dst->image(), f.storage, 0, 0, p.x, p.y, UINT(r.right - r.left), UINT(r.bottom - r.top),
+                            bytes, pitch);
+    return D3D_OK;
+  }
   dst->texture()->store().write(dst->layer(), dst->level(), UINT(p.x), UINT(p.y), UINT(r.right - r.left),
                                 UINT(r.bottom - r.top), bytes, pitch);
   return D3D_OK;

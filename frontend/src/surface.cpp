@@ -1,5 +1,7 @@
 #include "surface.hpp"
 
+#include <cstring>
+
 #include "texture.hpp"
 
 namespace novem {
@@ -8,15 +10,29 @@ Surface::Surface(Device *device, ULONG public_refs, const D3DSURFACE_DESC &desc)
     : DeviceChild(device, public_refs), desc_(desc), format_(format_info(desc.Format)) {}
 
 Surface *Surface::create_image(Device *device, ULONG public_refs, UINT width, UINT height,
-                               D3DFORMAT format, DWORD usage, D3DMULTISAMPLE_TYPE multisample) {
+                               D3DFORMAT format, DWORD usage, D3DMULTISAMPLE_TYPE multisample, bool lockable) {
   D3DSURFACE_DESC desc{format, D3DRTYPE_SURFACE, usage, D3DPOOL_DEFAULT, multisample, 0, width, height};
   auto *surface = new Surface(device, public_refs, desc);
   surface->image_ = device->commands().new_handle();
-  uint32_t nv_usage = (usage & D3DUSAGE_DEPTHSTENCIL) ? NV_IMAGE_DEPTH_STENCIL : NV_IMAGE_RENDER_TARGET;
+  const bool depth = usage & D3DUSAGE_DEPTHSTENCIL;
+  // Single-sampled colour images are sampled images too where the plugin samples the format:
+  // UPDATE_IMAGE writes only those (UpdateSurface into a render target, UnlockRect of a lockable
+  // one); as a render-target texture of one level they are still rendered into at level 0.
+  surface->uploadable_ = !depth && multisample == D3DMULTISAMPLE_NONE &&
+                         (device->adapter().format_support[surface->format_.storage] & NV_SUPPORT_SAMPLED);
+  surface->lockable_ = lockable && surface->uploadable_;
+  uint32_t nv_usage = depth ? uint32_t(NV_IMAGE_DEPTH_STENCIL) : uint32_t(NV_IMAGE_RENDER_TARGET);
+  if (surface->uploadable_) nv_usage |= NV_IMAGE_SAMPLED;
   device->commands().push(NV_OP_CREATE_IMAGE,
                           nv_cmd_create_image{surface->image_, surface->format_.storage, width, height, nv_usage, 1,
                                               NV_IMAGE_TYPE_2D, 1,
                                               multisample == D3DMULTISAMPLE_NONE ? 1u : uint32_t(multisample)});
+  return surface;
+}
+
+Surface *Surface::create_plain(Device *device, UINT width, UINT height, D3DFORMAT format) {
+  Surface *surface = create_image(device, 1, width, height, format, D3DUSAGE_RENDERTARGET, D3DMULTISAMPLE_NONE, true);
+  surface->desc_.Usage = 0; // a plain surface, though its backend image can be written like a target's
   return surface;
 }
 
@@ -26,6 +42,7 @@ Surface *Surface::create_memory(Device *device, UINT width, UINT height, D3DFORM
   // Rows start 4-byte aligned, as in Windows' system-memory surfaces.
   surface->pitch_ = (width * surface->format_.bytes_per_pixel + 3) & ~3u;
   surface->memory_.assign(size_t(surface->pitch_) * height, 0);
+  surface->lockable_ = true;
   return surface;
 }
 
@@ -84,8 +101,9 @@ HRESULT Surface::LockRect(D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD f
   DeviceLock lock(*device_);
   if (texture_) return texture_->lock_rect(layer_, level_, locked_rect, rect, flags);
   if (!locked_rect) return D3DERR_INVALIDCALL;
-  // Only memory surfaces are lockable so far; a render target needs D3DUSAGE lockable support.
-  if (memory_.empty() || locked_) return D3DERR_INVALIDCALL;
+  // Memory surfaces, lockable render targets and DEFAULT plain surfaces lock; other render targets
+  // and depth-stencil surfaces refuse, as Windows.
+  if (!lockable_ || locked_) return D3DERR_INVALIDCALL;
   RECT r{0, 0, LONG(desc_.Width), LONG(desc_.Height)};
   if (rect) {
     if (rect->left < 0 || rect->top < 0 || rect->left >= rect->right || rect->top >= rect->bottom ||
@@ -93,6 +111,8 @@ HRESULT Surface::LockRect(D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD f
       return D3DERR_INVALIDCALL;
     r = *rect;
   }
+  if (image_)
+    if (HRESULT hr = lock_image(r, flags); FAILED(hr)) return hr;
   locked_rect->Pitch = INT(pitch_);
   locked_rect->pBits = memory_.data() + size_t(r.top) * pitch_ + size_t(r.left) * format_.bytes_per_pixel;
   locked_ = true;
@@ -103,8 +123,38 @@ HRESULT Surface::UnlockRect() {
   DeviceLock lock(*device_);
   if (texture_) return texture_->unlock_rect(layer_, level_);
   if (!locked_) return D3DERR_INVALIDCALL;
+  if (image_) unlock_image();
   locked_ = false;
   return D3D_OK;
+}
+
+HRESULT Surface::lock_image(const RECT &rect, DWORD flags) {
+  const size_t row = size_t(desc_.Width) * format_.bytes_per_pixel;
+  pitch_ = UINT((row + 3) & ~size_t(3)); // rows 4-byte aligned, as memory surfaces
+  memory_.resize(size_t(pitch_) * desc_.Height);
+  // The GPU's current texels (draws and copies before the lock included); D3DLOCK_DISCARD asks
+  // for none, so nothing waits.
+  if (!(flags & D3DLOCK_DISCARD)) {
+    if (HRESULT hr = device_->read_image(image_, desc_.Width, desc_.Height, format_.bytes_per_pixel); FAILED(hr))
+      return hr;
+    const uint8_t *rows = device_->commands().channel().readback;
+    for (UINT y = 0; y < desc_.Height; ++y) std::memcpy(memory_.data() + size_t(y) * pitch_, rows + y * row, row);
+  }
+  locked_rect_ = rect;
+  lock_flags_ = flags;
+  return D3D_OK;
+}
+
+void Surface::unlock_image() {
+  if (!(lock_flags_ & D3DLOCK_READONLY)) {
+    const RECT &r = locked_rect_;
+    device_->commands().update_image(image_, format_.storage, 0, 0, r.left, r.top, UINT(r.right - r.left),
+                                     UINT(r.bottom - r.top),
+                                     memory_.data() + size_t(r.top) * pitch_ + size_t(r.left) * format_.bytes_per_pixel,
+                                     pitch_);
+  }
+  // The bytes are the GPU's again; the next lock reads them afresh.
+  std::vector<uint8_t>().swap(memory_);
 }
 
 HRESULT Surface::GetDC(HDC *) { NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL); }

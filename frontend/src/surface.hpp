@@ -1,5 +1,5 @@
-// IDirect3DSurface9: a render target or depth-stencil surface (a backend image), or a
-// system-memory surface (bytes in the frontend, for readback and CPU access).
+// IDirect3DSurface9: a render target, depth-stencil or DEFAULT-pool offscreen plain surface (a
+// backend image), or a system-memory surface (bytes in the frontend, for readback and CPU access).
 #pragma once
 
 #include <vector>
@@ -15,9 +15,14 @@ class Surface final : public DeviceChild<IDirect3DSurface9> {
 public:
   // A backend image for a render target (usage D3DUSAGE_RENDERTARGET) or depth-stencil surface
   // (D3DUSAGE_DEPTHSTENCIL); sends CREATE_IMAGE.
-  // multisample: D3DMULTISAMPLE_NONE, or a type whose count the plugin supports.
+  // multisample: D3DMULTISAMPLE_NONE, or a type whose count the plugin supports. lockable: LockRect
+  // works (a single-sampled colour surface: CreateRenderTarget's Lockable, a lockable back buffer).
   static Surface *create_image(Device *device, ULONG public_refs, UINT width, UINT height,
-                               D3DFORMAT format, DWORD usage, D3DMULTISAMPLE_TYPE multisample = D3DMULTISAMPLE_NONE);
+                               D3DFORMAT format, DWORD usage, D3DMULTISAMPLE_TYPE multisample = D3DMULTISAMPLE_NONE,
+                               bool lockable = false);
+  // A D3DPOOL_DEFAULT offscreen plain surface (usage 0): a lockable backend image of a
+  // render-target format, so that copies and fills can write it.
+  static Surface *create_plain(Device *device, UINT width, UINT height, D3DFORMAT format);
   // Bytes in memory: D3DPOOL_SYSTEMMEM or D3DPOOL_SCRATCH.
   static Surface *create_memory(Device *device, UINT width, UINT height, D3DFORMAT format, D3DPOOL pool);
   // A level of a texture (GetSurfaceLevel) or of a cube face (GetCubeMapSurface, layer = face): no
@@ -30,6 +35,14 @@ public:
   // a level of a render-target texture (2D or cube; level() and layer() say which); 0 for others
   // (memory surfaces, levels of other textures).
   uint32_t image() const;
+  // An offscreen plain surface in D3DPOOL_DEFAULT (neither a target nor a texture level).
+  // A depth-stencil surface whose contents Present or SetDepthStencilSurface may discard
+  // (CreateDepthStencilSurface's Discard, D3DPRESENTFLAG_DISCARD_DEPTHSTENCIL).
+  bool discardable() const { return discardable_; }
+  void set_discardable(bool discardable) { discardable_ = discardable; }
+  // UpdateSurface and UnlockRect may write the backend image (UPDATE_IMAGE).
+  bool uploadable() const { return uploadable_; }
+  bool default_plain() const { return image_ && !(desc_.Usage & (D3DUSAGE_RENDERTARGET | D3DUSAGE_DEPTHSTENCIL)); }
   // A texture level's binding references count on the texture (which owns the surface).
   void add_private_ref();
   void release_private_ref();
@@ -54,13 +67,22 @@ public:
 
 private:
   Surface(Device *device, ULONG public_refs, const D3DSURFACE_DESC &desc);
+  // LockRect / UnlockRect of a lockable backend image: reads it back into memory_ (unless
+  // D3DLOCK_DISCARD), and sends the locked rectangle back on unlock (unless D3DLOCK_READONLY).
+  HRESULT lock_image(const RECT &rect, DWORD flags);
+  void unlock_image();
 
   D3DSURFACE_DESC desc_;
   FormatInfo format_;
   uint32_t image_ = 0;          // backend image, or 0 for a memory surface
-  std::vector<uint8_t> memory_; // memory surfaces only
+  std::vector<uint8_t> memory_; // memory surfaces, and lockable images while locked
   UINT pitch_ = 0;
   bool locked_ = false;
+  bool lockable_ = false; // memory surfaces, lockable images
+  bool uploadable_ = false;
+  bool discardable_ = false;
+  RECT locked_rect_{};    // a lockable image's locked rectangle
+  DWORD lock_flags_ = 0;
   Texture *texture_ = nullptr; // the container of a texture level
   UINT layer_ = 0;
   UINT level_ = 0;

@@ -32,7 +32,8 @@ void scale(UINT lo, UINT hi, UINT n, UINT size, UINT &out_lo, UINT &out_hi) {
 TexelStore::TexelStore(Device *device, D3DFORMAT format, nv_image_type type, UINT width, UINT height, UINT depth,
                        UINT levels, DWORD usage, D3DPOOL pool)
     : device_(device), format_(format_info(format)), type_(type), width_(width), height_(height),
-      depth_(type == NV_IMAGE_TYPE_3D ? depth : 1), levels_(levels), layers_(type == NV_IMAGE_TYPE_CUBE ? 6 : 1) {
+      depth_(type == NV_IMAGE_TYPE_3D ? depth : 1), levels_(levels), layers_(type == NV_IMAGE_TYPE_CUBE ? 6 : 1),
+      dynamic_(pool == D3DPOOL_DEFAULT && (usage & D3DUSAGE_DYNAMIC)) {
   subresources_.resize(size_t(layers_) * levels_);
   for (UINT layer = 0; layer < layers_; ++layer)
     for (UINT i = 0; i < levels_; ++i) {
@@ -96,6 +97,18 @@ HRESULT TexelStore::lock(UINT layer, UINT i, const D3DBOX *box, DWORD flags, voi
   // READONLY writes nothing; NO_DIRTY_UPDATE leaves the box out of the dirty one (D3D9 keeps such
   // changes for a later AddDirtyRect / AddDirtyBox).
   if (!(flags & (D3DLOCK_READONLY | D3DLOCK_NO_DIRTY_UPDATE))) unite(l.dirty, b);
+  // DISCARD and NOOVERWRITE mean something on D3DUSAGE_DYNAMIC textures only, as for buffers. The
+  // texels stay in the frontend either way, so a lock never waits; the flags let the plugin skip
+  // ordering the write after queued draws. After DISCARD the whole level goes (the frontend's
+  // texels), so the plugin's fresh storage holds no undefined texels.
+  if (dynamic_ && !(flags & D3DLOCK_READONLY)) {
+    if (flags & D3DLOCK_DISCARD) {
+      l.update_flags = NV_UPDATE_DISCARD;
+      unite(l.dirty, D3DBOX{0, 0, width(i), height(i), 0, depth(i)});
+    } else if ((flags & D3DLOCK_NOOVERWRITE) && !(l.update_flags & NV_UPDATE_DISCARD)) {
+      l.update_flags = NV_UPDATE_NO_OVERWRITE;
+    }
+  }
   return D3D_OK;
 }
 
@@ -170,14 +183,16 @@ void TexelStore::send_dirty(UINT layer, UINT i) {
   Level &l = level(layer, i);
   if (!image_) return; // kept for UpdateTexture
   const D3DBOX b = l.dirty;
+  const uint32_t flags = l.update_flags;
   l.dirty = D3DBOX{0, 0, 0, 0, 0, 0};
+  l.update_flags = 0;
   if (empty(b) || l.bytes.empty()) return;
   // A volume goes slice by slice (UPDATE_IMAGE's layer is the z slice); a cube face is the layer.
   for (UINT z = b.Front; z < b.Back; ++z) {
     const uint8_t *first = l.bytes.data() + size_t(z) * l.slice_pitch + size_t(b.Top / format_.block) * l.pitch +
                            size_t(b.Left / format_.block) * format_.bytes_per_pixel;
     device_->commands().update_image(image_, format_.storage, i, type_ == NV_IMAGE_TYPE_3D ? z : layer, b.Left, b.Top,
-                                     b.Right - b.Left, b.Bottom - b.Top, first, l.pitch);
+                                     b.Right - b.Left, b.Bottom - b.Top, first, l.pitch, flags);
   }
   if (autogen_ && i == 0) generate_mips();
 }

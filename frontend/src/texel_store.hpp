@@ -62,6 +62,7 @@ private:
     std::vector<uint8_t> bytes; // allocated on the first lock
     bool locked = false;
     D3DBOX dirty{0, 0, 0, 0, 0, 0}; // empty: nothing to send
+    uint32_t update_flags = 0;      // nv_update_flags of the next send (a dynamic texture's lock)
   };
   Level &level(UINT layer, UINT level) { return subresources_[layer * levels_ + level]; }
   bool block_aligned(const D3DBOX &b, UINT level) const;
@@ -73,6 +74,7 @@ private:
   FormatInfo format_;
   nv_image_type type_;
   UINT width_, height_, depth_, levels_, layers_;
+  bool dynamic_; // a D3DUSAGE_DYNAMIC DEFAULT texture: its locks pass DISCARD / NOOVERWRITE on
   uint32_t image_ = 0;
   bool autogen_ = false;
   uint32_t autogen_filter_ = NV_FILTER_LINEAR;

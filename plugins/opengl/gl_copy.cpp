@@ -1,4 +1,4 @@
-// BLIT_IMAGE and FILL_IMAGE on GL.
+// BLIT_IMAGE (colour images; ABI 5: depth-stencil images) and FILL_IMAGE on GL.
 #include <algorithm>
 
 #include "gl_executor.hpp"
@@ -18,9 +18,30 @@ bool inside(const Image *img, uint32_t level, const nv_rect &r) {
 
 } // namespace
 
+// ABI 5: the whole of one depth-stencil image into another of the same format and size (a
+// nearest blit of depth and stencil between their framebuffers).
+void Executor::copy_depth_stencil(const Image &src, const Image &dst, const nv_cmd_blit_image &a) {
+  auto whole = [](const Image &img, const nv_rect &r) {
+    return r.x == 0 && r.y == 0 && uint32_t(r.width) == img.width && uint32_t(r.height) == img.height;
+  };
+  if (src.format != dst.format || src.width != dst.width || src.height != dst.height || src.samples != dst.samples ||
+      a.src_level != 0 || a.dst_level != 0 || !whole(src, a.src_rect) || !whole(dst, a.dst_rect))
+    return log("BLIT_IMAGE %u -> %u: a depth-stencil copy needs two whole images of one format and size", a.src, a.dst);
+  const GLuint read = framebuffers_.framebuffer(0, a.src), draw = framebuffers_.framebuffer(0, a.dst);
+  if (!read || !draw) return;
+  // Blits obey the scissor test only (not the depth or stencil masks): open it for the image.
+  state_.scissor(a.dst_rect);
+  const GLbitfield mask = GL_DEPTH_BUFFER_BIT | (src.format->stencil ? GL_STENCIL_BUFFER_BIT : 0);
+  gl_.BlitNamedFramebuffer(read, draw, 0, 0, GLint(src.width), GLint(src.height), 0, 0, GLint(dst.width),
+                           GLint(dst.height), mask, GL_NEAREST);
+  state_.scissor(scissor_);
+  unflushed_ = true;
+}
+
 void Executor::blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *) {
   const Image *src = framebuffers_.image(a.src);
   const Image *dst = framebuffers_.image(a.dst);
+  if (src && dst && a.src != a.dst && src->format->depth && dst->format->depth) return copy_depth_stencil(*src, *dst, a);
   if (a.src == a.dst || !inside(src, a.src_level, a.src_rect) || !inside(dst, a.dst_level, a.dst_rect) ||
       src->format != dst->format || dst->samples > 1 ||
       (src->samples > 1 && (a.src_rect.width != a.dst_rect.width || a.src_rect.height != a.dst_rect.height)))

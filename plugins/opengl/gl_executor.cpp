@@ -530,6 +530,11 @@ void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h
     return;
   }
   const auto *payload = static_cast<const uint8_t *>(novem::command_payload<nv_cmd_update_image>(h));
+  // ABI 5: a discarding write lets the driver give the level fresh storage instead of ordering
+  // the write after the draws that still sample it (glInvalidateTexSubImage, the texture
+  // counterpart of the buffers' glInvalidateBufferData).
+  if (a.flags & NV_UPDATE_DISCARD)
+    gl_.InvalidateTexSubImage(img->name, GLint(a.level), 0, 0, z, GLsizei(w), GLsizei(hgt), 1);
   // Rows are top first and row 0 is the top row in GL's texture space here too (the contract's
   // convention, as for render targets): no flip. GL orders the write with the draws around it.
   if (img->format->compressed) {

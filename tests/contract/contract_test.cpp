@@ -959,6 +959,59 @@ void scene_texture_update_between_draws(TestDevice &dev) {
   CHECK_PIXEL(img, 32 + 28, 60, texel0(3, 3));
 }
 
+// ABI 5: a DISCARD write into a one-level texture that a queued draw samples (the Vulkan plugin
+// renames it): the draw before keeps the old texels, the draw after sees the new ones.
+void scene_texture_discard_between_draws(TestDevice &dev) {
+  TexScene s(dev);
+  const uint32_t tex = 2000;
+  dev.push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{tex, NV_FORMAT_B8G8R8A8_UNORM, 2, 2, NV_IMAGE_SAMPLED, 1});
+  std::vector<uint32_t> texels(4, kRed);
+  dev.push(NV_OP_UPDATE_IMAGE, nv_cmd_update_image{tex, 0, {0, 0, 2, 2}, 0}, texels.data(), texels.size() * 4);
+  s.bind(sampler(NV_FILTER_POINT, NV_FILTER_NONE, NV_ADDRESS_CLAMP), tex);
+  s.draw(tex_quad(0, 0, 32, 64, 0, 0, 1, 1));
+  texels.assign(4, kGreen);
+  dev.push(NV_OP_UPDATE_IMAGE, nv_cmd_update_image{tex, 0, {0, 0, 2, 2}, 0, 0, NV_UPDATE_DISCARD}, texels.data(),
+           texels.size() * 4);
+  s.draw(tex_quad(32, 0, 64, 64, 0, 0, 1, 1));
+  auto img = dev.read(s.target);
+  check_image(img, [](int x, int) { return x < 32 ? kRed : kGreen; });
+}
+
+// ABI 5: BLIT_IMAGE between two depth-stencil images copies depth (and stencil) whole: a quad
+// tested LESS against the copy passes only where the copied depth is farther.
+void scene_blit_depth_stencil(TestDevice &dev) {
+  Scene s(dev);
+  const uint32_t a = dev.create_image(NV_FORMAT_D24_UNORM_S8_UINT, NV_IMAGE_DEPTH_STENCIL);
+  const uint32_t b = dev.create_image(NV_FORMAT_D24_UNORM_S8_UINT, NV_IMAGE_DEPTH_STENCIL);
+  dev.set_targets(s.target, a);
+  dev.clear_all(kBlackF, 1.0f, NV_CLEAR_COLOR | NV_CLEAR_DEPTH);
+  // a: depth 0.3 on the left half (a quad drawn with ALWAYS), 1.0 on the right.
+  nv_pipeline_desc d = color_pipeline(s.vs, s.ps);
+  d.depth_test = 1;
+  d.depth_write = 1;
+  d.depth_compare = NV_COMPARE_ALWAYS;
+  d.color_write_mask = 0;
+  dev.set_pipeline(d);
+  std::vector<Vertex> left = quad(0, 0, 32, 64, 0.3f, kRed);
+  dev.set_vertex_buffer(dev.create_buffer(left));
+  dev.draw(0, 6);
+  dev.set_targets(s.target, b);
+  dev.clear_all(kBlackF, 0.0f, NV_CLEAR_DEPTH); // b: 0 everywhere until the copy
+  dev.set_targets(s.target, 0);
+  const nv_rect whole{0, 0, kSize, kSize};
+  dev.push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{a, 0, whole, b, 0, whole, NV_FILTER_POINT});
+  dev.set_targets(s.target, b);
+  d.depth_compare = NV_COMPARE_LESS;
+  d.depth_write = 0;
+  d.color_write_mask = 0xF;
+  dev.set_pipeline(d);
+  std::vector<Vertex> all = quad(0, 0, 64, 64, 0.5f, kGreen);
+  dev.set_vertex_buffer(dev.create_buffer(all));
+  dev.draw(0, 6);
+  auto img = dev.read(s.target);
+  check_image(img, [](int x, int) { return x < 32 ? kBlack : kGreen; });
+}
+
 // ---------------------------------------------------------------------------------------------
 
 void run_scene(const std::string &plugin_name, const std::function<void(TestDevice &)> &scene) {
@@ -1034,3 +1087,5 @@ CONTRACT_SCENE("texture: unbound slot and alpha-one images", scene_texture_unbou
 CONTRACT_SCENE("texture: linear filtering at a texel boundary, clamp and wrap", scene_texture_linear)
 CONTRACT_SCENE("texture: wrap, clamp and border", scene_texture_address)
 CONTRACT_SCENE("texture: update between two draws", scene_texture_update_between_draws)
+CONTRACT_SCENE("texture: DISCARD update between two draws", scene_texture_discard_between_draws)
+CONTRACT_SCENE("blit between depth-stencil images", scene_blit_depth_stencil)

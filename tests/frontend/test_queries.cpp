@@ -121,7 +121,8 @@ TEST_CASE("StretchRect, ColorFill and GetFrontBufferData refuse what D3D9 refuse
   REQUIRE(dev->CreateDepthStencilSurface(32, 32, D3DFMT_D24S8, D3DMULTISAMPLE_NONE, 0, FALSE, &ds, nullptr) == D3D_OK);
 
   CHECK(dev->StretchRect(rt, nullptr, back, nullptr, D3DTEXF_LINEAR) == D3D_OK);
-  CHECK(dev->StretchRect(rt, nullptr, rt, nullptr, D3DTEXF_POINT) == D3DERR_INVALIDCALL);        // one surface
+  RECT quarter{0, 0, 16, 16};
+  CHECK(dev->StretchRect(rt, &quarter, rt, nullptr, D3DTEXF_POINT) == D3DERR_INVALIDCALL);       // stretched in one surface
   CHECK(dev->StretchRect(rt, nullptr, back, nullptr, D3DTEXF_ANISOTROPIC) == D3DERR_INVALIDCALL); // filter
   CHECK(dev->StretchRect(sysmem, nullptr, back, nullptr, D3DTEXF_NONE) == D3DERR_INVALIDCALL);    // pool
   CHECK(dev->StretchRect(rt, nullptr, sysmem, nullptr, D3DTEXF_NONE) == D3DERR_INVALIDCALL);
@@ -231,7 +232,7 @@ TEST_CASE("Multisample types: what the plugin reports, and where D3D9 refuses th
   CHECK(dev->GetRenderTargetData(back, sysmem) == D3DERR_INVALIDCALL); // resolve first
   RECT quarter{0, 0, 32, 32};
   CHECK(dev->StretchRect(ms, &quarter, plain, nullptr, D3DTEXF_NONE) == D3D_OK); // resolve, one size
-  CHECK(dev->StretchRect(ms, nullptr, plain, nullptr, D3DTEXF_LINEAR) == D3DERR_INVALIDCALL); // resolve + scale
+  CHECK(dev->StretchRect(ms, nullptr, plain, nullptr, D3DTEXF_LINEAR) == D3D_OK); // resolve, then scale
   CHECK(dev->StretchRect(plain, nullptr, ms, &quarter, D3DTEXF_NONE) == D3DERR_INVALIDCALL);   // into multisampled
   CHECK(dev->GetFrontBufferData(0, sysmem) == D3D_OK);
   for (IDirect3DSurface9 *s : {back, ms, plain, sysmem, ds}) s->Release();

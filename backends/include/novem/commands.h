@@ -373,6 +373,11 @@ typedef struct nv_sampler_desc {
 typedef struct nv_cmd_update_image {
   uint32_t image; uint32_t level; nv_rect rect; uint32_t row_pitch;
   uint32_t layer; /* ABI 4: the face of a cube image (0..5), the z slice of a 3D image's level; 0 for 2D */
+  /* ABI 5: nv_update_flags. NV_UPDATE_DISCARD: the level's texels outside rect are no longer
+   * needed, so the plugin may give the image fresh storage instead of ordering the write after
+   * the draws before it (which still sample the old texels). NV_UPDATE_NO_OVERWRITE: no draw
+   * before it samples rect. Either way the result is the same as without the flag. */
+  uint32_t flags;
 } nv_cmd_update_image;
 
 #define NV_MAX_PIXEL_TEXTURES 16
@@ -426,7 +431,9 @@ typedef struct nv_cmd_end_query { uint32_t slot; uint32_t type; } nv_cmd_end_que
  * of level dst_level of dst, scaling when the sizes differ, with filter POINT or LINEAR (NONE
  * reads as POINT). The images are colour images of the same format; the rectangles lie inside
  * their levels and are not empty; src and dst are different images. Ordered with draws: draws
- * before it are in src, draws after it see dst's new texels. */
+ * before it are in src, draws after it see dst's new texels.
+ * ABI 5: also between two different depth-stencil images of one format, size and sample count:
+ * both rectangles the whole image at level 0; copies depth and stencil unscaled (filter ignored). */
 typedef struct nv_cmd_blit_image {
   uint32_t src; uint32_t src_level; nv_rect src_rect;
   uint32_t dst; uint32_t dst_level; nv_rect dst_rect;

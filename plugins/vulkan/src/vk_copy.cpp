@@ -1,5 +1,5 @@
 // BLIT_IMAGE and FILL_IMAGE: copies between colour images (vkCmdBlitImage2, vkCmdResolveImage2
-// from a multisampled image) and colour fills
+// from a multisampled image), between depth-stencil images (vkCmdCopyImage2) and colour fills
 // (vkCmdClearColorImage for a whole level, vkCmdClearAttachments in a render pass instance of
 // its own for a rectangle of level 0), outside the current render pass instance, with the
 // layout tracker's barriers.
@@ -37,6 +37,7 @@ void Executor::blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *) {
   Image *src = find_image(a.src);
   Image *dst = find_image(a.dst);
   if (!src || !dst) return;
+  if (src != dst && src->is_depth() && dst->is_depth()) return copy_depth_stencil(*src, *dst, a);
   if (src == dst || src->is_depth() || dst->is_depth()) throw std::runtime_error("needs two different colour images");
   if (src->format().format != dst->format().format) throw std::runtime_error("the images' formats differ");
   if (!inside(*src, a.src_level, a.src_rect) || !inside(*dst, a.dst_level, a.dst_rect))
@@ -90,6 +91,40 @@ void Executor::blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *) {
   bi.pRegions = &region;
   bi.filter = a.filter == NV_FILTER_LINEAR ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
   device_->vk().CmdBlitImage2(cmd, &bi);
+  if (!options_.batching) submit();
+}
+
+// ABI 5: the whole of one depth-stencil image into another of the same format and size, depth and
+// stencil (vkCmdCopyImage2: no scaling, so no blit and no format feature needed).
+void Executor::copy_depth_stencil(Image &src, Image &dst, const nv_cmd_blit_image &a) {
+  const nv_rect whole{0, 0, int32_t(src.width()), int32_t(src.height())};
+  auto same = [](const nv_rect &x, const nv_rect &y) {
+    return x.x == y.x && x.y == y.y && x.width == y.width && x.height == y.height;
+  };
+  if (src.format().format != dst.format().format || src.width() != dst.width() || src.height() != dst.height() ||
+      src.samples() != dst.samples() || a.src_level != 0 || a.dst_level != 0 || !same(a.src_rect, whole) ||
+      !same(a.dst_rect, whole))
+    throw std::runtime_error("a depth-stencil copy needs two whole images of one format and size");
+  end_rendering();
+  VkCommandBuffer cmd = command_buffer();
+  const BatchId id = batches_->recording_id();
+  barriers_.transition(src.handle(), src.format().aspects, src.access(), ImageAccess::transfer_source());
+  barriers_.transition(dst.handle(), dst.format().aspects, dst.access(), ImageAccess::transfer_destination());
+  barriers_.flush(device_->vk(), cmd);
+  src.mark_used(id);
+  dst.mark_used(id);
+  VkImageCopy2 region{VK_STRUCTURE_TYPE_IMAGE_COPY_2};
+  region.srcSubresource = {src.format().aspects, 0, 0, 1};
+  region.dstSubresource = {dst.format().aspects, 0, 0, 1};
+  region.extent = {src.width(), src.height(), 1};
+  VkCopyImageInfo2 ci{VK_STRUCTURE_TYPE_COPY_IMAGE_INFO_2};
+  ci.srcImage = src.handle();
+  ci.srcImageLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+  ci.dstImage = dst.handle();
+  ci.dstImageLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+  ci.regionCount = 1;
+  ci.pRegions = &region;
+  device_->vk().CmdCopyImage2(cmd, &ci);
   if (!options_.batching) submit();
 }
 

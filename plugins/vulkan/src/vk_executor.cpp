@@ -680,6 +680,17 @@ void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h
   const uint64_t room = h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_update_image);
   if (pitch * (size_t(image_block_rows(img->source_format(), uint32_t(r.height))) - 1) + row > room)
     throw std::runtime_error("the rows run past the record");
+  // ABI 5: a discarding write into an image that queued draws still sample renames it, as
+  // buffers do: a fresh image takes the texels, the old one lives until its draws complete, so
+  // the copy waits for no draw. Only for images of one level and layer (the others' texels
+  // would have to be copied over).
+  if ((a.flags & NV_UPDATE_DISCARD) && img->levels() == 1 && img->layers() == 1 && img->type() == NV_IMAGE_TYPE_2D &&
+      !is_target(a.image) && batches_->in_use(img->last_use())) {
+    auto fresh = std::make_unique<Image>(*device_, *allocator_, img->source_format(), img->width(), img->height(),
+                                         img->usage(), 1, NV_IMAGE_TYPE_2D, 1, 1);
+    drop_image(a.image); // rebinds the texture slots that sample it
+    img = (images_[a.image] = std::move(fresh)).get();
+  }
   upload(*img, a.level, VkRect2D{{r.x, r.y}, {uint32_t(r.width), uint32_t(r.height)}},
          static_cast<const uint8_t *>(command_payload<nv_cmd_update_image>(h)), pitch, a.layer);
   if (!options_.batching) submit_and_wait();

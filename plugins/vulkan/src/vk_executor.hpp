@@ -72,6 +72,7 @@ public:
   void begin_query(const nv_cmd_begin_query &a, const nv_cmd_header *h); // vk_query.cpp
   void end_query(const nv_cmd_end_query &a, const nv_cmd_header *h);     // vk_query.cpp
   void blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *h);   // vk_copy.cpp
+  void copy_depth_stencil(Image &src, Image &dst, const nv_cmd_blit_image &a); // vk_copy.cpp (ABI 5)
   void fill_image(const nv_cmd_fill_image &a, const nv_cmd_header *h);   // vk_copy.cpp
   void generate_mips(const nv_cmd_generate_mips &a, const nv_cmd_header *h);
   void update_constants(const nv_cmd_update_constants &a, const nv_cmd_header *h);

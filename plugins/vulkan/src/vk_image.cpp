@@ -10,7 +10,7 @@ Image::Image(const Device &device, MemoryAllocator &allocator, nv_format format,
              uint32_t usage, uint32_t levels, nv_image_type type, uint32_t depth, uint32_t samples)
     : device_(device), allocator_(allocator), format_(resolve_format(device.instance_vk(), device.gpu(), format)),
       source_format_(format), type_(type), width_(width ? width : 1), height_(height ? height : 1),
-      depth_(type == NV_IMAGE_TYPE_3D && depth ? depth : 1) {
+      depth_(type == NV_IMAGE_TYPE_3D && depth ? depth : 1), usage_(usage) {
   if (format_.format == VK_FORMAT_UNDEFINED) throw std::runtime_error("not an image format");
   if (type > NV_IMAGE_TYPE_3D) throw std::runtime_error("no such image type");
   // Only 2D images are targets or depth images, and (ABI 5) cube render-target textures.

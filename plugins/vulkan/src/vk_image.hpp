@@ -48,6 +48,7 @@ public:
   uint32_t depth() const { return depth_; }
   nv_image_type type() const { return type_; }
   uint32_t layers() const { return type_ == NV_IMAGE_TYPE_CUBE ? 6 : 1; }
+  uint32_t usage() const { return usage_; } // the nv_image_usage it was created with
   bool is_depth() const { return (format_.aspects & VK_IMAGE_ASPECT_DEPTH_BIT) != 0; }
 
   ImageAccess &access() { return access_; }
@@ -62,6 +63,7 @@ private:
   nv_image_type type_;
   uint32_t width_, height_, depth_;
   uint32_t levels_ = 1;
+  uint32_t usage_;
   VkSampleCountFlagBits samples_ = VK_SAMPLE_COUNT_1_BIT;
   VkImage image_ = VK_NULL_HANDLE;
   VkImageView view_ = VK_NULL_HANDLE;
