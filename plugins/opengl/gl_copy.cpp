@@ -27,7 +27,8 @@ void Executor::copy_depth_stencil(const Image &src, const Image &dst, const nv_c
   if (src.format != dst.format || src.width != dst.width || src.height != dst.height || src.samples != dst.samples ||
       a.src_level != 0 || a.dst_level != 0 || !whole(src, a.src_rect) || !whole(dst, a.dst_rect))
     return log("BLIT_IMAGE %u -> %u: a depth-stencil copy needs two whole images of one format and size", a.src, a.dst);
-  const GLuint read = framebuffers_.framebuffer(0, a.src), draw = framebuffers_.framebuffer(0, a.dst);
+  const GLuint read = framebuffers_.framebuffer(Framebuffers::Target{}, a.src),
+               draw = framebuffers_.framebuffer(Framebuffers::Target{}, a.dst);
   if (!read || !draw) return;
   // Blits obey the scissor test only (not the depth or stencil masks): open it for the image.
   state_.scissor(a.dst_rect);

@@ -50,7 +50,7 @@ void Executor::present(const nv_cmd_present &a, const nv_cmd_header *) {
   const Image *img = framebuffers_.image(a.image);
   if (it != windows_.end() && it->second.surface) {
     int width = 0, height = 0;
-    GLuint src = img && !img->format->depth && img->samples <= 1 ? framebuffers_.framebuffer(a.image, 0) : 0;
+    GLuint src = img && !img->format->depth && img->samples <= 1 ? framebuffers_.framebuffer(Framebuffers::Target{a.image}, 0) : 0;
     if (!src) {
       log("PRESENT %u: not a single-sampled colour image", a.image);
     } else if (!context_.bind_window_surface(it->second.surface, it->second.interval, width, height)) {
