@@ -163,15 +163,17 @@ struct Lighting {
         }
       }
       const float n_dot_l = dot3(n, dir);
+      const float la[3] = {l.Ambient.r, l.Ambient.g, l.Ambient.b}, ld[3] = {l.Diffuse.r, l.Diffuse.g, l.Diffuse.b};
+      const float ls[3] = {l.Specular.r, l.Specular.g, l.Specular.b};
       for (int c = 0; c < 3; ++c) {
-        amb[c] += (&l.Ambient.r)[c] * factor;
-        dif[c] += (&l.Diffuse.r)[c] * std::max(n_dot_l, 0.0f) * factor;
+        amb[c] += la[c] * factor;
+        dif[c] += ld[c] * std::max(n_dot_l, 0.0f) * factor;
       }
       if (specular && n_dot_l > 0.0f) {
         float half[3] = {dir[0] + viewer[0], dir[1] + viewer[1], dir[2] + viewer[2]};
         normalize3(half);
         const float highlight = std::pow(std::max(dot3(n, half), 0.0f), power) * factor;
-        for (int c = 0; c < 3; ++c) spe[c] += (&l.Specular.r)[c] * highlight;
+        for (int c = 0; c < 3; ++c) spe[c] += ls[c] * highlight;
       }
     }
     auto sat = [](float x) { return std::clamp(x, 0.0f, 1.0f); };

@@ -270,6 +270,20 @@ TEST_CASE("ProcessVertices lights the colours with D3D9's lighting", "[api][proc
   REQUIRE(dev->ProcessVertices(0, 0, 1, dst, nullptr, 0) == D3D_OK);
   out = read_buffer<Out>(dst, 1);
   CHECK(out[0].diffuse == 0xff20ff20);
+  // SPECULARENABLE (non-local viewer V = (0, 0, -1)): H = normalize(L + V) = (0, 0, -1), N.H = 1,
+  // specular = Cs Ls 1^Power = (0.5, 0.25, 1) with Cs (128, 64, 255)/255, alpha Cs.a = 1.
+  light.Specular = {1, 1, 1, 1};
+  REQUIRE(dev->SetLight(0, &light) == D3D_OK);
+  material.Specular = {128 / 255.0f, 64 / 255.0f, 1, 1};
+  material.Power = 8;
+  REQUIRE(dev->SetMaterial(&material) == D3D_OK);
+  REQUIRE(dev->SetRenderState(D3DRS_COLORVERTEX, FALSE) == D3D_OK);
+  REQUIRE(dev->SetRenderState(D3DRS_LOCALVIEWER, FALSE) == D3D_OK);
+  REQUIRE(dev->SetRenderState(D3DRS_SPECULARENABLE, TRUE) == D3D_OK);
+  REQUIRE(dev->ProcessVertices(0, 0, 1, dst, nullptr, 0) == D3D_OK);
+  out = read_buffer<Out>(dst, 1);
+  CHECK(out[0].diffuse == 0xffa060ff);
+  CHECK(out[0].specular == 0xff8040ff);
 
   REQUIRE(dev->SetStreamSource(0, nullptr, 0, 0) == D3D_OK);
   CHECK(src->Release() == 0);
