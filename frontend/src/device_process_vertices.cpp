@@ -1,5 +1,6 @@
 // IDirect3DDevice9::ProcessVertices: the fixed-function vertex transform run on the CPU for
-// software vertex processing. Positions go through World * View * Projection and the viewport
+// software vertex processing. Positions go through the world matrices (tweened or blended),
+// View and Projection and the viewport
 // to XYZRHW; each destination TEXCOORDn gets stage n's coordinates (TEXCOORDINDEX's set or the
 // generated ones, through the stage's texture transform), as the fixed-function vertex shader
 // writes them; with LIGHTING the colours are lit as there; other elements are copied from the
@@ -268,7 +269,20 @@ HRESULT Device::ProcessVertices(UINT src_start_idx, UINT dst_idx, UINT vertex_co
     return streams[e->Stream].base + (src_start_idx + i) * streams[e->Stream].stride + e->Offset;
   };
   const auto &rs = state_.render_states;
-  const D3DMATRIX world_view = multiply(state_.transforms[D3DTS_WORLD], state_.transforms[D3DTS_VIEW]);
+  // Vertex blending as the fixed-function vertex shader does it: D3DVBF_1..3WEIGHTS blend 2..4
+  // world matrices (the last weight is 1 - the others), D3DVBF_0WEIGHTS one; with
+  // INDEXEDVERTEXBLENDENABLE the matrices are World(index), indices from BLENDINDICES.
+  std::array<D3DMATRIX, 8> world_views;
+  for (uint32_t n = 0; n < world_views.size(); ++n)
+    world_views[n] = multiply(state_.transforms[256 + n], state_.transforms[D3DTS_VIEW]);   // D3DTS_WORLDMATRIX(n)
+  const DWORD blend = state_.render_states[D3DRS_VERTEXBLEND];
+  const UINT matrices = blend >= D3DVBF_1WEIGHTS && blend <= D3DVBF_3WEIGHTS ? UINT(blend) + 1 : 1;
+  const D3DVERTEXELEMENT9 *src_weights = matrices > 1 ? src_decl.find(D3DDECLUSAGE_BLENDWEIGHT, 0) : nullptr;
+  const D3DVERTEXELEMENT9 *src_indices = nullptr;
+  if ((matrices > 1 || blend == D3DVBF_0WEIGHTS) && state_.render_states[D3DRS_INDEXEDVERTEXBLENDENABLE]) {
+    src_indices = src_decl.find(D3DDECLUSAGE_BLENDINDICES, 0);
+    if (src_indices && components_of(src_indices->Type) != 4) src_indices = nullptr;
+  }
   const D3DMATRIX &projection = state_.transforms[D3DTS_PROJECTION];
   const D3DVIEWPORT9 &vp = state_.viewport;
   const bool copy = !(flags & D3DPV_DONOTCOPYDATA);
@@ -318,19 +332,34 @@ HRESULT Device::ProcessVertices(UINT src_start_idx, UINT dst_idx, UINT vertex_co
     pos.v[3] = 1.0f;
     if (const uint8_t *p1 = source(src_position1, i); p1 && read_element(src_position1->Type, p1, other))
       for (int c = 0; c < 3; ++c) pos.v[c] += (other.v[c] - pos.v[c]) * tween;
-    float normal[3] = {0, 0, 0};
-    if (const uint8_t *n = source(src_normal, i); n && read_element(src_normal->Type, n, other)) {
-      float nv[3] = {other.v[0], other.v[1], other.v[2]};
+    float nv[3] = {0, 0, 0};
+    const bool has_normal = source(src_normal, i) && read_element(src_normal->Type, source(src_normal, i), other);
+    if (has_normal) {
+      std::memcpy(nv, other.v, sizeof nv);
       if (const uint8_t *n1 = source(src_normal1, i); n1 && read_element(src_normal1->Type, n1, other))
         for (int c = 0; c < 3; ++c) nv[c] += (other.v[c] - nv[c]) * tween;
-      transform_normal(world_view, nv, normal);
-      if (rs[D3DRS_NORMALIZENORMALS]) {
-        const float len = std::sqrt(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]);
-        if (len > 0.0f)
-          for (float &c : normal) c /= len;
-      }
     }
-    const Vec4 view = row_times(pos, world_view);
+    Vec4 weights{{0, 0, 0, 0}}, indices{{0, 0, 0, 0}};
+    if (const uint8_t *w = source(src_weights, i)) read_element(src_weights->Type, w, weights);
+    if (const uint8_t *x = source(src_indices, i)) {
+      read_element(src_indices->Type, x, indices);
+      // A D3DCOLOR holds index 0 in its first byte, which reads as blue.
+      if (src_indices->Type == D3DDECLTYPE_D3DCOLOR)
+        indices = Vec4{{indices.v[2] * 255, indices.v[1] * 255, indices.v[0] * 255, indices.v[3] * 255}};
+    }
+    Vec4 view{{0, 0, 0, 0}};
+    float normal[3] = {0, 0, 0}, weight_sum = 0.0f;
+    for (UINT m = 0; m < matrices; ++m) {
+      float w = 1.0f - weight_sum;
+      if (m + 1 < matrices) weight_sum += (w = weights.v[m]);
+      const D3DMATRIX &wv = world_views[src_indices ? uint32_t(std::clamp(std::floor(indices.v[m] + 0.5f), 0.0f, 7.0f)) : m];
+      const Vec4 p = row_times(pos, wv);
+      float n[3];
+      transform_normal(wv, nv, n);
+      for (int c = 0; c < 4; ++c) view.v[c] += w * p.v[c];
+      for (int c = 0; c < 3; ++c) normal[c] += w * n[c];
+    }
+    if (has_normal && rs[D3DRS_NORMALIZENORMALS]) normalize3(normal);
     const Vec4 clip = row_times(view, projection);
     float lit_colors[2][4] = {};
     if (lit) {

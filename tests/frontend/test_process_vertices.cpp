@@ -290,6 +290,55 @@ TEST_CASE("ProcessVertices lights the colours with D3D9's lighting", "[api][proc
   CHECK(dst->Release() == 0);
 }
 
+TEST_CASE("ProcessVertices blends world matrices, indexed or not", "[api][process_vertices]") {
+  SoftwareDevice d;
+  IDirect3DDevice9 *dev = d.device;
+  // Identity view and projection, default viewport: x = (1 + vx) 32, y = (1 - vy) 32.
+  D3DMATRIX w0 = identity(), w1 = identity(), w3 = identity();
+  w0._41 = 0.4f;    // World(0) moves x by 0.4
+  w1._42 = 0.8f;    // World(1) moves y by 0.8
+  w3._41 = -0.5f;   // World(3) moves x by -0.5
+  REQUIRE(dev->SetTransform(D3DTS_WORLDMATRIX(0), &w0) == D3D_OK);
+  REQUIRE(dev->SetTransform(D3DTS_WORLDMATRIX(1), &w1) == D3D_OK);
+  REQUIRE(dev->SetTransform(D3DTS_WORLDMATRIX(3), &w3) == D3D_OK);
+  struct Blend {
+    float x, y, z, weight;
+    BYTE indices[4];
+  };
+  const Blend src_data[1] = {{0, 0, 0.5f, 0.25f, {3, 0, 0, 0}}};
+  const D3DVERTEXELEMENT9 elements[] = {
+      {0, 0, D3DDECLTYPE_FLOAT3, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_POSITION, 0},
+      {0, 12, D3DDECLTYPE_FLOAT1, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_BLENDWEIGHT, 0},
+      {0, 16, D3DDECLTYPE_UBYTE4, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_BLENDINDICES, 0}, D3DDECL_END()};
+  IDirect3DVertexDeclaration9 *decl = nullptr;
+  REQUIRE(dev->CreateVertexDeclaration(elements, &decl) == D3D_OK);
+  IDirect3DVertexBuffer9 *src = make_buffer(dev, src_data, sizeof src_data, 0);
+  IDirect3DVertexBuffer9 *dst = nullptr;
+  REQUIRE(dev->CreateVertexBuffer(16, 0, D3DFVF_XYZRHW, D3DPOOL_SYSTEMMEM, &dst, nullptr) == D3D_OK);
+  REQUIRE(dev->SetVertexDeclaration(decl) == D3D_OK);
+  REQUIRE(dev->SetStreamSource(0, src, 0, sizeof(Blend)) == D3D_OK);
+  struct Out {
+    float x, y, z, rhw;
+  };
+  // D3DVBF_1WEIGHTS: 0.25 World(0) + 0.75 World(1): view (0.1, 0.6, 0.5): x = 35.2, y = 12.8.
+  REQUIRE(dev->SetRenderState(D3DRS_VERTEXBLEND, D3DVBF_1WEIGHTS) == D3D_OK);
+  REQUIRE(dev->ProcessVertices(0, 0, 1, dst, nullptr, 0) == D3D_OK);
+  auto out = read_buffer<Out>(dst, 1);
+  check_close(out[0].x, 35.2f), check_close(out[0].y, 12.8f), check_close(out[0].z, 0.5f), check_close(out[0].rhw, 1.0f);
+  // D3DVBF_0WEIGHTS with INDEXEDVERTEXBLENDENABLE: World(3) alone: view (-0.5, 0, 0.5): x = 16, y = 32.
+  REQUIRE(dev->SetRenderState(D3DRS_VERTEXBLEND, D3DVBF_0WEIGHTS) == D3D_OK);
+  REQUIRE(dev->SetRenderState(D3DRS_INDEXEDVERTEXBLENDENABLE, TRUE) == D3D_OK);
+  REQUIRE(dev->ProcessVertices(0, 0, 1, dst, nullptr, 0) == D3D_OK);
+  out = read_buffer<Out>(dst, 1);
+  check_close(out[0].x, 16.0f), check_close(out[0].y, 32.0f);
+
+  REQUIRE(dev->SetStreamSource(0, nullptr, 0, 0) == D3D_OK);
+  REQUIRE(dev->SetVertexDeclaration(nullptr) == D3D_OK);
+  CHECK(src->Release() == 0);
+  CHECK(dst->Release() == 0);
+  CHECK(decl->Release() == 0);
+}
+
 TEST_CASE("ProcessVertices refuses invalid calls", "[api][process_vertices]") {
   SECTION("hardware vertex processing") {
     SoftwareDevice d(D3DCREATE_HARDWARE_VERTEXPROCESSING);
