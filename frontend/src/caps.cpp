@@ -67,8 +67,8 @@ void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps) {
   caps->MaxTextureRepeat = 8192;
   caps->MaxTextureAspectRatio = adapter.max_texture_size;
   caps->MaxAnisotropy = 1;
-  // The fixed-function pipeline: 8 stages with every D3DTOP but PREMODULATE, 8 lights, texture
-  // coordinate generation, vertex blending over 4 of world matrices 0..7, user clip planes
+  // The fixed-function pipeline: 8 stages with every D3DTOP, 8 lights, texture coordinate
+  // generation, vertex blending over 4 of world matrices 0..7 and tweening, user clip planes
   // (fixed-function vertex processing only), point sprites and point scale.
   caps->MaxTextureBlendStages = 8;
   caps->MaxSimultaneousTextures = 8;
@@ -79,10 +79,11 @@ void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps) {
       D3DTEXOPCAPS_BLENDTEXTUREALPHAPM | D3DTEXOPCAPS_BLENDCURRENTALPHA | D3DTEXOPCAPS_MODULATEALPHA_ADDCOLOR |
       D3DTEXOPCAPS_MODULATECOLOR_ADDALPHA | D3DTEXOPCAPS_MODULATEINVALPHA_ADDCOLOR |
       D3DTEXOPCAPS_MODULATEINVCOLOR_ADDALPHA | D3DTEXOPCAPS_BUMPENVMAP | D3DTEXOPCAPS_BUMPENVMAPLUMINANCE |
-      D3DTEXOPCAPS_DOTPRODUCT3 | D3DTEXOPCAPS_MULTIPLYADD | D3DTEXOPCAPS_LERP;
+      D3DTEXOPCAPS_DOTPRODUCT3 | D3DTEXOPCAPS_MULTIPLYADD | D3DTEXOPCAPS_LERP | D3DTEXOPCAPS_PREMODULATE;
   caps->FVFCaps = 8 /* texture coordinate sets */ | D3DFVFCAPS_PSIZE;
   caps->VertexProcessingCaps = D3DVTXPCAPS_TEXGEN | D3DVTXPCAPS_MATERIALSOURCE7 | D3DVTXPCAPS_DIRECTIONALLIGHTS |
-                               D3DVTXPCAPS_POSITIONALLIGHTS | D3DVTXPCAPS_LOCALVIEWER | D3DVTXPCAPS_TEXGEN_SPHEREMAP;
+                               D3DVTXPCAPS_POSITIONALLIGHTS | D3DVTXPCAPS_LOCALVIEWER | D3DVTXPCAPS_TEXGEN_SPHEREMAP |
+                               D3DVTXPCAPS_TWEENING;
   caps->MaxActiveLights = 8;
   caps->MaxUserClipPlanes = 6;
   caps->MaxVertexBlendMatrices = 4;

@@ -6,7 +6,9 @@
 // planes), device_shaders.cpp
 // (shaders, their constants, vertex declarations), device_draw.cpp (vertex input, draws),
 // device_fixed_function.cpp (the fixed-function pipeline's shaders and constants),
-// device_state_blocks.cpp (state blocks), device_unimplemented.cpp (what is not there yet).
+// device_state_blocks.cpp (state blocks), device_copies.cpp, device_presentation.cpp,
+// device_cursor.cpp, device_process_vertices.cpp, device_palettes.cpp, device_patches.cpp and
+// device_text_api.cpp (each the methods its name says); frontend/README.md lists them all.
 #pragma once
 
 #include <array>

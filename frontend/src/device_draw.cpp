@@ -295,6 +295,8 @@ bool Device::ff_vertex_attributes(const ff::VertexKey &key, nv_pipeline_desc &d)
   bool ok = true;
   if (key.blend_weights) ok &= add(decl.find(D3DDECLUSAGE_BLENDWEIGHT, 0), ff::kInBlendWeight);
   if (key.blend_indexed) ok &= add(decl.find(D3DDECLUSAGE_BLENDINDICES, 0), ff::kInBlendIndices);
+  if (key.tween_position) ok &= add(decl.find(D3DDECLUSAGE_POSITION, 1), ff::kInPosition1);
+  if (key.tween_normal) ok &= add(decl.find(D3DDECLUSAGE_NORMAL, 1), ff::kInNormal1);
   if (key.has_normal) ok &= add(decl.find(D3DDECLUSAGE_NORMAL, 0), ff::kInNormal);
   if (key.has_psize) ok &= add(decl.find(D3DDECLUSAGE_PSIZE, 0), ff::kInPSize);
   if (key.has_color0) ok &= add(decl.find(D3DDECLUSAGE_COLOR, 0), ff::kInColor0);

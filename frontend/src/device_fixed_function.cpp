@@ -131,8 +131,15 @@ ff::VertexKey Device::ff_vertex_key() const {
       if (slot.enabled && n < ff::kLights) k.light_type[n++] = uint8_t(slot.light.Type);
   }
   // Vertex blending: D3DVBF_1..3WEIGHTS blend 2..4 matrices; D3DVBF_0WEIGHTS one (with indices:
-  // the one the vertex names). Tweening is not supported (not advertised).
+  // the one the vertex names). D3DVBF_TWEENING blends POSITION0/1 and NORMAL0/1 by TWEENFACTOR
+  // instead, with the world matrix alone (what the vertex lacks is not blended).
   const DWORD blend = rs[D3DRS_VERTEXBLEND];
+  if (blend == D3DVBF_TWEENING) {
+    const D3DVERTEXELEMENT9 *position1 = decl.find(D3DDECLUSAGE_POSITION, 1);
+    const D3DVERTEXELEMENT9 *normal1 = decl.find(D3DDECLUSAGE_NORMAL, 1);
+    k.tween_position = position1 && element_size(position1->Type) >= 3;
+    k.tween_normal = k.has_normal && normal1 && element_size(normal1->Type) >= 3;
+  }
   const D3DVERTEXELEMENT9 *weights = decl.find(D3DDECLUSAGE_BLENDWEIGHT, 0);
   const D3DVERTEXELEMENT9 *indices = decl.find(D3DDECLUSAGE_BLENDINDICES, 0);
   uint8_t matrices = blend >= D3DVBF_1WEIGHTS && blend <= D3DVBF_3WEIGHTS ? uint8_t(blend + 1) : blend == D3DVBF_0WEIGHTS ? 1 : 0;
@@ -291,6 +298,7 @@ void Device::flush_ff_vertex_constants() {
   c.point_scale[0] = as_float(rs[D3DRS_POINTSCALE_A]);
   c.point_scale[1] = as_float(rs[D3DRS_POINTSCALE_B]);
   c.point_scale[2] = as_float(rs[D3DRS_POINTSCALE_C]);
+  c.tween[0] = as_float(rs[D3DRS_TWEENFACTOR]);
 
   auto *args = commands().begin<nv_cmd_set_constants>(NV_OP_SET_CONSTANTS, sizeof c);
   *args = nv_cmd_set_constants{NV_STAGE_VERTEX, uint32_t(sizeof c)};

@@ -68,6 +68,7 @@ uint32_t render_state_effect(D3DRENDERSTATETYPE state) {
   case D3DRS_AMBIENT: case D3DRS_FOGSTART: case D3DRS_FOGEND: case D3DRS_FOGDENSITY: case D3DRS_POINTSIZE:
   case D3DRS_POINTSIZE_MIN: case D3DRS_POINTSIZE_MAX: case D3DRS_POINTSCALE_A: case D3DRS_POINTSCALE_B:
   case D3DRS_POINTSCALE_C: case D3DRS_FOGCOLOR: case D3DRS_ALPHAREF: case D3DRS_TEXTUREFACTOR:
+  case D3DRS_TWEENFACTOR:
     return kAffectsVertexConstants | kAffectsPixelConstants;
   default:
     return 0; // stored for the getters; not honoured by the draw path yet

@@ -274,10 +274,12 @@ nv_cmd_set_texture Device::texture_command(uint32_t slot) const {
 }
 
 uint32_t Device::declared_type(uint32_t slot) const {
-  // What the shader that samples the slot declares (dcl_cube, dcl_volume; 2D otherwise, and for
-  // the fixed-function pixel shader).
+  // What the shader that samples the slot declares (dcl_cube, dcl_volume; 2D otherwise). The
+  // fixed-function pixel shader declares each stage's sampler as the bound texture's kind.
   uint8_t type = 0;
-  if (slot >= DeviceState::kVertexSlot0) {
+  if (slot < DeviceState::kVertexSlot0 && !state_.pixel_shader && state_.textures[slot]) {
+    return state_.textures[slot]->type();
+  } else if (slot >= DeviceState::kVertexSlot0) {
     if (state_.vertex_shader)
       type = state_.vertex_shader->compiled().reflection.sampler_types[slot - DeviceState::kVertexSlot0];
   } else if (state_.pixel_shader) {

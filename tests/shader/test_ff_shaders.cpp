@@ -71,6 +71,8 @@ std::vector<std::pair<std::string, VertexKey>> vertex_keys() {
     add("blend" + std::to_string(m), [m](VertexKey& k) { k.blend_matrices = m, k.blend_weights = uint8_t(m - 1); });
   add("blend_indexed", [](VertexKey& k) { k.blend_matrices = 3, k.blend_weights = 2, k.blend_indexed = 1, k.blend_indices_color = 1; });
   add("blend_indexed_one", [](VertexKey& k) { k.blend_matrices = 1, k.blend_indexed = 1; });
+  add("tween", [](VertexKey& k) { k.tween_position = 1, k.tween_normal = 1, k.lighting = 1, k.light_type[0] = kLightPoint; });
+  add("tween_position", [](VertexKey& k) { k.tween_position = 1; });
   for (uint8_t f = 1; f <= 3; ++f) add("fog" + std::to_string(f), [f](VertexKey& k) { k.fog_mode = f, k.fog_range = f == 2; });
   add("clip", [](VertexKey& k) { k.clip_planes = 0x3f; });
   add("clip_low", [](VertexKey& k) { k.clip_planes = 0x05; });
@@ -349,6 +351,17 @@ TEST_CASE("FF vertex fog, texture transforms, texgen and blending follow D3D9", 
     const VsResult r = run_vs(k, c, {{kInPosition, {0, 0, 0, 1}}, {kInBlendWeight, {0.25f, 0, 0, 0}},
                                      {kInBlendIndices, {0, 6 / 255.0f, 3 / 255.0f, 0}}});
     check_close(r.position, {2, 3, 0, 1});
+  }
+  SECTION("tweening: POSITION0 (1 - f) + POSITION1 f, the normals likewise") {
+    VertexKey k = base_vertex_key();
+    k.tween_position = 1, k.tween_normal = 1;
+    k.tex_gen[0] = kTexGenNormal;
+    c.tween[0] = 0.25f;
+    // (0, 0, 2) + 0.25 ((4, 8, 2) - (0, 0, 2)) = (1, 2, 2); (0, 0, -1) + 0.25 ((1, 0, 0) - (0, 0, -1)).
+    const VsResult r = run_vs(k, c, {{kInPosition, {0, 0, 2, 1}}, {kInPosition1, {4, 8, 2, 1}},
+                                     {kInNormal, {0, 0, -1, 0}}, {kInNormal1, {1, 0, 0, 0}}});
+    check_close(r.position, {1, 2, 2, 1});
+    check_close(r.tex[0], {0.25f, 0, -0.75f, 1});
   }
   SECTION("point scale") {
     VertexKey k = base_vertex_key();

@@ -38,6 +38,7 @@ struct VertexConstants {
   float depth[4];                           // pretransformed: (MinZ, 1 / (MaxZ - MinZ), 0, 0)
   float point[4];                           // (POINTSIZE, POINTSIZE_MIN, POINTSIZE_MAX, viewport height)
   float point_scale[4];                     // (POINTSCALE_A, _B, _C, 0)
+  float tween[4];                           // (TWEENFACTOR, 0, 0, 0)
 };
 
 // vec4 indices of the members, for the generator.
@@ -60,6 +61,7 @@ inline constexpr uint32_t kViewport = offsetof(VertexConstants, viewport) / 16;
 inline constexpr uint32_t kDepth = offsetof(VertexConstants, depth) / 16;
 inline constexpr uint32_t kPoint = offsetof(VertexConstants, point) / 16;
 inline constexpr uint32_t kPointScale = offsetof(VertexConstants, point_scale) / 16;
+inline constexpr uint32_t kTween = offsetof(VertexConstants, tween) / 16;
 inline constexpr uint32_t kCount = sizeof(VertexConstants) / 16;
 }  // namespace vs
 static_assert(sizeof(VertexConstants) % 16 == 0);

@@ -23,6 +23,9 @@ inline constexpr uint32_t kBlendMatrices = 8;  // world matrices 0..7 (MaxVertex
 // Vertex inputs of the fixed-function vertex shader (nv_vertex_attribute locations).
 inline constexpr uint32_t kInPosition = 0, kInBlendWeight = 1, kInBlendIndices = 2, kInNormal = 3,
                           kInPSize = 4, kInColor0 = 5, kInColor1 = 6, kInTexcoord0 = 7;  // ..14
+// Tweening excludes vertex blending, so POSITION1 and NORMAL1 take the blend inputs' locations
+// (the plugins read at most 16 attributes, locations 0..15).
+inline constexpr uint32_t kInPosition1 = kInBlendWeight, kInNormal1 = kInBlendIndices;
 
 // Material colour sources (D3DMATERIALCOLORSOURCE after COLORVERTEX and the vertex's colours
 // are taken into account): the material's own colour, or a vertex colour.
@@ -70,6 +73,8 @@ struct VertexKey : KeyBytes<VertexKey> {
   uint8_t blend_weights = 0;    // weights in the vertex (the last matrix gets 1 - their sum)
   uint8_t blend_indexed = 0;    // D3DRS_INDEXEDVERTEXBLENDENABLE
   uint8_t blend_indices_color = 0;  // the indices are a D3DCOLOR (components read as zyxw)
+  uint8_t tween_position = 0;   // D3DVBF_TWEENING with POSITION1: lerp(POSITION0, POSITION1, TWEENFACTOR)
+  uint8_t tween_normal = 0;     // D3DVBF_TWEENING with NORMAL1 (and NORMAL0): the normals likewise
   uint8_t fog_mode = 0;         // vertex fog: D3DFOG_* of D3DRS_FOGVERTEXMODE (0: none)
   uint8_t fog_range = 0;        // D3DRS_RANGEFOGENABLE
   uint8_t clip_planes = 0;      // bit n: D3DRS_CLIPPLANEENABLE plane n

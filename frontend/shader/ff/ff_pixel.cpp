@@ -50,6 +50,9 @@ public:
 
 private:
   uint32_t active_stages() const;
+  bool premodulated(uint32_t s) const {   // the previous stage's COLOROP or ALPHAOP is PREMODULATE
+    return s > 0 && (k_.stage[s - 1].color_op == D3DTOP_PREMODULATE || k_.stage[s - 1].alpha_op == D3DTOP_PREMODULATE);
+  }
   void declare_interface(uint32_t stages);
   Id sample(uint32_t s);
   Id arg(uint32_t s, uint8_t a);
@@ -87,6 +90,16 @@ std::vector<uint32_t> PixelGenerator::build() {
     const PixelStage& st = k_.stage[s];
     texel_[s] = sampler_[s] ? sample(s) : e_.v4(1, 1, 1, 1);
     if (st.color_op == D3DTOP_BUMPENVMAP || st.color_op == D3DTOP_BUMPENVMAPLUMINANCE) continue;  // feeds stage s + 1
+    // PREMODULATE (the reference rasterizer's reading of "modulate with the next stage's
+    // texture"): the stage itself selects ARG1; the next stage, before its own operation,
+    // multiplies CURRENT's colour (COLOROP) or alpha (ALPHAOP) by its texel. Without a texture
+    // there CURRENT stays as it is (the project's rule for a stage without one).
+    if (premodulated(s) && sampler_[s]) {
+      const PixelStage& prev = k_.stage[s - 1];
+      const Id rgb = prev.color_op == D3DTOP_PREMODULATE ? b_.fmul(e_.xyz(current_), e_.xyz(texel_[s])) : e_.xyz(current_);
+      const Id a = prev.alpha_op == D3DTOP_PREMODULATE ? b_.fmul(e_.comp(current_, 3), e_.comp(texel_[s], 3)) : e_.comp(current_, 3);
+      current_ = e_.vec4_of(rgb, a);
+    }
     // An operation that reads the texture of a stage without one passes CURRENT through (D3D9
     // leaves it undefined; this keeps untextured draws with the default stage states showing the
     // vertex colour and alpha, as applications expect).
@@ -152,7 +165,7 @@ void PixelGenerator::declare_interface(uint32_t stages) {
     const PixelStage& st = k_.stage[s];
     const bool bumped = s > 0 && (k_.stage[s - 1].color_op == D3DTOP_BUMPENVMAP ||
                                   k_.stage[s - 1].color_op == D3DTOP_BUMPENVMAPLUMINANCE);
-    if (st.texture == kTextureNone || (!uses_texture(st) && !bumped)) continue;
+    if (st.texture == kTextureNone || (!uses_texture(st) && !bumped && !premodulated(s))) continue;
     const uint32_t loc = st.coord_location;
     if (k_.point_sprite) {
       if (!point_coord_) {
@@ -247,8 +260,8 @@ Id PixelGenerator::operation(uint8_t op, const Id args[3], uint32_t s) {
   switch (op) {
   case D3DTOP_SELECTARG1: return a1;
   case D3DTOP_SELECTARG2: return a2;
-  case D3DTOP_MODULATE:
-  case D3DTOP_PREMODULATE: return b_.fmul(a1, a2);   // PREMODULATE is not advertised: MODULATE
+  case D3DTOP_PREMODULATE: return a1;   // the modulation happens in the next stage (build())
+  case D3DTOP_MODULATE: return b_.fmul(a1, a2);
   case D3DTOP_MODULATE2X: return scaled(b_.fmul(a1, a2), 2.0f);
   case D3DTOP_MODULATE4X: return scaled(b_.fmul(a1, a2), 4.0f);
   case D3DTOP_ADD: return b_.fadd(a1, a2);

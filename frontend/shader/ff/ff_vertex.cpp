@@ -36,6 +36,7 @@ private:
   SpirvBuilder& b_ = e_.b;
 
   Id per_vertex_ = 0, in_position_ = 0, in_weight_ = 0, in_indices_ = 0, in_normal_ = 0, in_psize_ = 0;
+  Id in_position1_ = 0, in_normal1_ = 0;
   Id in_color_[2] = {}, in_texcoord_[kStages] = {};
   Id out_color_[2] = {}, out_texcoord_[kStages] = {}, out_fog_ = 0, out_clip_[2] = {};
 
@@ -83,6 +84,8 @@ void VertexGenerator::declare_interface() {
     if (k_.blend_matrices > 1 && k_.blend_weights) in_weight_ = e_.input(kInBlendWeight, "in_blendweight");
     if (k_.blend_indexed && k_.blend_matrices) in_indices_ = e_.input(kInBlendIndices, "in_blendindices");
     if (k_.has_normal) in_normal_ = e_.input(kInNormal, "in_normal");
+    if (k_.tween_position) in_position1_ = e_.input(kInPosition1, "in_position1");
+    if (k_.tween_normal) in_normal1_ = e_.input(kInNormal1, "in_normal1");
   }
   if (k_.has_psize) in_psize_ = e_.input(kInPSize, "in_psize");
   if (k_.has_color0) in_color_[0] = e_.input(kInColor0, "in_color0");
@@ -126,9 +129,17 @@ void VertexGenerator::transform() {
     normal_ = e_.v3(0, 0, 0);
     return;
   }
-  const Id pos_xyz = e_.xyz(position_);
+  Id pos_xyz = e_.xyz(position_);
+  Id normal_in = k_.has_normal ? e_.xyz(b_.load(in_normal_)) : e_.v3(0, 0, 0);
+  // Tweening (D3DVBF_TWEENING): POSITION = POSITION0 (1 - TWEENFACTOR) + POSITION1 TWEENFACTOR,
+  // the normals likewise, before the world matrix.
+  if (k_.tween_position || k_.tween_normal) {
+    const Id factor = e_.comp(e_.uvec(vs::kTween), 0);
+    auto lerp = [&](Id a, Id b) { return b_.glsl(GLSLstd450FMix, {a, b, e_.splat3(factor)}); };
+    if (k_.tween_position) pos_xyz = lerp(pos_xyz, e_.xyz(b_.load(in_position1_)));
+    if (k_.tween_normal) normal_in = lerp(normal_in, e_.xyz(b_.load(in_normal1_)));
+  }
   const Id pos = e_.vec4_of(pos_xyz, e_.f(1.0f));
-  const Id normal_in = k_.has_normal ? e_.xyz(b_.load(in_normal_)) : e_.v3(0, 0, 0);
   const uint32_t matrices = k_.blend_matrices ? k_.blend_matrices : 1;
   Id weights = 0, indices = 0;
   if (in_weight_) weights = b_.load(in_weight_);
