@@ -320,6 +320,8 @@ void Device::bind_render_target(DWORD index, Surface *surface) {
 nv_cmd_set_render_targets Device::targets_command() const {
   nv_cmd_set_render_targets c{render_target_->image(), depth_stencil_ ? depth_stencil_->image() : 0, {}};
   for (size_t i = 0; i < std::size(more_targets_); ++i) c.more_colors[i] = more_targets_[i] ? more_targets_[i]->image() : 0;
+  // D3DRS_SRGBWRITEENABLE: the plugin encodes the targets whose formats answer QUERY_SRGBWRITE.
+  c.srgb_write = state_.render_states[D3DRS_SRGBWRITEENABLE] ? 1u : 0u;
   return c;
 }
 
@@ -364,7 +366,8 @@ HRESULT Device::GetRenderTarget(DWORD index, IDirect3DSurface9 **surface) {
 
 HRESULT Device::SetDepthStencilSurface(IDirect3DSurface9 *iface) {
   auto *surface = static_cast<Surface *>(iface);
-  if (surface && !(surface->desc().Usage & D3DUSAGE_DEPTHSTENCIL)) return D3DERR_INVALIDCALL;
+  // A depth texture's level 0 is a depth-stencil surface too.
+  if (surface && (!(surface->desc().Usage & D3DUSAGE_DEPTHSTENCIL) || !surface->image())) return D3DERR_INVALIDCALL;
   bind_depth_stencil(surface);
   return D3D_OK;
 }

@@ -39,7 +39,8 @@ Surface *Surface::create_level(Device *device, Texture *texture, UINT layer, UIN
 
 uint32_t Surface::image() const {
   if (!texture_) return image_;
-  const bool target = texture_->type() == NV_IMAGE_TYPE_2D && (texture_->usage() & D3DUSAGE_RENDERTARGET);
+  const bool target =
+      texture_->type() == NV_IMAGE_TYPE_2D && (texture_->usage() & (D3DUSAGE_RENDERTARGET | D3DUSAGE_DEPTHSTENCIL));
   return target && level_ == 0 ? texture_->image() : 0;
 }
 

@@ -27,7 +27,7 @@ public:
   ~Surface() override;
 
   // The backend image a target binding or readback uses: the surface's own, or its texture's for
-  // level 0 of a 2D render-target texture; 0 for others (memory surfaces, other levels).
+  // level 0 of a 2D render-target or depth texture; 0 for others (memory surfaces, other levels).
   uint32_t image() const;
   // A texture level's binding references count on the texture (which owns the surface).
   void add_private_ref();

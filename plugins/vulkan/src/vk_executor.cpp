@@ -133,6 +133,14 @@ Image *Executor::color_target(uint32_t index) {
   return img && !img->is_depth() && img->view() ? img : nullptr; // a level above 0 has no target view
 }
 
+VkImageView Executor::target_view(const Image &img) const {
+  return targets_.srgb_write && img.srgb_view() ? img.srgb_view() : img.view();
+}
+
+VkFormat Executor::target_format(const Image &img) const {
+  return targets_.srgb_write && img.srgb_view() ? img.format().srgb : img.format().format;
+}
+
 VkSampleCountFlagBits Executor::target_samples() {
   for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i)
     if (Image *img = color_target(i)) return img->samples();
@@ -181,7 +189,7 @@ bool Executor::begin_rendering() {
     img->mark_used(id);
     extent.width = std::min(extent.width, img->width());
     extent.height = std::min(extent.height, img->height());
-    att.imageView = img->view();
+    att.imageView = is_depth ? img->view() : target_view(*img);
     att.imageLayout = is_depth ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     att.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
     att.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
@@ -231,7 +239,7 @@ bool Executor::bind_pipeline(VkCommandBuffer cmd) {
     VkFormat color_formats[NV_MAX_COLOR_TARGETS];
     for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i) {
       Image *color = color_target(i);
-      color_formats[i] = color ? color->format().format : VK_FORMAT_UNDEFINED;
+      color_formats[i] = color ? target_format(*color) : VK_FORMAT_UNDEFINED;
     }
     Image *depth = find_image(targets_.depth_stencil);
     VkFormat depth_format = depth && depth->is_depth() ? depth->format().format : VK_FORMAT_UNDEFINED;
@@ -381,9 +389,17 @@ void Executor::write_descriptor_set(VkDescriptorSet set) {
                                      NV_ADDRESS_CLAMP, NV_ADDRESS_CLAMP, 1, 0, 0.0f, {0, 0, 0, 0}};
   auto info = [&](const TextureSlot &slot) {
     Image *img = find_image(slot.image);
-    if (img && img->sampled_view() && img->type() == slot.type)
-      return VkDescriptorImageInfo{samplers_->get(slot.sampler), img->sampled_view(),
-                                   VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    if (img && img->sampled_view() && img->type() == slot.type) {
+      // ABI 5: a depth texture compares only with NV_TEXTURE_COMPARE_DEPTH (the shader's depth
+      // image); sRGB decoding reads through the sRGB view.
+      const bool compare = (slot.flags & NV_TEXTURE_COMPARE_DEPTH) && img->is_depth();
+      // Depth values (INTZ) are read with nearest filtering (commands.h).
+      nv_sampler_desc desc = slot.sampler;
+      if (img->is_depth() && !compare) desc.min_filter = desc.mag_filter = desc.mip_filter = NV_FILTER_POINT;
+      const VkImageView view =
+          (slot.flags & NV_TEXTURE_SRGB) && img->srgb_sampled_view() ? img->srgb_sampled_view() : img->sampled_view();
+      return VkDescriptorImageInfo{samplers_->get(desc, compare), view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    }
     return VkDescriptorImageInfo{samplers_->get(default_desc), default_textures_[slot.type]->sampled_view(),
                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
   };
@@ -615,11 +631,13 @@ void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) {
     throw std::runtime_error("no such texture slot");
   if (a.type > NV_IMAGE_TYPE_3D) throw std::runtime_error("no such image type");
   TextureSlot &slot = textures_[a.stage][a.slot];
-  if (slot.image == a.image && slot.type == a.type && std::memcmp(&slot.sampler, &a.sampler, sizeof a.sampler) == 0)
+  if (slot.image == a.image && slot.type == a.type && slot.flags == a.flags &&
+      std::memcmp(&slot.sampler, &a.sampler, sizeof a.sampler) == 0)
     return;
   slot.image = a.image;
   slot.sampler = a.sampler;
   slot.type = a.type;
+  slot.flags = a.flags;
   set_dirty_ = true;
 }
 

@@ -84,6 +84,9 @@ private:
   VkCommandBuffer command_buffer(); // the recording one, begun on demand
   bool begin_rendering();           // false when no target is bound
   Image *color_target(uint32_t index); // colour target 0..3, or nullptr
+  // The view and format draws write colour target `img` through: the sRGB one with srgb_write.
+  VkImageView target_view(const Image &img) const;
+  VkFormat target_format(const Image &img) const;
   bool is_target(uint32_t image) const;
   VkSampleCountFlagBits target_samples(); // of the first bound target
   void end_rendering();
@@ -153,6 +156,7 @@ private:
     uint32_t image = 0;
     nv_sampler_desc sampler{};
     uint32_t type = NV_IMAGE_TYPE_2D; // what the shader declares
+    uint32_t flags = 0;               // nv_texture_flags (ABI 5)
   };
   TextureSlot textures_[NV_STAGE_COUNT][NV_MAX_PIXEL_TEXTURES];
 

@@ -29,6 +29,10 @@ public:
   VkImageView view() const { return view_; }
   // The view shaders sample (VK_NULL_HANDLE without NV_IMAGE_SAMPLED).
   VkImageView sampled_view() const { return sampled_view_; }
+  // ABI 5: the sRGB views (format().srgb) of sampled and target images: reads decode, draws
+  // encode. VK_NULL_HANDLE where the format has no sRGB twin.
+  VkImageView srgb_sampled_view() const { return srgb_sampled_view_; }
+  VkImageView srgb_view() const { return srgb_view_; }
   uint32_t levels() const { return levels_; }
   VkSampleCountFlagBits samples() const { return samples_; }
   const FormatInfo &format() const { return format_; }
@@ -57,6 +61,8 @@ private:
   VkImage image_ = VK_NULL_HANDLE;
   VkImageView view_ = VK_NULL_HANDLE;
   VkImageView sampled_view_ = VK_NULL_HANDLE;
+  VkImageView srgb_sampled_view_ = VK_NULL_HANDLE;
+  VkImageView srgb_view_ = VK_NULL_HANDLE;
   Allocation memory_;
   ImageAccess access_;
   BatchId last_use_ = 0;
