@@ -4,6 +4,8 @@
 // written as 188) after blending in linear space, SRGBTEXTURE decodes (188 reads 0.5).
 #include <catch2/catch.hpp>
 
+#include <cstring>
+
 #include "scene_harness.hpp"
 
 using namespace scenes;
@@ -191,13 +193,25 @@ TEST_CASE("SRGBTEXTURE decodes what textures read", "[scenes][depth_srgb]") {
     // The fixed-function stage 0 (MODULATE of the texture and diffuse white: the texel).
     quad(0, 32);                                            // as stored: 188
     HR(dev->SetSamplerState(0, D3DSAMP_SRGBTEXTURE, TRUE)); // decoded: 0.503, written 128
-    quad(32, 64);
+    quad(32, 48);
+    // DXT1 decodes too: one block of colour 0 = RGB565 (23, 47, 23), which reads (189, 190, 189)
+    // and decodes to (0.509, 0.515, 0.509).
+    IDirect3DTexture9 *dxt = nullptr;
+    HR(dev->CreateTexture(4, 4, 1, 0, D3DFMT_DXT1, D3DPOOL_MANAGED, &dxt, nullptr));
+    HR(dxt->LockRect(0, &locked, nullptr, 0));
+    const BYTE block[8] = {0xF7, 0xBD, 0xF7, 0xBD, 0, 0, 0, 0};
+    std::memcpy(locked.pBits, block, sizeof block);
+    HR(dxt->UnlockRect(0));
+    HR(dev->SetTexture(0, dxt));
+    quad(48, 64);
     HR(dev->SetTexture(0, nullptr));
+    CHECK(dxt->Release() == 0);
     CHECK(tex->Release() == 0);
   }, 1);
   for (const Rendered &r : rendered) {
     INFO("backend " << r.backend);
     probe(r, 16, 32, 0xffbcbcbc, 0);
-    probe(r, 48, 32, 0xff808080, 1);
+    probe(r, 40, 32, 0xff808080, 1);
+    probe(r, 56, 32, 0xff828382, 2);
   }
 }
