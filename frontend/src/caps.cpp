@@ -32,6 +32,10 @@ void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps) {
   // vertex fog clamped to [0, 1].
   caps->PrimitiveMiscCaps |= D3DPMISCCAPS_TSSARGTEMP | D3DPMISCCAPS_PERSTAGECONSTANT |
                              D3DPMISCCAPS_FOGVERTEXCLAMPED;
+  // D3DRS_SRGBWRITEENABLE blends in linear space and encodes after blending (where the plugin
+  // writes a format as sRGB).
+  if (adapter.format_support[NV_FORMAT_B8G8R8A8_UNORM] & NV_SUPPORT_SRGB_WRITE)
+    caps->PrimitiveMiscCaps |= D3DPMISCCAPS_POSTBLENDSRGBCONVERT;
   caps->RasterCaps |= D3DPRASTERCAPS_FOGVERTEX | D3DPRASTERCAPS_FOGTABLE | D3DPRASTERCAPS_FOGRANGE |
                       D3DPRASTERCAPS_WFOG | D3DPRASTERCAPS_ZFOG;
   caps->AlphaCmpCaps = D3DPCMPCAPS_NEVER | D3DPCMPCAPS_LESS | D3DPCMPCAPS_EQUAL | D3DPCMPCAPS_LESSEQUAL |

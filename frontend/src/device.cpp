@@ -379,6 +379,8 @@ nv_cmd_set_render_targets Device::targets_command() const {
       c.color_levels[i] = s->level();
       c.color_layers[i] = s->layer();
     }
+  // D3DRS_SRGBWRITEENABLE: the plugin encodes the targets whose formats answer QUERY_SRGBWRITE.
+  c.srgb_write = state_.render_states[D3DRS_SRGBWRITEENABLE] ? 1u : 0u;
   return c;
 }
 
@@ -424,7 +426,8 @@ HRESULT Device::GetRenderTarget(DWORD index, IDirect3DSurface9 **surface) {
 
 HRESULT Device::SetDepthStencilSurface(IDirect3DSurface9 *iface) {
   auto *surface = static_cast<Surface *>(iface);
-  if (surface && !(surface->desc().Usage & D3DUSAGE_DEPTHSTENCIL)) return D3DERR_INVALIDCALL;
+  // A depth texture's level 0 is a depth-stencil surface too.
+  if (surface && (!(surface->desc().Usage & D3DUSAGE_DEPTHSTENCIL) || !surface->image())) return D3DERR_INVALIDCALL;
   bind_depth_stencil(surface);
   return D3D_OK;
 }

@@ -262,6 +262,11 @@ private:
   // Sends SET_TEXTURE for each slot the bound shaders sample whose texture or sampler changed.
   void flush_textures();
   nv_cmd_set_texture texture_command(uint32_t slot) const;
+  // A depth texture sampled with a comparison (D16, D24X8, D24S8), and the pixel shader's 2D
+  // samplers bound to one (bit N: sN), which its variant compares with.
+  static bool compares_depth(const Texture *t);
+  bool compares_depth_at(uint32_t slot) const;
+  uint16_t depth_samplers() const;
   // The nv_image_type the bound shader declares for a texture slot's sampler.
   uint32_t declared_type(uint32_t slot) const;
   HRESULT create_target_surface(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,

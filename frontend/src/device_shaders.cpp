@@ -126,6 +126,7 @@ uint32_t Device::pixel_shader_variant() {
     }
   }
   e.clip_planes = clip_planes();
+  e.depth_samplers = depth_samplers();
   if (!e.active()) return compiled.handle;
   auto [it, inserted] = compiled.variants.try_emplace(e.pack(), 0);
   if (inserted) {

@@ -36,7 +36,7 @@ bool valid_texture_stage_state(D3DTEXTURESTAGESTATETYPE state) {
 // ignores sends nothing).
 enum : uint32_t {
   kAffectsPipeline = 1, kAffectsVertexConstants = 2, kAffectsPixelConstants = 4, kAffectsDynamic = 8,
-  kAffectsViewport = 16,
+  kAffectsViewport = 16, kAffectsTargets = 32,
 };
 
 uint32_t render_state_effect(D3DRENDERSTATETYPE state) {
@@ -56,6 +56,8 @@ uint32_t render_state_effect(D3DRENDERSTATETYPE state) {
     return kAffectsPipeline | kAffectsDynamic; // the values, and whether bias is on at all
   case D3DRS_SCISSORTESTENABLE:
     return kAffectsViewport;
+  case D3DRS_SRGBWRITEENABLE:
+    return kAffectsTargets; // SET_RENDER_TARGETS.srgb_write
   // The fixed-function pipeline: they shape its shaders (keys) or fill its uniform blocks.
   case D3DRS_LIGHTING: case D3DRS_COLORVERTEX: case D3DRS_DIFFUSEMATERIALSOURCE:
   case D3DRS_AMBIENTMATERIALSOURCE: case D3DRS_EMISSIVEMATERIALSOURCE: case D3DRS_SPECULARMATERIALSOURCE:
@@ -157,6 +159,7 @@ HRESULT Device::SetRenderState(D3DRENDERSTATETYPE state, DWORD value) {
   if (effect & kAffectsVertexConstants) dirty_ |= kDirtyVertexConstants;
   if (effect & kAffectsDynamic) dirty_ |= kDirtyDynamic;
   if (effect & kAffectsViewport) dirty_ |= kDirtyViewport;
+  if (effect & kAffectsTargets) dirty_ |= kDirtyTargets | kDirtyPipeline; // the targets' formats shape pipelines
   if (effect & kAffectsPixelConstants) dirty_ |= kDirtyPixelConstants;
   return D3D_OK;
 }

@@ -130,8 +130,10 @@ HRESULT Device::SetTexture(DWORD sampler, IDirect3DBaseTexture9 *iface) {
   }
   if (recording_) return recording_->record_texture(slot, texture);
   if (state_.textures[slot] == texture) return D3D_OK;
-  // A stage's texture (whether there is one, and its kind) shapes the fixed-function pixel shader.
-  if (slot < DeviceState::kTextureStages) dirty_ |= kDirtyPipeline;
+  // A stage's texture (whether there is one, and its kind) shapes the fixed-function pixel shader;
+  // a depth texture that compares shapes the pixel shader's variant (depth_samplers).
+  if (slot < DeviceState::kTextureStages || compares_depth(texture) || compares_depth(state_.textures[slot]))
+    dirty_ |= kDirtyPipeline;
   if (texture) texture->add_private_ref();
   if (state_.textures[slot]) state_.textures[slot]->release_private_ref();
   state_.textures[slot] = texture;
@@ -270,7 +272,31 @@ nv_cmd_set_texture Device::texture_command(uint32_t slot) const {
   std::memcpy(&bias, &ss[D3DSAMP_MIPMAPLODBIAS], sizeof bias);
   d.mip_lod_bias = bias;
   color_to_floats(ss[D3DSAMP_BORDERCOLOR], d.border_color);
+  if (!vertex && compares_depth_at(slot)) c.flags |= NV_TEXTURE_COMPARE_DEPTH;
+  // D3DSAMP_SRGBTEXTURE decodes the formats that answer QUERY_SRGBREAD; others read as they are
+  // (Windows ignores the state for them).
+  if (t && ss[D3DSAMP_SRGBTEXTURE] && (adapter().format_support[t->format().storage] & NV_SUPPORT_SRGB_READ))
+    c.flags |= NV_TEXTURE_SRGB;
   return c;
+}
+
+bool Device::compares_depth(const Texture *t) {
+  return t && (t->usage() & D3DUSAGE_DEPTHSTENCIL) && t->format().depth_sampling == DepthSampling::Compare;
+}
+
+bool Device::compares_depth_at(uint32_t slot) const {
+  // A pixel shader's 2D sampler reading a depth texture compares, as the vendors' drivers do (the
+  // fixed-function stages read the depth value: their shaders have no key for it).
+  return slot < 16 && state_.pixel_shader && (state_.pixel_shader->compiled().reflection.samplers_used >> slot & 1u) &&
+         compares_depth(state_.textures[slot]) && declared_type(slot) == NV_IMAGE_TYPE_2D;
+}
+
+uint16_t Device::depth_samplers() const {
+  uint16_t mask = 0;
+  if (!state_.pixel_shader) return 0;
+  for (uint32_t slot = 0; slot < 16; ++slot)
+    if (compares_depth_at(slot)) mask |= uint16_t(1u << slot);
+  return mask;
 }
 
 uint32_t Device::declared_type(uint32_t slot) const {

@@ -118,10 +118,21 @@ HRESULT Direct3D9::CheckDeviceFormat(UINT adapter, D3DDEVTYPE device_type, D3DFO
   if (resource_type == D3DRTYPE_TEXTURE || resource_type == D3DRTYPE_CUBETEXTURE ||
       resource_type == D3DRTYPE_VOLUMETEXTURE) {
     // 2D, cube and volume textures of every format format_info marks as one, that the backend
-    // samples (no DXTn volumes). No depth or autogen-mipmap textures yet; no sRGB reads or writes.
+    // samples (no DXTn volumes); 2D depth textures (D3DUSAGE_DEPTHSTENCIL) of the depth formats
+    // that have one, where the backend samples them.
     FormatInfo info = format_info(format);
-    if (!info.texture || (resource_type == D3DRTYPE_VOLUMETEXTURE && info.block != 1)) return D3DERR_NOTAVAILABLE;
     const uint32_t support = backend_.adapter.format_support[info.storage];
+    if (usage & D3DUSAGE_DEPTHSTENCIL) {
+      if (resource_type != D3DRTYPE_TEXTURE || info.depth_sampling == DepthSampling::None ||
+          !(support & NV_SUPPORT_DEPTH_SAMPLED))
+        return D3DERR_NOTAVAILABLE;
+      // A depth texture that compares filters (PCF); the depth values of INTZ, DF24 and DF16 are
+      // read nearest. It is nothing else.
+      if ((usage & D3DUSAGE_QUERY_FILTER) && info.depth_sampling != DepthSampling::Compare) return D3DERR_NOTAVAILABLE;
+      constexpr DWORD depth_known = D3DUSAGE_DEPTHSTENCIL | D3DUSAGE_QUERY_FILTER | D3DUSAGE_QUERY_WRAPANDMIP;
+      return (usage & ~depth_known) ? D3DERR_NOTAVAILABLE : D3D_OK;
+    }
+    if (!info.texture || (resource_type == D3DRTYPE_VOLUMETEXTURE && info.block != 1)) return D3DERR_NOTAVAILABLE;
     if (!(support & NV_SUPPORT_SAMPLED)) return D3DERR_NOTAVAILABLE;
     if ((usage & D3DUSAGE_QUERY_FILTER) && !(support & NV_SUPPORT_FILTER)) return D3DERR_NOTAVAILABLE;
     // Render-target textures: 2D or cube, of a render-target format.
@@ -129,9 +140,15 @@ HRESULT Direct3D9::CheckDeviceFormat(UINT adapter, D3DDEVTYPE device_type, D3DFO
         (resource_type == D3DRTYPE_VOLUMETEXTURE || !info.color || !(support & NV_SUPPORT_RENDER_TARGET)))
       return D3DERR_NOTAVAILABLE;
     if ((usage & D3DUSAGE_QUERY_POSTPIXELSHADER_BLENDING) && !(support & NV_SUPPORT_BLEND)) return D3DERR_NOTAVAILABLE;
+    // sRGB: D3DSAMP_SRGBTEXTURE decodes where the plugin reads the format as sRGB;
+    // D3DRS_SRGBWRITEENABLE encodes into render targets it writes as sRGB.
+    if ((usage & D3DUSAGE_QUERY_SRGBREAD) && !(support & NV_SUPPORT_SRGB_READ)) return D3DERR_NOTAVAILABLE;
+    if ((usage & D3DUSAGE_QUERY_SRGBWRITE) && !(info.color && (support & NV_SUPPORT_SRGB_WRITE)))
+      return D3DERR_NOTAVAILABLE;
     constexpr DWORD known = D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY | D3DUSAGE_SOFTWAREPROCESSING |
                             D3DUSAGE_QUERY_FILTER | D3DUSAGE_QUERY_WRAPANDMIP | D3DUSAGE_QUERY_VERTEXTEXTURE |
-                            D3DUSAGE_RENDERTARGET | D3DUSAGE_QUERY_POSTPIXELSHADER_BLENDING | D3DUSAGE_AUTOGENMIPMAP;
+                            D3DUSAGE_RENDERTARGET | D3DUSAGE_QUERY_POSTPIXELSHADER_BLENDING | D3DUSAGE_AUTOGENMIPMAP |
+                            D3DUSAGE_QUERY_SRGBREAD | D3DUSAGE_QUERY_SRGBWRITE;
     if (usage & ~known) return D3DERR_NOTAVAILABLE;
     // AUTOGENMIPMAP (2D and cube, render targets too): D3DOK_NOAUTOGEN where the backend cannot
     // generate the levels, as Windows answers for a format it takes without autogeneration.
@@ -148,7 +165,9 @@ HRESULT Direct3D9::CheckDeviceFormat(UINT adapter, D3DDEVTYPE device_type, D3DFO
   if ((usage & D3DUSAGE_RENDERTARGET) && !(info.color && (support & NV_SUPPORT_RENDER_TARGET))) return D3DERR_NOTAVAILABLE;
   if ((usage & D3DUSAGE_DEPTHSTENCIL) && !(info.depth && (support & NV_SUPPORT_DEPTH_STENCIL))) return D3DERR_NOTAVAILABLE;
   if ((usage & D3DUSAGE_QUERY_POSTPIXELSHADER_BLENDING) && !(support & NV_SUPPORT_BLEND)) return D3DERR_NOTAVAILABLE;
-  constexpr DWORD known = D3DUSAGE_RENDERTARGET | D3DUSAGE_DEPTHSTENCIL | D3DUSAGE_QUERY_POSTPIXELSHADER_BLENDING;
+  if ((usage & D3DUSAGE_QUERY_SRGBWRITE) && !(info.color && (support & NV_SUPPORT_SRGB_WRITE))) return D3DERR_NOTAVAILABLE;
+  constexpr DWORD known = D3DUSAGE_RENDERTARGET | D3DUSAGE_DEPTHSTENCIL | D3DUSAGE_QUERY_POSTPIXELSHADER_BLENDING |
+                          D3DUSAGE_QUERY_SRGBWRITE;
   if (usage & ~known) return D3DERR_NOTAVAILABLE; // other usages need textures
   if (!(usage & (D3DUSAGE_RENDERTARGET | D3DUSAGE_DEPTHSTENCIL)) && !info.color) return D3DERR_NOTAVAILABLE;
   return D3D_OK;

@@ -3,14 +3,20 @@
 namespace novem {
 
 FormatInfo format_info(D3DFORMAT format) {
-  // storage, bytes, color (render target), depth, stencil, has_alpha, texture, block
+  // storage, bytes, color (render target), depth, stencil, has_alpha, texture, block, depth sampling
+  // The FOURCC depth formats are no D3DFORMAT enumerators.
+  if (format == kFormatINTZ) return {NV_FORMAT_D24_UNORM_S8_UINT, 4, false, true, true, false, false, 1, DepthSampling::Value};
+  if (format == kFormatDF24) return {NV_FORMAT_D24_UNORM_S8_UINT, 4, false, true, false, false, false, 1, DepthSampling::Value};
+  if (format == kFormatDF16) return {NV_FORMAT_D16_UNORM, 2, false, true, false, false, false, 1, DepthSampling::Value};
   switch (format) {
   case D3DFMT_A8R8G8B8: return {NV_FORMAT_B8G8R8A8_UNORM, 4, true, false, false, true, true};
   case D3DFMT_X8R8G8B8: return {NV_FORMAT_B8G8R8A8_UNORM, 4, true, false, false, false, true};
   case D3DFMT_R5G6B5: return {NV_FORMAT_R5G6B5_UNORM, 2, true, false, false, false, true};
-  case D3DFMT_D16: return {NV_FORMAT_D16_UNORM, 2, false, true, false, false};
-  case D3DFMT_D24S8: return {NV_FORMAT_D24_UNORM_S8_UINT, 4, false, true, true, false};
-  case D3DFMT_D24X8: return {NV_FORMAT_D24_UNORM_S8_UINT, 4, false, true, false, false};
+  // Depth formats that are also depth textures (D3DUSAGE_DEPTHSTENCIL): sampled with a comparison,
+  // as NVIDIA's and AMD's drivers do, or as the depth value (the FOURCC formats).
+  case D3DFMT_D16: return {NV_FORMAT_D16_UNORM, 2, false, true, false, false, false, 1, DepthSampling::Compare};
+  case D3DFMT_D24S8: return {NV_FORMAT_D24_UNORM_S8_UINT, 4, false, true, true, false, false, 1, DepthSampling::Compare};
+  case D3DFMT_D24X8: return {NV_FORMAT_D24_UNORM_S8_UINT, 4, false, true, false, false, false, 1, DepthSampling::Compare};
   // D32's 32-bit integer depth is kept as a 32-bit float (Vulkan and GL have no 32-bit integer
   // depth): 24 bits of precision, as D24's.
   case D3DFMT_D32: return {NV_FORMAT_D32_SFLOAT, 4, false, true, false, false};

@@ -56,8 +56,9 @@ Surface *Surface::create_level(Device *device, Texture *texture, UINT layer, UIN
 
 uint32_t Surface::image() const {
   if (!texture_) return image_;
-  // Every level of every face of a render-target texture (2D or cube) is a target.
-  return (texture_->usage() & D3DUSAGE_RENDERTARGET) ? texture_->image() : 0;
+  // Every level of every face of a render-target texture (2D or cube) is a target; a depth
+  // texture (2D, one level) is a depth-stencil target.
+  return (texture_->usage() & (D3DUSAGE_RENDERTARGET | D3DUSAGE_DEPTHSTENCIL)) ? texture_->image() : 0;
 }
 
 void Surface::add_private_ref() {

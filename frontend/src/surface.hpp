@@ -32,8 +32,8 @@ public:
   ~Surface() override;
 
   // The backend image a target binding or readback uses: the surface's own, or its texture's for
-  // a level of a render-target texture (2D or cube; level() and layer() say which); 0 for others
-  // (memory surfaces, levels of other textures).
+  // a level of a render-target texture (2D or cube; level() and layer() say which) or level 0 of a
+  // depth texture; 0 for others (memory surfaces, levels of other textures).
   uint32_t image() const;
   // An offscreen plain surface in D3DPOOL_DEFAULT (neither a target nor a texture level).
   // A depth-stencil surface whose contents Present or SetDepthStencilSurface may discard

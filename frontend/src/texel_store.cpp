@@ -52,6 +52,7 @@ TexelStore::TexelStore(Device *device, D3DFORMAT format, nv_image_type type, UIN
     image_ = device->commands().new_handle();
     uint32_t nv_usage = NV_IMAGE_SAMPLED | (format_.has_alpha ? 0u : uint32_t(NV_IMAGE_ALPHA_ONE));
     if (usage & D3DUSAGE_RENDERTARGET) nv_usage |= NV_IMAGE_RENDER_TARGET;
+    if (usage & D3DUSAGE_DEPTHSTENCIL) nv_usage = NV_IMAGE_SAMPLED | NV_IMAGE_DEPTH_STENCIL; // a depth texture
     device->commands().push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{image_, uint32_t(format_.storage), width_, height_,
                                                                     nv_usage, levels_, uint32_t(type_), depth_});
   }

@@ -128,11 +128,28 @@ void Texture::delete_surfaces() {
   surfaces_.clear();
 }
 
+HRESULT Texture2D::check_depth(Device *device, UINT width, UINT height, UINT &levels, DWORD usage, D3DFORMAT format,
+                               D3DPOOL pool) {
+  // Depth textures (hardware shadow maps, INTZ): D3D9 allows D3DUSAGE_DEPTHSTENCIL only in
+  // D3DPOOL_DEFAULT; Novem makes them of one level (levels 0 or 1), not dynamic, not render targets,
+  // of a depth format the backend samples.
+  const nv_adapter_info &adapter = device->adapter();
+  FormatInfo info = format_info(format);
+  if (width == 0 || height == 0 || std::max(width, height) > adapter.max_texture_size) return D3DERR_INVALIDCALL;
+  if (pool != D3DPOOL_DEFAULT || levels > 1 || info.depth_sampling == DepthSampling::None ||
+      !(adapter.format_support[info.storage] & NV_SUPPORT_DEPTH_SAMPLED))
+    return D3DERR_INVALIDCALL;
+  if (usage & ~DWORD(D3DUSAGE_DEPTHSTENCIL | D3DUSAGE_WRITEONLY | D3DUSAGE_SOFTWAREPROCESSING)) return D3DERR_INVALIDCALL;
+  levels = 1;
+  return D3D_OK;
+}
+
 HRESULT Texture2D::create(Device *device, UINT width, UINT height, UINT levels, DWORD usage, D3DFORMAT format,
                           D3DPOOL pool, Texture2D **out) {
   *out = nullptr;
-  if (HRESULT hr = check(device, width, height, 1, levels, usage, format, pool); FAILED(hr))
-    return hr;
+  const HRESULT hr = (usage & D3DUSAGE_DEPTHSTENCIL) ? check_depth(device, width, height, levels, usage, format, pool)
+                                                     : check(device, width, height, 1, levels, usage, format, pool);
+  if (FAILED(hr)) return hr;
   *out = new Texture2D(device, width, height, levels, usage, format, pool);
   return D3D_OK;
 }

@@ -79,6 +79,9 @@ class Texture2D final : public DeviceChild<IDirect3DTexture9>, public Texture {
 public:
   static HRESULT create(Device *device, UINT width, UINT height, UINT levels, DWORD usage, D3DFORMAT format,
                         D3DPOOL pool, Texture2D **out);
+  // CreateTexture's checks for a depth texture (D3DUSAGE_DEPTHSTENCIL); levels becomes 1.
+  static HRESULT check_depth(Device *device, UINT width, UINT height, UINT &levels, DWORD usage, D3DFORMAT format,
+                             D3DPOOL pool);
   ~Texture2D() override { delete_surfaces(); }
 
   IDirect3DBaseTexture9 *base() override { return this; }

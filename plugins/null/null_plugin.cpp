@@ -54,7 +54,13 @@ int probe(nv_adapter_info *info, char *, size_t) {
   info->max_texture_size = 16384;
   info->max_viewport_size = 16384;
   info->max_point_size = 256.0f;
-  for (uint32_t f = 1; f < NV_FORMAT_COUNT; ++f) info->format_support[f] = ~0u;
+  // Every use of every format, except sRGB (ABI 5), which exists for the formats with an sRGB
+  // twin in Vulkan and GL alone (B8G8R8A8, BC1-3): the frontend's answers stay D3D9's.
+  for (uint32_t f = 1; f < NV_FORMAT_COUNT; ++f) {
+    info->format_support[f] = ~0u;
+    if (f != NV_FORMAT_B8G8R8A8_UNORM && f != NV_FORMAT_BC1_UNORM && f != NV_FORMAT_BC2_UNORM && f != NV_FORMAT_BC3_UNORM)
+      info->format_support[f] &= ~uint32_t(NV_SUPPORT_SRGB_READ | NV_SUPPORT_SRGB_WRITE);
+  }
   info->sample_counts = 1u | 2u | 4u | 8u | 16u;
   info->max_instance_divisor = UINT32_MAX;
   return 0;

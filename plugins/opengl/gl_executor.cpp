@@ -354,14 +354,14 @@ void Executor::upload_constants(uint32_t stage) {
 // ---- images and targets ----
 
 void Executor::create_image(const nv_cmd_create_image &a, const nv_cmd_header *) {
-  if (const Image *old = framebuffers_.image(a.image)) forget_texture(old->name);
+  if (const Image *old = framebuffers_.image(a.image)) forget_texture(old->name), forget_texture(old->srgb_view);
   framebuffers_.create_image(a); // replacing an image deletes its framebuffers
   state_.framebuffers_deleted();
   if (is_target(a.image)) fbo_dirty_ = true;
 }
 
 void Executor::destroy_image(const nv_cmd_destroy_image &a, const nv_cmd_header *) {
-  if (const Image *old = framebuffers_.image(a.image)) forget_texture(old->name);
+  if (const Image *old = framebuffers_.image(a.image)) forget_texture(old->name), forget_texture(old->srgb_view);
   framebuffers_.destroy_image(a.image);
   state_.framebuffers_deleted();
   if (is_target(a.image)) fbo_dirty_ = true;
@@ -395,7 +395,7 @@ bool Executor::bind_targets() {
     for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i)
       colors[i] = {i == 0 ? targets_.color : targets_.more_colors[i - 1], targets_.color_levels[i],
                    targets_.color_layers[i]};
-    fbo_ = framebuffers_.framebuffer(colors, targets_.depth_stencil);
+    fbo_ = framebuffers_.framebuffer(colors, targets_.depth_stencil, targets_.srgb_write != 0);
     fbo_dirty_ = false;
     // The contract counts the depth bias' constant in 2^-n steps of a UNORM depth format.
     const Image *depth = framebuffers_.image(targets_.depth_stencil);
@@ -405,6 +405,10 @@ bool Executor::bind_targets() {
       depth_bias_scale_ = scale;
       pipeline_dirty_ = true; // glPolygonOffset goes with the pipeline
     }
+    // ABI 5: encode into the sRGB views the framebuffer attaches (other attachments are linear, so
+    // GL leaves them alone); blending then happens in linear space.
+    if (targets_.srgb_write) gl_.Enable(GL_FRAMEBUFFER_SRGB);
+    else gl_.Disable(GL_FRAMEBUFFER_SRGB);
   }
   if (!fbo_) return false;
   state_.draw_framebuffer(fbo_);
@@ -593,12 +597,13 @@ void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) {
     log("SET_TEXTURE: no image type %u", a.type);
     return;
   }
-  textures_[a.stage][a.slot] = {a.image, a.sampler, a.type};
+  textures_[a.stage][a.slot] = {a.image, a.sampler, a.type, a.flags};
   textures_dirty_ = true;
 }
 
-GLuint Executor::sampler(const nv_sampler_desc &desc) {
+GLuint Executor::sampler(const nv_sampler_desc &desc, bool compare) {
   std::string key(reinterpret_cast<const char *>(&desc), sizeof desc);
+  key += compare ? '1' : '0';
   auto it = samplers_.find(key);
   if (it != samplers_.end()) return it->second;
   auto address = [](uint8_t a) -> GLint {
@@ -625,6 +630,11 @@ GLuint Executor::sampler(const nv_sampler_desc &desc) {
   // max_mip_level is the most detailed level; MIPFILTER NONE stays on it (nearest selection).
   gl_.SamplerParameterf(s, GL_TEXTURE_MIN_LOD, float(desc.max_mip_level));
   gl_.SamplerParameterf(s, GL_TEXTURE_MAX_LOD, desc.mip_filter == NV_FILTER_NONE ? float(desc.max_mip_level) + 0.25f : 1000.0f);
+  // ABI 5: D3D9's shadow-map test, lit (1) where the reference is at most the stored depth.
+  if (compare) {
+    gl_.SamplerParameteri(s, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
+    gl_.SamplerParameteri(s, GL_TEXTURE_COMPARE_FUNC, GL_LEQUAL);
+  }
   samplers_.emplace(std::move(key), s);
   return s;
 }
@@ -639,8 +649,14 @@ void Executor::bind_textures() {
       const Image *img = framebuffers_.image(slot.image);
       GLuint tex = default_textures_[slot.type], smp = 0;
       if (img && img->sampled && !img->renderbuffer && img->type == slot.type) {
-        tex = img->name;
-        smp = sampler(slot.sampler);
+        // ABI 5: sRGB decoding reads through the sRGB view; a depth texture compares only with
+        // NV_TEXTURE_COMPARE_DEPTH (the shader's sampler2DShadow).
+        tex = (slot.flags & NV_TEXTURE_SRGB) && img->srgb_view ? img->srgb_view : img->name;
+        const bool compare = (slot.flags & NV_TEXTURE_COMPARE_DEPTH) && img->format->depth;
+        nv_sampler_desc desc = slot.sampler;
+        // Depth values (INTZ) are read with nearest filtering, as on the Vulkan plugin (commands.h).
+        if (img->format->depth && !compare) desc.min_filter = desc.mag_filter = desc.mip_filter = NV_FILTER_POINT;
+        smp = sampler(desc, compare);
       }
       const uint32_t unit = first + i;
       if (unit_texture_[unit] != tex || !config_.state_cache) {

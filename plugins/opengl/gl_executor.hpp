@@ -105,7 +105,7 @@ private:
   bool prepare_draw(); // targets and pipeline; false when the draw cannot happen
   void finish();       // glFinish, counted: batching off
   void pipeline_changed(uint32_t shader); // a shader went away or came back
-  GLuint sampler(const nv_sampler_desc &desc); // cached by desc
+  GLuint sampler(const nv_sampler_desc &desc, bool compare = false); // cached by desc and compare (ABI 5)
   void bind_textures();
   // glTextureSubImage2D, or 3D at z (the face of a cube, the slice of a 3D texture).
   void sub_image(const Image &img, uint32_t level, const nv_rect &r, GLint z, const void *texels);                        // texture units 16 + N (pixel), 32 + N (vertex)
@@ -171,6 +171,7 @@ private:
     uint32_t image = 0;
     nv_sampler_desc sampler{};
     uint32_t type = NV_IMAGE_TYPE_2D; // what the shader declares
+    uint32_t flags = 0;               // nv_texture_flags (ABI 5)
   };
   static constexpr uint32_t kUnits = 36; // 16 + 16 pixel, 32 + 4 vertex
   TextureSlot textures_[NV_STAGE_COUNT][NV_MAX_PIXEL_TEXTURES];

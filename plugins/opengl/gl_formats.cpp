@@ -11,7 +11,8 @@ namespace {
 // and the Vulkan plugin. R5G6B5 (D3DFMT_R5G6B5) is a 16-bit word with red in the high bits, which
 // is GL's RGB + UNSIGNED_SHORT_5_6_5. D24S8 reads back as one 32-bit word, depth in the high 24
 // bits and stencil in the low 8, as D3DFMT_D24S8 lays it out.
-constexpr ImageFormat kB8G8R8A8 = {GL_RGBA8, GL_BGRA, GL_UNSIGNED_BYTE, 4, false, false};
+constexpr ImageFormat kB8G8R8A8 = {GL_RGBA8, GL_BGRA, GL_UNSIGNED_BYTE, 4, false, false,
+                                   {GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA}, false, false, GL_SRGB8_ALPHA8};
 constexpr ImageFormat kR5G6B5 = {GL_RGB565, GL_RGB, GL_UNSIGNED_SHORT_5_6_5, 2, false, false};
 constexpr ImageFormat kD16 = {GL_DEPTH_COMPONENT16, GL_DEPTH_COMPONENT, GL_UNSIGNED_SHORT, 2, true, false};
 constexpr ImageFormat kD24S8 = {GL_DEPTH24_STENCIL8, GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, 4, true, true};
@@ -42,13 +43,21 @@ constexpr ImageFormat kR32G32F = {GL_RG32F, GL_RG, GL_FLOAT, 8, false, false, {G
 constexpr ImageFormat kR32G32B32A32F = {GL_RGBA32F, GL_RGBA, GL_FLOAT, 16, false, false};
 constexpr ImageFormat kB10G10R10A2 = {GL_RGB10_A2, GL_BGRA, GL_UNSIGNED_INT_2_10_10_10_REV, 4, false, false};
 constexpr ImageFormat kR10G10B10A2 = {GL_RGB10_A2, GL_RGBA, GL_UNSIGNED_INT_2_10_10_10_REV, 4, false, false};
+// The S3TC sRGB formats of GL_EXT_texture_sRGB (gl.xml lists the extension for compatibility
+// contexts only, so the generated header lacks them; format_support asks the context whether it
+// takes them).
+constexpr GLenum kSrgbAlphaDxt1 = 0x8C4D, kSrgbAlphaDxt3 = 0x8C4E, kSrgbAlphaDxt5 = 0x8C4F;
+
 // D3D9's DXT1 has 1-bit alpha: the RGBA variant.
 constexpr ImageFormat kBC1 = {GL_COMPRESSED_RGBA_S3TC_DXT1_EXT, 0, 0, 8, false, false,
-                              {GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA}, true};
+                              {GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA}, true, false,
+                              kSrgbAlphaDxt1};
 constexpr ImageFormat kBC2 = {GL_COMPRESSED_RGBA_S3TC_DXT3_EXT, 0, 0, 16, false, false,
-                              {GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA}, true};
+                              {GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA}, true, false,
+                              kSrgbAlphaDxt3};
 constexpr ImageFormat kBC3 = {GL_COMPRESSED_RGBA_S3TC_DXT5_EXT, 0, 0, 16, false, false,
-                              {GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA}, true};
+                              {GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA}, true, false,
+                              kSrgbAlphaDxt5};
 
 // D3DCOLOR (bytes B, G, R, A) read as (R, G, B, A): GL_BGRA as the size does exactly that.
 constexpr VertexFormat kColor = {GL_BGRA, GL_UNSIGNED_BYTE, GL_TRUE};
@@ -122,6 +131,17 @@ uint32_t format_support(const NovemGL &gl, uint32_t format) {
   if (query(gl, f->internal_format, GL_FRAGMENT_TEXTURE) != GL_NONE) bits |= NV_SUPPORT_SAMPLED;
   if (query(gl, f->internal_format, GL_FILTER) != GL_NONE) bits |= NV_SUPPORT_FILTER;
   if (!f->depth && !f->compressed && query(gl, f->internal_format, GL_MIPMAP) == GL_TRUE) bits |= NV_SUPPORT_GENERATE_MIPS;
+  // ABI 5: depth textures (sampled; comparisons filtered, depth values read nearest).
+  constexpr uint32_t depth_texture = NV_SUPPORT_DEPTH_STENCIL | NV_SUPPORT_SAMPLED;
+  if (f->depth && (bits & depth_texture) == depth_texture) bits |= NV_SUPPORT_DEPTH_SAMPLED;
+  // ABI 5: sRGB through a texture view of the sRGB twin (views are core since GL 4.3).
+  if (f->srgb_format != GL_NONE && query(gl, f->srgb_format, GL_INTERNALFORMAT_SUPPORTED) == GL_TRUE) {
+    if ((bits & NV_SUPPORT_SAMPLED) && query(gl, f->srgb_format, GL_FRAGMENT_TEXTURE) != GL_NONE)
+      bits |= NV_SUPPORT_SRGB_READ;
+    if ((bits & NV_SUPPORT_RENDER_TARGET) && query(gl, f->srgb_format, GL_COLOR_RENDERABLE) == GL_TRUE &&
+        query(gl, f->srgb_format, GL_FRAMEBUFFER_BLEND) != GL_NONE)
+      bits |= NV_SUPPORT_SRGB_WRITE;
+  }
   return bits;
 }
 

@@ -19,6 +19,9 @@ struct ImageFormat {
   GLint swizzle[4] = {GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA}; // GL_TEXTURE_SWIZZLE_RGBA
   bool compressed = false;  // 4x4 blocks, uploaded with glCompressedTextureSubImage2D
   bool expand_l4a4 = false; // uploads widen L4A4 to RG8 (L, A)
+  // ABI 5: the sRGB internal format a texture view reads (decoding) and renders (encoding) the
+  // same texels through; GL_NONE for formats without one.
+  GLenum srgb_format = GL_NONE;
 };
 
 struct VertexFormat {

@@ -50,6 +50,10 @@ void Framebuffers::create_image(const nv_cmd_create_image &a) {
       gl_.CreateTextures(GL_TEXTURE_2D_MULTISAMPLE, 1, &img.name);
       gl_.TextureStorage2DMultisample(img.name, GLsizei(a.samples), format->internal_format, GLsizei(a.width),
                                       GLsizei(a.height), GL_TRUE);
+      if (format->srgb_format != GL_NONE) { // ABI 5: sRGB writes
+        gl_.GenTextures(1, &img.srgb_view);
+        gl_.TextureView(img.srgb_view, GL_TEXTURE_2D_MULTISAMPLE, img.name, format->srgb_format, 0, 1, 0, 1);
+      }
     }
   } else if (img.renderbuffer) {
     gl_.CreateRenderbuffers(1, &img.name);
@@ -65,11 +69,18 @@ void Framebuffers::create_image(const nv_cmd_create_image &a) {
     // Immutable storage: every level exists, so the texture is complete whatever the sampler.
     gl_.TextureParameteri(img.name, GL_TEXTURE_MAX_LEVEL, GLint(img.levels - 1));
     // Sampling reads what commands.h defines for the format (D3D9's missing channels); X8 formats
-    // read alpha as 1.
-    if (!format->depth) {
-      GLint swizzle[4] = {format->swizzle[0], format->swizzle[1], format->swizzle[2], format->swizzle[3]};
-      if (a.usage & NV_IMAGE_ALPHA_ONE) swizzle[3] = GL_ONE;
-      gl_.TextureParameteriv(img.name, GL_TEXTURE_SWIZZLE_RGBA, swizzle);
+    // read alpha as 1; depth textures read (D, D, D, D) (a comparison gives one value anyway).
+    GLint swizzle[4] = {format->swizzle[0], format->swizzle[1], format->swizzle[2], format->swizzle[3]};
+    if (format->depth) swizzle[0] = swizzle[1] = swizzle[2] = swizzle[3] = GL_RED;
+    if ((a.usage & NV_IMAGE_ALPHA_ONE) && !format->depth) swizzle[3] = GL_ONE;
+    gl_.TextureParameteriv(img.name, GL_TEXTURE_SWIZZLE_RGBA, swizzle);
+    // ABI 5: the sRGB view (immutable storage of a view-compatible format), sampled the same way.
+    if (format->srgb_format != GL_NONE) {
+      gl_.GenTextures(1, &img.srgb_view);
+      gl_.TextureView(img.srgb_view, kTargets[a.type], img.name, format->srgb_format, 0, img.levels, 0,
+                      a.type == NV_IMAGE_TYPE_CUBE ? 6 : 1);
+      gl_.TextureParameteri(img.srgb_view, GL_TEXTURE_MAX_LEVEL, GLint(img.levels - 1));
+      gl_.TextureParameteriv(img.srgb_view, GL_TEXTURE_SWIZZLE_RGBA, swizzle);
     }
   }
   images_[a.image] = img;
@@ -88,11 +99,17 @@ void Framebuffers::destroy_image(uint32_t handle) {
       ++f;
     }
   }
-  if (it->second.renderbuffer)
-    gl_.DeleteRenderbuffers(1, &it->second.name);
-  else
-    gl_.DeleteTextures(1, &it->second.name);
+  delete_image(it->second);
   images_.erase(it);
+}
+
+void Framebuffers::delete_image(const Image &img) {
+  if (img.renderbuffer) {
+    gl_.DeleteRenderbuffers(1, &img.name);
+    return;
+  }
+  if (img.srgb_view) gl_.DeleteTextures(1, &img.srgb_view);
+  gl_.DeleteTextures(1, &img.name);
 }
 
 const Image *Framebuffers::image(uint32_t handle) const {
@@ -100,8 +117,8 @@ const Image *Framebuffers::image(uint32_t handle) const {
   return it == images_.end() ? nullptr : &it->second;
 }
 
-GLuint Framebuffers::framebuffer(const Colors &colors, uint32_t depth_stencil) {
-  const Key key{colors, depth_stencil};
+GLuint Framebuffers::framebuffer(const Colors &colors, uint32_t depth_stencil, bool srgb) {
+  const Key key{colors, depth_stencil, srgb};
   auto found = framebuffers_.find(key);
   if (found != framebuffers_.end()) return found->second;
 
@@ -125,12 +142,12 @@ GLuint Framebuffers::framebuffer(const Colors &colors, uint32_t depth_stencil) {
   for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i) {
     draw_buffers[i] = c[i] ? GL_COLOR_ATTACHMENT0 + i : GL_NONE;
     if (!c[i]) continue;
+    const GLuint name = srgb && c[i]->srgb_view ? c[i]->srgb_view : c[i]->name;
     // A cube face is a layer of the cube map (GL 4.5: the layer selects the face).
     if (c[i]->type == NV_IMAGE_TYPE_CUBE)
-      gl_.NamedFramebufferTextureLayer(fbo, GL_COLOR_ATTACHMENT0 + i, c[i]->name, GLint(colors[i].level),
-                                       GLint(colors[i].layer));
+      gl_.NamedFramebufferTextureLayer(fbo, GL_COLOR_ATTACHMENT0 + i, name, GLint(colors[i].level), GLint(colors[i].layer));
     else
-      gl_.NamedFramebufferTexture(fbo, GL_COLOR_ATTACHMENT0 + i, c[i]->name, GLint(colors[i].level));
+      gl_.NamedFramebufferTexture(fbo, GL_COLOR_ATTACHMENT0 + i, name, GLint(colors[i].level));
   }
   if (d) {
     GLenum point = d->format->stencil ? GL_DEPTH_STENCIL_ATTACHMENT : GL_DEPTH_ATTACHMENT;
@@ -154,12 +171,7 @@ GLuint Framebuffers::framebuffer(const Colors &colors, uint32_t depth_stencil) {
 void Framebuffers::clear() {
   for (auto &[k, fbo] : framebuffers_)
     if (fbo) gl_.DeleteFramebuffers(1, &fbo);
-  for (auto &[handle, img] : images_) {
-    if (img.renderbuffer)
-      gl_.DeleteRenderbuffers(1, &img.name);
-    else
-      gl_.DeleteTextures(1, &img.name);
-  }
+  for (auto &[handle, img] : images_) delete_image(img);
   framebuffers_.clear();
   images_.clear();
 }

@@ -28,6 +28,8 @@ struct Image {
   uint32_t samples = 1; // > 1: multisampled (GL_TEXTURE_2D_MULTISAMPLE or a multisampled renderbuffer)
   uint32_t type = NV_IMAGE_TYPE_2D;
   bool sampled = false;
+  // ABI 5: a view of the texels as format->srgb_format (sRGB reads and writes); 0 for none.
+  GLuint srgb_view = 0;
 };
 
 class Framebuffers {
@@ -44,7 +46,9 @@ public:
   };
   using Colors = std::array<Target, NV_MAX_COLOR_TARGETS>;
   // The framebuffer for the targets, created on first use; 0 when all are 0 or it is incomplete.
-  GLuint framebuffer(const Colors &colors, uint32_t depth_stencil);
+  // srgb (ABI 5): colour targets with an sRGB view are attached through it (with
+  // GL_FRAMEBUFFER_SRGB on, draws and clears encode).
+  GLuint framebuffer(const Colors &colors, uint32_t depth_stencil, bool srgb = false);
   GLuint framebuffer(Target color, uint32_t depth_stencil) { return framebuffer(Colors{color}, depth_stencil); }
   void clear();
 
@@ -52,8 +56,10 @@ private:
   struct Key {
     Colors colors;
     uint32_t depth_stencil;
+    bool srgb;
     auto operator<=>(const Key &) const = default;
   };
+  void delete_image(const Image &img);
 
   const NovemGL &gl_;
   std::unordered_map<uint32_t, Image> images_;

@@ -38,9 +38,12 @@ TEST_CASE("CheckDeviceFormat: texture formats, usages and resource types", "[api
                         f != D3DFMT_DXT5;
     CHECK(check_texture(d3d, D3DUSAGE_RENDERTARGET, f) == (target ? D3D_OK : D3DERR_NOTAVAILABLE));
     CHECK(check_texture(d3d, D3DUSAGE_AUTOGENMIPMAP, f) == D3D_OK); // the null plugin generates every format's
-    CHECK(check_texture(d3d, D3DUSAGE_QUERY_SRGBREAD, f) == D3DERR_NOTAVAILABLE);
+    // sRGB reads of the formats the plugins read as sRGB (test_depth_srgb.cpp checks more).
+    const bool srgb = f == D3DFMT_A8R8G8B8 || f == D3DFMT_X8R8G8B8 || f == D3DFMT_DXT1 || f == D3DFMT_DXT2 ||
+                      f == D3DFMT_DXT3 || f == D3DFMT_DXT4 || f == D3DFMT_DXT5;
+    CHECK(check_texture(d3d, D3DUSAGE_QUERY_SRGBREAD, f) == (srgb ? D3D_OK : D3DERR_NOTAVAILABLE));
   }
-  // Depth formats are not textures, and formats Novem lacks are refused.
+  // Depth formats are textures only with D3DUSAGE_DEPTHSTENCIL, and formats Novem lacks are refused.
   for (D3DFORMAT f : {D3DFMT_D16, D3DFMT_D24S8, D3DFMT_D24X8, D3DFMT_UYVY, D3DFMT_R8G8B8, D3DFMT_P8})
     CHECK(check_texture(d3d, 0, f) == D3DERR_NOTAVAILABLE);
   // Texture-only formats are no render targets, and DXTn are no plain surfaces.

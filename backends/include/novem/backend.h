@@ -19,7 +19,7 @@ extern "C" {
 #endif
 
 /* Bumped on any change to this header, commands.h or channel.hpp's layout. */
-#define NV_BACKEND_ABI_VERSION 5u /* ABI 5: instance divisors (nv_pipeline_desc.instance_divisors); render-target levels and cube faces (SET_RENDER_TARGETS, READ_IMAGE); windows (nv_window, CREATE_SWAPCHAIN, DESTROY_SWAPCHAIN, PRESENT rectangles); slab and upload-ring counters (nv_channel, statistics.h); BLIT_IMAGE between depth-stencil images, UPDATE_IMAGE flags */
+#define NV_BACKEND_ABI_VERSION 5u /* ABI 5: instance divisors (nv_pipeline_desc.instance_divisors); render-target levels and cube faces (SET_RENDER_TARGETS, READ_IMAGE); windows (nv_window, CREATE_SWAPCHAIN, DESTROY_SWAPCHAIN, PRESENT rectangles); slab and upload-ring counters (nv_channel, statistics.h); BLIT_IMAGE between depth-stencil images, UPDATE_IMAGE flags; depth textures, sRGB reads and writes */
 #define NV_PLUGIN_ENTRY_NAME "novem_plugin_entry"
 
 /* What a format can be used for on this device (nv_adapter_info.format_support). */
@@ -31,6 +31,11 @@ enum nv_format_support {
   NV_SUPPORT_BLEND = 1u << 4,
   NV_SUPPORT_FILTER = 1u << 5, /* ABI 4: a sampled image can be read with linear filtering */
   NV_SUPPORT_GENERATE_MIPS = 1u << 6, /* ABI 4: GENERATE_MIPS works on its images */
+  /* ABI 5: a depth format that is also a texture (NV_IMAGE_DEPTH_STENCIL | NV_IMAGE_SAMPLED),
+   * sampled with a depth comparison (filtered as the sampler says) and without (nearest). */
+  NV_SUPPORT_DEPTH_SAMPLED = 1u << 7,
+  NV_SUPPORT_SRGB_READ = 1u << 8,  /* ABI 5: sampled with NV_TEXTURE_SRGB (sRGB-decoded) */
+  NV_SUPPORT_SRGB_WRITE = 1u << 9, /* ABI 5: a render target written sRGB-encoded (srgb_write) */
 };
 
 /* Filled by nv_plugin.probe: what the frontend needs for GetAdapterIdentifier, GetDeviceCaps

@@ -135,6 +135,10 @@ enum nv_image_usage {
    * with NV_IMAGE_SAMPLED; ABI 4: also with NV_IMAGE_RENDER_TARGET (render-target textures), where
    * it changes sampling only. */
   NV_IMAGE_ALPHA_ONE = 1u << 3,
+  /* ABI 5: NV_IMAGE_DEPTH_STENCIL | NV_IMAGE_SAMPLED is a depth texture (D3D9's hardware shadow
+   * map): a 2D depth image of one level, a depth-stencil target and sampled by its depth. A
+   * SET_TEXTURE with NV_TEXTURE_COMPARE_DEPTH compares; without it sampling reads the depth in all
+   * four channels (D, D, D, D), as D3D9's INTZ, with nearest filtering whatever the sampler says. Only formats with NV_SUPPORT_DEPTH_SAMPLED. */
 };
 
 enum nv_buffer_usage { NV_BUFFER_VERTEX = 1u << 0, NV_BUFFER_INDEX = 1u << 1 };
@@ -284,11 +288,17 @@ typedef struct nv_cmd_destroy_shader { uint32_t shader; } nv_cmd_destroy_shader;
  * textures (NV_IMAGE_SAMPLED | NV_IMAGE_RENDER_TARGET) have levels or faces to choose, other
  * targets take 0. The render area is the chosen levels' sizes (a larger depth-stencil image is
  * fine; a smaller one limits the area as a smaller target does). */
+/* srgb_write (ABI 5): non-zero makes draws write every colour target whose format has
+ * NV_SUPPORT_SRGB_WRITE sRGB-encoded (linear -> sRGB), blending in linear space (the target's
+ * texels are decoded before blending, as D3D10-class hardware does); other formats are written
+ * as they are. CLEAR encodes its colour likewise (D3D9's clear colour is linear, "Gamma
+ * (Direct3D 9)"); blits and fills are not encoded. */
 typedef struct nv_cmd_set_render_targets {
   uint32_t color; uint32_t depth_stencil;
   uint32_t more_colors[NV_MAX_COLOR_TARGETS - 1];
   uint32_t color_levels[NV_MAX_COLOR_TARGETS]; /* ABI 5 */
   uint32_t color_layers[NV_MAX_COLOR_TARGETS]; /* ABI 5 */
+  uint32_t srgb_write; /* ABI 5 */
 } nv_cmd_set_render_targets;
 typedef struct nv_cmd_set_viewport { float x, y, width, height, min_depth, max_depth; } nv_cmd_set_viewport;
 typedef struct nv_cmd_set_scissor { nv_rect rect; } nv_cmd_set_scissor;
@@ -380,6 +390,18 @@ typedef struct nv_cmd_update_image {
   uint32_t flags;
 } nv_cmd_update_image;
 
+/* ABI 5: how SET_TEXTURE reads its image. */
+enum nv_texture_flags {
+  /* The image is a depth texture (NV_IMAGE_DEPTH_STENCIL | NV_IMAGE_SAMPLED) and the shader samples
+   * it with a depth reference (OpImageSample*Dref*, a 2D depth image type): the result is 1 where
+   * reference <= the stored depth, else 0 (compare LESS_OR_EQUAL, D3D9's shadow-map test), the
+   * four (or two) texels compared then filtered with a LINEAR filter (percentage-closer filtering). */
+  NV_TEXTURE_COMPARE_DEPTH = 1u << 0,
+  /* Texels are sRGB-decoded (sRGB -> linear, alpha unchanged) before filtering; only for formats
+   * with NV_SUPPORT_SRGB_READ (ignored for others). */
+  NV_TEXTURE_SRGB = 1u << 1,
+};
+
 #define NV_MAX_PIXEL_TEXTURES 16
 #define NV_MAX_VERTEX_TEXTURES 4
 
@@ -391,6 +413,7 @@ typedef struct nv_cmd_set_texture {
   /* ABI 4: the nv_image_type the shader declares for sN (dcl_2d, dcl_cube, dcl_volume). An image
    * of another type, like no image, samples a (0, 0, 0, 1) image of this type. */
   uint32_t type;
+  uint32_t flags; /* ABI 5: nv_texture_flags; NV_TEXTURE_COMPARE_DEPTH only with a depth texture */
 } nv_cmd_set_texture;
 
 /* ABI 4: the state draws use that may change without a new pipeline. Until the first one, the

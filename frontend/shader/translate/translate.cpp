@@ -113,6 +113,9 @@ private:
   Id apply_pixel_epilogue(Id color, bool fog, Id fog_var);
   Frame* innermost_loop(std::vector<Frame>& stack);
   Id sample_at(uint32_t sampler_index, Id coord4);
+  bool depth_sampler(uint32_t index) const;
+  Id sample_depth(spv::Op op, Id sampled_image, Id coord4, spv::ImageOperandsMask mask = spv::ImageOperandsMask::MaskNone,
+                  std::initializer_list<Id> operands = {});
   Id texcoord(const Instruction& in, uint32_t n);
   void write_depth(Id depth);
 
@@ -584,7 +587,9 @@ Id Translator::sampler(uint32_t index) {
   spv::Dim dim = spv::Dim::Dim2D;
   if (st == SamplerType::Cube) dim = spv::Dim::Cube;
   else if (st == SamplerType::Volume) dim = spv::Dim::Dim3D;
-  const Id img = b_.type_image(t_f_, dim, 0, false, false, 1);
+  // A 2D sampler the epilogue marks as a depth sampler reads a depth image with a reference.
+  const bool depth = !vs_ && st == SamplerType::Tex2D && (epilogue_.depth_samplers >> index & 1u);
+  const Id img = b_.type_image(t_f_, dim, depth ? 1 : 0, false, false, 1);
   const Id sim = b_.type_sampled_image(img);
   const Id var = b_.variable(StorageClass::UniformConstant, sim, "s" + std::to_string(index));
   b_.decorate_binding(var, conv::kDescriptorSet,
@@ -606,23 +611,34 @@ Id Translator::texture(const Instruction& in) {
   Id coord4 = src(in, 0);
   auto slice = [&](Id v4) { return n == 2 ? b_.swizzle(v4, {0, 1}) : b_.swizzle(v4, {0, 1, 2}); };
   const Id sim = b_.load(var);
+  const bool depth = depth_sampler(s.index);
   Id result = 0;
   if (in.opcode == Opcode::TexLdl) {
-    result = b_.image_sample(Op::OpImageSampleExplicitLod, t_v4_, sim, slice(coord4), 0,
-                             spv::ImageOperandsMask::Lod, {scalar(coord4, 3)});
+    if (depth)
+      result = sample_depth(Op::OpImageSampleDrefExplicitLod, sim, coord4, spv::ImageOperandsMask::Lod, {scalar(coord4, 3)});
+    else
+      result = b_.image_sample(Op::OpImageSampleExplicitLod, t_v4_, sim, slice(coord4), 0,
+                               spv::ImageOperandsMask::Lod, {scalar(coord4, 3)});
   } else if (in.opcode == Opcode::TexLdd) {
     const Id ddx = slice(src(in, 2));
     const Id ddy = slice(src(in, 3));
-    result = b_.image_sample(Op::OpImageSampleExplicitLod, t_v4_, sim, slice(coord4), 0,
-                             spv::ImageOperandsMask::Grad, {ddx, ddy});
+    if (depth)
+      result = sample_depth(Op::OpImageSampleDrefExplicitLod, sim, coord4, spv::ImageOperandsMask::Grad, {ddx, ddy});
+    else
+      result = b_.image_sample(Op::OpImageSampleExplicitLod, t_v4_, sim, slice(coord4), 0,
+                               spv::ImageOperandsMask::Grad, {ddx, ddy});
   } else {
     if (vs_) unsupported(in, "implicit-LOD texld in a vertex shader");
+    // texldp divides the whole coordinate, so a depth sampler's reference is z / w.
     if (in.tex == TexKind::Project) coord4 = b_.fdiv(coord4, splat4(scalar(coord4, 3)));
     if (in.tex == TexKind::Bias)
-      result = b_.image_sample(Op::OpImageSampleImplicitLod, t_v4_, sim, slice(coord4), 0,
-                               spv::ImageOperandsMask::Bias, {scalar(coord4, 3)});
+      result = depth ? sample_depth(Op::OpImageSampleDrefImplicitLod, sim, coord4, spv::ImageOperandsMask::Bias,
+                                    {scalar(coord4, 3)})
+                     : b_.image_sample(Op::OpImageSampleImplicitLod, t_v4_, sim, slice(coord4), 0,
+                                       spv::ImageOperandsMask::Bias, {scalar(coord4, 3)});
     else
-      result = b_.image_sample(Op::OpImageSampleImplicitLod, t_v4_, sim, slice(coord4));
+      result = depth ? sample_depth(Op::OpImageSampleDrefImplicitLod, sim, coord4)
+                     : b_.image_sample(Op::OpImageSampleImplicitLod, t_v4_, sim, slice(coord4));
   }
   return apply_swizzle(result, s.swizzle);
 }
@@ -634,7 +650,22 @@ Id Translator::sample_at(uint32_t sampler_index, Id coord4) {
   const Id coord = (st == SamplerType::Cube || st == SamplerType::Volume) ? b_.swizzle(coord4, {0, 1, 2})
                                                                           : b_.swizzle(coord4, {0, 1});
   const Id sim = b_.load(var);
+  if (depth_sampler(sampler_index)) return sample_depth(Op::OpImageSampleDrefImplicitLod, sim, coord4);
   return b_.image_sample(Op::OpImageSampleImplicitLod, t_v4_, sim, coord);
+}
+
+bool Translator::depth_sampler(uint32_t index) const {
+  return !vs_ && index < 16 && (epilogue_.depth_samplers >> index & 1u) &&
+         static_cast<SamplerType>(refl_.sampler_types[index]) == SamplerType::Tex2D;
+}
+
+// A depth sampler (D3D9's shadow maps): the reference is the coordinate's z, clamped to [0, 1]
+// as fixed-point depth is (DXVK's drefClamp); the comparison (1 or 0, filtered by the sampler)
+// goes to every channel, as the vendors' drivers return it.
+Id Translator::sample_depth(spv::Op op, Id sampled_image, Id coord4, spv::ImageOperandsMask mask,
+                            std::initializer_list<Id> operands) {
+  const Id reference = b_.glsl(GLSLstd450FClamp, {scalar(coord4, 2), zero_, one_});
+  return splat4(b_.image_sample(op, t_f_, sampled_image, b_.swizzle(coord4, {0, 1}), reference, mask, operands));
 }
 
 // ps_1_1-1_3: texture coordinate set n (the interpolated input, whatever t# holds now).

@@ -70,10 +70,15 @@ struct PixelEpilogue {
   uint8_t fog_w = 0;        // table fog over the eye depth 1 / gl_FragCoord.w, else gl_FragCoord.z
   uint8_t fog_input = 1;    // the vertex stage writes FOG (else the factor is 1: no fog)
   uint8_t clip_planes = 0;  // bit n: discard where user clip plane n's distance (interpolated) < 0
-  bool active() const { return (alpha_func && alpha_func != 8) || fog || clip_planes; }
+  // Bit N: the texture bound to 2D sampler sN is a depth texture that D3D9 samples with a depth
+  // comparison (hardware shadow maps, as NVIDIA's and AMD's drivers and DXVK do): sN is a depth
+  // image, the reference is the coordinate's z (divided by w with texldp, clamped to [0, 1]) and
+  // every channel of the result is the comparison (1: reference <= stored depth).
+  uint16_t depth_samplers = 0;
+  bool active() const { return (alpha_func && alpha_func != 8) || fog || clip_planes || depth_samplers; }
   uint32_t pack() const {
     return uint32_t(alpha_func) | uint32_t(fog) << 4 | uint32_t(fog_w) << 7 | uint32_t(fog_input) << 8 |
-           uint32_t(clip_planes) << 9;
+           uint32_t(clip_planes) << 9 | uint32_t(depth_samplers) << 16;
   }
 };
 

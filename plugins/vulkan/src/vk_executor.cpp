@@ -143,6 +143,10 @@ Image *Executor::color_target(uint32_t index) {
   return targets_.color_levels[index] < img->levels() && targets_.color_layers[index] < img->layers() ? img : nullptr;
 }
 
+VkFormat Executor::target_format(const Image &img) const {
+  return targets_.srgb_write && img.srgb_view() ? img.format().srgb : img.format().format;
+}
+
 VkSampleCountFlagBits Executor::target_samples() {
   for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i)
     if (Image *img = color_target(i)) return img->samples();
@@ -189,11 +193,12 @@ bool Executor::begin_rendering() {
     barriers_.transition(img->handle(), img->format().aspects, img->access(),
                          is_depth ? ImageAccess::depth_attachment() : ImageAccess::color_attachment());
     img->mark_used(id);
-    // A colour target renders into the level and face SET_RENDER_TARGETS chose (ABI 5).
-    const uint32_t level = i < NV_MAX_COLOR_TARGETS ? targets_.color_levels[i] : 0;
+    // A colour target renders into the level and face SET_RENDER_TARGETS chose (ABI 5), through
+    // its sRGB view under SRGBWRITEENABLE.
+    const uint32_t level = is_depth ? 0 : targets_.color_levels[i];
     extent.width = std::min(extent.width, img->width(level));
     extent.height = std::min(extent.height, img->height(level));
-    att.imageView = i < NV_MAX_COLOR_TARGETS ? img->target_view(targets_.color_layers[i], level) : img->view();
+    att.imageView = is_depth ? img->view() : img->target_view(targets_.color_layers[i], level, targets_.srgb_write != 0);
     att.imageLayout = is_depth ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     att.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
     att.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
@@ -244,7 +249,7 @@ bool Executor::bind_pipeline(VkCommandBuffer cmd) {
     VkFormat color_formats[NV_MAX_COLOR_TARGETS];
     for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i) {
       Image *color = color_target(i);
-      color_formats[i] = color ? color->format().format : VK_FORMAT_UNDEFINED;
+      color_formats[i] = color ? target_format(*color) : VK_FORMAT_UNDEFINED;
     }
     Image *depth = find_image(targets_.depth_stencil);
     VkFormat depth_format = depth && depth->is_depth() ? depth->format().format : VK_FORMAT_UNDEFINED;
@@ -453,9 +458,17 @@ void Executor::write_descriptor_set(VkDescriptorSet set) {
                                      NV_ADDRESS_CLAMP, NV_ADDRESS_CLAMP, 1, 0, 0.0f, {0, 0, 0, 0}};
   auto info = [&](const TextureSlot &slot) {
     Image *img = find_image(slot.image);
-    if (img && img->sampled_view() && img->type() == slot.type)
-      return VkDescriptorImageInfo{samplers_->get(slot.sampler), img->sampled_view(),
-                                   VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    if (img && img->sampled_view() && img->type() == slot.type) {
+      // ABI 5: a depth texture compares only with NV_TEXTURE_COMPARE_DEPTH (the shader's depth
+      // image); sRGB decoding reads through the sRGB view.
+      const bool compare = (slot.flags & NV_TEXTURE_COMPARE_DEPTH) && img->is_depth();
+      // Depth values (INTZ) are read with nearest filtering (commands.h).
+      nv_sampler_desc desc = slot.sampler;
+      if (img->is_depth() && !compare) desc.min_filter = desc.mag_filter = desc.mip_filter = NV_FILTER_POINT;
+      const VkImageView view =
+          (slot.flags & NV_TEXTURE_SRGB) && img->srgb_sampled_view() ? img->srgb_sampled_view() : img->sampled_view();
+      return VkDescriptorImageInfo{samplers_->get(desc, compare), view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    }
     return VkDescriptorImageInfo{samplers_->get(default_desc), default_textures_[slot.type]->sampled_view(),
                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
   };
@@ -702,11 +715,13 @@ void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) {
     throw std::runtime_error("no such texture slot");
   if (a.type > NV_IMAGE_TYPE_3D) throw std::runtime_error("no such image type");
   TextureSlot &slot = textures_[a.stage][a.slot];
-  if (slot.image == a.image && slot.type == a.type && std::memcmp(&slot.sampler, &a.sampler, sizeof a.sampler) == 0)
+  if (slot.image == a.image && slot.type == a.type && slot.flags == a.flags &&
+      std::memcmp(&slot.sampler, &a.sampler, sizeof a.sampler) == 0)
     return;
   slot.image = a.image;
   slot.sampler = a.sampler;
   slot.type = a.type;
+  slot.flags = a.flags;
   set_dirty_ = true;
   image_infos_valid_ &= ~(1u << (a.stage == NV_STAGE_PIXEL ? a.slot : NV_MAX_PIXEL_TEXTURES + a.slot));
 }

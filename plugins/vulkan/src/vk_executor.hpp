@@ -89,6 +89,8 @@ private:
   VkCommandBuffer command_buffer(); // the recording one, begun on demand
   bool begin_rendering();           // false when no target is bound
   Image *color_target(uint32_t index); // colour target 0..3, or nullptr
+  // The format draws write colour target `img` in: the sRGB one with srgb_write.
+  VkFormat target_format(const Image &img) const;
   bool is_target(uint32_t image) const;
   VkSampleCountFlagBits target_samples(); // of the first bound target
   void end_rendering();
@@ -163,6 +165,7 @@ private:
     uint32_t image = 0;
     nv_sampler_desc sampler{};
     uint32_t type = NV_IMAGE_TYPE_2D; // what the shader declares
+    uint32_t flags = 0;               // nv_texture_flags (ABI 5)
   };
   TextureSlot textures_[NV_STAGE_COUNT][NV_MAX_PIXEL_TEXTURES];
   // The descriptors of the texture slots as last written (pixel 0..15, then vertex 0..3); bit n

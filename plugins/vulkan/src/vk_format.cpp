@@ -43,6 +43,16 @@ bool is_depth_target(const NovemVkInstance &vk, VkPhysicalDevice gpu, VkFormat f
 
 } // namespace
 
+VkFormat srgb_twin(VkFormat format) {
+  switch (format) {
+  case VK_FORMAT_B8G8R8A8_UNORM: return VK_FORMAT_B8G8R8A8_SRGB;
+  case VK_FORMAT_BC1_RGBA_UNORM_BLOCK: return VK_FORMAT_BC1_RGBA_SRGB_BLOCK;
+  case VK_FORMAT_BC2_UNORM_BLOCK: return VK_FORMAT_BC2_SRGB_BLOCK;
+  case VK_FORMAT_BC3_UNORM_BLOCK: return VK_FORMAT_BC3_SRGB_BLOCK;
+  default: return VK_FORMAT_UNDEFINED;
+  }
+}
+
 VkFormat to_vk_format(nv_format format) {
   switch (format) {
   case NV_FORMAT_B8G8R8A8_UNORM: return VK_FORMAT_B8G8R8A8_UNORM;
@@ -94,6 +104,12 @@ FormatInfo resolve_format(const NovemVkInstance &vk, VkPhysicalDevice gpu, nv_fo
   info.texel_bytes = layout.block_bytes;
   info.block = layout.block;
   info.swizzle = swizzle_of(format);
+  if (VkFormat twin = srgb_twin(info.format); twin != VK_FORMAT_UNDEFINED) {
+    VkFormatProperties p{};
+    vk.GetPhysicalDeviceFormatProperties(gpu, twin, &p);
+    constexpr VkFormatFeatureFlags used = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT;
+    if (p.optimalTilingFeatures & used) info.srgb = twin;
+  }
   switch (format) {
   case NV_FORMAT_D16_UNORM:
   case NV_FORMAT_D32_SFLOAT: info.aspects = VK_IMAGE_ASPECT_DEPTH_BIT; break;
@@ -134,6 +150,21 @@ void query_format_support(const NovemVkInstance &vk, VkPhysicalDevice gpu, uint3
     if (image && !(tiled & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) && (tiled & blits) == blits)
       support[f] |= NV_SUPPORT_GENERATE_MIPS;
     if (p.bufferFeatures & VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT) support[f] |= NV_SUPPORT_VERTEX;
+    // Depth textures (ABI 5): a depth target that is sampled. A comparison sampler filters linearly
+    // whatever FILTER_LINEAR says (Vulkan asks it only of samplers that do not compare); depth
+    // values are read with nearest filtering.
+    constexpr VkFormatFeatureFlags depth_texture = VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT |
+                                                   VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT;
+    if ((tiled & depth_texture) == depth_texture) support[f] |= NV_SUPPORT_DEPTH_SAMPLED;
+    // sRGB (ABI 5): the twin format's view samples (decoding) or renders (encoding).
+    if (VkFormat twin = srgb_twin(vk_format); twin != VK_FORMAT_UNDEFINED) {
+      VkFormatProperties sp{};
+      vk.GetPhysicalDeviceFormatProperties(gpu, twin, &sp);
+      const VkFormatFeatureFlags srgb = sp.optimalTilingFeatures;
+      if ((support[f] & NV_SUPPORT_SAMPLED) && (srgb & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT)) support[f] |= NV_SUPPORT_SRGB_READ;
+      constexpr VkFormatFeatureFlags target = VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT;
+      if ((support[f] & NV_SUPPORT_RENDER_TARGET) && (srgb & target) == target) support[f] |= NV_SUPPORT_SRGB_WRITE;
+    }
   }
 }
 

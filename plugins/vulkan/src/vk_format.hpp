@@ -17,7 +17,13 @@ struct FormatInfo {
   uint32_t block = 1;                    // texels per block side: 4 for BC formats
   VkComponentMapping swizzle{};          // the sampled view's mapping
   bool expand_l4a4 = false;              // uploads widen L4A4 to R8G8 (L, A)
+  // The sRGB twin of `format` (ABI 5: sRGB reads and writes) where the device samples or renders
+  // it; images of such a format are created MUTABLE_FORMAT with both formats listed.
+  VkFormat srgb = VK_FORMAT_UNDEFINED;
 };
+
+// The sRGB format that reads/writes the same texels as `format`, or VK_FORMAT_UNDEFINED.
+VkFormat srgb_twin(VkFormat format);
 
 // The Vulkan format an nv_format is stored in, before any per-device fallback.
 VkFormat to_vk_format(nv_format format);

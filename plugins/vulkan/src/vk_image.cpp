@@ -49,6 +49,16 @@ Image::Image(const Device &device, MemoryAllocator &allocator, nv_format format,
   ci.usage = vk_usage;
   ci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  // Formats with an sRGB twin are mutable between the two (ABI 5): the sRGB views decode on read
+  // (D3DSAMP_SRGBTEXTURE) and encode on write (D3DRS_SRGBWRITEENABLE).
+  const VkFormat formats[2] = {format_.format, format_.srgb};
+  VkImageFormatListCreateInfo list{VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO};
+  list.viewFormatCount = 2;
+  list.pViewFormats = formats;
+  if (format_.srgb != VK_FORMAT_UNDEFINED) {
+    ci.flags |= VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+    ci.pNext = &list;
+  }
   VkDevice dev = device.handle();
   check(device_.vk().CreateImage(dev, &ci, nullptr, &image_), "vkCreateImage");
   try {
@@ -60,35 +70,57 @@ Image::Image(const Device &device, MemoryAllocator &allocator, nv_format format,
     vi.subresourceRange = {format_.aspects, 0, 1, 0, 1};
     if (usage & (NV_IMAGE_RENDER_TARGET | NV_IMAGE_DEPTH_STENCIL))
       check(device_.vk().CreateImageView(dev, &vi, nullptr, &view_), "vkCreateImageView");
+    // Each view is used for one thing, which its sRGB twin may not support otherwise.
+    VkImageViewUsageCreateInfo view_usage{VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO};
+    if (view_ && format_.srgb != VK_FORMAT_UNDEFINED && !is_depth()) {
+      view_usage.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+      vi.pNext = &view_usage;
+      vi.format = format_.srgb;
+      check(device_.vk().CreateImageView(dev, &vi, nullptr, &srgb_view_), "vkCreateImageView");
+      vi.pNext = nullptr;
+      vi.format = format_.format;
+    }
     if (usage & NV_IMAGE_SAMPLED) {
-      // Depth images sample their depth aspect; colour images read through the format's mapping
-      // (D3D9's missing channels), X8 formats with alpha 1.
+      // Depth images sample their depth aspect, read as (D, D, D, D) (INTZ; a comparison returns
+      // one value anyway); colour images read through the format's mapping (D3D9's missing
+      // channels), X8 formats with alpha 1.
       if (type == NV_IMAGE_TYPE_CUBE) vi.viewType = VK_IMAGE_VIEW_TYPE_CUBE;
       if (type == NV_IMAGE_TYPE_3D) vi.viewType = VK_IMAGE_VIEW_TYPE_3D;
       vi.subresourceRange = {is_depth() ? VkImageAspectFlags(VK_IMAGE_ASPECT_DEPTH_BIT) : format_.aspects, 0, levels_, 0,
                              layers()};
-      if (!is_depth()) vi.components = format_.swizzle;
+      if (is_depth())
+        vi.components = {VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_R};
+      else
+        vi.components = format_.swizzle;
       if ((usage & NV_IMAGE_ALPHA_ONE) && !is_depth()) vi.components.a = VK_COMPONENT_SWIZZLE_ONE;
       check(device_.vk().CreateImageView(dev, &vi, nullptr, &sampled_view_), "vkCreateImageView");
+      if (format_.srgb != VK_FORMAT_UNDEFINED && !is_depth()) {
+        view_usage.usage = VK_IMAGE_USAGE_SAMPLED_BIT;
+        vi.pNext = &view_usage;
+        vi.format = format_.srgb;
+        check(device_.vk().CreateImageView(dev, &vi, nullptr, &srgb_sampled_view_), "vkCreateImageView");
+      }
     }
   } catch (...) {
-    if (view_) device_.vk().DestroyImageView(dev, view_, nullptr);
+    for (VkImageView v : {view_, srgb_view_, sampled_view_, srgb_sampled_view_})
+      if (v) device_.vk().DestroyImageView(dev, v, nullptr);
     allocator.free(memory_);
     device_.vk().DestroyImage(dev, image_, nullptr);
     throw;
   }
 }
 
-VkImageView Image::target_view(uint32_t layer, uint32_t level) {
+VkImageView Image::target_view(uint32_t layer, uint32_t level, bool srgb) {
   if (!view_ || layer >= layers() || level >= levels_) return VK_NULL_HANDLE;
-  if (layer == 0 && level == 0) return view_;
-  target_views_.resize(size_t(layers()) * levels_, VK_NULL_HANDLE);
-  VkImageView &v = target_views_[size_t(layer) * levels_ + level];
+  srgb = srgb && srgb_view_;
+  if (layer == 0 && level == 0) return srgb ? srgb_view_ : view_;
+  target_views_.resize(2 * size_t(layers()) * levels_, VK_NULL_HANDLE);
+  VkImageView &v = target_views_[(size_t(srgb) * layers() + layer) * levels_ + level];
   if (!v) {
     VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
     vi.image = image_;
     vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    vi.format = format_.format;
+    vi.format = srgb ? format_.srgb : format_.format;
     vi.subresourceRange = {format_.aspects, level, 1, layer, 1};
     check(device_.vk().CreateImageView(device_.handle(), &vi, nullptr, &v), "vkCreateImageView");
   }
@@ -98,8 +130,8 @@ VkImageView Image::target_view(uint32_t layer, uint32_t level) {
 Image::~Image() {
   for (VkImageView v : target_views_)
     if (v) device_.vk().DestroyImageView(device_.handle(), v, nullptr);
-  if (sampled_view_) device_.vk().DestroyImageView(device_.handle(), sampled_view_, nullptr);
-  if (view_) device_.vk().DestroyImageView(device_.handle(), view_, nullptr);
+  for (VkImageView v : {view_, srgb_view_, sampled_view_, srgb_sampled_view_})
+    if (v) device_.vk().DestroyImageView(device_.handle(), v, nullptr);
   device_.vk().DestroyImage(device_.handle(), image_, nullptr);
   allocator_.free(memory_);
 }

@@ -31,13 +31,18 @@ public:
   VkImage handle() const { return image_; }
   // The attachment view of level 0 (VK_NULL_HANDLE unless created as a target or depth image).
   VkImageView view() const { return view_; }
-  // The attachment view of a level of a layer (cube face): view() for level 0 of layer 0, else
-  // made on first use (render-target textures); VK_NULL_HANDLE for a level or layer it lacks.
-  VkImageView target_view(uint32_t layer, uint32_t level);
+  // The attachment view of a level of a layer (cube face), in the sRGB format when srgb and the
+  // image has one (D3DRS_SRGBWRITEENABLE): view()/srgb_view() for level 0 of layer 0, else made on
+  // first use (render-target textures); VK_NULL_HANDLE for a level or layer it lacks.
+  VkImageView target_view(uint32_t layer, uint32_t level, bool srgb);
   uint32_t width(uint32_t level) const { return std::max(width_ >> level, 1u); }
   uint32_t height(uint32_t level) const { return std::max(height_ >> level, 1u); }
   // The view shaders sample (VK_NULL_HANDLE without NV_IMAGE_SAMPLED).
   VkImageView sampled_view() const { return sampled_view_; }
+  // ABI 5: the sRGB views (format().srgb) of sampled and target images: reads decode, draws
+  // encode. VK_NULL_HANDLE where the format has no sRGB twin.
+  VkImageView srgb_sampled_view() const { return srgb_sampled_view_; }
+  VkImageView srgb_view() const { return srgb_view_; }
   uint32_t levels() const { return levels_; }
   VkSampleCountFlagBits samples() const { return samples_; }
   const FormatInfo &format() const { return format_; }
@@ -68,7 +73,9 @@ private:
   VkImage image_ = VK_NULL_HANDLE;
   VkImageView view_ = VK_NULL_HANDLE;
   VkImageView sampled_view_ = VK_NULL_HANDLE;
-  std::vector<VkImageView> target_views_; // layer-major, levels and faces other than (0, 0)
+  std::vector<VkImageView> target_views_; // [srgb][layer][level], made on first use
+  VkImageView srgb_sampled_view_ = VK_NULL_HANDLE;
+  VkImageView srgb_view_ = VK_NULL_HANDLE;
   Allocation memory_;
   ImageAccess access_;
   BatchId last_use_ = 0;

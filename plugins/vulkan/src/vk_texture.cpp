@@ -30,8 +30,8 @@ VkBorderColor border_color(const float (&c)[4]) {
 
 size_t SamplerCache::KeyHash::operator()(const Key &k) const {
   uint64_t h = 1469598103934665603ull;
-  auto *bytes = reinterpret_cast<const unsigned char *>(&k.desc);
-  for (size_t i = 0; i < sizeof k.desc; ++i) {
+  auto *bytes = reinterpret_cast<const unsigned char *>(&k);
+  for (size_t i = 0; i < sizeof k; ++i) {
     h ^= bytes[i];
     h *= 1099511628211ull;
   }
@@ -42,10 +42,11 @@ SamplerCache::~SamplerCache() {
   for (auto &[key, sampler] : samplers_) device_.vk().DestroySampler(device_.handle(), sampler, nullptr);
 }
 
-VkSampler SamplerCache::get(const nv_sampler_desc &desc) {
+VkSampler SamplerCache::get(const nv_sampler_desc &desc, bool compare) {
   Key key;
   std::memset(&key, 0, sizeof key);
   key.desc = desc;
+  key.compare = compare;
   auto it = samplers_.find(key);
   if (it != samplers_.end()) return it->second;
 
@@ -59,7 +60,9 @@ VkSampler SamplerCache::get(const nv_sampler_desc &desc) {
   const float max_bias = device_.limits().maxSamplerLodBias;
   ci.mipLodBias = std::isfinite(desc.mip_lod_bias) ? std::clamp(desc.mip_lod_bias, -max_bias, max_bias) : 0.0f;
   ci.anisotropyEnable = VK_FALSE; // samplerAnisotropy is not enabled: max_anisotropy is ignored
-  ci.compareEnable = VK_FALSE;
+  // D3D9's shadow-map test: lit (1) where the reference is at most the stored depth.
+  ci.compareEnable = compare ? VK_TRUE : VK_FALSE;
+  ci.compareOp = compare ? VK_COMPARE_OP_LESS_OR_EQUAL : VK_COMPARE_OP_NEVER;
   ci.minLod = float(desc.max_mip_level);
   // MIPFILTER NONE: the one level max_mip_level (nearest mip selection never leaves it).
   ci.maxLod = desc.mip_filter == NV_FILTER_NONE ? ci.minLod + 0.25f : VK_LOD_CLAMP_NONE;

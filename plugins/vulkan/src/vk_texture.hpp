@@ -22,13 +22,15 @@ public:
   SamplerCache(const SamplerCache &) = delete;
   SamplerCache &operator=(const SamplerCache &) = delete;
 
-  VkSampler get(const nv_sampler_desc &desc);
+  // compare (ABI 5: NV_TEXTURE_COMPARE_DEPTH): a depth-comparison sampler, LESS_OR_EQUAL.
+  VkSampler get(const nv_sampler_desc &desc, bool compare = false);
   size_t size() const { return samplers_.size(); }
 
 private:
   struct Key {
     nv_sampler_desc desc;
-    bool operator==(const Key &o) const { return std::memcmp(&desc, &o.desc, sizeof desc) == 0; }
+    uint32_t compare;
+    bool operator==(const Key &o) const { return std::memcmp(this, &o, sizeof *this) == 0; }
   };
   struct KeyHash {
     size_t operator()(const Key &k) const;

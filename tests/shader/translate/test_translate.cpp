@@ -799,3 +799,27 @@ TEST_CASE("vertex prologue: inputs in w_one_inputs read w as 1 (UDEC3, DEC3N)") 
   check_vec(in.output(conv::kLocationTexcoord + 0), {100, 200, 300, 1});
   check_vec(in.output(conv::kLocationTexcoord + 1), {0.5f, 0.25f, 0.75f, 3}); // v0 keeps its w
 }
+
+TEST_CASE("depth samplers: a Dref sample with the clamped z (divided by w with texldp) in every channel") {
+  PixelEpilogue e;
+  e.depth_samplers = 0x5;   // s0 and s2
+  const std::string texld = "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n";
+  const std::string texldp = "ps_2_0\ndcl t0\ndcl_2d s2\ntexldp r0, t0, s2\nmov oC0, r0.yzxw\n";
+  const std::string ps3 = "ps_3_0\ndcl_texcoord0 v0\ndcl_2d s0\ndcl_cube s2\ntexldl r0, v0, s0\n"
+                          "texld r1, v0, s2\nadd oC0, r0, r1\n";
+  const std::string ps14 = "ps_1_4\ntexld r0, t0\nmov r0, r0\n";
+  for (const auto& [text, name] : {std::pair{texld, "depth_texld"}, std::pair{texldp, "depth_texldp"},
+                                   std::pair{ps3, "depth_ps3"}, std::pair{ps14, "depth_ps14"}}) {
+    const Translation t = translate(parse_text(text), e);
+    require_valid(t, name);
+    const auto glsl = novem::test::cross_to_glsl(t.spirv);
+    INFO(glsl.text);
+    CHECK(glsl.text.find("sampler2DShadow") != std::string::npos);
+    CHECK(glsl.text.find("clamp(") != std::string::npos);
+  }
+  // A cube sampler is never a depth sampler, and without the bit nothing compares.
+  const auto cube = novem::test::cross_to_glsl(translate(parse_text(ps3), e).spirv);
+  CHECK(cube.text.find("samplerCube ") != std::string::npos);
+  const auto plain = novem::test::cross_to_glsl(translate(parse_text(texld)).spirv);
+  CHECK(plain.text.find("sampler2DShadow") == std::string::npos);
+}
