@@ -316,6 +316,9 @@ bool Device::flush_pipeline(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
   d.instance_slots = instance_slots;
   pipeline_states(d);
   send_pipeline(d);
+  // The vertex buffer slots its attributes read (flush_streams).
+  stream_slots_ = 0;
+  for (uint32_t i = 0; i < d.attribute_count; ++i) stream_slots_ |= 1u << d.attributes[i].binding;
   return true;
 }
 
@@ -372,9 +375,6 @@ void Device::send_pipeline(const nv_pipeline_desc &d) {
   commands().push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{d});
   sent_pipeline_ = d;
   pipeline_sent_ = true;
-  // The vertex buffer slots its attributes read (flush_streams).
-  stream_slots_ = 0;
-  for (uint32_t i = 0; i < d.attribute_count; ++i) stream_slots_ |= 1u << d.attributes[i].binding;
 }
 
 RECT Device::draw_area() const {

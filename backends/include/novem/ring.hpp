@@ -42,6 +42,8 @@ public:
     assert(capacity >= 4096 && (capacity & (capacity - 1)) == 0);
     data_ = static_cast<uint8_t *>(std::aligned_alloc(64, capacity));
     if (!data_) throw std::bad_alloc();
+    // Touch every page now, so that the first trip round the ring takes no page faults.
+    std::memset(data_, 0, capacity);
   }
   ~CommandRing() { std::free(data_); }
   CommandRing(const CommandRing &) = delete;
@@ -62,18 +64,11 @@ public:
     uint32_t size = record_size(bytes);
     assert(size <= max_record_size());
     uint64_t pos = staged_;
-    size_t offset = pos & mask_;
-    size_t to_end = capacity_ - offset;
-    size_t need = size + (to_end < size ? to_end : 0);
-    wait_for_space(pos, need);
-    if (to_end < size) {
-      auto *pad = reinterpret_cast<nv_cmd_header *>(data_ + offset);
-      *pad = nv_cmd_header{NV_OP_PAD, 0, uint32_t(to_end)};
-      pos += to_end;
-      offset = 0;
-    }
+    // Usually the record fits before the end and in the space last seen free.
+    if (capacity_ - (pos & mask_) < size || capacity_ - (pos - tail_seen_) < size) [[unlikely]]
+      pos = make_room(pos, size);
     pending_ = pos + size;
-    auto *header = reinterpret_cast<nv_cmd_header *>(data_ + offset);
+    auto *header = reinterpret_cast<nv_cmd_header *>(data_ + (pos & mask_));
     *header = nv_cmd_header{opcode, 0, size};
     return header;
   }
@@ -152,8 +147,22 @@ private:
     counter.store(counter.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
   }
 
+  // The slow path of begin(): pads to the end of the buffer when the record does not fit there,
+  // and waits for the space. Returns where the record starts.
+  [[gnu::noinline]] uint64_t make_room(uint64_t pos, uint32_t size) {
+    size_t offset = pos & mask_;
+    size_t to_end = capacity_ - offset;
+    size_t need = size + (to_end < size ? to_end : 0);
+    wait_for_space(pos, need);
+    if (to_end < size) {
+      auto *pad = reinterpret_cast<nv_cmd_header *>(data_ + offset);
+      *pad = nv_cmd_header{NV_OP_PAD, 0, uint32_t(to_end)};
+      pos += to_end;
+    }
+    return pos;
+  }
+
   void wait_for_space(uint64_t head, size_t need) {
-    if (capacity_ - (head - tail_seen_) >= need) return;
     auto fits = [&] {
       tail_seen_ = tail_.load(std::memory_order_acquire);
       return capacity_ - (head - tail_seen_) >= need;
