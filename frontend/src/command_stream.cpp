@@ -29,6 +29,7 @@ CommandStream::CommandStream(const LoadedPlugin &plugin, void *window)
 }
 
 CommandStream::~CommandStream() {
+  flush();
   if (device_) plugin_->destroy_device(device_);
 }
 
@@ -81,6 +82,8 @@ void CommandStream::update_image(uint32_t image, uint32_t format, uint32_t level
 
 uint64_t CommandStream::fence() {
   push(NV_OP_FENCE, nv_cmd_fence{++last_fence_});
+  // Whoever pushes a fence waits for it or polls it.
+  flush();
   return last_fence_;
 }
 

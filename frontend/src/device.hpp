@@ -247,6 +247,9 @@ private:
     // bits above (set by everything else: Reset, bump-env states, transforms) resend it all.
     kDirtyVertexConstantRange = 1u << 7,
     kDirtyPixelConstantRange = 1u << 8,
+    // Only render states that feed the pipeline's blend, depth, stencil, cull, fill and mask
+    // fields changed: the next draw rebuilds those fields alone (kDirtyPipeline rebuilds all).
+    kDirtyPipelineStates = 1u << 9,
   };
 
   static constexpr size_t kMaxActiveLights = 8; // D3DCAPS9::MaxActiveLights
@@ -286,6 +289,12 @@ private:
   // `instance_slots`: the vertex buffer slots read per instance (instanced DrawIndexedPrimitive).
   bool flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots = 0);
   bool flush_pipeline(D3DPRIMITIVETYPE type, uint16_t instance_slots);
+  void flush_pipeline_states();
+  // Fills the pipeline's fields that follow the render states and the bound targets' formats
+  // alone (its topology must be set).
+  void pipeline_states(nv_pipeline_desc &d) const;
+  // SET_PIPELINE when `d` differs from the pipeline last sent.
+  void send_pipeline(const nv_pipeline_desc &d);
   void flush_dynamic_state();
   // The viewport clipped to the render target and, with D3DRS_SCISSORTESTENABLE, to the scissor rect.
   RECT draw_area() const;
@@ -394,6 +403,7 @@ private:
   nv_pipeline_desc sent_pipeline_{};
   std::array<uint32_t, NV_MAX_VERTEX_BUFFERS> instance_divisors_{}; // per slot, set by instancing()
   bool pipeline_sent_ = false;
+  uint32_t stream_slots_ = 0; // bit per vertex buffer slot that sent_pipeline_'s attributes read
   nv_cmd_set_dynamic_state sent_dynamic_{};
   bool dynamic_sent_ = false;
   nv_cmd_set_viewport sent_viewport_{};

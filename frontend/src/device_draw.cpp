@@ -310,7 +310,6 @@ bool Device::flush_pipeline(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
   // The fixed-function shaders for the state that shapes them (generated once per key).
   if (!state_.vertex_shader) ff_vertex_key_ = ff_vertex_key();
   const uint32_t ff_pixel = state_.pixel_shader ? 0 : ff_pixel_shader(ff_pixel_key(type));
-  const auto &rs = state_.render_states;
   nv_pipeline_desc d{};
   if (!vertex_attributes(d)) {
     static std::atomic<bool> once{false};
@@ -320,6 +319,26 @@ bool Device::flush_pipeline(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
   d.vertex_shader = state_.vertex_shader ? vertex_shader_variant() : ff_vertex_shader(ff_vertex_key_);
   d.pixel_shader = state_.pixel_shader ? pixel_shader_variant() : ff_pixel;
   d.topology = topology(type);
+  d.instance_slots = instance_slots;
+  if (instance_slots) std::memcpy(d.instance_divisors, instance_divisors_.data(), sizeof d.instance_divisors);
+  pipeline_states(d);
+  send_pipeline(d);
+  // The vertex buffer slots its attributes read (flush_streams).
+  stream_slots_ = 0;
+  for (uint32_t i = 0; i < d.attribute_count; ++i) stream_slots_ |= 1u << d.attributes[i].binding;
+  return true;
+}
+
+// Only render states changed (kDirtyPipelineStates): the shaders, the vertex input and the
+// topology of the pipeline last sent still hold.
+void Device::flush_pipeline_states() {
+  nv_pipeline_desc d = sent_pipeline_;
+  pipeline_states(d);
+  send_pipeline(d);
+}
+
+void Device::pipeline_states(nv_pipeline_desc &d) const {
+  const auto &rs = state_.render_states;
   d.cull = rs[D3DRS_CULLMODE] == D3DCULL_CW ? NV_CULL_CW : rs[D3DRS_CULLMODE] == D3DCULL_CCW ? NV_CULL_CCW : NV_CULL_NONE;
   // Without a depth buffer there is nothing to test or write.
   d.depth_test = depth_stencil_ && rs[D3DRS_ZENABLE] != D3DZB_FALSE;
@@ -337,12 +356,13 @@ bool Device::flush_pipeline(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
   }
   d.color_write_mask = uint8_t(rs[D3DRS_COLORWRITEENABLE] & 0xf);
   // Triangles only; points and lines draw as they are.
-  if (d.topology >= NV_TOPOLOGY_TRIANGLE_LIST) d.fill_mode = uint8_t(fill_mode(rs[D3DRS_FILLMODE]));
+  d.fill_mode = d.topology >= NV_TOPOLOGY_TRIANGLE_LIST ? uint8_t(fill_mode(rs[D3DRS_FILLMODE])) : uint8_t(NV_FILL_SOLID);
   // The stencil test needs a depth-stencil surface with stencil bits. Clockwise triangles (and
   // points and lines) use the STENCIL* ops; with TWOSIDEDSTENCILMODE counter-clockwise ones use
   // the CCW_STENCIL* ops (D3D9's winding on screen, the one D3DCULL names; clockwise is the
   // front face, so they are the back face's ops).
   d.stencil_enable = rs[D3DRS_STENCILENABLE] && depth_stencil_ && depth_stencil_->format().stencil;
+  d.stencil_front = d.stencil_back = nv_stencil_face{};
   if (d.stencil_enable) {
     d.stencil_front = nv_stencil_face{stencil_op(rs[D3DRS_STENCILFAIL]), stencil_op(rs[D3DRS_STENCILZFAIL]),
                                       stencil_op(rs[D3DRS_STENCILPASS]), uint8_t(compare(rs[D3DRS_STENCILFUNC]))};
@@ -352,16 +372,16 @@ bool Device::flush_pipeline(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
                                            stencil_op(rs[D3DRS_CCW_STENCILPASS]), uint8_t(compare(rs[D3DRS_CCW_STENCILFUNC]))};
   }
   d.depth_bias_enable = depth_stencil_ && (float_of(rs[D3DRS_DEPTHBIAS]) != 0.0f || float_of(rs[D3DRS_SLOPESCALEDEPTHBIAS]) != 0.0f);
-  d.instance_slots = instance_slots;
-  if (instance_slots) std::memcpy(d.instance_divisors, instance_divisors_.data(), sizeof d.instance_divisors);
   d.more_color_write_masks[0] = uint8_t(rs[D3DRS_COLORWRITEENABLE1] & 0xf);
   d.more_color_write_masks[1] = uint8_t(rs[D3DRS_COLORWRITEENABLE2] & 0xf);
   d.more_color_write_masks[2] = uint8_t(rs[D3DRS_COLORWRITEENABLE3] & 0xf);
-  if (pipeline_sent_ && std::memcmp(&d, &sent_pipeline_, sizeof d) == 0) return true;
+}
+
+void Device::send_pipeline(const nv_pipeline_desc &d) {
+  if (pipeline_sent_ && std::memcmp(&d, &sent_pipeline_, sizeof d) == 0) return;
   commands().push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{d});
   sent_pipeline_ = d;
   pipeline_sent_ = true;
-  return true;
 }
 
 RECT Device::draw_area() const {
@@ -428,6 +448,8 @@ bool Device::flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
       (instance_slots && std::memcmp(sent_pipeline_.instance_divisors, instance_divisors_.data(),
                                      sizeof sent_pipeline_.instance_divisors) != 0)) {
     if (!flush_pipeline(type, instance_slots)) return false;
+  } else if (dirty_ & kDirtyPipelineStates) {
+    flush_pipeline_states();
   }
   if (dirty_ & kDirtyDynamic) flush_dynamic_state();
   if (dirty_ & (kDirtyVertexConstants | kDirtyVertexConstantRange)) {
@@ -461,8 +483,7 @@ void Device::bind_index_buffer(uint32_t buffer, uint32_t offset, uint32_t index_
 }
 
 bool Device::flush_streams(bool up) {
-  uint32_t slots = 0;
-  for (uint32_t i = 0; i < sent_pipeline_.attribute_count; ++i) slots |= 1u << sent_pipeline_.attributes[i].binding;
+  uint32_t slots = stream_slots_;
   if (up) slots &= ~1u;
   for (uint32_t slot = 0; slots >> slot; ++slot) {
     if (!(slots >> slot & 1)) continue;

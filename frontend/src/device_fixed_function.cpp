@@ -174,6 +174,8 @@ ff::PixelKey Device::ff_pixel_key(D3DPRIMITIVETYPE type) const {
     st.alpha_arg[1] = uint8_t(ts[D3DTSS_ALPHAARG1] & 0x3f);
     st.alpha_arg[2] = uint8_t(ts[D3DTSS_ALPHAARG2] & 0x3f);
     st.result_temp = (ts[D3DTSS_RESULTARG] & D3DTA_SELECTMASK) == D3DTA_TEMP;
+    // SetTexture marks the pipeline dirty only when a stage's texture kind changes: a key field
+    // that reads more of the texture must widen that test.
     st.texture = texture_kind(state_.textures[s]);
     const DWORD flags = ts[D3DTSS_TEXTURETRANSFORMFLAGS];
     if (flags & D3DTTFF_PROJECTED) {

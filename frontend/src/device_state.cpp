@@ -1,5 +1,6 @@
 // Render states, transforms, viewport, scissor, material, lights and clip planes: stored application-side (the getters answer
 // from here, never from the plugin) and marked dirty for the next draw.
+#include <array>
 #include <bit>
 #include <cstring>
 
@@ -36,10 +37,12 @@ bool valid_texture_stage_state(D3DTEXTURESTAGESTATETYPE state) {
 // ignores sends nothing).
 enum : uint32_t {
   kAffectsPipeline = 1, kAffectsVertexConstants = 2, kAffectsPixelConstants = 4, kAffectsDynamic = 8,
-  kAffectsViewport = 16, kAffectsTargets = 32,
+  kAffectsViewport = 16,
+  // Only the pipeline's fields that Device::pipeline_states fills: no shader nor key reads them.
+  kAffectsPipelineStates = 32, kAffectsTargets = 64,
 };
 
-uint32_t render_state_effect(D3DRENDERSTATETYPE state) {
+constexpr uint32_t render_state_effect(D3DRENDERSTATETYPE state) {
   switch (state) {
   case D3DRS_ZENABLE: case D3DRS_ZWRITEENABLE: case D3DRS_ZFUNC: case D3DRS_CULLMODE: case D3DRS_FILLMODE:
   case D3DRS_ALPHABLENDENABLE: case D3DRS_SRCBLEND: case D3DRS_DESTBLEND: case D3DRS_BLENDOP:
@@ -49,11 +52,11 @@ uint32_t render_state_effect(D3DRENDERSTATETYPE state) {
   case D3DRS_STENCILFUNC: case D3DRS_TWOSIDEDSTENCILMODE: case D3DRS_CCW_STENCILFAIL:
   case D3DRS_CCW_STENCILZFAIL: case D3DRS_CCW_STENCILPASS: case D3DRS_CCW_STENCILFUNC:
   case D3DRS_COLORWRITEENABLE1: case D3DRS_COLORWRITEENABLE2: case D3DRS_COLORWRITEENABLE3:
-    return kAffectsPipeline;
+    return kAffectsPipelineStates;
   case D3DRS_STENCILREF: case D3DRS_STENCILMASK: case D3DRS_STENCILWRITEMASK: case D3DRS_BLENDFACTOR:
     return kAffectsDynamic;
   case D3DRS_DEPTHBIAS: case D3DRS_SLOPESCALEDEPTHBIAS:
-    return kAffectsPipeline | kAffectsDynamic; // the values, and whether bias is on at all
+    return kAffectsPipelineStates | kAffectsDynamic; // the values, and whether bias is on at all
   case D3DRS_SCISSORTESTENABLE:
     return kAffectsViewport;
   case D3DRS_SRGBWRITEENABLE:
@@ -76,6 +79,13 @@ uint32_t render_state_effect(D3DRENDERSTATETYPE state) {
     return 0; // stored for the getters; not honoured by the draw path yet
   }
 }
+
+// render_state_effect of every state, looked up once per SetRenderState.
+constexpr auto kRenderStateEffects = [] {
+  std::array<uint8_t, D3DRS_BLENDOPALPHA + 1> effects{};
+  for (uint32_t s = 0; s < effects.size(); ++s) effects[s] = uint8_t(render_state_effect(D3DRENDERSTATETYPE(s)));
+  return effects;
+}();
 
 } // namespace
 
@@ -154,8 +164,9 @@ HRESULT Device::SetRenderState(D3DRENDERSTATETYPE state, DWORD value) {
   if (recording_) return recording_->record_render_state(state, value);
   if (state_.render_states[state] == value) return D3D_OK;
   state_.render_states[state] = value;
-  uint32_t effect = render_state_effect(state);
+  uint32_t effect = kRenderStateEffects[state];
   if (effect & kAffectsPipeline) dirty_ |= kDirtyPipeline;
+  if (effect & kAffectsPipelineStates) dirty_ |= kDirtyPipelineStates;
   if (effect & kAffectsVertexConstants) dirty_ |= kDirtyVertexConstants;
   if (effect & kAffectsDynamic) dirty_ |= kDirtyDynamic;
   if (effect & kAffectsViewport) dirty_ |= kDirtyViewport;

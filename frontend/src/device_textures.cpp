@@ -130,9 +130,12 @@ HRESULT Device::SetTexture(DWORD sampler, IDirect3DBaseTexture9 *iface) {
   }
   if (recording_) return recording_->record_texture(slot, texture);
   if (state_.textures[slot] == texture) return D3D_OK;
-  // A stage's texture (whether there is one, and its kind) shapes the fixed-function pixel shader;
-  // a depth texture that compares shapes the pixel shader's variant (depth_samplers).
-  if (slot < DeviceState::kTextureStages || compares_depth(texture) || compares_depth(state_.textures[slot]))
+  // A stage's texture (whether there is one, and its kind) shapes the fixed-function pixel shader,
+  // and a depth texture that compares shapes the pixel shader's variant (depth_samplers); another
+  // texture of the same kind is only a new binding.
+  auto kind = [](const Texture *t) { return t ? int(t->type()) : -1; };
+  if ((slot < DeviceState::kTextureStages && kind(texture) != kind(state_.textures[slot])) || compares_depth(texture) ||
+      compares_depth(state_.textures[slot]))
     dirty_ |= kDirtyPipeline;
   if (texture) texture->add_private_ref();
   if (state_.textures[slot]) state_.textures[slot]->release_private_ref();

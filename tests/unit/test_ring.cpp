@@ -135,3 +135,70 @@ TEST_CASE("ring stop wakes a sleeping consumer after the queue drains", "[ring]"
   consumer.join();
   CHECK(executed == 2);
 }
+
+TEST_CASE("ring staged records stay hidden until published, in order", "[ring]") {
+  CommandRing ring(4096);
+  for (uint64_t i = 0; i < 3; ++i) {
+    novem::ring_begin<TestArgs>(ring, NV_OP_DRAW)->sequence = i;
+    ring.stage();
+  }
+  CHECK(ring.peek() == nullptr);
+  CHECK(ring.unpublished_bytes() == 3 * CommandRing::record_size(sizeof(nv_cmd_header) + sizeof(TestArgs)));
+  CHECK(ring.counters.commands == 3);
+  ring.publish();
+  CHECK(ring.unpublished_bytes() == 0);
+  for (uint64_t i = 0; i < 3; ++i) {
+    const nv_cmd_header *h = ring.peek();
+    REQUIRE(h != nullptr);
+    CHECK(novem::command_args<TestArgs>(h).sequence == i);
+    ring.pop(h);
+  }
+  CHECK(ring.peek() == nullptr);
+}
+
+TEST_CASE("ring producer publishes what it staged before waiting for space", "[ring]") {
+  CommandRing ring(4096);
+  const size_t payload = 1000 - sizeof(TestArgs) - sizeof(nv_cmd_header); // 1008-byte records
+  std::atomic<int> executed{0};
+  std::thread consumer([&] {
+    // Only published records can be freed; if the full producer slept on staged ones, this
+    // loop would never see them and the producer would never wake.
+    while (executed < 5) {
+      if (const nv_cmd_header *h = ring.peek()) {
+        ring.pop(h);
+        ++executed;
+      } else {
+        ring.wait_for_work();
+      }
+    }
+  });
+  for (int i = 0; i < 5; ++i) {
+    auto *args = novem::ring_begin<TestArgs>(ring, NV_OP_DRAW, payload);
+    args->sequence = uint64_t(i);
+    ring.stage(); // never published by hand
+  }
+  ring.publish();
+  consumer.join();
+  CHECK(executed == 5);
+  CHECK(ring.drained());
+}
+
+TEST_CASE("ring stop publishes what is staged before the consumer drains", "[ring]") {
+  CommandRing ring(4096);
+  novem::ring_begin<TestArgs>(ring, NV_OP_DRAW);
+  ring.stage();
+  int executed = 0;
+  std::thread consumer([&] {
+    for (;;) {
+      if (const nv_cmd_header *h = ring.peek()) {
+        ring.pop(h);
+        ++executed;
+        continue;
+      }
+      if (!ring.wait_for_work()) break;
+    }
+  });
+  ring.stop();
+  consumer.join();
+  CHECK(executed == 1);
+}

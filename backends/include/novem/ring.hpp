@@ -6,6 +6,13 @@
 // record that fills the rest, and starts again at offset 0. Positions are 64-bit and only grow,
 // so full and empty never look alike. The producer waits only when the ring is full; the consumer
 // frees a record's bytes after executing it. Every wait is counted.
+//
+// The producer ends each record with stage() and shows the staged records to the consumer with
+// publish(), so that it can hand them over in batches: each publish writes the shared head and
+// may wake the consumer, and a consumer that is always caught up would otherwise pull that cache
+// line (and often a futex wake-up) across cores for every command. commit() is stage() + publish().
+// Each side also keeps its own copy of the other side's position and reads the shared one only
+// when its copy says full (producer) or empty (consumer).
 #pragma once
 
 #include <atomic>
@@ -21,7 +28,7 @@
 
 namespace novem {
 
-struct RingCounters {
+struct alignas(64) RingCounters {
   std::atomic<uint64_t> commands{0};       // records committed (pads excluded)
   std::atomic<uint64_t> bytes{0};          // bytes committed, pads included
   std::atomic<uint64_t> producer_waits{0}; // times the producer found the ring full and slept
@@ -35,6 +42,8 @@ public:
     assert(capacity >= 4096 && (capacity & (capacity - 1)) == 0);
     data_ = static_cast<uint8_t *>(std::aligned_alloc(64, capacity));
     if (!data_) throw std::bad_alloc();
+    // Touch every page now, so that the first trip round the ring takes no page faults.
+    std::memset(data_, 0, capacity);
   }
   ~CommandRing() { std::free(data_); }
   CommandRing(const CommandRing &) = delete;
@@ -54,31 +63,39 @@ public:
   nv_cmd_header *begin(uint16_t opcode, size_t bytes) {
     uint32_t size = record_size(bytes);
     assert(size <= max_record_size());
-    uint64_t pos = head_.load(std::memory_order_relaxed);
-    size_t offset = pos & mask_;
-    size_t to_end = capacity_ - offset;
-    size_t need = size + (to_end < size ? to_end : 0);
-    wait_for_space(pos, need);
-    if (to_end < size) {
-      auto *pad = reinterpret_cast<nv_cmd_header *>(data_ + offset);
-      *pad = nv_cmd_header{NV_OP_PAD, 0, uint32_t(to_end)};
-      pos += to_end;
-      offset = 0;
-    }
+    uint64_t pos = staged_;
+    // Usually the record fits before the end and in the space last seen free.
+    if (capacity_ - (pos & mask_) < size || capacity_ - (pos - tail_seen_) < size) [[unlikely]]
+      pos = make_room(pos, size);
     pending_ = pos + size;
-    auto *header = reinterpret_cast<nv_cmd_header *>(data_ + offset);
+    auto *header = reinterpret_cast<nv_cmd_header *>(data_ + (pos & mask_));
     *header = nv_cmd_header{opcode, 0, size};
     return header;
   }
 
-  // Publishes the record from the last begin().
-  void commit() {
-    uint64_t old = head_.load(std::memory_order_relaxed);
-    counters.commands.fetch_add(1, std::memory_order_relaxed);
-    counters.bytes.fetch_add(pending_ - old, std::memory_order_relaxed);
-    head_.store(pending_, std::memory_order_release);
+  // Ends the record from the last begin(); the consumer sees it at the next publish().
+  void stage() {
+    add(counters.commands, 1);
+    add(counters.bytes, pending_ - staged_);
+    staged_ = pending_;
+  }
+
+  // Shows every staged record to the consumer (and wakes it if it sleeps).
+  void publish() {
+    if (staged_ == published_) return;
+    published_ = staged_;
+    head_.store(published_, std::memory_order_release);
     consumer_.wake();
   }
+
+  // Ends and publishes the record from the last begin().
+  void commit() {
+    stage();
+    publish();
+  }
+
+  // Bytes staged but not yet published.
+  uint64_t unpublished_bytes() const { return staged_ - published_; }
 
   // ---- consumer side ----
 
@@ -86,7 +103,7 @@ public:
   const nv_cmd_header *peek() {
     for (;;) {
       uint64_t tail = tail_.load(std::memory_order_relaxed);
-      if (tail == head_.load(std::memory_order_acquire)) return nullptr;
+      if (tail == head_seen_ && tail == (head_seen_ = head_.load(std::memory_order_acquire))) return nullptr;
       auto *header = reinterpret_cast<const nv_cmd_header *>(data_ + (tail & mask_));
       if (header->opcode != NV_OP_PAD) return header;
       release(tail + header->size);
@@ -104,18 +121,20 @@ public:
       return stopping_.load(std::memory_order_acquire) ||
              tail_.load(std::memory_order_relaxed) != head_.load(std::memory_order_acquire);
     });
-    if (slept) counters.consumer_waits.fetch_add(1, std::memory_order_relaxed);
+    if (slept) add(counters.consumer_waits, 1);
     return tail_.load(std::memory_order_relaxed) != head_.load(std::memory_order_acquire) ||
            !stopping_.load(std::memory_order_acquire);
   }
 
   // Asks the consumer to finish what is queued and return from wait_for_work with false.
+  // Called on the producer's thread: what is staged is published first.
   void stop() {
+    publish();
     stopping_.store(true, std::memory_order_release);
     consumer_.wake();
   }
 
-  // True when the consumer has freed everything the producer committed.
+  // True when the consumer has freed everything the producer published.
   bool drained() const {
     return tail_.load(std::memory_order_acquire) == head_.load(std::memory_order_relaxed);
   }
@@ -123,9 +142,34 @@ public:
   RingCounters counters;
 
 private:
+  // Counters with one writer each: a plain load and store, no locked read-modify-write.
+  static void add(std::atomic<uint64_t> &counter, uint64_t n) {
+    counter.store(counter.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+  }
+
+  // The slow path of begin(): pads to the end of the buffer when the record does not fit there,
+  // and waits for the space. Returns where the record starts.
+  [[gnu::noinline]] uint64_t make_room(uint64_t pos, uint32_t size) {
+    size_t offset = pos & mask_;
+    size_t to_end = capacity_ - offset;
+    size_t need = size + (to_end < size ? to_end : 0);
+    wait_for_space(pos, need);
+    if (to_end < size) {
+      auto *pad = reinterpret_cast<nv_cmd_header *>(data_ + offset);
+      *pad = nv_cmd_header{NV_OP_PAD, 0, uint32_t(to_end)};
+      pos += to_end;
+    }
+    return pos;
+  }
+
   void wait_for_space(uint64_t head, size_t need) {
-    auto fits = [&] { return capacity_ - (head - tail_.load(std::memory_order_acquire)) >= need; };
-    if (producer_.wait_until(fits)) counters.producer_waits.fetch_add(1, std::memory_order_relaxed);
+    auto fits = [&] {
+      tail_seen_ = tail_.load(std::memory_order_acquire);
+      return capacity_ - (head - tail_seen_) >= need;
+    };
+    if (fits()) return;
+    publish(); // the consumer can only free what it has been shown
+    if (producer_.wait_until(fits)) add(counters.producer_waits, 1);
   }
 
   void release(uint64_t new_tail) {
@@ -133,15 +177,20 @@ private:
     producer_.wake();
   }
 
-  const size_t capacity_;
+  // Each line below is written by one side only, so that neither pulls the other's writes.
+  alignas(64) const size_t capacity_; // never written after construction
   const size_t mask_;
   uint8_t *data_ = nullptr;
-  uint64_t pending_ = 0; // producer-only: end of the reserved record
+  // Producer-only: the end of the reserved record, of the staged records and of the published
+  // ones, and the tail as last read.
+  alignas(64) uint64_t pending_ = 0;
+  uint64_t staged_ = 0, published_ = 0, tail_seen_ = 0;
+  alignas(64) uint64_t head_seen_ = 0; // consumer-only: the head as last read
   alignas(64) std::atomic<uint64_t> head_{0}; // written by the producer
   alignas(64) std::atomic<uint64_t> tail_{0}; // written by the consumer
   alignas(64) std::atomic<bool> stopping_{false};
   Waiter consumer_; // the consumer sleeps here when empty
-  Waiter producer_; // the producer sleeps here when full
+  alignas(64) Waiter producer_; // the producer sleeps here when full
 };
 
 // Typed helpers: push a command struct with an optional payload that follows it.
