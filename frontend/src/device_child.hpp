@@ -6,6 +6,7 @@
 #include "device.hpp"
 #include "device_lock.hpp"
 #include "log.hpp"
+#include "private_data.hpp"
 
 namespace novem {
 
@@ -79,9 +80,18 @@ public:
     this->device_->count_default_pool_resource(+1);
   }
 
-  HRESULT STDMETHODCALLTYPE SetPrivateData(REFGUID, const void *, DWORD, DWORD) override { NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL); }
-  HRESULT STDMETHODCALLTYPE GetPrivateData(REFGUID, void *, DWORD *) override { NOVEM_UNIMPLEMENTED(D3DERR_NOTFOUND); }
-  HRESULT STDMETHODCALLTYPE FreePrivateData(REFGUID) override { NOVEM_UNIMPLEMENTED(D3DERR_NOTFOUND); }
+  HRESULT STDMETHODCALLTYPE SetPrivateData(REFGUID guid, const void *data, DWORD size, DWORD flags) override {
+    DeviceLock lock(*this->device_);
+    return private_data_.set(guid, data, size, flags);
+  }
+  HRESULT STDMETHODCALLTYPE GetPrivateData(REFGUID guid, void *data, DWORD *size) override {
+    DeviceLock lock(*this->device_);
+    return private_data_.get(guid, data, size);
+  }
+  HRESULT STDMETHODCALLTYPE FreePrivateData(REFGUID guid) override {
+    DeviceLock lock(*this->device_);
+    return private_data_.free(guid);
+  }
   // Priorities only matter to managed resources, which do not exist yet.
   DWORD STDMETHODCALLTYPE SetPriority(DWORD priority) override { DWORD old = priority_; priority_ = priority; return old; }
   DWORD STDMETHODCALLTYPE GetPriority() override { return priority_; }
@@ -96,6 +106,7 @@ protected:
 
 private:
   bool default_pool_ = false;
+  PrivateData private_data_;
 };
 
 } // namespace novem

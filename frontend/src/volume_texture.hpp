@@ -18,9 +18,18 @@ public:
   HRESULT STDMETHODCALLTYPE QueryInterface(REFIID iid, void **out) override { return query(iid, IID_IDirect3DVolume9, out); }
   ULONG STDMETHODCALLTYPE AddRef() override;
   ULONG STDMETHODCALLTYPE Release() override;
-  HRESULT STDMETHODCALLTYPE SetPrivateData(REFGUID, const void *, DWORD, DWORD) override { NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL); }
-  HRESULT STDMETHODCALLTYPE GetPrivateData(REFGUID, void *, DWORD *) override { NOVEM_UNIMPLEMENTED(D3DERR_NOTFOUND); }
-  HRESULT STDMETHODCALLTYPE FreePrivateData(REFGUID) override { NOVEM_UNIMPLEMENTED(D3DERR_NOTFOUND); }
+  HRESULT STDMETHODCALLTYPE SetPrivateData(REFGUID guid, const void *data, DWORD size, DWORD flags) override {
+    DeviceLock lock(*device_);
+    return private_data_.set(guid, data, size, flags);
+  }
+  HRESULT STDMETHODCALLTYPE GetPrivateData(REFGUID guid, void *data, DWORD *size) override {
+    DeviceLock lock(*device_);
+    return private_data_.get(guid, data, size);
+  }
+  HRESULT STDMETHODCALLTYPE FreePrivateData(REFGUID guid) override {
+    DeviceLock lock(*device_);
+    return private_data_.free(guid);
+  }
   HRESULT STDMETHODCALLTYPE GetContainer(REFIID iid, void **container) override;
   HRESULT STDMETHODCALLTYPE GetDesc(D3DVOLUME_DESC *desc) override;
   HRESULT STDMETHODCALLTYPE LockBox(D3DLOCKED_BOX *locked_box, const D3DBOX *box, DWORD flags) override;
@@ -29,6 +38,7 @@ public:
 private:
   VolumeTexture *texture_;
   UINT level_;
+  PrivateData private_data_;
 };
 
 class VolumeTexture final : public DeviceChild<IDirect3DVolumeTexture9>, public Texture {
