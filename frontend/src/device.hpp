@@ -278,9 +278,16 @@ private:
   // StretchRect between depth-stencil surfaces (device_copies.cpp).
   HRESULT stretch_depth_stencil(const Surface &src, const RECT *src_rect, const Surface &dst, const RECT *dst_rect,
                                 D3DTEXTUREFILTERTYPE filter);
+  // A surface's backend image, mip level and cube face, as BLIT_IMAGE and FILL_IMAGE address it.
+  struct ImageLevel {
+    uint32_t image = 0;
+    uint32_t level = 0;
+    uint32_t layer = 0;
+  };
+  static ImageLevel image_level(const Surface &s);
   // StretchRect through a temporary image (device_copies.cpp).
-  void blit_through_scratch(uint32_t from, uint32_t from_level, nv_rect src_rect, uint32_t to, uint32_t to_level,
-                            nv_rect dst_rect, uint32_t storage, uint32_t filter);
+  void blit_through_scratch(ImageLevel from, nv_rect src_rect, ImageLevel to, nv_rect dst_rect, uint32_t storage,
+                            uint32_t filter);
   void bind_render_target(DWORD index, Surface *surface);
   // SET_RENDER_TARGETS for the bound targets.
   nv_cmd_set_render_targets targets_command() const;

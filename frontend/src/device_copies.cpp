@@ -14,19 +14,6 @@ namespace novem {
 
 namespace {
 
-// A surface's backend image and mip level: a render target, or a level of a texture.
-struct ImageLevel {
-  uint32_t image = 0;
-  uint32_t level = 0;
-};
-
-ImageLevel image_level(const Surface &s) {
-  // BLIT_IMAGE and FILL_IMAGE have no cube face: a face other than the first is refused for now.
-  if (s.texture() && s.layer() != 0) return {};
-  if (s.texture()) return {s.texture()->image(), s.level()};
-  return {s.image(), 0};
-}
-
 // RECT (NULL: the whole surface) to nv_rect; false when empty or outside the surface.
 bool surface_rect(const RECT *r, const D3DSURFACE_DESC &d, nv_rect &out) {
   if (!r) {
@@ -52,18 +39,25 @@ SurfaceKind kind_of(const Surface &s) {
 
 } // namespace
 
+// A surface's backend image, level and face: a render target, or a level (of a face) of a texture.
+Device::ImageLevel Device::image_level(const Surface &s) {
+  if (s.texture()) return {s.texture()->image(), s.level(), s.layer()};
+  return {s.image(), 0, 0};
+}
+
 // Copies src_rect of `from` into dst_rect of `to` through a temporary image of the source
 // rectangle's size: a copy within one image (the plugins blit between two), or a multisampled
 // source that is resolved first and then scaled.
-void Device::blit_through_scratch(uint32_t from, uint32_t from_level, nv_rect src_rect, uint32_t to, uint32_t to_level,
-                                  nv_rect dst_rect, uint32_t storage, uint32_t filter) {
+void Device::blit_through_scratch(ImageLevel from, nv_rect src_rect, ImageLevel to, nv_rect dst_rect, uint32_t storage,
+                                  uint32_t filter) {
   CommandStream &cs = commands();
   const uint32_t scratch = cs.new_handle();
   const nv_rect whole{0, 0, src_rect.width, src_rect.height};
   cs.push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{scratch, storage, uint32_t(src_rect.width), uint32_t(src_rect.height),
                                                   NV_IMAGE_RENDER_TARGET, 1, NV_IMAGE_TYPE_2D, 1, 1});
-  cs.push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{from, from_level, src_rect, scratch, 0, whole, NV_FILTER_POINT});
-  cs.push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{scratch, 0, whole, to, to_level, dst_rect, filter});
+  cs.push(NV_OP_BLIT_IMAGE,
+          nv_cmd_blit_image{from.image, from.level, src_rect, scratch, 0, whole, NV_FILTER_POINT, from.layer, 0});
+  cs.push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{scratch, 0, whole, to.image, to.level, dst_rect, filter, 0, to.layer});
   // Ordered after the blits; the plugin keeps the image until they have run.
   cs.push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{scratch});
 }
@@ -80,7 +74,7 @@ void Device::blit_through_scratch(uint32_t from, uint32_t from_level, nv_rect sr
 //  - rectangles (NULL: the whole surface) inside their surfaces and not empty;
 //  - filter NONE, POINT or LINEAR (StretchRectFilterCaps); NONE copies as POINT;
 //  - a multisampled source resolves (then scales); a multisampled destination is refused.
-// Narrower than Windows: cube-texture faces and DXTn surfaces are refused.
+// Narrower than Windows: DXTn surfaces are refused.
 HRESULT Device::StretchRect(IDirect3DSurface9 *src_iface, const RECT *src_rect, IDirect3DSurface9 *dst_iface,
                             const RECT *dst_rect, D3DTEXTUREFILTERTYPE filter) {
   auto *src = static_cast<Surface *>(src_iface);
@@ -101,20 +95,16 @@ HRESULT Device::StretchRect(IDirect3DSurface9 *src_iface, const RECT *src_rect, 
   const bool stretch = sr.width != dr.width || sr.height != dr.height;
   if (stretch && (src == dst || to_kind == SurfaceKind::Plain)) return D3DERR_INVALIDCALL;
   if (d.MultiSampleType != D3DMULTISAMPLE_NONE) return D3DERR_INVALIDCALL;
-  // The plugins' blits address a level of a 2D image (cube faces have no layer there yet).
-  if (src->texture() && src->texture()->type() != NV_IMAGE_TYPE_2D) {
-    static std::atomic<bool> once{false};
-    log_unimplemented(once, "StretchRect from a cube-texture face");
-    return D3DERR_INVALIDCALL;
-  }
   const ImageLevel from = image_level(*src), to = image_level(*dst);
   if (!from.image || !to.image) return D3DERR_INVALIDCALL;
   const uint32_t nv_filter = filter == D3DTEXF_LINEAR ? NV_FILTER_LINEAR : NV_FILTER_POINT;
-  const bool same = from.image == to.image && from.level == to.level;
-  if (same || (s.MultiSampleType != D3DMULTISAMPLE_NONE && stretch))
-    blit_through_scratch(from.image, from.level, sr, to.image, to.level, dr, src->format().storage, nv_filter);
+  // The plugins blit between two images: within one image (even between two of its faces or
+  // levels) the copy goes through a temporary one.
+  if (from.image == to.image || (s.MultiSampleType != D3DMULTISAMPLE_NONE && stretch))
+    blit_through_scratch(from, sr, to, dr, src->format().storage, nv_filter);
   else
-    commands().push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{from.image, from.level, sr, to.image, to.level, dr, nv_filter});
+    commands().push(NV_OP_BLIT_IMAGE,
+                    nv_cmd_blit_image{from.image, from.level, sr, to.image, to.level, dr, nv_filter, from.layer, to.layer});
   return D3D_OK;
 }
 
@@ -156,7 +146,7 @@ HRESULT Device::ColorFill(IDirect3DSurface9 *iface, const RECT *rect, D3DCOLOR c
   if (!surface_rect(rect, d, r)) return D3DERR_INVALIDCALL;
   const ImageLevel target = image_level(*surface);
   if (!target.image) return D3DERR_INVALIDCALL;
-  nv_cmd_fill_image fill{target.image, target.level, r, {}};
+  nv_cmd_fill_image fill{target.image, target.level, r, {}, target.layer};
   color_to_floats(colour, fill.color);
   commands().push(NV_OP_FILL_IMAGE, fill);
   return D3D_OK;

@@ -9,8 +9,9 @@ namespace novem_gl {
 namespace {
 
 // A colour texture whose level `level` holds the non-empty rectangle r.
-bool inside(const Image *img, uint32_t level, const nv_rect &r) {
+bool inside(const Image *img, uint32_t level, uint32_t layer, const nv_rect &r) {
   if (!img || img->renderbuffer || img->format->depth || level >= img->levels) return false;
+  if (layer >= (img->type == NV_IMAGE_TYPE_CUBE ? 6u : 1u)) return false;
   const int64_t w = std::max(img->width >> level, 1u), h = std::max(img->height >> level, 1u);
   return r.x >= 0 && r.y >= 0 && r.width > 0 && r.height > 0 && int64_t(r.x) + r.width <= w &&
          int64_t(r.y) + r.height <= h;
@@ -43,14 +44,22 @@ void Executor::blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *) {
   const Image *src = framebuffers_.image(a.src);
   const Image *dst = framebuffers_.image(a.dst);
   if (src && dst && a.src != a.dst && src->format->depth && dst->format->depth) return copy_depth_stencil(*src, *dst, a);
-  if (a.src == a.dst || !inside(src, a.src_level, a.src_rect) || !inside(dst, a.dst_level, a.dst_rect) ||
+  if (a.src == a.dst || !inside(src, a.src_level, a.src_layer, a.src_rect) ||
+      !inside(dst, a.dst_level, a.dst_layer, a.dst_rect) ||
       src->format != dst->format || dst->samples > 1 ||
       (src->samples > 1 && (a.src_rect.width != a.dst_rect.width || a.src_rect.height != a.dst_rect.height)))
     return log("BLIT_IMAGE %u -> %u: not two colour images of one format, a rectangle outside its level, or a resolve "
                "that scales or writes a multisampled image", a.src, a.dst);
-  gl_.NamedFramebufferTexture(copy_fbos_.read, GL_COLOR_ATTACHMENT0, src->name, GLint(a.src_level));
+  // A cube face is a layer of the cube map (GL 4.5: the layer selects the face).
+  auto attach = [&](GLuint fbo, const Image &img, uint32_t level, uint32_t layer) {
+    if (img.type == NV_IMAGE_TYPE_CUBE)
+      gl_.NamedFramebufferTextureLayer(fbo, GL_COLOR_ATTACHMENT0, img.name, GLint(level), GLint(layer));
+    else
+      gl_.NamedFramebufferTexture(fbo, GL_COLOR_ATTACHMENT0, img.name, GLint(level));
+  };
+  attach(copy_fbos_.read, *src, a.src_level, a.src_layer);
   gl_.NamedFramebufferReadBuffer(copy_fbos_.read, GL_COLOR_ATTACHMENT0);
-  gl_.NamedFramebufferTexture(copy_fbos_.draw, GL_COLOR_ATTACHMENT0, dst->name, GLint(a.dst_level));
+  attach(copy_fbos_.draw, *dst, a.dst_level, a.dst_layer);
   gl_.NamedFramebufferDrawBuffer(copy_fbos_.draw, GL_COLOR_ATTACHMENT0);
   // Blits obey the scissor test and the colour mask: open both for the destination rectangle.
   state_.scissor(a.dst_rect);
@@ -71,9 +80,11 @@ void Executor::blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *) {
 
 void Executor::fill_image(const nv_cmd_fill_image &a, const nv_cmd_header *) {
   const Image *img = framebuffers_.image(a.image);
-  if (!inside(img, a.level, a.rect)) return log("FILL_IMAGE %u: not a colour image, or the rectangle is outside level %u", a.image, a.level);
-  // The colour as floats, converted to the texture's format as a clear converts it; no scissor or mask applies.
-  gl_.ClearTexSubImage(img->name, GLint(a.level), a.rect.x, a.rect.y, 0, a.rect.width, a.rect.height, 1, GL_RGBA,
+  if (!inside(img, a.level, a.layer, a.rect))
+    return log("FILL_IMAGE %u: not a colour image, or the rectangle is outside level %u of layer %u", a.image, a.level, a.layer);
+  // The colour as floats, converted to the texture's format as a clear converts it; no scissor or
+  // mask applies. A cube map's face is its z.
+  gl_.ClearTexSubImage(img->name, GLint(a.level), a.rect.x, a.rect.y, GLint(a.layer), a.rect.width, a.rect.height, 1, GL_RGBA,
                        GL_FLOAT, a.color);
   unflushed_ = true;
 }

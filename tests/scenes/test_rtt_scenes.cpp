@@ -1,7 +1,8 @@
 // Rendering into textures beyond level 0 of a 2D render target: the six faces of a cube render
 // target drawn one by one and sampled by direction (a dynamic environment map), a level above 0
 // drawn with a larger depth-stencil surface and sampled with texldl at that level, and an
-// AUTOGENMIPMAP render target whose sub-levels follow what was rendered into level 0. Every
+// AUTOGENMIPMAP render target whose sub-levels follow what was rendered into level 0, and
+// ColorFill/StretchRect into and between a cube render target's faces and levels. Every
 // probe is the colour D3D9's rules give.
 #include <catch2/catch.hpp>
 
@@ -11,7 +12,8 @@ using namespace scenes;
 
 namespace {
 
-constexpr D3DCOLOR kRed = 0xffff0000, kBlue = 0xff0000ff, kBlack = 0xff000000, kYellow = 0xffffff00;
+constexpr D3DCOLOR kRed = 0xffff0000, kBlue = 0xff0000ff, kBlack = 0xff000000, kYellow = 0xffffff00,
+                   kGreen = 0xff00ff00;
 
 // Draws a pre-transformed quad [x0, x1) x [y0, y1) (clockwise strip) with the fixed-function
 // pipeline: no shaders, no texture, the vertex colour.
@@ -237,5 +239,95 @@ TEST_CASE("scene: an AUTOGENMIPMAP render target's smallest level is the average
     probe_cell(r, 3, kBlue);
     probe_cell(r, 4, kBlue);
     probe_cell(r, 5, kBlack);
+  }
+}
+
+TEST_CASE("scene: ColorFill and StretchRect into and between faces and levels of a cube render target", "[scene][rtt][cube]") {
+  auto images = render_all("rtt_cube_copies", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    IDirect3DSurface9 *back = nullptr;
+    HR(dev->GetRenderTarget(0, &back));
+    IDirect3DCubeTexture9 *cube = nullptr;
+    HR(dev->CreateCubeTexture(8, 2, D3DUSAGE_RENDERTARGET, D3DFMT_A8R8G8B8, D3DPOOL_DEFAULT, &cube, nullptr));
+    auto face = [&](UINT f, UINT level) {
+      IDirect3DSurface9 *s = nullptr;
+      HR(cube->GetCubeMapSurface(D3DCUBEMAP_FACES(f), level, &s));
+      return s;
+    };
+    for (UINT f = 0; f < 6; ++f) {
+      IDirect3DSurface9 *s = face(f, 0);
+      HR(dev->ColorFill(s, nullptr, face_clear(f)));
+      s->Release();
+    }
+    // A rectangle of +Y.
+    IDirect3DSurface9 *py = face(D3DCUBEMAP_FACE_POSITIVE_Y, 0);
+    const RECT middle{2, 2, 6, 6};
+    HR(dev->ColorFill(py, &middle, kYellow));
+    py->Release();
+    // A render target (left half blue, right half red) copied whole into -Z.
+    IDirect3DSurface9 *rt = nullptr, *nz = face(D3DCUBEMAP_FACE_NEGATIVE_Z, 0);
+    HR(dev->CreateRenderTarget(8, 8, D3DFMT_A8R8G8B8, D3DMULTISAMPLE_NONE, 0, FALSE, &rt, nullptr));
+    HR(dev->ColorFill(rt, nullptr, kRed));
+    const RECT left{0, 0, 4, 8};
+    HR(dev->ColorFill(rt, &left, kBlue));
+    HR(dev->StretchRect(rt, nullptr, nz, nullptr, D3DTEXF_POINT));
+    nz->Release();
+    rt->Release();
+    // The top-left quarter of +X into the bottom-right quarter of -X: two faces of one texture.
+    IDirect3DSurface9 *px = face(D3DCUBEMAP_FACE_POSITIVE_X, 0), *nx = face(D3DCUBEMAP_FACE_NEGATIVE_X, 0);
+    const RECT top_left{0, 0, 4, 4}, bottom_right{4, 4, 8, 8};
+    HR(dev->StretchRect(px, &top_left, nx, &bottom_right, D3DTEXF_POINT));
+    px->Release();
+    nx->Release();
+    // Level 1 of +Z: filled black, then a rectangle green; read back as D3D9 stores it.
+    IDirect3DSurface9 *pz1 = face(D3DCUBEMAP_FACE_POSITIVE_Z, 1), *mem = nullptr;
+    HR(dev->ColorFill(pz1, nullptr, kBlack));
+    const RECT corner{0, 0, 2, 2};
+    HR(dev->ColorFill(pz1, &corner, kGreen));
+    HR(dev->CreateOffscreenPlainSurface(4, 4, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM, &mem, nullptr));
+    HR(dev->GetRenderTargetData(pz1, mem));
+    D3DLOCKED_RECT lr;
+    HR(mem->LockRect(&lr, nullptr, D3DLOCK_READONLY));
+    auto texel = [&](int x, int y) { return static_cast<const D3DCOLOR *>(lr.pBits)[y * lr.Pitch / 4 + x]; };
+    CHECK(texel(0, 0) == kGreen);
+    CHECK(texel(1, 1) == kGreen);
+    CHECK(texel(3, 3) == kBlack);
+    CHECK(texel(2, 0) == kBlack);
+    HR(mem->UnlockRect());
+    mem->Release();
+    pz1->Release();
+
+    // Sampled by direction at level 0 (the cells' coordinates are constant: no derivatives).
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlack, 1.0f, 0));
+    ShaderSet s(dev, "vs20_pass_texcoord_v1", "ps20_texld_cube", kCubeElements);
+    bind(dev, s);
+    point_sampling(dev);
+    HR(dev->SetTexture(0, cube));
+    // Texel x's centre is at (2x + 1) / 8 - 1.
+    auto at = [&](UINT n, UINT f, int x, int y) {
+      float d[3];
+      direction(f, (2 * x + 1) / 8.0f - 1, (2 * y + 1) / 8.0f - 1, d);
+      cell(dev, n, d[0], d[1], d[2]);
+    };
+    at(0, D3DCUBEMAP_FACE_POSITIVE_Y, 3, 3); // the filled rectangle
+    at(1, D3DCUBEMAP_FACE_POSITIVE_Y, 7, 7);
+    at(2, D3DCUBEMAP_FACE_NEGATIVE_Z, 1, 3); // the copied target's left half
+    at(3, D3DCUBEMAP_FACE_NEGATIVE_Z, 6, 3);
+    at(4, D3DCUBEMAP_FACE_NEGATIVE_X, 6, 6); // +X's quarter
+    at(5, D3DCUBEMAP_FACE_NEGATIVE_X, 1, 1);
+    at(6, D3DCUBEMAP_FACE_POSITIVE_X, 1, 1); // the source is unchanged
+    HR(dev->SetTexture(0, nullptr));
+    s.release(dev);
+    CHECK(cube->Release() == 0);
+    back->Release();
+  }, 0);
+  for (const auto &r : images) {
+    probe_cell(r, 0, kYellow);
+    probe_cell(r, 1, face_clear(D3DCUBEMAP_FACE_POSITIVE_Y));
+    probe_cell(r, 2, kBlue);
+    probe_cell(r, 3, kRed);
+    probe_cell(r, 4, face_clear(D3DCUBEMAP_FACE_POSITIVE_X));
+    probe_cell(r, 5, face_clear(D3DCUBEMAP_FACE_NEGATIVE_X));
+    probe_cell(r, 6, face_clear(D3DCUBEMAP_FACE_POSITIVE_X));
+    probe_cell(r, 40, kBlack);
   }
 }

@@ -456,16 +456,24 @@ typedef struct nv_cmd_end_query { uint32_t slot; uint32_t type; } nv_cmd_end_que
  * their levels and are not empty; src and dst are different images. Ordered with draws: draws
  * before it are in src, draws after it see dst's new texels.
  * ABI 5: also between two different depth-stencil images of one format, size and sample count:
- * both rectangles the whole image at level 0; copies depth and stencil unscaled (filter ignored). */
+ * both rectangles the whole image at level 0; copies depth and stencil unscaled (filter ignored).
+ * src_layer and dst_layer (ABI 5) are the cube faces of cube images (0 for 2D images). */
 typedef struct nv_cmd_blit_image {
   uint32_t src; uint32_t src_level; nv_rect src_rect;
   uint32_t dst; uint32_t dst_level; nv_rect dst_rect;
   uint32_t filter; /* nv_filter */
+  uint32_t src_layer; /* ABI 5 */
+  uint32_t dst_layer; /* ABI 5 */
 } nv_cmd_blit_image;
 /* Fills rect (inside the level, not empty) of level `level` of a colour image with color
  * (r, g, b, a in [0, 1], converted to the image's format as a clear is). Ignores viewport,
- * scissor, write masks and the bound targets; ordered with draws. */
-typedef struct nv_cmd_fill_image { uint32_t image; uint32_t level; nv_rect rect; float color[4]; } nv_cmd_fill_image;
+ * scissor, write masks and the bound targets; ordered with draws. layer (ABI 5): the cube face of
+ * a cube image (0 for 2D images). A rectangle smaller than the level needs a render target's
+ * level (a render-target texture's any level, another target's level 0). */
+typedef struct nv_cmd_fill_image {
+  uint32_t image; uint32_t level; nv_rect rect; float color[4];
+  uint32_t layer; /* ABI 5 */
+} nv_cmd_fill_image;
 
 /* ABI 4: fills levels 1.. of every layer of an NV_IMAGE_SAMPLED colour image from level 0, each
  * level from the one above, with `filter` (NV_FILTER_POINT or LINEAR; a plugin whose API picks its

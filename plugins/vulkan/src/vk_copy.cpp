@@ -1,7 +1,7 @@
 // BLIT_IMAGE and FILL_IMAGE: copies between colour images (vkCmdBlitImage2, vkCmdResolveImage2
 // from a multisampled image), between depth-stencil images (vkCmdCopyImage2) and colour fills
 // (vkCmdClearColorImage for a whole level, vkCmdClearAttachments in a render pass instance of
-// its own for a rectangle of level 0), outside the current render pass instance, with the
+// its own for a rectangle of a target's level), outside the current render pass instance, with the
 // layout tracker's barriers.
 #include <cstring>
 
@@ -23,9 +23,9 @@ ImageAccess transfer_write(VkPipelineStageFlags2 stage) {
   return {VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, stage, VK_ACCESS_2_TRANSFER_WRITE_BIT};
 }
 
-// The rectangle lies inside level `level` of img and is not empty.
-bool inside(const Image &img, uint32_t level, const nv_rect &r) {
-  if (level >= img.levels()) return false;
+// The rectangle lies inside level `level` of layer `layer` of img and is not empty.
+bool inside(const Image &img, uint32_t level, uint32_t layer, const nv_rect &r) {
+  if (level >= img.levels() || layer >= img.layers()) return false;
   const int64_t w = std::max(img.width() >> level, 1u), h = std::max(img.height() >> level, 1u);
   return r.x >= 0 && r.y >= 0 && r.width > 0 && r.height > 0 && int64_t(r.x) + r.width <= w &&
          int64_t(r.y) + r.height <= h;
@@ -40,7 +40,7 @@ void Executor::blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *) {
   if (src != dst && src->is_depth() && dst->is_depth()) return copy_depth_stencil(*src, *dst, a);
   if (src == dst || src->is_depth() || dst->is_depth()) throw std::runtime_error("needs two different colour images");
   if (src->format().format != dst->format().format) throw std::runtime_error("the images' formats differ");
-  if (!inside(*src, a.src_level, a.src_rect) || !inside(*dst, a.dst_level, a.dst_rect))
+  if (!inside(*src, a.src_level, a.src_layer, a.src_rect) || !inside(*dst, a.dst_level, a.dst_layer, a.dst_rect))
     throw std::runtime_error("a rectangle is empty or outside its level");
   const bool resolve = src->samples() != VK_SAMPLE_COUNT_1_BIT;
   if (dst->samples() != VK_SAMPLE_COUNT_1_BIT) throw std::runtime_error("the destination is multisampled");
@@ -61,7 +61,7 @@ void Executor::blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *) {
     VkImageResolve2 region{VK_STRUCTURE_TYPE_IMAGE_RESOLVE_2};
     region.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     region.srcOffset = {a.src_rect.x, a.src_rect.y, 0};
-    region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, a.dst_level, 0, 1};
+    region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, a.dst_level, a.dst_layer, 1};
     region.dstOffset = {a.dst_rect.x, a.dst_rect.y, 0};
     region.extent = {uint32_t(a.src_rect.width), uint32_t(a.src_rect.height), 1};
     VkResolveImageInfo2 ri{VK_STRUCTURE_TYPE_RESOLVE_IMAGE_INFO_2};
@@ -76,10 +76,10 @@ void Executor::blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *) {
     return;
   }
   VkImageBlit2 region{VK_STRUCTURE_TYPE_IMAGE_BLIT_2};
-  region.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, a.src_level, 0, 1};
+  region.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, a.src_level, a.src_layer, 1};
   region.srcOffsets[0] = {a.src_rect.x, a.src_rect.y, 0};
   region.srcOffsets[1] = {a.src_rect.x + a.src_rect.width, a.src_rect.y + a.src_rect.height, 1};
-  region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, a.dst_level, 0, 1};
+  region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, a.dst_level, a.dst_layer, 1};
   region.dstOffsets[0] = {a.dst_rect.x, a.dst_rect.y, 0};
   region.dstOffsets[1] = {a.dst_rect.x + a.dst_rect.width, a.dst_rect.y + a.dst_rect.height, 1};
   VkBlitImageInfo2 bi{VK_STRUCTURE_TYPE_BLIT_IMAGE_INFO_2};
@@ -132,10 +132,11 @@ void Executor::fill_image(const nv_cmd_fill_image &a, const nv_cmd_header *) {
   Image *img = find_image(a.image);
   if (!img) return;
   if (img->is_depth()) throw std::runtime_error("not a colour image");
-  if (!inside(*img, a.level, a.rect)) throw std::runtime_error("the rectangle is empty or outside the level");
+  if (!inside(*img, a.level, a.layer, a.rect)) throw std::runtime_error("the rectangle is empty or outside the level");
   const uint32_t w = std::max(img->width() >> a.level, 1u), h = std::max(img->height() >> a.level, 1u);
   const bool whole = a.rect.x == 0 && a.rect.y == 0 && uint32_t(a.rect.width) == w && uint32_t(a.rect.height) == h;
-  if (!whole && a.level != 0) throw std::runtime_error("a rectangle is filled on level 0 only");
+  const VkImageView view = whole ? VK_NULL_HANDLE : img->target_view(a.layer, a.level, false);
+  if (!whole && !view) throw std::runtime_error("a rectangle is filled on a render target's level only");
 
   end_rendering();
   VkCommandBuffer cmd = command_buffer();
@@ -146,14 +147,14 @@ void Executor::fill_image(const nv_cmd_fill_image &a, const nv_cmd_header *) {
   if (whole) {
     barriers_.transition(img->handle(), img->format().aspects, img->access(), transfer_write(VK_PIPELINE_STAGE_2_CLEAR_BIT));
     barriers_.flush(vk, cmd);
-    const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, a.level, 1, 0, 1};
+    const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, a.level, 1, a.layer, 1};
     vk.CmdClearColorImage(cmd, img->handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &color, 1, &range);
   } else {
-    // A render pass instance of its own over the image's level-0 view; not counted by queries.
+    // A render pass instance of its own over the level's attachment view; not counted by queries.
     barriers_.transition(img->handle(), img->format().aspects, img->access(), ImageAccess::color_attachment());
     barriers_.flush(vk, cmd);
     VkRenderingAttachmentInfo att{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-    att.imageView = img->view();
+    att.imageView = view;
     att.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     att.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
     att.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
