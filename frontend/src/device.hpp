@@ -285,6 +285,7 @@ private:
     uint32_t layer = 0;
   };
   static ImageLevel image_level(const Surface &s);
+  void regenerate_mips(const Surface &written);
   // StretchRect through a temporary image (device_copies.cpp).
   void blit_through_scratch(ImageLevel from, nv_rect src_rect, ImageLevel to, nv_rect dst_rect, uint32_t storage,
                             uint32_t filter);

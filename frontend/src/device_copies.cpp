@@ -45,6 +45,12 @@ Device::ImageLevel Device::image_level(const Surface &s) {
   return {s.image(), 0, 0};
 }
 
+// A copy or fill into level 0 of an AUTOGENMIPMAP texture: its sub-levels follow (Windows
+// regenerates them before the texture is next sampled).
+void Device::regenerate_mips(const Surface &written) {
+  if (written.texture() && written.level() == 0) written.texture()->store().generate_mips();
+}
+
 // Copies src_rect of `from` into dst_rect of `to` through a temporary image of the source
 // rectangle's size: a copy within one image (the plugins blit between two), or a multisampled
 // source that is resolved first and then scaled.
@@ -105,6 +111,7 @@ HRESULT Device::StretchRect(IDirect3DSurface9 *src_iface, const RECT *src_rect, 
   else
     commands().push(NV_OP_BLIT_IMAGE,
                     nv_cmd_blit_image{from.image, from.level, sr, to.image, to.level, dr, nv_filter, from.layer, to.layer});
+  regenerate_mips(*dst);
   return D3D_OK;
 }
 
@@ -149,6 +156,7 @@ HRESULT Device::ColorFill(IDirect3DSurface9 *iface, const RECT *rect, D3DCOLOR c
   nv_cmd_fill_image fill{target.image, target.level, r, {}, target.layer};
   color_to_floats(colour, fill.color);
   commands().push(NV_OP_FILL_IMAGE, fill);
+  regenerate_mips(*surface);
   return D3D_OK;
 }
 

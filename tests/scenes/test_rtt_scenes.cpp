@@ -226,6 +226,9 @@ TEST_CASE("scene: an AUTOGENMIPMAP render target's smallest level is the average
     cell_at_level(dev, 2, 3, 0.25f, 0.5f);  // 2 x 2: left texel red
     cell_at_level(dev, 3, 3, 0.75f, 0.5f);  // right texel blue
     cell_at_level(dev, 4, 0, 0.75f, 0.5f);  // level 0, right: blue
+    // A ColorFill of level 0 (not a target now) regenerates them too.
+    HR(dev->ColorFill(level0, nullptr, kYellow));
+    cell_at_level(dev, 6, 4, 0.5f, 0.5f);
     HR(dev->SetTexture(0, nullptr));
     s.release(dev);
     level0->Release();
@@ -239,6 +242,7 @@ TEST_CASE("scene: an AUTOGENMIPMAP render target's smallest level is the average
     probe_cell(r, 3, kBlue);
     probe_cell(r, 4, kBlue);
     probe_cell(r, 5, kBlack);
+    probe_cell(r, 6, kYellow);
   }
 }
 
