@@ -139,6 +139,17 @@ void ShaderSet::release(IDirect3DDevice9 *dev) {
   CHECK(decl->Release() == 0);
 }
 
+void cube_direction(UINT face, float sc, float tc, float d[3]) {
+  switch (face) {
+  case D3DCUBEMAP_FACE_POSITIVE_X: d[0] = 1, d[1] = -tc, d[2] = -sc; break;
+  case D3DCUBEMAP_FACE_NEGATIVE_X: d[0] = -1, d[1] = -tc, d[2] = sc; break;
+  case D3DCUBEMAP_FACE_POSITIVE_Y: d[0] = sc, d[1] = 1, d[2] = tc; break;
+  case D3DCUBEMAP_FACE_NEGATIVE_Y: d[0] = sc, d[1] = -1, d[2] = -tc; break;
+  case D3DCUBEMAP_FACE_POSITIVE_Z: d[0] = sc, d[1] = -tc, d[2] = 1; break;
+  default: d[0] = -sc, d[1] = -tc, d[2] = -1; break;
+  }
+}
+
 void probe(const Rendered &r, uint32_t x, uint32_t y, D3DCOLOR expected, uint32_t tolerance) {
   const uint8_t *p = r.image.at(x, y);
   const int want[3] = {int((expected >> 16) & 0xff), int((expected >> 8) & 0xff), int(expected & 0xff)};

@@ -58,6 +58,10 @@ struct ShaderSet {
 // Checks the pixel at (x, y) against a D3DCOLOR (alpha ignored) within `tolerance` per channel.
 void probe(const Rendered &r, uint32_t x, uint32_t y, D3DCOLOR expected, uint32_t tolerance = 1);
 
+// The direction that reaches face coordinates (sc, tc) in [-1, 1] of cube face `face`: D3D9's
+// cube-map table, sc to the right and tc down on the face as rendered (row 0 at the top).
+void cube_direction(UINT face, float sc, float tc, float d[3]);
+
 // Vertex formats used by the scenes.
 struct TLVertex {
   float x, y, z, rhw;

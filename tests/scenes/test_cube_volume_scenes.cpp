@@ -44,15 +44,7 @@ D3DCOLOR face_texel(UINT face, UINT i, UINT j) {
 // The direction that reaches texel (i, j) of a 2 x 2 face: D3D9's cube-map table (sc, tc on the
 // face, ma the major axis), with sc, tc = ±0.5 at the texel centres.
 void direction(UINT face, UINT i, UINT j, float d[3]) {
-  const float sc = i ? 0.5f : -0.5f, tc = j ? 0.5f : -0.5f;
-  switch (face) {
-  case D3DCUBEMAP_FACE_POSITIVE_X: d[0] = 1, d[1] = -tc, d[2] = -sc; break;
-  case D3DCUBEMAP_FACE_NEGATIVE_X: d[0] = -1, d[1] = -tc, d[2] = sc; break;
-  case D3DCUBEMAP_FACE_POSITIVE_Y: d[0] = sc, d[1] = 1, d[2] = tc; break;
-  case D3DCUBEMAP_FACE_NEGATIVE_Y: d[0] = sc, d[1] = -1, d[2] = -tc; break;
-  case D3DCUBEMAP_FACE_POSITIVE_Z: d[0] = sc, d[1] = -tc, d[2] = 1; break;
-  default: d[0] = -sc, d[1] = -tc, d[2] = -1; break;
-  }
+  cube_direction(face, i ? 0.5f : -0.5f, j ? 0.5f : -0.5f, d);
 }
 
 } // namespace

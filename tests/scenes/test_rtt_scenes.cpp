@@ -82,19 +82,6 @@ void point_sampling(IDirect3DDevice9 *dev) {
 D3DCOLOR face_clear(UINT f) { return D3DCOLOR(0xff000000u | (40 * f + 20) << 16 | 0x2010); }
 D3DCOLOR face_drawn(UINT f) { return D3DCOLOR(0xff300000u | (40 * f + 20) << 8 | 0xc0); }
 
-// A direction onto face f at face coordinates (sc, tc) in [-1, 1] (D3D9's cube-map table, sc to
-// the right and tc down on the face as rendered, row 0 at the top).
-void direction(UINT face, float sc, float tc, float d[3]) {
-  switch (face) {
-  case D3DCUBEMAP_FACE_POSITIVE_X: d[0] = 1, d[1] = -tc, d[2] = -sc; break;
-  case D3DCUBEMAP_FACE_NEGATIVE_X: d[0] = -1, d[1] = -tc, d[2] = sc; break;
-  case D3DCUBEMAP_FACE_POSITIVE_Y: d[0] = sc, d[1] = 1, d[2] = tc; break;
-  case D3DCUBEMAP_FACE_NEGATIVE_Y: d[0] = sc, d[1] = -1, d[2] = -tc; break;
-  case D3DCUBEMAP_FACE_POSITIVE_Z: d[0] = sc, d[1] = -tc, d[2] = 1; break;
-  default: d[0] = -sc, d[1] = -tc, d[2] = -1; break;
-  }
-}
-
 } // namespace
 
 TEST_CASE("scene: a cube render target drawn face by face and sampled along the six axes", "[scene][rtt][cube]") {
@@ -119,14 +106,14 @@ TEST_CASE("scene: a cube render target drawn face by face and sampled along the 
     HR(dev->SetTexture(0, cube));
     for (UINT f = 0; f < 6; ++f) {
       float d[3];
-      direction(f, 0, 0, d); // the axis: the face's middle
+      cube_direction(f, 0, 0, d); // the axis: the face's middle
       cell(dev, 2 * f, d[0], d[1], d[2]);
       // Texel x's centre is at (2x + 1) / 8 - 1.
-      direction(f, 0.875f, 0.875f, d); // texel (7, 7), cleared only
+      cube_direction(f, 0.875f, 0.875f, d); // texel (7, 7), cleared only
       cell(dev, 2 * f + 1, d[0], d[1], d[2]);
-      direction(f, -0.875f, 0.375f, d); // texel (0, 5), cleared only
+      cube_direction(f, -0.875f, 0.375f, d); // texel (0, 5), cleared only
       cell(dev, 16 + f, d[0], d[1], d[2]);
-      direction(f, -0.125f, 0.375f, d); // texel (3, 5), drawn
+      cube_direction(f, -0.125f, 0.375f, d); // texel (3, 5), drawn
       cell(dev, 24 + f, d[0], d[1], d[2]);
     }
     HR(dev->SetTexture(0, nullptr));
@@ -309,7 +296,7 @@ TEST_CASE("scene: ColorFill and StretchRect into and between faces and levels of
     // Texel x's centre is at (2x + 1) / 8 - 1.
     auto at = [&](UINT n, UINT f, int x, int y) {
       float d[3];
-      direction(f, (2 * x + 1) / 8.0f - 1, (2 * y + 1) / 8.0f - 1, d);
+      cube_direction(f, (2 * x + 1) / 8.0f - 1, (2 * y + 1) / 8.0f - 1, d);
       cell(dev, n, d[0], d[1], d[2]);
     };
     at(0, D3DCUBEMAP_FACE_POSITIVE_Y, 3, 3); // the filled rectangle

@@ -45,17 +45,7 @@ Buffer::Slice Buffer::create_slice(const BatchQueue &batches) {
     s.in_slab = true;
     return s;
   }
-  VkBufferCreateInfo ci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  ci.size = size_;
-  ci.usage = kUsage;
-  ci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  check(device_.vk().CreateBuffer(device_.handle(), &ci, nullptr, &s.buffer), "vkCreateBuffer");
-  try {
-    s.memory = allocator_.allocate_buffer(s.buffer, MemoryUsage::Upload);
-  } catch (...) {
-    device_.vk().DestroyBuffer(device_.handle(), s.buffer, nullptr);
-    throw;
-  }
+  s.memory = allocator_.create_buffer(size_, kUsage, MemoryUsage::Upload, s.buffer);
   s.mapped = s.memory.mapped;
   return s;
 }

@@ -551,17 +551,7 @@ void Executor::upload(Image &img, uint32_t level, const VkRect2D &rect, const ui
   const NovemVkDevice *vk = &device_->vk();
   VkDevice dev = device_->handle();
   VkBuffer staging = VK_NULL_HANDLE;
-  VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  bi.size = bytes;
-  bi.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
-  check(vk->CreateBuffer(dev, &bi, nullptr, &staging), "vkCreateBuffer");
-  Allocation memory;
-  try {
-    memory = allocator_->allocate_buffer(staging, MemoryUsage::Upload);
-  } catch (...) {
-    vk->DestroyBuffer(dev, staging, nullptr);
-    throw;
-  }
+  Allocation memory = allocator_->create_buffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUsage::Upload, staging);
   for (uint32_t y = 0; y < block_rows; ++y) {
     if (f.expand_l4a4) expand_l4a4(rows + y * pitch, memory.mapped + y * row, rect.extent.width);
     else std::memcpy(memory.mapped + y * row, rows + y * pitch, row);
@@ -971,17 +961,7 @@ void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
   const NovemVkDevice *vk = &device_->vk();
   VkDevice dev = device_->handle();
   VkBuffer staging = VK_NULL_HANDLE;
-  VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  bi.size = bytes;
-  bi.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  check(vk->CreateBuffer(dev, &bi, nullptr, &staging), "vkCreateBuffer");
-  Allocation memory;
-  try {
-    memory = allocator_->allocate_buffer(staging, MemoryUsage::Readback);
-  } catch (...) {
-    vk->DestroyBuffer(dev, staging, nullptr);
-    throw;
-  }
+  Allocation memory = allocator_->create_buffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::Readback, staging);
 
   VkBufferImageCopy region{};
   region.imageSubresource = {aspect, a.level, a.layer, 1};

@@ -175,6 +175,22 @@ Allocation MemoryAllocator::allocate_buffer(VkBuffer buffer, MemoryUsage usage) 
   return a;
 }
 
+Allocation MemoryAllocator::create_buffer(VkDeviceSize size, VkBufferUsageFlags buffer_usage, MemoryUsage usage,
+                                          VkBuffer &buffer) {
+  VkBufferCreateInfo ci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  ci.size = size;
+  ci.usage = buffer_usage;
+  ci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  check(device_.vk().CreateBuffer(device_.handle(), &ci, nullptr, &buffer), "vkCreateBuffer");
+  try {
+    return allocate_buffer(buffer, usage);
+  } catch (...) {
+    device_.vk().DestroyBuffer(device_.handle(), buffer, nullptr);
+    buffer = VK_NULL_HANDLE;
+    throw;
+  }
+}
+
 Allocation MemoryAllocator::allocate_image(VkImage image, MemoryUsage usage) {
   VkMemoryRequirements req{};
   device_.vk().GetImageMemoryRequirements(device_.handle(), image, &req);

@@ -50,6 +50,9 @@ public:
 
   // Convenience: memory for an existing buffer or image, bound at once.
   Allocation allocate_buffer(VkBuffer buffer, MemoryUsage usage);
+  // A new buffer of `size` bytes with its memory bound (`buffer` is set; nothing is left behind
+  // when it throws).
+  Allocation create_buffer(VkDeviceSize size, VkBufferUsageFlags buffer_usage, MemoryUsage usage, VkBuffer &buffer);
   Allocation allocate_image(VkImage image, MemoryUsage usage);
 
   static constexpr VkDeviceSize kBlockSize = 32ull << 20;

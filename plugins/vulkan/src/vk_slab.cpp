@@ -29,17 +29,7 @@ size_t SlabAllocator::slabs() const {
 
 void SlabAllocator::add_slab(SizeClass &c) {
   Slab s;
-  VkBufferCreateInfo ci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  ci.size = kSlabBytes;
-  ci.usage = usage_;
-  ci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  check(device_.vk().CreateBuffer(device_.handle(), &ci, nullptr, &s.buffer), "vkCreateBuffer");
-  try {
-    s.memory = allocator_.allocate_buffer(s.buffer, MemoryUsage::Upload);
-  } catch (...) {
-    device_.vk().DestroyBuffer(device_.handle(), s.buffer, nullptr);
-    throw;
-  }
+  s.memory = allocator_.create_buffer(kSlabBytes, usage_, MemoryUsage::Upload, s.buffer);
   const uint32_t slab = uint32_t(c.slabs.size());
   c.slabs.push_back(s);
   const uint32_t count = uint32_t(kSlabBytes / c.slot_bytes);

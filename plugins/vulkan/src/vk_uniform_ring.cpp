@@ -25,17 +25,9 @@ UniformRing::~UniformRing() {
 UniformRing::Chunk UniformRing::create_chunk() {
   if (chunks_.size() >= kMaxChunks) throw VkError(VK_ERROR_OUT_OF_POOL_MEMORY, "uniform ring: too many chunks in flight");
   Chunk c;
-  VkDevice dev = device_.handle();
-  VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  bi.size = VkDeviceSize(kChunkCapacity) + range_; // the last offset still has a full range behind it
-  bi.usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT;
-  check(device_.vk().CreateBuffer(dev, &bi, nullptr, &c.buffer), "vkCreateBuffer");
-  try {
-    c.memory = allocator_.allocate_buffer(c.buffer, MemoryUsage::Upload);
-  } catch (...) {
-    device_.vk().DestroyBuffer(dev, c.buffer, nullptr);
-    throw;
-  }
+  // The last offset still has a full range behind it.
+  c.memory = allocator_.create_buffer(VkDeviceSize(kChunkCapacity) + range_, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+                                      MemoryUsage::Upload, c.buffer);
   return c;
 }
 
