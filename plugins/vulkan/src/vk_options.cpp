@@ -14,7 +14,8 @@ Options Options::from_environment() {
   o.pipeline_cache = settings.flag("NOVEM_VK_PIPELINE_CACHE", true);
   o.barrier_tracking = settings.flag("NOVEM_VK_BARRIERS", true);
   o.suballocation = settings.flag("NOVEM_VK_SUBALLOC", true);
-  o.dynamic_blend = settings.flag("NOVEM_VK_DYNAMIC_BLEND", true);
+  // Dynamic blend state is part of the dirty-state technique: NOVEM_VK_DIRTY=0 turns it off too.
+  o.dynamic_blend = o.dirty_state && settings.flag("NOVEM_VK_DYNAMIC_BLEND", true);
   o.slabs = settings.flag("NOVEM_VK_SLABS", true);
   if (o.pipeline_cache) o.cache_dir = settings.cache_dir();
   return o;
