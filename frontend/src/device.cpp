@@ -244,6 +244,10 @@ HRESULT Device::reset(D3DPRESENT_PARAMETERS *parameters, bool extended) {
   }
   *parameters = pp;
   present_parameters_ = pp;
+  // "The cursor does not survive when the device is lost": SetCursorProperties must be called
+  // again after Reset (SetCursorProperties' documentation).
+  if (cursor_set_ && device_window_) reset_window_cursor();
+  cursor_set_ = false;
   device_window_ = window;
   back_buffer_->release_private_ref();
   if (auto_depth_stencil_) auto_depth_stencil_->release_private_ref();

@@ -40,6 +40,7 @@ struct Sdl {
   void (*SetCursor)(void *) = nullptr;
   void (*FreeCursor)(void *) = nullptr;
   int (*ShowCursor)(int) = nullptr;
+  void *(*GetDefaultCursor)() = nullptr;
   void (*WarpMouseInWindow)(void *, int, int) = nullptr;
   bool ok = false;
 };
@@ -67,6 +68,7 @@ const Sdl &sdl() {
     find(lib, "SDL_SetCursor", s.SetCursor);
     find(lib, "SDL_FreeCursor", s.FreeCursor);
     find(lib, "SDL_ShowCursor", s.ShowCursor);
+    find(lib, "SDL_GetDefaultCursor", s.GetDefaultCursor);
     find(lib, "SDL_WarpMouseInWindow", s.WarpMouseInWindow);
     s.ok = s.GetWindowWMInfo && s.GetVersion && s.GetWindowSize;
   });
@@ -110,6 +112,10 @@ bool window_client_size(HWND hwnd, UINT &width, UINT &height) {
   return true;
 }
 
+// The SDL cursor made from the last SetCursorProperties image; SDL keeps the cursor it shows, so
+// the one before is freed once replaced.
+static void *d3d_cursor = nullptr;
+
 bool set_window_cursor(const uint32_t *argb, UINT width, UINT height, UINT hotspot_x, UINT hotspot_y) {
   const Sdl &s = sdl();
   if (!s.CreateRGBSurfaceWithFormatFrom || !s.CreateColorCursor || !s.SetCursor || !s.FreeSurface) return false;
@@ -120,12 +126,18 @@ bool set_window_cursor(const uint32_t *argb, UINT width, UINT height, UINT hotsp
   void *cursor = s.CreateColorCursor(surface, int(hotspot_x), int(hotspot_y));
   s.FreeSurface(surface);
   if (!cursor) return false;
-  // SDL keeps the cursor it shows; the one before it is freed once replaced.
-  static void *current = nullptr;
   s.SetCursor(cursor);
-  if (current && s.FreeCursor) s.FreeCursor(current);
-  current = cursor;
+  if (d3d_cursor && s.FreeCursor) s.FreeCursor(d3d_cursor);
+  d3d_cursor = cursor;
   return true;
+}
+
+void reset_window_cursor() {
+  const Sdl &s = sdl();
+  if (!d3d_cursor || !s.SetCursor || !s.GetDefaultCursor) return;
+  s.SetCursor(s.GetDefaultCursor());
+  if (s.FreeCursor) s.FreeCursor(d3d_cursor);
+  d3d_cursor = nullptr;
 }
 
 bool show_window_cursor(bool show) {

@@ -21,6 +21,8 @@ bool window_client_size(HWND hwnd, UINT &width, UINT &height);
 // its hotspot, shown or hidden. False when SDL is not in the process.
 bool set_window_cursor(const uint32_t *argb, UINT width, UINT height, UINT hotspot_x, UINT hotspot_y);
 bool show_window_cursor(bool show);
+// Puts SDL's default cursor back in place of the one set_window_cursor made (after Reset).
+void reset_window_cursor();
 // Moves the pointer to (x, y) in the window's client area.
 void warp_window_cursor(HWND hwnd, int x, int y);
 

@@ -268,6 +268,9 @@ TEST_CASE("window: the D3D9 cursor becomes the SDL cursor of the window", "[wind
     CHECK(d.device->ShowCursor(TRUE) == FALSE);
     CHECK(SDL_ShowCursor(SDL_QUERY) == SDL_ENABLE);
     image->Release();
+    // The cursor does not survive Reset (SetCursorProperties' documentation): SDL's default again.
+    REQUIRE(d.device->Reset(&d.pp) == D3D_OK);
+    CHECK(SDL_GetCursor() == SDL_GetDefaultCursor());
   }
   SDL_DestroyWindow(window);
 }
