@@ -32,12 +32,13 @@ uint8_t element_size(BYTE type) {
   }
 }
 
-ff::TextureKind texture_kind(Texture *texture) {
+// compares: a depth texture sampled with the depth comparison (Device::compares_depth).
+ff::TextureKind texture_kind(Texture *texture, bool compares) {
   if (!texture) return ff::kTextureNone;
   switch (texture->type()) {
   case NV_IMAGE_TYPE_CUBE: return ff::kTextureCube;
   case NV_IMAGE_TYPE_3D: return ff::kTextureVolume;
-  default: return ff::kTexture2D;
+  default: return compares ? ff::kTextureDepth : ff::kTexture2D;
   }
 }
 
@@ -176,7 +177,7 @@ ff::PixelKey Device::ff_pixel_key(D3DPRIMITIVETYPE type) const {
     st.result_temp = (ts[D3DTSS_RESULTARG] & D3DTA_SELECTMASK) == D3DTA_TEMP;
     // SetTexture marks the pipeline dirty only when a stage's texture kind changes: a key field
     // that reads more of the texture must widen that test.
-    st.texture = texture_kind(state_.textures[s]);
+    st.texture = texture_kind(state_.textures[s], compares_depth(state_.textures[s]));
     const DWORD flags = ts[D3DTSS_TEXTURETRANSFORMFLAGS];
     if (flags & D3DTTFF_PROJECTED) {
       const DWORD count = flags & 0xffu;

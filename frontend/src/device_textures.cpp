@@ -288,9 +288,10 @@ bool Device::compares_depth(const Texture *t) {
 }
 
 bool Device::compares_depth_at(uint32_t slot) const {
-  // A pixel shader's 2D sampler reading a depth texture compares, as the vendors' drivers do (the
-  // fixed-function stages read the depth value: their shaders have no key for it).
-  return slot < 16 && state_.pixel_shader && (state_.pixel_shader->compiled().reflection.samplers_used >> slot & 1u) &&
+  // A 2D sampler reading a depth texture compares, as the vendors' drivers do: a pixel shader's
+  // (depth_samplers in its variant key) and a fixed-function stage's (ff::kTextureDepth).
+  if (!state_.pixel_shader) return slot < ff::kStages && (ff_samplers_ >> slot & 1u) && compares_depth(state_.textures[slot]);
+  return slot < 16 && (state_.pixel_shader->compiled().reflection.samplers_used >> slot & 1u) &&
          compares_depth(state_.textures[slot]) && declared_type(slot) == NV_IMAGE_TYPE_2D;
 }
 

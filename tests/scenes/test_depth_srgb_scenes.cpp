@@ -118,6 +118,54 @@ TEST_CASE("Depth textures sample the depth comparison (hardware shadow maps)", "
   for (D3DFORMAT f : {D3DFMT_D24S8, D3DFMT_D16, D3DFMT_D24X8}) shadow_scene(f);
 }
 
+TEST_CASE("A fixed-function stage samples a depth texture with the depth comparison", "[scenes][depth_srgb]") {
+  // As NVIDIA's and AMD's drivers: the stage's texture coordinate z is the reference.
+  struct TLTex {
+    float x, y, z, rhw;
+    float u, v, r;
+  };
+  auto rendered = render_all("shadow_map_ff", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
+    IDirect3DTexture9 *map = nullptr;
+    HR(dev->CreateTexture(64, 64, 1, D3DUSAGE_DEPTHSTENCIL, D3DFMT_D24S8, D3DPOOL_DEFAULT, &map, nullptr));
+    ShaderSet texld(dev, "vs20_pass_texcoord_v1", "ps20_texld", kClipElements);
+    render_shadow_map(dev, map, texld);
+    texld.release(dev);
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff0000ff, 1.0f, 0));
+    HR(dev->SetVertexShader(nullptr));
+    HR(dev->SetPixelShader(nullptr));
+    HR(dev->SetFVF(D3DFVF_XYZRHW | D3DFVF_TEX1 | D3DFVF_TEXCOORDSIZE3(0)));
+    HR(dev->SetTexture(0, map));
+    HR(dev->SetTextureStageState(0, D3DTSS_COLOROP, D3DTOP_SELECTARG1));
+    HR(dev->SetTextureStageState(0, D3DTSS_COLORARG1, D3DTA_TEXTURE));
+    HR(dev->SetTextureStageState(0, D3DTSS_ALPHAOP, D3DTOP_SELECTARG1));
+    HR(dev->SetTextureStageState(0, D3DTSS_ALPHAARG1, D3DTA_TEXTURE));
+    HR(dev->SetSamplerState(0, D3DSAMP_ADDRESSU, D3DTADDRESS_CLAMP));
+    HR(dev->SetSamplerState(0, D3DSAMP_ADDRESSV, D3DTADDRESS_CLAMP));
+    HR(dev->SetSamplerState(0, D3DSAMP_MINFILTER, D3DTEXF_LINEAR));
+    HR(dev->SetSamplerState(0, D3DSAMP_MAGFILTER, D3DTEXF_LINEAR));
+    // Rows 0..31, reference 0.7: pixel x samples u = x / 64 (D3D9's pixel centres), so the left
+    // half is shadowed (0.7 > 0.5), the right half lit, column 32 half of each (PCF).
+    const TLTex top[4] = {{0, 0, 0, 1, 0, 0, 0.7f}, {64, 0, 0, 1, 1, 0, 0.7f}, {0, 32, 0, 1, 0, 0.5f, 0.7f},
+                          {64, 32, 0, 1, 1, 0.5f, 0.7f}};
+    HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, top, sizeof(TLTex)));
+    // Rows 32..63, reference 0.3: lit everywhere (0.3 <= 0.5).
+    const TLTex bottom[4] = {{0, 32, 0, 1, 0, 0.5f, 0.3f}, {64, 32, 0, 1, 1, 0.5f, 0.3f}, {0, 64, 0, 1, 0, 1, 0.3f},
+                             {64, 64, 0, 1, 1, 1, 0.3f}};
+    HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, bottom, sizeof(TLTex)));
+    HR(dev->SetTexture(0, nullptr));
+    CHECK(map->Release() == 0);
+  }, 2);
+  for (const Rendered &r : rendered) {
+    INFO("backend " << r.backend);
+    probe(r, 4, 12, 0xff000000, 0);
+    probe(r, 30, 20, 0xff000000, 0);
+    probe(r, 32, 10, 0xff808080, 4);
+    probe(r, 34, 20, 0xffffffff, 0);
+    probe(r, 10, 40, 0xffffffff, 0);
+    probe(r, 50, 52, 0xffffffff, 0);
+  }
+}
+
 TEST_CASE("INTZ depth textures sample the depth value", "[scenes][depth_srgb]") {
   auto rendered = render_all("intz", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
     IDirect3DTexture9 *map = nullptr;

@@ -116,7 +116,7 @@ std::vector<std::pair<std::string, PixelKey>> pixel_keys() {
   PixelKey all8;
   for (uint32_t s = 0; s < kStages; ++s) all8.stage[s] = stage(D3DTOP_MODULATE, D3DTA_TEXTURE, D3DTA_CURRENT);
   all8.stage[2].texture = kTextureCube, all8.stage[3].texture = kTextureVolume, all8.stage[4].projected = 4;
-  all8.stage[5].projected = 3;
+  all8.stage[5].projected = 3, all8.stage[6].texture = kTextureDepth;
   keys.emplace_back("stages8", all8);
   for (uint8_t f = kFogVarying; f <= kFogExp2; ++f)
     for (uint8_t w = 0; w < 2; ++w) {

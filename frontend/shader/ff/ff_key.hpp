@@ -40,7 +40,9 @@ enum TexGen : uint8_t {
 };
 
 // The sampler kind of a stage (from the bound texture's type).
-enum TextureKind : uint8_t { kTextureNone = 0, kTexture2D = 1, kTextureCube = 2, kTextureVolume = 3 };
+// kTextureDepth: a 2D depth texture (D3DUSAGE_DEPTHSTENCIL, D16/D24X8/D24S8) that the stage
+// samples as the vendors' drivers do, with the depth comparison (a hardware shadow map).
+enum TextureKind : uint8_t { kTextureNone = 0, kTexture2D = 1, kTextureCube = 2, kTextureVolume = 3, kTextureDepth = 4 };
 
 // Fog the pixel shader applies (FOGENABLE with FOGTABLEMODE / FOGVERTEXMODE).
 enum PixelFog : uint8_t {

@@ -176,7 +176,7 @@ void PixelGenerator::declare_interface(uint32_t stages) {
       in_texcoord_[loc] = e_.input(conv::kLocationTexcoord + loc, "in_texcoord");
     }
     const spv::Dim dim = st.texture == kTextureCube ? spv::Dim::Cube : st.texture == kTextureVolume ? spv::Dim::Dim3D : spv::Dim::Dim2D;
-    const Id t_image = b_.type_image(e_.t_float, dim, 0, false, false, 1);
+    const Id t_image = b_.type_image(e_.t_float, dim, st.texture == kTextureDepth ? 1 : 0, false, false, 1);
     sampler_[s] = b_.variable(spv::StorageClass::UniformConstant, b_.type_sampled_image(t_image), "stage");
     b_.decorate_binding(sampler_[s], conv::kDescriptorSet, conv::kPixelSamplerBindingBase + s);
   }
@@ -213,9 +213,19 @@ Id PixelGenerator::sample(uint32_t s) {
     const Id zero = e_.f(0.0f);
     tc = b_.fadd(tc, b_.composite_construct(e_.t_vec4, {off_u, off_v, zero, zero}));
   }
-  const Id coord = st.texture == kTexture2D ? b_.swizzle(tc, {0, 1}) : e_.xyz(tc);
+  const bool flat = st.texture == kTexture2D || st.texture == kTextureDepth;
+  const Id coord = flat ? b_.swizzle(tc, {0, 1}) : e_.xyz(tc);
   const Id sampler = b_.load(sampler_[s]);
-  Id texel = b_.image_sample(spv::Op::OpImageSampleImplicitLod, e_.t_vec4, sampler, coord);
+  Id texel;
+  if (st.texture == kTextureDepth) {
+    // The comparison of the (projected) coordinate z, clamped to [0, 1], with the stored depth:
+    // 1 where it is not farther (LESS_EQUAL, the plugin's compare sampler), in every channel.
+    const Id reference = e_.clamp01(e_.comp(tc, 2));
+    const Id lit = b_.image_sample(spv::Op::OpImageSampleDrefImplicitLod, e_.t_float, sampler, coord, reference);
+    texel = b_.composite_construct(e_.t_vec4, {lit, lit, lit, lit});
+  } else {
+    texel = b_.image_sample(spv::Op::OpImageSampleImplicitLod, e_.t_vec4, sampler, coord);
+  }
   if (bumped && k_.stage[s - 1].color_op == D3DTOP_BUMPENVMAPLUMINANCE) {
     const Id lum = e_.uvec(ps::kBumpEnvLum + s - 1);
     const Id prev_b = e_.comp(texel_[s - 1], 2);
