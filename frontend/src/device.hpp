@@ -75,8 +75,9 @@ public:
   void forget_window(HWND window);
   // The device window (hDeviceWindow, else hFocusWindow); NULL for a headless device.
   HWND device_window() const { return device_window_; }
-  // GetFrontBufferData of any swap chain: the front image into a D3DPOOL_SYSTEMMEM A8R8G8B8 surface.
-  HRESULT read_front_buffer(uint32_t front_image, const D3DPRESENT_PARAMETERS &pp, Surface *dst);
+  // GetFrontBufferData of any swap chain: the front image into a D3DPOOL_SYSTEMMEM A8R8G8B8 surface
+  // of the screen's size (at the window's place; `window` NULL: headless) or the back buffer's.
+  HRESULT read_front_buffer(uint32_t front_image, HWND window, const D3DPRESENT_PARAMETERS &pp, Surface *dst);
   // READ_IMAGE of level `level` of face `layer` of image into the channel's readback area, then a wait.
   HRESULT read_image(uint32_t image, UINT width, UINT height, size_t texel_bytes, UINT level = 0, UINT layer = 0);
   // D3DPOOL_DEFAULT resources the application created and that still exist (DeviceChild).

@@ -1,14 +1,17 @@
 // Copies between surfaces: StretchRect (BLIT_IMAGE, colour and depth-stencil), ColorFill
 // (FILL_IMAGE), and the two readbacks, GetRenderTargetData and GetFrontBufferData (READ_IMAGE,
 // then a wait: readback is one of the few reasons to wait for the plugin).
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 
 #include "device.hpp"
+#include "direct3d9.hpp"
 #include "log.hpp"
 #include "math.hpp"
 #include "surface.hpp"
 #include "texture.hpp"
+#include "window.hpp"
 
 namespace novem {
 
@@ -200,15 +203,22 @@ HRESULT Device::GetRenderTargetData(IDirect3DSurface9 *src_iface, IDirect3DSurfa
 HRESULT Device::GetFrontBufferData(UINT swapchain, IDirect3DSurface9 *dst_iface) {
   auto *dst = static_cast<Surface *>(dst_iface);
   if (swapchain != 0 || !dst) return D3DERR_INVALIDCALL;
-  return read_front_buffer(front_image_, present_parameters_, dst);
+  return read_front_buffer(front_image_, device_window_, present_parameters_, dst);
 }
 
-// Any swap chain's front image (IDirect3DSwapChain9::GetFrontBufferData too).
-HRESULT Device::read_front_buffer(uint32_t front_image, const D3DPRESENT_PARAMETERS &pp, Surface *dst) {
+// Any swap chain's front image (IDirect3DSwapChain9::GetFrontBufferData too), into a
+// D3DPOOL_SYSTEMMEM A8R8G8B8 surface of the screen's size (the display mode: Windows' rule for
+// windowed devices; the front buffer lands at the window's place, a headless device's at the
+// top left, the rest reads black, where Windows would show the desktop) or of the back buffer's
+// (Novem also takes that: the front buffer alone).
+HRESULT Device::read_front_buffer(uint32_t front_image, HWND window, const D3DPRESENT_PARAMETERS &pp, Surface *dst) {
   if (!dst) return D3DERR_INVALIDCALL;
   const D3DSURFACE_DESC &d = dst->desc();
-  if (d.Pool != D3DPOOL_SYSTEMMEM || d.Format != D3DFMT_A8R8G8B8 || d.Width != pp.BackBufferWidth ||
-      d.Height != pp.BackBufferHeight)
+  D3DDISPLAYMODE mode{};
+  parent_->GetAdapterDisplayMode(0, &mode);
+  const bool front_sized = d.Width == pp.BackBufferWidth && d.Height == pp.BackBufferHeight;
+  const bool screen_sized = d.Width == mode.Width && d.Height == mode.Height;
+  if (d.Pool != D3DPOOL_SYSTEMMEM || d.Format != D3DFMT_A8R8G8B8 || (!front_sized && !screen_sized))
     return D3DERR_INVALIDCALL;
   const FormatInfo front = format_info(pp.BackBufferFormat);
   if (front.storage != NV_FORMAT_B8G8R8A8_UNORM && front.storage != NV_FORMAT_R5G6B5_UNORM) {
@@ -216,12 +226,25 @@ HRESULT Device::read_front_buffer(uint32_t front_image, const D3DPRESENT_PARAMET
     log_unimplemented(once, "GetFrontBufferData from this back buffer format");
     return D3DERR_INVALIDCALL;
   }
-  if (HRESULT hr = read_image(front_image, d.Width, d.Height, front.bytes_per_pixel); FAILED(hr)) return hr;
+  const UINT width = pp.BackBufferWidth, height = pp.BackBufferHeight;
+  if (HRESULT hr = read_image(front_image, width, height, front.bytes_per_pixel); FAILED(hr)) return hr;
+  int left = 0, top = 0;
+  if (!front_sized) {
+    if (window) window_position(window, left, top);
+    for (UINT y = 0; y < d.Height; ++y) {
+      auto *row = reinterpret_cast<uint32_t *>(dst->memory() + size_t(y) * dst->pitch());
+      std::fill(row, row + d.Width, 0xFF000000u);
+    }
+  }
   const uint8_t *rows = commands().channel().readback;
-  for (UINT y = 0; y < d.Height; ++y) {
-    uint8_t *out = dst->memory() + size_t(y) * dst->pitch();
-    for (UINT x = 0; x < d.Width; ++x, out += 4) {
-      const uint8_t *in = rows + (size_t(y) * d.Width + x) * front.bytes_per_pixel;
+  for (UINT y = 0; y < height; ++y) {
+    const int64_t dy = int64_t(top) + y;
+    if (dy < 0 || dy >= int64_t(d.Height)) continue;
+    for (UINT x = 0; x < width; ++x) {
+      const int64_t dx = int64_t(left) + x;
+      if (dx < 0 || dx >= int64_t(d.Width)) continue;
+      uint8_t *out = dst->memory() + size_t(dy) * dst->pitch() + size_t(dx) * 4;
+      const uint8_t *in = rows + (size_t(y) * width + x) * front.bytes_per_pixel;
       if (front.storage == NV_FORMAT_R5G6B5_UNORM) {
         const uint16_t p = uint16_t(in[0] | in[1] << 8);
         const uint32_t r = p >> 11, g = (p >> 5) & 63, b = p & 31;

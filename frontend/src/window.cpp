@@ -34,6 +34,7 @@ struct Sdl {
   void (*GetVersion)(SdlVersion *) = nullptr;
   void (*GetWindowSizeInPixels)(void *, int *, int *) = nullptr; // SDL 2.26
   void (*GetWindowSize)(void *, int *, int *) = nullptr;
+  void (*GetWindowPosition)(void *, int *, int *) = nullptr;
   void *(*CreateRGBSurfaceWithFormatFrom)(void *, int, int, int, int, uint32_t) = nullptr;
   void (*FreeSurface)(void *) = nullptr;
   void *(*CreateColorCursor)(void *, int, int) = nullptr;
@@ -62,6 +63,7 @@ const Sdl &sdl() {
     find(lib, "SDL_GetVersion", s.GetVersion);
     find(lib, "SDL_GetWindowSizeInPixels", s.GetWindowSizeInPixels);
     find(lib, "SDL_GetWindowSize", s.GetWindowSize);
+    find(lib, "SDL_GetWindowPosition", s.GetWindowPosition);
     find(lib, "SDL_CreateRGBSurfaceWithFormatFrom", s.CreateRGBSurfaceWithFormatFrom);
     find(lib, "SDL_FreeSurface", s.FreeSurface);
     find(lib, "SDL_CreateColorCursor", s.CreateColorCursor);
@@ -109,6 +111,13 @@ bool window_client_size(HWND hwnd, UINT &width, UINT &height) {
   if (w <= 0 || h <= 0) return false;
   width = UINT(w);
   height = UINT(h);
+  return true;
+}
+
+bool window_position(HWND hwnd, int &x, int &y) {
+  const Sdl &s = sdl();
+  if (!hwnd || !s.GetWindowPosition) return false;
+  s.GetWindowPosition(hwnd, &x, &y);
   return true;
 }
 

@@ -14,6 +14,9 @@ namespace novem {
 // an SDL window of a system Novem presents to (X11), or SDL is not in the process.
 bool native_window(HWND hwnd, const char *call, nv_window &out);
 
+// Where the window's client area is on the screen; false when it cannot be asked.
+bool window_position(HWND hwnd, int &x, int &y);
+
 // The window's client area in pixels; false when it cannot be asked.
 bool window_client_size(HWND hwnd, UINT &width, UINT &height);
 

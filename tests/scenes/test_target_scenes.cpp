@@ -227,6 +227,22 @@ TEST_CASE("GetFrontBufferData reads what the last Present showed", "[scenes][tar
     HR(dev->GetFrontBufferData(0, front));
     CHECK(pixel(10, 10) == 0xffff0000);
     CHECK(pixel(10, 40) == 0xff00ff00);
+    // A surface of the screen's size (Windows' rule for windowed devices): the front buffer at the
+    // top left (a headless device's place), the rest opaque black.
+    D3DDISPLAYMODE mode{};
+    HR(d3d->GetAdapterDisplayMode(0, &mode));
+    IDirect3DSurface9 *screen = nullptr;
+    HR(dev->CreateOffscreenPlainSurface(mode.Width, mode.Height, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM, &screen, nullptr));
+    HR(dev->GetFrontBufferData(0, screen));
+    D3DLOCKED_RECT lr;
+    HR(screen->LockRect(&lr, nullptr, D3DLOCK_READONLY));
+    auto at = [&](UINT x, UINT y) { return static_cast<const DWORD *>(lr.pBits)[size_t(y) * (UINT(lr.Pitch) / 4) + x]; };
+    CHECK(at(10, 10) == 0xffff0000);
+    CHECK(at(10, 40) == 0xff00ff00);
+    CHECK(at(64, 10) == 0xff000000);
+    CHECK(at(mode.Width - 1, mode.Height - 1) == 0xff000000);
+    HR(screen->UnlockRect());
+    CHECK(screen->Release() == 0);
     CHECK(front->Release() == 0);
     CHECK(dev->Release() == 0);
     CHECK(d3d->Release() == 0);
