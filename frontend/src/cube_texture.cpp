@@ -18,15 +18,6 @@ HRESULT CubeTexture::create(Device *device, UINT edge, UINT levels, DWORD usage,
   return D3D_OK;
 }
 
-HRESULT CubeTexture::QueryInterface(REFIID iid, void **out) {
-  if (out && IsEqualGUID(iid, IID_IDirect3DBaseTexture9)) {
-    AddRef();
-    *out = static_cast<IDirect3DCubeTexture9 *>(this);
-    return S_OK;
-  }
-  return query(iid, IID_IDirect3DCubeTexture9, out);
-}
-
 HRESULT CubeTexture::GetLevelDesc(UINT level, D3DSURFACE_DESC *desc) {
   if (!desc || level >= exposed_levels()) return D3DERR_INVALIDCALL;
   *desc = level_desc(level);

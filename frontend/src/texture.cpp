@@ -154,15 +154,6 @@ HRESULT Texture2D::create(Device *device, UINT width, UINT height, UINT levels, 
   return D3D_OK;
 }
 
-HRESULT Texture2D::QueryInterface(REFIID iid, void **out) {
-  if (out && IsEqualGUID(iid, IID_IDirect3DBaseTexture9)) {
-    AddRef();
-    *out = static_cast<IDirect3DTexture9 *>(this);
-    return S_OK;
-  }
-  return query(iid, IID_IDirect3DTexture9, out);
-}
-
 HRESULT Texture2D::GetLevelDesc(UINT level, D3DSURFACE_DESC *desc) {
   if (!desc || level >= exposed_levels()) return D3DERR_INVALIDCALL;
   *desc = level_desc(level);

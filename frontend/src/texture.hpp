@@ -74,28 +74,51 @@ protected:
   std::vector<Surface *> surfaces_; // layer-major, nullptr until asked for
 };
 
-// IDirect3DTexture9.
-class Texture2D final : public DeviceChild<IDirect3DTexture9>, public Texture {
+// The COM side every texture kind shares on top of Texture: the resource plumbing and
+// IDirect3DBaseTexture9's methods. Iface is IDirect3DTexture9, IDirect3DCubeTexture9 or
+// IDirect3DVolumeTexture9, kType its D3DRESOURCETYPE.
+template <class Iface, D3DRESOURCETYPE kType> class TextureObject : public DeviceChild<Iface>, public Texture {
 public:
-  static HRESULT create(Device *device, UINT width, UINT height, UINT levels, DWORD usage, D3DFORMAT format,
-                        D3DPOOL pool, Texture2D **out);
-  // CreateTexture's checks for a depth texture (D3DUSAGE_DEPTHSTENCIL); levels becomes 1.
-  static HRESULT check_depth(Device *device, UINT width, UINT height, UINT &levels, DWORD usage, D3DFORMAT format,
-                             D3DPOOL pool);
-  ~Texture2D() override { delete_surfaces(); }
+  ~TextureObject() override { delete_surfaces(); }
 
   IDirect3DBaseTexture9 *base() override { return this; }
-  void add_private_ref() override { DeviceChild::add_private_ref(); }
-  void release_private_ref() override { DeviceChild::release_private_ref(); }
+  void add_private_ref() override { DeviceChild<Iface>::add_private_ref(); }
+  void release_private_ref() override { DeviceChild<Iface>::release_private_ref(); }
 
-  HRESULT STDMETHODCALLTYPE QueryInterface(REFIID iid, void **out) override;
-  D3DRESOURCETYPE STDMETHODCALLTYPE GetType() override { return D3DRTYPE_TEXTURE; }
+  D3DRESOURCETYPE STDMETHODCALLTYPE GetType() override { return kType; }
   DWORD STDMETHODCALLTYPE SetLOD(DWORD lod) override { return set_lod(lod); }
   DWORD STDMETHODCALLTYPE GetLOD() override { return get_lod(); }
   DWORD STDMETHODCALLTYPE GetLevelCount() override { return exposed_levels(); }
   HRESULT STDMETHODCALLTYPE SetAutoGenFilterType(D3DTEXTUREFILTERTYPE filter) override { return set_autogen_filter(filter); }
   D3DTEXTUREFILTERTYPE STDMETHODCALLTYPE GetAutoGenFilterType() override { return autogen_filter(); }
   void STDMETHODCALLTYPE GenerateMipSubLevels() override { generate_mip_sub_levels(); }
+
+protected:
+  TextureObject(Device *device, nv_image_type type, UINT width, UINT height, UINT depth, UINT levels, DWORD usage,
+                D3DFORMAT format, D3DPOOL pool)
+      : DeviceChild<Iface>(device, 1), Texture(device, type, width, height, depth, levels, usage, format, pool) {}
+  // QueryInterface for IUnknown, IDirect3DResource9, IDirect3DBaseTexture9 and `own`.
+  HRESULT query_texture(REFIID iid, const IID &own, void **out) {
+    if (out && IsEqualGUID(iid, IID_IDirect3DBaseTexture9)) {
+      this->AddRef();
+      *out = static_cast<Iface *>(this);
+      return S_OK;
+    }
+    return this->query(iid, own, out);
+  }
+};
+
+// IDirect3DTexture9.
+class Texture2D final : public TextureObject<IDirect3DTexture9, D3DRTYPE_TEXTURE> {
+public:
+  static HRESULT create(Device *device, UINT width, UINT height, UINT levels, DWORD usage, D3DFORMAT format,
+                        D3DPOOL pool, Texture2D **out);
+  // CreateTexture's checks for a depth texture (D3DUSAGE_DEPTHSTENCIL); levels becomes 1.
+  static HRESULT check_depth(Device *device, UINT width, UINT height, UINT &levels, DWORD usage, D3DFORMAT format,
+                             D3DPOOL pool);
+  HRESULT STDMETHODCALLTYPE QueryInterface(REFIID iid, void **out) override {
+    return query_texture(iid, IID_IDirect3DTexture9, out);
+  }
   HRESULT STDMETHODCALLTYPE GetLevelDesc(UINT level, D3DSURFACE_DESC *desc) override;
   HRESULT STDMETHODCALLTYPE GetSurfaceLevel(UINT level, IDirect3DSurface9 **surface) override;
   HRESULT STDMETHODCALLTYPE LockRect(UINT level, D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD flags) override {
@@ -106,7 +129,7 @@ public:
 
 private:
   Texture2D(Device *device, UINT width, UINT height, UINT levels, DWORD usage, D3DFORMAT format, D3DPOOL pool)
-      : DeviceChild(device, 1), Texture(device, NV_IMAGE_TYPE_2D, width, height, 1, levels, usage, format, pool) {}
+      : TextureObject(device, NV_IMAGE_TYPE_2D, width, height, 1, levels, usage, format, pool) {}
 };
 
 } // namespace novem

@@ -37,20 +37,11 @@ HRESULT VolumeTexture::create(Device *device, UINT width, UINT height, UINT dept
 
 VolumeTexture::VolumeTexture(Device *device, UINT width, UINT height, UINT depth, UINT levels, DWORD usage,
                              D3DFORMAT format, D3DPOOL pool)
-    : DeviceChild(device, 1), Texture(device, NV_IMAGE_TYPE_3D, width, height, depth, levels, usage, format, pool),
+    : TextureObject(device, NV_IMAGE_TYPE_3D, width, height, depth, levels, usage, format, pool),
       volumes_(levels, nullptr) {}
 
 VolumeTexture::~VolumeTexture() {
   for (Volume *v : volumes_) delete v;
-}
-
-HRESULT VolumeTexture::QueryInterface(REFIID iid, void **out) {
-  if (out && IsEqualGUID(iid, IID_IDirect3DBaseTexture9)) {
-    AddRef();
-    *out = static_cast<IDirect3DVolumeTexture9 *>(this);
-    return S_OK;
-  }
-  return query(iid, IID_IDirect3DVolumeTexture9, out);
 }
 
 D3DVOLUME_DESC VolumeTexture::volume_desc(UINT level) const {

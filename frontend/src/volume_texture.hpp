@@ -41,7 +41,9 @@ private:
   PrivateData private_data_;
 };
 
-class VolumeTexture final : public DeviceChild<IDirect3DVolumeTexture9>, public Texture {
+// AUTOGENMIPMAP is refused at creation, so the shared autogen methods answer as Windows does for
+// volumes (SetAutoGenFilterType D3DERR_INVALIDCALL, GenerateMipSubLevels nothing).
+class VolumeTexture final : public TextureObject<IDirect3DVolumeTexture9, D3DRTYPE_VOLUMETEXTURE> {
 public:
   // Volumes are at most this many texels on a side: the least both Vulkan (maxImageDimension3D)
   // and GL guarantee.
@@ -51,18 +53,9 @@ public:
                         D3DFORMAT format, D3DPOOL pool, VolumeTexture **out);
   ~VolumeTexture() override;
 
-  IDirect3DBaseTexture9 *base() override { return this; }
-  void add_private_ref() override { DeviceChild::add_private_ref(); }
-  void release_private_ref() override { DeviceChild::release_private_ref(); }
-
-  HRESULT STDMETHODCALLTYPE QueryInterface(REFIID iid, void **out) override;
-  D3DRESOURCETYPE STDMETHODCALLTYPE GetType() override { return D3DRTYPE_VOLUMETEXTURE; }
-  DWORD STDMETHODCALLTYPE SetLOD(DWORD lod) override { return set_lod(lod); }
-  DWORD STDMETHODCALLTYPE GetLOD() override { return get_lod(); }
-  DWORD STDMETHODCALLTYPE GetLevelCount() override { return levels(); }
-  HRESULT STDMETHODCALLTYPE SetAutoGenFilterType(D3DTEXTUREFILTERTYPE) override { return D3DERR_INVALIDCALL; }
-  D3DTEXTUREFILTERTYPE STDMETHODCALLTYPE GetAutoGenFilterType() override { return D3DTEXF_LINEAR; }
-  void STDMETHODCALLTYPE GenerateMipSubLevels() override {}
+  HRESULT STDMETHODCALLTYPE QueryInterface(REFIID iid, void **out) override {
+    return query_texture(iid, IID_IDirect3DVolumeTexture9, out);
+  }
   HRESULT STDMETHODCALLTYPE GetLevelDesc(UINT level, D3DVOLUME_DESC *desc) override;
   HRESULT STDMETHODCALLTYPE GetVolumeLevel(UINT level, IDirect3DVolume9 **volume) override;
   HRESULT STDMETHODCALLTYPE LockBox(UINT level, D3DLOCKED_BOX *locked_box, const D3DBOX *box, DWORD flags) override;

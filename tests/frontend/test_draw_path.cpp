@@ -1,68 +1,12 @@
 // The draw path's shortcuts send the same commands as a full rebuild would: a render-state
 // change sends the new pipeline, a texture of the same kind only a new binding, one of another
 // kind a new pipeline too (on the plugin that counts what it executed, counting_plugin.cpp).
-#include <cstdint>
-
-#include <dlfcn.h>
-
-#include "api_fixture.hpp"
-
-#include <novem/commands.h>
+#include "counting_device.hpp"
 
 using namespace api_fixture;
 
-namespace {
-
-struct Counting {
-  Counting() {
-    d3d = Direct3DCreate9(D3D_SDK_VERSION);
-    D3DPRESENT_PARAMETERS pp = headless(16, 16);
-    REQUIRE(d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &device) == D3D_OK);
-    plugin = dlopen(NOVEM_COUNTING_PLUGIN, RTLD_NOW | RTLD_NOLOAD); // the copy the frontend loaded
-    REQUIRE(plugin);
-    executed_fn = reinterpret_cast<uint64_t (*)(uint32_t)>(dlsym(plugin, "novem_counting_plugin_executed"));
-    REQUIRE(executed_fn);
-    REQUIRE(device->CreateOffscreenPlainSurface(16, 16, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM, &readback, nullptr) == D3D_OK);
-    REQUIRE(device->GetBackBuffer(0, 0, D3DBACKBUFFER_TYPE_MONO, &back_buffer) == D3D_OK);
-  }
-  ~Counting() {
-    back_buffer->Release();
-    readback->Release();
-    CHECK(device->Release() == 0);
-    CHECK(d3d->Release() == 0);
-    dlclose(plugin);
-  }
-  // Commands of `opcode` executed since the last call for it; every command sent so far has
-  // executed once the readback returns.
-  uint64_t sent(uint32_t opcode) {
-    REQUIRE(device->GetRenderTargetData(back_buffer, readback) == D3D_OK);
-    const uint64_t now = executed_fn(opcode), delta = now - seen[opcode];
-    seen[opcode] = now;
-    return delta;
-  }
-  void draw() {
-    struct V {
-      float x, y, z, rhw;
-      D3DCOLOR c;
-      float u, v;
-    } v[3] = {{0, 0, 0.5f, 1, 0xffffffff, 0, 0}, {16, 0, 0.5f, 1, 0xffffffff, 1, 0}, {0, 16, 0.5f, 1, 0xffffffff, 0, 1}};
-    REQUIRE(device->SetFVF(D3DFVF_XYZRHW | D3DFVF_DIFFUSE | D3DFVF_TEX1) == D3D_OK);
-    REQUIRE(device->DrawPrimitiveUP(D3DPT_TRIANGLELIST, 1, v, sizeof(V)) == D3D_OK);
-  }
-
-  Backend backend{NOVEM_COUNTING_PLUGIN};
-  IDirect3D9 *d3d = nullptr;
-  IDirect3DDevice9 *device = nullptr;
-  void *plugin = nullptr;
-  uint64_t (*executed_fn)(uint32_t) = nullptr;
-  IDirect3DSurface9 *readback = nullptr, *back_buffer = nullptr;
-  uint64_t seen[NV_OP_COUNT] = {};
-};
-
-} // namespace
-
 TEST_CASE("a blend change per draw sends a pipeline per draw, and returning to it sends it again", "[api][draw_path]") {
-  Counting c;
+  CountingDevice c;
   IDirect3DDevice9 *dev = c.device;
   REQUIRE(dev->SetRenderState(D3DRS_ALPHABLENDENABLE, TRUE) == D3D_OK);
   c.draw();
@@ -85,7 +29,7 @@ TEST_CASE("a blend change per draw sends a pipeline per draw, and returning to i
 }
 
 TEST_CASE("a texture of the same kind sends a binding, one of another kind a pipeline as well", "[api][draw_path]") {
-  Counting c;
+  CountingDevice c;
   IDirect3DDevice9 *dev = c.device;
   IDirect3DTexture9 *a = nullptr, *b = nullptr;
   IDirect3DCubeTexture9 *cube = nullptr;

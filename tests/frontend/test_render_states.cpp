@@ -4,11 +4,7 @@
 #include <bit>
 #include <cstdint>
 
-#include <dlfcn.h>
-
-#include "api_fixture.hpp"
-
-#include <novem/commands.h>
+#include "counting_device.hpp"
 
 using namespace api_fixture;
 
@@ -61,48 +57,6 @@ TEST_CASE("caps: stencil, scissor, depth bias, blend factor, separate alpha", "[
 }
 
 namespace {
-
-// A headless device on the counting plugin, and the count of each opcode its thread executed.
-struct CountingDevice {
-  CountingDevice() {
-    d3d = Direct3DCreate9(D3D_SDK_VERSION);
-    D3DPRESENT_PARAMETERS pp = headless(16, 16);
-    REQUIRE(d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &device) == D3D_OK);
-    plugin = dlopen(NOVEM_COUNTING_PLUGIN, RTLD_NOW | RTLD_NOLOAD); // the copy the frontend loaded
-    REQUIRE(plugin);
-    executed_fn = reinterpret_cast<uint64_t (*)(uint32_t)>(dlsym(plugin, "novem_counting_plugin_executed"));
-    REQUIRE(executed_fn);
-    REQUIRE(device->CreateOffscreenPlainSurface(16, 16, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM, &readback, nullptr) == D3D_OK);
-    REQUIRE(device->GetBackBuffer(0, 0, D3DBACKBUFFER_TYPE_MONO, &back_buffer) == D3D_OK);
-  }
-  ~CountingDevice() {
-    back_buffer->Release();
-    readback->Release();
-    CHECK(device->Release() == 0);
-    CHECK(d3d->Release() == 0);
-    dlclose(plugin);
-  }
-  // Every command sent so far has executed once the readback returns.
-  uint64_t executed(uint32_t opcode) {
-    REQUIRE(device->GetRenderTargetData(back_buffer, readback) == D3D_OK);
-    return executed_fn(opcode);
-  }
-  void draw() {
-    struct V {
-      float x, y, z, rhw;
-      D3DCOLOR c;
-    } v[3] = {{0, 0, 0.5f, 1, 0xffffffff}, {16, 0, 0.5f, 1, 0xffffffff}, {0, 16, 0.5f, 1, 0xffffffff}};
-    REQUIRE(device->SetFVF(D3DFVF_XYZRHW | D3DFVF_DIFFUSE) == D3D_OK);
-    REQUIRE(device->DrawPrimitiveUP(D3DPT_TRIANGLELIST, 1, v, sizeof(V)) == D3D_OK);
-  }
-
-  Backend backend{NOVEM_COUNTING_PLUGIN};
-  IDirect3D9 *d3d = nullptr;
-  IDirect3DDevice9 *device = nullptr;
-  void *plugin = nullptr;
-  uint64_t (*executed_fn)(uint32_t) = nullptr;
-  IDirect3DSurface9 *readback = nullptr, *back_buffer = nullptr;
-};
 
 // What each of the state commands was sent since the last call.
 struct Sent {
