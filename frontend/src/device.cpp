@@ -210,14 +210,7 @@ HRESULT Device::TestCooperativeLevel() {
 void Device::unbind_all() {
   if (recording_) recording_->release_private_ref();
   recording_ = nullptr;
-  for (StreamBinding &stream : state_.streams)
-    if (stream.buffer) stream.buffer->release_private_ref();
-  if (state_.indices) state_.indices->release_private_ref();
-  for (Texture *t : state_.textures)
-    if (t) t->release_private_ref();
-  if (state_.vertex_declaration) state_.vertex_declaration->release_private_ref();
-  if (state_.vertex_shader) state_.vertex_shader->release_private_ref();
-  if (state_.pixel_shader) state_.pixel_shader->release_private_ref();
+  release_bound_objects(state_);
   state_ = DeviceState{};
   palettes_ = Palettes{};
   convolution_mono_kernel_ = {1, 1};

@@ -225,9 +225,9 @@ HRESULT Device::GetStreamSourceFreq(UINT stream, UINT *setting) {
 bool Device::instancing(uint32_t &instances, uint16_t &instance_slots) {
   constexpr UINT kFlags = D3DSTREAMSOURCE_INDEXEDDATA | D3DSTREAMSOURCE_INSTANCEDATA;
   instances = 1, instance_slots = 0;
-  instance_divisors_.fill(0);
   const UINT stream0 = state_.streams[0].frequency;
-  if (!(stream0 & D3DSTREAMSOURCE_INDEXEDDATA)) return true;
+  if (!(stream0 & D3DSTREAMSOURCE_INDEXEDDATA)) return true; // the divisors are read only with instance slots
+  instance_divisors_.fill(0);
   instances = std::max<UINT>(stream0 & ~kFlags, 1);
   for (uint32_t slot = 1; slot < state_.streams.size(); ++slot) {
     const UINT f = state_.streams[slot].frequency;

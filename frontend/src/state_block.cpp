@@ -143,16 +143,18 @@ StateBlock::StateBlock(Device *device, const StateMask &mask, ULONG public_refs)
   copy_from(device->state_);
 }
 
-StateBlock::~StateBlock() {
-  for (StreamBinding &stream : state_.streams)
+void release_bound_objects(DeviceState &state) {
+  for (StreamBinding &stream : state.streams)
     if (stream.buffer) stream.buffer->release_private_ref();
-  if (state_.indices) state_.indices->release_private_ref();
-  for (Texture *t : state_.textures)
+  if (state.indices) state.indices->release_private_ref();
+  for (Texture *t : state.textures)
     if (t) t->release_private_ref();
-  if (state_.vertex_declaration) state_.vertex_declaration->release_private_ref();
-  if (state_.vertex_shader) state_.vertex_shader->release_private_ref();
-  if (state_.pixel_shader) state_.pixel_shader->release_private_ref();
+  if (state.vertex_declaration) state.vertex_declaration->release_private_ref();
+  if (state.vertex_shader) state.vertex_shader->release_private_ref();
+  if (state.pixel_shader) state.pixel_shader->release_private_ref();
 }
+
+StateBlock::~StateBlock() { release_bound_objects(state_); }
 
 void StateBlock::copy_from(const DeviceState &from) {
   const StateMask &m = mask_;

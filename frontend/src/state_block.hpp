@@ -44,6 +44,10 @@ struct StateMask {
   static StateMask for_type(D3DSTATEBLOCKTYPE type);
 };
 
+// Drops the private reference `state` holds on each object bound in it (buffers, textures,
+// declaration, shaders), as the device (Reset) and a state block (its destruction) must.
+void release_bound_objects(DeviceState &state);
+
 class StateBlock final : public DeviceObject<IDirect3DStateBlock9> {
 public:
   // A block holding what `mask` names of the device's current state (`public_refs` 1), or a
