@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "gl_log.hpp"
+#include "novem/driver_heap.hpp"
 #include "novem/image_layout.hpp"
 #include "novem/options.hpp"
 
@@ -40,6 +41,7 @@ Config Config::from_environment() {
   c.pipeline_cache = settings.flag("NOVEM_GL_PIPELINE_CACHE", true);
   c.barrier_tracking = settings.flag("NOVEM_GL_BARRIERS", true);
   c.suballocation = settings.flag("NOVEM_GL_SUBALLOC", true);
+  c.driver_heap = settings.flag("NOVEM_GL_DRIVER_HEAP", true);
   if (c.pipeline_cache) c.cache_dir = settings.cache_dir();
   return c;
 }
@@ -68,7 +70,9 @@ bool Executor::init(std::string &error) {
   // implementation-dependent); D3D9 needs exactly one 2^-n step per unit, so the units are
   // halved there. Float depth is counted as the spec defines.
   const GLubyte *renderer = gl_.GetString(GL_RENDERER);
-  unorm_depth_bias_scale_ = renderer && std::strstr(reinterpret_cast<const char *>(renderer), "llvmpipe") ? 0.5f : 1.0f;
+  const bool llvmpipe = renderer && std::strstr(reinterpret_cast<const char *>(renderer), "llvmpipe");
+  unorm_depth_bias_scale_ = llvmpipe ? 0.5f : 1.0f;
+  if (llvmpipe && config_.driver_heap) novem::keep_driver_heap();
   gl_.PixelStorei(GL_PACK_ALIGNMENT, 1);
   gl_.PixelStorei(GL_UNPACK_ALIGNMENT, 1);
   gl_.CreateVertexArrays(1, &vao_);

@@ -35,6 +35,7 @@ struct Config {
   bool pipeline_cache = true; // NOVEM_GL_PIPELINE_CACHE: programs kept per pair and on disk; 0 = link per SET_PIPELINE
   bool barrier_tracking = true; // NOVEM_GL_BARRIERS: 0 = glMemoryBarrier(ALL) before every draw
   bool suballocation = true; // NOVEM_GL_SUBALLOC: buffers split from large mapped storage, constants through a ring
+  bool driver_heap = true;   // NOVEM_GL_DRIVER_HEAP: 0 = leave glibc's trim threshold alone on llvmpipe (novem/driver_heap.hpp)
   std::string cache_dir;     // NOVEM_CACHE_DIR: where program binaries live ("" = none)
   static Config from_environment();
 };

@@ -17,8 +17,10 @@
 #include "ff_shaders.hpp"
 #include "spirv_interp.hpp"
 #include "spirv_test_support.hpp"
+#include "translate/conventions.hpp"
 
 using namespace novem::ff;
+namespace conv = novem::d3d9::conv;
 using Vec4 = std::array<float, 4>;
 
 namespace {
@@ -217,7 +219,7 @@ VsResult run_vs(const VertexKey& k, const VertexConstants& c, const std::map<uin
   novem::test::SpirvInterpreter vm(words);
   REQUIRE(vm.ok());
   for (const auto& [location, value] : inputs) vm.set_input(location, value);
-  vm.set_uniform(0, 0, &c, sizeof c);
+  vm.set_uniform(conv::kVertexUniformSet, conv::kVertexUniformBinding, &c, sizeof c);
   const bool ran = vm.run();
   INFO(vm.error());
   REQUIRE(ran);
@@ -431,7 +433,7 @@ PsRun run_ps(const PixelKey& k, const PixelConstants& c, Vec4 diffuse, Vec4 spec
   vm.set_input(16, diffuse);
   vm.set_input(17, specular);
   vm.set_input(18, {fog, fog, fog, fog});
-  vm.set_uniform(0, 1, &c, sizeof c);
+  vm.set_uniform(conv::kPixelUniformSet, conv::kPixelUniformBinding, &c, sizeof c);
   const bool ran = vm.run();
   INFO(vm.error());
   REQUIRE(ran);

@@ -10,8 +10,9 @@
  *    +Y up and Z in [0, 1] (D3D's), so NDC y = +1 lands on the viewport's top row.
  *  - Winding (nv_cull) is as seen in the render target with row 0 at the top.
  *  - Clear and scissor rectangles arrive already clipped to the target.
- *  - Shaders are SPIR-V. Uniforms: one std140 uniform block per stage, descriptor set 0,
- *    binding 0 for the vertex stage and 1 for the pixel stage, filled from SET_CONSTANTS.
+ *  - Shaders are SPIR-V. Uniforms: one std140 uniform block per stage, filled from
+ *    SET_CONSTANTS: the vertex stage's at set 0, binding 0, the pixel stage's at set 1, binding 1
+ *    (ABI 6; they were both set 0 before). Samplers are set 2 (nv_cmd_set_texture).
  *    Vertex inputs use the locations of nv_vertex_attribute; stage interfaces are matched by
  *    location.
  */
@@ -406,7 +407,7 @@ enum nv_texture_flags {
 #define NV_MAX_VERTEX_TEXTURES 4
 
 /* Binds image (0: none) with sampler to texture slot `slot` of stage (NV_STAGE_VERTEX: 0..3,
- * NV_STAGE_PIXEL: 0..15). The shader's combined image sampler sN of that stage is set 0, binding
+ * NV_STAGE_PIXEL: 0..15). The shader's combined image sampler sN of that stage is set 2 (ABI 6), binding
  * 16 + N (pixel) or 32 + N (vertex). A slot with no image samples (0, 0, 0, 1). */
 typedef struct nv_cmd_set_texture {
   uint32_t stage; uint32_t slot; uint32_t image; nv_sampler_desc sampler;

@@ -1,5 +1,5 @@
-// The uniform blocks of the fixed-function shaders (std140, descriptor set 0; vertex stage
-// binding 0, pixel stage binding 1, as every shader of the project). Each block is an array of
+// The uniform blocks of the fixed-function shaders (std140; vertex stage set 0 binding 0, pixel
+// stage set 1 binding 1, as every shader of the project). Each block is an array of
 // vec4 (`vec4 v[N]`, ArrayStride 16); the structs below name the vec4s. Matrices are D3D's
 // row-vector matrices stored row by row, which the shaders read as column-major mat4 columns, so
 // that `M * v` in the shader is D3D's `v * M`. The frontend fills them

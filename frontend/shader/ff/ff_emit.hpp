@@ -37,8 +37,8 @@ struct Emitter {
     for (int32_t i = 0; i <= 7; ++i) b.const_int(i);
   }
 
-  // uniform <name> { vec4 v[count]; } at set 0, `binding`.
-  void declare_block(uint32_t count, uint32_t binding, const char* name) {
+  // uniform <name> { vec4 v[count]; } at `set`, `binding`.
+  void declare_block(uint32_t count, uint32_t set, uint32_t binding, const char* name) {
     const Id t_array = b.type_array(t_vec4, count, 16);
     const Id t_block = b.type_struct({t_array});
     b.name(t_block, name);
@@ -46,7 +46,7 @@ struct Emitter {
     b.decorate(t_block, spv::Decoration::Block);
     b.member_decorate(t_block, 0, spv::Decoration::Offset, {0});
     block = b.variable(spv::StorageClass::Uniform, t_block, "ff");
-    b.decorate_binding(block, 0, binding);
+    b.decorate_binding(block, set, binding);
   }
   Id f(float x) { return b.const_float(x); }
   Id v4(float x, float y, float z, float w) { return b.const_fvec({x, y, z, w}); }

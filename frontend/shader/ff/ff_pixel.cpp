@@ -78,7 +78,7 @@ uint32_t PixelGenerator::active_stages() const {
 
 std::vector<uint32_t> PixelGenerator::build() {
   const uint32_t stages = active_stages();
-  e_.declare_block(ps::kCount, conv::kPixelUniformBinding, "FFPixelConstants");
+  e_.declare_block(ps::kCount, conv::kPixelUniformSet, conv::kPixelUniformBinding, "FFPixelConstants");
   declare_interface(stages);
   const Id main_fn = b_.begin_function(e_.t_void, {}, "main");
   clip();
@@ -178,7 +178,7 @@ void PixelGenerator::declare_interface(uint32_t stages) {
     const spv::Dim dim = st.texture == kTextureCube ? spv::Dim::Cube : st.texture == kTextureVolume ? spv::Dim::Dim3D : spv::Dim::Dim2D;
     const Id t_image = b_.type_image(e_.t_float, dim, st.texture == kTextureDepth ? 1 : 0, false, false, 1);
     sampler_[s] = b_.variable(spv::StorageClass::UniformConstant, b_.type_sampled_image(t_image), "stage");
-    b_.decorate_binding(sampler_[s], conv::kDescriptorSet, conv::kPixelSamplerBindingBase + s);
+    b_.decorate_binding(sampler_[s], conv::kSamplerSet, conv::kPixelSamplerBindingBase + s);
   }
   out_ = e_.output(0, "out_color");
 }

@@ -49,7 +49,7 @@ private:
 };
 
 std::vector<uint32_t> VertexGenerator::build() {
-  e_.declare_block(vs::kCount, conv::kVertexUniformBinding, "FFVertexConstants");
+  e_.declare_block(vs::kCount, conv::kVertexUniformSet, conv::kVertexUniformBinding, "FFVertexConstants");
   declare_interface();
   const Id main_fn = b_.begin_function(e_.t_void, {}, "main");
   position_ = b_.load(in_position_);

@@ -365,7 +365,7 @@ Id Translator::ubo() {
   b_.member_decorate(block, 6, Decoration::Offset, {conv::kFogParamsOffset});
   b_.member_decorate(block, 7, Decoration::Offset, {conv::kClipPlaneOffset});
   ubo_ = b_.variable(StorageClass::Uniform, block, vs_ ? "vsc" : "psc");
-  b_.decorate_binding(ubo_, conv::kDescriptorSet, refl_.uniform_binding);
+  b_.decorate_binding(ubo_, vs_ ? conv::kVertexUniformSet : conv::kPixelUniformSet, refl_.uniform_binding);
   refl_.uses_uniforms = true;
   return ubo_;
 }
@@ -592,7 +592,7 @@ Id Translator::sampler(uint32_t index) {
   const Id img = b_.type_image(t_f_, dim, depth ? 1 : 0, false, false, 1);
   const Id sim = b_.type_sampled_image(img);
   const Id var = b_.variable(StorageClass::UniformConstant, sim, "s" + std::to_string(index));
-  b_.decorate_binding(var, conv::kDescriptorSet,
+  b_.decorate_binding(var, conv::kSamplerSet,
                       (vs_ ? conv::kVertexSamplerBindingBase : conv::kPixelSamplerBindingBase) + index);
   samplers_[index] = var;
   refl_.samplers_used |= 1u << index;

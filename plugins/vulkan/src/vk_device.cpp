@@ -65,7 +65,8 @@ Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu, bool want_
   VkPhysicalDeviceVulkan12Properties v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
   VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &v12};
   instance.GetPhysicalDeviceProperties2(gpu, &props2);
-  unorm_depth_bias_scale_ = v12.driverID == VK_DRIVER_ID_MESA_LLVMPIPE ? 0.5f : 1.0f;
+  cpu_rasterizer_ = v12.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
+  unorm_depth_bias_scale_ = cpu_rasterizer_ ? 0.5f : 1.0f;
   instance.GetPhysicalDeviceMemoryProperties(gpu, &memory_);
   queue_family_ = graphics_family(instance, gpu);
   VkPhysicalDeviceFeatures have{};

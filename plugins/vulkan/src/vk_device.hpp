@@ -41,6 +41,7 @@ public:
   // What vkCmdSetDepthBias' constant is multiplied by, for a UNORM depth format, so that one
   // unit is that format's 2^-n step (the contract's unit); 1 where the driver counts so already.
   float unorm_depth_bias_scale() const { return unorm_depth_bias_scale_; }
+  bool cpu_rasterizer() const { return cpu_rasterizer_; } // lavapipe (novem/driver_heap.hpp)
   bool swapchain() const { return swapchain_; } // VK_KHR_swapchain is enabled
   // VK_EXT_extended_dynamic_state3 is enabled with colorBlendEnable, colorBlendEquation and
   // colorWriteMask: blend state is set with vkCmdSet*EXT, not built into pipelines.
@@ -59,6 +60,7 @@ private:
   bool independent_blend_ = false;
   uint32_t max_instance_divisor_ = 1;
   float unorm_depth_bias_scale_ = 1.0f;
+  bool cpu_rasterizer_ = false;
   bool swapchain_ = false;
   bool dynamic_blend_ = false;
 };

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "novem/driver_heap.hpp"
 #include "novem/image_layout.hpp"
 #include "vk_batch.hpp"
 #include "vk_buffer.hpp"
@@ -55,6 +56,7 @@ Executor::Executor(nv_channel &channel, const Options &options)
     : channel_(channel), options_(options), barriers_(options.barrier_tracking, channel.barriers) {
   instance_ = std::make_unique<Instance>(options_);
   device_ = std::make_unique<Device>(instance_->vk(), instance_->pick_physical_device(), options_.dynamic_blend);
+  if (options_.driver_heap && device_->cpu_rasterizer()) keep_driver_heap();
   allocator_ = std::make_unique<MemoryAllocator>(*device_, options_.suballocation, channel_.device_allocations);
   layout_ = std::make_unique<PipelineLayout>(*device_);
   pipelines_ = std::make_unique<PipelineCache>(
@@ -68,7 +70,13 @@ Executor::Executor(nv_channel &channel, const Options &options)
   static constexpr uint8_t kZeros[256] = {};
   null_buffer_->update(*batches_, 0, kZeros, sizeof kZeros, 0);
   samplers_ = std::make_unique<SamplerCache>(*device_);
-  descriptors_ = std::make_unique<DescriptorArena>(*device_, layout_->set_layout());
+  for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
+    uniform_sets_[s] = std::make_unique<DescriptorArena>(
+        *device_, layout_->set_layout(s == NV_STAGE_VERTEX ? PipelineLayout::kVertexUniformSet : PipelineLayout::kPixelUniformSet),
+        std::vector<VkDescriptorPoolSize>{{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1}});
+  texture_sets_ = std::make_unique<DescriptorArena>(
+      *device_, layout_->set_layout(PipelineLayout::kTextureSet),
+      std::vector<VkDescriptorPoolSize>{{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, kImageDescriptors}});
   static constexpr uint8_t kOpaqueBlack[4] = {0, 0, 0, 0xFF}; // B, G, R, A
   for (uint32_t t = 0; t < 3; ++t) {
     default_textures_[t] = std::make_unique<Image>(*device_, *allocator_, NV_FORMAT_B8G8R8A8_UNORM, 1, 1,
@@ -91,7 +99,8 @@ Executor::~Executor() {
   null_buffer_.reset();
   slabs_.reset(); // after every buffer: their slots go back to it
   for (auto &t : default_textures_) t.reset();
-  descriptors_.reset();
+  for (auto &a : uniform_sets_) a.reset();
+  texture_sets_.reset();
   samplers_.reset();
   uniforms_.reset();
   pipelines_.reset();
@@ -132,7 +141,7 @@ VkCommandBuffer Executor::command_buffer() {
   blend_valid_ = false;
   vertex_dirty_ = true;
   index_dirty_ = true;
-  constants_bind_ = true;
+  uniform_bind_[NV_STAGE_VERTEX] = uniform_bind_[NV_STAGE_PIXEL] = texture_bind_ = true;
   return cmd;
 }
 
@@ -404,56 +413,81 @@ bool Executor::prepare_draw(VkCommandBuffer cmd) {
   if (!options_.dirty_state) {
     // Without dirty tracking (NOVEM_VK_DIRTY=0) every draw binds and sets everything again.
     bound_pipeline_ = VK_NULL_HANDLE;
-    dynamic_dirty_ = vertex_dirty_ = index_dirty_ = constants_bind_ = set_dirty_ = true;
+    dynamic_dirty_ = vertex_dirty_ = index_dirty_ = texture_set_dirty_ = true;
     raster_valid_ = blend_valid_ = false;
     image_infos_valid_ = 0;
-    constants_dirty_[NV_STAGE_VERTEX] = constants_dirty_[NV_STAGE_PIXEL] = true;
+    for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) constants_dirty_[s] = uniform_set_dirty_[s] = true;
   }
   if (!bind_pipeline(cmd)) return false;
   record_dynamic_state(cmd);
   bind_vertex_buffers(cmd);
-  bind_constants(cmd);
+  bind_descriptors(cmd);
   mark_textures_used(batches_->recording_id());
   return true;
 }
 
-void Executor::bind_constants(VkCommandBuffer cmd) {
+void Executor::bind_descriptors(VkCommandBuffer cmd) {
+  const NovemVkDevice &vk = device_->vk();
   uint32_t need = 0;
   for (auto &c : constants_) need += std::max<uint32_t>(uint32_t(c.size()), 256) + 256;
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
     if (constants_[s].size() <= ubo_range_[s]) continue;
     ubo_range_[s] = std::min((uint32_t(constants_[s].size()) + 255) / 256 * 256, uniforms_->range());
-    set_dirty_ = true;
+    uniform_set_dirty_[s] = true;
   }
-  if (uniforms_->reserve(*batches_, need)) {
-    constants_dirty_[0] = constants_dirty_[1] = true;
-    set_dirty_ = true;
-  }
+  if (uniforms_->reserve(*batches_, need)) // a new chunk: every block moves, every set names it
+    for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) constants_dirty_[s] = uniform_set_dirty_[s] = true;
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
-    if (!constants_dirty_[s]) continue;
-    constants_offset_[s] = uniforms_->push(constants_[s].data(), uint32_t(constants_[s].size()));
-    constants_dirty_[s] = false;
-    constants_bind_ = true;
+    if (constants_dirty_[s]) {
+      constants_offset_[s] = uniforms_->push(constants_[s].data(), uint32_t(constants_[s].size()));
+      constants_dirty_[s] = false;
+      uniform_bind_[s] = true;
+    }
+    if (uniform_set_dirty_[s] || !uniform_set_[s]) {
+      uniform_set_[s] = uniform_sets_[s]->allocate(*batches_);
+      write_uniform_set(s);
+      uniform_set_dirty_[s] = false;
+      uniform_bind_[s] = true;
+    } else {
+      uniform_sets_[s]->touch(*batches_); // the set's pool stays until this batch completes
+    }
+    if (!uniform_bind_[s]) continue;
+    // Only this stage's set: rebinding the other stage's (or the textures') would make lavapipe
+    // restage it, and llvmpipe store a new fragment state for the draw.
+    const uint32_t set = s == NV_STAGE_VERTEX ? PipelineLayout::kVertexUniformSet : PipelineLayout::kPixelUniformSet;
+    vk.CmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_->handle(), set, 1, &uniform_set_[s], 1,
+                             &constants_offset_[s]);
+    uniform_bind_[s] = false;
   }
-  if (set_dirty_ || !descriptor_set_) {
-    descriptor_set_ = descriptors_->allocate(*batches_);
-    write_descriptor_set(descriptor_set_);
-    set_dirty_ = false;
+  if (texture_set_dirty_ || !texture_set_) {
+    texture_set_ = texture_sets_->allocate(*batches_);
+    write_texture_set();
+    texture_set_dirty_ = false;
+    texture_bind_ = true;
   } else {
-    descriptors_->touch(*batches_); // the set's pool stays until this batch completes
+    texture_sets_->touch(*batches_);
   }
-  if (!constants_bind_ && constants_set_ == descriptor_set_) return;
-  constants_set_ = descriptor_set_;
-  device_->vk().CmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_->handle(), 0, 1,
-                                      &constants_set_, NV_STAGE_COUNT, constants_offset_);
-  constants_bind_ = false;
+  if (texture_bind_) {
+    vk.CmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_->handle(), PipelineLayout::kTextureSet, 1,
+                             &texture_set_, 0, nullptr);
+    texture_bind_ = false;
+  }
 }
 
-// Every binding of the layout is written, so whatever a shader declares is valid: a slot with no
+void Executor::write_uniform_set(uint32_t stage) {
+  const VkDescriptorBufferInfo ubo{uniforms_->buffer(), 0, ubo_range_[stage]};
+  VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+  w.dstSet = uniform_set_[stage];
+  w.dstBinding = stage == NV_STAGE_VERTEX ? 0 : 1; // commands.h: binding 0 vertex, 1 pixel
+  w.descriptorCount = 1;
+  w.descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+  w.pBufferInfo = &ubo;
+  device_->vk().UpdateDescriptorSets(device_->handle(), 1, &w, 0, nullptr);
+}
+
+// Every binding of the set is written, so whatever a shader declares is valid: a slot with no
 // (usable) image gets the default texture.
-void Executor::write_descriptor_set(VkDescriptorSet set) {
-  const VkDescriptorBufferInfo ubo[NV_STAGE_COUNT] = {{uniforms_->buffer(), 0, ubo_range_[NV_STAGE_VERTEX]},
-                                                      {uniforms_->buffer(), 0, ubo_range_[NV_STAGE_PIXEL]}};
+void Executor::write_texture_set() {
   const nv_sampler_desc default_desc{NV_FILTER_POINT, NV_FILTER_POINT, NV_FILTER_NONE, NV_ADDRESS_CLAMP,
                                      NV_ADDRESS_CLAMP, NV_ADDRESS_CLAMP, 1, 0, 0.0f, {0, 0, 0, 0}};
   auto info = [&](const TextureSlot &slot) {
@@ -478,29 +512,20 @@ void Executor::write_descriptor_set(VkDescriptorSet set) {
                                                      : textures_[NV_STAGE_VERTEX][i - NV_MAX_PIXEL_TEXTURES]);
     image_infos_valid_ |= 1u << i;
   }
-  const VkDescriptorImageInfo *images = image_infos_;
-  VkWriteDescriptorSet writes[4] = {};
+  VkWriteDescriptorSet writes[2] = {};
   for (auto &w : writes) {
     w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    w.dstSet = set;
-  }
-  writes[0].dstBinding = 0;
-  writes[1].dstBinding = 1;
-  for (uint32_t i = 0; i < 2; ++i) {
-    writes[i].descriptorCount = 1;
-    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
-    writes[i].pBufferInfo = &ubo[i]; // binding 0 vertex, 1 pixel
+    w.dstSet = texture_set_;
+    w.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
   }
   // Consecutive bindings of one type and stage: one write runs over them.
-  writes[2].dstBinding = kPixelTextureBinding;
-  writes[2].descriptorCount = NV_MAX_PIXEL_TEXTURES;
-  writes[2].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-  writes[2].pImageInfo = images;
-  writes[3].dstBinding = kVertexTextureBinding;
-  writes[3].descriptorCount = NV_MAX_VERTEX_TEXTURES;
-  writes[3].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-  writes[3].pImageInfo = images + NV_MAX_PIXEL_TEXTURES;
-  device_->vk().UpdateDescriptorSets(device_->handle(), 4, writes, 0, nullptr);
+  writes[0].dstBinding = kPixelTextureBinding;
+  writes[0].descriptorCount = NV_MAX_PIXEL_TEXTURES;
+  writes[0].pImageInfo = image_infos_;
+  writes[1].dstBinding = kVertexTextureBinding;
+  writes[1].descriptorCount = NV_MAX_VERTEX_TEXTURES;
+  writes[1].pImageInfo = image_infos_ + NV_MAX_PIXEL_TEXTURES;
+  device_->vk().UpdateDescriptorSets(device_->handle(), 2, writes, 0, nullptr);
 }
 
 void Executor::prepare_textures() {
@@ -621,7 +646,7 @@ void Executor::drop_image(uint32_t handle) {
     end_rendering();
     pipeline_dirty_ = true;
   }
-  if (texture_bound(handle)) set_dirty_ = true, image_infos_valid_ = 0;
+  if (texture_bound(handle)) texture_set_dirty_ = true, image_infos_valid_ = 0;
   Image *img = it->second.release();
   images_.erase(it);
   batches_->on_complete(img->last_use(), [img] { delete img; });
@@ -657,7 +682,7 @@ void Executor::create_image(const nv_cmd_create_image &a, const nv_cmd_header *)
   images_[a.image] = std::make_unique<Image>(*device_, *allocator_, nv_format(a.format), a.width, a.height, a.usage,
                                             a.levels, nv_image_type(a.type), a.depth, a.samples);
   if (is_target(a.image)) pipeline_dirty_ = true;
-  if (texture_bound(a.image)) set_dirty_ = true, image_infos_valid_ = 0;
+  if (texture_bound(a.image)) texture_set_dirty_ = true, image_infos_valid_ = 0;
 }
 
 void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h) {
@@ -712,7 +737,7 @@ void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) {
   slot.sampler = a.sampler;
   slot.type = a.type;
   slot.flags = a.flags;
-  set_dirty_ = true;
+  texture_set_dirty_ = true;
   image_infos_valid_ &= ~(1u << (a.stage == NV_STAGE_PIXEL ? a.slot : NV_MAX_PIXEL_TEXTURES + a.slot));
 }
 

@@ -101,8 +101,11 @@ private:
   // Binds the index buffer when it changed; the buffer, or nullptr when none is usable.
   Buffer *bind_index_buffer(VkCommandBuffer cmd);
   bool prepare_draw(VkCommandBuffer cmd); // pipeline, dynamic state, vertex buffers, constants
-  void bind_constants(VkCommandBuffer cmd); // the uniform blocks and the textures: set 0
-  void write_descriptor_set(VkDescriptorSet set);
+  // The uniform blocks (sets 0 and 1) and the textures (set 2): writes a new set where its
+  // contents changed and rebinds only the sets whose set or dynamic offset changed.
+  void bind_descriptors(VkCommandBuffer cmd);
+  void write_uniform_set(uint32_t stage);
+  void write_texture_set();
   // Moves bound textures into the shader-read layout (ending rendering when one must move).
   void prepare_textures();
   void mark_textures_used(BatchId id);
@@ -135,7 +138,8 @@ private:
   std::unique_ptr<SlabAllocator> slabs_; // small buffers' slices; null when NOVEM_VK_SLABS=0
   std::unique_ptr<Buffer> null_buffer_; // bound to vertex slots that have no buffer
   std::unique_ptr<SamplerCache> samplers_;
-  std::unique_ptr<DescriptorArena> descriptors_;
+  std::unique_ptr<DescriptorArena> uniform_sets_[NV_STAGE_COUNT]; // sets 0 and 1
+  std::unique_ptr<DescriptorArena> texture_sets_;                  // set 2
   // 1x1 (0, 0, 0, 1) images, one per nv_image_type: what a slot with no image (or one of another
   // type than its shader declares) samples.
   std::unique_ptr<Image> default_textures_[3];
@@ -202,12 +206,14 @@ private:
   bool dynamic_dirty_ = true;
   bool vertex_dirty_ = true;
   bool index_dirty_ = true;
-  bool constants_dirty_[NV_STAGE_COUNT] = {true, true};
-  bool constants_bind_ = true;
-  uint32_t constants_offset_[NV_STAGE_COUNT] = {};
-  VkDescriptorSet constants_set_ = VK_NULL_HANDLE; // set 0 as last bound
-  VkDescriptorSet descriptor_set_ = VK_NULL_HANDLE; // set 0 as last written
-  bool set_dirty_ = true; // the uniform chunk or a texture changed: write a new set
+  bool constants_dirty_[NV_STAGE_COUNT] = {true, true}; // push the stage's block into the ring
+  uint32_t constants_offset_[NV_STAGE_COUNT] = {};      // its dynamic offset there
+  VkDescriptorSet uniform_set_[NV_STAGE_COUNT] = {};     // as last written
+  bool uniform_set_dirty_[NV_STAGE_COUNT] = {true, true}; // the uniform chunk or the range changed
+  bool uniform_bind_[NV_STAGE_COUNT] = {true, true};     // a new set or offset: bind it
+  VkDescriptorSet texture_set_ = VK_NULL_HANDLE;         // as last written
+  bool texture_set_dirty_ = true;                        // a texture or sampler changed
+  bool texture_bind_ = true;
   // Each stage's uniform descriptor range: its biggest block so far, rounded up to 256 bytes. Not
   // the ring's whole range: llvmpipe copies a bound uniform buffer's whole range into its scene
   // at every state change (64 KiB a stage made most of a state change's cost on lavapipe).

@@ -104,34 +104,37 @@ bool has_stencil(VkFormat f) {
 
 PipelineLayout::PipelineLayout(const Device &device) : device_(device) {
   const NovemVkDevice &vk = device.vk();
-  // Set 0: the two uniform blocks, then the combined image samplers of the contract: pixel sN at
-  // 16 + N, vertex sN at 32 + N.
-  std::vector<VkDescriptorSetLayoutBinding> bindings;
-  bindings.push_back({0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr});
-  bindings.push_back({1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
+  // Set 0: the vertex uniform block (binding 0); set 1: the pixel one (binding 1); set 2: the
+  // combined image samplers of the contract, pixel sN at 16 + N, vertex sN at 32 + N.
+  std::vector<VkDescriptorSetLayoutBinding> sets[kSetCount];
+  sets[kVertexUniformSet].push_back({0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr});
+  sets[kPixelUniformSet].push_back({1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
   for (uint32_t i = 0; i < NV_MAX_PIXEL_TEXTURES; ++i)
-    bindings.push_back({kPixelTextureBinding + i, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
-                        VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
+    sets[kTextureSet].push_back({kPixelTextureBinding + i, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
+                                 VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
   for (uint32_t i = 0; i < NV_MAX_VERTEX_TEXTURES; ++i)
-    bindings.push_back({kVertexTextureBinding + i, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
-                        VK_SHADER_STAGE_VERTEX_BIT, nullptr});
-  VkDescriptorSetLayoutCreateInfo sci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  sci.bindingCount = uint32_t(bindings.size());
-  sci.pBindings = bindings.data();
-  check(vk.CreateDescriptorSetLayout(device.handle(), &sci, nullptr, &set_layout_), "vkCreateDescriptorSetLayout");
-  VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  lci.setLayoutCount = 1;
-  lci.pSetLayouts = &set_layout_;
-  VkResult r = vk.CreatePipelineLayout(device.handle(), &lci, nullptr, &layout_);
-  if (r < 0) {
-    vk.DestroyDescriptorSetLayout(device.handle(), set_layout_, nullptr);
-    throw VkError(r, "vkCreatePipelineLayout");
+    sets[kTextureSet].push_back({kVertexTextureBinding + i, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
+                                 VK_SHADER_STAGE_VERTEX_BIT, nullptr});
+  try {
+    for (uint32_t s = 0; s < kSetCount; ++s) {
+      VkDescriptorSetLayoutCreateInfo sci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+      sci.bindingCount = uint32_t(sets[s].size());
+      sci.pBindings = sets[s].data();
+      check(vk.CreateDescriptorSetLayout(device.handle(), &sci, nullptr, &set_layouts_[s]), "vkCreateDescriptorSetLayout");
+    }
+    VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    lci.setLayoutCount = kSetCount;
+    lci.pSetLayouts = set_layouts_;
+    check(vk.CreatePipelineLayout(device.handle(), &lci, nullptr, &layout_), "vkCreatePipelineLayout");
+  } catch (...) {
+    for (VkDescriptorSetLayout l : set_layouts_) vk.DestroyDescriptorSetLayout(device.handle(), l, nullptr);
+    throw;
   }
 }
 
 PipelineLayout::~PipelineLayout() {
   device_.vk().DestroyPipelineLayout(device_.handle(), layout_, nullptr);
-  device_.vk().DestroyDescriptorSetLayout(device_.handle(), set_layout_, nullptr);
+  for (VkDescriptorSetLayout l : set_layouts_) device_.vk().DestroyDescriptorSetLayout(device_.handle(), l, nullptr);
 }
 
 // ---- PipelineKey ----

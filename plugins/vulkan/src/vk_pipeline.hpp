@@ -40,12 +40,18 @@ public:
   PipelineLayout(const PipelineLayout &) = delete;
   PipelineLayout &operator=(const PipelineLayout &) = delete;
 
-  VkDescriptorSetLayout set_layout() const { return set_layout_; }
+  // The shader interface's sets (commands.h, ABI 6), by how often each changes.
+  static constexpr uint32_t kVertexUniformSet = 0; // the vertex stage's dynamic uniform buffer
+  static constexpr uint32_t kPixelUniformSet = 1;  // the pixel stage's
+  static constexpr uint32_t kTextureSet = 2;       // the 20 combined image samplers
+  static constexpr uint32_t kSetCount = 3;
+
+  VkDescriptorSetLayout set_layout(uint32_t set) const { return set_layouts_[set]; }
   VkPipelineLayout handle() const { return layout_; }
 
 private:
   const Device &device_;
-  VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
+  VkDescriptorSetLayout set_layouts_[kSetCount] = {};
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
 };
 

@@ -79,13 +79,12 @@ DescriptorArena::~DescriptorArena() {
 }
 
 VkDescriptorPool DescriptorArena::create_pool() {
-  const VkDescriptorPoolSize sizes[] = {
-      {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 2 * kSetsPerPool},
-      {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, (NV_MAX_PIXEL_TEXTURES + NV_MAX_VERTEX_TEXTURES) * kSetsPerPool}};
+  std::vector<VkDescriptorPoolSize> sizes = per_set_;
+  for (VkDescriptorPoolSize &s : sizes) s.descriptorCount *= kSetsPerPool;
   VkDescriptorPoolCreateInfo ci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   ci.maxSets = kSetsPerPool;
-  ci.poolSizeCount = uint32_t(std::size(sizes));
-  ci.pPoolSizes = sizes;
+  ci.poolSizeCount = uint32_t(sizes.size());
+  ci.pPoolSizes = sizes.data();
   VkDescriptorPool pool = VK_NULL_HANDLE;
   check(device_.vk().CreateDescriptorPool(device_.handle(), &ci, nullptr, &pool), "vkCreateDescriptorPool");
   return pool;

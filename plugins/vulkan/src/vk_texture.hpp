@@ -41,7 +41,9 @@ private:
 
 class DescriptorArena {
 public:
-  DescriptorArena(const Device &device, VkDescriptorSetLayout layout) : device_(device), layout_(layout) {}
+  // per_set: the descriptors one set of `layout` holds, by type.
+  DescriptorArena(const Device &device, VkDescriptorSetLayout layout, std::vector<VkDescriptorPoolSize> per_set)
+      : device_(device), layout_(layout), per_set_(std::move(per_set)) {}
   ~DescriptorArena(); // the GPU must be idle
   DescriptorArena(const DescriptorArena &) = delete;
   DescriptorArena &operator=(const DescriptorArena &) = delete;
@@ -61,6 +63,7 @@ private:
   static constexpr uint32_t kSetsPerPool = 256;
   const Device &device_;
   VkDescriptorSetLayout layout_;
+  std::vector<VkDescriptorPoolSize> per_set_;
   std::vector<Pool> pools_;
   size_t current_ = 0;
 };

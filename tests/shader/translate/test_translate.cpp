@@ -61,6 +61,11 @@ void require_valid(const Translation& t, const std::string& name) {
   novem::test::dump_module("translate_" + name, t.spirv);
 }
 
+// The set of a translated shader's uniform block (conventions.hpp: one set per stage).
+uint32_t uniform_set(const Translation& t) {
+  return t.reflection.uniform_binding == conv::kVertexUniformBinding ? conv::kVertexUniformSet : conv::kPixelUniformSet;
+}
+
 struct Exec {
   Translation t;
   std::unique_ptr<novem::test::SpirvInterpreter> in;
@@ -75,7 +80,7 @@ Exec exec(const std::string& text, const conv::UniformBlock& u = {},
   e.in = std::make_unique<novem::test::SpirvInterpreter>(e.t.spirv);
   INFO(e.in->error());
   REQUIRE(e.in->ok());
-  if (e.t.reflection.uses_uniforms) e.in->set_uniform(0, e.t.reflection.uniform_binding, &u, sizeof u);
+  if (e.t.reflection.uses_uniforms) e.in->set_uniform(uniform_set(e.t), e.t.reflection.uniform_binding, &u, sizeof u);
   for (const auto& [loc, v] : inputs) e.in->set_input(loc, v);
   REQUIRE(e.in->run());
   INFO(e.in->error());
@@ -720,7 +725,7 @@ TEST_CASE("pixel epilogue: fog after ps_1_x/ps_2_x, the alpha test after any pix
     require_valid(t, "epilogue");
     novem::test::SpirvInterpreter in(t.spirv);
     REQUIRE(in.ok());
-    if (t.reflection.uses_uniforms) in.set_uniform(0, t.reflection.uniform_binding, &u, sizeof u);
+    if (t.reflection.uses_uniforms) in.set_uniform(uniform_set(t), t.reflection.uniform_binding, &u, sizeof u);
     in.set_input(conv::kLocationColor, color);
     in.set_input(conv::kLocationFog, {fog, 0, 0, 0});
     const bool ran = in.run();
@@ -763,7 +768,7 @@ TEST_CASE("vertex epilogue: clip distances of the enabled clip-space planes, the
   require_valid(t, "vertex_epilogue");
   novem::test::SpirvInterpreter in(t.spirv);
   REQUIRE(in.ok());
-  in.set_uniform(0, t.reflection.uniform_binding, &u, sizeof u);
+  in.set_uniform(uniform_set(t), t.reflection.uniform_binding, &u, sizeof u);
   in.set_input(0, {-0.5f, 0.25f, 0.75f, 1});
   REQUIRE(in.run());
   check_vec(in.output(conv::kLocationClipDistance0), {-0.5f, 0.75f, 1, 1});
