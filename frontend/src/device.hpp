@@ -342,7 +342,10 @@ private:
   void bind_index_buffer(uint32_t buffer, uint32_t offset, uint32_t index_size);
   // Appends bytes to a device-owned UP buffer (see UpBuffer); returns the offset they went to.
   struct UpBuffer;
-  uint32_t up_upload(UpBuffer &up, uint32_t usage, const void *data, uint32_t bytes);
+  // Appends bytes to up at a multiple of `unit` (the stride, the index size) and returns that
+  // offset / unit: the draws then name their first vertex or index, the buffer stays bound at 0,
+  // and consecutive UP draws reach the plugin with no command between them (multi-draws).
+  uint32_t up_upload(UpBuffer &up, uint32_t usage, const void *data, uint32_t bytes, uint32_t unit);
   void unset_stream0();
 
   std::atomic<ULONG> refs_{1};

@@ -494,7 +494,7 @@ bool Device::flush_streams(bool up) {
   return true;
 }
 
-uint32_t Device::up_upload(UpBuffer &up, uint32_t usage, const void *data, uint32_t bytes) {
+uint32_t Device::up_upload(UpBuffer &up, uint32_t usage, const void *data, uint32_t bytes, uint32_t unit) {
   // Append; restart (DISCARD) when full, grow when too small.
   CommandStream &cs = commands();
   uint32_t flags = NV_UPDATE_NO_OVERWRITE;
@@ -505,14 +505,14 @@ uint32_t Device::up_upload(UpBuffer &up, uint32_t usage, const void *data, uint3
     cs.push(NV_OP_CREATE_BUFFER, nv_cmd_create_buffer{up.buffer, usage, up.size});
     up.cursor = 0;
   }
-  if (uint64_t(up.cursor) + bytes > up.size) {
-    up.cursor = 0;
+  uint64_t offset = (uint64_t(up.cursor) + unit - 1) / unit * unit;
+  if (offset + bytes > up.size) {
+    offset = 0;
     flags = NV_UPDATE_DISCARD;
   }
-  uint32_t offset = up.cursor;
-  cs.update_buffer(up.buffer, offset, data, bytes, flags);
-  up.cursor += (bytes + 15) & ~15u;
-  return offset;
+  cs.update_buffer(up.buffer, uint32_t(offset), data, bytes, flags);
+  up.cursor = uint32_t(offset + bytes);
+  return uint32_t(offset / unit);
 }
 
 // As Windows: a UP draw leaves stream 0 unset, whatever happens next.
@@ -547,9 +547,9 @@ HRESULT Device::DrawPrimitiveUP(D3DPRIMITIVETYPE type, UINT primitive_count, con
   uint64_t bytes = uint64_t(count) * stride;
   if (bytes > (1u << 30)) return D3DERR_INVALIDCALL;
   if (!flush_state(type) || !flush_streams(true)) return D3DERR_INVALIDCALL;
-  uint32_t offset = up_upload(up_vertices_, NV_BUFFER_VERTEX, data, uint32_t(bytes));
-  bind_vertex_buffer(0, up_vertices_.buffer, offset, stride);
-  commands().push(NV_OP_DRAW, nv_cmd_draw{0, count, 1});
+  const uint32_t first = up_upload(up_vertices_, NV_BUFFER_VERTEX, data, uint32_t(bytes), stride);
+  bind_vertex_buffer(0, up_vertices_.buffer, 0, stride);
+  commands().push(NV_OP_DRAW, nv_cmd_draw{first, count, 1});
   return D3D_OK;
 }
 
@@ -590,11 +590,11 @@ HRESULT Device::DrawIndexedPrimitiveUP(D3DPRIMITIVETYPE type, UINT min_vertex_in
   uint64_t index_bytes = uint64_t(count) * index_size;
   if (vertex_bytes > (1u << 30) || index_bytes > (1u << 30)) return D3DERR_INVALIDCALL;
   if (!flush_state(type) || !flush_streams(true)) return D3DERR_INVALIDCALL;
-  uint32_t vertex_offset = up_upload(up_vertices_, NV_BUFFER_VERTEX, data, uint32_t(vertex_bytes));
-  uint32_t index_offset = up_upload(up_indices_, NV_BUFFER_INDEX, index_data, uint32_t(index_bytes));
-  bind_vertex_buffer(0, up_vertices_.buffer, vertex_offset, stride);
-  bind_index_buffer(up_indices_.buffer, index_offset, index_size);
-  commands().push(NV_OP_DRAW_INDEXED, nv_cmd_draw_indexed{0, count, 0, 1});
+  const uint32_t first_vertex = up_upload(up_vertices_, NV_BUFFER_VERTEX, data, uint32_t(vertex_bytes), stride);
+  const uint32_t first_index = up_upload(up_indices_, NV_BUFFER_INDEX, index_data, uint32_t(index_bytes), index_size);
+  bind_vertex_buffer(0, up_vertices_.buffer, 0, stride);
+  bind_index_buffer(up_indices_.buffer, 0, index_size);
+  commands().push(NV_OP_DRAW_INDEXED, nv_cmd_draw_indexed{first_index, count, int32_t(first_vertex), 1});
   return D3D_OK;
 }
 

@@ -41,6 +41,8 @@ Config Config::from_environment() {
   c.pipeline_cache = settings.flag("NOVEM_GL_PIPELINE_CACHE", true);
   c.barrier_tracking = settings.flag("NOVEM_GL_BARRIERS", true);
   c.suballocation = settings.flag("NOVEM_GL_SUBALLOC", true);
+  // Multi-draws are part of batching: NOVEM_GL_BATCHING=0 turns them off too.
+  c.multi_draw = c.batching && settings.flag("NOVEM_GL_MULTI_DRAW", true);
   c.driver_heap = settings.flag("NOVEM_GL_DRIVER_HEAP", true);
   if (c.pipeline_cache) c.cache_dir = settings.cache_dir();
   return c;
@@ -193,6 +195,7 @@ void Executor::wait_gpu() {
 }
 
 void Executor::idle() {
+  flush_draws();
   if (unflushed_) gl_.Flush();
   unflushed_ = false;
   if (config_.suballocation) arena_.poll(); // not after every command: once per frame is enough
@@ -807,12 +810,42 @@ bool Executor::prepare_draw() {
   return pipeline_ != nullptr;
 }
 
+void Executor::flush_draws() {
+  PendingDraws &p = pending_;
+  const GLsizei n = GLsizei(p.count.size());
+  if (n == 0) return;
+  if (!p.indexed && n == 1) gl_.DrawArrays(pipeline_->mode, p.first[0], p.count[0]);
+  if (!p.indexed && n > 1) gl_.MultiDrawArrays(pipeline_->mode, p.first.data(), p.count.data(), n);
+  if (p.indexed && n == 1)
+    gl_.DrawElementsBaseVertex(pipeline_->mode, p.count[0], p.index_type, p.offset[0], p.base_vertex[0]);
+  if (p.indexed && n > 1)
+    gl_.MultiDrawElementsBaseVertex(pipeline_->mode, p.count.data(), p.index_type, p.offset.data(), n,
+                                    p.base_vertex.data());
+  channel_.api_draw_calls.fetch_add(1, std::memory_order_relaxed);
+  p.count.clear(), p.first.clear(), p.offset.clear(), p.base_vertex.clear();
+}
+
 void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
-  if (!a.vertex_count || !prepare_draw()) return;
+  if (!a.vertex_count) return;
+  const bool single = a.instance_count <= 1;
+  if (single && !pending_.count.empty() && !pending_.indexed) {
+    pending_.first.push_back(GLint(a.first_vertex));
+    pending_.count.push_back(GLsizei(a.vertex_count));
+    return;
+  }
+  flush_draws();
+  if (!prepare_draw()) return;
   mark_buffers_used();
+  unflushed_ = true;
+  if (single && config_.multi_draw) {
+    pending_.indexed = false;
+    pending_.first.push_back(GLint(a.first_vertex));
+    pending_.count.push_back(GLsizei(a.vertex_count));
+    return;
+  }
   gl_.DrawArraysInstanced(pipeline_->mode, GLint(a.first_vertex), GLsizei(a.vertex_count),
                           GLsizei(std::max(a.instance_count, 1u)));
-  unflushed_ = true;
+  channel_.api_draw_calls.fetch_add(1, std::memory_order_relaxed);
   if (!config_.batching) finish();
 }
 
@@ -834,6 +867,18 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
     log("DRAW_INDEXED: %u indices from %u read past the index buffer", a.index_count, a.first_index);
     return;
   }
+  const bool single = a.instance_count <= 1;
+  const void *offset = reinterpret_cast<const void *>(uintptr_t(it->second.base + first));
+  auto join = [&] {
+    pending_.count.push_back(GLsizei(a.index_count));
+    pending_.offset.push_back(offset);
+    pending_.base_vertex.push_back(GLint(a.base_vertex));
+  };
+  if (single && !pending_.count.empty() && pending_.indexed) {
+    join();
+    return;
+  }
+  flush_draws();
   if (!prepare_draw()) return;
   mark_buffers_used();
   if (it->second.range.buffer) arena_.use(it->second.range);
@@ -843,10 +888,16 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
     element_buffer_ = it->second.name;
   }
   const GLenum type = index_.index_size == 4 ? GL_UNSIGNED_INT : GL_UNSIGNED_SHORT;
-  gl_.DrawElementsInstancedBaseVertex(pipeline_->mode, GLsizei(a.index_count), type,
-                                      reinterpret_cast<const void *>(uintptr_t(it->second.base + first)),
-                                      GLsizei(std::max(a.instance_count, 1u)), GLint(a.base_vertex));
   unflushed_ = true;
+  if (single && config_.multi_draw) {
+    pending_.indexed = true;
+    pending_.index_type = type;
+    join();
+    return;
+  }
+  gl_.DrawElementsInstancedBaseVertex(pipeline_->mode, GLsizei(a.index_count), type, offset,
+                                      GLsizei(std::max(a.instance_count, 1u)), GLint(a.base_vertex));
+  channel_.api_draw_calls.fetch_add(1, std::memory_order_relaxed);
   if (!config_.batching) finish();
 }
 

@@ -19,6 +19,7 @@
 #include "gl_query.hpp"
 #include "gl_state.hpp"
 #include "gl_upload_ring.hpp"
+#include "novem/draw_run.hpp"
 #include "novem/worker.hpp"
 
 namespace novem_gl {
@@ -34,6 +35,7 @@ struct Config {
   bool state_cache = true;   // NOVEM_GL_STATE_CACHE: drop redundant GL state calls (dirty state)
   bool pipeline_cache = true; // NOVEM_GL_PIPELINE_CACHE: programs kept per pair and on disk; 0 = link per SET_PIPELINE
   bool barrier_tracking = true; // NOVEM_GL_BARRIERS: 0 = glMemoryBarrier(ALL) before every draw
+  bool multi_draw = true;    // NOVEM_GL_MULTI_DRAW: 0 (or BATCHING=0) = every draw its own glDraw* call
   bool suballocation = true; // NOVEM_GL_SUBALLOC: buffers split from large mapped storage, constants through a ring
   bool driver_heap = true;   // NOVEM_GL_DRIVER_HEAP: 0 = leave glibc's trim threshold alone on llvmpipe (novem/driver_heap.hpp)
   std::string cache_dir;     // NOVEM_CACHE_DIR: where program binaries live ("" = none)
@@ -93,6 +95,7 @@ private:
   // A table entry: the handler, then (unless KHR_debug reports them) any GL error it raised.
   template <class Args, void (Executor::*Fn)(const Args &, const nv_cmd_header *)>
   static void run(Executor &ex, const nv_cmd_header *h) {
+    if (novem::ends_draw_run(h)) ex.flush_draws();
     (ex.*Fn)(novem::command_args<Args>(h), h);
     if (ex.check_errors_) ex.check_errors(h->opcode);
   }
@@ -105,6 +108,7 @@ private:
   void bind_vertex_buffer(uint32_t slot);
   bool prepare_draw(); // targets and pipeline; false when the draw cannot happen
   void finish();       // glFinish, counted: batching off
+  void flush_draws();  // issues the draws held in pending_ (one glMultiDraw*, or one glDraw*)
   void pipeline_changed(uint32_t shader); // a shader went away or came back
   GLuint sampler(const nv_sampler_desc &desc, bool compare = false); // cached by desc and compare (ABI 5)
   void bind_textures();
@@ -197,6 +201,18 @@ private:
 
   std::deque<PendingFence> fences_;
   bool unflushed_ = false;
+  // A run of single-instance draws issued together as one glMultiDrawArrays or
+  // glMultiDrawElementsBaseVertex (novem/draw_run.hpp): a draw after a draw only joins the run;
+  // a command that ends the run, and idle(), issue it first. Indexed or not, never both.
+  struct PendingDraws {
+    bool indexed = false;
+    GLenum index_type = GL_UNSIGNED_SHORT;
+    std::vector<GLsizei> count;
+    std::vector<GLint> first;              // arrays: first vertex
+    std::vector<const void *> offset;      // elements: byte offset into the element buffer
+    std::vector<GLint> base_vertex;        // elements
+  };
+  PendingDraws pending_;
 };
 
 constexpr novem::DispatchTable<Executor> Executor::table() {

@@ -5,7 +5,8 @@
 //  - each switch (NOVEM_VK_* / NOVEM_GL_*) changes what its counter says, and rendering stays right;
 //  - the config file is read;
 //  - dynamic blend state (a blend or write-mask change builds no pipeline), and, Vulkan only, the
-//    slabs of small buffers and the constants upload ring by their ABI 5 counters.
+//    slabs of small buffers and the constants upload ring by their ABI 5 counters;
+//  - runs of draws recorded as one multi-draw (api_draw_calls, ABI 6).
 // A plugin that is not built, or whose probe fails here, is skipped with a warning.
 #include <dlfcn.h>
 #include <unistd.h>
@@ -152,9 +153,10 @@ public:
   }
   void draw() { push(NV_OP_DRAW, nv_cmd_draw{0, 6}); }
   // The pixel at the centre of image, as 0xAARRGGBB, after everything before it has executed.
-  uint32_t centre(uint32_t image) {
+  uint32_t centre(uint32_t image) { return pixel(image, kSize / 2, kSize / 2); }
+  uint32_t pixel(uint32_t image, int x, int y) {
     channel_.reserve_readback(4);
-    push(NV_OP_READ_IMAGE, nv_cmd_read_image{image, {kSize / 2, kSize / 2, 1, 1}});
+    push(NV_OP_READ_IMAGE, nv_cmd_read_image{image, {x, y, 1, 1}});
     push(NV_OP_FENCE, nv_cmd_fence{++fence_});
     channel_.wait_fence(fence_);
     const uint8_t *p = channel_.readback;
@@ -361,7 +363,7 @@ uint32_t frames(Device &dev, int count, int draws) {
 }
 
 struct Counts {
-  uint64_t barriers, submits, gpu_waits, allocations;
+  uint64_t barriers, submits, gpu_waits, allocations, api_draw_calls;
 };
 Counts run_frames(const nv_plugin *api, const std::vector<std::pair<const char *, const char *>> &switches) {
   ScopedEnv env;
@@ -371,7 +373,7 @@ Counts run_frames(const nv_plugin *api, const std::vector<std::pair<const char *
   CHECK(frames(dev, 3, 20) == kRed);
   dev.close();
   nv_channel &c = dev.channel();
-  return {c.barriers.load(), c.submits.load(), c.gpu_waits.load(), c.device_allocations.load()};
+  return {c.barriers.load(), c.submits.load(), c.gpu_waits.load(), c.device_allocations.load(), c.api_draw_calls.load()};
 }
 
 TEST_CASE("switches: batching, barrier tracking, suballocation change their counters") {
@@ -385,12 +387,17 @@ TEST_CASE("switches: batching, barrier tracking, suballocation change their coun
       CHECK(unbatched.submits >= 3 * 21);
       CHECK(on.submits < 3 * 21);
     }
-    // Barrier tracking off: more barriers (GL: one per draw, against none at all).
+    // Barrier tracking off: more barriers (GL: one per API draw call, against none at all; the
+    // 20 draws of a frame are one multi-draw, or 20 draws with NOVEM_GL_MULTI_DRAW=0).
     const Counts untracked = run_frames(api, {{vk ? "NOVEM_VK_BARRIERS" : "NOVEM_GL_BARRIERS", "0"}});
     CHECK(untracked.barriers > on.barriers);
     if (!vk) {
       CHECK(on.barriers == 0);
-      CHECK(untracked.barriers == 3 * 20);
+      CHECK(untracked.api_draw_calls == 3);
+      CHECK(untracked.barriers == untracked.api_draw_calls);
+      const Counts single =
+          run_frames(api, {{"NOVEM_GL_BARRIERS", "0"}, {"NOVEM_GL_MULTI_DRAW", "0"}});
+      CHECK(single.barriers == 3 * 20);
     }
     // Suballocation off (Vulkan): a VkDeviceMemory per resource.
     if (vk) {
@@ -626,4 +633,86 @@ TEST_CASE("upload ring: each changed constant block takes a range, unchanged one
   }
   CHECK(dev.centre(target) == 0xFFFFFF00u);
   CHECK(dev.channel().ring_allocations.load() == first + 10);
+}
+
+// Four quads, one per quadrant of the target (6 vertices each, quadrant q from vertex 6q):
+// top left red, top right green, bottom left blue, bottom right white.
+constexpr uint32_t kQuadrantColors[4] = {0xFFFF0000u, 0xFF00FF00u, 0xFF0000FFu, 0xFFFFFFFFu};
+void quadrant_vertices(int q, uint32_t color, Vertex (&v)[6]) {
+  const float x0 = (q & 1) ? 0.0f : -1.0f, y1 = (q & 2) ? 0.0f : 1.0f, x1 = x0 + 1, y0 = y1 - 1;
+  const Vertex quad[6] = {{x0, y1, 0.5f, color}, {x1, y1, 0.5f, color}, {x0, y0, 0.5f, color},
+                          {x1, y1, 0.5f, color}, {x1, y0, 0.5f, color}, {x0, y0, 0.5f, color}};
+  std::memcpy(v, quad, sizeof quad);
+}
+uint32_t quadrant_pixel(Device &dev, uint32_t target, int q) {
+  return dev.pixel(target, (q & 1) ? kSize * 3 / 4 : kSize / 4, (q & 2) ? kSize * 3 / 4 : kSize / 4);
+}
+
+TEST_CASE("multi-draw: consecutive draws are one API draw call, and any other command but a NOOVERWRITE update ends the run") {
+  each_plugin([](const std::string &name, const nv_plugin *api) {
+    for (const char *multi : {"1", "0"}) {
+      const bool on = std::string(multi) == "1";
+      INFO("NOVEM_*_MULTI_DRAW=" << multi);
+      ScopedEnv env;
+      env.set("NOVEM_CACHE_DIR", "");
+      env.set(name == "vulkan" ? "NOVEM_VK_MULTI_DRAW" : "NOVEM_GL_MULTI_DRAW", multi);
+      Device dev(api);
+      const uint32_t target = dev.target();
+      const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_color"), ps = dev.shader(NV_STAGE_PIXEL, "ps_color");
+      dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
+      Vertex v[4][6];
+      for (int q = 0; q < 4; ++q) quadrant_vertices(q, kQuadrantColors[q], v[q]);
+      const uint32_t vb = 500, ib = 501;
+      dev.push(NV_OP_CREATE_BUFFER, nv_cmd_create_buffer{vb, NV_BUFFER_VERTEX, sizeof v});
+      dev.push(NV_OP_UPDATE_BUFFER, nv_cmd_update_buffer{vb, NV_UPDATE_DISCARD, 0, sizeof v}, v, sizeof v);
+      dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
+      auto calls = [&] { return dev.channel().api_draw_calls.load(); };
+
+      // A run of four draws: one call, every quadrant drawn.
+      dev.clear(kBlackF);
+      uint64_t before = calls();
+      for (uint32_t q = 0; q < 4; ++q) dev.push(NV_OP_DRAW, nv_cmd_draw{6 * q, 6, 1});
+      for (int q = 0; q < 4; ++q) CHECK(quadrant_pixel(dev, target, q) == kQuadrantColors[q]);
+      CHECK(calls() - before == (on ? 1u : 4u));
+
+      // A command between draws ends the run (here a vertex-buffer bind, the same one again).
+      dev.clear(kBlackF);
+      before = calls();
+      for (uint32_t q = 0; q < 4; ++q) {
+        if (q == 2) dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
+        dev.push(NV_OP_DRAW, nv_cmd_draw{6 * q, 6, 1});
+      }
+      for (int q = 0; q < 4; ++q) CHECK(quadrant_pixel(dev, target, q) == kQuadrantColors[q]);
+      CHECK(calls() - before == (on ? 2u : 4u));
+
+      // A NOOVERWRITE update of vertices no queued draw reads keeps the run, and the draws after
+      // it see the new bytes (quadrant 3 turns yellow).
+      dev.clear(kBlackF);
+      before = calls();
+      Vertex yellow[6];
+      quadrant_vertices(3, 0xFFFFFF00u, yellow);
+      for (uint32_t q = 0; q < 4; ++q) {
+        if (q == 2)
+          dev.push(NV_OP_UPDATE_BUFFER, nv_cmd_update_buffer{vb, NV_UPDATE_NO_OVERWRITE, sizeof v[0] * 3, sizeof yellow},
+                   yellow, sizeof yellow);
+        dev.push(NV_OP_DRAW, nv_cmd_draw{6 * q, 6, 1});
+      }
+      CHECK(quadrant_pixel(dev, target, 2) == kQuadrantColors[2]);
+      CHECK(quadrant_pixel(dev, target, 3) == 0xFFFFFF00u);
+      CHECK(calls() - before == (on ? 1u : 4u));
+
+      // Indexed draws: one index list, each quadrant by its base vertex.
+      const uint16_t indices[6] = {0, 1, 2, 3, 4, 5};
+      dev.push(NV_OP_CREATE_BUFFER, nv_cmd_create_buffer{ib, NV_BUFFER_INDEX, sizeof indices});
+      dev.push(NV_OP_UPDATE_BUFFER, nv_cmd_update_buffer{ib, NV_UPDATE_DISCARD, 0, sizeof indices}, indices, sizeof indices);
+      dev.push(NV_OP_SET_INDEX_BUFFER, nv_cmd_set_index_buffer{ib, 0, 2});
+      dev.push(NV_OP_UPDATE_BUFFER, nv_cmd_update_buffer{vb, NV_UPDATE_DISCARD, 0, sizeof v}, v, sizeof v);
+      dev.clear(kBlackF);
+      before = calls();
+      for (int32_t q = 0; q < 4; ++q) dev.push(NV_OP_DRAW_INDEXED, nv_cmd_draw_indexed{0, 6, 6 * q, 1});
+      for (int q = 0; q < 4; ++q) CHECK(quadrant_pixel(dev, target, q) == kQuadrantColors[q]);
+      CHECK(calls() - before == (on ? 1u : 4u));
+      dev.close();
+    }
+  });
 }

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -161,7 +162,7 @@ struct Options {
 
 // Counters over one workload run (warm-up included), from novem_get_statistics; -1: not available.
 struct Counters {
-  double created = -1, loaded = -1, barriers = -1, allocations = -1, waits = -1;
+  double created = -1, loaded = -1, barriers = -1, allocations = -1, waits = -1, api_draws = -1;
 };
 
 struct Result {
@@ -472,10 +473,12 @@ struct Scene {
       c.barriers = double(after.barriers - before.barriers);
       c.allocations = double(after.device_allocations - before.device_allocations);
       c.waits = double(after.fence_waits - before.fence_waits);
+      if (after.struct_size >= offsetof(nv_statistics, api_draw_calls) + sizeof after.api_draw_calls)
+        c.api_draws = double(after.api_draw_calls - before.api_draw_calls); // ABI 6
     }
-    std::printf("novem-bench-result %s %.1f %.2f %.2f %.4f %.4f %.0f %.0f %.0f %.0f %.0f\n", kWorkloads[w],
+    std::printf("novem-bench-result %s %.1f %.2f %.2f %.4f %.4f %.0f %.0f %.0f %.0f %.0f %.0f\n", kWorkloads[w],
                 total_draws / seconds, ns / double(calls), ns / total_draws, median, frame_ms[p99], c.created,
-                c.loaded, c.barriers, c.allocations, c.waits);
+                c.loaded, c.barriers, c.allocations, c.waits, c.api_draws);
     std::fflush(stdout);
     return true;
   }
@@ -548,9 +551,9 @@ std::vector<Result> run_command(const std::string &command, const std::string &b
     char name[64];
     Result r;
     Counters &c = r.counters;
-    if (std::sscanf(line, "novem-bench-result %63s %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", name, &r.draws_per_s,
-                    &r.ns_per_call, &r.ns_per_draw, &r.median_ms, &r.p99_ms, &c.created, &c.loaded, &c.barriers,
-                    &c.allocations, &c.waits) != 11)
+    if (std::sscanf(line, "novem-bench-result %63s %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", name,
+                    &r.draws_per_s, &r.ns_per_call, &r.ns_per_draw, &r.median_ms, &r.p99_ms, &c.created, &c.loaded,
+                    &c.barriers, &c.allocations, &c.waits, &c.api_draws) != 12)
       continue;
     for (Result &slot : results)
       if (slot.workload == name) {
@@ -588,19 +591,19 @@ std::string counter(double v) {
 
 void print_row(const char *first, const Result &r) {
   if (!r.ok) {
-    std::printf("| %s | %s | failed | | | | | | | | |\n", first, r.workload.c_str());
+    std::printf("| %s | %s | failed | | | | | | | | | |\n", first, r.workload.c_str());
     return;
   }
   const Counters &c = r.counters;
-  std::printf("| %s | %s | %.0f | %.1f | %.1f | %.3f | %.3f | %s / %s | %s | %s | %s |\n", first, r.workload.c_str(),
-              r.draws_per_s, r.ns_per_call, r.ns_per_draw, r.median_ms, r.p99_ms, counter(c.created).c_str(),
-              counter(c.loaded).c_str(), counter(c.barriers).c_str(), counter(c.allocations).c_str(),
-              counter(c.waits).c_str());
+  std::printf("| %s | %s | %.0f | %.1f | %.1f | %.3f | %.3f | %s / %s | %s | %s | %s | %s |\n", first,
+              r.workload.c_str(), r.draws_per_s, r.ns_per_call, r.ns_per_draw, r.median_ms, r.p99_ms,
+              counter(c.created).c_str(), counter(c.loaded).c_str(), counter(c.barriers).c_str(),
+              counter(c.allocations).c_str(), counter(c.waits).c_str(), counter(c.api_draws).c_str());
 }
 
 const char *kHeader = "| %s | workload | draws/s | ns/call | ns/draw | frame median ms | frame p99 ms | pipelines "
-                      "created / loaded | barriers | device allocations | waits on the worker |\n"
-                      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+                      "created / loaded | barriers | device allocations | waits on the worker | API draw calls |\n"
+                      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
 
 void print_table(const std::vector<Result> &all, const Options &o) {
   std::printf("novem-bench: %d frames x %d draws per workload (+%d warm-up frames), %ux%u, one child per backend\n\n",
@@ -661,7 +664,7 @@ bool run_ablation(const std::string &self, const Options &o) {
       }
       for (size_t i = 0; step > 0 && i < results.size() && i < off.size(); ++i)
         if (results[i].ok && off[i].ok)
-          std::printf("|  | speed-up vs all off (%s) | %.2fx | | | | | | | | |\n", results[i].workload.c_str(),
+          std::printf("|  | speed-up vs all off (%s) | %.2fx | | | | | | | | | |\n", results[i].workload.c_str(),
                       results[i].draws_per_s / off[i].draws_per_s);
     }
     for (int t = 0; t < 5; ++t) set_env(switches[t], "1");

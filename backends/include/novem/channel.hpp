@@ -74,8 +74,10 @@ struct nv_channel {
   // ABI 5
   std::atomic<uint64_t> slab_allocations{0};  // buffer slices served from a slab (Vulkan)
   std::atomic<uint64_t> ring_allocations{0};  // ranges taken from the upload ring (Vulkan)
+  // ABI 6
+  std::atomic<uint64_t> api_draw_calls{0};    // vkCmdDraw*/glDraw* calls; a multi-draw is one
 
-  // Fills s (ABI 5) from the counters above.
+  // Fills s (ABI 6) from the counters above.
   void statistics(nv_statistics &s) const {
     s.struct_size = sizeof s;
     s.pipelines_created = pipelines_created.load(std::memory_order_relaxed);
@@ -90,5 +92,6 @@ struct nv_channel {
               executed[NV_OP_DRAW_INDEXED].load(std::memory_order_relaxed);
     s.slab_allocations = slab_allocations.load(std::memory_order_relaxed);
     s.ring_allocations = ring_allocations.load(std::memory_order_relaxed);
+    s.api_draw_calls = api_draw_calls.load(std::memory_order_relaxed);
   }
 };

@@ -29,6 +29,8 @@ typedef struct nv_statistics {
   /* ABI 5 */
   uint64_t slab_allocations;  /* buffer slices served from a slab of small buffers (Vulkan) */
   uint64_t ring_allocations;  /* ranges taken from the upload ring: constant blocks, renamed buffer contents (Vulkan) */
+  /* ABI 6 */
+  uint64_t api_draw_calls;    /* draw calls made to the API; a run of draws recorded as one multi-draw counts once */
 } nv_statistics;
 
 /* int novem_get_statistics(IDirect3DDevice9 *device, nv_statistics *out): 0 and out filled for a

@@ -54,7 +54,7 @@ void Device::require_support(const NovemVkInstance &vk, VkPhysicalDevice gpu) {
     throw std::runtime_error("the Vulkan device lacks dynamic rendering or synchronization2");
 }
 
-Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu, bool want_dynamic_blend)
+Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu, bool want_dynamic_blend, bool want_multi_draw)
     : instance_(instance), gpu_(gpu) {
   require_support(instance, gpu);
   instance.GetPhysicalDeviceProperties(gpu, &properties_);
@@ -114,6 +114,23 @@ Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu, bool want_
       eds3.extendedDynamicState3ColorWriteMask = VK_TRUE;
       enable(VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME, eds3);
       dynamic_blend_ = true;
+    }
+  }
+
+  // Consecutive draws with no command between them as one vkCmdDrawMulti*EXT
+  // (NOVEM_VK_MULTI_DRAW): lavapipe then runs them as one llvmpipe draw.
+  VkPhysicalDeviceMultiDrawFeaturesEXT multi{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT};
+  if (want_multi_draw && has_extension(instance, gpu, VK_EXT_MULTI_DRAW_EXTENSION_NAME)) {
+    VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &multi};
+    instance.GetPhysicalDeviceFeatures2(gpu, &query);
+    VkPhysicalDeviceMultiDrawPropertiesEXT limits{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_PROPERTIES_EXT};
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &limits};
+    instance.GetPhysicalDeviceProperties2(gpu, &props);
+    if (multi.multiDraw && limits.maxMultiDrawCount > 1) {
+      multi = VkPhysicalDeviceMultiDrawFeaturesEXT{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT};
+      multi.multiDraw = VK_TRUE;
+      enable(VK_EXT_MULTI_DRAW_EXTENSION_NAME, multi);
+      max_multi_draw_ = limits.maxMultiDrawCount;
     }
   }
 

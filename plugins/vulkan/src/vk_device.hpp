@@ -12,7 +12,7 @@ public:
   // Throws VkError or std::runtime_error (one line) when the device lacks what the plugin needs.
   // instance: the instance's table; it must outlive the device. want_dynamic_blend: enable
   // VK_EXT_extended_dynamic_state3's blend enable, equation and write mask where the device has them.
-  Device(const NovemVkInstance &instance, VkPhysicalDevice gpu, bool want_dynamic_blend);
+  Device(const NovemVkInstance &instance, VkPhysicalDevice gpu, bool want_dynamic_blend, bool want_multi_draw);
   // Throws std::runtime_error (one line) when gpu lacks a graphics queue or a feature Novem needs.
   static void require_support(const NovemVkInstance &instance, VkPhysicalDevice gpu);
   // The largest instance-rate divisor gpu draws: maxVertexAttribDivisor with
@@ -46,6 +46,9 @@ public:
   // VK_EXT_extended_dynamic_state3 is enabled with colorBlendEnable, colorBlendEquation and
   // colorWriteMask: blend state is set with vkCmdSet*EXT, not built into pipelines.
   bool dynamic_blend() const { return dynamic_blend_; }
+  // VK_EXT_multi_draw is enabled: vkCmdDrawMulti*EXT take up to max_multi_draw() draws at once.
+  bool multi_draw() const { return max_multi_draw_ > 1; }
+  uint32_t max_multi_draw() const { return max_multi_draw_; }
 
 private:
   const NovemVkInstance &instance_;
@@ -63,6 +66,7 @@ private:
   bool cpu_rasterizer_ = false;
   bool swapchain_ = false;
   bool dynamic_blend_ = false;
+  uint32_t max_multi_draw_ = 1;
 };
 
 } // namespace novem::vk

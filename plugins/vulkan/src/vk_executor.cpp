@@ -55,7 +55,8 @@ constexpr uint32_t kMaxReportedErrors = 16;
 Executor::Executor(nv_channel &channel, const Options &options)
     : channel_(channel), options_(options), barriers_(options.barrier_tracking, channel.barriers) {
   instance_ = std::make_unique<Instance>(options_);
-  device_ = std::make_unique<Device>(instance_->vk(), instance_->pick_physical_device(), options_.dynamic_blend);
+  device_ = std::make_unique<Device>(instance_->vk(), instance_->pick_physical_device(), options_.dynamic_blend,
+                                     options_.multi_draw);
   if (options_.driver_heap && device_->cpu_rasterizer()) keep_driver_heap();
   allocator_ = std::make_unique<MemoryAllocator>(*device_, options_.suballocation, channel_.device_allocations);
   layout_ = std::make_unique<PipelineLayout>(*device_);
@@ -234,6 +235,7 @@ bool Executor::begin_rendering() {
 
 void Executor::end_rendering() {
   if (!rendering_) return;
+  flush_draws();
   queries_->rendering_ending(batches_->cmd());
   device_->vk().CmdEndRendering(batches_->cmd());
   rendering_ = false;
@@ -936,14 +938,43 @@ void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
   if (!options_.batching) submit_and_wait();
 }
 
+void Executor::flush_draws() {
+  const NovemVkDevice &vk = device_->vk();
+  const std::vector<VkMultiDrawInfoEXT> &d = pending_.draws;
+  const std::vector<VkMultiDrawIndexedInfoEXT> &i = pending_.indexed;
+  if (d.size() == 1) vk.CmdDraw(batches_->cmd(), d[0].vertexCount, pending_.instances, d[0].firstVertex, 0);
+  if (d.size() > 1)
+    vk.CmdDrawMultiEXT(batches_->cmd(), uint32_t(d.size()), d.data(), pending_.instances, 0, sizeof d[0]);
+  if (i.size() == 1)
+    vk.CmdDrawIndexed(batches_->cmd(), i[0].indexCount, pending_.instances, i[0].firstIndex, i[0].vertexOffset, 0);
+  if (i.size() > 1) // no pVertexOffset: each draw's own vertexOffset
+    vk.CmdDrawMultiIndexedEXT(batches_->cmd(), uint32_t(i.size()), i.data(), pending_.instances, 0, sizeof i[0],
+                              nullptr);
+  if (!d.empty() || !i.empty()) channel_.api_draw_calls.fetch_add(1, std::memory_order_relaxed);
+  pending_.draws.clear();
+  pending_.indexed.clear();
+}
+
 void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
   if (a.vertex_count == 0) return;
+  const uint32_t instances = std::max(a.instance_count, 1u);
+  if (!pending_.draws.empty() && pending_.instances == instances && pending_.draws.size() < device_->max_multi_draw()) {
+    pending_.draws.push_back({a.first_vertex, a.vertex_count});
+    return;
+  }
+  flush_draws();
   if (viewport_set_ && (viewport_.width <= 0.0f || viewport_.height <= 0.0f)) return;
   prepare_textures();
   if (!begin_rendering()) return;
   VkCommandBuffer cmd = batches_->cmd();
   if (!prepare_draw(cmd)) return;
-  device_->vk().CmdDraw(cmd, a.vertex_count, std::max(a.instance_count, 1u), a.first_vertex, 0);
+  if (device_->multi_draw()) {
+    pending_.instances = instances;
+    pending_.draws.push_back({a.first_vertex, a.vertex_count});
+    return;
+  }
+  device_->vk().CmdDraw(cmd, a.vertex_count, instances, a.first_vertex, 0);
+  channel_.api_draw_calls.fetch_add(1, std::memory_order_relaxed);
   if (!options_.batching) submit_and_wait();
 }
 
@@ -954,12 +985,25 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
   if (!indices) return;
   const uint64_t end = uint64_t(index_.offset) + (uint64_t(a.first_index) + a.index_count) * index_.index_size;
   if (end > indices->size()) throw std::runtime_error("the draw reads past the end of the index buffer");
+  const uint32_t instances = std::max(a.instance_count, 1u);
+  if (!pending_.indexed.empty() && pending_.instances == instances &&
+      pending_.indexed.size() < device_->max_multi_draw()) {
+    pending_.indexed.push_back({a.first_index, a.index_count, a.base_vertex});
+    return;
+  }
+  flush_draws();
   if (viewport_set_ && (viewport_.width <= 0.0f || viewport_.height <= 0.0f)) return;
   prepare_textures();
   if (!begin_rendering()) return;
   VkCommandBuffer cmd = batches_->cmd();
   if (!prepare_draw(cmd) || !bind_index_buffer(cmd)) return;
-  device_->vk().CmdDrawIndexed(cmd, a.index_count, std::max(a.instance_count, 1u), a.first_index, a.base_vertex, 0);
+  if (device_->multi_draw()) {
+    pending_.instances = instances;
+    pending_.indexed.push_back({a.first_index, a.index_count, a.base_vertex});
+    return;
+  }
+  device_->vk().CmdDrawIndexed(cmd, a.index_count, instances, a.first_index, a.base_vertex, 0);
+  channel_.api_draw_calls.fetch_add(1, std::memory_order_relaxed);
   if (!options_.batching) submit_and_wait();
 }
 

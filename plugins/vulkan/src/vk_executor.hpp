@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "novem/draw_run.hpp"
 #include "novem/worker.hpp"
 #include "vk_barrier.hpp"
 #include "vk_common.hpp"
@@ -101,6 +102,8 @@ private:
   // Binds the index buffer when it changed; the buffer, or nullptr when none is usable.
   Buffer *bind_index_buffer(VkCommandBuffer cmd);
   bool prepare_draw(VkCommandBuffer cmd); // pipeline, dynamic state, vertex buffers, constants
+  // Records the draws waiting in pending_ (one vkCmdDrawMulti*EXT, or one vkCmdDraw*).
+  void flush_draws();
   // The uniform blocks (sets 0 and 1) and the textures (set 2): writes a new set where its
   // contents changed and rebinds only the sets whose set or dynamic offset changed.
   void bind_descriptors(VkCommandBuffer cmd);
@@ -218,6 +221,15 @@ private:
   // the ring's whole range: llvmpipe copies a bound uniform buffer's whole range into its scene
   // at every state change (64 KiB a stage made most of a state change's cost on lavapipe).
   uint32_t ubo_range_[NV_STAGE_COUNT] = {256, 256};
+  // A run of draws recorded together as one vkCmdDrawMulti*EXT (Device::multi_draw,
+  // novem/draw_run.hpp): a draw after a draw only joins the list; a command that ends the run,
+  // a submit and the end of rendering record it first. Only one list holds draws at a time.
+  struct PendingDraws {
+    std::vector<VkMultiDrawInfoEXT> draws;
+    std::vector<VkMultiDrawIndexedInfoEXT> indexed;
+    uint32_t instances = 1;
+  };
+  PendingDraws pending_;
   BarrierBatch barriers_;
   uint32_t errors_reported_ = 0;
 };
@@ -225,6 +237,7 @@ private:
 template <class Args, void (Executor::*Fn)(const Args &, const nv_cmd_header *)>
 void Executor::guarded(Executor &ex, const nv_cmd_header *h) {
   try {
+    if (novem::ends_draw_run(h)) ex.flush_draws();
     (ex.*Fn)(command_args<Args>(h), h);
   } catch (const std::exception &e) {
     ex.report(h->opcode, e.what());

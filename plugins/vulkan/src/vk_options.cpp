@@ -17,6 +17,8 @@ Options Options::from_environment() {
   // Dynamic blend state is part of the dirty-state technique: NOVEM_VK_DIRTY=0 turns it off too.
   o.dynamic_blend = o.dirty_state && settings.flag("NOVEM_VK_DYNAMIC_BLEND", true);
   o.slabs = settings.flag("NOVEM_VK_SLABS", true);
+  // Coalescing draws into multi-draws is part of batching: NOVEM_VK_BATCHING=0 turns it off too.
+  o.multi_draw = o.batching && settings.flag("NOVEM_VK_MULTI_DRAW", true);
   o.driver_heap = settings.flag("NOVEM_VK_DRIVER_HEAP", true);
   if (o.pipeline_cache) o.cache_dir = settings.cache_dir();
   return o;
