@@ -716,3 +716,36 @@ TEST_CASE("multi-draw: consecutive draws are one API draw call, and any other co
     }
   });
 }
+
+// Vulkan: the barrier tracker moves only the images of slots the pipeline's shaders declare. A
+// render target left bound to a slot no shader samples (a common D3D9 habit) keeps its layout:
+// rendering into it needs no barrier per draw, and the render pass goes on.
+TEST_CASE("barriers: a render target bound to a texture slot the shaders do not declare costs no barrier per draw") {
+  const nv_plugin *api = vulkan_plugin();
+  if (!api) return;
+  ScopedEnv env;
+  env.set("NOVEM_CACHE_DIR", "");
+  Device dev(api);
+  const uint32_t target = 900;
+  dev.push(NV_OP_CREATE_IMAGE,
+           nv_cmd_create_image{target, NV_FORMAT_B8G8R8A8_UNORM, kSize, kSize, NV_IMAGE_RENDER_TARGET | NV_IMAGE_SAMPLED, 1});
+  dev.push(NV_OP_SET_RENDER_TARGETS, nv_cmd_set_render_targets{target, 0});
+  dev.push(NV_OP_SET_VIEWPORT, nv_cmd_set_viewport{0, 0, kSize, kSize, 0, 1});
+  dev.push(NV_OP_SET_SCISSOR, nv_cmd_set_scissor{{0, 0, kSize, kSize}});
+  const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_color"), ps = dev.shader(NV_STAGE_PIXEL, "ps_color");
+  dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
+  nv_cmd_set_texture t{};
+  t.stage = NV_STAGE_PIXEL, t.slot = 3, t.image = target, t.type = NV_IMAGE_TYPE_2D;
+  t.sampler.max_anisotropy = 1;
+  dev.push(NV_OP_SET_TEXTURE, t);
+  const uint32_t vb = dev.quad(kRed);
+  dev.clear(kBlackF);
+  dev.centre(target);
+  const uint64_t before = dev.channel().barriers.load();
+  for (int i = 0; i < 20; ++i) { // each draw prepared on its own: a command between them
+    dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
+    dev.draw();
+  }
+  CHECK(dev.centre(target) == kRed);
+  CHECK(dev.channel().barriers.load() - before < 5); // the readback's own, not 20 or more
+}

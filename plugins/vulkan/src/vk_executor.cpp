@@ -1,6 +1,7 @@
 #include "vk_executor.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstring>
 
@@ -531,10 +532,13 @@ void Executor::write_texture_set() {
 }
 
 void Executor::prepare_textures() {
+  // Only the slots the pipeline's shaders declare: an image left bound to a slot they do not
+  // sample (a render target still set as a texture, say) keeps its layout, and rendering into
+  // it goes on without a barrier per draw.
+  const Shader *shaders[NV_STAGE_COUNT] = {find_shader(desc_.vertex_shader), find_shader(desc_.pixel_shader)};
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
-    const uint32_t count = s == NV_STAGE_PIXEL ? NV_MAX_PIXEL_TEXTURES : NV_MAX_VERTEX_TEXTURES;
-    for (uint32_t i = 0; i < count; ++i) {
-      Image *img = find_image(textures_[s][i].image);
+    for (uint32_t slots = shaders[s] ? shaders[s]->texture_slots() : 0; slots; slots &= slots - 1) {
+      Image *img = find_image(textures_[s][std::countr_zero(slots)].image);
       if (!img || !img->sampled_view() || img->access().layout == VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL) continue;
       // Layout changes cannot happen inside dynamic rendering: leave it, begin_rendering flushes.
       end_rendering();

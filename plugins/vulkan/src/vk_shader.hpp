@@ -1,4 +1,5 @@
-// Shaders: a VkShaderModule per CREATE_SHADER (SPIR-V 1.0, entry point "main") and its stage.
+// Shaders: a VkShaderModule per CREATE_SHADER (SPIR-V 1.0, entry point "main"), its stage and
+// the texture slots it declares.
 #pragma once
 
 #include <cstdint>
@@ -23,10 +24,14 @@ public:
   VkShaderStageFlagBits vk_stage() const {
     return stage_ == NV_STAGE_VERTEX ? VK_SHADER_STAGE_VERTEX_BIT : VK_SHADER_STAGE_FRAGMENT_BIT;
   }
+  // Bit N: the module declares its stage's sampler sN (set 2, binding 16 + N or 32 + N, as
+  // commands.h places them). Only these slots' images must be in the shader-read layout at a draw.
+  uint32_t texture_slots() const { return texture_slots_; }
 
 private:
   const Device &device_;
   nv_shader_stage stage_;
+  uint32_t texture_slots_ = 0;
   VkShaderModule module_ = VK_NULL_HANDLE;
 };
 
