@@ -4,10 +4,11 @@
 // PLATFORM below (environment, path of this executable, running a child and reading its output).
 //
 //   novem-bench [--backend vulkan|opengl|null|all] [--frames N] [--draws-per-frame N]
-//               [--workload NAME|all] [--ablation] [--wined3d 'COMMAND']
+//               [--workload NAME|all] [--repeat N] [--ablation] [--wined3d 'COMMAND']
 //
 // Each backend runs in a child process of its own (this program again, with NOVEM_BACKEND set and
 // --child), which prints one machine-readable line per workload; the parent prints the table.
+// --repeat N runs every child N times, in turn, and keeps each row's run of median draws/s.
 // --ablation runs each plugin again with its five techniques off, then on one by one.
 // --wined3d runs COMMAND (this program built for Windows, under Wine) as one more child.
 #include <d3d9.h>
@@ -155,6 +156,7 @@ struct Options {
   std::string workload = "all";
   int frames = 200;
   int draws = 1000;
+  int repeat = 1;
   bool child = false;
   bool ablation = false;
   std::string wined3d; // the command that runs this program's Windows build under Wine
@@ -488,7 +490,7 @@ int usage(const char *why) {
   std::fprintf(stderr,
                "novem-bench: %s\nusage: novem-bench [--backend vulkan|opengl|null|all] [--frames N] "
                "[--draws-per-frame N] [--workload draw|state|texture|shader|up|dynamic|game|all]\n"
-               "       [--ablation] [--wined3d 'COMMAND']\n",
+               "       [--repeat N] [--ablation] [--wined3d 'COMMAND']\n",
                why);
   return 2;
 }
@@ -576,6 +578,23 @@ std::vector<Result> run_backend(const std::string &self, const std::string &back
   return run_command(quote(self) + child_arguments(o), backend, o);
 }
 
+// Row by row (every run has the same rows in the same order), the run whose draws/s is the
+// median (the lower of the two middle ones for an even count); a row that failed in any run fails.
+std::vector<Result> median_rows(const std::vector<std::vector<Result>> &runs) {
+  std::vector<Result> rows = runs.front();
+  for (size_t i = 0; i < rows.size(); ++i) {
+    std::vector<Result> column;
+    for (const std::vector<Result> &run : runs) column.push_back(run[i]);
+    if (std::any_of(column.begin(), column.end(), [](const Result &r) { return !r.ok; })) {
+      rows[i].ok = false;
+      continue;
+    }
+    std::sort(column.begin(), column.end(), [](const Result &a, const Result &b) { return a.draws_per_s < b.draws_per_s; });
+    rows[i] = column[(column.size() - 1) / 2];
+  }
+  return rows;
+}
+
 const Result *find(const std::vector<Result> &all, const std::string &backend, const std::string &workload) {
   for (const Result &r : all)
     if (r.backend == backend && r.workload == workload && r.ok) return &r;
@@ -606,8 +625,10 @@ const char *kHeader = "| %s | workload | draws/s | ns/call | ns/draw | frame med
                       "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
 
 void print_table(const std::vector<Result> &all, const Options &o) {
-  std::printf("novem-bench: %d frames x %d draws per workload (+%d warm-up frames), %ux%u, one child per backend\n\n",
+  std::printf("novem-bench: %d frames x %d draws per workload (+%d warm-up frames), %ux%u, one child per backend",
               o.frames, o.draws, kWarmupFrames, kWidth, kHeight);
+  if (o.repeat > 1) std::printf(", %d runs each: every row is the run of median draws/s", o.repeat);
+  std::printf("\n\n");
   std::printf(kHeader, "backend");
   for (const Result &r : all) print_row(r.backend.c_str(), r);
   bool any_ratio = false;
@@ -697,6 +718,9 @@ int main(int argc, char **argv) {
       if (!v) return usage("--workload needs a value");
       o.workload = v;
       if (o.workload != "all" && workload_index(o.workload) < 0) return usage(("unknown workload " + o.workload).c_str());
+    } else if (arg == "--repeat") {
+      const char *v = value();
+      if (!v || (o.repeat = std::atoi(v)) <= 0) return usage("--repeat needs a positive number");
     } else if (arg == "--ablation") {
       o.ablation = true;
     } else if (arg == "--wined3d") {
@@ -715,16 +739,20 @@ int main(int argc, char **argv) {
   if (o.child) return run_child(o);
 
   std::string self = self_path(argv[0]);
-  std::vector<Result> all;
-  for (const char *b : kBackends)
-    if (o.backend == "all" || o.backend == b) {
-      std::vector<Result> r = run_backend(self, b, o);
+  // Every backend in turn, `repeat` times over, so that the machine's drift falls on all of them.
+  std::vector<std::vector<Result>> runs(size_t(o.repeat));
+  for (std::vector<Result> &all : runs) {
+    for (const char *b : kBackends)
+      if (o.backend == "all" || o.backend == b) {
+        std::vector<Result> r = run_backend(self, b, o);
+        all.insert(all.end(), r.begin(), r.end());
+      }
+    if (!o.wined3d.empty()) {
+      std::vector<Result> r = run_command(o.wined3d + child_arguments(o), "wined3d", o);
       all.insert(all.end(), r.begin(), r.end());
     }
-  if (!o.wined3d.empty()) {
-    std::vector<Result> r = run_command(o.wined3d + child_arguments(o), "wined3d", o);
-    all.insert(all.end(), r.begin(), r.end());
   }
+  const std::vector<Result> all = median_rows(runs);
   print_table(all, o);
   bool ok = true;
   for (const Result &r : all) ok = ok && r.ok;
