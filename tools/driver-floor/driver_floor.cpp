@@ -1,0 +1,522 @@
+// novem-driver-floor: how many draws per second the Vulkan driver itself sustains on novem-bench's
+// workloads, with no D3D9 layer in between. A benchmark, not a test.
+//
+// The same frames as novem-bench (256x256, 1000 small triangles on its 16x16 grid, a clear, two
+// frames in flight), recorded in the cheapest way the driver allows: every pipeline, descriptor
+// set and texture made before the clock starts, one command buffer per frame, and per draw only
+// what the workload changes:
+//   draw     nothing: vkCmdDraw after vkCmdDraw
+//   state    the blend equation (source factor ONE / SRC_ALPHA, VK_EXT_extended_dynamic_state3)
+//   texture  the descriptor set (two 8x8 textures, two sets written once)
+//   shader   the pipeline (two pipelines from separately created shader modules)
+// What it prints is an upper bound for any translation layer on this driver: what is left once
+// the layer costs nothing.
+//
+//   novem-driver-floor [--frames N] [--repeat N] [--workload draw|state|texture|shader|all]
+//                      [--no-driver-heap]
+//
+// --repeat N measures each workload N times, in turn, and prints the median.
+// Like the plugins on a CPU rasterizer (llvmpipe), it raises glibc's trim and mmap thresholds
+// (novem/driver_heap.hpp); --no-driver-heap leaves them alone.
+#include <vulkan/vulkan.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "novem/driver_heap.hpp"
+
+#ifndef DRIVER_FLOOR_SHADER_DIR
+#error "DRIVER_FLOOR_SHADER_DIR must name the folder of the assembled shaders"
+#endif
+
+namespace {
+
+constexpr uint32_t kSize = 256, kGrid = 16, kDraws = 1000, kInFlight = 2, kWarmupFrames = 3;
+constexpr VkFormat kFormat = VK_FORMAT_B8G8R8A8_UNORM;
+const char *const kWorkloads[] = {"draw", "state", "texture", "shader"};
+
+void check(VkResult r, const char *what) {
+  if (r != VK_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + std::to_string(int(r)));
+}
+
+std::vector<uint32_t> spirv(const char *name) {
+  std::ifstream f(std::string(DRIVER_FLOOR_SHADER_DIR) + "/" + name + ".spv", std::ios::binary);
+  if (!f) throw std::runtime_error(std::string("cannot read shader ") + name);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), words.size() * 4);
+  return words;
+}
+
+// The corners of novem-bench's triangle i, in clip space.
+void triangle(uint32_t i, float (&x)[3], float (&y)[3]) {
+  const float px = float(i % kGrid) * 16.0f + 2.0f, py = float((i / kGrid) % kGrid) * 16.0f + 2.0f;
+  const float cx[3] = {px, px + 10.0f, px}, cy[3] = {py, py, py + 10.0f};
+  for (int v = 0; v < 3; ++v) x[v] = cx[v] / float(kSize) * 2.0f - 1.0f, y[v] = cy[v] / float(kSize) * 2.0f - 1.0f;
+}
+
+class Floor {
+public:
+  explicit Floor(bool driver_heap) {
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.apiVersion = VK_API_VERSION_1_3;
+    VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    ici.pApplicationInfo = &app;
+    check(vkCreateInstance(&ici, nullptr, &instance_), "vkCreateInstance");
+    uint32_t count = 1;
+    VkResult r = vkEnumeratePhysicalDevices(instance_, &count, &gpu_);
+    if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || count == 0) throw std::runtime_error("no Vulkan device");
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(gpu_, &props);
+    std::printf("novem-driver-floor: %s\n", props.deviceName);
+    if (driver_heap && std::strstr(props.deviceName, "llvmpipe")) novem::keep_driver_heap(); // as the plugins do
+
+    VkPhysicalDeviceExtendedDynamicState3FeaturesEXT eds3{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT};
+    eds3.extendedDynamicState3ColorBlendEnable = VK_TRUE;
+    eds3.extendedDynamicState3ColorBlendEquation = VK_TRUE;
+    VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, &eds3};
+    v13.dynamicRendering = VK_TRUE;
+    v13.synchronization2 = VK_TRUE;
+    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &v13};
+    const float priority = 1.0f;
+    VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    qci.queueCount = 1; // family 0: graphics on lavapipe and every desktop driver
+    qci.pQueuePriorities = &priority;
+    const char *extensions[] = {VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME};
+    VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
+    dci.queueCreateInfoCount = 1;
+    dci.pQueueCreateInfos = &qci;
+    dci.enabledExtensionCount = 1;
+    dci.ppEnabledExtensionNames = extensions;
+    check(vkCreateDevice(gpu_, &dci, nullptr, &device_), "vkCreateDevice (needs VK_EXT_extended_dynamic_state3)");
+    vkGetDeviceQueue(device_, 0, 0, &queue_);
+    set_blend_enable_ = reinterpret_cast<PFN_vkCmdSetColorBlendEnableEXT>(vkGetDeviceProcAddr(device_, "vkCmdSetColorBlendEnableEXT"));
+    set_blend_equation_ =
+        reinterpret_cast<PFN_vkCmdSetColorBlendEquationEXT>(vkGetDeviceProcAddr(device_, "vkCmdSetColorBlendEquationEXT"));
+
+    VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    check(vkCreateCommandPool(device_, &pci, nullptr, &pool_), "vkCreateCommandPool");
+    VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    cai.commandPool = pool_;
+    cai.commandBufferCount = kInFlight;
+    check(vkAllocateCommandBuffers(device_, &cai, cmds_), "vkAllocateCommandBuffers");
+    for (VkFence &f : fences_) {
+      VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+      fci.flags = VK_FENCE_CREATE_SIGNALED_BIT;
+      check(vkCreateFence(device_, &fci, nullptr, &f), "vkCreateFence");
+    }
+    make_target();
+    make_vertices();
+    make_textures();
+    make_pipelines();
+  }
+
+  ~Floor() {
+    vkDeviceWaitIdle(device_);
+    for (VkPipeline p : {color_, color_dynamic_, color_twin_, textured_}) vkDestroyPipeline(device_, p, nullptr);
+    vkDestroyPipelineLayout(device_, layout_, nullptr);
+    vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
+    for (VkDescriptorSetLayout l : set_layouts_) vkDestroyDescriptorSetLayout(device_, l, nullptr);
+    vkDestroySampler(device_, sampler_, nullptr);
+    for (VkImageView v : views_) vkDestroyImageView(device_, v, nullptr);
+    for (VkImage i : images_) vkDestroyImage(device_, i, nullptr);
+    for (VkBuffer b : buffers_) vkDestroyBuffer(device_, b, nullptr);
+    for (VkDeviceMemory m : memory_) vkFreeMemory(device_, m, nullptr);
+    for (VkFence f : fences_) vkDestroyFence(device_, f, nullptr);
+    vkDestroyCommandPool(device_, pool_, nullptr);
+    vkDestroyDevice(device_, nullptr);
+    vkDestroyInstance(instance_, nullptr);
+  }
+
+  // draws/s of `frames` frames of workload w.
+  double run(int w, int frames) {
+    for (int f = 0; f < int(kWarmupFrames); ++f) frame(w, f);
+    vkDeviceWaitIdle(device_);
+    const auto start = std::chrono::steady_clock::now();
+    for (int f = 0; f < frames; ++f) frame(w, f);
+    vkDeviceWaitIdle(device_);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return double(frames) * kDraws / seconds;
+  }
+
+private:
+  void frame(int w, int index) {
+    const uint32_t slot = uint32_t(index) % kInFlight;
+    check(vkWaitForFences(device_, 1, &fences_[slot], VK_TRUE, UINT64_MAX), "vkWaitForFences");
+    check(vkResetFences(device_, 1, &fences_[slot]), "vkResetFences");
+    VkCommandBuffer cmd = cmds_[slot];
+    check(vkResetCommandBuffer(cmd, 0), "vkResetCommandBuffer");
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    check(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
+    image_barrier(cmd, target_, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+    VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    color.imageView = target_view_;
+    color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    color.clearValue.color = {{0.06f, 0.09f, 0.13f, 1.0f}};
+    VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
+    ri.renderArea = {{0, 0}, {kSize, kSize}};
+    ri.layerCount = 1;
+    ri.colorAttachmentCount = 1;
+    ri.pColorAttachments = &color;
+    vkCmdBeginRendering(cmd, &ri);
+    const VkViewport viewport{0, 0, float(kSize), float(kSize), 0, 1};
+    const VkRect2D scissor{{0, 0}, {kSize, kSize}};
+    vkCmdSetViewport(cmd, 0, 1, &viewport);
+    vkCmdSetScissor(cmd, 0, 1, &scissor);
+    const VkDeviceSize zero = 0;
+    const bool textured = w == 2;
+    vkCmdBindVertexBuffers(cmd, 0, 1, textured ? &uv_vertices_ : &color_vertices_, &zero);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, w == 1 ? color_dynamic_ : textured ? textured_ : color_);
+    if (w == 1) {
+      const VkBool32 on = VK_TRUE;
+      set_blend_enable_(cmd, 0, 1, &on);
+    }
+    for (uint32_t i = 0; i < kDraws; ++i) {
+      const uint32_t first = i % (kGrid * kGrid) * 3;
+      if (w == 1) {
+        VkColorBlendEquationEXT eq{i & 1 ? VK_BLEND_FACTOR_SRC_ALPHA : VK_BLEND_FACTOR_ONE,
+                                   VK_BLEND_FACTOR_ZERO,
+                                   VK_BLEND_OP_ADD,
+                                   VK_BLEND_FACTOR_ONE,
+                                   VK_BLEND_FACTOR_ZERO,
+                                   VK_BLEND_OP_ADD};
+        set_blend_equation_(cmd, 0, 1, &eq);
+      } else if (w == 2) {
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 2, 1, &texture_sets_[i & 1], 0, nullptr);
+      } else if (w == 3) {
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, i & 1 ? color_twin_ : color_);
+      }
+      vkCmdDraw(cmd, 3, 1, first, 0);
+    }
+    vkCmdEndRendering(cmd);
+    check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
+    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cmd;
+    check(vkQueueSubmit(queue_, 1, &si, fences_[slot]), "vkQueueSubmit");
+  }
+
+  static void image_barrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to) {
+    VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+    b.srcStageMask = b.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    b.srcAccessMask = b.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
+    b.oldLayout = from;
+    b.newLayout = to;
+    b.image = image;
+    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    VkDependencyInfo d{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    d.imageMemoryBarrierCount = 1;
+    d.pImageMemoryBarriers = &b;
+    vkCmdPipelineBarrier2(cmd, &d);
+  }
+
+  VkDeviceMemory allocate(VkMemoryRequirements req, VkMemoryPropertyFlags want) {
+    VkPhysicalDeviceMemoryProperties mp;
+    vkGetPhysicalDeviceMemoryProperties(gpu_, &mp);
+    VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    ai.allocationSize = req.size;
+    ai.memoryTypeIndex = UINT32_MAX;
+    for (uint32_t t = 0; t < mp.memoryTypeCount && ai.memoryTypeIndex == UINT32_MAX; ++t)
+      if ((req.memoryTypeBits >> t & 1) && (mp.memoryTypes[t].propertyFlags & want) == want) ai.memoryTypeIndex = t;
+    if (ai.memoryTypeIndex == UINT32_MAX) throw std::runtime_error("no suitable memory type");
+    VkDeviceMemory m = VK_NULL_HANDLE;
+    check(vkAllocateMemory(device_, &ai, nullptr, &m), "vkAllocateMemory");
+    memory_.push_back(m);
+    return m;
+  }
+
+  // A host-visible buffer holding `bytes`.
+  VkBuffer buffer(const void *bytes, size_t size, VkBufferUsageFlags usage) {
+    VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bci.size = size;
+    bci.usage = usage;
+    VkBuffer b = VK_NULL_HANDLE;
+    check(vkCreateBuffer(device_, &bci, nullptr, &b), "vkCreateBuffer");
+    buffers_.push_back(b);
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(device_, b, &req);
+    VkDeviceMemory m = allocate(req, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    check(vkBindBufferMemory(device_, b, m, 0), "vkBindBufferMemory");
+    void *p = nullptr;
+    check(vkMapMemory(device_, m, 0, VK_WHOLE_SIZE, 0, &p), "vkMapMemory");
+    std::memcpy(p, bytes, size);
+    vkUnmapMemory(device_, m);
+    return b;
+  }
+
+  VkImage image(uint32_t size, VkImageUsageFlags usage, VkImageView &view) {
+    VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    ici.imageType = VK_IMAGE_TYPE_2D;
+    ici.format = kFormat;
+    ici.extent = {size, size, 1};
+    ici.mipLevels = ici.arrayLayers = 1;
+    ici.samples = VK_SAMPLE_COUNT_1_BIT;
+    ici.tiling = VK_IMAGE_TILING_OPTIMAL;
+    ici.usage = usage;
+    VkImage img = VK_NULL_HANDLE;
+    check(vkCreateImage(device_, &ici, nullptr, &img), "vkCreateImage");
+    images_.push_back(img);
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(device_, img, &req);
+    check(vkBindImageMemory(device_, img, allocate(req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT), 0), "vkBindImageMemory");
+    VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    vci.image = img;
+    vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    vci.format = kFormat;
+    vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    check(vkCreateImageView(device_, &vci, nullptr, &view), "vkCreateImageView");
+    views_.push_back(view);
+    return img;
+  }
+
+  void make_target() { target_ = image(kSize, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, target_view_); }
+
+  // novem-bench's 256 triangles: position + colour, and position + texture coordinates.
+  void make_vertices() {
+    struct ColorVertex {
+      float x, y, z;
+      uint32_t color;
+    };
+    struct UvVertex {
+      float x, y, z, u, v;
+    };
+    std::vector<ColorVertex> colored;
+    std::vector<UvVertex> uv;
+    for (uint32_t i = 0; i < kGrid * kGrid; ++i) {
+      float x[3], y[3];
+      triangle(i, x, y);
+      const uint32_t color = 0xff000000u | (i * 0x00371d53u & 0x00ffffffu);
+      const float u[3] = {0, 1, 0}, v[3] = {0, 0, 1};
+      for (int k = 0; k < 3; ++k) {
+        colored.push_back({x[k], y[k], 0.5f, color});
+        uv.push_back({x[k], y[k], 0.5f, u[k], v[k]});
+      }
+    }
+    color_vertices_ = buffer(colored.data(), colored.size() * sizeof colored[0], VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+    uv_vertices_ = buffer(uv.data(), uv.size() * sizeof uv[0], VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+  }
+
+  // Two 8x8 textures (one white, one grey), uploaded once, and a set for each.
+  void make_textures() {
+    VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    sci.maxLod = VK_LOD_CLAMP_NONE;
+    check(vkCreateSampler(device_, &sci, nullptr, &sampler_), "vkCreateSampler");
+    VkDescriptorSetLayoutBinding binding{16, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT,
+                                         nullptr};
+    for (uint32_t s = 0; s < 3; ++s) { // sets 0 and 1 (the uniform sets) are empty here
+      VkDescriptorSetLayoutCreateInfo lci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+      lci.bindingCount = s == 2 ? 1 : 0;
+      lci.pBindings = &binding;
+      check(vkCreateDescriptorSetLayout(device_, &lci, nullptr, &set_layouts_[s]), "vkCreateDescriptorSetLayout");
+    }
+    const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2};
+    VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    dpci.maxSets = 2;
+    dpci.poolSizeCount = 1;
+    dpci.pPoolSizes = &size;
+    check(vkCreateDescriptorPool(device_, &dpci, nullptr, &descriptor_pool_), "vkCreateDescriptorPool");
+    const VkDescriptorSetLayout layouts[2] = {set_layouts_[2], set_layouts_[2]};
+    VkDescriptorSetAllocateInfo dai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    dai.descriptorPool = descriptor_pool_;
+    dai.descriptorSetCount = 2;
+    dai.pSetLayouts = layouts;
+    check(vkAllocateDescriptorSets(device_, &dai, texture_sets_), "vkAllocateDescriptorSets");
+
+    VkCommandBuffer cmd = cmds_[0];
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    check(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
+    for (uint32_t t = 0; t < 2; ++t) {
+      VkImageView view = VK_NULL_HANDLE;
+      const VkImage img = image(8, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, view);
+      const std::vector<uint32_t> texels(64, t ? 0xff808080u : 0xffffffffu);
+      const VkBuffer staging = buffer(texels.data(), texels.size() * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+      image_barrier(cmd, img, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+      VkBufferImageCopy copy{};
+      copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+      copy.imageExtent = {8, 8, 1};
+      vkCmdCopyBufferToImage(cmd, staging, img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
+      image_barrier(cmd, img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+      const VkDescriptorImageInfo info{sampler_, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+      VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+      write.dstSet = texture_sets_[t];
+      write.dstBinding = 16;
+      write.descriptorCount = 1;
+      write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+      write.pImageInfo = &info;
+      vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+    }
+    check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
+    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cmd;
+    check(vkQueueSubmit(queue_, 1, &si, VK_NULL_HANDLE), "vkQueueSubmit");
+    check(vkQueueWaitIdle(queue_), "vkQueueWaitIdle");
+  }
+
+  VkShaderModule module(const char *name) {
+    const std::vector<uint32_t> words = spirv(name);
+    VkShaderModuleCreateInfo ci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    ci.codeSize = words.size() * 4;
+    ci.pCode = words.data();
+    VkShaderModule m = VK_NULL_HANDLE;
+    check(vkCreateShaderModule(device_, &ci, nullptr, &m), "vkCreateShaderModule");
+    return m;
+  }
+
+  // vs, ps: shader names; textured: position + uv input; dynamic_blend: blend enable and
+  // equation as EDS3 dynamic state.
+  VkPipeline pipeline(const char *vs, const char *ps, bool textured, bool dynamic_blend) {
+    const VkShaderModule modules[2] = {module(vs), module(ps)};
+    VkPipelineShaderStageCreateInfo stages[2] = {{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO},
+                                                 {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO}};
+    stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
+    stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
+    for (int s = 0; s < 2; ++s) stages[s].module = modules[s], stages[s].pName = "main";
+    const VkVertexInputBindingDescription binding{0, textured ? 20u : 16u, VK_VERTEX_INPUT_RATE_VERTEX};
+    const VkVertexInputAttributeDescription attributes[2] = {
+        {0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0}, {1, 0, textured ? VK_FORMAT_R32G32_SFLOAT : VK_FORMAT_B8G8R8A8_UNORM, 12}};
+    VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    vi.vertexBindingDescriptionCount = 1;
+    vi.pVertexBindingDescriptions = &binding;
+    vi.vertexAttributeDescriptionCount = 2;
+    vi.pVertexAttributeDescriptions = attributes;
+    VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+    ia.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    VkPipelineViewportStateCreateInfo vp{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+    vp.viewportCount = vp.scissorCount = 1;
+    VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+    rs.cullMode = VK_CULL_MODE_NONE;
+    rs.lineWidth = 1.0f;
+    VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+    ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+    VkPipelineDepthStencilStateCreateInfo ds{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+    VkPipelineColorBlendAttachmentState blend{};
+    blend.colorWriteMask = 0xF;
+    VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+    cb.attachmentCount = 1;
+    cb.pAttachments = &blend;
+    std::vector<VkDynamicState> dynamic = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    if (dynamic_blend) {
+      dynamic.push_back(VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT);
+      dynamic.push_back(VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT);
+    }
+    VkPipelineDynamicStateCreateInfo dyn{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
+    dyn.dynamicStateCount = uint32_t(dynamic.size());
+    dyn.pDynamicStates = dynamic.data();
+    VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
+    rendering.colorAttachmentCount = 1;
+    rendering.pColorAttachmentFormats = &kFormat;
+    VkGraphicsPipelineCreateInfo gci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
+    gci.stageCount = 2;
+    gci.pStages = stages;
+    gci.pVertexInputState = &vi;
+    gci.pInputAssemblyState = &ia;
+    gci.pViewportState = &vp;
+    gci.pRasterizationState = &rs;
+    gci.pMultisampleState = &ms;
+    gci.pDepthStencilState = &ds;
+    gci.pColorBlendState = &cb;
+    gci.pDynamicState = &dyn;
+    gci.layout = layout_;
+    VkPipeline p = VK_NULL_HANDLE;
+    check(vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &gci, nullptr, &p), "vkCreateGraphicsPipelines");
+    for (VkShaderModule m : modules) vkDestroyShaderModule(device_, m, nullptr);
+    return p;
+  }
+
+  void make_pipelines() {
+    VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    lci.setLayoutCount = 3;
+    lci.pSetLayouts = set_layouts_;
+    check(vkCreatePipelineLayout(device_, &lci, nullptr, &layout_), "vkCreatePipelineLayout");
+    color_ = pipeline("vs_color", "ps_color", false, false);
+    color_twin_ = pipeline("vs_color", "ps_color", false, false); // modules of its own: another pipeline
+    color_dynamic_ = pipeline("vs_color", "ps_color", false, true);
+    textured_ = pipeline("vs_tex", "ps_tex", true, false);
+  }
+
+  VkInstance instance_ = VK_NULL_HANDLE;
+  VkPhysicalDevice gpu_ = VK_NULL_HANDLE;
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkQueue queue_ = VK_NULL_HANDLE;
+  PFN_vkCmdSetColorBlendEnableEXT set_blend_enable_ = nullptr;
+  PFN_vkCmdSetColorBlendEquationEXT set_blend_equation_ = nullptr;
+  VkCommandPool pool_ = VK_NULL_HANDLE;
+  VkCommandBuffer cmds_[kInFlight] = {};
+  VkFence fences_[kInFlight] = {};
+  VkImage target_ = VK_NULL_HANDLE;
+  VkImageView target_view_ = VK_NULL_HANDLE;
+  VkBuffer color_vertices_ = VK_NULL_HANDLE, uv_vertices_ = VK_NULL_HANDLE;
+  VkSampler sampler_ = VK_NULL_HANDLE;
+  VkDescriptorSetLayout set_layouts_[3] = {};
+  VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
+  VkDescriptorSet texture_sets_[2] = {};
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkPipeline color_ = VK_NULL_HANDLE, color_twin_ = VK_NULL_HANDLE, color_dynamic_ = VK_NULL_HANDLE,
+             textured_ = VK_NULL_HANDLE;
+  std::vector<VkImage> images_;
+  std::vector<VkImageView> views_;
+  std::vector<VkBuffer> buffers_;
+  std::vector<VkDeviceMemory> memory_;
+};
+
+int usage(const char *why) {
+  std::fprintf(stderr,
+               "novem-driver-floor: %s\nusage: novem-driver-floor [--frames N] [--repeat N] "
+               "[--workload draw|state|texture|shader|all] [--no-driver-heap]\n",
+               why);
+  return 2;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int frames = 200, repeat = 1;
+  std::string workload = "all";
+  bool driver_heap = true;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--frames" && i + 1 < argc) {
+      if ((frames = std::atoi(argv[++i])) <= 0) return usage("--frames needs a positive number");
+    } else if (arg == "--repeat" && i + 1 < argc) {
+      if ((repeat = std::atoi(argv[++i])) <= 0) return usage("--repeat needs a positive number");
+    } else if (arg == "--workload" && i + 1 < argc) {
+      workload = argv[++i];
+      if (workload != "all" && std::find(std::begin(kWorkloads), std::end(kWorkloads), workload) == std::end(kWorkloads))
+        return usage(("unknown workload " + workload).c_str());
+    } else if (arg == "--no-driver-heap") {
+      driver_heap = false;
+    } else {
+      return usage(("unknown argument " + arg).c_str());
+    }
+  }
+  try {
+    Floor floor(driver_heap);
+    constexpr int kCount = int(std::size(kWorkloads));
+    std::vector<double> runs[kCount];
+    for (int r = 0; r < repeat; ++r) // the workloads in turn, so the machine's drift falls on all
+      for (int w = 0; w < kCount; ++w)
+        if (workload == "all" || workload == kWorkloads[w]) runs[w].push_back(floor.run(w, frames));
+    std::printf("| workload | draws/s (driver alone%s) |\n| --- | ---: |\n", repeat > 1 ? ", median" : "");
+    for (int w = 0; w < kCount; ++w) {
+      if (runs[w].empty()) continue;
+      std::sort(runs[w].begin(), runs[w].end());
+      std::printf("| %s | %.0f |\n", kWorkloads[w], runs[w][(runs[w].size() - 1) / 2]);
+    }
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "novem-driver-floor: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
