@@ -12,7 +12,8 @@
  *  - Clear and scissor rectangles arrive already clipped to the target.
  *  - Shaders are SPIR-V. Uniforms: one std140 uniform block per stage, filled from
  *    SET_CONSTANTS: the vertex stage's at set 0, binding 0, the pixel stage's at set 1, binding 1
- *    (ABI 6; they were both set 0 before). Samplers are set 2 (nv_cmd_set_texture).
+ *    (ABI 6; they were both set 0 before). Samplers are set 2 (pixel) and 3 (vertex)
+ *    (nv_cmd_set_texture).
  *    Vertex inputs use the locations of nv_vertex_attribute; stage interfaces are matched by
  *    location.
  */
@@ -407,8 +408,9 @@ enum nv_texture_flags {
 #define NV_MAX_VERTEX_TEXTURES 4
 
 /* Binds image (0: none) with sampler to texture slot `slot` of stage (NV_STAGE_VERTEX: 0..3,
- * NV_STAGE_PIXEL: 0..15). The shader's combined image sampler sN of that stage is set 2 (ABI 6), binding
- * 16 + N (pixel) or 32 + N (vertex). A slot with no image samples (0, 0, 0, 1). */
+ * NV_STAGE_PIXEL: 0..15). The shader's combined image sampler sN of that stage is set 2, binding
+ * 16 + N (pixel), or set 3, binding 32 + N (vertex) (ABI 6; set 0 before). A slot with no image
+ * samples (0, 0, 0, 1). */
 typedef struct nv_cmd_set_texture {
   uint32_t stage; uint32_t slot; uint32_t image; nv_sampler_desc sampler;
   /* ABI 4: the nv_image_type the shader declares for sN (dcl_2d, dcl_cube, dcl_volume). An image

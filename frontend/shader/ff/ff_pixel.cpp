@@ -178,7 +178,7 @@ void PixelGenerator::declare_interface(uint32_t stages) {
     const spv::Dim dim = st.texture == kTextureCube ? spv::Dim::Cube : st.texture == kTextureVolume ? spv::Dim::Dim3D : spv::Dim::Dim2D;
     const Id t_image = b_.type_image(e_.t_float, dim, st.texture == kTextureDepth ? 1 : 0, false, false, 1);
     sampler_[s] = b_.variable(spv::StorageClass::UniformConstant, b_.type_sampled_image(t_image), "stage");
-    b_.decorate_binding(sampler_[s], conv::kSamplerSet, conv::kPixelSamplerBindingBase + s);
+    b_.decorate_binding(sampler_[s], conv::kPixelSamplerSet, conv::kPixelSamplerBindingBase + s);
   }
   out_ = e_.output(0, "out_color");
 }

@@ -9,12 +9,14 @@
 namespace novem::d3d9::conv {
 
 // ---- uniform block (std140, one per stage, same layout and size for both) ------------------------
-// Three descriptor sets, by how often each changes (ABI 6): a backend rebinds only the set that
-// changed, and on lavapipe rebinding a set restages every binding in it, so a new vertex-constant
-// offset per draw must not restage the pixel block and the twenty samplers.
+// Four descriptor sets, one per kind of binding and stage (ABI 6): a backend rebinds only the set
+// that changed, and on lavapipe rebinding a set restages every binding in it, so a new
+// vertex-constant offset per draw must not restage the pixel block and the samplers, nor a pixel
+// texture change the vertex samplers (which cost lavapipe most).
 inline constexpr uint32_t kVertexUniformSet = 0;
 inline constexpr uint32_t kPixelUniformSet = 1;
-inline constexpr uint32_t kSamplerSet = 2;
+inline constexpr uint32_t kPixelSamplerSet = 2;
+inline constexpr uint32_t kVertexSamplerSet = 3;
 inline constexpr uint32_t kVertexUniformBinding = 0;
 inline constexpr uint32_t kPixelUniformBinding = 1;
 inline constexpr uint32_t kFloatConstantCount = 256;   // vec4 c[256]
@@ -63,7 +65,7 @@ static_assert(offsetof(UniformBlock, fog_color) == kFogColorOffset);
 static_assert(offsetof(UniformBlock, fog) == kFogParamsOffset);
 static_assert(offsetof(UniformBlock, clip_planes) == kClipPlaneOffset);
 
-// ---- samplers (combined image samplers, set 2) ---------------------------------------------------
+// ---- samplers (combined image samplers: pixel set 2, vertex set 3) ---------------------------------------------------
 inline constexpr uint32_t kPixelSamplerBindingBase = 16;    // ps s0..s15 -> 16..31
 inline constexpr uint32_t kPixelSamplerCount = 16;
 inline constexpr uint32_t kVertexSamplerBindingBase = 32;   // vs_3_0 s0..s3 -> 32..35

@@ -592,7 +592,7 @@ Id Translator::sampler(uint32_t index) {
   const Id img = b_.type_image(t_f_, dim, depth ? 1 : 0, false, false, 1);
   const Id sim = b_.type_sampled_image(img);
   const Id var = b_.variable(StorageClass::UniformConstant, sim, "s" + std::to_string(index));
-  b_.decorate_binding(var, conv::kSamplerSet,
+  b_.decorate_binding(var, vs_ ? conv::kVertexSamplerSet : conv::kPixelSamplerSet,
                       (vs_ ? conv::kVertexSamplerBindingBase : conv::kPixelSamplerBindingBase) + index);
   samplers_[index] = var;
   refl_.samplers_used |= 1u << index;

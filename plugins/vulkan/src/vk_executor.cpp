@@ -72,13 +72,15 @@ Executor::Executor(nv_channel &channel, const Options &options)
   static constexpr uint8_t kZeros[256] = {};
   null_buffer_->update(*batches_, 0, kZeros, sizeof kZeros, 0);
   samplers_ = std::make_unique<SamplerCache>(*device_);
-  for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
+  for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
     uniform_sets_[s] = std::make_unique<DescriptorArena>(
-        *device_, layout_->set_layout(s == NV_STAGE_VERTEX ? PipelineLayout::kVertexUniformSet : PipelineLayout::kPixelUniformSet),
+        *device_, layout_->set_layout(PipelineLayout::uniform_set(s)),
         std::vector<VkDescriptorPoolSize>{{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1}});
-  texture_sets_ = std::make_unique<DescriptorArena>(
-      *device_, layout_->set_layout(PipelineLayout::kTextureSet),
-      std::vector<VkDescriptorPoolSize>{{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, kImageDescriptors}});
+    const uint32_t slots = s == NV_STAGE_PIXEL ? NV_MAX_PIXEL_TEXTURES : NV_MAX_VERTEX_TEXTURES;
+    texture_sets_[s] = std::make_unique<DescriptorArena>(
+        *device_, layout_->set_layout(PipelineLayout::texture_set(s)),
+        std::vector<VkDescriptorPoolSize>{{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, slots}});
+  }
   static constexpr uint8_t kOpaqueBlack[4] = {0, 0, 0, 0xFF}; // B, G, R, A
   for (uint32_t t = 0; t < 3; ++t) {
     default_textures_[t] = std::make_unique<Image>(*device_, *allocator_, NV_FORMAT_B8G8R8A8_UNORM, 1, 1,
@@ -102,7 +104,7 @@ Executor::~Executor() {
   slabs_.reset(); // after every buffer: their slots go back to it
   for (auto &t : default_textures_) t.reset();
   for (auto &a : uniform_sets_) a.reset();
-  texture_sets_.reset();
+  for (auto &a : texture_sets_) a.reset();
   samplers_.reset();
   uniforms_.reset();
   pipelines_.reset();
@@ -143,7 +145,7 @@ VkCommandBuffer Executor::command_buffer() {
   blend_valid_ = false;
   vertex_dirty_ = true;
   index_dirty_ = true;
-  uniform_bind_[NV_STAGE_VERTEX] = uniform_bind_[NV_STAGE_PIXEL] = texture_bind_ = true;
+  for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) uniform_bind_[s] = texture_bind_[s] = true;
   return cmd;
 }
 
@@ -416,10 +418,10 @@ bool Executor::prepare_draw(VkCommandBuffer cmd) {
   if (!options_.dirty_state) {
     // Without dirty tracking (NOVEM_VK_DIRTY=0) every draw binds and sets everything again.
     bound_pipeline_ = VK_NULL_HANDLE;
-    dynamic_dirty_ = vertex_dirty_ = index_dirty_ = texture_set_dirty_ = true;
+    dynamic_dirty_ = vertex_dirty_ = index_dirty_ = true;
     raster_valid_ = blend_valid_ = false;
     image_infos_valid_ = 0;
-    for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) constants_dirty_[s] = uniform_set_dirty_[s] = true;
+    for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) constants_dirty_[s] = uniform_set_dirty_[s] = texture_set_dirty_[s] = true;
   }
   if (!bind_pipeline(cmd)) return false;
   record_dynamic_state(cmd);
@@ -457,23 +459,23 @@ void Executor::bind_descriptors(VkCommandBuffer cmd) {
     if (!uniform_bind_[s]) continue;
     // Only this stage's set: rebinding the other stage's (or the textures') would make lavapipe
     // restage it, and llvmpipe store a new fragment state for the draw.
-    const uint32_t set = s == NV_STAGE_VERTEX ? PipelineLayout::kVertexUniformSet : PipelineLayout::kPixelUniformSet;
-    vk.CmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_->handle(), set, 1, &uniform_set_[s], 1,
-                             &constants_offset_[s]);
+    vk.CmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_->handle(), PipelineLayout::uniform_set(s), 1,
+                             &uniform_set_[s], 1, &constants_offset_[s]);
     uniform_bind_[s] = false;
   }
-  if (texture_set_dirty_ || !texture_set_) {
-    texture_set_ = texture_sets_->allocate(*batches_);
-    write_texture_set();
-    texture_set_dirty_ = false;
-    texture_bind_ = true;
-  } else {
-    texture_sets_->touch(*batches_);
-  }
-  if (texture_bind_) {
-    vk.CmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_->handle(), PipelineLayout::kTextureSet, 1,
-                             &texture_set_, 0, nullptr);
-    texture_bind_ = false;
+  for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
+    if (texture_set_dirty_[s] || !texture_set_[s]) {
+      texture_set_[s] = texture_sets_[s]->allocate(*batches_);
+      write_texture_set(s);
+      texture_set_dirty_[s] = false;
+      texture_bind_[s] = true;
+    } else {
+      texture_sets_[s]->touch(*batches_);
+    }
+    if (!texture_bind_[s]) continue;
+    vk.CmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_->handle(), PipelineLayout::texture_set(s), 1,
+                             &texture_set_[s], 0, nullptr);
+    texture_bind_[s] = false;
   }
 }
 
@@ -488,9 +490,9 @@ void Executor::write_uniform_set(uint32_t stage) {
   device_->vk().UpdateDescriptorSets(device_->handle(), 1, &w, 0, nullptr);
 }
 
-// Every binding of the set is written, so whatever a shader declares is valid: a slot with no
-// (usable) image gets the default texture.
-void Executor::write_texture_set() {
+// Every binding of the stage's set is written, so whatever a shader declares is valid: a slot
+// with no (usable) image gets the default texture.
+void Executor::write_texture_set(uint32_t stage) {
   const nv_sampler_desc default_desc{NV_FILTER_POINT, NV_FILTER_POINT, NV_FILTER_NONE, NV_ADDRESS_CLAMP,
                                      NV_ADDRESS_CLAMP, NV_ADDRESS_CLAMP, 1, 0, 0.0f, {0, 0, 0, 0}};
   auto info = [&](const TextureSlot &slot) {
@@ -515,20 +517,15 @@ void Executor::write_texture_set() {
                                                      : textures_[NV_STAGE_VERTEX][i - NV_MAX_PIXEL_TEXTURES]);
     image_infos_valid_ |= 1u << i;
   }
-  VkWriteDescriptorSet writes[2] = {};
-  for (auto &w : writes) {
-    w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    w.dstSet = texture_set_;
-    w.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-  }
-  // Consecutive bindings of one type and stage: one write runs over them.
-  writes[0].dstBinding = kPixelTextureBinding;
-  writes[0].descriptorCount = NV_MAX_PIXEL_TEXTURES;
-  writes[0].pImageInfo = image_infos_;
-  writes[1].dstBinding = kVertexTextureBinding;
-  writes[1].descriptorCount = NV_MAX_VERTEX_TEXTURES;
-  writes[1].pImageInfo = image_infos_ + NV_MAX_PIXEL_TEXTURES;
-  device_->vk().UpdateDescriptorSets(device_->handle(), 2, writes, 0, nullptr);
+  // The stage's consecutive bindings: one write runs over them.
+  const bool pixel = stage == NV_STAGE_PIXEL;
+  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+  write.dstSet = texture_set_[stage];
+  write.dstBinding = pixel ? kPixelTextureBinding : kVertexTextureBinding;
+  write.descriptorCount = pixel ? NV_MAX_PIXEL_TEXTURES : NV_MAX_VERTEX_TEXTURES;
+  write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  write.pImageInfo = pixel ? image_infos_ : image_infos_ + NV_MAX_PIXEL_TEXTURES;
+  device_->vk().UpdateDescriptorSets(device_->handle(), 1, &write, 0, nullptr);
 }
 
 void Executor::prepare_textures() {
@@ -652,7 +649,7 @@ void Executor::drop_image(uint32_t handle) {
     end_rendering();
     pipeline_dirty_ = true;
   }
-  if (texture_bound(handle)) texture_set_dirty_ = true, image_infos_valid_ = 0;
+  if (texture_bound(handle)) texture_set_dirty_[0] = texture_set_dirty_[1] = true, image_infos_valid_ = 0;
   Image *img = it->second.release();
   images_.erase(it);
   batches_->on_complete(img->last_use(), [img] { delete img; });
@@ -688,7 +685,7 @@ void Executor::create_image(const nv_cmd_create_image &a, const nv_cmd_header *)
   images_[a.image] = std::make_unique<Image>(*device_, *allocator_, nv_format(a.format), a.width, a.height, a.usage,
                                             a.levels, nv_image_type(a.type), a.depth, a.samples);
   if (is_target(a.image)) pipeline_dirty_ = true;
-  if (texture_bound(a.image)) texture_set_dirty_ = true, image_infos_valid_ = 0;
+  if (texture_bound(a.image)) texture_set_dirty_[0] = texture_set_dirty_[1] = true, image_infos_valid_ = 0;
 }
 
 void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h) {
@@ -743,7 +740,7 @@ void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) {
   slot.sampler = a.sampler;
   slot.type = a.type;
   slot.flags = a.flags;
-  texture_set_dirty_ = true;
+  texture_set_dirty_[a.stage] = true;
   image_infos_valid_ &= ~(1u << (a.stage == NV_STAGE_PIXEL ? a.slot : NV_MAX_PIXEL_TEXTURES + a.slot));
 }
 

@@ -108,7 +108,7 @@ private:
   // contents changed and rebinds only the sets whose set or dynamic offset changed.
   void bind_descriptors(VkCommandBuffer cmd);
   void write_uniform_set(uint32_t stage);
-  void write_texture_set();
+  void write_texture_set(uint32_t stage);
   // Moves bound textures into the shader-read layout (ending rendering when one must move).
   void prepare_textures();
   void mark_textures_used(BatchId id);
@@ -142,7 +142,7 @@ private:
   std::unique_ptr<Buffer> null_buffer_; // bound to vertex slots that have no buffer
   std::unique_ptr<SamplerCache> samplers_;
   std::unique_ptr<DescriptorArena> uniform_sets_[NV_STAGE_COUNT]; // sets 0 and 1
-  std::unique_ptr<DescriptorArena> texture_sets_;                  // set 2
+  std::unique_ptr<DescriptorArena> texture_sets_[NV_STAGE_COUNT];  // sets 3 and 2
   // 1x1 (0, 0, 0, 1) images, one per nv_image_type: what a slot with no image (or one of another
   // type than its shader declares) samples.
   std::unique_ptr<Image> default_textures_[3];
@@ -214,9 +214,9 @@ private:
   VkDescriptorSet uniform_set_[NV_STAGE_COUNT] = {};     // as last written
   bool uniform_set_dirty_[NV_STAGE_COUNT] = {true, true}; // the uniform chunk or the range changed
   bool uniform_bind_[NV_STAGE_COUNT] = {true, true};     // a new set or offset: bind it
-  VkDescriptorSet texture_set_ = VK_NULL_HANDLE;         // as last written
-  bool texture_set_dirty_ = true;                        // a texture or sampler changed
-  bool texture_bind_ = true;
+  VkDescriptorSet texture_set_[NV_STAGE_COUNT] = {};    // as last written
+  bool texture_set_dirty_[NV_STAGE_COUNT] = {true, true}; // one of the stage's textures or samplers changed
+  bool texture_bind_[NV_STAGE_COUNT] = {true, true};
   // Each stage's uniform descriptor range: its biggest block so far, rounded up to 256 bytes. Not
   // the ring's whole range: llvmpipe copies a bound uniform buffer's whole range into its scene
   // at every state change (64 KiB a stage made most of a state change's cost on lavapipe).

@@ -43,8 +43,16 @@ public:
   // The shader interface's sets (commands.h, ABI 6), by how often each changes.
   static constexpr uint32_t kVertexUniformSet = 0; // the vertex stage's dynamic uniform buffer
   static constexpr uint32_t kPixelUniformSet = 1;  // the pixel stage's
-  static constexpr uint32_t kTextureSet = 2;       // the 20 combined image samplers
-  static constexpr uint32_t kSetCount = 3;
+  static constexpr uint32_t kPixelTextureSet = 2;  // the 16 pixel combined image samplers
+  static constexpr uint32_t kVertexTextureSet = 3; // the 4 vertex ones
+  static constexpr uint32_t kSetCount = 4;
+  // The set of a stage's uniform block, of its textures.
+  static constexpr uint32_t uniform_set(uint32_t stage) {
+    return stage == NV_STAGE_VERTEX ? kVertexUniformSet : kPixelUniformSet;
+  }
+  static constexpr uint32_t texture_set(uint32_t stage) {
+    return stage == NV_STAGE_VERTEX ? kVertexTextureSet : kPixelTextureSet;
+  }
 
   VkDescriptorSetLayout set_layout(uint32_t set) const { return set_layouts_[set]; }
   VkPipelineLayout handle() const { return layout_; }

@@ -27,7 +27,7 @@ uint32_t declared_texture_slots(nv_shader_stage stage, const uint32_t *words, ui
   uint32_t slots = 0;
   for (const auto &[id, binding] : bindings) {
     auto set = sets.find(id);
-    if (set != sets.end() && set->second == PipelineLayout::kTextureSet && binding >= base && binding < base + count)
+    if (set != sets.end() && set->second == PipelineLayout::texture_set(stage) && binding >= base && binding < base + count)
       slots |= 1u << (binding - base);
   }
   return slots;

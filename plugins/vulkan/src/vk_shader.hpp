@@ -24,8 +24,8 @@ public:
   VkShaderStageFlagBits vk_stage() const {
     return stage_ == NV_STAGE_VERTEX ? VK_SHADER_STAGE_VERTEX_BIT : VK_SHADER_STAGE_FRAGMENT_BIT;
   }
-  // Bit N: the module declares its stage's sampler sN (set 2, binding 16 + N or 32 + N, as
-  // commands.h places them). Only these slots' images must be in the shader-read layout at a draw.
+  // Bit N: the module declares its stage's sampler sN (set 2, binding 16 + N, or set 3, binding
+  // 32 + N, as commands.h places them). Only these slots' images must be in the shader-read layout at a draw.
   uint32_t texture_slots() const { return texture_slots_; }
 
 private:
