@@ -127,8 +127,8 @@ public:
          words.size() * 4);
     return next_++;
   }
-  uint32_t target() {
-    push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{next_, NV_FORMAT_B8G8R8A8_UNORM, kSize, kSize, NV_IMAGE_RENDER_TARGET, 1});
+  uint32_t target(uint32_t usage = NV_IMAGE_RENDER_TARGET) {
+    push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{next_, NV_FORMAT_B8G8R8A8_UNORM, kSize, kSize, usage, 1});
     push(NV_OP_SET_RENDER_TARGETS, nv_cmd_set_render_targets{next_, 0});
     push(NV_OP_SET_VIEWPORT, nv_cmd_set_viewport{0, 0, kSize, kSize, 0, 1});
     push(NV_OP_SET_SCISSOR, nv_cmd_set_scissor{{0, 0, kSize, kSize}});
@@ -726,12 +726,7 @@ TEST_CASE("barriers: a render target bound to a texture slot the shaders do not 
   ScopedEnv env;
   env.set("NOVEM_CACHE_DIR", "");
   Device dev(api);
-  const uint32_t target = 900;
-  dev.push(NV_OP_CREATE_IMAGE,
-           nv_cmd_create_image{target, NV_FORMAT_B8G8R8A8_UNORM, kSize, kSize, NV_IMAGE_RENDER_TARGET | NV_IMAGE_SAMPLED, 1});
-  dev.push(NV_OP_SET_RENDER_TARGETS, nv_cmd_set_render_targets{target, 0});
-  dev.push(NV_OP_SET_VIEWPORT, nv_cmd_set_viewport{0, 0, kSize, kSize, 0, 1});
-  dev.push(NV_OP_SET_SCISSOR, nv_cmd_set_scissor{{0, 0, kSize, kSize}});
+  const uint32_t target = dev.target(NV_IMAGE_RENDER_TARGET | NV_IMAGE_SAMPLED);
   const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_color"), ps = dev.shader(NV_STAGE_PIXEL, "ps_color");
   dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
   nv_cmd_set_texture t{};
