@@ -195,7 +195,7 @@ void Executor::wait_gpu() {
 }
 
 void Executor::idle() {
-  flush_draws();
+  if (flush_draws() && check_errors_) check_errors(NV_OP_DRAW);
   if (unflushed_) gl_.Flush();
   unflushed_ = false;
   if (config_.suballocation) arena_.poll(); // not after every command: once per frame is enough
@@ -810,10 +810,10 @@ bool Executor::prepare_draw() {
   return pipeline_ != nullptr;
 }
 
-void Executor::flush_draws() {
+bool Executor::flush_draws() {
   PendingDraws &p = pending_;
   const GLsizei n = GLsizei(p.count.size());
-  if (n == 0) return;
+  if (n == 0) return false;
   if (!p.indexed && n == 1) gl_.DrawArrays(pipeline_->mode, p.first[0], p.count[0]);
   if (!p.indexed && n > 1) gl_.MultiDrawArrays(pipeline_->mode, p.first.data(), p.count.data(), n);
   if (p.indexed && n == 1)
@@ -823,6 +823,7 @@ void Executor::flush_draws() {
                                     p.base_vertex.data());
   channel_.api_draw_calls.fetch_add(1, std::memory_order_relaxed);
   p.count.clear(), p.first.clear(), p.offset.clear(), p.base_vertex.clear();
+  return true;
 }
 
 void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {

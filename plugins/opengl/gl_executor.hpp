@@ -95,7 +95,8 @@ private:
   // A table entry: the handler, then (unless KHR_debug reports them) any GL error it raised.
   template <class Args, void (Executor::*Fn)(const Args &, const nv_cmd_header *)>
   static void run(Executor &ex, const nv_cmd_header *h) {
-    if (novem::ends_draw_run(h)) ex.flush_draws();
+    // A held run's GL errors are the draws', not this command's.
+    if (novem::ends_draw_run(h) && ex.flush_draws() && ex.check_errors_) ex.check_errors(NV_OP_DRAW);
     (ex.*Fn)(novem::command_args<Args>(h), h);
     if (ex.check_errors_) ex.check_errors(h->opcode);
   }
@@ -108,7 +109,7 @@ private:
   void bind_vertex_buffer(uint32_t slot);
   bool prepare_draw(); // targets and pipeline; false when the draw cannot happen
   void finish();       // glFinish, counted: batching off
-  void flush_draws();  // issues the draws held in pending_ (one glMultiDraw*, or one glDraw*)
+  bool flush_draws();  // issues the draws held in pending_ (one glMultiDraw*, or one glDraw*); false: none
   void pipeline_changed(uint32_t shader); // a shader went away or came back
   GLuint sampler(const nv_sampler_desc &desc, bool compare = false); // cached by desc and compare (ABI 5)
   void bind_textures();
