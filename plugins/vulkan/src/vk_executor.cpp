@@ -72,14 +72,15 @@ Executor::Executor(nv_channel &channel, const Options &options)
   static constexpr uint8_t kZeros[256] = {};
   null_buffer_->update(*batches_, 0, kZeros, sizeof kZeros, 0);
   samplers_ = std::make_unique<SamplerCache>(*device_);
-  for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
-    uniform_sets_[s] = std::make_unique<DescriptorArena>(
-        *device_, layout_->set_layout(PipelineLayout::uniform_set(s)),
-        std::vector<VkDescriptorPoolSize>{{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1}});
-    const uint32_t slots = s == NV_STAGE_PIXEL ? NV_MAX_PIXEL_TEXTURES : NV_MAX_VERTEX_TEXTURES;
-    texture_sets_[s] = std::make_unique<DescriptorArena>(
-        *device_, layout_->set_layout(PipelineLayout::texture_set(s)),
-        std::vector<VkDescriptorPoolSize>{{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, slots}});
+  for (uint32_t i = 0; i < PipelineLayout::kSetCount; ++i) {
+    const bool pixel = PipelineLayout::stage_of(i) == NV_STAGE_PIXEL;
+    const VkDescriptorPoolSize per_set =
+        PipelineLayout::holds_uniforms(i)
+            ? VkDescriptorPoolSize{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1}
+            : VkDescriptorPoolSize{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                   pixel ? uint32_t(NV_MAX_PIXEL_TEXTURES) : uint32_t(NV_MAX_VERTEX_TEXTURES)};
+    sets_[i].arena = std::make_unique<DescriptorArena>(*device_, layout_->set_layout(i),
+                                                       std::vector<VkDescriptorPoolSize>{per_set});
   }
   static constexpr uint8_t kOpaqueBlack[4] = {0, 0, 0, 0xFF}; // B, G, R, A
   for (uint32_t t = 0; t < 3; ++t) {
@@ -103,8 +104,7 @@ Executor::~Executor() {
   null_buffer_.reset();
   slabs_.reset(); // after every buffer: their slots go back to it
   for (auto &t : default_textures_) t.reset();
-  for (auto &a : uniform_sets_) a.reset();
-  for (auto &a : texture_sets_) a.reset();
+  for (DescriptorSlot &d : sets_) d.arena.reset();
   samplers_.reset();
   uniforms_.reset();
   pipelines_.reset();
@@ -145,7 +145,7 @@ VkCommandBuffer Executor::command_buffer() {
   blend_valid_ = false;
   vertex_dirty_ = true;
   index_dirty_ = true;
-  for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) uniform_bind_[s] = texture_bind_[s] = true;
+  for (DescriptorSlot &d : sets_) d.bind = true;
   return cmd;
 }
 
@@ -421,68 +421,64 @@ bool Executor::prepare_draw(VkCommandBuffer cmd) {
     dynamic_dirty_ = vertex_dirty_ = index_dirty_ = true;
     raster_valid_ = blend_valid_ = false;
     image_infos_valid_ = 0;
-    for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) constants_dirty_[s] = uniform_set_dirty_[s] = texture_set_dirty_[s] = true;
+    constants_dirty_[NV_STAGE_VERTEX] = constants_dirty_[NV_STAGE_PIXEL] = true;
+    for (DescriptorSlot &d : sets_) d.dirty = true;
+    textures_marked_ = 0;
   }
   if (!bind_pipeline(cmd)) return false;
   record_dynamic_state(cmd);
   bind_vertex_buffers(cmd);
   bind_descriptors(cmd);
-  mark_textures_used(batches_->recording_id());
+  // Once per batch and texture change, not per draw: the images' last use is the batch.
+  if (textures_marked_ != batches_->recording_id()) {
+    textures_marked_ = batches_->recording_id();
+    mark_textures_used(textures_marked_);
+  }
   return true;
 }
 
 void Executor::bind_descriptors(VkCommandBuffer cmd) {
-  const NovemVkDevice &vk = device_->vk();
   uint32_t need = 0;
   for (auto &c : constants_) need += std::max<uint32_t>(uint32_t(c.size()), 256) + 256;
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
     if (constants_[s].size() <= ubo_range_[s]) continue;
     ubo_range_[s] = std::min((uint32_t(constants_[s].size()) + 255) / 256 * 256, uniforms_->range());
-    uniform_set_dirty_[s] = true;
+    sets_[PipelineLayout::uniform_set(s)].dirty = true;
   }
   if (uniforms_->reserve(*batches_, need)) // a new chunk: every block moves, every set names it
-    for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) constants_dirty_[s] = uniform_set_dirty_[s] = true;
+    for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) constants_dirty_[s] = sets_[PipelineLayout::uniform_set(s)].dirty = true;
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
-    if (constants_dirty_[s]) {
-      constants_offset_[s] = uniforms_->push(constants_[s].data(), uint32_t(constants_[s].size()));
-      constants_dirty_[s] = false;
-      uniform_bind_[s] = true;
-    }
-    if (uniform_set_dirty_[s] || !uniform_set_[s]) {
-      uniform_set_[s] = uniform_sets_[s]->allocate(*batches_);
-      write_uniform_set(s);
-      uniform_set_dirty_[s] = false;
-      uniform_bind_[s] = true;
-    } else {
-      uniform_sets_[s]->touch(*batches_); // the set's pool stays until this batch completes
-    }
-    if (!uniform_bind_[s]) continue;
-    // Only this stage's set: rebinding the other stage's (or the textures') would make lavapipe
-    // restage it, and llvmpipe store a new fragment state for the draw.
-    vk.CmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_->handle(), PipelineLayout::uniform_set(s), 1,
-                             &uniform_set_[s], 1, &constants_offset_[s]);
-    uniform_bind_[s] = false;
+    if (!constants_dirty_[s]) continue;
+    constants_offset_[s] = uniforms_->push(constants_[s].data(), uint32_t(constants_[s].size()));
+    constants_dirty_[s] = false;
+    sets_[PipelineLayout::uniform_set(s)].bind = true;
   }
-  for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
-    if (texture_set_dirty_[s] || !texture_set_[s]) {
-      texture_set_[s] = texture_sets_[s]->allocate(*batches_);
-      write_texture_set(s);
-      texture_set_dirty_[s] = false;
-      texture_bind_[s] = true;
+  // Only the sets that changed: rebinding another (the other stage's block, the textures) would
+  // make lavapipe restage it, and llvmpipe store a new fragment state for the draw.
+  for (uint32_t i = 0; i < PipelineLayout::kSetCount; ++i) {
+    DescriptorSlot &d = sets_[i];
+    const uint32_t stage = PipelineLayout::stage_of(i);
+    const bool uniforms = PipelineLayout::holds_uniforms(i);
+    if (d.dirty || !d.set) {
+      d.set = d.arena->allocate(*batches_);
+      if (uniforms) write_uniform_set(stage, d.set);
+      else write_texture_set(stage, d.set);
+      d.dirty = false;
+      d.bind = true;
     } else {
-      texture_sets_[s]->touch(*batches_);
+      d.arena->touch(*batches_); // the set's pool stays until this batch completes
     }
-    if (!texture_bind_[s]) continue;
-    vk.CmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_->handle(), PipelineLayout::texture_set(s), 1,
-                             &texture_set_[s], 0, nullptr);
-    texture_bind_[s] = false;
+    if (!d.bind) continue;
+    device_->vk().CmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_->handle(), i, 1, &d.set,
+                                        uniforms ? 1 : 0, uniforms ? &constants_offset_[stage] : nullptr);
+    d.bind = false;
   }
 }
 
-void Executor::write_uniform_set(uint32_t stage) {
+void Executor::write_uniform_set(uint32_t stage, VkDescriptorSet set) {
   const VkDescriptorBufferInfo ubo{uniforms_->buffer(), 0, ubo_range_[stage]};
   VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-  w.dstSet = uniform_set_[stage];
+  w.dstSet = set;
   w.dstBinding = stage == NV_STAGE_VERTEX ? 0 : 1; // commands.h: binding 0 vertex, 1 pixel
   w.descriptorCount = 1;
   w.descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
@@ -492,7 +488,7 @@ void Executor::write_uniform_set(uint32_t stage) {
 
 // Every binding of the stage's set is written, so whatever a shader declares is valid: a slot
 // with no (usable) image gets the default texture.
-void Executor::write_texture_set(uint32_t stage) {
+void Executor::write_texture_set(uint32_t stage, VkDescriptorSet set) {
   const nv_sampler_desc default_desc{NV_FILTER_POINT, NV_FILTER_POINT, NV_FILTER_NONE, NV_ADDRESS_CLAMP,
                                      NV_ADDRESS_CLAMP, NV_ADDRESS_CLAMP, 1, 0, 0.0f, {0, 0, 0, 0}};
   auto info = [&](const TextureSlot &slot) {
@@ -520,7 +516,7 @@ void Executor::write_texture_set(uint32_t stage) {
   // The stage's consecutive bindings: one write runs over them.
   const bool pixel = stage == NV_STAGE_PIXEL;
   VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-  write.dstSet = texture_set_[stage];
+  write.dstSet = set;
   write.dstBinding = pixel ? kPixelTextureBinding : kVertexTextureBinding;
   write.descriptorCount = pixel ? NV_MAX_PIXEL_TEXTURES : NV_MAX_VERTEX_TEXTURES;
   write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
@@ -532,9 +528,13 @@ void Executor::prepare_textures() {
   // Only the slots the pipeline's shaders declare: an image left bound to a slot they do not
   // sample (a render target still set as a texture, say) keeps its layout, and rendering into
   // it goes on without a barrier per draw.
-  const Shader *shaders[NV_STAGE_COUNT] = {find_shader(desc_.vertex_shader), find_shader(desc_.pixel_shader)};
+  if (!declared_slots_valid_) {
+    const Shader *shaders[NV_STAGE_COUNT] = {find_shader(desc_.vertex_shader), find_shader(desc_.pixel_shader)};
+    for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) declared_slots_[s] = shaders[s] ? shaders[s]->texture_slots() : 0;
+    declared_slots_valid_ = true;
+  }
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
-    for (uint32_t slots = shaders[s] ? shaders[s]->texture_slots() : 0; slots; slots &= slots - 1) {
+    for (uint32_t slots = declared_slots_[s]; slots; slots &= slots - 1) {
       Image *img = find_image(textures_[s][std::countr_zero(slots)].image);
       if (!img || !img->sampled_view() || img->access().layout == VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL) continue;
       // Layout changes cannot happen inside dynamic rendering: leave it, begin_rendering flushes.
@@ -554,6 +554,12 @@ void Executor::mark_textures_used(BatchId id) {
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
     for (const TextureSlot &slot : textures_[s])
       if (Image *img = find_image(slot.image)) img->mark_used(id);
+}
+
+void Executor::textures_changed() {
+  sets_[PipelineLayout::kPixelTextureSet].dirty = sets_[PipelineLayout::kVertexTextureSet].dirty = true;
+  image_infos_valid_ = 0;
+  textures_marked_ = 0;
 }
 
 bool Executor::texture_bound(uint32_t image) const {
@@ -649,7 +655,7 @@ void Executor::drop_image(uint32_t handle) {
     end_rendering();
     pipeline_dirty_ = true;
   }
-  if (texture_bound(handle)) texture_set_dirty_[0] = texture_set_dirty_[1] = true, image_infos_valid_ = 0;
+  if (texture_bound(handle)) textures_changed();
   Image *img = it->second.release();
   images_.erase(it);
   batches_->on_complete(img->last_use(), [img] { delete img; });
@@ -685,7 +691,7 @@ void Executor::create_image(const nv_cmd_create_image &a, const nv_cmd_header *)
   images_[a.image] = std::make_unique<Image>(*device_, *allocator_, nv_format(a.format), a.width, a.height, a.usage,
                                             a.levels, nv_image_type(a.type), a.depth, a.samples);
   if (is_target(a.image)) pipeline_dirty_ = true;
-  if (texture_bound(a.image)) texture_set_dirty_[0] = texture_set_dirty_[1] = true, image_infos_valid_ = 0;
+  if (texture_bound(a.image)) textures_changed();
 }
 
 void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h) {
@@ -740,7 +746,8 @@ void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) {
   slot.sampler = a.sampler;
   slot.type = a.type;
   slot.flags = a.flags;
-  texture_set_dirty_[a.stage] = true;
+  sets_[PipelineLayout::texture_set(a.stage)].dirty = true;
+  textures_marked_ = 0;
   image_infos_valid_ &= ~(1u << (a.stage == NV_STAGE_PIXEL ? a.slot : NV_MAX_PIXEL_TEXTURES + a.slot));
 }
 
@@ -789,10 +796,12 @@ void Executor::create_shader(const nv_cmd_create_shader &a, const nv_cmd_header 
                                          a.word_count);
   destroy_shader(nv_cmd_destroy_shader{a.shader}, h);
   shaders_[a.shader] = std::move(shader);
+  declared_slots_valid_ = false;
 }
 
 void Executor::destroy_shader(const nv_cmd_destroy_shader &a, const nv_cmd_header *) {
   if (shaders_.erase(a.shader) == 0) return;
+  declared_slots_valid_ = false;
   // A module may go as soon as its pipelines are built; the pipelines wait for their batches.
   pipelines_->evict_shader(a.shader, [this](VkPipeline p) { retire_pipeline(p); });
   if (desc_.vertex_shader == a.shader || desc_.pixel_shader == a.shader) pipeline_dirty_ = true;
@@ -851,6 +860,8 @@ void Executor::set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *)
     const nv_pipeline_desc was = PipelineKey::static_part(desc_, dynamic), now = PipelineKey::static_part(a.desc, dynamic);
     if (std::memcmp(&was, &now, sizeof was) != 0) pipeline_dirty_ = true;
   }
+  if (a.desc.vertex_shader != desc_.vertex_shader || a.desc.pixel_shader != desc_.pixel_shader)
+    declared_slots_valid_ = false;
   desc_ = a.desc;
   desc_set_ = true;
 }

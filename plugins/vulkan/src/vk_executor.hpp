@@ -14,6 +14,7 @@
 #include "vk_barrier.hpp"
 #include "vk_common.hpp"
 #include "vk_options.hpp"
+#include "vk_pipeline.hpp"
 
 namespace novem::vk {
 
@@ -24,7 +25,6 @@ class Image;
 class Instance;
 class MemoryAllocator;
 class PipelineCache;
-class PipelineLayout;
 class Queries;
 class SamplerCache;
 class DescriptorArena;
@@ -104,11 +104,12 @@ private:
   bool prepare_draw(VkCommandBuffer cmd); // pipeline, dynamic state, vertex buffers, constants
   // Records the draws waiting in pending_ (one vkCmdDrawMulti*EXT, or one vkCmdDraw*).
   void flush_draws();
-  // The uniform blocks (sets 0 and 1) and the textures (set 2): writes a new set where its
-  // contents changed and rebinds only the sets whose set or dynamic offset changed.
+  // The uniform blocks (sets 0 and 1) and the textures (sets 2 and 3): writes a new set where
+  // its contents changed and rebinds only the sets whose set or dynamic offset changed.
   void bind_descriptors(VkCommandBuffer cmd);
-  void write_uniform_set(uint32_t stage);
-  void write_texture_set(uint32_t stage);
+  void write_uniform_set(uint32_t stage, VkDescriptorSet set);
+  void write_texture_set(uint32_t stage, VkDescriptorSet set);
+  void textures_changed(); // a bound image was made or dropped: every texture descriptor again
   // Moves bound textures into the shader-read layout (ending rendering when one must move).
   void prepare_textures();
   void mark_textures_used(BatchId id);
@@ -141,8 +142,6 @@ private:
   std::unique_ptr<SlabAllocator> slabs_; // small buffers' slices; null when NOVEM_VK_SLABS=0
   std::unique_ptr<Buffer> null_buffer_; // bound to vertex slots that have no buffer
   std::unique_ptr<SamplerCache> samplers_;
-  std::unique_ptr<DescriptorArena> uniform_sets_[NV_STAGE_COUNT]; // sets 0 and 1
-  std::unique_ptr<DescriptorArena> texture_sets_[NV_STAGE_COUNT];  // sets 3 and 2
   // 1x1 (0, 0, 0, 1) images, one per nv_image_type: what a slot with no image (or one of another
   // type than its shader declares) samples.
   std::unique_ptr<Image> default_textures_[3];
@@ -211,12 +210,22 @@ private:
   bool index_dirty_ = true;
   bool constants_dirty_[NV_STAGE_COUNT] = {true, true}; // push the stage's block into the ring
   uint32_t constants_offset_[NV_STAGE_COUNT] = {};      // its dynamic offset there
-  VkDescriptorSet uniform_set_[NV_STAGE_COUNT] = {};     // as last written
-  bool uniform_set_dirty_[NV_STAGE_COUNT] = {true, true}; // the uniform chunk or the range changed
-  bool uniform_bind_[NV_STAGE_COUNT] = {true, true};     // a new set or offset: bind it
-  VkDescriptorSet texture_set_[NV_STAGE_COUNT] = {};    // as last written
-  bool texture_set_dirty_[NV_STAGE_COUNT] = {true, true}; // one of the stage's textures or samplers changed
-  bool texture_bind_[NV_STAGE_COUNT] = {true, true};
+  // Per set of the pipeline layout (PipelineLayout::k*Set): where its sets come from, the one
+  // last written, and what the next draw owes it.
+  struct DescriptorSlot {
+    std::unique_ptr<DescriptorArena> arena;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    bool dirty = true; // its contents changed (uniform chunk or range; a texture or sampler): write a new set
+    bool bind = true;  // a new set, a new dynamic offset or a new command buffer: bind it
+  };
+  DescriptorSlot sets_[PipelineLayout::kSetCount];
+  // The texture slots the bound pipeline's shaders declare (Shader::texture_slots), per stage;
+  // recomputed after a pipeline or shader change.
+  uint32_t declared_slots_[NV_STAGE_COUNT] = {};
+  bool declared_slots_valid_ = false;
+  // The batch whose use of the bound textures is recorded (mark_textures_used); 0 after a
+  // texture change.
+  BatchId textures_marked_ = 0;
   // Each stage's uniform descriptor range: its biggest block so far, rounded up to 256 bytes. Not
   // the ring's whole range: llvmpipe copies a bound uniform buffer's whole range into its scene
   // at every state change (64 KiB a stage made most of a state change's cost on lavapipe).

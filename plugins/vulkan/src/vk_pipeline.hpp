@@ -53,6 +53,11 @@ public:
   static constexpr uint32_t texture_set(uint32_t stage) {
     return stage == NV_STAGE_VERTEX ? kVertexTextureSet : kPixelTextureSet;
   }
+  // What set `set` holds: a stage's uniform block (one dynamic uniform buffer) or its samplers.
+  static constexpr bool holds_uniforms(uint32_t set) { return set == kVertexUniformSet || set == kPixelUniformSet; }
+  static constexpr uint32_t stage_of(uint32_t set) {
+    return set == kVertexUniformSet || set == kVertexTextureSet ? NV_STAGE_VERTEX : NV_STAGE_PIXEL;
+  }
 
   VkDescriptorSetLayout set_layout(uint32_t set) const { return set_layouts_[set]; }
   VkPipelineLayout handle() const { return layout_; }
