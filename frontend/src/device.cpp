@@ -213,7 +213,6 @@ void Device::unbind_all() {
   release_bound_objects(state_);
   state_ = DeviceState{};
   palettes_ = Palettes{};
-  convolution_mono_kernel_ = {1, 1};
   for (DWORD i = 0; i < NV_MAX_COLOR_TARGETS; ++i) bind_render_target(i, nullptr);
   bind_depth_stencil(nullptr);
 }
@@ -364,7 +363,9 @@ void Device::bind_render_target(DWORD index, Surface *surface) {
   if (surface) surface->add_private_ref();
   if (slot) slot->release_private_ref();
   slot = surface;
-  dirty_ |= kDirtyTargets | kDirtyPipeline;
+  // The targets' formats shape only the pipeline's state fields (pipeline_states): no shader
+  // nor key reads them.
+  dirty_ |= kDirtyTargets | kDirtyPipelineStates;
 }
 
 nv_cmd_set_render_targets Device::targets_command() const {
@@ -385,7 +386,7 @@ void Device::bind_depth_stencil(Surface *surface) {
   if (surface) surface->add_private_ref();
   if (depth_stencil_) depth_stencil_->release_private_ref();
   depth_stencil_ = surface;
-  dirty_ |= kDirtyTargets | kDirtyPipeline | kDirtyDynamic; // the depth bias scale follows the format
+  dirty_ |= kDirtyTargets | kDirtyPipelineStates | kDirtyDynamic; // the depth bias scale follows the format
 }
 
 // Targets 1..3 (NumSimultaneousRTs is 4) may be NULL and may differ in format from target 0

@@ -73,13 +73,13 @@ public:
   // Novem can present to. forget_window destroys it (an additional swap chain going away).
   uint32_t window_target(HWND window);
   void forget_window(HWND window);
-  // The device window (hDeviceWindow, else hFocusWindow); NULL for a headless device.
-  HWND device_window() const { return device_window_; }
   // GetFrontBufferData of any swap chain: the front image into a D3DPOOL_SYSTEMMEM A8R8G8B8 surface
   // of the screen's size (at the window's place; `window` NULL: headless) or the back buffer's.
   HRESULT read_front_buffer(uint32_t front_image, HWND window, const D3DPRESENT_PARAMETERS &pp, Surface *dst);
   // READ_IMAGE of level `level` of face `layer` of image into the channel's readback area, then a wait.
   HRESULT read_image(uint32_t image, UINT width, UINT height, size_t texel_bytes, UINT level = 0, UINT layer = 0);
+  // read_image of a surface's texels: its own image, or its level and face of a render-target texture.
+  HRESULT read_surface(const Surface &surface);
   // D3DPOOL_DEFAULT resources the application created and that still exist (DeviceChild).
   void count_default_pool_resource(int delta) { default_pool_resources_ += delta; }
   // Query slots (channel.query_results indices) for occlusion and timestamp queries; false when
@@ -269,6 +269,7 @@ private:
   // A depth texture sampled with a comparison (D16, D24X8, D24S8), and the pixel shader's 2D
   // samplers bound to one (bit N: sN), which its variant compares with.
   static bool compares_depth(const Texture *t);
+  static ff::TextureKind ff_texture_kind(const Texture *t); // what a fixed-function stage's key reads of it
   bool compares_depth_at(uint32_t slot) const;
   uint16_t depth_samplers() const;
   // The nv_image_type the bound shader declares for a texture slot's sampler.
@@ -367,11 +368,9 @@ private:
   HWND device_window_ = nullptr;     // hDeviceWindow, else hFocusWindow; NULL headless
   std::unordered_map<HWND, uint32_t> window_targets_; // plugin swapchains, per window presented to
 
-  // ---- cursor and dialog-box mode (device_cursor.cpp) ----
+  // ---- cursor (device_cursor.cpp) ----
   bool cursor_visible_ = false; // a new device's cursor is hidden until ShowCursor(TRUE)
   bool cursor_set_ = false;     // SetCursorProperties succeeded once
-  POINT cursor_position_{};
-  bool dialog_box_mode_ = false;
 
   // ---- presentation (device_presentation.cpp) ----
   UINT present_count_ = 0;
@@ -389,8 +388,6 @@ private:
     std::map<UINT, std::array<PALETTEENTRY, kEntries>> entries; // the palettes set, by number
     UINT current = kNone;
   } palettes_;
-  // SetConvolutionMonoKernel's width and height (device_text_api.cpp); 1 x 1 until set.
-  std::array<UINT, 2> convolution_mono_kernel_{1, 1};
 
   // ---- application-side state: what the getters answer and state blocks capture ----
   DeviceState state_;

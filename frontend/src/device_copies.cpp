@@ -172,6 +172,12 @@ HRESULT Device::read_image(uint32_t image, UINT width, UINT height, size_t texel
   return cs.channel().device_lost.load() ? D3DERR_DEVICELOST : D3D_OK;
 }
 
+HRESULT Device::read_surface(const Surface &surface) {
+  const D3DSURFACE_DESC &d = surface.desc();
+  return read_image(surface.image(), d.Width, d.Height, surface.format().bytes_per_pixel, surface.level(),
+                    surface.layer());
+}
+
 HRESULT Device::GetRenderTargetData(IDirect3DSurface9 *src_iface, IDirect3DSurface9 *dst_iface) {
   auto *src = static_cast<Surface *>(src_iface);
   auto *dst = static_cast<Surface *>(dst_iface);
@@ -183,9 +189,7 @@ HRESULT Device::GetRenderTargetData(IDirect3DSurface9 *src_iface, IDirect3DSurfa
       s.Height != d.Height || s.Format != d.Format)
     return D3DERR_INVALIDCALL;
   // Any level or cube face of a render-target texture reads like a render target.
-  if (HRESULT hr = read_image(src->image(), s.Width, s.Height, src->format().bytes_per_pixel, src->level(), src->layer());
-      FAILED(hr))
-    return hr;
+  if (HRESULT hr = read_surface(*src); FAILED(hr)) return hr;
   const size_t row = size_t(s.Width) * src->format().bytes_per_pixel;
   // A level of a SYSTEMMEM texture keeps its bytes in the texture (dirty for UpdateTexture).
   if (Texture *t = dst->texture()) {

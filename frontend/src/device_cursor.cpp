@@ -30,7 +30,7 @@ HRESULT Device::SetCursorProperties(UINT hotspot_x, UINT hotspot_y, IDirect3DSur
   std::vector<uint32_t> argb(size_t(d.Width) * d.Height);
   const size_t row = size_t(d.Width) * 4;
   if (bitmap->image() && d.MultiSampleType == D3DMULTISAMPLE_NONE) {
-    if (HRESULT hr = read_image(bitmap->image(), d.Width, d.Height, 4); FAILED(hr)) return hr;
+    if (HRESULT hr = read_surface(*bitmap); FAILED(hr)) return hr; // its level and face
     std::memcpy(argb.data(), commands().channel().readback, argb.size() * 4);
   } else if (!bitmap->image() && bitmap->memory()) {
     for (UINT y = 0; y < d.Height; ++y) std::memcpy(&argb[y * d.Width], bitmap->memory() + size_t(y) * bitmap->pitch(), row);
@@ -46,9 +46,8 @@ HRESULT Device::SetCursorProperties(UINT hotspot_x, UINT hotspot_y, IDirect3DSur
 }
 
 // x, y: in the device window's client area (Windows takes screen coordinates; an X11 window's
-// place on the screen is the window manager's). Headless: kept only.
+// place on the screen is the window manager's). Headless: nothing to move.
 void Device::SetCursorPosition(int x, int y, DWORD) {
-  cursor_position_ = POINT{x, y};
   if (device_window_ && cursor_visible_) warp_window_cursor(device_window_, x, y);
 }
 
@@ -64,7 +63,7 @@ WINBOOL Device::ShowCursor(WINBOOL show) {
 // As documented: refused unless the back buffer is GDI-compatible (X1R5G5B5, R5G6B5, X8R8G8B8),
 // not multisampled, D3DSWAPEFFECT_DISCARD and D3DPRESENTFLAG_LOCKABLE_BACKBUFFER, the device is
 // not an adapter-group device, and no scene is open. It changes nothing for windowed devices,
-// which are all Novem makes; the mode is kept.
+// which are all Novem makes, so a valid call does nothing (D3D9 has no getter for it).
 HRESULT Device::SetDialogBoxMode(WINBOOL enable) {
   const D3DPRESENT_PARAMETERS &pp = present_parameters_;
   const bool gdi_format = pp.BackBufferFormat == D3DFMT_X1R5G5B5 || pp.BackBufferFormat == D3DFMT_R5G6B5 ||
@@ -73,7 +72,6 @@ HRESULT Device::SetDialogBoxMode(WINBOOL enable) {
                  !(pp.Flags & D3DPRESENTFLAG_LOCKABLE_BACKBUFFER) ||
                  (creation_.BehaviorFlags & D3DCREATE_ADAPTERGROUP_DEVICE) || in_scene_))
     return D3DERR_INVALIDCALL;
-  dialog_box_mode_ = enable != FALSE;
   return D3D_OK;
 }
 

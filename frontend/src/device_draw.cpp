@@ -235,7 +235,7 @@ bool Device::instancing(uint32_t &instances, uint16_t &instance_slots) {
     const UINT divisor = f & ~kFlags; // never 0: SetStreamSourceFreq refuses INSTANCEDATA | 0
     if (divisor > std::max<uint32_t>(adapter().max_instance_divisor, 1)) {
       static std::atomic<bool> once{false};
-      log_unimplemented(once, "instance data that advances every n > 1 instances (the plugin has no instance divisors)");
+      log_unimplemented(once, "instance data that advances every n instances, n above the plugin's max_instance_divisor");
       return false;
     }
     instance_slots |= uint16_t(1u << slot);

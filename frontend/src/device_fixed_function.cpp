@@ -32,16 +32,6 @@ uint8_t element_size(BYTE type) {
   }
 }
 
-// compares: a depth texture sampled with the depth comparison (Device::compares_depth).
-ff::TextureKind texture_kind(Texture *texture, bool compares) {
-  if (!texture) return ff::kTextureNone;
-  switch (texture->type()) {
-  case NV_IMAGE_TYPE_CUBE: return ff::kTextureCube;
-  case NV_IMAGE_TYPE_3D: return ff::kTextureVolume;
-  default: return compares ? ff::kTextureDepth : ff::kTexture2D;
-  }
-}
-
 D3DMATRIX transpose(const D3DMATRIX &m) {
   D3DMATRIX r{};
   for (int i = 0; i < 4; ++i)
@@ -86,6 +76,17 @@ void store_color(const D3DCOLORVALUE &c, float out[4]) { out[0] = c.r, out[1] = 
 uint8_t texture_op(DWORD op) { return op >= D3DTOP_DISABLE && op <= D3DTOP_LERP ? uint8_t(op) : uint8_t(D3DTOP_DISABLE); }
 
 } // namespace
+
+// A depth texture that compares (compares_depth) is its own kind: the stage samples with the
+// comparison (ff::kTextureDepth).
+ff::TextureKind Device::ff_texture_kind(const Texture *texture) {
+  if (!texture) return ff::kTextureNone;
+  switch (texture->type()) {
+  case NV_IMAGE_TYPE_CUBE: return ff::kTextureCube;
+  case NV_IMAGE_TYPE_3D: return ff::kTextureVolume;
+  default: return compares_depth(texture) ? ff::kTextureDepth : ff::kTexture2D;
+  }
+}
 
 ff::VertexKey Device::ff_vertex_key() const {
   const VertexDeclaration &decl = *state_.vertex_declaration;
@@ -175,9 +176,9 @@ ff::PixelKey Device::ff_pixel_key(D3DPRIMITIVETYPE type) const {
     st.alpha_arg[1] = uint8_t(ts[D3DTSS_ALPHAARG1] & 0x3f);
     st.alpha_arg[2] = uint8_t(ts[D3DTSS_ALPHAARG2] & 0x3f);
     st.result_temp = (ts[D3DTSS_RESULTARG] & D3DTA_SELECTMASK) == D3DTA_TEMP;
-    // SetTexture marks the pipeline dirty only when a stage's texture kind changes: a key field
-    // that reads more of the texture must widen that test.
-    st.texture = texture_kind(state_.textures[s], compares_depth(state_.textures[s]));
+    // SetTexture marks the pipeline dirty only when a stage's ff_texture_kind changes: a key
+    // field that reads more of the texture must widen that test.
+    st.texture = ff_texture_kind(state_.textures[s]);
     const DWORD flags = ts[D3DTSS_TEXTURETRANSFORMFLAGS];
     if (flags & D3DTTFF_PROJECTED) {
       const DWORD count = flags & 0xffu;

@@ -164,14 +164,20 @@ HRESULT Device::SetRenderState(D3DRENDERSTATETYPE state, DWORD value) {
   if (recording_) return recording_->record_render_state(state, value);
   if (state_.render_states[state] == value) return D3D_OK;
   state_.render_states[state] = value;
-  uint32_t effect = kRenderStateEffects[state];
-  if (effect & kAffectsPipeline) dirty_ |= kDirtyPipeline;
-  if (effect & kAffectsPipelineStates) dirty_ |= kDirtyPipelineStates;
-  if (effect & kAffectsVertexConstants) dirty_ |= kDirtyVertexConstants;
-  if (effect & kAffectsDynamic) dirty_ |= kDirtyDynamic;
-  if (effect & kAffectsViewport) dirty_ |= kDirtyViewport;
-  if (effect & kAffectsTargets) dirty_ |= kDirtyTargets | kDirtyPipeline; // the targets' formats shape pipelines
-  if (effect & kAffectsPixelConstants) dirty_ |= kDirtyPixelConstants;
+  // Each state's effects as the dirty groups they set, worked out at compile time.
+  static constexpr auto kDirtyOf = [] {
+    std::array<uint16_t, kRenderStateEffects.size()> dirty{};
+    for (size_t s = 0; s < dirty.size(); ++s) {
+      const uint32_t e = kRenderStateEffects[s];
+      auto when = [e](uint32_t effect, uint32_t dirty_bits) { return (e & effect) ? dirty_bits : 0u; };
+      dirty[s] = uint16_t(when(kAffectsPipeline, kDirtyPipeline) | when(kAffectsPipelineStates, kDirtyPipelineStates) |
+                          when(kAffectsVertexConstants, kDirtyVertexConstants) |
+                          when(kAffectsPixelConstants, kDirtyPixelConstants) | when(kAffectsDynamic, kDirtyDynamic) |
+                          when(kAffectsViewport, kDirtyViewport) | when(kAffectsTargets, kDirtyTargets));
+    }
+    return dirty;
+  }();
+  dirty_ |= kDirtyOf[state]; // the same size as render_states, checked above
   return D3D_OK;
 }
 

@@ -28,12 +28,12 @@ HRESULT Device::ComposeRects(IDirect3DSurface9 *src, IDirect3DSurface9 *dst, IDi
 }
 
 // width and height 1..7 (D3DCONVOLUTIONMONO_MAXWIDTH/MAXHEIGHT); the weights must be NULL (all
-// 1.0), as the documentation requires.
+// 1.0), as the documentation requires. Only ComposeRects' D3DFMT_A1 surfaces read the kernel, and
+// no Novem surface has that format, so a valid call changes nothing.
 HRESULT Device::SetConvolutionMonoKernel(UINT width, UINT height, float *rows, float *columns) {
   if (width < 1 || width > kConvolutionMonoMaxSize || height < 1 || height > kConvolutionMonoMaxSize)
     return D3DERR_INVALIDCALL;
   if (rows || columns) return D3DERR_INVALIDCALL;
-  convolution_mono_kernel_ = {width, height};
   return D3D_OK;
 }
 

@@ -130,12 +130,13 @@ HRESULT Device::SetTexture(DWORD sampler, IDirect3DBaseTexture9 *iface) {
   }
   if (recording_) return recording_->record_texture(slot, texture);
   if (state_.textures[slot] == texture) return D3D_OK;
-  // A stage's texture (whether there is one, and its kind) shapes the fixed-function pixel shader,
-  // and a depth texture that compares shapes the pixel shader's variant (depth_samplers); another
-  // texture of the same kind is only a new binding.
-  auto kind = [](const Texture *t) { return t ? int(t->type()) : -1; };
-  if ((slot < DeviceState::kTextureStages && kind(texture) != kind(state_.textures[slot])) || compares_depth(texture) ||
-      compares_depth(state_.textures[slot]))
+  // Only what shapes the bound pipeline rebuilds it: without a pixel shader, a stage's texture
+  // kind (the fixed-function key); with one, whether a pixel sampler's depth texture compares
+  // (its variant's depth_samplers). Another texture of the same kind is only a new binding.
+  // SetPixelShader rebuilds the pipeline, so the other case is taken up then.
+  const Texture *old = state_.textures[slot];
+  if (state_.pixel_shader ? slot < 16 && compares_depth(texture) != compares_depth(old)
+                          : slot < DeviceState::kTextureStages && ff_texture_kind(texture) != ff_texture_kind(old))
     dirty_ |= kDirtyPipeline;
   if (texture) texture->add_private_ref();
   if (state_.textures[slot]) state_.textures[slot]->release_private_ref();

@@ -136,8 +136,7 @@ HRESULT Surface::lock_image(const RECT &rect, DWORD flags) {
   // The GPU's current texels (draws and copies before the lock included); D3DLOCK_DISCARD asks
   // for none, so nothing waits.
   if (!(flags & D3DLOCK_DISCARD)) {
-    if (HRESULT hr = device_->read_image(image_, desc_.Width, desc_.Height, format_.bytes_per_pixel); FAILED(hr))
-      return hr;
+    if (HRESULT hr = device_->read_surface(*this); FAILED(hr)) return hr;
     const uint8_t *rows = device_->commands().channel().readback;
     for (UINT y = 0; y < desc_.Height; ++y) std::memcpy(memory_.data() + size_t(y) * pitch_, rows + y * row, row);
   }

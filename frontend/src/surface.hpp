@@ -35,14 +35,12 @@ public:
   // a level of a render-target texture (2D or cube; level() and layer() say which) or level 0 of a
   // depth texture; 0 for others (memory surfaces, levels of other textures).
   uint32_t image() const;
-  // An offscreen plain surface in D3DPOOL_DEFAULT (neither a target nor a texture level).
   // A depth-stencil surface whose contents Present or SetDepthStencilSurface may discard
   // (CreateDepthStencilSurface's Discard, D3DPRESENTFLAG_DISCARD_DEPTHSTENCIL).
   bool discardable() const { return discardable_; }
   void set_discardable(bool discardable) { discardable_ = discardable; }
   // UpdateSurface and UnlockRect may write the backend image (UPDATE_IMAGE).
   bool uploadable() const { return uploadable_; }
-  bool default_plain() const { return image_ && !(desc_.Usage & (D3DUSAGE_RENDERTARGET | D3DUSAGE_DEPTHSTENCIL)); }
   // A texture level's binding references count on the texture (which owns the surface).
   void add_private_ref();
   void release_private_ref();
