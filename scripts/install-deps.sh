@@ -22,9 +22,10 @@ packages=(
   # programs nobody here wrote, under the layer and against other D3D9 implementations:
   # vkcube needs an X server (Xvfb); novem-bench runs under Wine's wined3d for comparison
   xvfb xauth wine64
-  # real windows (HWND = SDL_Window*): SDL2 for the window tests and novem-demo --window; X11
-  # headers for the plugins' VK_KHR_xlib_surface / EGL X11 surfaces and the tests' XGetImage
-  libsdl2-dev libx11-dev
+  # real windows (HWND = SDL_Window*): SDL2 for the window tests and novem-demo --window; xcb
+  # for the Vulkan plugin's VK_KHR_xcb_surface, Xlib for the GL plugin's EGL X11 surfaces and
+  # the tests' XGetImage
+  libsdl2-dev libx11-dev libxcb1-dev
 )
 
 missing=()

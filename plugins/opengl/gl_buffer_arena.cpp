@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "novem/counter.hpp"
 #include "gl_log.hpp"
 
 namespace novem_gl {
@@ -60,7 +61,7 @@ BufferArena::Range BufferArena::allocate(uint64_t size) {
   gl_->NamedBufferStorage(b.buffer, GLsizeiptr(b.size), nullptr, flags);
   b.map = static_cast<uint8_t *>(gl_->MapNamedBufferRange(b.buffer, 0, GLsizeiptr(b.size),
                                                            GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT));
-  allocations_->fetch_add(1, std::memory_order_relaxed);
+  novem::bump(*allocations_);
   if (!b.map) {
     log("buffer arena: cannot map %llu bytes", static_cast<unsigned long long>(b.size));
     gl_->DeleteBuffers(1, &b.buffer);
@@ -111,7 +112,7 @@ void BufferArena::end_serial() {
 
 void BufferArena::wait_oldest() {
   if (fences_.empty()) return;
-  waits_->fetch_add(1, std::memory_order_relaxed);
+  novem::bump(*waits_);
   GLenum r;
   do r = gl_->ClientWaitSync(fences_.front().second, GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000ull);
   while (r == GL_TIMEOUT_EXPIRED);

@@ -1,6 +1,7 @@
 #include "gl_executor.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "gl_log.hpp"
@@ -41,8 +42,9 @@ Config Config::from_environment() {
   c.pipeline_cache = settings.flag("NOVEM_GL_PIPELINE_CACHE", true);
   c.barrier_tracking = settings.flag("NOVEM_GL_BARRIERS", true);
   c.suballocation = settings.flag("NOVEM_GL_SUBALLOC", true);
-  // Multi-draws are part of batching: NOVEM_GL_BATCHING=0 turns them off too.
-  c.multi_draw = c.batching && settings.flag("NOVEM_GL_MULTI_DRAW", true);
+  // Multi-draws skip a joined draw's state checks, so they go with batching and the state
+  // cache: NOVEM_GL_BATCHING=0 or NOVEM_GL_STATE_CACHE=0 turns them off too.
+  c.multi_draw = c.batching && c.state_cache && settings.flag("NOVEM_GL_MULTI_DRAW", true);
   c.driver_heap = settings.flag("NOVEM_GL_DRIVER_HEAP", true);
   if (c.pipeline_cache) c.cache_dir = settings.cache_dir();
   return c;
@@ -91,14 +93,14 @@ bool Executor::init(std::string &error) {
       error = "cannot map the constant ring (ARB_buffer_storage)";
       return false;
     }
-    channel_.device_allocations.fetch_add(1, std::memory_order_relaxed);
+    novem::bump(channel_.device_allocations);
     max_constants_ = std::min(max_constants_, ring_.segment_size());
     arena_.init(gl_, channel_.device_allocations, channel_.gpu_waits);
   } else {
     for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
       gl_.CreateBuffers(1, &stage_ubo_[s]);
       gl_.NamedBufferStorage(stage_ubo_[s], GLsizeiptr(max_constants_), nullptr, GL_DYNAMIC_STORAGE_BIT);
-      channel_.device_allocations.fetch_add(1, std::memory_order_relaxed);
+      novem::bump(channel_.device_allocations);
       gl_.BindBufferBase(GL_UNIFORM_BUFFER, kBinding[s], stage_ubo_[s]);
     }
   }
@@ -195,14 +197,14 @@ void Executor::wait_gpu() {
 }
 
 void Executor::idle() {
-  if (flush_draws() && check_errors_) check_errors(NV_OP_DRAW);
+  flush_draws();
   if (unflushed_) gl_.Flush();
   unflushed_ = false;
   if (config_.suballocation) arena_.poll(); // not after every command: once per frame is enough
 }
 
 void Executor::fence(const nv_cmd_fence &a, const nv_cmd_header *) {
-  channel_.submits.fetch_add(1, std::memory_order_relaxed);
+  novem::bump(channel_.submits);
   queries_.fence_issued(a.value);
   if (channel_.device_lost.load(std::memory_order_relaxed)) {
     fences_.push_back({nullptr, a.value}); // completes in order at the next poll
@@ -228,7 +230,7 @@ void Executor::create_buffer(const nv_cmd_create_buffer &a, const nv_cmd_header 
   } else {
     gl_.CreateBuffers(1, &b.name);
     gl_.NamedBufferStorage(b.name, GLsizeiptr(std::max<uint64_t>(a.size, 1)), nullptr, GL_DYNAMIC_STORAGE_BIT);
-    channel_.device_allocations.fetch_add(1, std::memory_order_relaxed);
+    novem::bump(channel_.device_allocations);
   }
   buffers_[a.buffer] = b;
   rebind_buffer(a.buffer);
@@ -605,12 +607,13 @@ void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) {
     return;
   }
   textures_[a.stage][a.slot] = {a.image, a.sampler, a.type, a.flags};
-  textures_dirty_ = true;
+  dirty_slots_ |= 1u << (a.stage == NV_STAGE_PIXEL ? a.slot : 16 + a.slot);
 }
 
 GLuint Executor::sampler(const nv_sampler_desc &desc, bool compare) {
-  std::string key(reinterpret_cast<const char *>(&desc), sizeof desc);
-  key += compare ? '1' : '0';
+  SamplerKey key;
+  std::memcpy(key.data(), &desc, sizeof desc);
+  key.back() = compare ? 1 : 0;
   auto it = samplers_.find(key);
   if (it != samplers_.end()) return it->second;
   auto address = [](uint8_t a) -> GLint {
@@ -642,47 +645,46 @@ GLuint Executor::sampler(const nv_sampler_desc &desc, bool compare) {
     gl_.SamplerParameteri(s, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
     gl_.SamplerParameteri(s, GL_TEXTURE_COMPARE_FUNC, GL_LEQUAL);
   }
-  samplers_.emplace(std::move(key), s);
+  samplers_.emplace(key, s);
   return s;
 }
 
 void Executor::bind_textures() {
-  if (!textures_dirty_) return;
-  for (uint32_t stage = 0; stage < NV_STAGE_COUNT; ++stage) {
-    const uint32_t count = stage == NV_STAGE_PIXEL ? NV_MAX_PIXEL_TEXTURES : NV_MAX_VERTEX_TEXTURES;
-    const uint32_t first = stage == NV_STAGE_PIXEL ? 16 : 32;
-    for (uint32_t i = 0; i < count; ++i) {
-      const TextureSlot &slot = textures_[stage][i];
-      const Image *img = framebuffers_.image(slot.image);
-      GLuint tex = default_textures_[slot.type], smp = 0;
-      if (img && img->sampled && !img->renderbuffer && img->type == slot.type) {
-        // ABI 5: sRGB decoding reads through the sRGB view; a depth texture compares only with
-        // NV_TEXTURE_COMPARE_DEPTH (the shader's sampler2DShadow).
-        tex = (slot.flags & NV_TEXTURE_SRGB) && img->srgb_view ? img->srgb_view : img->name;
-        const bool compare = (slot.flags & NV_TEXTURE_COMPARE_DEPTH) && img->format->depth;
-        nv_sampler_desc desc = slot.sampler;
-        // Depth values (INTZ) are read with nearest filtering, as on the Vulkan plugin (commands.h).
-        if (img->format->depth && !compare) desc.min_filter = desc.mag_filter = desc.mip_filter = NV_FILTER_POINT;
-        smp = sampler(desc, compare);
-      }
-      const uint32_t unit = first + i;
-      if (unit_texture_[unit] != tex || !config_.state_cache) {
-        gl_.BindTextureUnit(unit, tex);
-        unit_texture_[unit] = tex;
-      }
-      if (unit_sampler_[unit] != smp || !config_.state_cache) {
-        gl_.BindSampler(unit, smp);
-        unit_sampler_[unit] = smp;
-      }
+  constexpr uint32_t kAllSlots = (1u << (16 + NV_MAX_VERTEX_TEXTURES)) - 1;
+  // Without the state cache (NOVEM_GL_STATE_CACHE=0) every slot is bound again at every draw.
+  if (!config_.state_cache) dirty_slots_ = kAllSlots;
+  for (uint32_t slots = dirty_slots_ & kAllSlots; slots; slots &= slots - 1) {
+    const uint32_t bit = uint32_t(std::countr_zero(slots));
+    const TextureSlot &slot = textures_[bit < 16 ? NV_STAGE_PIXEL : NV_STAGE_VERTEX][bit % 16];
+    const Image *img = framebuffers_.image(slot.image);
+    GLuint tex = default_textures_[slot.type], smp = 0;
+    if (img && img->sampled && !img->renderbuffer && img->type == slot.type) {
+      // ABI 5: sRGB decoding reads through the sRGB view; a depth texture compares only with
+      // NV_TEXTURE_COMPARE_DEPTH (the shader's sampler2DShadow).
+      tex = (slot.flags & NV_TEXTURE_SRGB) && img->srgb_view ? img->srgb_view : img->name;
+      const bool compare = (slot.flags & NV_TEXTURE_COMPARE_DEPTH) && img->format->depth;
+      nv_sampler_desc desc = slot.sampler;
+      // Depth values (INTZ) are read with nearest filtering, as on the Vulkan plugin (commands.h).
+      if (img->format->depth && !compare) desc.min_filter = desc.mag_filter = desc.mip_filter = NV_FILTER_POINT;
+      smp = sampler(desc, compare);
+    }
+    const uint32_t unit = bit < 16 ? 16 + bit : 32 + (bit - 16); // the shader's binding (commands.h)
+    if (unit_texture_[unit] != tex || !config_.state_cache) {
+      gl_.BindTextureUnit(unit, tex);
+      unit_texture_[unit] = tex;
+    }
+    if (unit_sampler_[unit] != smp || !config_.state_cache) {
+      gl_.BindSampler(unit, smp);
+      unit_sampler_[unit] = smp;
     }
   }
-  textures_dirty_ = false;
+  dirty_slots_ = 0;
 }
 
 void Executor::forget_texture(GLuint name) {
   for (GLuint &t : unit_texture_)
     if (t == name) t = 0;
-  textures_dirty_ = true;
+  dirty_slots_ = ~0u;
 }
 
 // ---- shaders, pipelines, draws ----
@@ -798,7 +800,7 @@ bool Executor::prepare_draw() {
   // (NOVEM_GL_BARRIERS=0) each draw pays for a full one, as a layer that cannot tell would.
   if (!config_.barrier_tracking) {
     gl_.MemoryBarrier(GL_ALL_BARRIER_BITS);
-    channel_.barriers.fetch_add(1, std::memory_order_relaxed);
+    novem::bump(channel_.barriers);
   }
   bind_textures();
   if (pipeline_dirty_) {
@@ -810,10 +812,10 @@ bool Executor::prepare_draw() {
   return pipeline_ != nullptr;
 }
 
-bool Executor::flush_draws() {
+void Executor::flush_draws() {
   PendingDraws &p = pending_;
   const GLsizei n = GLsizei(p.count.size());
-  if (n == 0) return false;
+  if (n == 0) return;
   if (!p.indexed && n == 1) gl_.DrawArrays(pipeline_->mode, p.first[0], p.count[0]);
   if (!p.indexed && n > 1) gl_.MultiDrawArrays(pipeline_->mode, p.first.data(), p.count.data(), n);
   if (p.indexed && n == 1)
@@ -821,32 +823,36 @@ bool Executor::flush_draws() {
   if (p.indexed && n > 1)
     gl_.MultiDrawElementsBaseVertex(pipeline_->mode, p.count.data(), p.index_type, p.offset.data(), n,
                                     p.base_vertex.data());
-  channel_.api_draw_calls.fetch_add(1, std::memory_order_relaxed);
+  novem::bump(channel_.api_draw_calls);
   p.count.clear(), p.first.clear(), p.offset.clear(), p.base_vertex.clear();
-  return true;
+  if (check_errors_) check_errors(NV_OP_DRAW);
+}
+
+void Executor::hold_arrays(const nv_cmd_draw &a) {
+  pending_.indexed = false;
+  pending_.first.push_back(GLint(a.first_vertex));
+  pending_.count.push_back(GLsizei(a.vertex_count));
+}
+
+void Executor::hold_elements(const nv_cmd_draw_indexed &a, const void *offset) {
+  pending_.indexed = true;
+  pending_.count.push_back(GLsizei(a.index_count));
+  pending_.offset.push_back(offset);
+  pending_.base_vertex.push_back(GLint(a.base_vertex));
 }
 
 void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
   if (!a.vertex_count) return;
   const bool single = a.instance_count <= 1;
-  if (single && !pending_.count.empty() && !pending_.indexed) {
-    pending_.first.push_back(GLint(a.first_vertex));
-    pending_.count.push_back(GLsizei(a.vertex_count));
-    return;
-  }
+  if (single && !pending_.count.empty() && !pending_.indexed) return hold_arrays(a);
   flush_draws();
   if (!prepare_draw()) return;
   mark_buffers_used();
   unflushed_ = true;
-  if (single && config_.multi_draw) {
-    pending_.indexed = false;
-    pending_.first.push_back(GLint(a.first_vertex));
-    pending_.count.push_back(GLsizei(a.vertex_count));
-    return;
-  }
+  if (single && config_.multi_draw) return hold_arrays(a);
   gl_.DrawArraysInstanced(pipeline_->mode, GLint(a.first_vertex), GLsizei(a.vertex_count),
                           GLsizei(std::max(a.instance_count, 1u)));
-  channel_.api_draw_calls.fetch_add(1, std::memory_order_relaxed);
+  novem::bump(channel_.api_draw_calls);
   if (!config_.batching) finish();
 }
 
@@ -870,15 +876,7 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
   }
   const bool single = a.instance_count <= 1;
   const void *offset = reinterpret_cast<const void *>(uintptr_t(it->second.base + first));
-  auto join = [&] {
-    pending_.count.push_back(GLsizei(a.index_count));
-    pending_.offset.push_back(offset);
-    pending_.base_vertex.push_back(GLint(a.base_vertex));
-  };
-  if (single && !pending_.count.empty() && pending_.indexed) {
-    join();
-    return;
-  }
+  if (single && !pending_.count.empty() && pending_.indexed) return hold_elements(a, offset);
   flush_draws();
   if (!prepare_draw()) return;
   mark_buffers_used();
@@ -891,14 +889,12 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
   const GLenum type = index_.index_size == 4 ? GL_UNSIGNED_INT : GL_UNSIGNED_SHORT;
   unflushed_ = true;
   if (single && config_.multi_draw) {
-    pending_.indexed = true;
     pending_.index_type = type;
-    join();
-    return;
+    return hold_elements(a, offset);
   }
   gl_.DrawElementsInstancedBaseVertex(pipeline_->mode, GLsizei(a.index_count), type, offset,
                                       GLsizei(std::max(a.instance_count, 1u)), GLint(a.base_vertex));
-  channel_.api_draw_calls.fetch_add(1, std::memory_order_relaxed);
+  novem::bump(channel_.api_draw_calls);
   if (!config_.batching) finish();
 }
 
@@ -906,7 +902,7 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
 void Executor::finish() {
   gl_.Finish();
   unflushed_ = false;
-  channel_.gpu_waits.fetch_add(1, std::memory_order_relaxed);
+  novem::bump(channel_.gpu_waits);
 }
 
 } // namespace novem_gl

@@ -19,6 +19,7 @@
 #include "gl_query.hpp"
 #include "gl_state.hpp"
 #include "gl_upload_ring.hpp"
+#include "novem/cache_file.hpp"
 #include "novem/draw_run.hpp"
 #include "novem/worker.hpp"
 
@@ -35,7 +36,7 @@ struct Config {
   bool state_cache = true;   // NOVEM_GL_STATE_CACHE: drop redundant GL state calls (dirty state)
   bool pipeline_cache = true; // NOVEM_GL_PIPELINE_CACHE: programs kept per pair and on disk; 0 = link per SET_PIPELINE
   bool barrier_tracking = true; // NOVEM_GL_BARRIERS: 0 = glMemoryBarrier(ALL) before every draw
-  bool multi_draw = true;    // NOVEM_GL_MULTI_DRAW: 0 (or BATCHING=0) = every draw its own glDraw* call
+  bool multi_draw = true;    // NOVEM_GL_MULTI_DRAW: 0 (or BATCHING=0, STATE_CACHE=0) = every draw its own glDraw* call
   bool suballocation = true; // NOVEM_GL_SUBALLOC: buffers split from large mapped storage, constants through a ring
   bool driver_heap = true;   // NOVEM_GL_DRIVER_HEAP: 0 = leave glibc's trim threshold alone on llvmpipe (novem/driver_heap.hpp)
   std::string cache_dir;     // NOVEM_CACHE_DIR: where program binaries live ("" = none)
@@ -95,10 +96,10 @@ private:
   // A table entry: the handler, then (unless KHR_debug reports them) any GL error it raised.
   template <class Args, void (Executor::*Fn)(const Args &, const nv_cmd_header *)>
   static void run(Executor &ex, const nv_cmd_header *h) {
-    // A held run's GL errors are the draws', not this command's.
-    if (novem::ends_draw_run(h) && ex.flush_draws() && ex.check_errors_) ex.check_errors(NV_OP_DRAW);
+    if (novem::ends_draw_run(h)) ex.flush_draws();
     (ex.*Fn)(novem::command_args<Args>(h), h);
-    if (ex.check_errors_) ex.check_errors(h->opcode);
+    // While a run is held, its GL calls are checked when it is issued (flush_draws).
+    if (ex.check_errors_ && ex.pending_.count.empty()) ex.check_errors(h->opcode);
   }
   void check_errors(uint16_t opcode);
   bool bind_targets();          // binds the current framebuffer; false when there is none
@@ -109,7 +110,10 @@ private:
   void bind_vertex_buffer(uint32_t slot);
   bool prepare_draw(); // targets and pipeline; false when the draw cannot happen
   void finish();       // glFinish, counted: batching off
-  bool flush_draws();  // issues the draws held in pending_ (one glMultiDraw*, or one glDraw*); false: none
+  // Issues the run held in pending_ (one glMultiDraw*, or one glDraw*) and checks its errors.
+  void flush_draws();
+  void hold_arrays(const nv_cmd_draw &a);                                  // a draw joins the run
+  void hold_elements(const nv_cmd_draw_indexed &a, const void *offset);
   void pipeline_changed(uint32_t shader); // a shader went away or came back
   GLuint sampler(const nv_sampler_desc &desc, bool compare = false); // cached by desc and compare (ABI 5)
   void bind_textures();
@@ -181,13 +185,19 @@ private:
   };
   static constexpr uint32_t kUnits = 36; // 16 + 16 pixel, 32 + 4 vertex
   TextureSlot textures_[NV_STAGE_COUNT][NV_MAX_PIXEL_TEXTURES];
-  bool textures_dirty_ = true;
+  // Bit N: pixel slot N, bit 16 + N: vertex slot N, to bind again at the next draw.
+  uint32_t dirty_slots_ = ~0u;
   GLuint unit_texture_[kUnits] = {};
   GLuint unit_sampler_[kUnits] = {};
   // 1x1 (0, 0, 0, 1) textures per nv_image_type: what a slot with no image (or one of another
   // type than its shader declares) samples.
   GLuint default_textures_[3] = {};
-  std::unordered_map<std::string, GLuint> samplers_; // nv_sampler_desc bytes -> sampler object
+  // A sampler object per nv_sampler_desc and comparison: the desc's bytes, then the flag.
+  using SamplerKey = std::array<uint8_t, sizeof(nv_sampler_desc) + 1>;
+  struct SamplerKeyHash {
+    size_t operator()(const SamplerKey &k) const { return size_t(novem::fnv1a(k.data(), k.size())); }
+  };
+  std::unordered_map<SamplerKey, GLuint, SamplerKeyHash> samplers_;
   std::vector<uint8_t> staging_; // uploads GL cannot take as they come (packed blocks, widened L4A4)
 
   Queries queries_{gl_};

@@ -102,7 +102,7 @@ GLuint Programs::link(const Shader &vs, const Shader &ps, uint32_t vs_handle, ui
   gl_.LinkProgram(program);
   gl_.DetachShader(program, vs.name);
   gl_.DetachShader(program, ps.name);
-  channel_.pipelines_created.fetch_add(1, std::memory_order_relaxed);
+  novem::bump(channel_.pipelines_created);
   GLint ok = GL_FALSE;
   gl_.GetProgramiv(program, GL_LINK_STATUS, &ok);
   if (!ok) {
@@ -148,7 +148,7 @@ GLuint Programs::load_binary(const std::string &path) {
   case novem::CacheFile::Read::Missing: return 0;
   case novem::CacheFile::Read::Rejected:
     log("warning: ignoring the program binary %s: %s", path.c_str(), why.c_str());
-    channel_.pipeline_cache_rejected.fetch_add(1, std::memory_order_relaxed);
+    novem::bump(channel_.pipeline_cache_rejected);
     return 0;
   case novem::CacheFile::Read::Ok: break;
   }
@@ -160,13 +160,13 @@ GLuint Programs::load_binary(const std::string &path) {
     GLint ok = GL_FALSE;
     gl_.GetProgramiv(program, GL_LINK_STATUS, &ok);
     if (ok) {
-      channel_.pipelines_loaded.fetch_add(1, std::memory_order_relaxed);
+      novem::bump(channel_.pipelines_loaded);
       return program;
     }
     gl_.DeleteProgram(program);
   }
   log("warning: ignoring the program binary %s: the driver refused it", path.c_str());
-  channel_.pipeline_cache_rejected.fetch_add(1, std::memory_order_relaxed);
+  novem::bump(channel_.pipeline_cache_rejected);
   return 0;
 }
 

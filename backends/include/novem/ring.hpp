@@ -24,6 +24,7 @@
 #include <new>
 
 #include "novem/commands.h"
+#include "novem/counter.hpp"
 #include "novem/waiter.hpp"
 
 namespace novem {
@@ -75,8 +76,8 @@ public:
 
   // Ends the record from the last begin(); the consumer sees it at the next publish().
   void stage() {
-    add(counters.commands, 1);
-    add(counters.bytes, pending_ - staged_);
+    bump(counters.commands, 1);
+    bump(counters.bytes, pending_ - staged_);
     staged_ = pending_;
   }
 
@@ -121,7 +122,7 @@ public:
       return stopping_.load(std::memory_order_acquire) ||
              tail_.load(std::memory_order_relaxed) != head_.load(std::memory_order_acquire);
     });
-    if (slept) add(counters.consumer_waits, 1);
+    if (slept) bump(counters.consumer_waits, 1);
     return tail_.load(std::memory_order_relaxed) != head_.load(std::memory_order_acquire) ||
            !stopping_.load(std::memory_order_acquire);
   }
@@ -142,11 +143,6 @@ public:
   RingCounters counters;
 
 private:
-  // Counters with one writer each: a plain load and store, no locked read-modify-write.
-  static void add(std::atomic<uint64_t> &counter, uint64_t n) {
-    counter.store(counter.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
-  }
-
   // The slow path of begin(): pads to the end of the buffer when the record does not fit there,
   // and waits for the space. Returns where the record starts.
   [[gnu::noinline]] uint64_t make_room(uint64_t pos, uint32_t size) {
@@ -169,7 +165,7 @@ private:
     };
     if (fits()) return;
     publish(); // the consumer can only free what it has been shown
-    if (producer_.wait_until(fits)) add(counters.producer_waits, 1);
+    if (producer_.wait_until(fits)) bump(counters.producer_waits, 1);
   }
 
   void release(uint64_t new_tail) {

@@ -28,7 +28,7 @@ typedef struct nv_statistics {
   uint64_t draws;             /* DRAW and DRAW_INDEXED commands executed */
   /* ABI 5 */
   uint64_t slab_allocations;  /* buffer slices served from a slab of small buffers (Vulkan) */
-  uint64_t ring_allocations;  /* ranges taken from the upload ring: constant blocks, renamed buffer contents (Vulkan) */
+  uint64_t ring_allocations;  /* constant blocks pushed into the upload ring (Vulkan) */
   /* ABI 6 */
   uint64_t api_draw_calls;    /* draw calls made to the API; a run of draws recorded as one multi-draw counts once */
 } nv_statistics;

@@ -30,9 +30,7 @@ template <class Executor> void run_worker(nv_channel &channel, Executor &ex) {
   for (;;) {
     if (const nv_cmd_header *h = ring.peek()) {
       if (h->opcode < NV_OP_COUNT && table[h->opcode]) table[h->opcode](ex, h);
-      // This thread is the counters' one writer: a plain load and store, no locked add.
-      std::atomic<uint64_t> &count = channel.executed[h->opcode < NV_OP_COUNT ? h->opcode : 0];
-      count.store(count.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+      bump(channel.executed[h->opcode < NV_OP_COUNT ? h->opcode : 0]); // this thread is its one writer
       ring.pop(h);
       ex.poll();
       continue;

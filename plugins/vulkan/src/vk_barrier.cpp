@@ -1,5 +1,7 @@
 #include "vk_barrier.hpp"
 
+#include "novem/counter.hpp"
+
 namespace novem::vk {
 
 namespace {
@@ -90,13 +92,13 @@ void BarrierBatch::flush(const NovemVkDevice &vk, VkCommandBuffer cmd) {
       dep.pImageMemoryBarriers = &b;
       vk.CmdPipelineBarrier2(cmd, &dep);
     }
-    emitted_.fetch_add(memory_.size() + images_.size(), std::memory_order_relaxed);
+    novem::bump(emitted_, memory_.size() + images_.size());
     images_.clear();
     memory_.clear();
     return;
   }
   if (empty()) return;
-  emitted_.fetch_add(1, std::memory_order_relaxed);
+  novem::bump(emitted_);
   VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
   dep.memoryBarrierCount = uint32_t(memory_.size());
   dep.pMemoryBarriers = memory_.data();

@@ -87,7 +87,7 @@ void BatchQueue::submit(VkSemaphore wait, VkPipelineStageFlags2 wait_stage, VkSe
     si.signalSemaphoreInfoCount = signal ? 1 : 0;
     si.pSignalSemaphoreInfos = &signal_info;
     r = device_.vk().QueueSubmit2(device_.queue(), 1, &si, batch.fence);
-    channel_.submits.fetch_add(1, std::memory_order_relaxed);
+    novem::bump(channel_.submits);
   }
   if (r == VK_ERROR_DEVICE_LOST) device_lost();
   else if (r < 0 && !lost_) std::fprintf(stderr, "novem-vulkan: submit: %s\n", VkError::result_name(r));

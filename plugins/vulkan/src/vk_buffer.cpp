@@ -93,7 +93,6 @@ bool Buffer::update(const BatchQueue &batches, uint64_t offset, const void *data
     else spares_.push_back(current_);
     current_ = next;
     current_.last_use = 0;
-    ++renames_;
     renamed = true;
     // Free idle spares beyond the limit.
     for (size_t i = 0; spares_.size() > kMaxSpares && i < spares_.size();) {

@@ -43,11 +43,9 @@ public:
   BatchId last_use() const;
 
   // Writes size bytes at offset, ordered with recorded draws as UPDATE_BUFFER requires. Returns
-  // true when the current VkBuffer changed (bindings must be refreshed).
+  // true when the current slice changed (a new VkBuffer, or another slot of a slab: bindings must
+  // be refreshed).
   bool update(const BatchQueue &batches, uint64_t offset, const void *data, uint64_t size, uint32_t flags);
-
-  // Renames done so far (for tests and statistics).
-  uint64_t renames() const { return renames_; }
 
 private:
   struct Slice {
@@ -70,7 +68,6 @@ private:
   const uint64_t size_;
   Slice current_;
   std::vector<Slice> spares_;
-  uint64_t renames_ = 0;
 };
 
 } // namespace novem::vk

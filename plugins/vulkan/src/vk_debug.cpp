@@ -19,7 +19,7 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT
   // (GENERAL type), e.g. a missing driver, which is a reason to fall back, not a bug of ours.
   if (!(severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)) return VK_FALSE;
   if (!(type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT)) return VK_FALSE;
-  g_errors.fetch_add(1, std::memory_order_relaxed);
+  g_errors.fetch_add(1, std::memory_order_relaxed); // the messenger may call from any thread
   const char *text = data && data->pMessage ? data->pMessage : "(no message)";
   // One line: the layer's message may contain newlines; print it with them folded.
   std::fputs("novem-vulkan: validation: ", stderr);

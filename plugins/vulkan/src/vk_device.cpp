@@ -82,8 +82,9 @@ Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu, bool want_
   want.features.occlusionQueryPrecise = have.occlusionQueryPrecise; // D3D9 occlusion queries count samples
   want.features.independentBlend = have.independentBlend;           // a write mask per render target
   independent_blend_ = have.independentBlend == VK_TRUE;
-  // D3DSTREAMSOURCE_INSTANCEDATA | n with n > 1 needs VK_EXT_vertex_attribute_divisor.
-  max_instance_divisor_ = instance_divisor_limit(instance, gpu);
+  // D3DSTREAMSOURCE_INSTANCEDATA | n with n > 1 needs VK_EXT_vertex_attribute_divisor
+  // (nv_adapter_info.max_instance_divisor reports the same limit).
+  const bool divisors = instance_divisor_limit(instance, gpu) > 1;
   VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT divisor{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT};
   divisor.vertexAttributeInstanceRateDivisor = VK_TRUE;
@@ -95,7 +96,7 @@ Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu, bool want_
     *chain = &features;
     chain = &features.pNext;
   };
-  if (max_instance_divisor_ > 1) enable(VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME, divisor);
+  if (divisors) enable(VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME, divisor);
   // VK_KHR_swapchain when the device has it: windows present through it.
   swapchain_ = has_extension(instance, gpu, VK_KHR_SWAPCHAIN_EXTENSION_NAME);
   if (swapchain_) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);

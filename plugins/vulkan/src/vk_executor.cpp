@@ -253,7 +253,7 @@ void Executor::submit() {
 // thread waits for it — no work in flight.
 void Executor::submit_and_wait() {
   submit();
-  channel_.gpu_waits.fetch_add(1, std::memory_order_relaxed);
+  novem::bump(channel_.gpu_waits);
   while (batches_->poll()) batches_->wait(1000000000ull);
 }
 
@@ -556,18 +556,18 @@ void Executor::mark_textures_used(BatchId id) {
       if (Image *img = find_image(slot.image)) img->mark_used(id);
 }
 
-void Executor::textures_changed() {
-  sets_[PipelineLayout::kPixelTextureSet].dirty = sets_[PipelineLayout::kVertexTextureSet].dirty = true;
-  image_infos_valid_ = 0;
+void Executor::image_changed(uint32_t image) {
+  uint32_t slots = 0; // as image_infos_ numbers them: pixel 0..15, then vertex
+  for (uint32_t i = 0; image && i < kImageDescriptors; ++i)
+    if ((i < NV_MAX_PIXEL_TEXTURES ? textures_[NV_STAGE_PIXEL][i] : textures_[NV_STAGE_VERTEX][i - NV_MAX_PIXEL_TEXTURES])
+            .image == image)
+      slots |= 1u << i;
+  if (!slots) return;
+  constexpr uint32_t kPixelSlots = (1u << NV_MAX_PIXEL_TEXTURES) - 1;
+  if (slots & kPixelSlots) sets_[PipelineLayout::kPixelTextureSet].dirty = true;
+  if (slots & ~kPixelSlots) sets_[PipelineLayout::kVertexTextureSet].dirty = true;
+  image_infos_valid_ &= ~slots;
   textures_marked_ = 0;
-}
-
-bool Executor::texture_bound(uint32_t image) const {
-  if (!image) return false;
-  for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
-    for (const TextureSlot &slot : textures_[s])
-      if (slot.image == image) return true;
-  return false;
 }
 
 void Executor::upload(Image &img, uint32_t level, const VkRect2D &rect, const uint8_t *rows, size_t pitch,
@@ -655,7 +655,7 @@ void Executor::drop_image(uint32_t handle) {
     end_rendering();
     pipeline_dirty_ = true;
   }
-  if (texture_bound(handle)) textures_changed();
+  image_changed(handle);
   Image *img = it->second.release();
   images_.erase(it);
   batches_->on_complete(img->last_use(), [img] { delete img; });
@@ -691,7 +691,7 @@ void Executor::create_image(const nv_cmd_create_image &a, const nv_cmd_header *)
   images_[a.image] = std::make_unique<Image>(*device_, *allocator_, nv_format(a.format), a.width, a.height, a.usage,
                                             a.levels, nv_image_type(a.type), a.depth, a.samples);
   if (is_target(a.image)) pipeline_dirty_ = true;
-  if (texture_bound(a.image)) textures_changed();
+  image_changed(a.image);
 }
 
 void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h) {
@@ -951,43 +951,48 @@ void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
 }
 
 void Executor::flush_draws() {
+  const std::vector<VkMultiDrawIndexedInfoEXT> &d = pending_.draws;
+  if (d.empty()) return;
   const NovemVkDevice &vk = device_->vk();
-  const std::vector<VkMultiDrawInfoEXT> &d = pending_.draws;
-  const std::vector<VkMultiDrawIndexedInfoEXT> &i = pending_.indexed;
-  if (d.size() == 1) vk.CmdDraw(batches_->cmd(), d[0].vertexCount, pending_.instances, d[0].firstVertex, 0);
-  if (d.size() > 1)
-    vk.CmdDrawMultiEXT(batches_->cmd(), uint32_t(d.size()), d.data(), pending_.instances, 0, sizeof d[0]);
-  if (i.size() == 1)
-    vk.CmdDrawIndexed(batches_->cmd(), i[0].indexCount, pending_.instances, i[0].firstIndex, i[0].vertexOffset, 0);
-  if (i.size() > 1) // no pVertexOffset: each draw's own vertexOffset
-    vk.CmdDrawMultiIndexedEXT(batches_->cmd(), uint32_t(i.size()), i.data(), pending_.instances, 0, sizeof i[0],
-                              nullptr);
-  if (!d.empty() || !i.empty()) channel_.api_draw_calls.fetch_add(1, std::memory_order_relaxed);
+  VkCommandBuffer cmd = batches_->cmd();
+  const uint32_t n = uint32_t(d.size()), instances = pending_.instances;
+  if (pending_.indexed && n == 1) vk.CmdDrawIndexed(cmd, d[0].indexCount, instances, d[0].firstIndex, d[0].vertexOffset, 0);
+  if (pending_.indexed && n > 1) // no pVertexOffset: each draw's own vertexOffset
+    vk.CmdDrawMultiIndexedEXT(cmd, n, d.data(), instances, 0, sizeof d[0], nullptr);
+  if (!pending_.indexed && n == 1) vk.CmdDraw(cmd, d[0].indexCount, instances, d[0].firstIndex, 0);
+  if (!pending_.indexed && n > 1)
+    vk.CmdDrawMultiEXT(cmd, n, reinterpret_cast<const VkMultiDrawInfoEXT *>(d.data()), instances, 0, sizeof d[0]);
+  novem::bump(channel_.api_draw_calls);
   pending_.draws.clear();
-  pending_.indexed.clear();
+}
+
+bool Executor::join_run(bool indexed, uint32_t instances, const VkMultiDrawIndexedInfoEXT &draw) {
+  if (pending_.draws.empty() || pending_.indexed != indexed || pending_.instances != instances ||
+      pending_.draws.size() >= device_->max_multi_draw())
+    return false;
+  pending_.draws.push_back(draw);
+  return true;
+}
+
+void Executor::record_draw(bool indexed, uint32_t instances, const VkMultiDrawIndexedInfoEXT &draw) {
+  pending_.indexed = indexed;
+  pending_.instances = instances;
+  pending_.draws.push_back(draw);
+  if (!device_->multi_draw()) flush_draws();
+  if (!options_.batching) submit_and_wait();
 }
 
 void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
   if (a.vertex_count == 0) return;
   const uint32_t instances = std::max(a.instance_count, 1u);
-  if (!pending_.draws.empty() && pending_.instances == instances && pending_.draws.size() < device_->max_multi_draw()) {
-    pending_.draws.push_back({a.first_vertex, a.vertex_count});
-    return;
-  }
+  const VkMultiDrawIndexedInfoEXT draw{a.first_vertex, a.vertex_count, 0};
+  if (join_run(false, instances, draw)) return;
   flush_draws();
   if (viewport_set_ && (viewport_.width <= 0.0f || viewport_.height <= 0.0f)) return;
   prepare_textures();
   if (!begin_rendering()) return;
-  VkCommandBuffer cmd = batches_->cmd();
-  if (!prepare_draw(cmd)) return;
-  if (device_->multi_draw()) {
-    pending_.instances = instances;
-    pending_.draws.push_back({a.first_vertex, a.vertex_count});
-    return;
-  }
-  device_->vk().CmdDraw(cmd, a.vertex_count, instances, a.first_vertex, 0);
-  channel_.api_draw_calls.fetch_add(1, std::memory_order_relaxed);
-  if (!options_.batching) submit_and_wait();
+  if (!prepare_draw(batches_->cmd())) return;
+  record_draw(false, instances, draw);
 }
 
 void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *) {
@@ -998,25 +1003,15 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
   const uint64_t end = uint64_t(index_.offset) + (uint64_t(a.first_index) + a.index_count) * index_.index_size;
   if (end > indices->size()) throw std::runtime_error("the draw reads past the end of the index buffer");
   const uint32_t instances = std::max(a.instance_count, 1u);
-  if (!pending_.indexed.empty() && pending_.instances == instances &&
-      pending_.indexed.size() < device_->max_multi_draw()) {
-    pending_.indexed.push_back({a.first_index, a.index_count, a.base_vertex});
-    return;
-  }
+  const VkMultiDrawIndexedInfoEXT draw{a.first_index, a.index_count, a.base_vertex};
+  if (join_run(true, instances, draw)) return;
   flush_draws();
   if (viewport_set_ && (viewport_.width <= 0.0f || viewport_.height <= 0.0f)) return;
   prepare_textures();
   if (!begin_rendering()) return;
   VkCommandBuffer cmd = batches_->cmd();
   if (!prepare_draw(cmd) || !bind_index_buffer(cmd)) return;
-  if (device_->multi_draw()) {
-    pending_.instances = instances;
-    pending_.indexed.push_back({a.first_index, a.index_count, a.base_vertex});
-    return;
-  }
-  device_->vk().CmdDrawIndexed(cmd, a.index_count, instances, a.first_index, a.base_vertex, 0);
-  channel_.api_draw_calls.fetch_add(1, std::memory_order_relaxed);
-  if (!options_.batching) submit_and_wait();
+  record_draw(true, instances, draw);
 }
 
 void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
@@ -1080,8 +1075,6 @@ void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
     allocator->free(memory);
   });
 }
-
-// Headless: a frame boundary; hand the frame to the GPU.
 
 void Executor::fence(const nv_cmd_fence &a, const nv_cmd_header *) {
   end_rendering();

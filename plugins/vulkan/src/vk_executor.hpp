@@ -104,16 +104,20 @@ private:
   bool prepare_draw(VkCommandBuffer cmd); // pipeline, dynamic state, vertex buffers, constants
   // Records the draws waiting in pending_ (one vkCmdDrawMulti*EXT, or one vkCmdDraw*).
   void flush_draws();
+  // A draw after a draw of the same kind and instance count joins the held run: true if it did.
+  bool join_run(bool indexed, uint32_t instances, const VkMultiDrawIndexedInfoEXT &draw);
+  // A prepared draw: starts a run, recorded at once without multi-draws.
+  void record_draw(bool indexed, uint32_t instances, const VkMultiDrawIndexedInfoEXT &draw);
   // The uniform blocks (sets 0 and 1) and the textures (sets 2 and 3): writes a new set where
   // its contents changed and rebinds only the sets whose set or dynamic offset changed.
   void bind_descriptors(VkCommandBuffer cmd);
   void write_uniform_set(uint32_t stage, VkDescriptorSet set);
   void write_texture_set(uint32_t stage, VkDescriptorSet set);
-  void textures_changed(); // a bound image was made or dropped: every texture descriptor again
+  // `image` was made or dropped: the texture slots that bind it take their descriptors again.
+  void image_changed(uint32_t image);
   // Moves bound textures into the shader-read layout (ending rendering when one must move).
   void prepare_textures();
   void mark_textures_used(BatchId id);
-  bool texture_bound(uint32_t image) const;
   // Copies rows (top first, `pitch` bytes apart) into rect of level `level`, through a staging
   // buffer freed when the batch completes.
   // layer: the face of a cube image, the z slice of a 3D one.
@@ -232,10 +236,12 @@ private:
   uint32_t ubo_range_[NV_STAGE_COUNT] = {256, 256};
   // A run of draws recorded together as one vkCmdDrawMulti*EXT (Device::multi_draw,
   // novem/draw_run.hpp): a draw after a draw only joins the list; a command that ends the run,
-  // a submit and the end of rendering record it first. Only one list holds draws at a time.
+  // a submit and the end of rendering record it first.
+  // A non-indexed draw is {firstVertex, vertexCount, 0}: VkMultiDrawInfoEXT's two fields are
+  // VkMultiDrawIndexedInfoEXT's first two, and vkCmdDrawMultiEXT takes the stride.
   struct PendingDraws {
-    std::vector<VkMultiDrawInfoEXT> draws;
-    std::vector<VkMultiDrawIndexedInfoEXT> indexed;
+    std::vector<VkMultiDrawIndexedInfoEXT> draws;
+    bool indexed = false;
     uint32_t instances = 1;
   };
   PendingDraws pending_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "novem/counter.hpp"
 #include "vk_device.hpp"
 
 namespace novem::vk {
@@ -88,7 +89,7 @@ MemoryBlock *MemoryAllocator::new_block(uint32_t type, ResourceKind kind, VkDevi
   ai.allocationSize = size;
   ai.memoryTypeIndex = type;
   check(device_.vk().AllocateMemory(device_.handle(), &ai, nullptr, &block->memory), "vkAllocateMemory");
-  allocations_.fetch_add(1, std::memory_order_relaxed);
+  novem::bump(allocations_);
   if (device_.memory().memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
     void *p = nullptr;
     VkResult r = device_.vk().MapMemory(device_.handle(), block->memory, 0, VK_WHOLE_SIZE, 0, &p);

@@ -17,8 +17,9 @@ Options Options::from_environment() {
   // Dynamic blend state is part of the dirty-state technique: NOVEM_VK_DIRTY=0 turns it off too.
   o.dynamic_blend = o.dirty_state && settings.flag("NOVEM_VK_DYNAMIC_BLEND", true);
   o.slabs = settings.flag("NOVEM_VK_SLABS", true);
-  // Coalescing draws into multi-draws is part of batching: NOVEM_VK_BATCHING=0 turns it off too.
-  o.multi_draw = o.batching && settings.flag("NOVEM_VK_MULTI_DRAW", true);
+  // A draw joining a multi-draw skips prepare_draw, so multi-draws go with batching and dirty
+  // state: NOVEM_VK_BATCHING=0 or NOVEM_VK_DIRTY=0 turns them off too.
+  o.multi_draw = o.batching && o.dirty_state && settings.flag("NOVEM_VK_MULTI_DRAW", true);
   o.driver_heap = settings.flag("NOVEM_VK_DRIVER_HEAP", true);
   if (o.pipeline_cache) o.cache_dir = settings.cache_dir();
   return o;

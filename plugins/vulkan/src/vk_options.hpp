@@ -18,7 +18,7 @@ struct Options {
   // Beyond the five (issue 6, plugin depth):
   bool dynamic_blend = true;        // NOVEM_VK_DYNAMIC_BLEND=0: blend state in the pipeline, not VK_EXT_extended_dynamic_state3
   bool slabs = true;                // NOVEM_VK_SLABS=0 (or SUBALLOC=0): every buffer slice a VkBuffer of its own
-  bool multi_draw = true;           // NOVEM_VK_MULTI_DRAW=0 (or BATCHING=0): every draw its own vkCmdDraw*
+  bool multi_draw = true;           // NOVEM_VK_MULTI_DRAW=0 (or BATCHING=0, DIRTY=0): every draw its own vkCmdDraw*
   bool driver_heap = true;          // NOVEM_VK_DRIVER_HEAP=0: leave glibc's trim threshold alone on lavapipe (novem/driver_heap.hpp)
   std::string cache_dir;            // NOVEM_CACHE_DIR: where the VkPipelineCache file lives ("" = none)
 

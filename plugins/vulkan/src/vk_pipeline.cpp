@@ -252,7 +252,7 @@ std::vector<uint8_t> PipelineCache::load_file() {
   }
   if (r == novem::CacheFile::Read::Rejected) {
     std::fprintf(stderr, "novem-vulkan: warning: ignoring the pipeline cache %s: %s\n", cache_file_.c_str(), why.c_str());
-    channel_.pipeline_cache_rejected.fetch_add(1, std::memory_order_relaxed);
+    novem::bump(channel_.pipeline_cache_rejected);
   }
   return data;
 }
@@ -447,7 +447,7 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
   check(device_.vk().CreateGraphicsPipelines(device_.handle(), vk_cache_, 1, &ci, nullptr, &pipeline), "vkCreateGraphicsPipelines");
   const bool hit = (feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT) &&
                    (feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT);
-  (hit ? channel_.pipelines_loaded : channel_.pipelines_created).fetch_add(1, std::memory_order_relaxed);
+  novem::bump(hit ? channel_.pipelines_loaded : channel_.pipelines_created);
   return pipeline;
 }
 

@@ -1,5 +1,6 @@
 #include "vk_slab.hpp"
 
+#include "novem/counter.hpp"
 #include "vk_batch.hpp"
 #include "vk_device.hpp"
 
@@ -19,12 +20,6 @@ SlabAllocator::~SlabAllocator() {
       allocator_.free(s.memory);
     }
   }
-}
-
-size_t SlabAllocator::slabs() const {
-  size_t n = 0;
-  for (const SizeClass &c : classes_) n += c.slabs.size();
-  return n;
 }
 
 void SlabAllocator::add_slab(SizeClass &c) {
@@ -55,7 +50,7 @@ SlabSlot SlabAllocator::allocate(const BatchQueue &batches, VkDeviceSize size) {
   if (c.free.empty()) add_slab(c);
   const auto [slab, index] = c.free.back();
   c.free.pop_back();
-  slab_allocations_.fetch_add(1, std::memory_order_relaxed);
+  novem::bump(slab_allocations_);
   SlabSlot s;
   s.buffer = c.slabs[slab].buffer;
   s.offset = VkDeviceSize(index) * c.slot_bytes;

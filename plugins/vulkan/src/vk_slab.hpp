@@ -45,8 +45,6 @@ public:
   // Hands the slot back; it is reused once batch last_use has completed.
   void release(const SlabSlot &slot, BatchId last_use);
 
-  size_t slabs() const; // slabs created so far, all classes
-
 private:
   struct Slab {
     VkBuffer buffer = VK_NULL_HANDLE;

@@ -59,6 +59,9 @@ Swapchain::~Swapchain() {
 
 void Swapchain::destroy_swapchain() {
   const NovemVkDevice &vk = device_.vk();
+  // A present's wait on a rendered_ semaphore has no fence of its own: the queue going idle is
+  // the only sign it is over (VUID-vkDestroySemaphore-semaphore-05149). Rare: resize, a window's end.
+  if (swapchain_) vk.QueueWaitIdle(device_.queue());
   for (VkSemaphore s : rendered_) vk.DestroySemaphore(device_.handle(), s, nullptr);
   for (VkSemaphore s : acquire_) vk.DestroySemaphore(device_.handle(), s, nullptr);
   rendered_.clear();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "novem/counter.hpp"
 #include "vk_batch.hpp"
 #include "vk_device.hpp"
 
@@ -62,7 +63,7 @@ uint32_t UniformRing::push(const void *data, uint32_t size) {
   uint32_t offset = (used_ + alignment_ - 1) / alignment_ * alignment_;
   std::memcpy(chunks_[current_].memory.mapped + offset, data, size);
   used_ = offset + size;
-  ring_allocations_.fetch_add(1, std::memory_order_relaxed);
+  novem::bump(ring_allocations_);
   return offset;
 }
 

@@ -1,6 +1,6 @@
-// The constants upload ring: host-visible chunks bump-allocated for SET_CONSTANTS data. The
-// executor's descriptor sets point their two dynamic uniform buffers (binding 0 vertex, 1 pixel)
-// at the current chunk, so a draw binds a set with two dynamic offsets. A chunk is recycled once
+// The constants upload ring: host-visible chunks bump-allocated for SET_CONSTANTS data. Each
+// stage's uniform set (set 0 vertex, set 1 pixel) points its dynamic uniform buffer at the current
+// chunk, so a new block is only a new dynamic offset for that stage's set. A chunk is recycled once
 // the last batch that used it has completed. Each block pushed counts in channel.ring_allocations.
 #pragma once
 
