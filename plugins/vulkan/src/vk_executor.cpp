@@ -371,7 +371,10 @@ void Executor::set_blend_state(VkCommandBuffer cmd) {
   blend_valid_ = true;
 }
 
+// Only when something changed: every new command buffer (so every batch, whose id the buffers
+// must carry) starts dirty, as does a binding, a pipeline or a rename.
 void Executor::bind_vertex_buffers(VkCommandBuffer cmd) {
+  if (!vertex_dirty_) return;
   const BatchId id = batches_->recording_id();
   VkBuffer handles[NV_MAX_VERTEX_BUFFERS];
   VkDeviceSize offsets[NV_MAX_VERTEX_BUFFERS];
@@ -396,7 +399,7 @@ void Executor::bind_vertex_buffers(VkCommandBuffer cmd) {
     }
     count = slot + 1;
   }
-  if (count == 0 || !vertex_dirty_) return;
+  if (count == 0) return;
   null_buffer_->mark_used(id);
   device_->vk().CmdBindVertexBuffers2(cmd, 0, count, handles, offsets, sizes, strides);
   vertex_dirty_ = false;
