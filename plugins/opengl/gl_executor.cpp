@@ -89,7 +89,7 @@ bool Executor::init(std::string &error) {
   gl_.GetIntegerv(GL_MAX_UNIFORM_BLOCK_SIZE, &max_block);
   max_constants_ = size_t(max_block);
   if (config_.suballocation) {
-    if (!ring_.create(gl_, kRingSize, kRingSegments, size_t(alignment))) {
+    if (!ring_.create(gl_, kRingSize, kRingSegments, size_t(alignment), size_t(max_block))) {
       error = "cannot map the constant ring (ARB_buffer_storage)";
       return false;
     }
@@ -329,7 +329,7 @@ void Executor::set_constants(const nv_cmd_set_constants &a, const nv_cmd_header 
   const size_t size = size_t(std::min<uint64_t>({a.size, room, max_constants_}));
   const auto *data = static_cast<const uint8_t *>(novem::command_payload<nv_cmd_set_constants>(h));
   constants_[a.stage].assign(data, data + size);
-  upload_constants(a.stage);
+  constants_dirty_[a.stage] = true;
 }
 
 void Executor::update_constants(const nv_cmd_update_constants &a, const nv_cmd_header *h) {
@@ -341,20 +341,26 @@ void Executor::update_constants(const nv_cmd_update_constants &a, const nv_cmd_h
   if (block.size() < a.offset + size) block.resize(a.offset + size, 0);
   std::memcpy(block.data() + a.offset, novem::command_payload<nv_cmd_update_constants>(h), size);
   if (config_.suballocation) {
-    upload_constants(a.stage); // a new ring slice: draws before it keep reading the old one
+    constants_dirty_[a.stage] = true; // a new ring slice: draws before it keep reading the old one
   } else {
     gl_.NamedBufferSubData(stage_ubo_[a.stage], GLintptr(a.offset), GLsizeiptr(size), block.data() + a.offset);
   }
 }
 
-// The stage's whole block into a fresh ring slice (or its own buffer without the ring).
+// The stage's block into a fresh ring slice, the bytes the bound shader reads (bound whole; the
+// rest is never read), or all of it into the stage's own buffer without the ring.
 void Executor::upload_constants(uint32_t stage) {
+  constants_dirty_[stage] = false;
   const std::vector<uint8_t> &block = constants_[stage];
   if (block.empty()) return;
   if (config_.suballocation) {
-    size_t offset = ring_.allocate(block.size());
-    std::memcpy(ring_.data() + offset, block.data(), block.size());
+    const novem::UniformFootprint &reads = pipeline_->uniform_reads[stage];
+    const uint32_t size = uint32_t(block.size());
+    const uint32_t span = reads.whole ? size : std::min(reads.end(), size);
+    const size_t offset = ring_.allocate(span);
+    novem::copy_footprint(reads, ring_.data() + offset, block.data(), size, span);
     gl_.BindBufferRange(GL_UNIFORM_BUFFER, kBinding[stage], ring_.buffer(), GLintptr(offset), GLsizeiptr(block.size()));
+    pushed_reads_[stage] = reads;
   } else {
     gl_.NamedBufferSubData(stage_ubo_[stage], 0, GLsizeiptr(block.size()), block.data());
   }
@@ -808,8 +814,13 @@ bool Executor::prepare_draw() {
     if (!pipeline_) return false;
     apply_pipeline(*pipeline_);
     pipeline_dirty_ = false;
+    for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
+      if (!pushed_reads_[s].covers(pipeline_->uniform_reads[s])) constants_dirty_[s] = true;
   }
-  return pipeline_ != nullptr;
+  if (!pipeline_) return false;
+  for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
+    if (constants_dirty_[s]) upload_constants(s);
+  return true;
 }
 
 void Executor::flush_draws() {

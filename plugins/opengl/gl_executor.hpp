@@ -153,6 +153,10 @@ private:
   GLuint stage_ubo_[NV_STAGE_COUNT] = {}; // without the ring: one buffer per stage
   size_t max_constants_ = 0;
   std::vector<uint8_t> constants_[NV_STAGE_COUNT]; // each stage's block, for UPDATE_CONSTANTS
+  // Blocks are uploaded at the draw that follows a change, and with the ring only the bytes the
+  // bound shader reads (novem/spirv_uniforms.hpp); pushed_reads_: those the bound slice holds.
+  bool constants_dirty_[NV_STAGE_COUNT] = {};
+  novem::UniformFootprint pushed_reads_[NV_STAGE_COUNT];
   void upload_constants(uint32_t stage);
   std::unordered_map<uint32_t, Buffer> buffers_;
   std::array<Slot, NV_MAX_VERTEX_BUFFERS> slots_{};

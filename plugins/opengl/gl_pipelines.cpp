@@ -58,6 +58,8 @@ const Pipeline *Pipelines::get(const nv_pipeline_desc &desc, Programs &programs)
   Pipeline p;
   p.desc = desc;
   p.program = programs.program(desc.vertex_shader, desc.pixel_shader);
+  p.uniform_reads[NV_STAGE_VERTEX] = programs.uniforms(desc.vertex_shader);
+  p.uniform_reads[NV_STAGE_PIXEL] = programs.uniforms(desc.pixel_shader);
   p.mode = topology(desc.topology);
   p.cull = desc.cull == NV_CULL_CW || desc.cull == NV_CULL_CCW;
   p.cull_face = desc.cull == NV_CULL_CW ? GL_FRONT : GL_BACK; // see kFrontFace

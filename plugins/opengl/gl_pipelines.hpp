@@ -16,6 +16,7 @@ namespace novem_gl {
 struct Pipeline {
   nv_pipeline_desc desc;
   GLuint program = 0;
+  novem::UniformFootprint uniform_reads[NV_STAGE_COUNT]; // of the vertex and pixel shaders' blocks
   GLenum mode = GL_TRIANGLES;
   bool cull = false;
   GLenum cull_face = GL_BACK;

@@ -24,10 +24,17 @@ std::string first_line(std::string log) {
 
 } // namespace
 
+const novem::UniformFootprint &Programs::uniforms(uint32_t handle) const {
+  static const novem::UniformFootprint whole;
+  auto it = shaders_.find(handle);
+  return it == shaders_.end() ? whole : it->second.uniforms;
+}
+
 void Programs::create_shader(uint32_t handle, uint32_t stage, const uint32_t *words, size_t word_count) {
   destroy_shader(handle); // a handle reused without DESTROY_SHADER replaces the old shader
   Shader &shader = shaders_[handle];
   shader.stage = stage;
+  shader.uniforms = novem::stage_uniform_footprint(words, word_count, stage);
   if (stage >= NV_STAGE_COUNT) {
     log("shader %u: unknown stage %u", handle, stage);
     return;

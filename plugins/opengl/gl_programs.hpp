@@ -13,6 +13,7 @@
 
 #include "gl_shader_translate.hpp"
 #include "novem/channel.hpp"
+#include "novem/spirv_uniforms.hpp"
 #include "novem_gl.h"
 
 namespace novem_gl {
@@ -28,6 +29,8 @@ public:
   void destroy_shader(uint32_t handle); // and every program that uses it
   // The linked program, or 0 when a shader is missing or failed (reported once).
   GLuint program(uint32_t vertex_shader, uint32_t pixel_shader);
+  // The bytes of its stage's uniform block the shader reads (whole for an unknown handle).
+  const novem::UniformFootprint &uniforms(uint32_t handle) const;
   void forget_programs(); // deletes every program (the next program() links again)
   void clear();           // deletes every GL object; the context must be current
 
@@ -36,6 +39,7 @@ private:
     GLuint name = 0; // 0: did not translate or compile
     uint32_t stage = 0;
     uint64_t source_hash = 0; // of its GLSL
+    novem::UniformFootprint uniforms;
   };
   static uint64_t key(uint32_t vs, uint32_t ps) { return uint64_t(vs) << 32 | ps; }
   GLuint link(const Shader &vs, const Shader &ps, uint32_t vs_handle, uint32_t ps_handle);

@@ -4,15 +4,16 @@
 
 namespace novem_gl {
 
-bool UploadRing::create(const NovemGL &gl, size_t size, size_t segments, size_t alignment) {
+bool UploadRing::create(const NovemGL &gl, size_t size, size_t segments, size_t alignment, size_t tail) {
   gl_ = &gl;
   alignment_ = alignment ? alignment : 1;
   segment_size_ = size / segments / alignment_ * alignment_;
   fences_.assign(segments, nullptr);
   const GLbitfield flags = GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
   gl.CreateBuffers(1, &buffer_);
-  gl.NamedBufferStorage(buffer_, GLsizeiptr(segment_size_ * segments), nullptr, flags);
-  map_ = static_cast<uint8_t *>(gl.MapNamedBufferRange(buffer_, 0, GLsizeiptr(segment_size_ * segments), flags));
+  const size_t bytes = segment_size_ * segments + tail;
+  gl.NamedBufferStorage(buffer_, GLsizeiptr(bytes), nullptr, flags);
+  map_ = static_cast<uint8_t *>(gl.MapNamedBufferRange(buffer_, 0, GLsizeiptr(bytes), flags));
   cursor_ = segment_ = 0;
   return map_ != nullptr;
 }

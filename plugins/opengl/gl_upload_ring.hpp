@@ -15,8 +15,10 @@ namespace novem_gl {
 
 class UploadRing {
 public:
-  // size: bytes in all; segments: how many pieces; alignment: GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT.
-  bool create(const NovemGL &gl, size_t size, size_t segments, size_t alignment);
+  // size: bytes in all; segments: how many pieces; alignment: GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT;
+  // tail: bytes past the last segment that a range bound from an allocation may cover (a
+  // uniform block is bound whole while only what the shader reads is allocated and written).
+  bool create(const NovemGL &gl, size_t size, size_t segments, size_t alignment, size_t tail);
   void destroy();
 
   // The offset of `bytes` (at most segment_size()) that the caller may write at data() + offset.

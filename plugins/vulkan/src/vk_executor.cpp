@@ -442,7 +442,8 @@ bool Executor::prepare_draw(VkCommandBuffer cmd) {
 
 void Executor::bind_descriptors(VkCommandBuffer cmd) {
   uint32_t need = 0;
-  for (auto &c : constants_) need += std::max<uint32_t>(uint32_t(c.size()), 256) + 256;
+  for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
+    need += uniforms_->footprint(uint32_t(constants_[s].size()), uniform_reads_[s]) + 256; // + alignment
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
     if (constants_[s].size() <= ubo_range_[s]) continue;
     ubo_range_[s] = std::min((uint32_t(constants_[s].size()) + 255) / 256 * 256, uniforms_->range());
@@ -452,7 +453,8 @@ void Executor::bind_descriptors(VkCommandBuffer cmd) {
     for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) constants_dirty_[s] = sets_[PipelineLayout::uniform_set(s)].dirty = true;
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
     if (!constants_dirty_[s]) continue;
-    constants_offset_[s] = uniforms_->push(constants_[s].data(), uint32_t(constants_[s].size()));
+    constants_offset_[s] = uniforms_->push(constants_[s].data(), uint32_t(constants_[s].size()), uniform_reads_[s]);
+    pushed_reads_[s] = uniform_reads_[s];
     constants_dirty_[s] = false;
     sets_[PipelineLayout::uniform_set(s)].bind = true;
   }
@@ -482,7 +484,7 @@ void Executor::write_uniform_set(uint32_t stage, VkDescriptorSet set) {
   const VkDescriptorBufferInfo ubo{uniforms_->buffer(), 0, ubo_range_[stage]};
   VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
   w.dstSet = set;
-  w.dstBinding = stage == NV_STAGE_VERTEX ? 0 : 1; // commands.h: binding 0 vertex, 1 pixel
+  w.dstBinding = PipelineLayout::uniform_binding(stage);
   w.descriptorCount = 1;
   w.descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
   w.pBufferInfo = &ubo;
@@ -527,15 +529,21 @@ void Executor::write_texture_set(uint32_t stage, VkDescriptorSet set) {
   device_->vk().UpdateDescriptorSets(device_->handle(), 1, &write, 0, nullptr);
 }
 
+void Executor::refresh_shader_reads() {
+  if (shader_reads_valid_) return;
+  const Shader *shaders[NV_STAGE_COUNT] = {find_shader(desc_.vertex_shader), find_shader(desc_.pixel_shader)};
+  for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
+    declared_slots_[s] = shaders[s] ? shaders[s]->texture_slots() : 0;
+    uniform_reads_[s] = shaders[s] ? shaders[s]->uniforms() : UniformFootprint{};
+    if (!pushed_reads_[s].covers(uniform_reads_[s])) constants_dirty_[s] = true;
+  }
+  shader_reads_valid_ = true;
+}
+
 void Executor::prepare_textures() {
   // Only the slots the pipeline's shaders declare: an image left bound to a slot they do not
   // sample (a render target still set as a texture, say) keeps its layout, and rendering into
   // it goes on without a barrier per draw.
-  if (!declared_slots_valid_) {
-    const Shader *shaders[NV_STAGE_COUNT] = {find_shader(desc_.vertex_shader), find_shader(desc_.pixel_shader)};
-    for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) declared_slots_[s] = shaders[s] ? shaders[s]->texture_slots() : 0;
-    declared_slots_valid_ = true;
-  }
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
     for (uint32_t slots = declared_slots_[s]; slots; slots &= slots - 1) {
       Image *img = find_image(textures_[s][std::countr_zero(slots)].image);
@@ -799,12 +807,12 @@ void Executor::create_shader(const nv_cmd_create_shader &a, const nv_cmd_header 
                                          a.word_count);
   destroy_shader(nv_cmd_destroy_shader{a.shader}, h);
   shaders_[a.shader] = std::move(shader);
-  declared_slots_valid_ = false;
+  shader_reads_valid_ = false;
 }
 
 void Executor::destroy_shader(const nv_cmd_destroy_shader &a, const nv_cmd_header *) {
   if (shaders_.erase(a.shader) == 0) return;
-  declared_slots_valid_ = false;
+  shader_reads_valid_ = false;
   // A module may go as soon as its pipelines are built; the pipelines wait for their batches.
   pipelines_->evict_shader(a.shader, [this](VkPipeline p) { retire_pipeline(p); });
   if (desc_.vertex_shader == a.shader || desc_.pixel_shader == a.shader) pipeline_dirty_ = true;
@@ -864,7 +872,7 @@ void Executor::set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *)
     if (std::memcmp(&was, &now, sizeof was) != 0) pipeline_dirty_ = true;
   }
   if (a.desc.vertex_shader != desc_.vertex_shader || a.desc.pixel_shader != desc_.pixel_shader)
-    declared_slots_valid_ = false;
+    shader_reads_valid_ = false;
   desc_ = a.desc;
   desc_set_ = true;
 }
@@ -992,6 +1000,7 @@ void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
   if (join_run(false, instances, draw)) return;
   flush_draws();
   if (viewport_set_ && (viewport_.width <= 0.0f || viewport_.height <= 0.0f)) return;
+  refresh_shader_reads();
   prepare_textures();
   if (!begin_rendering()) return;
   if (!prepare_draw(batches_->cmd())) return;
@@ -1010,6 +1019,7 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
   if (join_run(true, instances, draw)) return;
   flush_draws();
   if (viewport_set_ && (viewport_.width <= 0.0f || viewport_.height <= 0.0f)) return;
+  refresh_shader_reads();
   prepare_textures();
   if (!begin_rendering()) return;
   VkCommandBuffer cmd = batches_->cmd();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "novem/draw_run.hpp"
+#include "novem/spirv_uniforms.hpp"
 #include "novem/worker.hpp"
 #include "vk_barrier.hpp"
 #include "vk_common.hpp"
@@ -116,6 +117,7 @@ private:
   // `image` was made or dropped: the texture slots that bind it take their descriptors again.
   void image_changed(uint32_t image);
   // Moves bound textures into the shader-read layout (ending rendering when one must move).
+  void refresh_shader_reads();
   void prepare_textures();
   void mark_textures_used(BatchId id);
   // Copies rows (top first, `pitch` bytes apart) into rect of level `level`, through a staging
@@ -223,10 +225,14 @@ private:
     bool bind = true;  // a new set, a new dynamic offset or a new command buffer: bind it
   };
   DescriptorSlot sets_[PipelineLayout::kSetCount];
-  // The texture slots the bound pipeline's shaders declare (Shader::texture_slots), per stage;
-  // recomputed after a pipeline or shader change.
+  // What the bound pipeline's shaders read, per stage, recomputed after a pipeline or shader
+  // change (refresh_shader_reads): the texture slots they declare (Shader::texture_slots) and the
+  // bytes of their uniform block (Shader::uniforms). pushed_reads_: the bytes the stage's current
+  // ring block holds; a shader that reads more needs the block pushed again.
   uint32_t declared_slots_[NV_STAGE_COUNT] = {};
-  bool declared_slots_valid_ = false;
+  UniformFootprint uniform_reads_[NV_STAGE_COUNT];
+  UniformFootprint pushed_reads_[NV_STAGE_COUNT];
+  bool shader_reads_valid_ = false;
   // The batch whose use of the bound textures is recorded (mark_textures_used); 0 after a
   // texture change.
   BatchId textures_marked_ = 0;

@@ -107,8 +107,10 @@ PipelineLayout::PipelineLayout(const Device &device) : device_(device) {
   // Set 0: the vertex uniform block (binding 0); set 1: the pixel one (binding 1); sets 2 and 3:
   // the combined image samplers of the contract, pixel sN at 16 + N, vertex sN at 32 + N.
   std::vector<VkDescriptorSetLayoutBinding> sets[kSetCount];
-  sets[kVertexUniformSet].push_back({0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr});
-  sets[kPixelUniformSet].push_back({1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
+  sets[kVertexUniformSet].push_back(
+      {uniform_binding(NV_STAGE_VERTEX), VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr});
+  sets[kPixelUniformSet].push_back(
+      {uniform_binding(NV_STAGE_PIXEL), VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
   for (uint32_t i = 0; i < NV_MAX_PIXEL_TEXTURES; ++i)
     sets[kPixelTextureSet].push_back({kPixelTextureBinding + i, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
                                  VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});

@@ -46,10 +46,11 @@ public:
   static constexpr uint32_t kPixelTextureSet = 2;  // the 16 pixel combined image samplers
   static constexpr uint32_t kVertexTextureSet = 3; // the 4 vertex ones
   static constexpr uint32_t kSetCount = 4;
-  // The set of a stage's uniform block, of its textures.
+  // The set (and binding) of a stage's uniform block, the set of its textures.
   static constexpr uint32_t uniform_set(uint32_t stage) {
     return stage == NV_STAGE_VERTEX ? kVertexUniformSet : kPixelUniformSet;
   }
+  static constexpr uint32_t uniform_binding(uint32_t stage) { return stage == NV_STAGE_VERTEX ? 0 : 1; }
   static constexpr uint32_t texture_set(uint32_t stage) {
     return stage == NV_STAGE_VERTEX ? kVertexTextureSet : kPixelTextureSet;
   }

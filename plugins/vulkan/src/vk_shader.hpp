@@ -1,10 +1,11 @@
-// Shaders: a VkShaderModule per CREATE_SHADER (SPIR-V 1.0, entry point "main"), its stage and
-// the texture slots it declares.
+// Shaders: a VkShaderModule per CREATE_SHADER (SPIR-V 1.0, entry point "main"), its stage, the
+// texture slots it declares and the bytes of its stage's uniform block it reads.
 #pragma once
 
 #include <cstdint>
 
 #include "novem/commands.h"
+#include "novem/spirv_uniforms.hpp"
 #include "vk_common.hpp"
 
 namespace novem::vk {
@@ -27,11 +28,14 @@ public:
   // Bit N: the module declares its stage's sampler sN (set 2, binding 16 + N, or set 3, binding
   // 32 + N, as commands.h places them). Only these slots' images must be in the shader-read layout at a draw.
   uint32_t texture_slots() const { return texture_slots_; }
+  // The bytes of the stage's uniform block (set 0 or 1) the module reads: all a draw needs copied.
+  const UniformFootprint &uniforms() const { return uniforms_; }
 
 private:
   const Device &device_;
   nv_shader_stage stage_;
   uint32_t texture_slots_ = 0;
+  UniformFootprint uniforms_;
   VkShaderModule module_ = VK_NULL_HANDLE;
 };
 

@@ -1,6 +1,7 @@
 // The constants upload ring: host-visible chunks bump-allocated for SET_CONSTANTS data. Each
 // stage's uniform set (set 0 vertex, set 1 pixel) points its dynamic uniform buffer at the current
-// chunk, so a new block is only a new dynamic offset for that stage's set. A chunk is recycled once
+// chunk, so a new block is only a new dynamic offset for that stage's set; only the bytes the
+// bound shader reads are copied (novem/spirv_uniforms.hpp). A chunk is recycled once
 // the last batch that used it has completed. Each block pushed counts in channel.ring_allocations.
 #pragma once
 
@@ -9,6 +10,7 @@
 
 #include "vk_common.hpp"
 #include "vk_memory.hpp"
+#include "novem/spirv_uniforms.hpp"
 
 namespace novem::vk {
 
@@ -28,9 +30,14 @@ public:
   // Makes room for `bytes` in the current chunk, moving to another when it is full, and marks the
   // chunk used by the recording batch. Returns true when the chunk (and its buffer) changed.
   bool reserve(const BatchQueue &batches, uint32_t bytes);
-  // Copies size bytes (at most range(); zeros when size is 0) into the current chunk and returns
-  // the dynamic offset. Call reserve() first.
-  uint32_t push(const void *data, uint32_t size);
+  // The room push() takes for a block of `size` bytes that a shader reads through `reads`.
+  uint32_t footprint(uint32_t size, const UniformFootprint &reads) const;
+  // Copies the bytes of the block data[0, size) that `reads` covers (all of them, at most range(),
+  // when it is whole) into the current chunk at their offsets in the block, and returns the
+  // dynamic offset. Bytes read past `size` are zeros, as a block never set (size 0) is. Bytes
+  // `reads` leaves out keep whatever the chunk held: the shader never reads them. Call
+  // reserve() first, with room for footprint().
+  uint32_t push(const void *data, uint32_t size, const UniformFootprint &reads);
   // The current chunk's buffer; descriptors cover [0, range()) and use dynamic offsets.
   VkBuffer buffer() const { return chunks_[current_].buffer; }
 
@@ -43,6 +50,7 @@ private:
   Chunk create_chunk();
 
   static constexpr uint32_t kChunkCapacity = 1u << 20;
+  static constexpr uint32_t kZeroBlock = 256; // what a whole-block shader gets of a block never set
   static constexpr uint32_t kMaxChunks = 256;
 
   const Device &device_;

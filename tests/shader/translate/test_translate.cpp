@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "assembler.hpp"
+#include "novem/spirv_uniforms.hpp"
 #include "conventions.hpp"
 #include "parser.hpp"
 #include "spirv_interp.hpp"
@@ -827,4 +828,149 @@ TEST_CASE("depth samplers: a Dref sample with the clamped z (divided by w with t
   CHECK(cube.text.find("samplerCube ") != std::string::npos);
   const auto plain = novem::test::cross_to_glsl(translate(parse_text(texld)).spirv);
   CHECK(plain.text.find("sampler2DShadow") == std::string::npos);
+}
+
+// ---- what plugins copy of the uniform block (backends/include/novem/spirv_uniforms.hpp) ----------
+
+namespace {
+
+novem::UniformFootprint footprint_of(const Translation& t) {
+  return novem::uniform_footprint(t.spirv.data(), t.spirv.size(), uniform_set(t), t.reflection.uniform_binding);
+}
+
+}  // namespace
+
+TEST_CASE("a translated shader's uniform footprint holds the registers it reads and no others") {
+  using R = novem::ByteRange;
+  // c0 and c40 from the block, c3 defined in the shader: two ranges, nothing of c3.
+  auto far = footprint_of(translate(parse_text("vs_2_0\ndef c3, 1, 2, 3, 4\ndcl_position v0\n"
+                                               "add oPos, v0, c0\nadd oD0, c40, c3\n")));
+  CHECK_FALSE(far.whole);
+  CHECK(far.ranges == std::vector<R>{{0, 16}, {640, 656}});
+  // Neighbours closer than 64 bytes are one range.
+  auto near = footprint_of(translate(parse_text("vs_2_0\ndcl_position v0\nadd oPos, v0, c0\nmov oD0, c4\n")));
+  CHECK(near.ranges == std::vector<R>{{0, 80}});
+  // Relative addressing reads anywhere in c: the whole float file, still not i, b or the tail.
+  auto relative = footprint_of(translate(parse_text("vs_2_0\ndcl_position v0\nmova a0.x, v0.x\n"
+                                                    "mov oPos, c2[a0.x]\n")));
+  CHECK(relative.ranges == std::vector<R>{{0, conv::kIntConstantOffset}});
+  // Integer and boolean registers; a loop counter's i1.
+  const Translation flow_t = translate(parse_text("vs_3_0\ndcl_position v0\ndcl_position o0\nmov r0, v0\n"
+                                                "if b3\nloop aL, i1\nadd r0, r0, v0\nendloop\nendif\nmov o0, r0\n"));
+  require_valid(flow_t, "footprint_flow");
+  auto flow = footprint_of(flow_t);
+  CHECK_FALSE(flow.whole);
+  CHECK(flow.ranges == std::vector<R>{{conv::kIntConstantOffset + 16, conv::kIntConstantOffset + 32},
+                                      {conv::kBoolConstantOffset, conv::kBoolConstantOffset + 16}});
+  // The pixel epilogue's fog reads fog_color and fog; the vertex epilogue's clip planes theirs.
+  PixelEpilogue fog;
+  fog.fog = 1;
+  auto fogged = footprint_of(translate(parse_text("ps_2_0\ndcl v0\nmov oC0, v0\n"), fog));
+  CHECK(fogged.ranges == std::vector<R>{{conv::kFogColorOffset, conv::kFogParamsOffset + 16}});
+  VertexEpilogue clip;
+  clip.clip_planes = 0x02;   // plane 1
+  auto clipped = footprint_of(translate(parse_text("vs_2_0\ndcl_position v0\nmov oPos, v0\n"), {}, clip));
+  CHECK(clipped.ranges == std::vector<R>{{conv::kClipPlaneOffset + 16, conv::kClipPlaneOffset + 32}});
+  // A shader that reads no constant reads nothing; one that reads more covers one that reads less.
+  auto none = footprint_of(translate(parse_text("vs_2_0\ndcl_position v0\nmov oPos, v0\n")));
+  CHECK_FALSE(none.whole);
+  CHECK(none.ranges.empty());
+  CHECK(relative.covers(near));
+  CHECK(relative.covers(none));
+  CHECK_FALSE(near.covers(far));
+  CHECK_FALSE(none.covers(near));
+}
+
+TEST_CASE("every constant register a corpus shader reads lies in its uniform footprint") {
+  size_t checked = 0;
+  for (const auto& f : corpus_files()) {
+    INFO(f.filename().string());
+    const Program p = parse_text(read_text(f));
+    const novem::UniformFootprint reads = footprint_of(translate(p));
+    REQUIRE_FALSE(reads.whole);   // the translator only ever indexes members and elements
+    std::set<std::pair<int, uint32_t>> defined;
+    for (const ConstantDef& d : p.definitions) defined.insert({int(d.kind), d.index});
+    auto require_read = [&](uint32_t begin, uint32_t end) {
+      INFO("bytes [" << begin << ", " << end << ")");
+      novem::UniformFootprint want;
+      want.whole = false;
+      want.ranges = {{begin, end}};
+      CHECK(reads.covers(want));
+      ++checked;
+    };
+    for (const Instruction& in : p.instructions) {
+      for (uint32_t k = 0; k < in.src_count; ++k) {
+        // sincos of vs_2_0/ps_2_0 names two constants D3D9 fixes; the translator does not read them.
+        if (in.opcode == Opcode::SinCos && k > 0) continue;
+        const SrcParam& s = in.src[k];
+        if (s.type == RegType::Const && s.relative) require_read(0, conv::kIntConstantOffset);
+        if (s.type == RegType::Const && !s.relative && !defined.count({int(ConstantDef::Kind::Float), s.index}))
+          require_read(s.index * 16, s.index * 16 + 16);
+        if (s.type == RegType::ConstInt && !defined.count({int(ConstantDef::Kind::Int), s.index}))
+          require_read(conv::kIntConstantOffset + s.index * 16, conv::kIntConstantOffset + s.index * 16 + 16);
+        if (s.type == RegType::ConstBool && !defined.count({int(ConstantDef::Kind::Bool), s.index}))
+          require_read(conv::kBoolConstantOffset, conv::kBoolConstantOffset + 16);
+      }
+    }
+  }
+  CHECK(checked >= 40);
+}
+
+TEST_CASE("bytes outside a shader's uniform footprint change nothing it computes") {
+  // Run each shader twice on the interpreter: with a block of ordinary values, then with every
+  // byte the footprint leaves out turned to 0xFF (NaN, -1). The outputs must be bit-equal. The
+  // corpus shaders that the interpreter runs (it does not sample textures), each bare and with
+  // the epilogues that read the block's tail (fog and the alpha test, user clip planes).
+  conv::UniformBlock block{};
+  for (uint32_t n = 0; n < conv::kFloatConstantCount; ++n)
+    for (uint32_t k = 0; k < 4; ++k) block.c[n][k] = 0.125f * float(n % 9) - 0.25f * float(k);
+  for (auto& i : block.i) i[0] = 2, i[1] = 0, i[2] = 1, i[3] = 0;   // two loop iterations
+  block.b[0] = 0x5555;
+  for (auto& m : block.bumpenv_mat) m[0] = 0.5f, m[3] = 0.5f;
+  for (uint32_t k = 0; k < 4; ++k) block.fog_color[k] = 0.25f * float(k);
+  block.fog[0] = 0.0f, block.fog[1] = 1.0f, block.fog[2] = 0.5f, block.fog[3] = 64.0f;
+  for (auto& plane : block.clip_planes) plane[0] = 1.0f, plane[3] = 0.5f;
+  PixelEpilogue fog;
+  fog.fog = 2, fog.alpha_func = 5;   // table fog LINEAR, D3DCMP_GREATER
+  VertexEpilogue clip;
+  clip.clip_planes = 0x3F;
+  size_t compared = 0;
+  for (const auto& f : corpus_files()) {
+    for (bool epilogues : {false, true}) {
+      INFO(f.filename().string() << (epilogues ? " with epilogues" : ""));
+      const Translation t = epilogues ? translate(parse_text(read_text(f)), fog, clip) : translate(parse_text(read_text(f)));
+      REQUIRE(t.ok());
+      if (!t.reflection.uses_uniforms) continue;
+      const novem::UniformFootprint reads = footprint_of(t);
+      REQUIRE_FALSE(reads.whole);
+      conv::UniformBlock poisoned;
+      std::memset(&poisoned, 0xFF, sizeof poisoned);
+      for (const novem::ByteRange& r : reads.ranges) {
+        REQUIRE(r.end <= sizeof block);
+        std::memcpy(reinterpret_cast<uint8_t*>(&poisoned) + r.begin, reinterpret_cast<const uint8_t*>(&block) + r.begin,
+                    r.end - r.begin);
+      }
+      auto run = [&](const conv::UniformBlock& u) {
+        auto in = std::make_unique<novem::test::SpirvInterpreter>(t.spirv);
+        if (!in->ok()) return std::unique_ptr<novem::test::SpirvInterpreter>();
+        in->set_uniform(uniform_set(t), t.reflection.uniform_binding, &u, sizeof u);
+        for (uint32_t loc = 0; loc < 32; ++loc) in->set_input(loc, {0.25f, 0.5f, 0.75f, 1.0f});
+        if (!in->run()) return std::unique_ptr<novem::test::SpirvInterpreter>();
+        return in;
+      };
+      auto a = run(block), b = run(poisoned);
+      if (!a) continue;   // texture sampling: the interpreter does not run it
+      REQUIRE(b);
+      CHECK(a->killed() == b->killed());
+      for (uint32_t loc = 0; loc < 32; ++loc) {
+        INFO("output location " << loc);
+        const Vec4 x = a->output(loc), y = b->output(loc);
+        CHECK(std::memcmp(x.data(), y.data(), sizeof x) == 0);
+      }
+      const Vec4 x = a->position(), y = b->position();
+      CHECK(std::memcmp(x.data(), y.data(), sizeof x) == 0);
+      ++compared;
+    }
+  }
+  CHECK(compared >= 8);
 }
