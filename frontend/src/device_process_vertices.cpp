@@ -92,15 +92,28 @@ Vec4 row_times(const Vec4 &a, const D3DMATRIX &m) {
   return r;
 }
 
-// The upper 3x3 inverse transpose of m applied to a row vector n (cofactors; singular: zeros).
-void transform_normal(const D3DMATRIX &m, const float n[3], float out[3]) {
+// The upper 3x3 inverse transpose of a matrix, which carries normals (cofactors; singular: zeros).
+struct NormalMatrix {
+  float m[3][3] = {};
+};
+
+NormalMatrix normal_matrix(const D3DMATRIX &m) {
   const float a = m._11, b = m._12, c = m._13, d = m._21, e = m._22, f = m._23, g = m._31, h = m._32, i = m._33;
   const float cof[3][3] = {{e * i - f * h, f * g - d * i, d * h - e * g},
                            {c * h - b * i, a * i - c * g, b * g - a * h},
                            {b * f - c * e, c * d - a * f, a * e - b * d}};
   const float det = a * cof[0][0] + b * cof[0][1] + c * cof[0][2];
-  // (M^-1)^T = cofactor matrix / det; a row vector times it: out_j = sum_k n_k cof[k][j] / det.
-  for (int j = 0; j < 3; ++j) out[j] = det != 0.0f ? (n[0] * cof[0][j] + n[1] * cof[1][j] + n[2] * cof[2][j]) / det : 0.0f;
+  // (M^-1)^T = cofactor matrix / det.
+  NormalMatrix r;
+  if (det != 0.0f)
+    for (int k = 0; k < 3; ++k)
+      for (int j = 0; j < 3; ++j) r.m[k][j] = cof[k][j] / det;
+  return r;
+}
+
+// A row vector n times the normal matrix: out_j = sum_k n_k m[k][j].
+void transform_normal(const NormalMatrix &m, const float n[3], float out[3]) {
+  for (int j = 0; j < 3; ++j) out[j] = n[0] * m.m[0][j] + n[1] * m.m[1][j] + n[2] * m.m[2][j];
 }
 
 float dot3(const float a[3], const float b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
@@ -272,9 +285,13 @@ HRESULT Device::ProcessVertices(UINT src_start_idx, UINT dst_idx, UINT vertex_co
   // Vertex blending as the fixed-function vertex shader does it: D3DVBF_1..3WEIGHTS blend 2..4
   // world matrices (the last weight is 1 - the others), D3DVBF_0WEIGHTS one; with
   // INDEXEDVERTEXBLENDENABLE the matrices are World(index), indices from BLENDINDICES.
+  // Once per call, not per vertex: each blend matrix and the matrix that carries its normals.
   std::array<D3DMATRIX, 8> world_views;
-  for (uint32_t n = 0; n < world_views.size(); ++n)
+  std::array<NormalMatrix, 8> normal_matrices;
+  for (uint32_t n = 0; n < world_views.size(); ++n) {
     world_views[n] = multiply(state_.transforms[256 + n], state_.transforms[D3DTS_VIEW]);   // D3DTS_WORLDMATRIX(n)
+    normal_matrices[n] = normal_matrix(world_views[n]);
+  }
   const DWORD blend = state_.render_states[D3DRS_VERTEXBLEND];
   const UINT matrices = blend >= D3DVBF_1WEIGHTS && blend <= D3DVBF_3WEIGHTS ? UINT(blend) + 1 : 1;
   const D3DVERTEXELEMENT9 *src_weights = matrices > 1 ? src_decl.find(D3DDECLUSAGE_BLENDWEIGHT, 0) : nullptr;
@@ -352,10 +369,10 @@ HRESULT Device::ProcessVertices(UINT src_start_idx, UINT dst_idx, UINT vertex_co
     for (UINT m = 0; m < matrices; ++m) {
       float w = 1.0f - weight_sum;
       if (m + 1 < matrices) weight_sum += (w = weights.v[m]);
-      const D3DMATRIX &wv = world_views[src_indices ? uint32_t(std::clamp(std::floor(indices.v[m] + 0.5f), 0.0f, 7.0f)) : m];
-      const Vec4 p = row_times(pos, wv);
+      const uint32_t k = src_indices ? uint32_t(std::clamp(std::floor(indices.v[m] + 0.5f), 0.0f, 7.0f)) : m;
+      const Vec4 p = row_times(pos, world_views[k]);
       float n[3];
-      transform_normal(wv, nv, n);
+      transform_normal(normal_matrices[k], nv, n);
       for (int c = 0; c < 4; ++c) view.v[c] += w * p.v[c];
       for (int c = 0; c < 3; ++c) normal[c] += w * n[c];
     }

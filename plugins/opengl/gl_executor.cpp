@@ -349,12 +349,11 @@ void Executor::update_constants(const nv_cmd_update_constants &a, const nv_cmd_h
 
 // The stage's block into a fresh ring slice, the bytes the bound shader reads (bound whole; the
 // rest is never read), or all of it into the stage's own buffer without the ring.
-void Executor::upload_constants(uint32_t stage) {
+void Executor::upload_constants(uint32_t stage, const novem::UniformFootprint &reads) {
   constants_dirty_[stage] = false;
   const std::vector<uint8_t> &block = constants_[stage];
   if (block.empty()) return;
   if (config_.suballocation) {
-    const novem::UniformFootprint &reads = pipeline_->uniform_reads[stage];
     const uint32_t size = uint32_t(block.size());
     const uint32_t span = reads.whole ? size : std::min(reads.end(), size);
     const size_t offset = ring_.allocate(span);
@@ -819,7 +818,7 @@ bool Executor::prepare_draw() {
   }
   if (!pipeline_) return false;
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
-    if (constants_dirty_[s]) upload_constants(s);
+    if (constants_dirty_[s]) upload_constants(s, pipeline_->uniform_reads[s]);
   return true;
 }
 

@@ -157,7 +157,7 @@ private:
   // bound shader reads (novem/spirv_uniforms.hpp); pushed_reads_: those the bound slice holds.
   bool constants_dirty_[NV_STAGE_COUNT] = {};
   novem::UniformFootprint pushed_reads_[NV_STAGE_COUNT];
-  void upload_constants(uint32_t stage);
+  void upload_constants(uint32_t stage, const novem::UniformFootprint &reads);
   std::unordered_map<uint32_t, Buffer> buffers_;
   std::array<Slot, NV_MAX_VERTEX_BUFFERS> slots_{};
   nv_cmd_set_index_buffer index_{};

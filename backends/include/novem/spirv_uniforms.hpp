@@ -10,8 +10,8 @@
 // The footprint is read from the module, not trusted from elsewhere: every access chain into the
 // block whose member index is a constant gives that member's range, or one element of it when
 // the member is an array and the element index a constant too; a dynamic element index
-// (relative addressing) gives the whole member. Any other use of the block's variable, or a type whose size is not plain, makes
-// the footprint `whole`: copy everything.
+// (relative addressing) gives the whole member. Any other use of the block's variable, or a type
+// whose size is not plain, makes the footprint `whole`: copy everything.
 #pragma once
 
 #include <algorithm>

@@ -443,7 +443,7 @@ bool Executor::prepare_draw(VkCommandBuffer cmd) {
 void Executor::bind_descriptors(VkCommandBuffer cmd) {
   uint32_t need = 0;
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
-    need += uniforms_->footprint(uint32_t(constants_[s].size()), uniform_reads_[s]) + 256; // + alignment
+    need += uniforms_->push_bytes(uint32_t(constants_[s].size()), uniform_reads_[s]) + 256; // + alignment
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
     if (constants_[s].size() <= ubo_range_[s]) continue;
     ubo_range_[s] = std::min((uint32_t(constants_[s].size()) + 255) / 256 * 256, uniforms_->range());

@@ -116,8 +116,9 @@ private:
   void write_texture_set(uint32_t stage, VkDescriptorSet set);
   // `image` was made or dropped: the texture slots that bind it take their descriptors again.
   void image_changed(uint32_t image);
-  // Moves bound textures into the shader-read layout (ending rendering when one must move).
+  // After a pipeline or shader change: what the bound shaders read (see declared_slots_).
   void refresh_shader_reads();
+  // Moves bound textures into the shader-read layout (ending rendering when one must move).
   void prepare_textures();
   void mark_textures_used(BatchId id);
   // Copies rows (top first, `pitch` bytes apart) into rect of level `level`, through a staging

@@ -53,14 +53,14 @@ bool UniformRing::reserve(const BatchQueue &batches, uint32_t bytes) {
   return changed;
 }
 
-uint32_t UniformRing::footprint(uint32_t size, const UniformFootprint &reads) const {
+uint32_t UniformRing::push_bytes(uint32_t size, const UniformFootprint &reads) const {
   if (reads.whole) return std::min(std::max<uint32_t>(size, kZeroBlock), range_);
   return std::min(reads.end(), range_);
 }
 
 uint32_t UniformRing::push(const void *data, uint32_t size, const UniformFootprint &reads) {
   const uint32_t offset = (used_ + alignment_ - 1) / alignment_ * alignment_;
-  const uint32_t span = footprint(size, reads);
+  const uint32_t span = push_bytes(size, reads);
   copy_footprint(reads, chunks_[current_].memory.mapped + offset, static_cast<const uint8_t *>(data), size, span);
   used_ = offset + span;
   novem::bump(ring_allocations_);

@@ -31,12 +31,12 @@ public:
   // chunk used by the recording batch. Returns true when the chunk (and its buffer) changed.
   bool reserve(const BatchQueue &batches, uint32_t bytes);
   // The room push() takes for a block of `size` bytes that a shader reads through `reads`.
-  uint32_t footprint(uint32_t size, const UniformFootprint &reads) const;
+  uint32_t push_bytes(uint32_t size, const UniformFootprint &reads) const;
   // Copies the bytes of the block data[0, size) that `reads` covers (all of them, at most range(),
   // when it is whole) into the current chunk at their offsets in the block, and returns the
   // dynamic offset. Bytes read past `size` are zeros, as a block never set (size 0) is. Bytes
   // `reads` leaves out keep whatever the chunk held: the shader never reads them. Call
-  // reserve() first, with room for footprint().
+  // reserve() first, with room for push_bytes().
   uint32_t push(const void *data, uint32_t size, const UniformFootprint &reads);
   // The current chunk's buffer; descriptors cover [0, range()) and use dynamic offsets.
   VkBuffer buffer() const { return chunks_[current_].buffer; }
