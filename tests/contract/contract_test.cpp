@@ -774,6 +774,60 @@ void scene_two_streams(TestDevice &dev) {
   check_image(img, [](int x, int) { return x < 32 ? kRed : kBlue; });
 }
 
+// Draws from several buffers and offsets in turn. Buffers of the same stride that start a whole
+// number of vertices apart are, in the Vulkan plugin, the same binding drawn further on (its
+// vertex shift); an offset that is not is a binding of its own. Every draw must read its own
+// vertices either way, indexed draws with their base vertex too.
+void scene_vertex_buffer_moves(TestDevice &dev) {
+  Scene s(dev);
+  constexpr uint32_t kWhite = 0xFFFFFFFF, kYellow = 0xFFFFFF00, kCyan = 0xFF00FFFF;
+  auto corners = [](float x0, float y0, float x1, float y1, uint32_t color) {
+    return std::vector<Vertex>{at(x0, y0, 0.5f, color), at(x1, y0, 0.5f, color), at(x0, y1, 0.5f, color),
+                               at(x1, y1, 0.5f, color)};
+  };
+  // a: the red quad, the blue quad, four yellow corners, four cyan corners.
+  std::vector<Vertex> a = quad(0, 0, 16, 32, 0.5f, kRed), more = quad(32, 0, 48, 32, 0.5f, kBlue);
+  a.insert(a.end(), more.begin(), more.end());
+  more = corners(0, 32, 32, 64, kYellow);
+  a.insert(a.end(), more.begin(), more.end());
+  more = corners(32, 32, 64, 64, kCyan);
+  a.insert(a.end(), more.begin(), more.end());
+  // b: two unused vertices, then the green quad.
+  std::vector<Vertex> b = quad(0, 0, 64, 64, 0.5f, kBlack);
+  b.resize(2);
+  more = quad(16, 0, 32, 32, 0.5f, kGreen);
+  b.insert(b.end(), more.begin(), more.end());
+  // c: eight bytes, then the white quad: half a vertex out of step with the others.
+  std::vector<uint8_t> c(8, 0xAB);
+  more = quad(48, 0, 64, 32, 0.5f, kWhite);
+  c.insert(c.end(), reinterpret_cast<const uint8_t *>(more.data()),
+           reinterpret_cast<const uint8_t *>(more.data() + more.size()));
+  const uint32_t va = dev.create_buffer(a), vb = dev.create_buffer(b), vc = dev.create_buffer(c.data(), c.size());
+  const uint32_t indices[] = {0, 1, 2, 1, 3, 2};
+  const uint32_t ib = dev.create_index_buffer(indices, sizeof indices);
+  dev.clear_all(kBlackF);
+  dev.set_pipeline(color_pipeline(s.vs, s.ps));
+  dev.set_vertex_buffer(va);
+  dev.draw(0, 6); // red
+  dev.set_vertex_buffer(vb, 2 * sizeof(Vertex));
+  dev.draw(0, 6); // green
+  dev.set_vertex_buffer(va, 6 * sizeof(Vertex));
+  dev.draw(0, 6); // blue
+  dev.set_vertex_buffer(vc, 8);
+  dev.draw(0, 6); // white
+  dev.set_index_buffer(ib, 0, 4);
+  dev.set_vertex_buffer(va, 12 * sizeof(Vertex));
+  dev.draw_indexed(0, 6, 0); // yellow
+  dev.set_vertex_buffer(va);
+  dev.draw_indexed(0, 6, 16); // cyan
+  auto img = dev.read(s.target);
+  check_image(img, [&](int x, int y) {
+    if (y >= 32) return x < 32 ? kYellow : kCyan;
+    const uint32_t top[4] = {kRed, kGreen, kBlue, kWhite};
+    return top[x / 16];
+  });
+}
+
 
 // ---- textures (ABI 3) ----
 
@@ -1081,6 +1135,7 @@ CONTRACT_SCENE("indexed triangle list, 16-bit indices, base_vertex", scene_index
 CONTRACT_SCENE("indexed triangle list, 32-bit indices, base_vertex", scene_indexed<uint32_t>)
 CONTRACT_SCENE("index buffer update between indexed draws", scene_index_update)
 CONTRACT_SCENE("two vertex streams", scene_two_streams)
+CONTRACT_SCENE("vertex buffers: moves between buffers and offsets", scene_vertex_buffer_moves)
 CONTRACT_SCENE("texture: point sampling, two levels, row pitch", scene_texture_point)
 CONTRACT_SCENE("texture: MIPFILTER NONE on max_mip_level 1", scene_texture_max_level)
 CONTRACT_SCENE("texture: unbound slot and alpha-one images", scene_texture_unbound_and_alpha_one)

@@ -3,16 +3,23 @@
 //
 // The same frames as novem-bench (256x256, 1000 small triangles on its 16x16 grid, a clear, two
 // frames in flight), recorded in the cheapest way the driver allows: every pipeline, descriptor
-// set and texture made before the clock starts, one command buffer per frame, and per draw only
-// what the workload changes:
-//   draw     nothing: vkCmdDraw after vkCmdDraw
+// set and texture made before the clock starts, one command buffer per frame, draws with nothing
+// between them as one multi-draw, and per draw only what the workload changes:
+//   draw     nothing: the frame is one vkCmdDrawMultiEXT
 //   state    the blend equation (source factor ONE / SRC_ALPHA, VK_EXT_extended_dynamic_state3)
 //   texture  the descriptor set (two 8x8 textures, two sets written once)
 //   shader   the pipeline (two pipelines from separately created shader modules)
+//   up       three vertices written into a mapped ring behind the static vertices (one buffer,
+//            never rebound), drawn from there; the frame is one multi-draw
+//   dynamic  the same recording as up: Lock/Unlock of a dynamic buffer is nothing to the driver
+//   game     novem-bench's game frame: 500 "world" draws (a vertex-shader constant per draw,
+//            through a dynamic uniform-buffer offset; the pipeline alternates every 16), then 500
+//            blended draws (the blend equation changes every 4; every 8th draws ring vertices,
+//            as UP does, and every 8th from the ring again, as the dynamic buffer does)
 // What it prints is an upper bound for any translation layer on this driver: what is left once
 // the layer costs nothing.
 //
-//   novem-driver-floor [--frames N] [--repeat N] [--workload draw|state|texture|shader|all]
+//   novem-driver-floor [--frames N] [--repeat N] [--workload NAME|all]
 //                      [--no-driver-heap]
 //
 // --repeat N measures each workload N times, in turn, and prints the median.
@@ -40,7 +47,8 @@ namespace {
 
 constexpr uint32_t kSize = 256, kGrid = 16, kDraws = 1000, kInFlight = 2, kWarmupFrames = 3;
 constexpr VkFormat kFormat = VK_FORMAT_B8G8R8A8_UNORM;
-const char *const kWorkloads[] = {"draw", "state", "texture", "shader"};
+enum Workload { kDraw, kState, kTexture, kShader, kUp, kDynamic, kGame, kWorkloadCount };
+const char *const kWorkloads[kWorkloadCount] = {"draw", "state", "texture", "shader", "up", "dynamic", "game"};
 
 void check(VkResult r, const char *what) {
   if (r != VK_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + std::to_string(int(r)));
@@ -54,6 +62,11 @@ std::vector<uint32_t> spirv(const char *name) {
   std::memcpy(words.data(), bytes.data(), words.size() * 4);
   return words;
 }
+
+struct ColorVertex {
+  float x, y, z;
+  uint32_t color;
+};
 
 // The corners of novem-bench's triangle i, in clip space.
 void triangle(uint32_t i, float (&x)[3], float (&y)[3]) {
@@ -78,7 +91,9 @@ public:
     std::printf("novem-driver-floor: %s\n", props.deviceName);
     if (driver_heap && std::strstr(props.deviceName, "llvmpipe")) novem::keep_driver_heap(); // as the plugins do
 
-    VkPhysicalDeviceExtendedDynamicState3FeaturesEXT eds3{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT};
+    VkPhysicalDeviceMultiDrawFeaturesEXT multi{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT};
+    multi.multiDraw = VK_TRUE;
+    VkPhysicalDeviceExtendedDynamicState3FeaturesEXT eds3{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT, &multi};
     eds3.extendedDynamicState3ColorBlendEnable = VK_TRUE;
     eds3.extendedDynamicState3ColorBlendEquation = VK_TRUE;
     VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, &eds3};
@@ -89,17 +104,19 @@ public:
     VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
     qci.queueCount = 1; // family 0: graphics on lavapipe and every desktop driver
     qci.pQueuePriorities = &priority;
-    const char *extensions[] = {VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME};
+    const char *extensions[] = {VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME, VK_EXT_MULTI_DRAW_EXTENSION_NAME};
     VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
     dci.queueCreateInfoCount = 1;
     dci.pQueueCreateInfos = &qci;
-    dci.enabledExtensionCount = 1;
+    dci.enabledExtensionCount = 2;
     dci.ppEnabledExtensionNames = extensions;
-    check(vkCreateDevice(gpu_, &dci, nullptr, &device_), "vkCreateDevice (needs VK_EXT_extended_dynamic_state3)");
+    check(vkCreateDevice(gpu_, &dci, nullptr, &device_),
+          "vkCreateDevice (needs VK_EXT_extended_dynamic_state3 and VK_EXT_multi_draw)");
     vkGetDeviceQueue(device_, 0, 0, &queue_);
     set_blend_enable_ = reinterpret_cast<PFN_vkCmdSetColorBlendEnableEXT>(vkGetDeviceProcAddr(device_, "vkCmdSetColorBlendEnableEXT"));
     set_blend_equation_ =
         reinterpret_cast<PFN_vkCmdSetColorBlendEquationEXT>(vkGetDeviceProcAddr(device_, "vkCmdSetColorBlendEquationEXT"));
+    draw_multi_ = reinterpret_cast<PFN_vkCmdDrawMultiEXT>(vkGetDeviceProcAddr(device_, "vkCmdDrawMultiEXT"));
 
     VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
@@ -115,13 +132,16 @@ public:
     }
     make_target();
     make_vertices();
+    make_set_layouts();
+    make_uniforms();
     make_textures();
     make_pipelines();
   }
 
   ~Floor() {
     vkDeviceWaitIdle(device_);
-    for (VkPipeline p : {color_, color_dynamic_, color_twin_, textured_}) vkDestroyPipeline(device_, p, nullptr);
+    for (VkPipeline p : {color_, color_dynamic_, color_twin_, textured_, world_[0], world_[1]})
+      vkDestroyPipeline(device_, p, nullptr);
     vkDestroyPipelineLayout(device_, layout_, nullptr);
     vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
     for (VkDescriptorSetLayout l : set_layouts_) vkDestroyDescriptorSetLayout(device_, l, nullptr);
@@ -175,29 +195,16 @@ private:
     vkCmdSetViewport(cmd, 0, 1, &viewport);
     vkCmdSetScissor(cmd, 0, 1, &scissor);
     const VkDeviceSize zero = 0;
-    const bool textured = w == 2;
-    vkCmdBindVertexBuffers(cmd, 0, 1, textured ? &uv_vertices_ : &color_vertices_, &zero);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, w == 1 ? color_dynamic_ : textured ? textured_ : color_);
-    if (w == 1) {
-      const VkBool32 on = VK_TRUE;
-      set_blend_enable_(cmd, 0, 1, &on);
-    }
-    for (uint32_t i = 0; i < kDraws; ++i) {
-      const uint32_t first = i % (kGrid * kGrid) * 3;
-      if (w == 1) {
-        VkColorBlendEquationEXT eq{i & 1 ? VK_BLEND_FACTOR_SRC_ALPHA : VK_BLEND_FACTOR_ONE,
-                                   VK_BLEND_FACTOR_ZERO,
-                                   VK_BLEND_OP_ADD,
-                                   VK_BLEND_FACTOR_ONE,
-                                   VK_BLEND_FACTOR_ZERO,
-                                   VK_BLEND_OP_ADD};
-        set_blend_equation_(cmd, 0, 1, &eq);
-      } else if (w == 2) {
-        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 2, 1, &texture_sets_[i & 1], 0, nullptr);
-      } else if (w == 3) {
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, i & 1 ? color_twin_ : color_);
-      }
-      vkCmdDraw(cmd, 3, 1, first, 0);
+    vkCmdBindVertexBuffers(cmd, 0, 1, w == kTexture ? &uv_vertices_ : &color_vertices_, &zero);
+    switch (w) {
+    case kGame: record_game(cmd, slot); break;
+    case kUp:
+    case kDynamic:
+      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, color_);
+      for (uint32_t i = 0; i < kDraws; ++i) draws_[i] = {ring_vertices(slot, i, i), 3};
+      draw_multi_(cmd, kDraws, draws_, 1, 0, sizeof draws_[0]);
+      break;
+    default: record_simple(cmd, w); break;
     }
     vkCmdEndRendering(cmd);
     check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
@@ -205,6 +212,82 @@ private:
     si.commandBufferCount = 1;
     si.pCommandBuffers = &cmd;
     check(vkQueueSubmit(queue_, 1, &si, fences_[slot]), "vkQueueSubmit");
+  }
+
+  // draw: one multi-draw. state, texture, shader: per draw only the one call the workload changes.
+  void record_simple(VkCommandBuffer cmd, int w) {
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS,
+                      w == kState ? color_dynamic_ : w == kTexture ? textured_ : color_);
+    if (w == kDraw) {
+      for (uint32_t i = 0; i < kDraws; ++i) draws_[i] = {i % (kGrid * kGrid) * 3, 3};
+      draw_multi_(cmd, kDraws, draws_, 1, 0, sizeof draws_[0]);
+      return;
+    }
+    if (w == kState) {
+      const VkBool32 on = VK_TRUE;
+      set_blend_enable_(cmd, 0, 1, &on);
+    }
+    for (uint32_t i = 0; i < kDraws; ++i) {
+      if (w == kState) set_blend(cmd, i & 1);
+      else if (w == kTexture)
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 2, 1, &texture_sets_[i & 1], 0, nullptr);
+      else if (w == kShader)
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, i & 1 ? color_twin_ : color_);
+      vkCmdDraw(cmd, 3, 1, i % (kGrid * kGrid) * 3, 0);
+    }
+  }
+
+  // novem-bench's game frame (Scene::game), draw for draw.
+  void record_game(VkCommandBuffer cmd, uint32_t slot) {
+    const uint32_t world = kDraws / 2;
+    for (uint32_t i = 0; i < world; ++i) {
+      if (i % 16 == 0) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, world_[(i / 16) & 1]);
+      // The constant: 16 bytes into this frame's part of the uniform ring, bound by offset.
+      const uint32_t offset = (slot * kDraws + i) * uniform_stride_;
+      const float constant[4] = {float(i % 5) * 0.01f, 0, 0, 0};
+      std::memcpy(uniforms_ + offset, constant, sizeof constant);
+      vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &uniform_set_, 1, &offset);
+      vkCmdDraw(cmd, 3, 1, i % (kGrid * kGrid) * 3, 0);
+    }
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, color_dynamic_);
+    const VkBool32 on = VK_TRUE;
+    set_blend_enable_(cmd, 0, 1, &on);
+    // The static, UP and dynamic draws all come from one buffer: each run of draws between two
+    // blend changes is one multi-draw.
+    uint32_t run = 0;
+    for (uint32_t i = world; i < kDraws; ++i) {
+      if (i % 4 == 0) {
+        if (run) draw_multi_(cmd, run, draws_, 1, 0, sizeof draws_[0]);
+        run = 0;
+        set_blend(cmd, (i & 4) != 0);
+      }
+      const bool written = i % 8 == 3 || i % 8 == 7; // the UP draw and the dynamic-buffer draw
+      draws_[run++] = {written ? ring_vertices(slot, i, i) : i % (kGrid * kGrid) * 3, 3};
+    }
+    if (run) draw_multi_(cmd, run, draws_, 1, 0, sizeof draws_[0]);
+  }
+
+  void set_blend(VkCommandBuffer cmd, bool src_alpha) {
+    const VkColorBlendEquationEXT eq{src_alpha ? VK_BLEND_FACTOR_SRC_ALPHA : VK_BLEND_FACTOR_ONE,
+                                     VK_BLEND_FACTOR_ZERO,
+                                     VK_BLEND_OP_ADD,
+                                     VK_BLEND_FACTOR_ONE,
+                                     VK_BLEND_FACTOR_ZERO,
+                                     VK_BLEND_OP_ADD};
+    set_blend_equation_(cmd, 0, 1, &eq);
+  }
+
+  // Writes triangle `index`'s three vertices into draw `draw`'s place in frame slot `slot`'s
+  // part of the vertex ring (after the static vertices, in the same buffer: no rebinding) and
+  // returns the first one's index.
+  uint32_t ring_vertices(uint32_t slot, uint32_t draw, uint32_t index) {
+    const uint32_t first = kGrid * kGrid * 3 + (slot * kDraws + draw) * 3;
+    float x[3], y[3];
+    triangle(index, x, y);
+    const uint32_t color = 0xff000000u | ((index + 7) * 0x00371d53u & 0x00ffffffu);
+    ColorVertex *v = vertex_ring_ + first;
+    for (int k = 0; k < 3; ++k) v[k] = {x[k], y[k], 0.5f, color};
+    return first;
   }
 
   static void image_barrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to) {
@@ -236,8 +319,9 @@ private:
     return m;
   }
 
-  // A host-visible buffer holding `bytes`.
-  VkBuffer buffer(const void *bytes, size_t size, VkBufferUsageFlags usage) {
+  // A host-visible buffer of `size` bytes, starting with `bytes` (`used` of them), left mapped
+  // at *mapped when that is given.
+  VkBuffer buffer(const void *bytes, size_t used, size_t size, VkBufferUsageFlags usage, void **mapped = nullptr) {
     VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     bci.size = size;
     bci.usage = usage;
@@ -250,8 +334,9 @@ private:
     check(vkBindBufferMemory(device_, b, m, 0), "vkBindBufferMemory");
     void *p = nullptr;
     check(vkMapMemory(device_, m, 0, VK_WHOLE_SIZE, 0, &p), "vkMapMemory");
-    std::memcpy(p, bytes, size);
-    vkUnmapMemory(device_, m);
+    std::memcpy(p, bytes, used);
+    if (mapped) *mapped = p;
+    else vkUnmapMemory(device_, m);
     return b;
   }
 
@@ -282,12 +367,9 @@ private:
 
   void make_target() { target_ = image(kSize, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, target_view_); }
 
-  // novem-bench's 256 triangles: position + colour, and position + texture coordinates.
+  // novem-bench's 256 triangles: position + colour (followed by the vertex ring: room for every
+  // draw of every frame in flight), and position + texture coordinates.
   void make_vertices() {
-    struct ColorVertex {
-      float x, y, z;
-      uint32_t color;
-    };
     struct UvVertex {
       float x, y, z, u, v;
     };
@@ -303,8 +385,62 @@ private:
         uv.push_back({x[k], y[k], 0.5f, u[k], v[k]});
       }
     }
-    color_vertices_ = buffer(colored.data(), colored.size() * sizeof colored[0], VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
-    uv_vertices_ = buffer(uv.data(), uv.size() * sizeof uv[0], VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+    const size_t used = colored.size() * sizeof colored[0], ring = size_t(kInFlight) * kDraws * 3 * sizeof colored[0];
+    void *mapped = nullptr;
+    color_vertices_ = buffer(colored.data(), used, used + ring, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &mapped);
+    vertex_ring_ = static_cast<ColorVertex *>(mapped);
+    uv_vertices_ = buffer(uv.data(), uv.size() * sizeof uv[0], uv.size() * sizeof uv[0], VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+  }
+
+  // The descriptor sets: set 0 the vertex stage's uniform block (a dynamic uniform buffer, as in
+  // the plugins' layout), set 1 (the pixel stage's block) empty here, set 2 the texture.
+  void make_set_layouts() {
+    const VkDescriptorSetLayoutBinding bindings[3] = {
+        {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr},
+        {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 0, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr},
+        {16, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr}};
+    for (uint32_t s = 0; s < 3; ++s) {
+      VkDescriptorSetLayoutCreateInfo lci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+      lci.bindingCount = s == 1 ? 0 : 1;
+      lci.pBindings = &bindings[s];
+      check(vkCreateDescriptorSetLayout(device_, &lci, nullptr, &set_layouts_[s]), "vkCreateDescriptorSetLayout");
+    }
+    const VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2},
+                                           {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1}};
+    VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    dpci.maxSets = 3;
+    dpci.poolSizeCount = 2;
+    dpci.pPoolSizes = sizes;
+    check(vkCreateDescriptorPool(device_, &dpci, nullptr, &descriptor_pool_), "vkCreateDescriptorPool");
+    const VkDescriptorSetLayout layouts[3] = {set_layouts_[2], set_layouts_[2], set_layouts_[0]};
+    VkDescriptorSet sets[3] = {};
+    VkDescriptorSetAllocateInfo dai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    dai.descriptorPool = descriptor_pool_;
+    dai.descriptorSetCount = 3;
+    dai.pSetLayouts = layouts;
+    check(vkAllocateDescriptorSets(device_, &dai, sets), "vkAllocateDescriptorSets");
+    texture_sets_[0] = sets[0], texture_sets_[1] = sets[1], uniform_set_ = sets[2];
+  }
+
+  // The uniform ring: a 16-byte constant per draw of every frame in flight, each at the
+  // device's uniform-buffer offset alignment, mapped for good; set 0 points at its start.
+  void make_uniforms() {
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(gpu_, &props);
+    uniform_stride_ = uint32_t(std::max<VkDeviceSize>(16, props.limits.minUniformBufferOffsetAlignment));
+    const size_t size = size_t(kInFlight) * kDraws * uniform_stride_;
+    void *mapped = nullptr;
+    const std::vector<char> zeros(16);
+    const VkBuffer ring = buffer(zeros.data(), zeros.size(), size, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, &mapped);
+    uniforms_ = static_cast<char *>(mapped);
+    const VkDescriptorBufferInfo info{ring, 0, 16};
+    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    write.dstSet = uniform_set_;
+    write.dstBinding = 0;
+    write.descriptorCount = 1;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+    write.pBufferInfo = &info;
+    vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
   }
 
   // Two 8x8 textures (one white, one grey), uploaded once, and a set for each.
@@ -312,27 +448,6 @@ private:
     VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
     sci.maxLod = VK_LOD_CLAMP_NONE;
     check(vkCreateSampler(device_, &sci, nullptr, &sampler_), "vkCreateSampler");
-    VkDescriptorSetLayoutBinding binding{16, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT,
-                                         nullptr};
-    for (uint32_t s = 0; s < 3; ++s) { // sets 0 and 1 (the uniform sets) are empty here
-      VkDescriptorSetLayoutCreateInfo lci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-      lci.bindingCount = s == 2 ? 1 : 0;
-      lci.pBindings = &binding;
-      check(vkCreateDescriptorSetLayout(device_, &lci, nullptr, &set_layouts_[s]), "vkCreateDescriptorSetLayout");
-    }
-    const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2};
-    VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    dpci.maxSets = 2;
-    dpci.poolSizeCount = 1;
-    dpci.pPoolSizes = &size;
-    check(vkCreateDescriptorPool(device_, &dpci, nullptr, &descriptor_pool_), "vkCreateDescriptorPool");
-    const VkDescriptorSetLayout layouts[2] = {set_layouts_[2], set_layouts_[2]};
-    VkDescriptorSetAllocateInfo dai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    dai.descriptorPool = descriptor_pool_;
-    dai.descriptorSetCount = 2;
-    dai.pSetLayouts = layouts;
-    check(vkAllocateDescriptorSets(device_, &dai, texture_sets_), "vkAllocateDescriptorSets");
-
     VkCommandBuffer cmd = cmds_[0];
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     check(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
@@ -340,7 +455,7 @@ private:
       VkImageView view = VK_NULL_HANDLE;
       const VkImage img = image(8, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, view);
       const std::vector<uint32_t> texels(64, t ? 0xff808080u : 0xffffffffu);
-      const VkBuffer staging = buffer(texels.data(), texels.size() * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+      const VkBuffer staging = buffer(texels.data(), texels.size() * 4, texels.size() * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
       image_barrier(cmd, img, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
       VkBufferImageCopy copy{};
       copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
@@ -444,6 +559,7 @@ private:
     color_twin_ = pipeline("vs_color", "ps_color", false, false); // modules of its own: another pipeline
     color_dynamic_ = pipeline("vs_color", "ps_color", false, true);
     textured_ = pipeline("vs_tex", "ps_tex", true, false);
+    for (VkPipeline &p : world_) p = pipeline("vs_constants", "ps_color", false, false);
   }
 
   VkInstance instance_ = VK_NULL_HANDLE;
@@ -452,6 +568,7 @@ private:
   VkQueue queue_ = VK_NULL_HANDLE;
   PFN_vkCmdSetColorBlendEnableEXT set_blend_enable_ = nullptr;
   PFN_vkCmdSetColorBlendEquationEXT set_blend_equation_ = nullptr;
+  PFN_vkCmdDrawMultiEXT draw_multi_ = nullptr;
   VkCommandPool pool_ = VK_NULL_HANDLE;
   VkCommandBuffer cmds_[kInFlight] = {};
   VkFence fences_[kInFlight] = {};
@@ -461,10 +578,15 @@ private:
   VkSampler sampler_ = VK_NULL_HANDLE;
   VkDescriptorSetLayout set_layouts_[3] = {};
   VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
-  VkDescriptorSet texture_sets_[2] = {};
+  VkDescriptorSet texture_sets_[2] = {}, uniform_set_ = VK_NULL_HANDLE;
+  uint32_t uniform_stride_ = 0;
+  char *uniforms_ = nullptr;           // the mapped uniform ring
+  ColorVertex *vertex_ring_ = nullptr; // the mapped colour vertices, ring after the static ones
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkPipeline color_ = VK_NULL_HANDLE, color_twin_ = VK_NULL_HANDLE, color_dynamic_ = VK_NULL_HANDLE,
              textured_ = VK_NULL_HANDLE;
+  VkPipeline world_[2] = {}; // vs_constants + ps_color, each from modules of its own
+  VkMultiDrawInfoEXT draws_[kDraws] = {}; // a multi-draw's list, filled while recording
   std::vector<VkImage> images_;
   std::vector<VkImageView> views_;
   std::vector<VkBuffer> buffers_;
@@ -474,7 +596,7 @@ private:
 int usage(const char *why) {
   std::fprintf(stderr,
                "novem-driver-floor: %s\nusage: novem-driver-floor [--frames N] [--repeat N] "
-               "[--workload draw|state|texture|shader|all] [--no-driver-heap]\n",
+               "[--workload draw|state|texture|shader|up|dynamic|game|all] [--no-driver-heap]\n",
                why);
   return 2;
 }
@@ -503,7 +625,7 @@ int main(int argc, char **argv) {
   }
   try {
     Floor floor(driver_heap);
-    constexpr int kCount = int(std::size(kWorkloads));
+    constexpr int kCount = kWorkloadCount;
     std::vector<double> runs[kCount];
     for (int r = 0; r < repeat; ++r) // the workloads in turn, so the machine's drift falls on all
       for (int w = 0; w < kCount; ++w)

@@ -305,6 +305,8 @@ typedef struct nv_cmd_set_render_targets {
 typedef struct nv_cmd_set_viewport { float x, y, width, height, min_depth, max_depth; } nv_cmd_set_viewport;
 typedef struct nv_cmd_set_scissor { nv_rect rect; } nv_cmd_set_scissor;
 typedef struct nv_cmd_set_pipeline { nv_pipeline_desc desc; } nv_cmd_set_pipeline;
+/* What a draw reads past the end of a vertex buffer is undefined, as in D3D9: a plugin may bind
+ * more than the buffer (the Vulkan plugin binds to the end of a shared VkBuffer). */
 typedef struct nv_cmd_set_vertex_buffer { uint32_t slot; uint32_t buffer; uint32_t offset; uint32_t stride; } nv_cmd_set_vertex_buffer;
 /* payload: size bytes, the whole uniform block of that stage */
 typedef struct nv_cmd_set_constants { uint32_t stage; uint32_t size; } nv_cmd_set_constants;

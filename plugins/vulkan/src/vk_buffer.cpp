@@ -5,7 +5,6 @@
 
 #include "novem/commands.h"
 #include "vk_batch.hpp"
-#include "vk_device.hpp"
 #include "vk_slab.hpp"
 
 namespace novem::vk {
@@ -14,9 +13,9 @@ namespace {
 constexpr size_t kMaxSpares = 16; // idle spares beyond this are freed
 }
 
-Buffer::Buffer(const Device &device, MemoryAllocator &allocator, SlabAllocator *slabs, const BatchQueue &batches,
+Buffer::Buffer(MemoryAllocator &allocator, SlabAllocator *slabs, const BatchQueue &batches,
                uint64_t size, uint32_t)
-    : device_(device), allocator_(allocator), slabs_(slabs && size <= SlabAllocator::kMaxSlot ? slabs : nullptr),
+    : allocator_(allocator), slabs_(slabs && size <= SlabAllocator::kMaxSlot ? slabs : nullptr),
       size_(size ? size : 1) {
   current_ = create_slice(batches);
 }
@@ -45,8 +44,10 @@ Buffer::Slice Buffer::create_slice(const BatchQueue &batches) {
     s.in_slab = true;
     return s;
   }
-  s.memory = allocator_.create_buffer(size_, kUsage, MemoryUsage::Upload, s.buffer);
-  s.mapped = s.memory.mapped;
+  s.range = allocator_.allocate_range(size_);
+  s.buffer = s.range.buffer;
+  s.offset = s.range.offset;
+  s.mapped = s.range.memory.mapped;
   return s;
 }
 
@@ -61,8 +62,7 @@ void Buffer::destroy_slice(Slice &s) {
     s = Slice{};
     return;
   }
-  if (s.buffer) device_.vk().DestroyBuffer(device_.handle(), s.buffer, nullptr);
-  allocator_.free(s.memory);
+  allocator_.free_range(s.range);
   s = Slice{};
 }
 

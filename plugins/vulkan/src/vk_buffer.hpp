@@ -1,5 +1,6 @@
 // Buffers: host-visible, coherent, persistently mapped. A buffer is a current slice — a slot of
-// a slab (vk_slab) when it is small and slabs are on, else a VkBuffer + memory of its own — plus,
+// a slab (vk_slab) when it is small and slabs are on, else a buffer range of its own (a range of
+// a memory block's shared VkBuffer: MemoryAllocator::allocate_range) — plus,
 // for the latter, spare slices. UPDATE_BUFFER writes in place when no recorded or in-flight batch
 // can read the current slice (or with NO_OVERWRITE); otherwise it renames: the next draws get a
 // fresh slice (old bytes copied on the CPU unless DISCARD); the old one goes back to its slab, or
@@ -15,22 +16,17 @@
 namespace novem::vk {
 
 class BatchQueue;
-class Device;
 class SlabAllocator;
 struct SlabSlot;
 
 class Buffer {
 public:
   // slabs: where small slices come from; nullptr: every slice is a VkBuffer of its own.
-  Buffer(const Device &device, MemoryAllocator &allocator, SlabAllocator *slabs, const BatchQueue &batches,
+  Buffer(MemoryAllocator &allocator, SlabAllocator *slabs, const BatchQueue &batches,
          uint64_t size, uint32_t usage);
   ~Buffer(); // the caller makes sure no batch still uses it (last_use() completed)
   Buffer(const Buffer &) = delete;
   Buffer &operator=(const Buffer &) = delete;
-
-  // What every slice (and every slab) can serve as; the flags cost nothing here.
-  static constexpr VkBufferUsageFlags kUsage = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT |
-                                               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
 
   // The current slice: bind handle() at offset() + the buffer offset.
   VkBuffer handle() const { return current_.buffer; }
@@ -50,9 +46,9 @@ public:
 private:
   struct Slice {
     VkBuffer buffer = VK_NULL_HANDLE;
-    VkDeviceSize offset = 0; // in buffer (a slab's slot), else 0
+    VkDeviceSize offset = 0; // in buffer
     uint8_t *mapped = nullptr;
-    Allocation memory;       // a VkBuffer of its own
+    BufferRange range;       // not in a slab: its own range (MemoryAllocator::allocate_range)
     uint8_t size_class = 0;  // a slab's slot: which one
     uint32_t slab = 0, index = 0;
     bool in_slab = false;
@@ -62,7 +58,6 @@ private:
   void destroy_slice(Slice &slice);
   Slice next_slice(const BatchQueue &batches);
 
-  const Device &device_;
   MemoryAllocator &allocator_;
   SlabAllocator *const slabs_; // nullptr when this buffer takes no slots
   const uint64_t size_;

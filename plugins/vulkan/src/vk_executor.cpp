@@ -67,8 +67,8 @@ Executor::Executor(nv_channel &channel, const Options &options)
   uniforms_ = std::make_unique<UniformRing>(*device_, *allocator_, channel_.ring_allocations);
   batches_ = std::make_unique<BatchQueue>(*device_, channel_);
   if (options_.slabs && options_.suballocation) // NOVEM_VK_SUBALLOC=0: one VkDeviceMemory per resource
-    slabs_ = std::make_unique<SlabAllocator>(*device_, *allocator_, Buffer::kUsage, channel_.slab_allocations);
-  null_buffer_ = std::make_unique<Buffer>(*device_, *allocator_, nullptr, *batches_, 256, NV_BUFFER_VERTEX);
+    slabs_ = std::make_unique<SlabAllocator>(*allocator_, channel_.slab_allocations);
+  null_buffer_ = std::make_unique<Buffer>(*allocator_, nullptr, *batches_, 256, NV_BUFFER_VERTEX);
   static constexpr uint8_t kZeros[256] = {};
   null_buffer_->update(*batches_, 0, kZeros, sizeof kZeros, 0);
   samplers_ = std::make_unique<SamplerCache>(*device_);
@@ -144,6 +144,7 @@ VkCommandBuffer Executor::command_buffer() {
   raster_valid_ = false;
   blend_valid_ = false;
   vertex_dirty_ = true;
+  bound_vertex_ = VertexBuffers{};
   index_dirty_ = true;
   for (DescriptorSlot &d : sets_) d.bind = true;
   return cmd;
@@ -372,37 +373,71 @@ void Executor::set_blend_state(VkCommandBuffer cmd) {
 }
 
 // Only when something changed: every new command buffer (so every batch, whose id the buffers
-// must carry) starts dirty, as does a binding, a pipeline or a rename.
+// must carry) starts dirty, as does a binding, a pipeline or a rename. Where the new bindings are
+// the bound ones moved by a whole number of vertices (vertex_shift), nothing is bound: the
+// draws start that many vertices further on. Buffers share their memory block's VkBuffer
+// (MemoryAllocator::allocate_range), so a DrawPrimitiveUP or a switch to a dynamic buffer and back
+// is often such a move; lavapipe restages every slot at each binding.
 void Executor::bind_vertex_buffers(VkCommandBuffer cmd) {
   if (!vertex_dirty_) return;
   const BatchId id = batches_->recording_id();
-  VkBuffer handles[NV_MAX_VERTEX_BUFFERS];
-  VkDeviceSize offsets[NV_MAX_VERTEX_BUFFERS];
-  VkDeviceSize sizes[NV_MAX_VERTEX_BUFFERS];
-  VkDeviceSize strides[NV_MAX_VERTEX_BUFFERS];
-  uint32_t count = 0;
+  VertexBuffers want;
   for (uint32_t slot = 0; slot < NV_MAX_VERTEX_BUFFERS; ++slot) {
     if (!(pipeline_slots_ >> slot)) break;
     Buffer *b = find_buffer(vertex_[slot].buffer);
     if (b && vertex_[slot].offset >= b->size()) b = nullptr;
-    if (b) {
-      b->mark_used(id);
-      handles[slot] = b->handle();
-      offsets[slot] = b->offset() + vertex_[slot].offset;
-      sizes[slot] = b->size() - vertex_[slot].offset; // a slab's slot: not into the next one
-      strides[slot] = vertex_[slot].stride;
-    } else {
-      handles[slot] = null_buffer_->handle();
-      offsets[slot] = null_buffer_->offset();
-      sizes[slot] = null_buffer_->size();
-      strides[slot] = 0;
-    }
-    count = slot + 1;
+    if (!b) b = null_buffer_.get();
+    b->mark_used(id);
+    want.handles[slot] = b->handle();
+    want.offsets[slot] = b->offset() + (b == null_buffer_.get() ? 0 : vertex_[slot].offset);
+    want.strides[slot] = b == null_buffer_.get() ? 0 : vertex_[slot].stride;
+    want.count = slot + 1;
   }
-  if (count == 0) return;
-  null_buffer_->mark_used(id);
-  device_->vk().CmdBindVertexBuffers2(cmd, 0, count, handles, offsets, sizes, strides);
   vertex_dirty_ = false;
+  if (want.count == 0) return;
+  null_buffer_->mark_used(id);
+  if (std::optional<uint32_t> shift = vertex_shift(want)) {
+    vertex_shift_ = *shift;
+    return;
+  }
+  // Bound as far back in the VkBuffers as a common shift allows (each per-vertex slot at the
+  // lowest offset with its residue), so that later moves back and forth need no binding either.
+  // No sizes: each binding reaches the end of its VkBuffer.
+  VkDeviceSize shift = VkDeviceSize(INT32_MAX / 2);
+  for (uint32_t slot = 0; slot < want.count; ++slot)
+    if (!(desc_.instance_slots >> slot & 1) && want.strides[slot]) shift = std::min(shift, want.offsets[slot] / want.strides[slot]);
+  if (shift == VkDeviceSize(INT32_MAX / 2)) shift = 0;
+  bound_vertex_ = want;
+  for (uint32_t slot = 0; slot < want.count; ++slot)
+    if (!(desc_.instance_slots >> slot & 1)) bound_vertex_.offsets[slot] -= shift * want.strides[slot];
+  device_->vk().CmdBindVertexBuffers2(cmd, 0, want.count, bound_vertex_.handles, bound_vertex_.offsets, nullptr,
+                                      bound_vertex_.strides);
+  vertex_shift_ = uint32_t(shift);
+}
+
+// How many vertices further on than the bound bindings `want` starts, if `want` is them moved by
+// a whole number of vertices: the same VkBuffers and strides, every per-vertex slot moved by the
+// same count of its own stride, every per-instance or zero-stride slot (which a shift does not
+// move) in place.
+std::optional<uint32_t> Executor::vertex_shift(const VertexBuffers &want) const {
+  const VertexBuffers &was = bound_vertex_;
+  if (!options_.dirty_state || want.count != was.count) return std::nullopt;
+  std::optional<VkDeviceSize> shift;
+  for (uint32_t slot = 0; slot < want.count; ++slot) {
+    if (want.handles[slot] != was.handles[slot] || want.strides[slot] != was.strides[slot] ||
+        want.offsets[slot] < was.offsets[slot])
+      return std::nullopt;
+    const VkDeviceSize moved = want.offsets[slot] - was.offsets[slot], stride = want.strides[slot];
+    if ((desc_.instance_slots >> slot & 1) || stride == 0) { // the shift does not move it
+      if (moved) return std::nullopt;
+      continue;
+    }
+    if (moved % stride || (shift && *shift != moved / stride)) return std::nullopt;
+    shift = moved / stride;
+  }
+  // Kept well inside a draw's (signed) vertex offset.
+  if (shift && *shift > VkDeviceSize(INT32_MAX / 2)) return std::nullopt;
+  return uint32_t(shift.value_or(0));
 }
 
 Buffer *Executor::bind_index_buffer(VkCommandBuffer cmd) {
@@ -678,7 +713,7 @@ void Executor::drop_image(uint32_t handle) {
 void Executor::create_buffer(const nv_cmd_create_buffer &a, const nv_cmd_header *) {
   if (!a.buffer) return;
   drop_buffer(a.buffer);
-  buffers_[a.buffer] = std::make_unique<Buffer>(*device_, *allocator_, slabs_.get(), *batches_, a.size, a.usage);
+  buffers_[a.buffer] = std::make_unique<Buffer>(*allocator_, slabs_.get(), *batches_, a.size, a.usage);
 }
 
 void Executor::destroy_buffer(const nv_cmd_destroy_buffer &a, const nv_cmd_header *) { drop_buffer(a.buffer); }
@@ -996,15 +1031,19 @@ void Executor::record_draw(bool indexed, uint32_t instances, const VkMultiDrawIn
 void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
   if (a.vertex_count == 0) return;
   const uint32_t instances = std::max(a.instance_count, 1u);
-  const VkMultiDrawIndexedInfoEXT draw{a.first_vertex, a.vertex_count, 0};
-  if (join_run(false, instances, draw)) return;
+  // A draw that joins a run has the run's vertex shift: no command came between them.
+  const auto shifted = [&] {
+    const uint64_t first = uint64_t(a.first_vertex) + vertex_shift_;
+    return VkMultiDrawIndexedInfoEXT{uint32_t(std::min<uint64_t>(first, UINT32_MAX)), a.vertex_count, 0};
+  };
+  if (join_run(false, instances, shifted())) return;
   flush_draws();
   if (viewport_set_ && (viewport_.width <= 0.0f || viewport_.height <= 0.0f)) return;
   refresh_shader_reads();
   prepare_textures();
   if (!begin_rendering()) return;
   if (!prepare_draw(batches_->cmd())) return;
-  record_draw(false, instances, draw);
+  record_draw(false, instances, shifted());
 }
 
 void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *) {
@@ -1015,8 +1054,11 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
   const uint64_t end = uint64_t(index_.offset) + (uint64_t(a.first_index) + a.index_count) * index_.index_size;
   if (end > indices->size()) throw std::runtime_error("the draw reads past the end of the index buffer");
   const uint32_t instances = std::max(a.instance_count, 1u);
-  const VkMultiDrawIndexedInfoEXT draw{a.first_index, a.index_count, a.base_vertex};
-  if (join_run(true, instances, draw)) return;
+  const auto shifted = [&] {
+    const int64_t base = int64_t(a.base_vertex) + vertex_shift_;
+    return VkMultiDrawIndexedInfoEXT{a.first_index, a.index_count, int32_t(std::clamp<int64_t>(base, INT32_MIN, INT32_MAX))};
+  };
+  if (join_run(true, instances, shifted())) return;
   flush_draws();
   if (viewport_set_ && (viewport_.width <= 0.0f || viewport_.height <= 0.0f)) return;
   refresh_shader_reads();
@@ -1024,7 +1066,7 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
   if (!begin_rendering()) return;
   VkCommandBuffer cmd = batches_->cmd();
   if (!prepare_draw(cmd) || !bind_index_buffer(cmd)) return;
-  record_draw(true, instances, draw);
+  record_draw(true, instances, shifted());
 }
 
 void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -100,6 +101,13 @@ private:
   void submit_and_wait();           // submit(), then wait for everything in flight
   bool bind_pipeline(VkCommandBuffer cmd);
   void bind_vertex_buffers(VkCommandBuffer cmd);
+  struct VertexBuffers { // vertex-buffer bindings as vkCmdBindVertexBuffers2 takes them
+    uint32_t count = 0;
+    VkBuffer handles[NV_MAX_VERTEX_BUFFERS] = {};
+    VkDeviceSize offsets[NV_MAX_VERTEX_BUFFERS] = {};
+    VkDeviceSize strides[NV_MAX_VERTEX_BUFFERS] = {};
+  };
+  std::optional<uint32_t> vertex_shift(const VertexBuffers &want) const;
   // Binds the index buffer when it changed; the buffer, or nullptr when none is usable.
   Buffer *bind_index_buffer(VkCommandBuffer cmd);
   bool prepare_draw(VkCommandBuffer cmd); // pipeline, dynamic state, vertex buffers, constants
@@ -214,6 +222,8 @@ private:
   bool pipeline_dirty_ = true;
   bool dynamic_dirty_ = true;
   bool vertex_dirty_ = true;
+  VertexBuffers bound_vertex_;   // what the command buffer has bound (count 0: nothing yet)
+  uint32_t vertex_shift_ = 0;    // vertices the draws start further on than bound_vertex_ says
   bool index_dirty_ = true;
   bool constants_dirty_[NV_STAGE_COUNT] = {true, true}; // push the stage's block into the ring
   uint32_t constants_offset_[NV_STAGE_COUNT] = {};      // its dynamic offset there

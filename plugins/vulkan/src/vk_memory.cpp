@@ -14,6 +14,7 @@ struct MemoryBlock {
   uint32_t type = 0;
   ResourceKind kind = ResourceKind::Linear;
   bool dedicated = false;
+  VkBuffer buffer = VK_NULL_HANDLE; // over the whole block, for allocate_range (host-visible, linear)
   VkDeviceSize used = 0;
   std::map<VkDeviceSize, VkDeviceSize> free_ranges; // offset → size
 
@@ -54,7 +55,10 @@ MemoryAllocator::MemoryAllocator(const Device &device, bool suballocate, std::at
     : device_(device), suballocate_(suballocate), allocations_(allocations) {}
 
 MemoryAllocator::~MemoryAllocator() {
-  for (auto &b : blocks_) device_.vk().FreeMemory(device_.handle(), b->memory, nullptr);
+  for (auto &b : blocks_) {
+    if (b->buffer) device_.vk().DestroyBuffer(device_.handle(), b->buffer, nullptr);
+    device_.vk().FreeMemory(device_.handle(), b->memory, nullptr);
+  }
 }
 
 uint32_t MemoryAllocator::find_type(uint32_t type_bits, MemoryUsage usage) const {
@@ -109,6 +113,7 @@ MemoryBlock *MemoryAllocator::new_block(uint32_t type, ResourceKind kind, VkDevi
 }
 
 void MemoryAllocator::release_block(MemoryBlock *block) {
+  if (block->buffer) device_.vk().DestroyBuffer(device_.handle(), block->buffer, nullptr);
   device_.vk().FreeMemory(device_.handle(), block->memory, nullptr); // unmaps implicitly
   auto it = std::find_if(blocks_.begin(), blocks_.end(), [&](const auto &b) { return b.get() == block; });
   if (it != blocks_.end()) blocks_.erase(it);
@@ -190,6 +195,58 @@ Allocation MemoryAllocator::create_buffer(VkDeviceSize size, VkBufferUsageFlags 
     buffer = VK_NULL_HANDLE;
     throw;
   }
+}
+
+VkBuffer MemoryAllocator::shared_buffer(MemoryBlock &block) {
+  if (block.buffer) return block.buffer;
+  VkBufferCreateInfo ci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  ci.size = block.size;
+  ci.usage = kRangeUsage;
+  ci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  check(device_.vk().CreateBuffer(device_.handle(), &ci, nullptr, &buffer), "vkCreateBuffer");
+  VkMemoryRequirements req{};
+  device_.vk().GetBufferMemoryRequirements(device_.handle(), buffer, &req);
+  // A driver may want more than the block for a buffer of its size: then the block has none.
+  if (!(req.memoryTypeBits >> block.type & 1) || req.size > block.size ||
+      device_.vk().BindBufferMemory(device_.handle(), buffer, block.memory, 0) != VK_SUCCESS) {
+    device_.vk().DestroyBuffer(device_.handle(), buffer, nullptr);
+    return VK_NULL_HANDLE;
+  }
+  return block.buffer = buffer;
+}
+
+BufferRange MemoryAllocator::allocate_range(VkDeviceSize size) {
+  BufferRange r;
+  if (suballocate_ && size <= kBlockSize / 4) {
+    VkBufferCreateInfo ci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    ci.size = size;
+    ci.usage = kRangeUsage;
+    ci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    VkDeviceBufferMemoryRequirements info{VK_STRUCTURE_TYPE_DEVICE_BUFFER_MEMORY_REQUIREMENTS};
+    info.pCreateInfo = &ci;
+    VkMemoryRequirements2 req{VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2};
+    device_.vk().GetDeviceBufferMemoryRequirements(device_.handle(), &info, &req);
+    // 256-byte starts (as a slab's slots have): every buffer then starts at the same residue
+    // modulo any stride that divides 256, and the executor's vertex shift can move between them.
+    req.memoryRequirements.alignment = std::max<VkDeviceSize>(req.memoryRequirements.alignment, 256);
+    r.memory = allocate(req.memoryRequirements, MemoryUsage::Upload, ResourceKind::Linear);
+    if (!r.memory.block->dedicated) r.buffer = shared_buffer(*r.memory.block);
+    if (r.buffer) {
+      r.offset = r.memory.offset;
+      r.shared = true;
+      return r;
+    }
+    free(r.memory);
+  }
+  r.memory = create_buffer(size, kRangeUsage, MemoryUsage::Upload, r.buffer);
+  return r;
+}
+
+void MemoryAllocator::free_range(BufferRange &r) {
+  if (!r.shared && r.buffer) device_.vk().DestroyBuffer(device_.handle(), r.buffer, nullptr);
+  free(r.memory);
+  r = BufferRange{};
 }
 
 Allocation MemoryAllocator::allocate_image(VkImage image, MemoryUsage usage) {

@@ -3,6 +3,11 @@
 // once, persistently. Big requests (and everything when suballocation is off) get a block of
 // their own. Linear and optimal resources never share a block, so bufferImageGranularity never
 // applies.
+//
+// Vertex and index buffers are ranges of a shared VkBuffer (allocate_range): a host-visible
+// linear block has one VkBuffer over all of it, so the D3D9 buffers in a block differ by an offset
+// only, and the executor can switch between them with no new vertex-buffer binding (its vertex
+// shift).
 #pragma once
 
 #include <map>
@@ -36,6 +41,15 @@ struct Allocation {
   explicit operator bool() const { return memory != VK_NULL_HANDLE; }
 };
 
+// `offset` into `buffer`: a range of a block's shared VkBuffer, or (shared false) a VkBuffer of
+// its own at offset 0, which free_range destroys.
+struct BufferRange {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceSize offset = 0;
+  Allocation memory;
+  bool shared = false;
+};
+
 class MemoryAllocator {
 public:
   // Each vkAllocateMemory counts in `allocations` (the channel's device_allocations).
@@ -55,12 +69,22 @@ public:
   Allocation create_buffer(VkDeviceSize size, VkBufferUsageFlags buffer_usage, MemoryUsage usage, VkBuffer &buffer);
   Allocation allocate_image(VkImage image, MemoryUsage usage);
 
+  // Host-visible (Upload) memory for a buffer of `size` bytes with kRangeUsage: a range of a
+  // block's shared VkBuffer where suballocation is on and the size fits a block, else a VkBuffer
+  // of its own. Throws VkError when no memory fits.
+  BufferRange allocate_range(VkDeviceSize size);
+  void free_range(BufferRange &range);
+
   static constexpr VkDeviceSize kBlockSize = 32ull << 20;
+  // What a shared VkBuffer serves as: vertex and index buffers, and copies from and to them.
+  static constexpr VkBufferUsageFlags kRangeUsage = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT |
+                                                    VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
 
 private:
   uint32_t find_type(uint32_t type_bits, MemoryUsage usage) const;
   MemoryBlock *new_block(uint32_t type, ResourceKind kind, VkDeviceSize size, bool dedicated);
   void release_block(MemoryBlock *block);
+  VkBuffer shared_buffer(MemoryBlock &block); // the block's VkBuffer, made on first use; null if none fits
 
   const Device &device_;
   const bool suballocate_;

@@ -2,29 +2,23 @@
 
 #include "novem/counter.hpp"
 #include "vk_batch.hpp"
-#include "vk_device.hpp"
 
 namespace novem::vk {
 
-SlabAllocator::SlabAllocator(const Device &device, MemoryAllocator &allocator, VkBufferUsageFlags usage,
-                             std::atomic<uint64_t> &slab_allocations)
-    : device_(device), allocator_(allocator), usage_(usage), slab_allocations_(slab_allocations) {
+SlabAllocator::SlabAllocator(MemoryAllocator &allocator, std::atomic<uint64_t> &slab_allocations)
+    : allocator_(allocator), slab_allocations_(slab_allocations) {
   for (uint32_t i = 0; i < kClasses; ++i) classes_[i].slot_bytes = kMinSlot << i;
   static_assert((kMinSlot << (kClasses - 1)) == kMaxSlot);
 }
 
 SlabAllocator::~SlabAllocator() {
   for (SizeClass &c : classes_) {
-    for (Slab &s : c.slabs) {
-      device_.vk().DestroyBuffer(device_.handle(), s.buffer, nullptr);
-      allocator_.free(s.memory);
-    }
+    for (Slab &s : c.slabs) allocator_.free_range(s);
   }
 }
 
 void SlabAllocator::add_slab(SizeClass &c) {
-  Slab s;
-  s.memory = allocator_.create_buffer(kSlabBytes, usage_, MemoryUsage::Upload, s.buffer);
+  const Slab s = allocator_.allocate_range(kSlabBytes);
   const uint32_t slab = uint32_t(c.slabs.size());
   c.slabs.push_back(s);
   const uint32_t count = uint32_t(kSlabBytes / c.slot_bytes);
@@ -52,9 +46,10 @@ SlabSlot SlabAllocator::allocate(const BatchQueue &batches, VkDeviceSize size) {
   c.free.pop_back();
   novem::bump(slab_allocations_);
   SlabSlot s;
+  const VkDeviceSize at = VkDeviceSize(index) * c.slot_bytes;
   s.buffer = c.slabs[slab].buffer;
-  s.offset = VkDeviceSize(index) * c.slot_bytes;
-  s.mapped = c.slabs[slab].memory.mapped + s.offset;
+  s.offset = c.slabs[slab].offset + at;
+  s.mapped = c.slabs[slab].memory.mapped + at;
   s.size_class = uint8_t(k);
   s.slab = slab;
   s.index = index;

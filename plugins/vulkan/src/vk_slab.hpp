@@ -1,5 +1,5 @@
-// Slabs for small buffers: a slab is one host-visible VkBuffer of kSlabBytes cut into slots of one
-// size class (256 B, 512 B, … 64 KiB). A small D3D9 vertex, index or dynamic buffer (and each of
+// Slabs for small buffers: a slab is one host-visible buffer range of kSlabBytes
+// (MemoryAllocator::allocate_range) cut into slots of one size class (256 B, 512 B, … 64 KiB). A small D3D9 vertex, index or dynamic buffer (and each of
 // its renamed copies) takes the smallest slot that holds it instead of a VkBuffer and a memory
 // range of its own, so many buffers share a few VkBuffers and one memory block, and binding them
 // is an offset. A released slot is recycled once the last batch that used it has completed (its
@@ -17,7 +17,6 @@
 namespace novem::vk {
 
 class BatchQueue;
-class Device;
 
 struct SlabSlot {
   VkBuffer buffer = VK_NULL_HANDLE; // the slab's buffer
@@ -33,9 +32,7 @@ public:
   static constexpr VkDeviceSize kMaxSlot = 64u << 10;  // bigger buffers get a VkBuffer of their own
   static constexpr VkDeviceSize kSlabBytes = 1u << 20;
 
-  // usage: the VkBufferUsageFlags of every slab.
-  SlabAllocator(const Device &device, MemoryAllocator &allocator, VkBufferUsageFlags usage,
-                std::atomic<uint64_t> &slab_allocations);
+  SlabAllocator(MemoryAllocator &allocator, std::atomic<uint64_t> &slab_allocations);
   ~SlabAllocator(); // every slot must be idle
   SlabAllocator(const SlabAllocator &) = delete;
   SlabAllocator &operator=(const SlabAllocator &) = delete;
@@ -46,10 +43,7 @@ public:
   void release(const SlabSlot &slot, BatchId last_use);
 
 private:
-  struct Slab {
-    VkBuffer buffer = VK_NULL_HANDLE;
-    Allocation memory;
-  };
+  using Slab = BufferRange;
   struct Released {
     BatchId last_use;
     uint32_t slab, index;
@@ -65,9 +59,7 @@ private:
   void reclaim(const BatchQueue &batches, SizeClass &c);
   void add_slab(SizeClass &c);
 
-  const Device &device_;
   MemoryAllocator &allocator_;
-  const VkBufferUsageFlags usage_;
   std::atomic<uint64_t> &slab_allocations_;
   SizeClass classes_[kClasses];
 };
