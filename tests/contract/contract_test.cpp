@@ -1031,6 +1031,40 @@ void scene_texture_discard_between_draws(TestDevice &dev) {
   check_image(img, [](int x, int) { return x < 32 ? kRed : kGreen; });
 }
 
+// Textures that alternate draw by draw (the Vulkan plugin binds again the descriptor sets it made
+// for them), then a texture destroyed and made again under the same handle: the draw after
+// samples the new one, never a set kept for the old.
+void scene_texture_alternation(TestDevice &dev) {
+  TexScene s(dev);
+  constexpr uint32_t kYellow = 0xFFFFFF00;
+  auto make = [&](uint32_t handle, uint32_t color) {
+    dev.push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{handle, NV_FORMAT_B8G8R8A8_UNORM, 2, 2, NV_IMAGE_SAMPLED, 1});
+    const std::vector<uint32_t> texels(4, color);
+    dev.push(NV_OP_UPDATE_IMAGE, nv_cmd_update_image{handle, 0, {0, 0, 2, 2}, 0}, texels.data(), texels.size() * 4);
+  };
+  make(2001, kRed);
+  make(2002, kGreen);
+  make(2003, kBlue);
+  const nv_sampler_desc point = sampler(NV_FILTER_POINT, NV_FILTER_NONE, NV_ADDRESS_CLAMP);
+  const uint32_t columns[8] = {2001, 2002, 2001, 2002, 2003, 2001, 2003, 2002};
+  for (int c = 0; c < 8; ++c) {
+    s.bind(point, columns[c]);
+    s.draw(tex_quad(float(c) * 8, 0, float(c + 1) * 8, 32, 0, 0, 1, 1));
+  }
+  const auto top = dev.read(s.target); // the draws complete: the old image really goes
+  dev.push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{2001});
+  dev.read(s.target);
+  make(2001, kYellow); // may well get the old image's memory and view handle
+  s.bind(point, 2002); // the slot changes, so the set is looked up again
+  s.draw(tex_quad(0, 32, 64, 64, 0, 0, 1, 1));
+  s.bind(point, 2001);
+  s.draw(tex_quad(0, 32, 64, 64, 0, 0, 1, 1));
+  auto img = dev.read(s.target);
+  const auto column = [&](int x) { return columns[x / 8] == 2001 ? kRed : columns[x / 8] == 2002 ? kGreen : kBlue; };
+  check_image(top, [&](int x, int y) { return y < 32 ? column(x) : kBlack; });
+  check_image(img, [&](int x, int y) { return y < 32 ? column(x) : kYellow; });
+}
+
 // ABI 5: BLIT_IMAGE between two depth-stencil images copies depth (and stencil) whole: a quad
 // tested LESS against the copy passes only where the copied depth is farther.
 void scene_blit_depth_stencil(TestDevice &dev) {
@@ -1143,4 +1177,5 @@ CONTRACT_SCENE("texture: linear filtering at a texel boundary, clamp and wrap", 
 CONTRACT_SCENE("texture: wrap, clamp and border", scene_texture_address)
 CONTRACT_SCENE("texture: update between two draws", scene_texture_update_between_draws)
 CONTRACT_SCENE("texture: DISCARD update between two draws", scene_texture_discard_between_draws)
+CONTRACT_SCENE("texture: alternation, and a texture made again under its handle", scene_texture_alternation)
 CONTRACT_SCENE("blit between depth-stencil images", scene_blit_depth_stencil)

@@ -81,6 +81,11 @@ Executor::Executor(nv_channel &channel, const Options &options)
                                    pixel ? uint32_t(NV_MAX_PIXEL_TEXTURES) : uint32_t(NV_MAX_VERTEX_TEXTURES)};
     sets_[i].arena = std::make_unique<DescriptorArena>(*device_, layout_->set_layout(i),
                                                        std::vector<VkDescriptorPoolSize>{per_set});
+    // Without dirty tracking (NOVEM_VK_DIRTY=0) every draw writes new sets: no cache.
+    if (!PipelineLayout::holds_uniforms(i) && options_.dirty_state)
+      sets_[i].cache = std::make_unique<TextureSetCache>(*device_, layout_->set_layout(i),
+                                                         pixel ? kPixelTextureBinding : kVertexTextureBinding,
+                                                         per_set.descriptorCount);
   }
   static constexpr uint8_t kOpaqueBlack[4] = {0, 0, 0, 0xFF}; // B, G, R, A
   for (uint32_t t = 0; t < 3; ++t) {
@@ -104,7 +109,7 @@ Executor::~Executor() {
   null_buffer_.reset();
   slabs_.reset(); // after every buffer: their slots go back to it
   for (auto &t : default_textures_) t.reset();
-  for (DescriptorSlot &d : sets_) d.arena.reset();
+  for (DescriptorSlot &d : sets_) d.arena.reset(), d.cache.reset();
   samplers_.reset();
   uniforms_.reset();
   pipelines_.reset();
@@ -500,11 +505,16 @@ void Executor::bind_descriptors(VkCommandBuffer cmd) {
     const uint32_t stage = PipelineLayout::stage_of(i);
     const bool uniforms = PipelineLayout::holds_uniforms(i);
     if (d.dirty || !d.set) {
-      d.set = d.arena->allocate(*batches_);
-      if (uniforms) write_uniform_set(stage, d.set);
-      else write_texture_set(stage, d.set);
+      if (uniforms) {
+        d.set = d.arena->allocate(*batches_);
+        write_uniform_set(stage, d.set);
+      } else {
+        texture_set(stage, d);
+      }
       d.dirty = false;
       d.bind = true;
+    } else if (d.entry != TextureSetCache::kNone) {
+      d.cache->touch(*batches_, d.entry); // the set stays until this batch completes
     } else {
       d.arena->touch(*batches_); // the set's pool stays until this batch completes
     }
@@ -526,9 +536,10 @@ void Executor::write_uniform_set(uint32_t stage, VkDescriptorSet set) {
   device_->vk().UpdateDescriptorSets(device_->handle(), 1, &w, 0, nullptr);
 }
 
-// Every binding of the stage's set is written, so whatever a shader declares is valid: a slot
-// with no (usable) image gets the default texture.
-void Executor::write_texture_set(uint32_t stage, VkDescriptorSet set) {
+// Every binding of the stage's set holds an image, so whatever a shader declares is valid: a slot
+// with no (usable) image gets the default texture. The set comes from the stage's cache when
+// one holds these images and samplers already (or is made there), else from the arena.
+void Executor::texture_set(uint32_t stage, DescriptorSlot &d) {
   const nv_sampler_desc default_desc{NV_FILTER_POINT, NV_FILTER_POINT, NV_FILTER_NONE, NV_ADDRESS_CLAMP,
                                      NV_ADDRESS_CLAMP, NV_ADDRESS_CLAMP, 1, 0, 0.0f, {0, 0, 0, 0}};
   auto info = [&](const TextureSlot &slot) {
@@ -553,15 +564,16 @@ void Executor::write_texture_set(uint32_t stage, VkDescriptorSet set) {
                                                      : textures_[NV_STAGE_VERTEX][i - NV_MAX_PIXEL_TEXTURES]);
     image_infos_valid_ |= 1u << i;
   }
-  // The stage's consecutive bindings: one write runs over them.
   const bool pixel = stage == NV_STAGE_PIXEL;
-  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-  write.dstSet = set;
-  write.dstBinding = pixel ? kPixelTextureBinding : kVertexTextureBinding;
-  write.descriptorCount = pixel ? NV_MAX_PIXEL_TEXTURES : NV_MAX_VERTEX_TEXTURES;
-  write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-  write.pImageInfo = pixel ? image_infos_ : image_infos_ + NV_MAX_PIXEL_TEXTURES;
-  device_->vk().UpdateDescriptorSets(device_->handle(), 1, &write, 0, nullptr);
+  const VkDescriptorImageInfo *infos = pixel ? image_infos_ : image_infos_ + NV_MAX_PIXEL_TEXTURES;
+  d.entry = d.cache ? d.cache->get(*batches_, infos) : TextureSetCache::kNone;
+  if (d.entry != TextureSetCache::kNone) {
+    d.set = d.cache->set(d.entry);
+    return;
+  }
+  d.set = d.arena->allocate(*batches_);
+  write_texture_descriptors(*device_, d.set, pixel ? kPixelTextureBinding : kVertexTextureBinding,
+                            pixel ? NV_MAX_PIXEL_TEXTURES : NV_MAX_VERTEX_TEXTURES, infos);
 }
 
 void Executor::refresh_shader_reads() {
@@ -702,6 +714,10 @@ void Executor::drop_image(uint32_t handle) {
     pipeline_dirty_ = true;
   }
   image_changed(handle);
+  // Its views go with it: no cached texture set may name them any more.
+  for (DescriptorSlot &d : sets_)
+    for (VkImageView view : {it->second->sampled_view(), it->second->srgb_sampled_view()})
+      if (d.cache && view && d.cache->forget(*batches_, view)) d.dirty = true;
   Image *img = it->second.release();
   images_.erase(it);
   batches_->on_complete(img->last_use(), [img] { delete img; });

@@ -17,6 +17,7 @@
 #include "vk_common.hpp"
 #include "vk_options.hpp"
 #include "vk_pipeline.hpp"
+#include "vk_texture_sets.hpp"
 
 namespace novem::vk {
 
@@ -121,7 +122,8 @@ private:
   // its contents changed and rebinds only the sets whose set or dynamic offset changed.
   void bind_descriptors(VkCommandBuffer cmd);
   void write_uniform_set(uint32_t stage, VkDescriptorSet set);
-  void write_texture_set(uint32_t stage, VkDescriptorSet set);
+  struct DescriptorSlot;
+  void texture_set(uint32_t stage, DescriptorSlot &d);
   // `image` was made or dropped: the texture slots that bind it take their descriptors again.
   void image_changed(uint32_t image);
   // After a pipeline or shader change: what the bound shaders read (see declared_slots_).
@@ -231,6 +233,8 @@ private:
   // last written, and what the next draw owes it.
   struct DescriptorSlot {
     std::unique_ptr<DescriptorArena> arena;
+    std::unique_ptr<TextureSetCache> cache; // texture sets, with dirty tracking on
+    uint32_t entry = TextureSetCache::kNone; // set's entry in cache, if it came from there
     VkDescriptorSet set = VK_NULL_HANDLE;
     bool dirty = true; // its contents changed (uniform chunk or range; a texture or sampler): write a new set
     bool bind = true;  // a new set, a new dynamic offset or a new command buffer: bind it
