@@ -483,7 +483,7 @@ bool Executor::prepare_draw(VkCommandBuffer cmd) {
 void Executor::bind_descriptors(VkCommandBuffer cmd) {
   uint32_t need = 0;
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
-    need += uniforms_->push_bytes(uint32_t(constants_[s].size()), uniform_reads_[s]) + 256; // + alignment
+    need += uniforms_->push_bytes(uint32_t(constants_[s].size()), *uniform_reads_[s]) + 256; // + alignment
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
     if (constants_[s].size() <= ubo_range_[s]) continue;
     ubo_range_[s] = std::min((uint32_t(constants_[s].size()) + 255) / 256 * 256, uniforms_->range());
@@ -493,8 +493,8 @@ void Executor::bind_descriptors(VkCommandBuffer cmd) {
     for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) constants_dirty_[s] = sets_[PipelineLayout::uniform_set(s)].dirty = true;
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
     if (!constants_dirty_[s]) continue;
-    constants_offset_[s] = uniforms_->push(constants_[s].data(), uint32_t(constants_[s].size()), uniform_reads_[s]);
-    pushed_reads_[s] = uniform_reads_[s];
+    constants_offset_[s] = uniforms_->push(constants_[s].data(), uint32_t(constants_[s].size()), *uniform_reads_[s]);
+    pushed_reads_[s] = *uniform_reads_[s];
     constants_dirty_[s] = false;
     sets_[PipelineLayout::uniform_set(s)].bind = true;
   }
@@ -581,8 +581,9 @@ void Executor::refresh_shader_reads() {
   const Shader *shaders[NV_STAGE_COUNT] = {find_shader(desc_.vertex_shader), find_shader(desc_.pixel_shader)};
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
     declared_slots_[s] = shaders[s] ? shaders[s]->texture_slots() : 0;
-    uniform_reads_[s] = shaders[s] ? shaders[s]->uniforms() : UniformFootprint{};
-    if (!pushed_reads_[s].covers(uniform_reads_[s])) constants_dirty_[s] = true;
+    static const UniformFootprint kWhole; // no shader: the fixed-function block, copied whole
+    uniform_reads_[s] = shaders[s] ? &shaders[s]->uniforms() : &kWhole;
+    if (!pushed_reads_[s].covers(*uniform_reads_[s])) constants_dirty_[s] = true;
   }
   shader_reads_valid_ = true;
 }

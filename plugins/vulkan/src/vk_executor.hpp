@@ -245,7 +245,7 @@ private:
   // bytes of their uniform block (Shader::uniforms). pushed_reads_: the bytes the stage's current
   // ring block holds; a shader that reads more needs the block pushed again.
   uint32_t declared_slots_[NV_STAGE_COUNT] = {};
-  UniformFootprint uniform_reads_[NV_STAGE_COUNT];
+  const UniformFootprint *uniform_reads_[NV_STAGE_COUNT] = {}; // the shader's own (no copy per shader change)
   UniformFootprint pushed_reads_[NV_STAGE_COUNT];
   bool shader_reads_valid_ = false;
   // The batch whose use of the bound textures is recorded (mark_textures_used); 0 after a
