@@ -1,6 +1,7 @@
 // Rendering into textures beyond level 0 of a 2D render target: the six faces of a cube render
 // target drawn one by one and sampled by direction (a dynamic environment map), a level above 0
-// drawn with a larger depth-stencil surface and sampled with texldl at that level, and an
+// drawn with a larger depth-stencil surface and sampled with texldl at that level, level 1
+// drawn from level 0 of the same texture while it is bound (a downsample), and an
 // AUTOGENMIPMAP render target whose sub-levels follow what was rendered into level 0, and
 // ColorFill/StretchRect into and between a cube render target's faces and levels. Every
 // probe is the colour D3D9's rules give.
@@ -179,6 +180,51 @@ TEST_CASE("scene: level 1 of a render-target texture drawn with depth, sampled a
     probe_cell(r, 2, kYellow);
     probe_cell(r, 3, kRed);
     probe_cell(r, 4, kBlack);
+  }
+}
+
+// A downsample: level 1 drawn while the texture, sampled at level 0, is bound. D3D9 allows
+// rendering into one level of a texture while sampling another; only sampling the level being
+// drawn is undefined.
+TEST_CASE("scene: level 1 of a render-target texture drawn from its level 0", "[scene][rtt]") {
+  auto images = render_all("rtt_downsample", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    IDirect3DSurface9 *back = nullptr, *level0 = nullptr, *level1 = nullptr;
+    HR(dev->GetRenderTarget(0, &back));
+    IDirect3DTexture9 *tex = nullptr;
+    HR(dev->CreateTexture(16, 16, 2, D3DUSAGE_RENDERTARGET, D3DFMT_A8R8G8B8, D3DPOOL_DEFAULT, &tex, nullptr));
+    HR(tex->GetSurfaceLevel(0, &level0));
+    HR(tex->GetSurfaceLevel(1, &level1));
+    HR(dev->SetRenderTarget(0, level0));
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kRed, 1.0f, 0));
+    tl_quad(dev, 0, 0, 8, 16, kBlue); // level 0: left half blue, right half red
+    ShaderSet s(dev, "vs30_pass_texcoord", "ps30_texldl_c0", kLevelElements);
+    HR(dev->SetRenderTarget(0, level1));
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlack, 1.0f, 0));
+    bind(dev, s);
+    HR(dev->SetTexture(0, tex));
+    point_sampling(dev);
+    const float level0_lod[4] = {0, 0, 0, 0};
+    HR(dev->SetPixelShaderConstantF(0, level0_lod, 1));
+    TexVertex whole[4] = {{-1, 1, 0.5f, 1, 0, 0, 0}, {1, 1, 0.5f, 1, 1, 0, 0}, {-1, -1, 0.5f, 1, 0, 1, 0},
+                          {1, -1, 0.5f, 1, 1, 1, 0}};
+    HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, whole, sizeof(TexVertex)));
+    HR(dev->SetRenderTarget(0, back));
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlack, 1.0f, 0));
+    cell_at_level(dev, 0, 1, 0.25f, 0.5f); // level 1, left: blue
+    cell_at_level(dev, 1, 1, 0.75f, 0.5f); // level 1, right: red
+    cell_at_level(dev, 2, 0, 0.75f, 0.5f); // level 0 as drawn: red
+    HR(dev->SetTexture(0, nullptr));
+    s.release(dev);
+    level0->Release();
+    level1->Release();
+    CHECK(tex->Release() == 0);
+    back->Release();
+  }, 0);
+  for (const auto &r : images) {
+    probe_cell(r, 0, kBlue);
+    probe_cell(r, 1, kRed);
+    probe_cell(r, 2, kRed);
+    probe_cell(r, 3, kBlack);
   }
 }
 

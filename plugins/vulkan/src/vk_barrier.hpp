@@ -24,6 +24,9 @@ struct ImageAccess {
   static ImageAccess transfer_source();
   static ImageAccess transfer_destination();
   static ImageAccess shader_read(); // sampled by vertex and fragment shaders
+  // GENERAL: a colour target that the draws also sample (another level or face of it, as D3D9
+  // allows: a downsample chain, a cube map drawn face by face while bound)
+  static ImageAccess feedback();
 };
 
 class BarrierBatch {

@@ -174,10 +174,24 @@ VkSampleCountFlagBits Executor::target_samples() {
 }
 
 bool Executor::is_target(uint32_t image) const {
+  return image && (image == targets_.depth_stencil || is_color_target(image));
+}
+
+bool Executor::is_color_target(uint32_t image) const {
   if (!image) return false;
-  if (image == targets_.color || image == targets_.depth_stencil) return true;
+  if (image == targets_.color) return true;
   for (uint32_t c : targets_.more_colors)
     if (c == image) return true;
+  return false;
+}
+
+// A colour target that a texture slot the bound shaders declare samples too: it renders and is
+// sampled in GENERAL (ImageAccess::feedback).
+bool Executor::sampled_target(uint32_t image) const {
+  if (!is_color_target(image)) return false;
+  for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
+    for (uint32_t slots = declared_slots_[s]; slots; slots &= slots - 1)
+      if (textures_[s][std::countr_zero(slots)].image == image) return true;
   return false;
 }
 
@@ -209,8 +223,11 @@ bool Executor::begin_rendering() {
     att = VkRenderingAttachmentInfo{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
     if (!img) continue;
     const bool is_depth = img->is_depth();
+    const bool sampled = !is_depth && sampled_target(i == 0 ? targets_.color : targets_.more_colors[i - 1]);
     barriers_.transition(img->handle(), img->format().aspects, img->access(),
-                         is_depth ? ImageAccess::depth_attachment() : ImageAccess::color_attachment());
+                         is_depth  ? ImageAccess::depth_attachment()
+                         : sampled ? ImageAccess::feedback()
+                                   : ImageAccess::color_attachment());
     img->mark_used(id);
     // A colour target renders into the level and face SET_RENDER_TARGETS chose (ABI 5), through
     // its sRGB view under SRGBWRITEENABLE.
@@ -218,7 +235,9 @@ bool Executor::begin_rendering() {
     extent.width = std::min(extent.width, img->width(level));
     extent.height = std::min(extent.height, img->height(level));
     att.imageView = is_depth ? img->view() : img->target_view(targets_.color_layers[i], level, targets_.srgb_write != 0);
-    att.imageLayout = is_depth ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    att.imageLayout = is_depth  ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL
+                      : sampled ? VK_IMAGE_LAYOUT_GENERAL
+                                : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     att.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
     att.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
   }
@@ -553,7 +572,9 @@ void Executor::texture_set(uint32_t stage, DescriptorSlot &d) {
       if (img->is_depth() && !compare) desc.min_filter = desc.mag_filter = desc.mip_filter = NV_FILTER_POINT;
       const VkImageView view =
           (slot.flags & NV_TEXTURE_SRGB) && img->srgb_sampled_view() ? img->srgb_sampled_view() : img->sampled_view();
-      return VkDescriptorImageInfo{samplers_->get(desc, compare), view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+      const VkImageLayout layout =
+          is_color_target(slot.image) ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+      return VkDescriptorImageInfo{samplers_->get(desc, compare), view, layout};
     }
     return VkDescriptorImageInfo{samplers_->get(default_desc), default_textures_[slot.type]->sampled_view(),
                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
@@ -594,11 +615,14 @@ void Executor::prepare_textures() {
   // it goes on without a barrier per draw.
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
     for (uint32_t slots = declared_slots_[s]; slots; slots &= slots - 1) {
-      Image *img = find_image(textures_[s][std::countr_zero(slots)].image);
-      if (!img || !img->sampled_view() || img->access().layout == VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL) continue;
-      // Layout changes cannot happen inside dynamic rendering: leave it, begin_rendering flushes.
+      const uint32_t handle = textures_[s][std::countr_zero(slots)].image;
+      Image *img = find_image(handle);
+      const ImageAccess want = is_color_target(handle) ? ImageAccess::feedback() : ImageAccess::shader_read();
+      if (!img || !img->sampled_view() || img->access().layout == want.layout) continue;
+      // Layout changes cannot happen inside dynamic rendering: leave it, begin_rendering flushes
+      // (and, for a target, renders into it in the same layout).
       end_rendering();
-      barriers_.transition(img->handle(), img->format().aspects, img->access(), ImageAccess::shader_read());
+      barriers_.transition(img->handle(), img->format().aspects, img->access(), want);
     }
   }
   for (auto &t : default_textures_) {
@@ -876,7 +900,13 @@ void Executor::destroy_shader(const nv_cmd_destroy_shader &a, const nv_cmd_heade
 void Executor::set_render_targets(const nv_cmd_set_render_targets &a, const nv_cmd_header *) {
   if (std::memcmp(&a, &targets_, sizeof a) == 0) return;
   end_rendering();
+  // A texture slot that samples a colour target (old or new) names it in another layout now.
+  const nv_cmd_set_render_targets was = targets_;
   targets_ = a;
+  for (const nv_cmd_set_render_targets *t : {&was, &a}) {
+    image_changed(t->color);
+    for (uint32_t c : t->more_colors) image_changed(c);
+  }
   pipeline_dirty_ = true;
   dynamic_dirty_ = true; // the depth bias' unit follows the depth target's format
 }

@@ -96,6 +96,8 @@ private:
   // The format draws write colour target `img` in: the sRGB one with srgb_write.
   VkFormat target_format(const Image &img) const;
   bool is_target(uint32_t image) const;
+  bool is_color_target(uint32_t image) const;
+  bool sampled_target(uint32_t image) const;
   VkSampleCountFlagBits target_samples(); // of the first bound target
   void end_rendering();
   void submit();                    // ends rendering and submits the recording batch
