@@ -1,54 +1,28 @@
-// novem-driver-floor: how many draws per second the Vulkan driver itself sustains on novem-bench's
-// workloads, with no D3D9 layer in between. A benchmark, not a test.
-//
-// The same frames as novem-bench (256x256, 1000 small triangles on its 16x16 grid, a clear, two
-// frames in flight), recorded in the cheapest way the driver allows: every pipeline, descriptor
-// set and texture made before the clock starts, one command buffer per frame, draws with nothing
-// between them as one multi-draw, and per draw only what the workload changes:
-//   draw     nothing: the frame is one vkCmdDrawMultiEXT
-//   state    the blend equation (source factor ONE / SRC_ALPHA, VK_EXT_extended_dynamic_state3)
-//   texture  the descriptor set (two 8x8 textures, two sets written once)
-//   shader   the pipeline (two pipelines from separately created shader modules)
-//   up       three vertices written into a mapped ring behind the static vertices (one buffer,
-//            never rebound), drawn from there; the frame is one multi-draw
-//   dynamic  the same recording as up: Lock/Unlock of a dynamic buffer is nothing to the driver
-//   game     novem-bench's game frame: 500 "world" draws (a vertex-shader constant per draw,
-//            through a dynamic uniform-buffer offset; the pipeline alternates every 16), then 500
-//            blended draws (the blend equation changes every 4; every 8th draws ring vertices,
-//            as UP does, and every 8th from the ring again, as the dynamic buffer does)
-// What it prints is an upper bound for any translation layer on this driver: what is left once
-// the layer costs nothing.
-//
-//   novem-driver-floor [--frames N] [--repeat N] [--workload NAME|all]
-//                      [--no-driver-heap]
-//
-// --repeat N measures each workload N times, in turn, and prints the median.
-// Like the plugins on a CPU rasterizer (llvmpipe), it raises glibc's trim and mmap thresholds
-// (novem/driver_heap.hpp); --no-driver-heap leaves them alone.
+// The Vulkan floor: novem-bench's workloads recorded straight into Vulkan command buffers (what
+// each one records per draw: README.md).
 #include <vulkan/vulkan.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "floor.hpp"
 #include "novem/driver_heap.hpp"
 
 #ifndef DRIVER_FLOOR_SHADER_DIR
 #error "DRIVER_FLOOR_SHADER_DIR must name the folder of the assembled shaders"
 #endif
 
+namespace driver_floor {
+
 namespace {
 
-constexpr uint32_t kSize = 256, kGrid = 16, kDraws = 1000, kInFlight = 2, kWarmupFrames = 3;
 constexpr VkFormat kFormat = VK_FORMAT_B8G8R8A8_UNORM;
-enum Workload { kDraw, kState, kTexture, kShader, kUp, kDynamic, kGame, kWorkloadCount };
-const char *const kWorkloads[kWorkloadCount] = {"draw", "state", "texture", "shader", "up", "dynamic", "game"};
 
 void check(VkResult r, const char *what) {
   if (r != VK_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + std::to_string(int(r)));
@@ -63,21 +37,9 @@ std::vector<uint32_t> spirv(const char *name) {
   return words;
 }
 
-struct ColorVertex {
-  float x, y, z;
-  uint32_t color;
-};
-
-// The corners of novem-bench's triangle i, in clip space.
-void triangle(uint32_t i, float (&x)[3], float (&y)[3]) {
-  const float px = float(i % kGrid) * 16.0f + 2.0f, py = float((i / kGrid) % kGrid) * 16.0f + 2.0f;
-  const float cx[3] = {px, px + 10.0f, px}, cy[3] = {py, py, py + 10.0f};
-  for (int v = 0; v < 3; ++v) x[v] = cx[v] / float(kSize) * 2.0f - 1.0f, y[v] = cy[v] / float(kSize) * 2.0f - 1.0f;
-}
-
-class Floor {
+class VulkanFloor : public Floor {
 public:
-  explicit Floor(bool driver_heap) {
+  explicit VulkanFloor(bool driver_heap) {
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.apiVersion = VK_API_VERSION_1_3;
     VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
@@ -138,7 +100,7 @@ public:
     make_pipelines();
   }
 
-  ~Floor() {
+  ~VulkanFloor() override {
     vkDeviceWaitIdle(device_);
     for (VkPipeline p : {color_, color_dynamic_, color_twin_, textured_, world_[0], world_[1]})
       vkDestroyPipeline(device_, p, nullptr);
@@ -156,8 +118,7 @@ public:
     vkDestroyInstance(instance_, nullptr);
   }
 
-  // draws/s of `frames` frames of workload w.
-  double run(int w, int frames) {
+  double run(int w, int frames) override {
     for (int f = 0; f < int(kWarmupFrames); ++f) frame(w, f);
     vkDeviceWaitIdle(device_);
     const auto start = std::chrono::steady_clock::now();
@@ -284,7 +245,7 @@ private:
     const uint32_t first = kGrid * kGrid * 3 + (slot * kDraws + draw) * 3;
     float x[3], y[3];
     triangle(index, x, y);
-    const uint32_t color = 0xff000000u | ((index + 7) * 0x00371d53u & 0x00ffffffu);
+    const uint32_t color = triangle_color(index + 7);
     ColorVertex *v = vertex_ring_ + first;
     for (int k = 0; k < 3; ++k) v[k] = {x[k], y[k], 0.5f, color};
     return first;
@@ -378,7 +339,7 @@ private:
     for (uint32_t i = 0; i < kGrid * kGrid; ++i) {
       float x[3], y[3];
       triangle(i, x, y);
-      const uint32_t color = 0xff000000u | (i * 0x00371d53u & 0x00ffffffu);
+      const uint32_t color = triangle_color(i);
       const float u[3] = {0, 1, 0}, v[3] = {0, 0, 1};
       for (int k = 0; k < 3; ++k) {
         colored.push_back({x[k], y[k], 0.5f, color});
@@ -593,52 +554,8 @@ private:
   std::vector<VkDeviceMemory> memory_;
 };
 
-int usage(const char *why) {
-  std::fprintf(stderr,
-               "novem-driver-floor: %s\nusage: novem-driver-floor [--frames N] [--repeat N] "
-               "[--workload draw|state|texture|shader|up|dynamic|game|all] [--no-driver-heap]\n",
-               why);
-  return 2;
-}
-
 } // namespace
 
-int main(int argc, char **argv) {
-  int frames = 200, repeat = 1;
-  std::string workload = "all";
-  bool driver_heap = true;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--frames" && i + 1 < argc) {
-      if ((frames = std::atoi(argv[++i])) <= 0) return usage("--frames needs a positive number");
-    } else if (arg == "--repeat" && i + 1 < argc) {
-      if ((repeat = std::atoi(argv[++i])) <= 0) return usage("--repeat needs a positive number");
-    } else if (arg == "--workload" && i + 1 < argc) {
-      workload = argv[++i];
-      if (workload != "all" && std::find(std::begin(kWorkloads), std::end(kWorkloads), workload) == std::end(kWorkloads))
-        return usage(("unknown workload " + workload).c_str());
-    } else if (arg == "--no-driver-heap") {
-      driver_heap = false;
-    } else {
-      return usage(("unknown argument " + arg).c_str());
-    }
-  }
-  try {
-    Floor floor(driver_heap);
-    constexpr int kCount = kWorkloadCount;
-    std::vector<double> runs[kCount];
-    for (int r = 0; r < repeat; ++r) // the workloads in turn, so the machine's drift falls on all
-      for (int w = 0; w < kCount; ++w)
-        if (workload == "all" || workload == kWorkloads[w]) runs[w].push_back(floor.run(w, frames));
-    std::printf("| workload | draws/s (driver alone%s) |\n| --- | ---: |\n", repeat > 1 ? ", median" : "");
-    for (int w = 0; w < kCount; ++w) {
-      if (runs[w].empty()) continue;
-      std::sort(runs[w].begin(), runs[w].end());
-      std::printf("| %s | %.0f |\n", kWorkloads[w], runs[w][(runs[w].size() - 1) / 2]);
-    }
-  } catch (const std::exception &e) {
-    std::fprintf(stderr, "novem-driver-floor: %s\n", e.what());
-    return 1;
-  }
-  return 0;
-}
+std::unique_ptr<Floor> make_vulkan_floor(bool driver_heap) { return std::make_unique<VulkanFloor>(driver_heap); }
+
+} // namespace driver_floor

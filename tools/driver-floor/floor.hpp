@@ -1,0 +1,43 @@
+// What the driver-floor tool's two floors share: novem-bench's frame (its size, its 1000
+// triangles on a 16x16 grid, frames in flight) and workloads, and the interface each API's floor
+// implements (vk_floor.cpp, gl_floor.cpp).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+namespace driver_floor {
+
+constexpr uint32_t kSize = 256, kGrid = 16, kDraws = 1000, kInFlight = 2, kWarmupFrames = 3;
+enum Workload { kDraw, kState, kTexture, kShader, kUp, kDynamic, kGame, kWorkloadCount };
+inline const char *const kWorkloads[kWorkloadCount] = {"draw", "state", "texture", "shader", "up", "dynamic", "game"};
+
+struct ColorVertex {
+  float x, y, z;
+  uint32_t color; // B, G, R, A in memory
+};
+
+// The corners of novem-bench's triangle i, in clip space (+y down: the same pixels either way).
+inline void triangle(uint32_t i, float (&x)[3], float (&y)[3]) {
+  const float px = float(i % kGrid) * 16.0f + 2.0f, py = float((i / kGrid) % kGrid) * 16.0f + 2.0f;
+  const float cx[3] = {px, px + 10.0f, px}, cy[3] = {py, py, py + 10.0f};
+  for (int v = 0; v < 3; ++v) x[v] = cx[v] / float(kSize) * 2.0f - 1.0f, y[v] = cy[v] / float(kSize) * 2.0f - 1.0f;
+}
+
+inline uint32_t triangle_color(uint32_t i) { return 0xff000000u | (i * 0x00371d53u & 0x00ffffffu); }
+
+// One API's floor: every object made at construction, then whole frames of a workload.
+class Floor {
+public:
+  virtual ~Floor() = default;
+  // Draws per second over `frames` frames of workload w (after kWarmupFrames unmeasured ones),
+  // until the last has completed.
+  virtual double run(int w, int frames) = 0;
+};
+
+// Both throw std::runtime_error with one readable line when the API or a feature is missing.
+// driver_heap: raise glibc's thresholds on llvmpipe, as the plugins do.
+std::unique_ptr<Floor> make_vulkan_floor(bool driver_heap);
+std::unique_ptr<Floor> make_gl_floor(bool driver_heap);
+
+} // namespace driver_floor
