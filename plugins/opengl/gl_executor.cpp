@@ -394,15 +394,6 @@ bool Executor::is_target(uint32_t image) const {
   return false;
 }
 
-// glColorMask sets every draw buffer: buffers 1..3 get theirs after it.
-void Executor::color_masks_123(uint8_t mask1, uint8_t mask2, uint8_t mask3) {
-  const uint8_t masks[3] = {mask1, mask2, mask3};
-  for (GLuint i = 1; i < NV_MAX_COLOR_TARGETS; ++i) {
-    const uint8_t m = masks[i - 1];
-    gl_.ColorMaski(i, m & 1, (m >> 1) & 1, (m >> 2) & 1, (m >> 3) & 1);
-  }
-}
-
 bool Executor::bind_targets() {
   if (fbo_dirty_) {
     Framebuffers::Colors colors;
@@ -421,8 +412,7 @@ bool Executor::bind_targets() {
     }
     // ABI 5: encode into the sRGB views the framebuffer attaches (other attachments are linear, so
     // GL leaves them alone); blending then happens in linear space.
-    if (targets_.srgb_write) gl_.Enable(GL_FRAMEBUFFER_SRGB);
-    else gl_.Disable(GL_FRAMEBUFFER_SRGB);
+    state_.framebuffer_srgb(targets_.srgb_write != 0);
   }
   if (!fbo_) return false;
   state_.draw_framebuffer(fbo_);
@@ -457,10 +447,7 @@ void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
   if (!do_color && !do_depth && !do_stencil) return;
   // A clear ignores the pipeline's write masks and the stencil write mask (GL's clears obey them) and the scissor (each
   // rectangle becomes the scissor for its clear). The next draw puts the pipeline's masks back.
-  if (do_color) {
-    state_.color_mask(0xF);
-    color_masks_123(0xF, 0xF, 0xF);
-  }
+  if (do_color) state_.color_mask(0xF);
   if (do_depth) state_.depth_mask(true);
   if (do_stencil) state_.stencil_write_mask(0xFF);
   pipeline_dirty_ = true;
@@ -735,8 +722,8 @@ void Executor::apply_pipeline(const Pipeline &p) {
   state_.program(p.program);
   state_.blend({p.blend, p.color_src, p.color_dst, p.color_op, p.alpha_src, p.alpha_dst, p.alpha_op});
   state_.blend_color(dynamic_.blend_constant);
-  state_.color_mask(p.color_mask);
-  color_masks_123(desc_.more_color_write_masks[0], desc_.more_color_write_masks[1], desc_.more_color_write_masks[2]);
+  state_.color_masks({p.color_mask, uint8_t(desc_.more_color_write_masks[0] & 0xF),
+                      uint8_t(desc_.more_color_write_masks[1] & 0xF), uint8_t(desc_.more_color_write_masks[2] & 0xF)});
   state_.depth(p.depth_test, p.depth_write, p.depth_func);
   state_.cull(p.cull, p.cull_face);
   state_.polygon_mode(p.polygon_mode);

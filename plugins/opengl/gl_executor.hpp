@@ -104,7 +104,6 @@ private:
   void check_errors(uint16_t opcode);
   bool bind_targets();          // binds the current framebuffer; false when there is none
   bool is_target(uint32_t image) const;
-  void color_masks_123(uint8_t mask1, uint8_t mask2, uint8_t mask3); // draw buffers 1..3
   void apply_pipeline(const Pipeline &p);
   void apply_vertex_input(const nv_pipeline_desc &d);
   void bind_vertex_buffer(uint32_t slot);

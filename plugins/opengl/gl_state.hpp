@@ -42,6 +42,7 @@ public:
     read_framebuffer(0);
     blend(BlendState{});
     color_mask(0xF);
+    framebuffer_srgb(false);
     depth(false, true, GL_LESS);
     cull(false, GL_BACK);
     scissor({0, 0, 16384, 16384}); // no scissoring until SET_SCISSOR
@@ -79,10 +80,29 @@ public:
     if (b.enable) blend_ = b; // while off, the funcs GL holds are the last ones set
     blend_.enable = b.enable;
   }
-  void color_mask(uint8_t m) {
-    if (enabled_ && m == color_mask_) return;
-    color_mask_ = m;
-    gl_.ColorMask(m & 1, (m >> 1) & 1, (m >> 2) & 1, (m >> 3) & 1);
+  // Draw buffer i's colour write mask: one glColorMask when the four are alike (it sets every
+  // buffer), else a glColorMaski for each buffer whose mask changed.
+  void color_masks(const uint8_t (&m)[NV_MAX_COLOR_TARGETS]) {
+    if (std::memcmp(m, color_masks_, sizeof m) == 0 && enabled_) return;
+    bool alike = true;
+    for (uint8_t x : m) alike = alike && x == m[0];
+    if (alike) {
+      gl_.ColorMask(m[0] & 1, (m[0] >> 1) & 1, (m[0] >> 2) & 1, (m[0] >> 3) & 1);
+    } else {
+      for (GLuint i = 0; i < NV_MAX_COLOR_TARGETS; ++i)
+        if (!enabled_ || m[i] != color_masks_[i]) gl_.ColorMaski(i, m[i] & 1, (m[i] >> 1) & 1, (m[i] >> 2) & 1, (m[i] >> 3) & 1);
+    }
+    std::memcpy(color_masks_, m, sizeof m);
+  }
+  void color_mask(uint8_t m) { // every buffer alike
+    const uint8_t all[NV_MAX_COLOR_TARGETS] = {m, m, m, m};
+    color_masks(all);
+  }
+  // GL_FRAMEBUFFER_SRGB: draws and clears encode into sRGB attachments.
+  void framebuffer_srgb(bool on) {
+    if (enabled_ && on == framebuffer_srgb_) return;
+    framebuffer_srgb_ = on;
+    on ? gl_.Enable(GL_FRAMEBUFFER_SRGB) : gl_.Disable(GL_FRAMEBUFFER_SRGB);
   }
   void depth(bool test, bool write, GLenum func) {
     if (!enabled_ || test != depth_test_) test ? gl_.Enable(GL_DEPTH_TEST) : gl_.Disable(GL_DEPTH_TEST);
@@ -149,7 +169,8 @@ private:
   bool enabled_;
   GLuint program_ = 0, draw_fbo_ = 0, read_fbo_ = 0;
   BlendState blend_;
-  uint8_t color_mask_ = 0xF;
+  uint8_t color_masks_[NV_MAX_COLOR_TARGETS] = {0xF, 0xF, 0xF, 0xF};
+  bool framebuffer_srgb_ = false;
   bool depth_test_ = false, depth_write_ = true, cull_ = false;
   GLenum depth_func_ = GL_LESS, cull_face_ = GL_BACK;
   nv_rect scissor_ = {};
