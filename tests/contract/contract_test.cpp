@@ -828,6 +828,44 @@ void scene_vertex_buffer_moves(TestDevice &dev) {
   });
 }
 
+// The same with 20-byte vertices, a stride that does not divide the buffers' alignment (the
+// Vulkan plugin moves such a buffer once to a start on a multiple of its stride, bytes and all),
+// and a buffer written again after it has been drawn from.
+void scene_vertex_buffer_stride20(TestDevice &dev) {
+  Scene s(dev);
+  struct Vertex20 {
+    Vertex v;
+    uint32_t pad;
+  };
+  auto quad20 = [](float x0, float x1, uint32_t color) {
+    std::vector<Vertex20> out;
+    for (const Vertex &v : quad(x0, 0, x1, 64, 0.5f, color)) out.push_back({v, 0xDEADBEEF});
+    return out;
+  };
+  std::vector<Vertex20> a = quad20(0, 16, kRed), b = quad20(0, 64, kBlack);
+  b.resize(3);
+  const std::vector<Vertex20> green = quad20(16, 32, kGreen), blue = quad20(32, 48, kBlue);
+  b.insert(b.end(), green.begin(), green.end());
+  const uint32_t va = dev.create_buffer(a.data(), a.size() * sizeof a[0]);
+  const uint32_t vb = dev.create_buffer(b.data(), b.size() * sizeof b[0]);
+  dev.clear_all(kBlackF);
+  dev.set_pipeline(color_pipeline(s.vs, s.ps));
+  dev.set_vertex_buffer(va, 0, sizeof(Vertex20));
+  dev.draw(0, 6); // red
+  dev.set_vertex_buffer(vb, 0, sizeof(Vertex20));
+  dev.draw(3, 6); // green
+  dev.update_buffer(va, 0, blue.data(), blue.size() * sizeof blue[0], 0); // after a draw read it
+  dev.set_vertex_buffer(va, 0, sizeof(Vertex20));
+  dev.draw(0, 6); // blue
+  dev.set_vertex_buffer(vb, 3 * sizeof(Vertex20), sizeof(Vertex20));
+  dev.draw(0, 6); // green again, through the offset
+  auto img = dev.read(s.target);
+  check_image(img, [](int x, int) {
+    const uint32_t columns[4] = {kRed, kGreen, kBlue, kBlack};
+    return columns[x / 16];
+  });
+}
+
 
 // ---- textures (ABI 3) ----
 
@@ -1170,6 +1208,7 @@ CONTRACT_SCENE("indexed triangle list, 32-bit indices, base_vertex", scene_index
 CONTRACT_SCENE("index buffer update between indexed draws", scene_index_update)
 CONTRACT_SCENE("two vertex streams", scene_two_streams)
 CONTRACT_SCENE("vertex buffers: moves between buffers and offsets", scene_vertex_buffer_moves)
+CONTRACT_SCENE("vertex buffers: 20-byte vertices, a buffer written again after a draw", scene_vertex_buffer_stride20)
 CONTRACT_SCENE("texture: point sampling, two levels, row pitch", scene_texture_point)
 CONTRACT_SCENE("texture: MIPFILTER NONE on max_mip_level 1", scene_texture_max_level)
 CONTRACT_SCENE("texture: unbound slot and alpha-one images", scene_texture_unbound_and_alpha_one)

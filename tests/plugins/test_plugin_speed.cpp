@@ -648,7 +648,7 @@ uint32_t quadrant_pixel(Device &dev, uint32_t target, int q) {
   return dev.pixel(target, (q & 1) ? kSize * 3 / 4 : kSize / 4, (q & 2) ? kSize * 3 / 4 : kSize / 4);
 }
 
-TEST_CASE("multi-draw: consecutive draws are one API draw call, and any other command but a NOOVERWRITE update ends the run") {
+TEST_CASE("multi-draw: consecutive draws are one API draw call, and any other command but a NOOVERWRITE update or a Vulkan vertex shift ends the run") {
   each_plugin([](const std::string &name, const nv_plugin *api) {
     for (const char *multi : {"1", "0"}) {
       const bool on = std::string(multi) == "1";
@@ -675,15 +675,44 @@ TEST_CASE("multi-draw: consecutive draws are one API draw call, and any other co
       for (int q = 0; q < 4; ++q) CHECK(quadrant_pixel(dev, target, q) == kQuadrantColors[q]);
       CHECK(calls() - before == (on ? 1u : 4u));
 
-      // A command between draws ends the run (here a vertex-buffer bind, the same one again).
+      // A command between draws ends the run (here the scissor, set to what it is).
       dev.clear(kBlackF);
       before = calls();
       for (uint32_t q = 0; q < 4; ++q) {
-        if (q == 2) dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
+        if (q == 2) dev.push(NV_OP_SET_SCISSOR, nv_cmd_set_scissor{{0, 0, int32_t(kSize), int32_t(kSize)}});
         dev.push(NV_OP_DRAW, nv_cmd_draw{6 * q, 6, 1});
       }
       for (int q = 0; q < 4; ++q) CHECK(quadrant_pixel(dev, target, q) == kQuadrantColors[q]);
       CHECK(calls() - before == (on ? 2u : 4u));
+
+      // A vertex-buffer bind that moves along the bound buffer by whole vertices: the Vulkan
+      // plugin keeps the run (its vertex shift), GL records the run first. A bind with another
+      // stride ends the run on both.
+      struct Padded {
+        Vertex v;
+        uint32_t pad;
+      };
+      Padded padded[12];
+      for (int i = 0; i < 12; ++i) padded[i] = {v[2 + i / 6][i % 6], 0};
+      const uint32_t vb20 = 502;
+      dev.push(NV_OP_CREATE_BUFFER, nv_cmd_create_buffer{vb20, NV_BUFFER_VERTEX, sizeof padded});
+      dev.push(NV_OP_UPDATE_BUFFER, nv_cmd_update_buffer{vb20, NV_UPDATE_DISCARD, 0, sizeof padded}, padded, sizeof padded);
+      for (const bool same_stride : {true, false}) {
+        INFO("same stride: " << same_stride);
+        dev.clear(kBlackF);
+        dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
+        before = calls();
+        for (uint32_t q = 0; q < 4; ++q) {
+          if (q == 2 && same_stride)
+            dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, vb, 12 * sizeof(Vertex), sizeof(Vertex)});
+          if (q == 2 && !same_stride)
+            dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, vb20, 0, sizeof(Padded)});
+          dev.push(NV_OP_DRAW, nv_cmd_draw{6 * (q & 1), 6, 1}); // quadrants 0, 1, then 2, 3 from the new binding
+        }
+        for (int q = 0; q < 4; ++q) CHECK(quadrant_pixel(dev, target, q) == kQuadrantColors[q]);
+        CHECK(calls() - before == (!on ? 4u : same_stride && name == "vulkan" ? 1u : 2u));
+      }
+      dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
 
       // A NOOVERWRITE update of vertices no queued draw reads keeps the run, and the draws after
       // it see the new bytes (quadrant 3 turns yellow).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <numeric>
 
 #include "novem/commands.h"
 #include "vk_batch.hpp"
@@ -33,7 +34,7 @@ BatchId Buffer::last_use() const {
 
 Buffer::Slice Buffer::create_slice(const BatchQueue &batches) {
   Slice s;
-  if (slabs_) {
+  if (slabs_ && !alignment_) {
     const SlabSlot slot = slabs_->allocate(batches, size_);
     s.buffer = slot.buffer;
     s.offset = slot.offset;
@@ -44,7 +45,7 @@ Buffer::Slice Buffer::create_slice(const BatchQueue &batches) {
     s.in_slab = true;
     return s;
   }
-  s.range = allocator_.allocate_range(size_);
+  s.range = alignment_ ? allocator_.allocate_range(size_, alignment_) : allocator_.allocate_range(size_);
   s.buffer = s.range.buffer;
   s.offset = s.range.offset;
   s.mapped = s.range.memory.mapped;
@@ -67,15 +68,36 @@ void Buffer::destroy_slice(Slice &s) {
 }
 
 Buffer::Slice Buffer::next_slice(const BatchQueue &batches) {
-  if (slabs_) return create_slice(batches);
-  for (size_t i = 0; i < spares_.size(); ++i) {
-    if (!batches.in_use(spares_[i].last_use)) {
-      Slice s = spares_[i];
-      spares_.erase(spares_.begin() + std::ptrdiff_t(i));
-      return s;
+  if (slabs_ && !alignment_) return create_slice(batches);
+  for (size_t i = 0; i < spares_.size();) {
+    if (batches.in_use(spares_[i].last_use)) {
+      ++i;
+      continue;
     }
+    Slice s = spares_[i];
+    spares_.erase(spares_.begin() + std::ptrdiff_t(i));
+    if (!alignment_ || s.offset % alignment_ == 0) return s;
+    destroy_slice(s); // from before align_to_stride: the wrong start
   }
   return create_slice(batches);
+}
+
+void Buffer::retire_current() {
+  if (current_.in_slab) destroy_slice(current_); // back to its slab once its last batch completes
+  else spares_.push_back(current_);
+}
+
+bool Buffer::align_to_stride(const BatchQueue &batches, uint32_t stride) {
+  if (alignment_ || stride == 0 || current_.offset % stride == 0) return false;
+  const VkDeviceSize alignment = std::lcm(VkDeviceSize(256), VkDeviceSize(stride));
+  if (alignment > 4096) return false;
+  alignment_ = alignment;
+  Slice next = next_slice(batches);
+  std::memcpy(next.mapped, current_.mapped, size_t(size_));
+  retire_current();
+  current_ = next;
+  current_.last_use = 0;
+  return true;
 }
 
 bool Buffer::update(const BatchQueue &batches, uint64_t offset, const void *data, uint64_t size, uint32_t flags) {
@@ -89,8 +111,7 @@ bool Buffer::update(const BatchQueue &batches, uint64_t offset, const void *data
       std::memcpy(next.mapped, current_.mapped, size_t(offset));
       std::memcpy(next.mapped + offset + size, current_.mapped + offset + size, size_t(size_ - offset - size));
     }
-    if (current_.in_slab) destroy_slice(current_);
-    else spares_.push_back(current_);
+    retire_current();
     current_ = next;
     current_.last_use = 0;
     renamed = true;

@@ -43,6 +43,12 @@ public:
   // be refreshed).
   bool update(const BatchQueue &batches, uint64_t offset, const void *data, uint64_t size, uint32_t flags);
 
+  // Moves the buffer, once, to a slice that starts on a multiple of `stride` (and of 256), its
+  // bytes copied, when the current one does not: buffers drawn with the same stride then start
+  // a whole number of vertices apart, which the executor's vertex shift needs. Strides whose
+  // alignment would exceed 4 KiB are left alone. Returns true when the current slice changed.
+  bool align_to_stride(const BatchQueue &batches, uint32_t stride);
+
 private:
   struct Slice {
     VkBuffer buffer = VK_NULL_HANDLE;
@@ -55,12 +61,14 @@ private:
     BatchId last_use = 0;
   };
   Slice create_slice(const BatchQueue &batches);
+  void retire_current(); // the current slice to its slab or the spares
   void destroy_slice(Slice &slice);
   Slice next_slice(const BatchQueue &batches);
 
   MemoryAllocator &allocator_;
   SlabAllocator *const slabs_; // nullptr when this buffer takes no slots
   const uint64_t size_;
+  VkDeviceSize alignment_ = 0; // of every slice's start once align_to_stride moved it; 0: none
   Slice current_;
   std::vector<Slice> spares_;
 };

@@ -404,22 +404,9 @@ void Executor::set_blend_state(VkCommandBuffer cmd) {
 // is often such a move; lavapipe restages every slot at each binding.
 void Executor::bind_vertex_buffers(VkCommandBuffer cmd) {
   if (!vertex_dirty_) return;
-  const BatchId id = batches_->recording_id();
-  VertexBuffers want;
-  for (uint32_t slot = 0; slot < NV_MAX_VERTEX_BUFFERS; ++slot) {
-    if (!(pipeline_slots_ >> slot)) break;
-    Buffer *b = find_buffer(vertex_[slot].buffer);
-    if (b && vertex_[slot].offset >= b->size()) b = nullptr;
-    if (!b) b = null_buffer_.get();
-    b->mark_used(id);
-    want.handles[slot] = b->handle();
-    want.offsets[slot] = b->offset() + (b == null_buffer_.get() ? 0 : vertex_[slot].offset);
-    want.strides[slot] = b == null_buffer_.get() ? 0 : vertex_[slot].stride;
-    want.count = slot + 1;
-  }
+  const VertexBuffers want = wanted_vertex_buffers();
   vertex_dirty_ = false;
   if (want.count == 0) return;
-  null_buffer_->mark_used(id);
   if (std::optional<uint32_t> shift = vertex_shift(want)) {
     vertex_shift_ = *shift;
     return;
@@ -437,6 +424,37 @@ void Executor::bind_vertex_buffers(VkCommandBuffer cmd) {
   device_->vk().CmdBindVertexBuffers2(cmd, 0, want.count, bound_vertex_.handles, bound_vertex_.offsets, nullptr,
                                       bound_vertex_.strides);
   vertex_shift_ = uint32_t(shift);
+}
+
+Executor::VertexBuffers Executor::wanted_vertex_buffers() {
+  const BatchId id = batches_->recording_id();
+  VertexBuffers want;
+  for (uint32_t slot = 0; slot < NV_MAX_VERTEX_BUFFERS; ++slot) {
+    if (!(pipeline_slots_ >> slot)) break;
+    Buffer *b = find_buffer(vertex_[slot].buffer);
+    if (b && vertex_[slot].offset >= b->size()) b = nullptr;
+    if (b && b->align_to_stride(*batches_, vertex_[slot].stride) && index_.buffer == vertex_[slot].buffer)
+      index_dirty_ = true;
+    if (!b) b = null_buffer_.get();
+    b->mark_used(id);
+    want.handles[slot] = b->handle();
+    want.offsets[slot] = b->offset() + (b == null_buffer_.get() ? 0 : vertex_[slot].offset);
+    want.strides[slot] = b == null_buffer_.get() ? 0 : vertex_[slot].stride;
+    want.count = slot + 1;
+  }
+  return want;
+}
+
+void Executor::settle_vertex_moves() {
+  pending_.vertex_moved = false;
+  if (pending_.draws.empty() || !vertex_dirty_) return;
+  const VertexBuffers want = wanted_vertex_buffers();
+  if (std::optional<uint32_t> shift = want.count ? vertex_shift(want) : std::nullopt) {
+    vertex_shift_ = *shift;
+    vertex_dirty_ = false;
+    return;
+  }
+  flush_draws(); // recorded with the bindings it was made for; the next draw binds anew
 }
 
 // How many vertices further on than the bound bindings `want` starts, if `want` is them moved by
@@ -963,6 +981,7 @@ void Executor::set_vertex_buffer(const nv_cmd_set_vertex_buffer &a, const nv_cmd
   if (a.slot >= NV_MAX_VERTEX_BUFFERS) return;
   vertex_[a.slot] = {a.buffer, a.offset, a.stride};
   vertex_dirty_ = true;
+  if (!pending_.draws.empty()) pending_.vertex_moved = true;
 }
 
 void Executor::set_index_buffer(const nv_cmd_set_index_buffer &a, const nv_cmd_header *) {
@@ -1057,6 +1076,7 @@ void Executor::flush_draws() {
     vk.CmdDrawMultiEXT(cmd, n, reinterpret_cast<const VkMultiDrawInfoEXT *>(d.data()), instances, 0, sizeof d[0]);
   novem::bump(channel_.api_draw_calls);
   pending_.draws.clear();
+  pending_.vertex_moved = false;
 }
 
 bool Executor::join_run(bool indexed, uint32_t instances, const VkMultiDrawIndexedInfoEXT &draw) {
@@ -1078,7 +1098,8 @@ void Executor::record_draw(bool indexed, uint32_t instances, const VkMultiDrawIn
 void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
   if (a.vertex_count == 0) return;
   const uint32_t instances = std::max(a.instance_count, 1u);
-  // A draw that joins a run has the run's vertex shift: no command came between them.
+  if (pending_.vertex_moved) settle_vertex_moves();
+  // A draw that joins a run has the run's vertex shift: no other command came between them.
   const auto shifted = [&] {
     const uint64_t first = uint64_t(a.first_vertex) + vertex_shift_;
     return VkMultiDrawIndexedInfoEXT{uint32_t(std::min<uint64_t>(first, UINT32_MAX)), a.vertex_count, 0};
@@ -1101,6 +1122,7 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
   const uint64_t end = uint64_t(index_.offset) + (uint64_t(a.first_index) + a.index_count) * index_.index_size;
   if (end > indices->size()) throw std::runtime_error("the draw reads past the end of the index buffer");
   const uint32_t instances = std::max(a.instance_count, 1u);
+  if (pending_.vertex_moved) settle_vertex_moves();
   const auto shifted = [&] {
     const int64_t base = int64_t(a.base_vertex) + vertex_shift_;
     return VkMultiDrawIndexedInfoEXT{a.first_index, a.index_count, int32_t(std::clamp<int64_t>(base, INT32_MIN, INT32_MAX))};

@@ -111,6 +111,11 @@ private:
     VkDeviceSize strides[NV_MAX_VERTEX_BUFFERS] = {};
   };
   std::optional<uint32_t> vertex_shift(const VertexBuffers &want) const;
+  // The bindings the pipeline's slots want now (each buffer marked used by the recording batch).
+  VertexBuffers wanted_vertex_buffers();
+  // After SET_VERTEX_BUFFERs inside a held run: whether the new bindings are a vertex shift of
+  // the bound ones, so that the next draw may join the run; if not, the run is recorded.
+  void settle_vertex_moves();
   // Binds the index buffer when it changed; the buffer, or nullptr when none is usable.
   Buffer *bind_index_buffer(VkCommandBuffer cmd);
   bool prepare_draw(VkCommandBuffer cmd); // pipeline, dynamic state, vertex buffers, constants
@@ -262,10 +267,14 @@ private:
   // a submit and the end of rendering record it first.
   // A non-indexed draw is {firstVertex, vertexCount, 0}: VkMultiDrawInfoEXT's two fields are
   // VkMultiDrawIndexedInfoEXT's first two, and vkCmdDrawMultiEXT takes the stride.
+  // SET_VERTEX_BUFFER does not end a run: when the new bindings are a vertex shift of the bound
+  // ones (a DrawPrimitiveUP, a dynamic buffer and back), the next draw joins it
+  // (settle_vertex_moves).
   struct PendingDraws {
     std::vector<VkMultiDrawIndexedInfoEXT> draws;
     bool indexed = false;
     uint32_t instances = 1;
+    bool vertex_moved = false; // SET_VERTEX_BUFFER came after the run's last draw
   };
   PendingDraws pending_;
   BarrierBatch barriers_;
@@ -275,7 +284,7 @@ private:
 template <class Args, void (Executor::*Fn)(const Args &, const nv_cmd_header *)>
 void Executor::guarded(Executor &ex, const nv_cmd_header *h) {
   try {
-    if (novem::ends_draw_run(h)) ex.flush_draws();
+    if (novem::ends_draw_run(h) && h->opcode != NV_OP_SET_VERTEX_BUFFER) ex.flush_draws();
     (ex.*Fn)(command_args<Args>(h), h);
   } catch (const std::exception &e) {
     ex.report(h->opcode, e.what());

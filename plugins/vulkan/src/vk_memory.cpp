@@ -216,7 +216,7 @@ VkBuffer MemoryAllocator::shared_buffer(MemoryBlock &block) {
   return block.buffer = buffer;
 }
 
-BufferRange MemoryAllocator::allocate_range(VkDeviceSize size) {
+BufferRange MemoryAllocator::allocate_range(VkDeviceSize size, VkDeviceSize alignment) {
   BufferRange r;
   if (suballocate_ && size <= kBlockSize / 4) {
     VkBufferCreateInfo ci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
@@ -229,7 +229,7 @@ BufferRange MemoryAllocator::allocate_range(VkDeviceSize size) {
     device_.vk().GetDeviceBufferMemoryRequirements(device_.handle(), &info, &req);
     // 256-byte starts (as a slab's slots have): every buffer then starts at the same residue
     // modulo any stride that divides 256, and the executor's vertex shift can move between them.
-    req.memoryRequirements.alignment = std::max<VkDeviceSize>(req.memoryRequirements.alignment, 256);
+    req.memoryRequirements.alignment = std::max<VkDeviceSize>({req.memoryRequirements.alignment, alignment, 256});
     r.memory = allocate(req.memoryRequirements, MemoryUsage::Upload, ResourceKind::Linear);
     if (!r.memory.block->dedicated) r.buffer = shared_buffer(*r.memory.block);
     if (r.buffer) {
