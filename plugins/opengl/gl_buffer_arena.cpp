@@ -28,25 +28,27 @@ void BufferArena::destroy() {
   gl_ = nullptr;
 }
 
-bool BufferArena::take(uint32_t index, uint64_t size, Range &out) {
+bool BufferArena::take(uint32_t index, uint64_t size, uint64_t alignment, Range &out) {
   Block &b = blocks_[index];
   for (auto it = b.free.begin(); it != b.free.end(); ++it) {
-    if (it->second < size) continue;
-    const uint64_t offset = it->first, left = it->second - size;
+    const uint64_t start = it->first, end = it->first + it->second;
+    const uint64_t offset = (start + alignment - 1) / alignment * alignment;
+    if (offset + size > end) continue;
     b.free.erase(it);
-    if (left) b.free.emplace(offset + size, left);
+    if (offset > start) b.free.emplace(start, offset - start);
+    if (offset + size < end) b.free.emplace(offset + size, end - offset - size);
     out = Range{b.buffer, b.map + offset, offset, size, 0, index};
     return true;
   }
   return false;
 }
 
-BufferArena::Range BufferArena::allocate(uint64_t size) {
+BufferArena::Range BufferArena::allocate(uint64_t size, uint64_t alignment) {
   size = std::max<uint64_t>((size + kAlignment - 1) / kAlignment * kAlignment, kAlignment);
   Range r;
   for (int attempt = 0; attempt < 2; ++attempt) {
     for (uint32_t i = 0; i < blocks_.size(); ++i)
-      if (blocks_[i].buffer && take(i, size, r)) return r;
+      if (blocks_[i].buffer && take(i, size, alignment, r)) return r;
     // Full: wait for retired ranges to come back before growing, when there are any.
     if (retired_.empty() || blocks_.size() < kBlocksBeforeWaiting) break;
     end_serial();
@@ -73,7 +75,7 @@ BufferArena::Range BufferArena::allocate(uint64_t size) {
     if (!blocks_[i].buffer) index = i; // reuse a released slot
   if (index == blocks_.size()) blocks_.push_back(std::move(b));
   else blocks_[index] = std::move(b);
-  take(index, size, r);
+  take(index, size, alignment, r);
   return r;
 }
 

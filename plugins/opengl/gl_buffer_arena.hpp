@@ -34,7 +34,11 @@ public:
   bool init(const NovemGL &gl, std::atomic<uint64_t> &allocations, std::atomic<uint64_t> &waits);
   void destroy(); // the context must be current
 
-  Range allocate(uint64_t size); // a new block when none has room; Range{} when GL fails
+  static constexpr uint64_t kAlignment = 256; // of every range's offset and size
+
+  // A new block when none has room; Range{} when GL fails. alignment: of the range's offset, a
+  // multiple of kAlignment.
+  Range allocate(uint64_t size, uint64_t alignment = kAlignment);
   void retire(const Range &range); // freed once its last use has completed
   bool busy(const Range &range) const { return range.last_use > completed_; }
   void use(Range &range) const { range.last_use = serial_; }
@@ -50,10 +54,9 @@ private:
     std::map<uint64_t, uint64_t> free; // offset -> size, coalesced
   };
   static constexpr uint64_t kBlockSize = 16ull << 20;
-  static constexpr uint64_t kAlignment = 256;
   static constexpr size_t kBlocksBeforeWaiting = 16; // grow freely up to 256 MiB, then wait for retired ranges
 
-  bool take(uint32_t block, uint64_t size, Range &out);
+  bool take(uint32_t block, uint64_t size, uint64_t alignment, Range &out);
   void give_back(const Range &range);
   void wait_oldest(); // blocks for the oldest serial in flight
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <numeric>
 
 #include "gl_log.hpp"
 #include "novem/driver_heap.hpp"
@@ -242,7 +243,11 @@ void Executor::destroy_buffer(const nv_cmd_destroy_buffer &a, const nv_cmd_heade
   if (it->second.range.buffer) {
     arena_.retire(it->second.range); // draws already issued may still read it
     for (uint32_t s = 0; s < slots_.size(); ++s) // GL must not keep reading it through the VAO
-      if (slots_[s].buffer == a.buffer) gl_.BindVertexBuffer(s, 0, 0, GLsizei(slots_[s].stride));
+      if (slots_[s].buffer == a.buffer) {
+        gl_.BindVertexBuffer(s, 0, 0, bound_[s].stride);
+        bound_[s] = {0, 0, bound_[s].stride};
+        vertex_dirty_ = true;
+      }
     if (index_.buffer == a.buffer && element_buffer_ == it->second.name) {
       gl_.VertexArrayElementBuffer(vao_, 0);
       element_buffer_ = 0;
@@ -275,7 +280,7 @@ void Executor::update_buffer(const nv_cmd_update_buffer &a, const nv_cmd_header 
     std::memcpy(b.range.map + a.offset, data, a.size);
     return;
   }
-  BufferArena::Range fresh = arena_.allocate(b.size);
+  BufferArena::Range fresh = b.alignment ? arena_.allocate(b.size, b.alignment) : arena_.allocate(b.size);
   if (!fresh.buffer) return;
   const bool keep = !(a.flags & NV_UPDATE_DISCARD) && (a.offset != 0 || a.size != b.size);
   if (keep) {
@@ -297,7 +302,7 @@ void Executor::update_buffer(const nv_cmd_update_buffer &a, const nv_cmd_header 
 
 void Executor::rebind_buffer(uint32_t handle) {
   for (uint32_t s = 0; s < slots_.size(); ++s)
-    if (slots_[s].buffer == handle) bind_vertex_buffer(s);
+    if (slots_[s].buffer == handle) vertex_dirty_ = true;
   if (index_.buffer == handle) element_buffer_ = ~GLuint(0); // bound again at the next indexed draw
 }
 
@@ -313,14 +318,114 @@ void Executor::mark_buffers_used() {
 void Executor::set_vertex_buffer(const nv_cmd_set_vertex_buffer &a, const nv_cmd_header *) {
   if (a.slot >= slots_.size()) return;
   slots_[a.slot] = {a.buffer, a.offset, a.stride};
-  bind_vertex_buffer(a.slot);
+  vertex_dirty_ = true;
+  if (!pending_.count.empty()) pending_.vertex_moved = true;
 }
 
-void Executor::bind_vertex_buffer(uint32_t slot) {
-  const Slot &s = slots_[slot];
-  auto it = buffers_.find(s.buffer);
-  if (it == buffers_.end()) gl_.BindVertexBuffer(slot, 0, 0, GLsizei(s.stride));
-  else gl_.BindVertexBuffer(slot, it->second.name, GLintptr(it->second.base + s.offset), GLsizei(s.stride));
+uint32_t Executor::pipeline_slots() const {
+  uint32_t slots = 0;
+  const nv_pipeline_desc &d = pipeline_->desc;
+  for (uint32_t i = 0; i < std::min<uint32_t>(d.attribute_count, NV_MAX_VERTEX_ATTRIBUTES); ++i)
+    if (d.attributes[i].binding < NV_MAX_VERTEX_BUFFERS) slots |= 1u << d.attributes[i].binding;
+  return slots;
+}
+
+Executor::VertexBindings Executor::wanted_vertex_buffers() {
+  VertexBindings want{};
+  for (uint32_t slots = pipeline_slots(); slots; slots &= slots - 1) {
+    const uint32_t slot = uint32_t(std::countr_zero(slots));
+    const Slot &s = slots_[slot];
+    auto it = buffers_.find(s.buffer);
+    if (it == buffers_.end()) {
+      want[slot] = {0, 0, GLsizei(s.stride)};
+      continue;
+    }
+    align_to_stride(it->second, s.stride);
+    want[slot] = {it->second.name, GLintptr(it->second.base + s.offset), GLsizei(s.stride)};
+  }
+  return want;
+}
+
+// Whether `want` is the bound bindings moved by a whole number of vertices, and by how many.
+bool Executor::vertex_shift(const VertexBindings &want, GLint &shift) const {
+  if (!bound_valid_ || !config_.state_cache) return false;
+  const uint32_t instanced = pipeline_->desc.instance_slots;
+  int64_t common = -1;
+  for (uint32_t slots = pipeline_slots(); slots; slots &= slots - 1) {
+    const uint32_t slot = uint32_t(std::countr_zero(slots));
+    const BoundSlot &w = want[slot], &b = bound_[slot];
+    if (w.name != b.name || w.stride != b.stride || w.offset < b.offset) return false;
+    const int64_t moved = int64_t(w.offset - b.offset);
+    if ((instanced >> slot & 1) || w.stride == 0 || !w.name) { // a shift does not move it
+      if (moved) return false;
+      continue;
+    }
+    if (moved % w.stride || (common >= 0 && common != moved / w.stride)) return false;
+    common = moved / w.stride;
+  }
+  if (common > INT32_MAX / 2) return false;
+  shift = GLint(std::max<int64_t>(common, 0));
+  return true;
+}
+
+// Binds what changed, each per-vertex slot as far back in its buffer as a common shift allows
+// (the lowest offset with its residue), so that later moves both ways need no binding either.
+void Executor::bind_vertex_buffers() {
+  if (!vertex_dirty_ && config_.state_cache) return;
+  vertex_dirty_ = false;
+  const VertexBindings want = wanted_vertex_buffers();
+  if (vertex_shift(want, vertex_shift_)) return;
+  const uint32_t used = pipeline_slots(), instanced = pipeline_->desc.instance_slots;
+  int64_t shift = INT32_MAX / 2;
+  for (uint32_t slots = used; slots; slots &= slots - 1) {
+    const uint32_t slot = uint32_t(std::countr_zero(slots));
+    if (!(instanced >> slot & 1) && want[slot].stride && want[slot].name)
+      shift = std::min<int64_t>(shift, want[slot].offset / want[slot].stride);
+  }
+  if (shift == INT32_MAX / 2) shift = 0;
+  for (uint32_t slots = used; slots; slots &= slots - 1) {
+    const uint32_t slot = uint32_t(std::countr_zero(slots));
+    BoundSlot b = want[slot];
+    if (!(instanced >> slot & 1) && b.name) b.offset -= GLintptr(shift * b.stride);
+    if (!config_.state_cache || !bound_valid_ || b.name != bound_[slot].name || b.offset != bound_[slot].offset ||
+        b.stride != bound_[slot].stride)
+      gl_.BindVertexBuffer(slot, b.name, b.offset, b.stride);
+    bound_[slot] = b;
+  }
+  bound_valid_ = true;
+  vertex_shift_ = GLint(shift);
+}
+
+void Executor::settle_vertex_moves() {
+  pending_.vertex_moved = false;
+  if (pending_.count.empty() || !vertex_dirty_) return;
+  GLint shift = 0;
+  if (vertex_shift(wanted_vertex_buffers(), shift)) {
+    vertex_shift_ = shift;
+    vertex_dirty_ = false;
+    mark_buffers_used(); // the new buffers are read by the run too
+    return;
+  }
+  flush_draws(); // issued with the bindings it was held for; the next draw binds anew
+}
+
+// A buffer bound with a stride that does not divide its start moves, once, to a range that
+// starts on a multiple of it (and of the arena's alignment), its bytes copied in GL's order.
+void Executor::align_to_stride(Buffer &b, uint32_t stride) {
+  if (!b.range.buffer || b.alignment || stride == 0 || b.base % stride == 0) return;
+  const uint64_t alignment = std::lcm(uint64_t(BufferArena::kAlignment), uint64_t(stride));
+  if (alignment > 4096) return;
+  BufferArena::Range fresh = arena_.allocate(b.size, alignment);
+  if (!fresh.buffer) return;
+  gl_.CopyNamedBufferSubData(b.range.buffer, fresh.buffer, GLintptr(b.range.offset), GLintptr(fresh.offset),
+                             GLsizeiptr(b.size));
+  arena_.use(b.range); // the copy reads it
+  arena_.use(fresh);   // and GL writes this one later: no CPU write into it before that is done
+  arena_.retire(b.range);
+  b.alignment = alignment;
+  b.range = fresh;
+  b.name = fresh.buffer;
+  b.base = fresh.offset; // an index buffer's offset is taken per draw, its name compared there
 }
 
 void Executor::set_constants(const nv_cmd_set_constants &a, const nv_cmd_header *h) {
@@ -804,6 +909,7 @@ bool Executor::prepare_draw() {
       if (!pushed_reads_[s].covers(pipeline_->uniform_reads[s])) constants_dirty_[s] = true;
   }
   if (!pipeline_) return false;
+  bind_vertex_buffers();
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
     if (constants_dirty_[s]) upload_constants(s, pipeline_->uniform_reads[s]);
   return true;
@@ -822,12 +928,13 @@ void Executor::flush_draws() {
                                     p.base_vertex.data());
   novem::bump(channel_.api_draw_calls);
   p.count.clear(), p.first.clear(), p.offset.clear(), p.base_vertex.clear();
+  p.vertex_moved = false;
   if (check_errors_) check_errors(NV_OP_DRAW);
 }
 
-void Executor::hold_arrays(const nv_cmd_draw &a) {
+void Executor::hold_arrays(GLint first, const nv_cmd_draw &a) {
   pending_.indexed = false;
-  pending_.first.push_back(GLint(a.first_vertex));
+  pending_.first.push_back(first);
   pending_.count.push_back(GLsizei(a.vertex_count));
 }
 
@@ -835,20 +942,22 @@ void Executor::hold_elements(const nv_cmd_draw_indexed &a, const void *offset) {
   pending_.indexed = true;
   pending_.count.push_back(GLsizei(a.index_count));
   pending_.offset.push_back(offset);
-  pending_.base_vertex.push_back(GLint(a.base_vertex));
+  pending_.base_vertex.push_back(GLint(std::clamp<int64_t>(int64_t(a.base_vertex) + vertex_shift_, INT32_MIN, INT32_MAX)));
 }
 
 void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
   if (!a.vertex_count) return;
   const bool single = a.instance_count <= 1;
-  if (single && !pending_.count.empty() && !pending_.indexed) return hold_arrays(a);
+  if (pending_.vertex_moved) settle_vertex_moves();
+  // A draw that joins a run has the run's vertex shift: no other command came between them.
+  const auto first = [&] { return GLint(std::min<int64_t>(int64_t(a.first_vertex) + vertex_shift_, INT32_MAX)); };
+  if (single && !pending_.count.empty() && !pending_.indexed) return hold_arrays(first(), a);
   flush_draws();
   if (!prepare_draw()) return;
   mark_buffers_used();
   unflushed_ = true;
-  if (single && config_.multi_draw) return hold_arrays(a);
-  gl_.DrawArraysInstanced(pipeline_->mode, GLint(a.first_vertex), GLsizei(a.vertex_count),
-                          GLsizei(std::max(a.instance_count, 1u)));
+  if (single && config_.multi_draw) return hold_arrays(first(), a);
+  gl_.DrawArraysInstanced(pipeline_->mode, first(), GLsizei(a.vertex_count), GLsizei(std::max(a.instance_count, 1u)));
   novem::bump(channel_.api_draw_calls);
   if (!config_.batching) finish();
 }
@@ -872,6 +981,7 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
     return;
   }
   const bool single = a.instance_count <= 1;
+  if (pending_.vertex_moved) settle_vertex_moves();
   const void *offset = reinterpret_cast<const void *>(uintptr_t(it->second.base + first));
   if (single && !pending_.count.empty() && pending_.indexed) return hold_elements(a, offset);
   flush_draws();
@@ -890,7 +1000,8 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
     return hold_elements(a, offset);
   }
   gl_.DrawElementsInstancedBaseVertex(pipeline_->mode, GLsizei(a.index_count), type, offset,
-                                      GLsizei(std::max(a.instance_count, 1u)), GLint(a.base_vertex));
+                                      GLsizei(std::max(a.instance_count, 1u)),
+                                      GLint(std::clamp<int64_t>(int64_t(a.base_vertex) + vertex_shift_, INT32_MIN, INT32_MAX)));
   novem::bump(channel_.api_draw_calls);
   if (!config_.batching) finish();
 }

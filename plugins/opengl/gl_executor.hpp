@@ -96,7 +96,8 @@ private:
   // A table entry: the handler, then (unless KHR_debug reports them) any GL error it raised.
   template <class Args, void (Executor::*Fn)(const Args &, const nv_cmd_header *)>
   static void run(Executor &ex, const nv_cmd_header *h) {
-    if (novem::ends_draw_run(h)) ex.flush_draws();
+    // SET_VERTEX_BUFFER is settled at the next draw (settle_vertex_moves).
+    if (novem::ends_draw_run(h) && h->opcode != NV_OP_SET_VERTEX_BUFFER) ex.flush_draws();
     (ex.*Fn)(novem::command_args<Args>(h), h);
     // While a run is held, its GL calls are checked when it is issued (flush_draws).
     if (ex.check_errors_ && ex.pending_.count.empty()) ex.check_errors(h->opcode);
@@ -106,12 +107,29 @@ private:
   bool is_target(uint32_t image) const;
   void apply_pipeline(const Pipeline &p);
   void apply_vertex_input(const nv_pipeline_desc &d);
-  void bind_vertex_buffer(uint32_t slot);
+  // The vertex buffers the pipeline reads, bound lazily: where the new bindings are the bound
+  // ones moved by a whole number of vertices (the same GL buffer object and strides, every
+  // per-vertex slot moved by the same count, per-instance and zero-stride slots in place),
+  // nothing is bound and the draws start vertex_shift_ vertices further on. Buffers share the
+  // arena's buffer objects, and a buffer first bound with a stride that does not divide its
+  // start moves once to one that does (align_to_stride), so switching between buffers of one
+  // stride (a DrawPrimitiveUP, a dynamic buffer and back) binds nothing and keeps a held run.
+  struct BoundSlot {
+    GLuint name = 0;
+    GLintptr offset = 0;
+    GLsizei stride = 0;
+  };
+  using VertexBindings = std::array<BoundSlot, NV_MAX_VERTEX_BUFFERS>;
+  uint32_t pipeline_slots() const; // the binding slots pipeline_'s attributes read
+  VertexBindings wanted_vertex_buffers();
+  bool vertex_shift(const VertexBindings &want, GLint &shift) const;
+  void bind_vertex_buffers();
+  void settle_vertex_moves(); // SET_VERTEX_BUFFERs inside a held run: shift, or issue the run
   bool prepare_draw(); // targets and pipeline; false when the draw cannot happen
   void finish();       // glFinish, counted: batching off
   // Issues the run held in pending_ (one glMultiDraw*, or one glDraw*) and checks its errors.
   void flush_draws();
-  void hold_arrays(const nv_cmd_draw &a);                                  // a draw joins the run
+  void hold_arrays(GLint first, const nv_cmd_draw &a);                     // a draw joins the run
   void hold_elements(const nv_cmd_draw_indexed &a, const void *offset);
   void pipeline_changed(uint32_t shader); // a shader went away or came back
   GLuint sampler(const nv_sampler_desc &desc, bool compare = false); // cached by desc and compare (ABI 5)
@@ -125,12 +143,14 @@ private:
     uint64_t base = 0; // where it starts in that buffer (suballocated: its range's offset)
     uint64_t size = 0;
     BufferArena::Range range; // suballocated only
+    uint64_t alignment = 0;   // of every range's start once align_to_stride moved it; 0: none
   };
   struct Slot {
     uint32_t buffer = 0, offset = 0, stride = 0;
   };
   void mark_buffers_used(); // the bound vertex and index buffers' ranges: read by this serial
   void rebind_buffer(uint32_t handle); // its GL buffer or base moved
+  void align_to_stride(Buffer &b, uint32_t stride);
   struct PendingFence {
     GLsync sync; // nullptr: nothing to wait for (lost device)
     uint64_t value;
@@ -159,6 +179,10 @@ private:
   void upload_constants(uint32_t stage, const novem::UniformFootprint &reads);
   std::unordered_map<uint32_t, Buffer> buffers_;
   std::array<Slot, NV_MAX_VERTEX_BUFFERS> slots_{};
+  VertexBindings bound_{};  // what the vertex array has bound (bound_valid_: meaningful)
+  bool bound_valid_ = false;
+  bool vertex_dirty_ = true; // slots_ changed since bound_
+  GLint vertex_shift_ = 0;   // vertices the draws start further on than bound_ says
   nv_cmd_set_index_buffer index_{};
   GLuint element_buffer_ = 0; // the GL buffer bound as the VAO's GL_ELEMENT_ARRAY_BUFFER
 
@@ -225,6 +249,7 @@ private:
     std::vector<GLint> first;              // arrays: first vertex
     std::vector<const void *> offset;      // elements: byte offset into the element buffer
     std::vector<GLint> base_vertex;        // elements
+    bool vertex_moved = false;             // SET_VERTEX_BUFFER came after the run's last draw
   };
   PendingDraws pending_;
 };

@@ -648,7 +648,7 @@ uint32_t quadrant_pixel(Device &dev, uint32_t target, int q) {
   return dev.pixel(target, (q & 1) ? kSize * 3 / 4 : kSize / 4, (q & 2) ? kSize * 3 / 4 : kSize / 4);
 }
 
-TEST_CASE("multi-draw: consecutive draws are one API draw call, and any other command but a NOOVERWRITE update or a Vulkan vertex shift ends the run") {
+TEST_CASE("multi-draw: consecutive draws are one API draw call, and any other command but a NOOVERWRITE update or a vertex shift ends the run") {
   each_plugin([](const std::string &name, const nv_plugin *api) {
     for (const char *multi : {"1", "0"}) {
       const bool on = std::string(multi) == "1";
@@ -685,9 +685,8 @@ TEST_CASE("multi-draw: consecutive draws are one API draw call, and any other co
       for (int q = 0; q < 4; ++q) CHECK(quadrant_pixel(dev, target, q) == kQuadrantColors[q]);
       CHECK(calls() - before == (on ? 2u : 4u));
 
-      // A vertex-buffer bind that moves along the bound buffer by whole vertices: the Vulkan
-      // plugin keeps the run (its vertex shift), GL records the run first. A bind with another
-      // stride ends the run on both.
+      // A vertex-buffer bind that moves along the bound buffer by whole vertices keeps the run
+      // (the plugins' vertex shift); a bind with another stride ends it.
       struct Padded {
         Vertex v;
         uint32_t pad;
@@ -710,7 +709,7 @@ TEST_CASE("multi-draw: consecutive draws are one API draw call, and any other co
           dev.push(NV_OP_DRAW, nv_cmd_draw{6 * (q & 1), 6, 1}); // quadrants 0, 1, then 2, 3 from the new binding
         }
         for (int q = 0; q < 4; ++q) CHECK(quadrant_pixel(dev, target, q) == kQuadrantColors[q]);
-        CHECK(calls() - before == (!on ? 4u : same_stride && name == "vulkan" ? 1u : 2u));
+        CHECK(calls() - before == (!on ? 4u : same_stride ? 1u : 2u));
       }
       dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
 

@@ -7,8 +7,8 @@
 // with NV_UPDATE_NO_OVERWRITE: it never moves the buffer, and by D3D9's contract
 // (D3DLOCK_NOOVERWRITE) writes no byte a queued draw reads, so DrawPrimitiveUP and dynamic
 // buffers appended with NOOVERWRITE keep their runs. A plugin that can draw across a
-// SET_VERTEX_BUFFER without a new binding may keep the run through it too (the Vulkan plugin's
-// vertex shift); it decides at the next draw.
+// SET_VERTEX_BUFFER without a new binding may keep the run through it too (both plugins' vertex
+// shift); it decides at the next draw.
 #pragma once
 
 #include "novem/ring.hpp"
