@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace driver_floor {
 
@@ -25,6 +26,24 @@ inline void triangle(uint32_t i, float (&x)[3], float (&y)[3]) {
 }
 
 inline uint32_t triangle_color(uint32_t i) { return 0xff000000u | (i * 0x00371d53u & 0x00ffffffu); }
+
+struct UvVertex {
+  float x, y, z, u, v;
+};
+
+// novem-bench's kGrid x kGrid triangles, as position + colour and as position + texture
+// coordinates.
+inline void bench_triangles(std::vector<ColorVertex> &colored, std::vector<UvVertex> &uv) {
+  for (uint32_t i = 0; i < kGrid * kGrid; ++i) {
+    float x[3], y[3];
+    triangle(i, x, y);
+    const float u[3] = {0, 1, 0}, v[3] = {0, 0, 1};
+    for (int k = 0; k < 3; ++k) {
+      colored.push_back({x[k], y[k], 0.5f, triangle_color(i)});
+      uv.push_back({x[k], y[k], 0.5f, u[k], v[k]});
+    }
+  }
+}
 
 // One API's floor: every object made at construction, then whole frames of a workload.
 class Floor {

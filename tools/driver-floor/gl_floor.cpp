@@ -283,20 +283,9 @@ private:
   // novem-bench's 256 triangles: position + colour (followed by the vertex ring), and position +
   // texture coordinates; a vertex array for each.
   void make_vertices() {
-    struct UvVertex {
-      float x, y, z, u, v;
-    };
     std::vector<ColorVertex> colored;
     std::vector<UvVertex> uv;
-    for (uint32_t i = 0; i < kGrid * kGrid; ++i) {
-      float x[3], y[3];
-      triangle(i, x, y);
-      const float u[3] = {0, 1, 0}, v[3] = {0, 0, 1};
-      for (int k = 0; k < 3; ++k) {
-        colored.push_back({x[k], y[k], 0.5f, triangle_color(i)});
-        uv.push_back({x[k], y[k], 0.5f, u[k], v[k]});
-      }
-    }
+    bench_triangles(colored, uv);
     const size_t used = colored.size() * sizeof colored[0];
     const size_t ring = size_t(kInFlight) * kDraws * 3 * sizeof colored[0];
     vertex_ring_ = reinterpret_cast<ColorVertex *>(mapped_buffer(used + ring, colored.data(), used, color_vertices_));

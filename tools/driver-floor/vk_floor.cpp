@@ -331,21 +331,9 @@ private:
   // novem-bench's 256 triangles: position + colour (followed by the vertex ring: room for every
   // draw of every frame in flight), and position + texture coordinates.
   void make_vertices() {
-    struct UvVertex {
-      float x, y, z, u, v;
-    };
     std::vector<ColorVertex> colored;
     std::vector<UvVertex> uv;
-    for (uint32_t i = 0; i < kGrid * kGrid; ++i) {
-      float x[3], y[3];
-      triangle(i, x, y);
-      const uint32_t color = triangle_color(i);
-      const float u[3] = {0, 1, 0}, v[3] = {0, 0, 1};
-      for (int k = 0; k < 3; ++k) {
-        colored.push_back({x[k], y[k], 0.5f, color});
-        uv.push_back({x[k], y[k], 0.5f, u[k], v[k]});
-      }
-    }
+    bench_triangles(colored, uv);
     const size_t used = colored.size() * sizeof colored[0], ring = size_t(kInFlight) * kDraws * 3 * sizeof colored[0];
     void *mapped = nullptr;
     color_vertices_ = buffer(colored.data(), used, used + ring, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &mapped);
