@@ -244,7 +244,7 @@ void Executor::destroy_buffer(const nv_cmd_destroy_buffer &a, const nv_cmd_heade
     arena_.retire(it->second.range); // draws already issued may still read it
     for (uint32_t s = 0; s < slots_.size(); ++s) // GL must not keep reading it through the VAO
       if (slots_[s].buffer == a.buffer) {
-        gl_.BindVertexBuffer(s, 0, 0, bound_[s].stride);
+        gl_.BindVertexBuffer(s, 0, 0, GLsizei(bound_[s].stride));
         bound_[s] = {0, 0, bound_[s].stride};
         vertex_dirty_ = true;
       }
@@ -337,71 +337,48 @@ Executor::VertexBindings Executor::wanted_vertex_buffers() {
     const Slot &s = slots_[slot];
     auto it = buffers_.find(s.buffer);
     if (it == buffers_.end()) {
-      want[slot] = {0, 0, GLsizei(s.stride)};
+      want[slot] = {0, 0, s.stride};
       continue;
     }
     align_to_stride(it->second, s.stride);
-    want[slot] = {it->second.name, GLintptr(it->second.base + s.offset), GLsizei(s.stride)};
+    want[slot] = {it->second.name, it->second.base + s.offset, s.stride};
   }
   return want;
 }
 
-// Whether `want` is the bound bindings moved by a whole number of vertices, and by how many.
-bool Executor::vertex_shift(const VertexBindings &want, GLint &shift) const {
-  if (!bound_valid_ || !config_.state_cache) return false;
-  const uint32_t instanced = pipeline_->desc.instance_slots;
-  int64_t common = -1;
-  for (uint32_t slots = pipeline_slots(); slots; slots &= slots - 1) {
-    const uint32_t slot = uint32_t(std::countr_zero(slots));
-    const BoundSlot &w = want[slot], &b = bound_[slot];
-    if (w.name != b.name || w.stride != b.stride || w.offset < b.offset) return false;
-    const int64_t moved = int64_t(w.offset - b.offset);
-    if ((instanced >> slot & 1) || w.stride == 0 || !w.name) { // a shift does not move it
-      if (moved) return false;
-      continue;
-    }
-    if (moved % w.stride || (common >= 0 && common != moved / w.stride)) return false;
-    common = moved / w.stride;
-  }
-  if (common > INT32_MAX / 2) return false;
-  shift = GLint(std::max<int64_t>(common, 0));
-  return true;
+// How many vertices further on than the bound bindings `want` starts, if it is them moved
+// (novem::vertex_shift); never without the state cache.
+std::optional<uint32_t> Executor::vertex_shift(const VertexBindings &want) const {
+  if (!bound_valid_ || !config_.state_cache) return std::nullopt;
+  return novem::vertex_shift(bound_.data(), want.data(), pipeline_slots(), pipeline_->desc.instance_slots);
 }
 
-// Binds what changed, each per-vertex slot as far back in its buffer as a common shift allows
-// (the lowest offset with its residue), so that later moves both ways need no binding either.
+// Binds the slots that changed, each as far back in its buffer as a common shift allows.
 void Executor::bind_vertex_buffers() {
   if (!vertex_dirty_ && config_.state_cache) return;
   vertex_dirty_ = false;
   const VertexBindings want = wanted_vertex_buffers();
-  if (vertex_shift(want, vertex_shift_)) return;
-  const uint32_t used = pipeline_slots(), instanced = pipeline_->desc.instance_slots;
-  int64_t shift = INT32_MAX / 2;
-  for (uint32_t slots = used; slots; slots &= slots - 1) {
-    const uint32_t slot = uint32_t(std::countr_zero(slots));
-    if (!(instanced >> slot & 1) && want[slot].stride && want[slot].name)
-      shift = std::min<int64_t>(shift, want[slot].offset / want[slot].stride);
+  if (std::optional<uint32_t> shift = vertex_shift(want)) {
+    vertex_shift_ = *shift;
+    return;
   }
-  if (shift == INT32_MAX / 2) shift = 0;
-  for (uint32_t slots = used; slots; slots &= slots - 1) {
-    const uint32_t slot = uint32_t(std::countr_zero(slots));
-    BoundSlot b = want[slot];
-    if (!(instanced >> slot & 1) && b.name) b.offset -= GLintptr(shift * b.stride);
-    if (!config_.state_cache || !bound_valid_ || b.name != bound_[slot].name || b.offset != bound_[slot].offset ||
-        b.stride != bound_[slot].stride)
-      gl_.BindVertexBuffer(slot, b.name, b.offset, b.stride);
+  const uint32_t slots = pipeline_slots(), instanced = pipeline_->desc.instance_slots;
+  vertex_shift_ = novem::lowest_vertex_shift(want.data(), slots, instanced);
+  for (uint32_t left = slots; left; left &= left - 1) {
+    const uint32_t slot = uint32_t(std::countr_zero(left));
+    const novem::VertexBinding b = novem::shifted_binding(want[slot], slot, instanced, vertex_shift_);
+    if (!config_.state_cache || !bound_valid_ || !(b == bound_[slot]))
+      gl_.BindVertexBuffer(slot, GLuint(b.buffer), GLintptr(b.offset), GLsizei(b.stride));
     bound_[slot] = b;
   }
   bound_valid_ = true;
-  vertex_shift_ = GLint(shift);
 }
 
 void Executor::settle_vertex_moves() {
   pending_.vertex_moved = false;
   if (pending_.count.empty() || !vertex_dirty_) return;
-  GLint shift = 0;
-  if (vertex_shift(wanted_vertex_buffers(), shift)) {
-    vertex_shift_ = shift;
+  if (std::optional<uint32_t> shift = vertex_shift(wanted_vertex_buffers())) {
+    vertex_shift_ = *shift;
     vertex_dirty_ = false;
     mark_buffers_used(); // the new buffers are read by the run too
     return;

@@ -21,6 +21,7 @@
 #include "gl_upload_ring.hpp"
 #include "novem/cache_file.hpp"
 #include "novem/draw_run.hpp"
+#include "novem/vertex_shift.hpp"
 #include "novem/worker.hpp"
 
 namespace novem_gl {
@@ -114,15 +115,10 @@ private:
   // arena's buffer objects, and a buffer first bound with a stride that does not divide its
   // start moves once to one that does (align_to_stride), so switching between buffers of one
   // stride (a DrawPrimitiveUP, a dynamic buffer and back) binds nothing and keeps a held run.
-  struct BoundSlot {
-    GLuint name = 0;
-    GLintptr offset = 0;
-    GLsizei stride = 0;
-  };
-  using VertexBindings = std::array<BoundSlot, NV_MAX_VERTEX_BUFFERS>;
+  using VertexBindings = std::array<novem::VertexBinding, NV_MAX_VERTEX_BUFFERS>; // by slot
   uint32_t pipeline_slots() const; // the binding slots pipeline_'s attributes read
   VertexBindings wanted_vertex_buffers();
-  bool vertex_shift(const VertexBindings &want, GLint &shift) const;
+  std::optional<uint32_t> vertex_shift(const VertexBindings &want) const;
   void bind_vertex_buffers();
   void settle_vertex_moves(); // SET_VERTEX_BUFFERs inside a held run: shift, or issue the run
   bool prepare_draw(); // targets and pipeline; false when the draw cannot happen
@@ -182,7 +178,7 @@ private:
   VertexBindings bound_{};  // what the vertex array has bound (bound_valid_: meaningful)
   bool bound_valid_ = false;
   bool vertex_dirty_ = true; // slots_ changed since bound_
-  GLint vertex_shift_ = 0;   // vertices the draws start further on than bound_ says
+  uint32_t vertex_shift_ = 0; // vertices the draws start further on than bound_ says
   nv_cmd_set_index_buffer index_{};
   GLuint element_buffer_ = 0; // the GL buffer bound as the VAO's GL_ELEMENT_ARRAY_BUFFER
 

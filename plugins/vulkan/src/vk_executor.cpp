@@ -411,19 +411,21 @@ void Executor::bind_vertex_buffers(VkCommandBuffer cmd) {
     vertex_shift_ = *shift;
     return;
   }
-  // Bound as far back in the VkBuffers as a common shift allows (each per-vertex slot at the
-  // lowest offset with its residue), so that later moves back and forth need no binding either.
-  // No sizes: each binding reaches the end of its VkBuffer.
-  VkDeviceSize shift = VkDeviceSize(INT32_MAX / 2);
-  for (uint32_t slot = 0; slot < want.count; ++slot)
-    if (!(desc_.instance_slots >> slot & 1) && want.strides[slot]) shift = std::min(shift, want.offsets[slot] / want.strides[slot]);
-  if (shift == VkDeviceSize(INT32_MAX / 2)) shift = 0;
-  bound_vertex_ = want;
-  for (uint32_t slot = 0; slot < want.count; ++slot)
-    if (!(desc_.instance_slots >> slot & 1)) bound_vertex_.offsets[slot] -= shift * want.strides[slot];
-  device_->vk().CmdBindVertexBuffers2(cmd, 0, want.count, bound_vertex_.handles, bound_vertex_.offsets, nullptr,
-                                      bound_vertex_.strides);
-  vertex_shift_ = uint32_t(shift);
+  // Bound as far back in the VkBuffers as a common shift allows. No sizes: each binding
+  // reaches the end of its VkBuffer.
+  const uint32_t slots = (1u << want.count) - 1, instanced = desc_.instance_slots;
+  vertex_shift_ = novem::lowest_vertex_shift(want.slots, slots, instanced);
+  VkBuffer handles[NV_MAX_VERTEX_BUFFERS];
+  VkDeviceSize offsets[NV_MAX_VERTEX_BUFFERS], strides[NV_MAX_VERTEX_BUFFERS];
+  bound_vertex_.count = want.count;
+  for (uint32_t slot = 0; slot < want.count; ++slot) {
+    const novem::VertexBinding &b = bound_vertex_.slots[slot] =
+        novem::shifted_binding(want.slots[slot], slot, instanced, vertex_shift_);
+    handles[slot] = reinterpret_cast<VkBuffer>(b.buffer);
+    offsets[slot] = b.offset;
+    strides[slot] = b.stride;
+  }
+  device_->vk().CmdBindVertexBuffers2(cmd, 0, want.count, handles, offsets, nullptr, strides);
 }
 
 Executor::VertexBuffers Executor::wanted_vertex_buffers() {
@@ -437,9 +439,9 @@ Executor::VertexBuffers Executor::wanted_vertex_buffers() {
       index_dirty_ = true;
     if (!b) b = null_buffer_.get();
     b->mark_used(id);
-    want.handles[slot] = b->handle();
-    want.offsets[slot] = b->offset() + (b == null_buffer_.get() ? 0 : vertex_[slot].offset);
-    want.strides[slot] = b == null_buffer_.get() ? 0 : vertex_[slot].stride;
+    const bool null = b == null_buffer_.get();
+    want.slots[slot] = {reinterpret_cast<uint64_t>(b->handle()), b->offset() + (null ? 0 : vertex_[slot].offset),
+                        null ? 0 : vertex_[slot].stride};
     want.count = slot + 1;
   }
   return want;
@@ -457,29 +459,11 @@ void Executor::settle_vertex_moves() {
   flush_draws(); // recorded with the bindings it was made for; the next draw binds anew
 }
 
-// How many vertices further on than the bound bindings `want` starts, if `want` is them moved by
-// a whole number of vertices: the same VkBuffers and strides, every per-vertex slot moved by the
-// same count of its own stride, every per-instance or zero-stride slot (which a shift does not
-// move) in place.
+// How many vertices further on than the bound bindings `want` starts, if it is them moved
+// (novem::vertex_shift); never without dirty tracking.
 std::optional<uint32_t> Executor::vertex_shift(const VertexBuffers &want) const {
-  const VertexBuffers &was = bound_vertex_;
-  if (!options_.dirty_state || want.count != was.count) return std::nullopt;
-  std::optional<VkDeviceSize> shift;
-  for (uint32_t slot = 0; slot < want.count; ++slot) {
-    if (want.handles[slot] != was.handles[slot] || want.strides[slot] != was.strides[slot] ||
-        want.offsets[slot] < was.offsets[slot])
-      return std::nullopt;
-    const VkDeviceSize moved = want.offsets[slot] - was.offsets[slot], stride = want.strides[slot];
-    if ((desc_.instance_slots >> slot & 1) || stride == 0) { // the shift does not move it
-      if (moved) return std::nullopt;
-      continue;
-    }
-    if (moved % stride || (shift && *shift != moved / stride)) return std::nullopt;
-    shift = moved / stride;
-  }
-  // Kept well inside a draw's (signed) vertex offset.
-  if (shift && *shift > VkDeviceSize(INT32_MAX / 2)) return std::nullopt;
-  return uint32_t(shift.value_or(0));
+  if (!options_.dirty_state || want.count != bound_vertex_.count) return std::nullopt;
+  return novem::vertex_shift(bound_vertex_.slots, want.slots, (1u << want.count) - 1, desc_.instance_slots);
 }
 
 Buffer *Executor::bind_index_buffer(VkCommandBuffer cmd) {

@@ -12,6 +12,7 @@
 
 #include "novem/draw_run.hpp"
 #include "novem/spirv_uniforms.hpp"
+#include "novem/vertex_shift.hpp"
 #include "novem/worker.hpp"
 #include "vk_barrier.hpp"
 #include "vk_common.hpp"
@@ -104,11 +105,9 @@ private:
   void submit_and_wait();           // submit(), then wait for everything in flight
   bool bind_pipeline(VkCommandBuffer cmd);
   void bind_vertex_buffers(VkCommandBuffer cmd);
-  struct VertexBuffers { // vertex-buffer bindings as vkCmdBindVertexBuffers2 takes them
+  struct VertexBuffers { // the bindings of slots 0 .. count - 1 (novem/vertex_shift.hpp)
     uint32_t count = 0;
-    VkBuffer handles[NV_MAX_VERTEX_BUFFERS] = {};
-    VkDeviceSize offsets[NV_MAX_VERTEX_BUFFERS] = {};
-    VkDeviceSize strides[NV_MAX_VERTEX_BUFFERS] = {};
+    novem::VertexBinding slots[NV_MAX_VERTEX_BUFFERS];
   };
   std::optional<uint32_t> vertex_shift(const VertexBuffers &want) const;
   // The bindings the pipeline's slots want now (each buffer marked used by the recording batch).
