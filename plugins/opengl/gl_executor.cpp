@@ -255,6 +255,9 @@ void Executor::destroy_buffer(const nv_cmd_destroy_buffer &a, const nv_cmd_heade
   } else {
     gl_.DeleteBuffers(1, &it->second.name); // GL unbinds it from the vertex array
     if (it->second.name == element_buffer_) element_buffer_ = 0;
+    // GL may give its name to a later buffer: no slot may look bound to it.
+    for (novem::VertexBinding &b : bound_)
+      if (b.buffer == it->second.name) b = {0, 0, b.stride}, vertex_dirty_ = true;
   }
   buffers_.erase(it);
 }

@@ -448,6 +448,33 @@ TEST_CASE("UPDATE_CONSTANTS writes part of a stage's block and keeps the rest") 
   });
 }
 
+// The plugins bind vertex buffers at the draw and skip a binding they think is there: a buffer
+// destroyed and another made after it (which GL may give the same name) must still be bound.
+TEST_CASE("vertex buffers: one destroyed and another made draw their own vertices, with and without suballocation") {
+  each_plugin([](const std::string &name, const nv_plugin *api) {
+    for (const char *value : {"1", "0"}) {
+      INFO("suballocation " << value);
+      ScopedEnv env;
+      env.set("NOVEM_CACHE_DIR", "");
+      env.set(name == "vulkan" ? "NOVEM_VK_SUBALLOC" : "NOVEM_GL_SUBALLOC", value);
+      Device dev(api);
+      const uint32_t target = dev.target();
+      const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_color"), ps = dev.shader(NV_STAGE_PIXEL, "ps_color");
+      dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
+      uint32_t colors[3] = {0xFF0000FFu, kRed, 0xFF00FF00u};
+      for (uint32_t color : colors) {
+        dev.clear(kBlackF);
+        const uint32_t vb = dev.quad(color);
+        dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
+        dev.draw();
+        CHECK(dev.centre(target) == color);
+        dev.push(NV_OP_DESTROY_BUFFER, nv_cmd_destroy_buffer{vb});
+      }
+      dev.close();
+    }
+  });
+}
+
 TEST_CASE("suballocation: many buffers share a few device allocations") {
   each_plugin([](const std::string &name, const nv_plugin *api) {
     auto run = [&](const char *value) {
