@@ -44,6 +44,7 @@ bool BufferArena::take(uint32_t index, uint64_t size, uint64_t alignment, Range 
 }
 
 BufferArena::Range BufferArena::allocate(uint64_t size, uint64_t alignment) {
+  alignment = std::max(alignment, kAlignment);
   size = std::max<uint64_t>((size + kAlignment - 1) / kAlignment * kAlignment, kAlignment);
   Range r;
   for (int attempt = 0; attempt < 2; ++attempt) {

@@ -37,7 +37,7 @@ public:
   static constexpr uint64_t kAlignment = 256; // of every range's offset and size
 
   // A new block when none has room; Range{} when GL fails. alignment: of the range's offset, a
-  // multiple of kAlignment.
+  // multiple of kAlignment (0: kAlignment).
   Range allocate(uint64_t size, uint64_t alignment = kAlignment);
   void retire(const Range &range); // freed once its last use has completed
   bool busy(const Range &range) const { return range.last_use > completed_; }

@@ -283,7 +283,7 @@ void Executor::update_buffer(const nv_cmd_update_buffer &a, const nv_cmd_header 
     std::memcpy(b.range.map + a.offset, data, a.size);
     return;
   }
-  BufferArena::Range fresh = b.alignment ? arena_.allocate(b.size, b.alignment) : arena_.allocate(b.size);
+  BufferArena::Range fresh = arena_.allocate(b.size, b.alignment);
   if (!fresh.buffer) return;
   const bool keep = !(a.flags & NV_UPDATE_DISCARD) && (a.offset != 0 || a.size != b.size);
   if (keep) {
@@ -885,6 +885,7 @@ bool Executor::prepare_draw() {
     if (!pipeline_) return false;
     apply_pipeline(*pipeline_);
     pipeline_dirty_ = false;
+    vertex_dirty_ = true; // its attributes may read other slots, or read them per instance
     for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
       if (!pushed_reads_[s].covers(pipeline_->uniform_reads[s])) constants_dirty_[s] = true;
   }

@@ -866,6 +866,28 @@ void scene_vertex_buffer_stride20(TestDevice &dev) {
   });
 }
 
+// A stream set while the pipeline reads only stream 0, then a pipeline that reads stream 1 too:
+// the second draw must read the colours from stream 1 (plugins that bind streams at the draw
+// must bind the slots a new pipeline reads).
+void scene_stream_for_a_later_pipeline(TestDevice &dev) {
+  Scene s(dev);
+  std::vector<Vertex> v = quad(0, 0, 32, 64, 0.5f, kRed), right = quad(32, 0, 64, 64, 0.5f, kRed);
+  v.insert(v.end(), right.begin(), right.end());
+  const std::vector<uint32_t> blue(12, kBlue);
+  const uint32_t vb = dev.create_buffer(v), cb = dev.create_buffer(blue.data(), blue.size() * 4);
+  dev.clear_all(kBlackF);
+  dev.set_pipeline(color_pipeline(s.vs, s.ps)); // stream 0 only
+  dev.set_vertex_buffer(vb);
+  dev.set_vertex_buffer(cb, 0, 4, 1); // not read yet
+  dev.draw(0, 6);                     // red
+  nv_pipeline_desc two = color_pipeline(s.vs, s.ps);
+  two.attributes[1] = nv_vertex_attribute{1, 1, NV_FORMAT_B8G8R8A8_UNORM, 0, 0};
+  dev.set_pipeline(two); // no stream set since
+  dev.draw(6, 6);        // blue, from stream 1
+  auto img = dev.read(s.target);
+  check_image(img, [](int x, int) { return x < 32 ? kRed : kBlue; });
+}
+
 
 // ---- textures (ABI 3) ----
 
@@ -1209,6 +1231,7 @@ CONTRACT_SCENE("index buffer update between indexed draws", scene_index_update)
 CONTRACT_SCENE("two vertex streams", scene_two_streams)
 CONTRACT_SCENE("vertex buffers: moves between buffers and offsets", scene_vertex_buffer_moves)
 CONTRACT_SCENE("vertex buffers: 20-byte vertices, a buffer written again after a draw", scene_vertex_buffer_stride20)
+CONTRACT_SCENE("vertex buffers: a stream set before the pipeline that reads it", scene_stream_for_a_later_pipeline)
 CONTRACT_SCENE("texture: point sampling, two levels, row pitch", scene_texture_point)
 CONTRACT_SCENE("texture: MIPFILTER NONE on max_mip_level 1", scene_texture_max_level)
 CONTRACT_SCENE("texture: unbound slot and alpha-one images", scene_texture_unbound_and_alpha_one)

@@ -45,7 +45,7 @@ Buffer::Slice Buffer::create_slice(const BatchQueue &batches) {
     s.in_slab = true;
     return s;
   }
-  s.range = alignment_ ? allocator_.allocate_range(size_, alignment_) : allocator_.allocate_range(size_);
+  s.range = allocator_.allocate_range(size_, alignment_);
   s.buffer = s.range.buffer;
   s.offset = s.range.offset;
   s.mapped = s.range.memory.mapped;

@@ -72,7 +72,7 @@ public:
   // Host-visible (Upload) memory for a buffer of `size` bytes with kRangeUsage: a range of a
   // block's shared VkBuffer where suballocation is on and the size fits a block, else a VkBuffer
   // of its own. Throws VkError when no memory fits.
-  // alignment: of the range's start in the shared VkBuffer (at least 256).
+  // alignment: of the range's start in the shared VkBuffer; never less than 256.
   BufferRange allocate_range(VkDeviceSize size, VkDeviceSize alignment = 256);
   void free_range(BufferRange &range);
 

@@ -44,6 +44,7 @@ TextureSetCache::TextureSetCache(const Device &device, VkDescriptorSetLayout lay
   ci.pPoolSizes = &size;
   check(device_.vk().CreateDescriptorPool(device_.handle(), &ci, nullptr, &pool_), "vkCreateDescriptorPool");
   index_.reserve(kCapacity);
+  for (uint32_t e = kCapacity; e-- > 0;) free_.push_back(e); // entry 0 first
 }
 
 TextureSetCache::~TextureSetCache() { device_.vk().DestroyDescriptorPool(device_.handle(), pool_, nullptr); }
@@ -64,6 +65,7 @@ uint32_t TextureSetCache::get(const BatchQueue &batches, const VkDescriptorImage
   VkResult r = device_.vk().AllocateDescriptorSets(device_.handle(), &ai, &entry.set);
   if (r == VK_ERROR_OUT_OF_POOL_MEMORY || r == VK_ERROR_FRAGMENTED_POOL) {
     entry.set = VK_NULL_HANDLE;
+    free_.push_back(e);
     return kNone;
   }
   check(r, "vkAllocateDescriptorSets");
@@ -71,7 +73,19 @@ uint32_t TextureSetCache::get(const BatchQueue &batches, const VkDescriptorImage
   entry.infos.assign(infos, infos + count_);
   entry.last_use = batches.recording_id();
   index_.emplace(Key{entry.infos.data(), count_}, e);
+  index_views(e);
   return e;
+}
+
+// The entry under each view it names once (the default textures' views fill many slots).
+void TextureSetCache::index_views(uint32_t e) {
+  Entry &entry = entries_[e];
+  for (uint32_t i = 0; i < count_; ++i) {
+    const VkImageView view = entry.infos[i].imageView;
+    bool seen = false;
+    for (uint32_t j = 0; j < i && !seen; ++j) seen = entry.infos[j].imageView == view;
+    if (!seen) entry.views.push_back(by_view_.emplace(view, e));
+  }
 }
 
 void TextureSetCache::touch(const BatchQueue &batches, uint32_t entry) {
@@ -80,36 +94,36 @@ void TextureSetCache::touch(const BatchQueue &batches, uint32_t entry) {
 
 bool TextureSetCache::forget(const BatchQueue &batches, VkImageView view) {
   bool any = false;
-  for (uint32_t e = 0; e < kCapacity; ++e) {
-    const std::vector<VkDescriptorImageInfo> &infos = entries_[e].infos;
-    for (const VkDescriptorImageInfo &info : infos) {
-      if (info.imageView != view) continue;
-      drop(batches, e);
-      any = true;
-      break;
-    }
+  for (auto it = by_view_.find(view); it != by_view_.end(); it = by_view_.find(view)) {
+    drop(batches, it->second); // erases it from by_view_
+    any = true;
   }
   return any;
 }
 
 // A free entry; else the one no batch has used for longest, dropped; else kNone.
 uint32_t TextureSetCache::free_entry(const BatchQueue &batches) {
-  uint32_t oldest = kNone;
-  for (uint32_t e = 0; e < kCapacity; ++e) {
-    if (entries_[e].infos.empty()) return e;
-    if (!batches.in_use(entries_[e].last_use) && (oldest == kNone || entries_[e].last_use < entries_[oldest].last_use))
-      oldest = e;
+  if (free_.empty()) {
+    uint32_t oldest = kNone;
+    for (uint32_t e = 0; e < kCapacity; ++e)
+      if (!batches.in_use(entries_[e].last_use) && (oldest == kNone || entries_[e].last_use < entries_[oldest].last_use))
+        oldest = e;
+    if (oldest == kNone) return kNone;
+    drop(batches, oldest);
   }
-  if (oldest != kNone) drop(batches, oldest);
-  return oldest;
+  const uint32_t e = free_.back();
+  free_.pop_back();
+  return e;
 }
 
 void TextureSetCache::drop(const BatchQueue &batches, uint32_t e) {
   Entry &entry = entries_[e];
   index_.erase(Key{entry.infos.data(), count_});
+  for (ViewIndex::iterator it : entry.views) by_view_.erase(it);
   if (batches.in_use(entry.last_use)) retired_.push_back({entry.set, entry.last_use});
   else device_.vk().FreeDescriptorSets(device_.handle(), pool_, 1, &entry.set);
   entry = Entry{};
+  free_.push_back(e);
 }
 
 void TextureSetCache::free_retired(const BatchQueue &batches) {

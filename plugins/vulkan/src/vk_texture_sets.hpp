@@ -45,10 +45,12 @@ public:
   bool forget(const BatchQueue &batches, VkImageView view);
 
 private:
+  using ViewIndex = std::unordered_multimap<VkImageView, uint32_t>; // view → entry naming it
   struct Entry {
     VkDescriptorSet set = VK_NULL_HANDLE;
     BatchId last_use = 0;
     std::vector<VkDescriptorImageInfo> infos; // what the set holds; empty: the entry is free
+    std::vector<ViewIndex::iterator> views;   // its places in by_view_, one per distinct view
   };
   struct Key { // the infos an entry holds, found through the entry
     const VkDescriptorImageInfo *infos;
@@ -59,6 +61,7 @@ private:
     size_t operator()(const Key &k) const;
   };
   uint32_t free_entry(const BatchQueue &batches);
+  void index_views(uint32_t entry);
   void drop(const BatchQueue &batches, uint32_t entry);
   void free_retired(const BatchQueue &batches);
 
@@ -68,6 +71,8 @@ private:
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
   std::vector<Entry> entries_;                       // kCapacity of them
   std::unordered_map<Key, uint32_t, KeyHash> index_; // → entry
+  ViewIndex by_view_;                                // for forget
+  std::vector<uint32_t> free_;                       // entries holding nothing
   struct Retired {
     VkDescriptorSet set;
     BatchId last_use;
