@@ -97,8 +97,7 @@ private:
   // A table entry: the handler, then (unless KHR_debug reports them) any GL error it raised.
   template <class Args, void (Executor::*Fn)(const Args &, const nv_cmd_header *)>
   static void run(Executor &ex, const nv_cmd_header *h) {
-    // SET_VERTEX_BUFFER is settled at the next draw (settle_vertex_moves).
-    if (novem::ends_draw_run(h) && h->opcode != NV_OP_SET_VERTEX_BUFFER) ex.flush_draws();
+    if (novem::ends_draw_run(h)) ex.flush_draws();
     (ex.*Fn)(novem::command_args<Args>(h), h);
     // While a run is held, its GL calls are checked when it is issued (flush_draws).
     if (ex.check_errors_ && ex.pending_.count.empty()) ex.check_errors(h->opcode);

@@ -283,7 +283,7 @@ private:
 template <class Args, void (Executor::*Fn)(const Args &, const nv_cmd_header *)>
 void Executor::guarded(Executor &ex, const nv_cmd_header *h) {
   try {
-    if (novem::ends_draw_run(h) && h->opcode != NV_OP_SET_VERTEX_BUFFER) ex.flush_draws();
+    if (novem::ends_draw_run(h)) ex.flush_draws();
     (ex.*Fn)(command_args<Args>(h), h);
   } catch (const std::exception &e) {
     ex.report(h->opcode, e.what());
