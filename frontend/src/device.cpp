@@ -363,7 +363,7 @@ void Device::bind_render_target(DWORD index, Surface *surface) {
   if (surface) surface->add_private_ref();
   if (slot) slot->release_private_ref();
   slot = surface;
-  // The targets' formats shape only the pipeline's state fields (pipeline_states): no shader
+  // The targets' formats shape only the pipeline's state fields (render_states): no shader
   // nor key reads them.
   dirty_ |= kDirtyTargets | kDirtyPipelineStates;
 }

@@ -300,11 +300,9 @@ private:
   bool flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots = 0);
   bool flush_pipeline(D3DPRIMITIVETYPE type, uint16_t instance_slots);
   void flush_pipeline_states();
-  // Fills the pipeline's fields that follow the render states and the bound targets' formats
-  // alone (its topology must be set).
-  void pipeline_states(nv_pipeline_desc &d) const;
-  // SET_PIPELINE when `d` differs from the pipeline last sent.
-  void send_pipeline(const nv_pipeline_desc &d);
+  // The pipeline's fields that follow the render states and the bound targets' formats alone,
+  // for a pipeline of that topology.
+  nv_render_states render_states(uint8_t topology) const;
   void flush_dynamic_state();
   // The viewport clipped to the render target and, with D3DRS_SCISSORTESTENABLE, to the scissor rect.
   RECT draw_area() const;

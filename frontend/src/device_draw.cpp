@@ -9,6 +9,7 @@
 #include "state_block.hpp"
 #include "log.hpp"
 #include "math.hpp"
+#include "novem/render_states.hpp"
 #include "shader.hpp"
 #include "surface.hpp"
 #include "vertex_declaration.hpp"
@@ -321,8 +322,12 @@ bool Device::flush_pipeline(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
   d.topology = topology(type);
   d.instance_slots = instance_slots;
   if (instance_slots) std::memcpy(d.instance_divisors, instance_divisors_.data(), sizeof d.instance_divisors);
-  pipeline_states(d);
-  send_pipeline(d);
+  novem::apply_render_states(d, render_states(d.topology));
+  if (!pipeline_sent_ || std::memcmp(&d, &sent_pipeline_, sizeof d) != 0) {
+    commands().push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{d});
+    sent_pipeline_ = d;
+    pipeline_sent_ = true;
+  }
   // The vertex buffer slots its attributes read (flush_streams).
   stream_slots_ = 0;
   for (uint32_t i = 0; i < d.attribute_count; ++i) stream_slots_ |= 1u << d.attributes[i].binding;
@@ -330,15 +335,19 @@ bool Device::flush_pipeline(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
 }
 
 // Only render states changed (kDirtyPipelineStates): the shaders, the vertex input and the
-// topology of the pipeline last sent still hold.
+// topology of the pipeline last sent still hold, and SET_RENDER_STATES (48 bytes in the ring
+// instead of SET_PIPELINE's 256) says what changed.
 void Device::flush_pipeline_states() {
-  nv_pipeline_desc d = sent_pipeline_;
-  pipeline_states(d);
-  send_pipeline(d);
+  const nv_render_states now = render_states(sent_pipeline_.topology);
+  const nv_render_states sent = novem::render_states_of(sent_pipeline_);
+  if (std::memcmp(&now, &sent, sizeof now) == 0) return;
+  commands().push(NV_OP_SET_RENDER_STATES, nv_cmd_set_render_states{now});
+  novem::apply_render_states(sent_pipeline_, now);
 }
 
-void Device::pipeline_states(nv_pipeline_desc &d) const {
+nv_render_states Device::render_states(uint8_t topology) const {
   const auto &rs = state_.render_states;
+  nv_render_states d{};
   d.cull = rs[D3DRS_CULLMODE] == D3DCULL_CW ? NV_CULL_CW : rs[D3DRS_CULLMODE] == D3DCULL_CCW ? NV_CULL_CCW : NV_CULL_NONE;
   // Without a depth buffer there is nothing to test or write.
   d.depth_test = depth_stencil_ && rs[D3DRS_ZENABLE] != D3DZB_FALSE;
@@ -356,13 +365,12 @@ void Device::pipeline_states(nv_pipeline_desc &d) const {
   }
   d.color_write_mask = uint8_t(rs[D3DRS_COLORWRITEENABLE] & 0xf);
   // Triangles only; points and lines draw as they are.
-  d.fill_mode = d.topology >= NV_TOPOLOGY_TRIANGLE_LIST ? uint8_t(fill_mode(rs[D3DRS_FILLMODE])) : uint8_t(NV_FILL_SOLID);
+  d.fill_mode = topology >= NV_TOPOLOGY_TRIANGLE_LIST ? uint8_t(fill_mode(rs[D3DRS_FILLMODE])) : uint8_t(NV_FILL_SOLID);
   // The stencil test needs a depth-stencil surface with stencil bits. Clockwise triangles (and
   // points and lines) use the STENCIL* ops; with TWOSIDEDSTENCILMODE counter-clockwise ones use
   // the CCW_STENCIL* ops (D3D9's winding on screen, the one D3DCULL names; clockwise is the
   // front face, so they are the back face's ops).
   d.stencil_enable = rs[D3DRS_STENCILENABLE] && depth_stencil_ && depth_stencil_->format().stencil;
-  d.stencil_front = d.stencil_back = nv_stencil_face{};
   if (d.stencil_enable) {
     d.stencil_front = nv_stencil_face{stencil_op(rs[D3DRS_STENCILFAIL]), stencil_op(rs[D3DRS_STENCILZFAIL]),
                                       stencil_op(rs[D3DRS_STENCILPASS]), uint8_t(compare(rs[D3DRS_STENCILFUNC]))};
@@ -375,13 +383,7 @@ void Device::pipeline_states(nv_pipeline_desc &d) const {
   d.more_color_write_masks[0] = uint8_t(rs[D3DRS_COLORWRITEENABLE1] & 0xf);
   d.more_color_write_masks[1] = uint8_t(rs[D3DRS_COLORWRITEENABLE2] & 0xf);
   d.more_color_write_masks[2] = uint8_t(rs[D3DRS_COLORWRITEENABLE3] & 0xf);
-}
-
-void Device::send_pipeline(const nv_pipeline_desc &d) {
-  if (pipeline_sent_ && std::memcmp(&d, &sent_pipeline_, sizeof d) == 0) return;
-  commands().push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{d});
-  sent_pipeline_ = d;
-  pipeline_sent_ = true;
+  return d;
 }
 
 RECT Device::draw_area() const {

@@ -38,7 +38,7 @@ bool valid_texture_stage_state(D3DTEXTURESTAGESTATETYPE state) {
 enum : uint32_t {
   kAffectsPipeline = 1, kAffectsVertexConstants = 2, kAffectsPixelConstants = 4, kAffectsDynamic = 8,
   kAffectsViewport = 16,
-  // Only the pipeline's fields that Device::pipeline_states fills: no shader nor key reads them.
+  // Only the pipeline's fields that Device::render_states fills: no shader nor key reads them.
   kAffectsPipelineStates = 32, kAffectsTargets = 64,
 };
 

@@ -8,7 +8,9 @@
 #include "gl_log.hpp"
 #include "novem/driver_heap.hpp"
 #include "novem/image_layout.hpp"
+#include "novem/opcode_name.hpp"
 #include "novem/options.hpp"
+#include "novem/render_states.hpp"
 
 namespace novem_gl {
 
@@ -17,18 +19,6 @@ namespace {
 constexpr size_t kRingSize = 4u << 20; // constants in flight: 8 segments of 512 KiB
 constexpr size_t kRingSegments = 8;
 constexpr GLuint kBinding[NV_STAGE_COUNT] = {0, 1}; // the contract's uniform block bindings
-
-const char *opcode_name(uint16_t op) {
-  static constexpr const char *names[NV_OP_COUNT] = {
-      "PAD",          "CREATE_BUFFER", "DESTROY_BUFFER", "UPDATE_BUFFER",     "CREATE_IMAGE",
-      "DESTROY_IMAGE", "CREATE_SHADER", "DESTROY_SHADER", "SET_RENDER_TARGETS", "SET_VIEWPORT",
-      "SET_SCISSOR",  "SET_PIPELINE",  "SET_VERTEX_BUFFER", "SET_CONSTANTS",   "CLEAR",
-      "DRAW",         "READ_IMAGE",    "PRESENT",        "FENCE",             "SET_INDEX_BUFFER",
-      "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE",  "SET_DYNAMIC_STATE", "BEGIN_QUERY",   "END_QUERY",
-      "BLIT_IMAGE",   "FILL_IMAGE",   "GENERATE_MIPS", "UPDATE_CONSTANTS",
-      "CREATE_SWAPCHAIN", "DESTROY_SWAPCHAIN"};
-  return op < NV_OP_COUNT ? names[op] : "?";
-}
 
 } // namespace
 
@@ -164,7 +154,7 @@ void Executor::shutdown() {
 
 void Executor::check_errors(uint16_t opcode) {
   for (GLenum e; (e = gl_.GetError()) != GL_NO_ERROR;) {
-    log("GL error 0x%04x in %s", e, opcode_name(opcode));
+    log("GL error 0x%04x in %s", e, novem::opcode_name(opcode));
     if (e == GL_CONTEXT_LOST) {
       channel_.device_lost.store(true);
       break;
@@ -786,13 +776,22 @@ void Executor::destroy_shader(const nv_cmd_destroy_shader &a, const nv_cmd_heade
   programs_.destroy_shader(a.shader);
 }
 
-void Executor::set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *) {
+void Executor::set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *) { use_pipeline(a.desc); }
+
+void Executor::set_render_states(const nv_cmd_set_render_states &a, const nv_cmd_header *) {
+  if (!have_desc_) return;
+  nv_pipeline_desc d = desc_;
+  novem::apply_render_states(d, a.states);
+  use_pipeline(d);
+}
+
+void Executor::use_pipeline(const nv_pipeline_desc &desc) {
   if (!config_.pipeline_cache) { // NOVEM_GL_PIPELINE_CACHE=0: every pipeline change links anew
     pipelines_.clear();
     programs_.forget_programs();
     pipeline_ = nullptr;
   }
-  desc_ = a.desc;
+  desc_ = desc;
   have_desc_ = true;
   pipeline_ = pipelines_.get(desc_, programs_); // links a new (vs, ps) pair now
   pipeline_dirty_ = true;

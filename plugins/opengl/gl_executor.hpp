@@ -83,6 +83,7 @@ public:
   void update_image(const nv_cmd_update_image &a, const nv_cmd_header *h);
   void set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *h);
   void set_dynamic_state(const nv_cmd_set_dynamic_state &a, const nv_cmd_header *h);
+  void set_render_states(const nv_cmd_set_render_states &a, const nv_cmd_header *h);
   void begin_query(const nv_cmd_begin_query &a, const nv_cmd_header *h); // gl_query.cpp
   void end_query(const nv_cmd_end_query &a, const nv_cmd_header *h);     // gl_query.cpp
   void blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *h);   // gl_copy.cpp
@@ -105,6 +106,8 @@ private:
   void check_errors(uint16_t opcode);
   bool bind_targets();          // binds the current framebuffer; false when there is none
   bool is_target(uint32_t image) const;
+  // SET_PIPELINE and SET_RENDER_STATES: the pipeline `desc` describes becomes current.
+  void use_pipeline(const nv_pipeline_desc &desc);
   void apply_pipeline(const Pipeline &p);
   void apply_vertex_input(const nv_pipeline_desc &d);
   // The vertex buffers the pipeline reads, bound lazily: where the new bindings are the bound
@@ -282,6 +285,7 @@ constexpr novem::DispatchTable<Executor> Executor::table() {
   t[NV_OP_UPDATE_CONSTANTS] = run<nv_cmd_update_constants, &Executor::update_constants>;
   t[NV_OP_CREATE_SWAPCHAIN] = run<nv_cmd_create_swapchain, &Executor::create_swapchain>;
   t[NV_OP_DESTROY_SWAPCHAIN] = run<nv_cmd_destroy_swapchain, &Executor::destroy_swapchain>;
+  t[NV_OP_SET_RENDER_STATES] = run<nv_cmd_set_render_states, &Executor::set_render_states>;
   return t;
 }
 

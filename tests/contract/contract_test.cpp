@@ -22,6 +22,7 @@
 
 #include "novem/backend.h"
 #include "novem/channel.hpp"
+#include "novem/render_states.hpp"
 
 #ifndef NOVEM_BUILD_DIR
 #error "NOVEM_BUILD_DIR must name the build tree"
@@ -180,6 +181,9 @@ public:
   }
   void set_scissor(int x, int y, int w, int h) { push(NV_OP_SET_SCISSOR, nv_cmd_set_scissor{{x, y, w, h}}); }
   void set_pipeline(const nv_pipeline_desc &desc) { push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{desc}); }
+  void set_render_states(const nv_render_states &states) {
+    push(NV_OP_SET_RENDER_STATES, nv_cmd_set_render_states{states});
+  }
   void set_vertex_buffer(uint32_t buffer, uint32_t offset = 0, uint32_t stride = sizeof(Vertex), uint32_t slot = 0) {
     push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{slot, buffer, offset, stride});
   }
@@ -389,6 +393,40 @@ void scene_blend(TestDevice &dev) {
   auto img = dev.read(s.target);
   // r = 1 * 128/255, b = 1 * (1 - 128/255), a = 128/255
   check_image(img, [](int, int y) { return y < 32 ? 0x8080007Fu : kBlue; });
+}
+
+// SET_RENDER_STATES (ABI 7): the pipeline last set, its render states replaced, in one batch;
+// before any SET_PIPELINE it sets nothing.
+void scene_render_states(TestDevice &dev) {
+  Scene s(dev);
+  const nv_pipeline_desc base = color_pipeline(s.vs, s.ps);
+  nv_render_states blend = novem::render_states_of(base);
+  blend.blend_enable = 1;
+  blend.color_src = NV_BLEND_SRC_ALPHA;
+  blend.color_dst = NV_BLEND_ONE_MINUS_SRC_ALPHA;
+  nv_render_states green_only = novem::render_states_of(base);
+  green_only.color_write_mask = 0x2;
+  dev.set_render_states(blend);
+  std::vector<Vertex> v;
+  for (const auto &q : {quad(0, 0, 32, 32, 0.5f, 0x80FF0000), quad(32, 0, 64, 32, 0.5f, 0x80FF0000),
+                        quad(0, 32, 32, 64, 0.5f, 0xFFFFFFFF), quad(32, 32, 64, 64, 0.5f, 0x80FF0000)})
+    v.insert(v.end(), q.begin(), q.end());
+  uint32_t vb = dev.create_buffer(v);
+  dev.clear_all(kBlueF);
+  dev.set_pipeline(base);
+  dev.set_vertex_buffer(vb);
+  dev.draw(0, 6);
+  dev.set_render_states(blend);
+  dev.draw(6, 6);
+  dev.set_render_states(green_only);
+  dev.draw(12, 6);
+  dev.set_render_states(novem::render_states_of(base));
+  dev.draw(18, 6);
+  auto img = dev.read(s.target);
+  CHECK_PIXEL(img, 16, 16, 0x80FF0000u); // written as it is
+  CHECK_PIXEL(img, 48, 16, 0x8080007Fu); // blended over blue, as in "alpha blending"
+  CHECK_PIXEL(img, 16, 48, 0xFF00FFFFu); // green written, blue's other channels kept
+  CHECK_PIXEL(img, 48, 48, 0x80FF0000u); // back to the pipeline's own states
 }
 
 void scene_cull(TestDevice &dev) {
@@ -1212,6 +1250,7 @@ CONTRACT_SCENE("depth test LESS, D24S8", [](TestDevice &d) { scene_depth(d, NV_F
 CONTRACT_SCENE("depth test LESS, D16", [](TestDevice &d) { scene_depth(d, NV_FORMAT_D16_UNORM); })
 CONTRACT_SCENE("alpha blending", scene_blend)
 CONTRACT_SCENE("culling CW and CCW", scene_cull)
+CONTRACT_SCENE("render states set apart from the pipeline", scene_render_states)
 CONTRACT_SCENE("update buffer between draws", [](TestDevice &d) { scene_update_buffer(d, 0); })
 CONTRACT_SCENE("update buffer between draws, DISCARD", [](TestDevice &d) { scene_update_buffer(d, NV_UPDATE_DISCARD); })
 CONTRACT_SCENE("partial update and NO_OVERWRITE", scene_update_partial)

@@ -58,7 +58,8 @@ TEST_CASE("caps: stencil, scissor, depth bias, blend factor, separate alpha", "[
 
 namespace {
 
-// What each of the state commands was sent since the last call.
+// What each of the state commands was sent since the last call. `pipeline` counts both
+// SET_PIPELINE and SET_RENDER_STATES (a new pipeline either way).
 struct Sent {
   uint64_t pipeline, dynamic, viewport, scissor;
 };
@@ -70,7 +71,7 @@ TEST_CASE("a draw sends only the state commands whose state changed", "[api][ren
   IDirect3DDevice9 *dev = d.device;
   Sent before{};
   auto sent_since = [&]() {
-    Sent now{d.executed(NV_OP_SET_PIPELINE), d.executed(NV_OP_SET_DYNAMIC_STATE), d.executed(NV_OP_SET_VIEWPORT),
+    Sent now{d.executed(NV_OP_SET_PIPELINE) + d.executed(NV_OP_SET_RENDER_STATES), d.executed(NV_OP_SET_DYNAMIC_STATE), d.executed(NV_OP_SET_VIEWPORT),
              d.executed(NV_OP_SET_SCISSOR)};
     Sent delta{now.pipeline - before.pipeline, now.dynamic - before.dynamic, now.viewport - before.viewport,
                now.scissor - before.scissor};

@@ -240,6 +240,7 @@ typedef enum nv_opcode {
   NV_OP_UPDATE_CONSTANTS, /* ABI 4 */
   NV_OP_CREATE_SWAPCHAIN, /* ABI 5 */
   NV_OP_DESTROY_SWAPCHAIN, /* ABI 5 */
+  NV_OP_SET_RENDER_STATES, /* ABI 7 */
   NV_OP_COUNT
 } nv_opcode;
 
@@ -305,6 +306,21 @@ typedef struct nv_cmd_set_render_targets {
 typedef struct nv_cmd_set_viewport { float x, y, width, height, min_depth, max_depth; } nv_cmd_set_viewport;
 typedef struct nv_cmd_set_scissor { nv_rect rect; } nv_cmd_set_scissor;
 typedef struct nv_cmd_set_pipeline { nv_pipeline_desc desc; } nv_cmd_set_pipeline;
+/* ABI 7: the render-state fields of nv_pipeline_desc, the same names and meanings. */
+typedef struct nv_render_states {
+  uint8_t cull, depth_test, depth_write, depth_compare;
+  uint8_t blend_enable, color_src, color_dst, color_op;
+  uint8_t alpha_src, alpha_dst, alpha_op, color_write_mask;
+  uint8_t stencil_enable, fill_mode, depth_bias_enable, reserved;
+  nv_stencil_face stencil_front, stencil_back;
+  uint8_t more_color_write_masks[NV_MAX_COLOR_TARGETS - 1];
+  uint8_t reserved2;
+} nv_render_states;
+/* ABI 7: the same as a SET_PIPELINE of the description last set with its render-state fields
+ * replaced by these (novem/render_states.hpp), in 48 bytes instead of 256: a D3D9 render-state
+ * change, the common case, leaves shaders and vertex input alone. Before any SET_PIPELINE it sets
+ * nothing. */
+typedef struct nv_cmd_set_render_states { nv_render_states states; } nv_cmd_set_render_states;
 /* What a draw reads past the end of a vertex buffer is undefined, as in D3D9: a plugin may bind
  * more than the buffer (the Vulkan plugin binds to the end of a shared VkBuffer). */
 typedef struct nv_cmd_set_vertex_buffer { uint32_t slot; uint32_t buffer; uint32_t offset; uint32_t stride; } nv_cmd_set_vertex_buffer;

@@ -7,6 +7,8 @@
 
 #include "novem/driver_heap.hpp"
 #include "novem/image_layout.hpp"
+#include "novem/opcode_name.hpp"
+#include "novem/render_states.hpp"
 #include "vk_batch.hpp"
 #include "vk_buffer.hpp"
 #include "vk_debug.hpp"
@@ -25,18 +27,6 @@
 namespace novem::vk {
 
 namespace {
-
-const char *opcode_name(uint16_t op) {
-  static const char *const names[NV_OP_COUNT] = {
-      "PAD",          "CREATE_BUFFER", "DESTROY_BUFFER", "UPDATE_BUFFER",  "CREATE_IMAGE",
-      "DESTROY_IMAGE", "CREATE_SHADER", "DESTROY_SHADER", "SET_RENDER_TARGETS", "SET_VIEWPORT",
-      "SET_SCISSOR",  "SET_PIPELINE",  "SET_VERTEX_BUFFER", "SET_CONSTANTS", "CLEAR",
-      "DRAW",         "READ_IMAGE",    "PRESENT",        "FENCE",         "SET_INDEX_BUFFER",
-      "DRAW_INDEXED", "UPDATE_IMAGE",  "SET_TEXTURE",  "SET_DYNAMIC_STATE", "BEGIN_QUERY",   "END_QUERY",
-      "BLIT_IMAGE",   "FILL_IMAGE",   "GENERATE_MIPS", "UPDATE_CONSTANTS",
-      "CREATE_SWAPCHAIN", "DESTROY_SWAPCHAIN"};
-  return op < NV_OP_COUNT ? names[op] : "unknown";
-}
 
 VkRect2D clip_rect(const nv_rect &r, VkExtent2D extent) {
   int64_t x0 = std::max<int64_t>(r.x, 0), y0 = std::max<int64_t>(r.y, 0);
@@ -133,7 +123,7 @@ void Executor::idle() {
 
 void Executor::report(uint16_t opcode, const char *what) {
   if (errors_reported_ < kMaxReportedErrors)
-    std::fprintf(stderr, "novem-vulkan: %s: %s\n", opcode_name(opcode), what);
+    std::fprintf(stderr, "novem-vulkan: %s: %s\n", novem::opcode_name(opcode), what);
   if (++errors_reported_ == kMaxReportedErrors) std::fprintf(stderr, "novem-vulkan: further errors not shown\n");
 }
 
@@ -946,18 +936,27 @@ void Executor::set_dynamic_state(const nv_cmd_set_dynamic_state &a, const nv_cmd
 
 // A change of dynamic state alone (cull, depth test, blending with dynamic blend) keeps the
 // pipeline: the draw sets that state, and nothing is looked up.
-void Executor::set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *) {
-  if (desc_set_ && std::memcmp(&desc_, &a.desc, sizeof desc_) == 0) return;
+void Executor::set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *) { use_pipeline(a.desc); }
+
+void Executor::set_render_states(const nv_cmd_set_render_states &a, const nv_cmd_header *) {
+  if (!desc_set_) return;
+  nv_pipeline_desc d = desc_;
+  novem::apply_render_states(d, a.states);
+  use_pipeline(d);
+}
+
+void Executor::use_pipeline(const nv_pipeline_desc &desc) {
+  if (desc_set_ && std::memcmp(&desc_, &desc, sizeof desc_) == 0) return;
   const bool dynamic = device_->dynamic_blend();
   if (!desc_set_ || !options_.dirty_state || !options_.pipeline_cache) {
     pipeline_dirty_ = true;
   } else {
-    const nv_pipeline_desc was = PipelineKey::static_part(desc_, dynamic), now = PipelineKey::static_part(a.desc, dynamic);
+    const nv_pipeline_desc was = PipelineKey::static_part(desc_, dynamic), now = PipelineKey::static_part(desc, dynamic);
     if (std::memcmp(&was, &now, sizeof was) != 0) pipeline_dirty_ = true;
   }
-  if (a.desc.vertex_shader != desc_.vertex_shader || a.desc.pixel_shader != desc_.pixel_shader)
+  if (desc.vertex_shader != desc_.vertex_shader || desc.pixel_shader != desc_.pixel_shader)
     shader_reads_valid_ = false;
-  desc_ = a.desc;
+  desc_ = desc;
   desc_set_ = true;
 }
 

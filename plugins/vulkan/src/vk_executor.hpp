@@ -74,6 +74,7 @@ public:
   void update_image(const nv_cmd_update_image &a, const nv_cmd_header *h);
   void set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *h);
   void set_dynamic_state(const nv_cmd_set_dynamic_state &a, const nv_cmd_header *h);
+  void set_render_states(const nv_cmd_set_render_states &a, const nv_cmd_header *h);
   void begin_query(const nv_cmd_begin_query &a, const nv_cmd_header *h); // vk_query.cpp
   void end_query(const nv_cmd_end_query &a, const nv_cmd_header *h);     // vk_query.cpp
   void blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *h);   // vk_copy.cpp
@@ -92,6 +93,8 @@ private:
   static void guarded(Executor &ex, const nv_cmd_header *h);
 
   VkCommandBuffer command_buffer(); // the recording one, begun on demand
+  // SET_PIPELINE and SET_RENDER_STATES: the pipeline `desc` describes becomes current.
+  void use_pipeline(const nv_pipeline_desc &desc);
   bool begin_rendering();           // false when no target is bound
   Image *color_target(uint32_t index); // colour target 0..3, or nullptr
   // The format draws write colour target `img` in: the sRGB one with srgb_write.
@@ -323,6 +326,7 @@ constexpr DispatchTable<Executor> Executor::table() {
   t[NV_OP_UPDATE_CONSTANTS] = guarded<nv_cmd_update_constants, &Executor::update_constants>;
   t[NV_OP_CREATE_SWAPCHAIN] = guarded<nv_cmd_create_swapchain, &Executor::create_swapchain>;
   t[NV_OP_DESTROY_SWAPCHAIN] = guarded<nv_cmd_destroy_swapchain, &Executor::destroy_swapchain>;
+  t[NV_OP_SET_RENDER_STATES] = guarded<nv_cmd_set_render_states, &Executor::set_render_states>;
   return t;
 }
 
