@@ -658,28 +658,27 @@ void Executor::upload(Image &img, uint32_t level, const VkRect2D &rect, const ui
   const BatchId id = batches_->recording_id();
 
   const NovemVkDevice *vk = &device_->vk();
-  VkDevice dev = device_->handle();
-  VkBuffer staging = VK_NULL_HANDLE;
-  Allocation memory = allocator_->create_buffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUsage::Upload, staging);
+  // The staging bytes are a range of a block's shared VkBuffer (a VkBuffer of their own without
+  // suballocation), given back when the copy's batch completes: no buffer made per upload. Its
+  // 256-byte start is a multiple of every texel and block size, as the copy needs.
+  BufferRange staging = allocator_->allocate_range(bytes);
   for (uint32_t y = 0; y < block_rows; ++y) {
-    if (f.expand_l4a4) expand_l4a4(rows + y * pitch, memory.mapped + y * row, rect.extent.width);
-    else std::memcpy(memory.mapped + y * row, rows + y * pitch, row);
+    if (f.expand_l4a4) expand_l4a4(rows + y * pitch, staging.memory.mapped + y * row, rect.extent.width);
+    else std::memcpy(staging.memory.mapped + y * row, rows + y * pitch, row);
   }
 
   barriers_.transition(img.handle(), img.format().aspects, img.access(), ImageAccess::transfer_destination());
   barriers_.flush(*vk, cmd);
   VkBufferImageCopy region{};
+  region.bufferOffset = staging.offset;
   const bool volume = img.type() == NV_IMAGE_TYPE_3D;
   region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, volume ? 0 : layer, 1};
   region.imageOffset = {rect.offset.x, rect.offset.y, volume ? int32_t(layer) : 0};
   region.imageExtent = {rect.extent.width, rect.extent.height, 1};
-  vk->CmdCopyBufferToImage(cmd, staging, img.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+  vk->CmdCopyBufferToImage(cmd, staging.buffer, img.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
   img.mark_used(id);
   MemoryAllocator *allocator = allocator_.get();
-  batches_->on_complete(id, [=] {
-    vk->DestroyBuffer(dev, staging, nullptr);
-    allocator->free(memory);
-  });
+  batches_->on_complete(id, [=]() mutable { allocator->free_range(staging); });
 }
 
 void Executor::retire_pipeline(VkPipeline pipeline) {

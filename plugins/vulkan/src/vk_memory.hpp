@@ -77,7 +77,8 @@ public:
   void free_range(BufferRange &range);
 
   static constexpr VkDeviceSize kBlockSize = 32ull << 20;
-  // What a shared VkBuffer serves as: vertex and index buffers, and copies from and to them.
+  // What a shared VkBuffer serves as: vertex and index buffers, copies from and to them, and the
+  // staging bytes of texture uploads.
   static constexpr VkBufferUsageFlags kRangeUsage = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT |
                                                     VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
 
