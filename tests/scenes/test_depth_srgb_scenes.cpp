@@ -187,6 +187,44 @@ TEST_CASE("INTZ depth textures sample the depth value", "[scenes][depth_srgb]") 
   }
 }
 
+// The soft-particle pattern: an INTZ texture stays the depth-stencil surface, with depth writes
+// off, while the draws that it depth-tests also sample it (what INTZ is used for; D3D9 drivers
+// allow it while nothing writes depth).
+TEST_CASE("An INTZ texture is sampled while it is the depth-stencil surface, depth writes off", "[scenes][depth_srgb]") {
+  auto rendered = render_all("intz_bound", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
+    IDirect3DTexture9 *map = nullptr;
+    IDirect3DSurface9 *level = nullptr;
+    HR(dev->CreateTexture(64, 64, 1, D3DUSAGE_DEPTHSTENCIL, kINTZ, D3DPOOL_DEFAULT, &map, nullptr));
+    HR(map->GetSurfaceLevel(0, &level));
+    ShaderSet texld(dev, "vs20_pass_texcoord_v1", "ps20_texld", kClipElements);
+    render_shadow_map(dev, map, texld); // depth 0.5 on the left, 1.0 on the right
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff0000ff, 1.0f, 0));
+    HR(dev->SetDepthStencilSurface(level));
+    HR(dev->SetRenderState(D3DRS_ZENABLE, D3DZB_TRUE));
+    HR(dev->SetRenderState(D3DRS_ZWRITEENABLE, FALSE));
+    HR(dev->SetRenderState(D3DRS_ZFUNC, D3DCMP_LESSEQUAL));
+    HR(dev->SetTexture(0, map));
+    const float half = 0.5f / 64;
+    // Rows 0..31 at depth 0.25 pass everywhere and show the stored depth.
+    clip_quad(dev, -1, 1, 1, 0, 0.25f, half, half, 1 + half, 0.5f + half, 0.7f, 1);
+    // Rows 32..63 at depth 0.75 pass only where 1.0 is stored, and show one left texel (0.5).
+    clip_quad(dev, -1, 0, 1, -1, 0.75f, half, half, half, half, 0.7f, 1);
+    HR(dev->SetTexture(0, nullptr));
+    HR(dev->SetDepthStencilSurface(nullptr));
+    HR(dev->SetRenderState(D3DRS_ZENABLE, D3DZB_FALSE));
+    texld.release(dev);
+    level->Release();
+    CHECK(map->Release() == 0);
+  }, 2);
+  for (const Rendered &r : rendered) {
+    INFO("backend " << r.backend);
+    probe(r, 10, 10, 0xff808080, 2); // depth 0.5
+    probe(r, 50, 10, 0xffffffff, 0); // depth 1.0
+    probe(r, 10, 50, 0xff0000ff, 0); // failed the depth test
+    probe(r, 50, 50, 0xff808080, 2); // passed, the left texel
+  }
+}
+
 TEST_CASE("SRGBWRITEENABLE encodes what draws write, after blending in linear space", "[scenes][depth_srgb]") {
   auto rendered = render_all("srgb_write", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));

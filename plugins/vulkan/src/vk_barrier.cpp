@@ -46,6 +46,14 @@ ImageAccess ImageAccess::feedback() {
               VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
 }
 
+ImageAccess ImageAccess::depth_feedback() {
+  return {VK_IMAGE_LAYOUT_GENERAL,
+          VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT |
+              VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+          VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT |
+              VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
+}
+
 void BarrierBatch::transition(VkImage image, VkImageAspectFlags aspects, ImageAccess &state, const ImageAccess &next) {
   const bool same_layout = state.layout == next.layout;
   const bool hazard = ((state.access | next.access) & kWrites) != 0;

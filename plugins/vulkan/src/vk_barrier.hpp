@@ -27,6 +27,9 @@ struct ImageAccess {
   // GENERAL: a colour target that the draws also sample (another level or face of it, as D3D9
   // allows: a downsample chain, a cube map drawn face by face while bound)
   static ImageAccess feedback();
+  // GENERAL: a depth-stencil target that the draws also sample (an INTZ texture read while it
+  // depth-tests with writes off: soft particles)
+  static ImageAccess depth_feedback();
 };
 
 class BarrierBatch {

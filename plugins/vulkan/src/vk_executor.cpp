@@ -175,10 +175,11 @@ bool Executor::is_color_target(uint32_t image) const {
   return false;
 }
 
-// A colour target that a texture slot the bound shaders declare samples too: it renders and is
-// sampled in GENERAL (ImageAccess::feedback).
+// A target that a texture slot the bound shaders declare samples too: it renders and is sampled
+// in GENERAL (ImageAccess::feedback, ImageAccess::depth_feedback). For a depth-stencil target
+// that is only well defined while nothing writes depth or stencil, in Vulkan as in D3D9.
 bool Executor::sampled_target(uint32_t image) const {
-  if (!is_color_target(image)) return false;
+  if (!is_target(image)) return false;
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
     for (uint32_t slots = declared_slots_[s]; slots; slots &= slots - 1)
       if (textures_[s][std::countr_zero(slots)].image == image) return true;
@@ -213,11 +214,12 @@ bool Executor::begin_rendering() {
     att = VkRenderingAttachmentInfo{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
     if (!img) continue;
     const bool is_depth = img->is_depth();
-    const bool sampled = !is_depth && sampled_target(i == 0 ? targets_.color : targets_.more_colors[i - 1]);
+    const bool sampled = sampled_target(i == NV_MAX_COLOR_TARGETS ? targets_.depth_stencil
+                                        : i == 0                  ? targets_.color
+                                                                  : targets_.more_colors[i - 1]);
     barriers_.transition(img->handle(), img->format().aspects, img->access(),
-                         is_depth  ? ImageAccess::depth_attachment()
-                         : sampled ? ImageAccess::feedback()
-                                   : ImageAccess::color_attachment());
+                         is_depth ? (sampled ? ImageAccess::depth_feedback() : ImageAccess::depth_attachment())
+                                  : (sampled ? ImageAccess::feedback() : ImageAccess::color_attachment()));
     img->mark_used(id);
     // A colour target renders into the level and face SET_RENDER_TARGETS chose (ABI 5), through
     // its sRGB view under SRGBWRITEENABLE.
@@ -225,9 +227,9 @@ bool Executor::begin_rendering() {
     extent.width = std::min(extent.width, img->width(level));
     extent.height = std::min(extent.height, img->height(level));
     att.imageView = is_depth ? img->view() : img->target_view(targets_.color_layers[i], level, targets_.srgb_write != 0);
-    att.imageLayout = is_depth  ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL
-                      : sampled ? VK_IMAGE_LAYOUT_GENERAL
-                                : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    att.imageLayout = sampled    ? VK_IMAGE_LAYOUT_GENERAL
+                      : is_depth ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL
+                                 : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     att.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
     att.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
   }
@@ -565,7 +567,7 @@ void Executor::texture_set(uint32_t stage, DescriptorSlot &d) {
       const VkImageView view =
           (slot.flags & NV_TEXTURE_SRGB) && img->srgb_sampled_view() ? img->srgb_sampled_view() : img->sampled_view();
       const VkImageLayout layout =
-          is_color_target(slot.image) ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+          is_target(slot.image) ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
       return VkDescriptorImageInfo{samplers_->get(desc, compare), view, layout};
     }
     return VkDescriptorImageInfo{samplers_->get(default_desc), default_textures_[slot.type]->sampled_view(),
@@ -609,7 +611,9 @@ void Executor::prepare_textures() {
     for (uint32_t slots = declared_slots_[s]; slots; slots &= slots - 1) {
       const uint32_t handle = textures_[s][std::countr_zero(slots)].image;
       Image *img = find_image(handle);
-      const ImageAccess want = is_color_target(handle) ? ImageAccess::feedback() : ImageAccess::shader_read();
+      const ImageAccess want = is_color_target(handle)       ? ImageAccess::feedback()
+                               : handle == targets_.depth_stencil ? ImageAccess::depth_feedback()
+                                                                  : ImageAccess::shader_read();
       if (!img || !img->sampled_view() || img->access().layout == want.layout) continue;
       // Layout changes cannot happen inside dynamic rendering: leave it, begin_rendering flushes
       // (and, for a target, renders into it in the same layout).
@@ -891,12 +895,13 @@ void Executor::destroy_shader(const nv_cmd_destroy_shader &a, const nv_cmd_heade
 void Executor::set_render_targets(const nv_cmd_set_render_targets &a, const nv_cmd_header *) {
   if (std::memcmp(&a, &targets_, sizeof a) == 0) return;
   end_rendering();
-  // A texture slot that samples a colour target (old or new) names it in another layout now.
+  // A texture slot that samples a target (old or new) names it in another layout now.
   const nv_cmd_set_render_targets was = targets_;
   targets_ = a;
   for (const nv_cmd_set_render_targets *t : {&was, &a}) {
     image_changed(t->color);
     for (uint32_t c : t->more_colors) image_changed(c);
+    image_changed(t->depth_stencil);
   }
   pipeline_dirty_ = true;
   dynamic_dirty_ = true; // the depth bias' unit follows the depth target's format
