@@ -779,10 +779,7 @@ void Executor::destroy_shader(const nv_cmd_destroy_shader &a, const nv_cmd_heade
 void Executor::set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *) { use_pipeline(a.desc); }
 
 void Executor::set_render_states(const nv_cmd_set_render_states &a, const nv_cmd_header *) {
-  if (!have_desc_) return;
-  nv_pipeline_desc d = desc_;
-  novem::apply_render_states(d, a.states);
-  use_pipeline(d);
+  if (have_desc_) use_pipeline(novem::with_render_states(desc_, a.states));
 }
 
 void Executor::use_pipeline(const nv_pipeline_desc &desc) {

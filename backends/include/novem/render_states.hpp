@@ -29,4 +29,10 @@ inline void apply_render_states(nv_pipeline_desc &d, const nv_render_states &s) 
   for_each_render_state(d, s, [](auto &to, const auto &from) { to = from; });
 }
 
+// What SET_RENDER_STATES means: the description last set, with these render states.
+inline nv_pipeline_desc with_render_states(nv_pipeline_desc d, const nv_render_states &s) {
+  apply_render_states(d, s);
+  return d;
+}
+
 } // namespace novem

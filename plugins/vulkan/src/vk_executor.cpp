@@ -943,10 +943,7 @@ void Executor::set_dynamic_state(const nv_cmd_set_dynamic_state &a, const nv_cmd
 void Executor::set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *) { use_pipeline(a.desc); }
 
 void Executor::set_render_states(const nv_cmd_set_render_states &a, const nv_cmd_header *) {
-  if (!desc_set_) return;
-  nv_pipeline_desc d = desc_;
-  novem::apply_render_states(d, a.states);
-  use_pipeline(d);
+  if (desc_set_) use_pipeline(novem::with_render_states(desc_, a.states));
 }
 
 void Executor::use_pipeline(const nv_pipeline_desc &desc) {
