@@ -23,6 +23,7 @@
 
 #include "novem/backend.h"
 #include "novem/channel.hpp"
+#include "novem/render_states.hpp"
 
 #ifndef CONTRACT_SHADER_DIR
 #error "CONTRACT_SHADER_DIR must name the folder of the contract test's assembled shaders"
@@ -115,11 +116,15 @@ public:
   }
   nv_channel &channel() { return channel_; }
 
+  // Commands are staged, and the plugin's thread sees them at the next read (pixel) or at
+  // close, as a frontend's batches: a thread that found the ring empty between two draws would
+  // record the draws held so far (idle()), and the counts the tests check would depend on
+  // timing.
   template <class Args> void push(nv_opcode op, const Args &args, const void *payload = nullptr, size_t bytes = 0) {
     Args *a = novem::ring_begin<Args>(channel_.ring, op, bytes);
     *a = args;
     if (bytes) std::memcpy(novem::command_payload(a), payload, bytes);
-    channel_.ring.commit();
+    channel_.ring.stage();
   }
   uint32_t shader(nv_shader_stage stage, const std::string &name) {
     std::vector<uint32_t> words = load_spirv(name);
@@ -158,6 +163,7 @@ public:
     channel_.reserve_readback(4);
     push(NV_OP_READ_IMAGE, nv_cmd_read_image{image, {x, y, 1, 1}});
     push(NV_OP_FENCE, nv_cmd_fence{++fence_});
+    channel_.ring.publish();
     channel_.wait_fence(fence_);
     const uint8_t *p = channel_.readback;
     return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
@@ -523,6 +529,29 @@ TEST_CASE("dynamic state: cull mode and depth-test changes build no new pipeline
     dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{d});
     dev.draw();
     CHECK(dev.centre(target) == kRed);
+    dev.close();
+    CHECK(dev.channel().pipelines_created.load() == 1);
+  });
+}
+
+TEST_CASE("render states: SET_RENDER_STATES of dynamic state builds no new pipeline, and takes effect") {
+  each_plugin([](const std::string &, const nv_plugin *api) {
+    ScopedEnv env;
+    env.set("NOVEM_CACHE_DIR", "");
+    Device dev(api);
+    const uint32_t target = dev.target();
+    const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_color"), ps = dev.shader(NV_STAGE_PIXEL, "ps_color");
+    dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, dev.quad(kRed), 0, sizeof(Vertex)});
+    const nv_pipeline_desc d = pipeline(vs, ps, 0);
+    dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{d});
+    nv_render_states states = novem::render_states_of(d);
+    for (uint8_t cull : {NV_CULL_CW, NV_CULL_CCW, NV_CULL_CW}) { // the quad is clockwise on screen
+      states.cull = cull;
+      dev.push(NV_OP_SET_RENDER_STATES, nv_cmd_set_render_states{states});
+      dev.clear(kBlackF);
+      dev.draw();
+      CHECK(dev.centre(target) == (cull == NV_CULL_CW ? 0xFF000000u : kRed));
+    }
     dev.close();
     CHECK(dev.channel().pipelines_created.load() == 1);
   });
