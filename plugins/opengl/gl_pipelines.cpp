@@ -1,5 +1,7 @@
 #include "gl_pipelines.hpp"
 
+#include "novem/state_hash.hpp"
+
 namespace novem_gl {
 
 namespace {
@@ -43,12 +45,7 @@ GLenum polygon_mode(uint8_t m) { return m == NV_FILL_WIREFRAME ? GL_LINE : m == 
 
 } // namespace
 
-size_t Pipelines::Hash::operator()(const Key &k) const {
-  const auto *bytes = reinterpret_cast<const unsigned char *>(&k.desc);
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t i = 0; i < sizeof k.desc; ++i) h = (h ^ bytes[i]) * 0x100000001b3ull;
-  return size_t(h);
-}
+size_t Pipelines::Hash::operator()(const Key &k) const { return size_t(novem::state_hash(&k.desc, sizeof k.desc)); }
 
 const Pipeline *Pipelines::get(const nv_pipeline_desc &desc, Programs &programs) {
   Key key{desc};

@@ -55,7 +55,7 @@ private:
     bool operator==(const Key &o) const { return std::memcmp(&desc, &o.desc, sizeof desc) == 0; }
   };
   struct Hash {
-    size_t operator()(const Key &k) const; // FNV-1a over the bytes
+    size_t operator()(const Key &k) const; // novem::state_hash of the desc
   };
   std::unordered_map<Key, Pipeline, Hash> cache_;
 };

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "novem/cache_file.hpp"
+#include "novem/state_hash.hpp"
 
 #include "vk_device.hpp"
 #include "vk_shader.hpp"
@@ -190,19 +191,7 @@ PipelineKey PipelineKey::make(const nv_pipeline_desc &desc, const VkFormat (&col
 bool PipelineKey::operator==(const PipelineKey &other) const { return std::memcmp(this, &other, sizeof *this) == 0; }
 
 // A word at a time: the key is a few hundred bytes and hashed at every pipeline change.
-uint64_t PipelineKey::hash() const {
-  uint64_t h = 1469598103934665603ull;
-  auto *bytes = reinterpret_cast<const unsigned char *>(this);
-  size_t i = 0;
-  for (; i + 8 <= sizeof *this; i += 8) {
-    uint64_t w;
-    std::memcpy(&w, bytes + i, 8);
-    h = (h ^ w) * 1099511628211ull;
-    h ^= h >> 29;
-  }
-  for (; i < sizeof *this; ++i) h = (h ^ bytes[i]) * 1099511628211ull;
-  return h;
-}
+uint64_t PipelineKey::hash() const { return novem::state_hash(this, sizeof *this); }
 
 // ---- PipelineCache ----
 

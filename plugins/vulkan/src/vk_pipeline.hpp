@@ -84,7 +84,7 @@ struct PipelineKey {
   // with equal parts need no new pipeline lookup).
   static nv_pipeline_desc static_part(const nv_pipeline_desc &desc, bool dynamic_blend);
   bool operator==(const PipelineKey &other) const;
-  uint64_t hash() const; // FNV-1a over 64-bit words
+  uint64_t hash() const; // novem::state_hash of the whole key
 };
 
 struct PipelineKeyHash {
