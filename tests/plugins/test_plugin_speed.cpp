@@ -198,6 +198,25 @@ nv_pipeline_desc pipeline(uint32_t vs, uint32_t ps, int variant) {
 constexpr float kBlackF[4] = {0, 0, 0, 1};
 constexpr uint32_t kRed = 0xFFFF0000;
 
+// Environment for counting pipelines: no on-disk cache, so pipelines_created counts every pipeline
+// the plugin builds.
+struct NoDiskCache : ScopedEnv {
+  NoDiskCache() { set("NOVEM_CACHE_DIR", ""); }
+};
+
+// A device with the colour shaders and a red quad over the whole target on stream 0, counting
+// every pipeline it builds: the dynamic-state tests' starting point.
+struct RedQuad {
+  NoDiskCache env; // before dev: the plugin reads it when the device is created
+  Device dev;
+  uint32_t target, vs, ps;
+  explicit RedQuad(const nv_plugin *api)
+      : dev(api), target(dev.target()), vs(dev.shader(NV_STAGE_VERTEX, "vs_color")),
+        ps(dev.shader(NV_STAGE_PIXEL, "ps_color")) {
+    dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, dev.quad(kRed), 0, sizeof(Vertex)});
+  }
+};
+
 // The workload the cache tests repeat: two shader pairs (two GL programs), three pipeline
 // states, all drawing red over black. Returns the centre pixel.
 uint32_t draw_scene(Device &dev) {
@@ -511,14 +530,11 @@ TEST_CASE("suballocation: many buffers share a few device allocations") {
 
 TEST_CASE("dynamic state: cull mode and depth-test changes build no new pipeline, and take effect") {
   each_plugin([](const std::string &, const nv_plugin *api) {
-    ScopedEnv env;
-    env.set("NOVEM_CACHE_DIR", "");
-    Device dev(api);
-    const uint32_t target = dev.target();
-    const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_color"), ps = dev.shader(NV_STAGE_PIXEL, "ps_color");
-    dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, dev.quad(kRed), 0, sizeof(Vertex)});
+    RedQuad q(api);
+    Device &dev = q.dev;
+    const uint32_t target = q.target;
     dev.clear(kBlackF);
-    nv_pipeline_desc d = pipeline(vs, ps, 0);
+    nv_pipeline_desc d = pipeline(q.vs, q.ps, 0);
     d.cull = NV_CULL_CW; // the quad's triangles are clockwise on screen: culled
     dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{d});
     dev.draw();
@@ -536,13 +552,10 @@ TEST_CASE("dynamic state: cull mode and depth-test changes build no new pipeline
 
 TEST_CASE("render states: SET_RENDER_STATES of dynamic state builds no new pipeline, and takes effect") {
   each_plugin([](const std::string &, const nv_plugin *api) {
-    ScopedEnv env;
-    env.set("NOVEM_CACHE_DIR", "");
-    Device dev(api);
-    const uint32_t target = dev.target();
-    const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_color"), ps = dev.shader(NV_STAGE_PIXEL, "ps_color");
-    dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, dev.quad(kRed), 0, sizeof(Vertex)});
-    const nv_pipeline_desc d = pipeline(vs, ps, 0);
+    RedQuad q(api);
+    Device &dev = q.dev;
+    const uint32_t target = q.target;
+    const nv_pipeline_desc d = pipeline(q.vs, q.ps, 0);
     dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{d});
     nv_render_states states = novem::render_states_of(d);
     for (uint8_t cull : {NV_CULL_CW, NV_CULL_CCW, NV_CULL_CW}) { // the quad is clockwise on screen

@@ -186,6 +186,14 @@ bool Executor::sampled_target(uint32_t image) const {
   return false;
 }
 
+// How a texture slot samples `image`: a bound target in GENERAL, as its attachment is
+// (sampled_target), any other image read-only.
+ImageAccess Executor::sampling_access(uint32_t image) const {
+  if (is_color_target(image)) return ImageAccess::feedback();
+  if (image && image == targets_.depth_stencil) return ImageAccess::depth_feedback();
+  return ImageAccess::shader_read();
+}
+
 bool Executor::begin_rendering() {
   if (rendering_) return true;
   Image *colors[NV_MAX_COLOR_TARGETS];
@@ -566,9 +574,7 @@ void Executor::texture_set(uint32_t stage, DescriptorSlot &d) {
       if (img->is_depth() && !compare) desc.min_filter = desc.mag_filter = desc.mip_filter = NV_FILTER_POINT;
       const VkImageView view =
           (slot.flags & NV_TEXTURE_SRGB) && img->srgb_sampled_view() ? img->srgb_sampled_view() : img->sampled_view();
-      const VkImageLayout layout =
-          is_target(slot.image) ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-      return VkDescriptorImageInfo{samplers_->get(desc, compare), view, layout};
+      return VkDescriptorImageInfo{samplers_->get(desc, compare), view, sampling_access(slot.image).layout};
     }
     return VkDescriptorImageInfo{samplers_->get(default_desc), default_textures_[slot.type]->sampled_view(),
                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
@@ -611,9 +617,7 @@ void Executor::prepare_textures() {
     for (uint32_t slots = declared_slots_[s]; slots; slots &= slots - 1) {
       const uint32_t handle = textures_[s][std::countr_zero(slots)].image;
       Image *img = find_image(handle);
-      const ImageAccess want = is_color_target(handle)       ? ImageAccess::feedback()
-                               : handle == targets_.depth_stencil ? ImageAccess::depth_feedback()
-                                                                  : ImageAccess::shader_read();
+      const ImageAccess want = sampling_access(handle);
       if (!img || !img->sampled_view() || img->access().layout == want.layout) continue;
       // Layout changes cannot happen inside dynamic rendering: leave it, begin_rendering flushes
       // (and, for a target, renders into it in the same layout).

@@ -102,6 +102,7 @@ private:
   bool is_target(uint32_t image) const;
   bool is_color_target(uint32_t image) const;
   bool sampled_target(uint32_t image) const;
+  ImageAccess sampling_access(uint32_t image) const;
   VkSampleCountFlagBits target_samples(); // of the first bound target
   void end_rendering();
   void submit();                    // ends rendering and submits the recording batch
