@@ -150,7 +150,7 @@ void Device::create_implicit_surfaces() {
   front_image_ = stream_->new_handle();
   const FormatInfo front = format_info(pp.BackBufferFormat);
   stream_->push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{front_image_, front.storage, pp.BackBufferWidth,
-                                                        pp.BackBufferHeight, NV_IMAGE_RENDER_TARGET, 1});
+                                                        pp.BackBufferHeight, back_buffer_->image_usage(), 1});
   const nv_rect whole{0, 0, int32_t(pp.BackBufferWidth), int32_t(pp.BackBufferHeight)};
   stream_->push(NV_OP_FILL_IMAGE, nv_cmd_fill_image{front_image_, 0, whole, {0.0f, 0.0f, 0.0f, 1.0f}});
 }
@@ -159,6 +159,7 @@ Device::~Device() {
   if (stream_) {
     unbind_all();
     for (auto &[fvf, declaration] : fvf_declarations_) declaration->release_private_ref();
+    if (back_buffer_) back_buffer_->forget_front();
     if (back_buffer_) back_buffer_->release_private_ref();
     if (auto_depth_stencil_) auto_depth_stencil_->release_private_ref();
     if (front_image_) stream_->push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{front_image_});
@@ -241,6 +242,7 @@ HRESULT Device::reset(D3DPRESENT_PARAMETERS *parameters, bool extended) {
   if (cursor_set_ && device_window_) reset_window_cursor();
   cursor_set_ = false;
   device_window_ = window;
+  back_buffer_->forget_front();
   back_buffer_->release_private_ref();
   if (auto_depth_stencil_) auto_depth_stencil_->release_private_ref();
   auto_depth_stencil_ = nullptr;
@@ -397,7 +399,7 @@ HRESULT Device::SetRenderTarget(DWORD index, IDirect3DSurface9 *iface) {
   auto *surface = static_cast<Surface *>(iface);
   // Any level of any face of a render-target texture is a target (an AUTOGENMIPMAP one shows only
   // level 0); a surface without D3DUSAGE_RENDERTARGET is refused, as Windows does.
-  if (surface && (!(surface->desc().Usage & D3DUSAGE_RENDERTARGET) || !surface->image())) return D3DERR_INVALIDCALL;
+  if (surface && (!(surface->desc().Usage & D3DUSAGE_RENDERTARGET) || !surface->has_image())) return D3DERR_INVALIDCALL;
   if (index > 0) {
     bind_render_target(index, surface);
     return D3D_OK;
@@ -425,7 +427,7 @@ HRESULT Device::GetRenderTarget(DWORD index, IDirect3DSurface9 **surface) {
 HRESULT Device::SetDepthStencilSurface(IDirect3DSurface9 *iface) {
   auto *surface = static_cast<Surface *>(iface);
   // A depth texture's level 0 is a depth-stencil surface too.
-  if (surface && (!(surface->desc().Usage & D3DUSAGE_DEPTHSTENCIL) || !surface->image())) return D3DERR_INVALIDCALL;
+  if (surface && (!(surface->desc().Usage & D3DUSAGE_DEPTHSTENCIL) || !surface->has_image())) return D3DERR_INVALIDCALL;
   bind_depth_stencil(surface);
   return D3D_OK;
 }
@@ -473,6 +475,14 @@ HRESULT Device::Clear(DWORD rect_count, const D3DRECT *rects, DWORD flags, D3DCO
   for (DWORD i = 0; i < rect_count; ++i) add(rects[i].x1, rects[i].y1, rects[i].x2, rects[i].y2);
   if (clipped.empty()) return D3D_OK;
 
+  // A clear of the whole presented back buffer: its old texels are dead, so the front image takes
+  // them over instead of a copy (Surface::take_front).
+  const D3DSURFACE_DESC &rt = render_target_->desc();
+  if ((flags & D3DCLEAR_TARGET) && render_target_->front_copy_deferred() && clipped.size() == 1 &&
+      clipped[0].x == 0 && clipped[0].y == 0 && UINT(clipped[0].width) == rt.Width && UINT(clipped[0].height) == rt.Height) {
+    render_target_->take_front();
+    dirty_ |= kDirtyTargets;
+  }
   if (dirty_ & kDirtyTargets) {
     commands().push(NV_OP_SET_RENDER_TARGETS, targets_command());
     dirty_ &= ~uint32_t(kDirtyTargets);

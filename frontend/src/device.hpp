@@ -60,13 +60,14 @@ public:
   // What one swap chain presents: the implicit one's (the device's) or an additional one's.
   struct PresentChain {
     Surface *back_buffer;
-    uint32_t front_image; // the back buffer as the last Present showed it (GetFrontBufferData)
+    uint32_t *front_image; // the back buffer as the last Present showed it (GetFrontBufferData)
     HWND window;          // NULL: headless
     const D3DPRESENT_PARAMETERS *parameters;
     UINT *present_count;
   };
-  // Present for any swap chain: copies the back buffer into the front image and, with a window
-  // (its own or dst_window), shows src_rect of it in dst_rect of the window.
+  // Present for any swap chain: gives the front image the back buffer's frame (a copy deferred to
+  // the back buffer's next use, Surface::defer_front_copy) and, with a window (its own or
+  // dst_window), shows src_rect of it in dst_rect of the window.
   HRESULT present_chain(const PresentChain &chain, const RECT *src_rect, const RECT *dst_rect, HWND dst_window,
                         DWORD flags);
   // The plugin swapchain that presents to window (made on first use); 0 when the window is not one

@@ -184,7 +184,7 @@ HRESULT Device::GetRenderTargetData(IDirect3DSurface9 *src_iface, IDirect3DSurfa
   if (!src || !dst || src == dst) return D3DERR_INVALIDCALL;
   const D3DSURFACE_DESC &s = src->desc(), &d = dst->desc();
   // A multisampled render target cannot be read (D3D9: resolve it with StretchRect first).
-  if (!src->image() || !(s.Usage & D3DUSAGE_RENDERTARGET) || s.MultiSampleType != D3DMULTISAMPLE_NONE ||
+  if (!src->has_image() || !(s.Usage & D3DUSAGE_RENDERTARGET) || s.MultiSampleType != D3DMULTISAMPLE_NONE ||
       d.Pool != D3DPOOL_SYSTEMMEM || s.Width != d.Width ||
       s.Height != d.Height || s.Format != d.Format)
     return D3DERR_INVALIDCALL;
@@ -207,6 +207,7 @@ HRESULT Device::GetRenderTargetData(IDirect3DSurface9 *src_iface, IDirect3DSurfa
 HRESULT Device::GetFrontBufferData(UINT swapchain, IDirect3DSurface9 *dst_iface) {
   auto *dst = static_cast<Surface *>(dst_iface);
   if (swapchain != 0 || !dst) return D3DERR_INVALIDCALL;
+  back_buffer_->image(); // the front image's copy of the last Present, if still owed
   return read_front_buffer(front_image_, device_window_, present_parameters_, dst);
 }
 

@@ -29,10 +29,10 @@ HRESULT Device::SetCursorProperties(UINT hotspot_x, UINT hotspot_y, IDirect3DSur
   // system-memory or scratch surface directly.
   std::vector<uint32_t> argb(size_t(d.Width) * d.Height);
   const size_t row = size_t(d.Width) * 4;
-  if (bitmap->image() && d.MultiSampleType == D3DMULTISAMPLE_NONE) {
+  if (bitmap->has_image() && d.MultiSampleType == D3DMULTISAMPLE_NONE) {
     if (HRESULT hr = read_surface(*bitmap); FAILED(hr)) return hr; // its level and face
     std::memcpy(argb.data(), commands().channel().readback, argb.size() * 4);
-  } else if (!bitmap->image() && bitmap->memory()) {
+  } else if (!bitmap->has_image() && bitmap->memory()) {
     for (UINT y = 0; y < d.Height; ++y) std::memcpy(&argb[y * d.Width], bitmap->memory() + size_t(y) * bitmap->pitch(), row);
   } else {
     static std::atomic<bool> once{false};

@@ -48,7 +48,7 @@ HRESULT Device::PresentEx(const RECT *src_rect, const RECT *dst_rect, HWND dst_w
 
 HRESULT Device::present(const RECT *src_rect, const RECT *dst_rect, HWND dst_window, const RGNDATA *,
                         DWORD flags) {
-  return present_chain(PresentChain{back_buffer_, front_image_, device_window_, &present_parameters_, &present_count_},
+  return present_chain(PresentChain{back_buffer_, &front_image_, device_window_, &present_parameters_, &present_count_},
                        src_rect, dst_rect, dst_window, flags);
 }
 
@@ -88,9 +88,25 @@ HRESULT Device::present_chain(const PresentChain &chain, const RECT *src_rect, c
   const D3DPRESENT_PARAMETERS &pp = *chain.parameters;
   // What the front buffer shows from now on (GetFrontBufferData); a multisampled back buffer is
   // resolved by the copy.
-  const nv_rect whole{0, 0, int32_t(pp.BackBufferWidth), int32_t(pp.BackBufferHeight)};
-  cs.push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{chain.back_buffer->image(), 0, whole, chain.front_image, 0, whole, NV_FILTER_POINT});
-  nv_cmd_present present{chain.front_image, 0, {}, {}};
+  // A single-sampled back buffer is shown as it is, and its copy into the front image waits for
+  // the back buffer's next use (Surface::defer_front_copy): a frame that starts with a clear of
+  // the whole back buffer exchanges the two images instead, and no copy is made. More than a copy
+  // is saved: on llvmpipe a GL copy waits until the frame is rasterized, so a copy at every Present
+  // kept the next frame's draws from overlapping this frame's rasterization.
+  Surface &back = *chain.back_buffer;
+  uint32_t shown = *chain.front_image;
+  if (pp.MultiSampleType == D3DMULTISAMPLE_NONE) {
+    back.forget_front(); // a copy still owed by the previous Present: the back buffer is unchanged since
+    shown = back.image();
+    back.defer_front_copy(chain.front_image);
+    const bool bound = render_target_ == &back || std::find(std::begin(more_targets_), std::end(more_targets_), &back) !=
+                                                      std::end(more_targets_);
+    if (bound) dirty_ |= kDirtyTargets; // the next draw's binding makes the copy
+  } else {
+    const nv_rect whole{0, 0, int32_t(pp.BackBufferWidth), int32_t(pp.BackBufferHeight)};
+    cs.push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{back.image(), 0, whole, shown, 0, whole, NV_FILTER_POINT}); // resolves
+  }
+  nv_cmd_present present{shown, 0, {}, {}};
   if (HWND window = dst_window ? dst_window : chain.window) {
     nv_rect src, dst;
     if (to_rect(src_rect, true, pp.BackBufferWidth, pp.BackBufferHeight, src) && to_rect(dst_rect, false, 0, 0, dst)) {

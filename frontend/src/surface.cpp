@@ -1,6 +1,7 @@
 #include "surface.hpp"
 
 #include <cstring>
+#include <utility>
 
 #include "texture.hpp"
 
@@ -21,10 +22,8 @@ Surface *Surface::create_image(Device *device, ULONG public_refs, UINT width, UI
   surface->uploadable_ = !depth && multisample == D3DMULTISAMPLE_NONE &&
                          (device->adapter().format_support[surface->format_.storage] & NV_SUPPORT_SAMPLED);
   surface->lockable_ = lockable && surface->uploadable_;
-  uint32_t nv_usage = depth ? uint32_t(NV_IMAGE_DEPTH_STENCIL) : uint32_t(NV_IMAGE_RENDER_TARGET);
-  if (surface->uploadable_) nv_usage |= NV_IMAGE_SAMPLED;
   device->commands().push(NV_OP_CREATE_IMAGE,
-                          nv_cmd_create_image{surface->image_, surface->format_.storage, width, height, nv_usage, 1,
+                          nv_cmd_create_image{surface->image_, surface->format_.storage, width, height, surface->image_usage(), 1,
                                               NV_IMAGE_TYPE_2D, 1,
                                               multisample == D3DMULTISAMPLE_NONE ? 1u : uint32_t(multisample)});
   return surface;
@@ -55,10 +54,30 @@ Surface *Surface::create_level(Device *device, Texture *texture, UINT layer, UIN
 }
 
 uint32_t Surface::image() const {
+  copy_to_front();
   if (!texture_) return image_;
-  // Every level of every face of a render-target texture (2D or cube) is a target; a depth
-  // texture (2D, one level) is a depth-stencil target.
-  return (texture_->usage() & (D3DUSAGE_RENDERTARGET | D3DUSAGE_DEPTHSTENCIL)) ? texture_->image() : 0;
+  return texture_has_image() ? texture_->image() : 0;
+}
+
+// Every level of every face of a render-target texture (2D or cube) is a target; a depth texture
+// (2D, one level) is a depth-stencil target.
+bool Surface::texture_has_image() const { return texture_->usage() & (D3DUSAGE_RENDERTARGET | D3DUSAGE_DEPTHSTENCIL); }
+
+uint32_t Surface::image_usage() const {
+  uint32_t usage = (desc_.Usage & D3DUSAGE_DEPTHSTENCIL) ? uint32_t(NV_IMAGE_DEPTH_STENCIL) : uint32_t(NV_IMAGE_RENDER_TARGET);
+  return uploadable_ ? usage | NV_IMAGE_SAMPLED : usage;
+}
+
+void Surface::copy_to_front() const {
+  if (!deferred_front_) return;
+  const nv_rect whole{0, 0, int32_t(desc_.Width), int32_t(desc_.Height)};
+  device_->commands().push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{image_, 0, whole, *deferred_front_, 0, whole, NV_FILTER_POINT});
+  deferred_front_ = nullptr;
+}
+
+void Surface::take_front() {
+  std::swap(image_, *deferred_front_);
+  deferred_front_ = nullptr;
 }
 
 void Surface::add_private_ref() {
@@ -112,6 +131,7 @@ HRESULT Surface::LockRect(D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD f
       return D3DERR_INVALIDCALL;
     r = *rect;
   }
+  copy_to_front(); // a DISCARD lock reads nothing, and its unlock writes the back buffer
   if (image_)
     if (HRESULT hr = lock_image(r, flags); FAILED(hr)) return hr;
   locked_rect->Pitch = INT(pitch_);

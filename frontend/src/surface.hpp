@@ -33,14 +33,30 @@ public:
 
   // The backend image a target binding or readback uses: the surface's own, or its texture's for
   // a level of a render-target texture (2D or cube; level() and layer() say which) or level 0 of a
-  // depth texture; 0 for others (memory surfaces, levels of other textures).
+  // depth texture; 0 for others (memory surfaces, levels of other textures). A back buffer makes
+  // its deferred front copy first (below), since the caller is about to use its texels.
   uint32_t image() const;
+  // Whether image() is not 0, without making the deferred copy (binding checks).
+  bool has_image() const { return !texture_ ? image_ != 0 : texture_has_image(); }
+  // A back buffer just presented (device_presentation.cpp): the swap chain's front image must
+  // receive the presented frame before anything writes the back buffer. Present defers that copy;
+  // the first use of image() makes it, unless a clear of the whole back buffer comes first and
+  // take_front() exchanges the two images instead, where the copy would only be overwritten.
+  void defer_front_copy(uint32_t *front_image) { deferred_front_ = front_image; }
+  bool front_copy_deferred() const { return deferred_front_ != nullptr; }
+  // The front image takes the presented frame's image; the back buffer goes on in the old front
+  // image (same size, format and usage). Render-target bindings must be sent again.
+  void take_front();
+  // The swap chain's front image is going away: nothing to copy into it any more.
+  void forget_front() { deferred_front_ = nullptr; }
   // A depth-stencil surface whose contents Present or SetDepthStencilSurface may discard
   // (CreateDepthStencilSurface's Discard, D3DPRESENTFLAG_DISCARD_DEPTHSTENCIL).
   bool discardable() const { return discardable_; }
   void set_discardable(bool discardable) { discardable_ = discardable; }
   // UpdateSurface and UnlockRect may write the backend image (UPDATE_IMAGE).
   bool uploadable() const { return uploadable_; }
+  // Its image's nv_image_usage (a swap chain's front image is made alike, to exchange with it).
+  uint32_t image_usage() const;
   // A texture level's binding references count on the texture (which owns the surface).
   void add_private_ref();
   void release_private_ref();
@@ -69,6 +85,8 @@ private:
   // D3DLOCK_DISCARD), and sends the locked rectangle back on unlock (unless D3DLOCK_READONLY).
   HRESULT lock_image(const RECT &rect, DWORD flags);
   void unlock_image();
+  void copy_to_front() const; // the deferred front copy, if one is due
+  bool texture_has_image() const;
 
   D3DSURFACE_DESC desc_;
   FormatInfo format_;
@@ -84,6 +102,7 @@ private:
   Texture *texture_ = nullptr; // the container of a texture level
   UINT layer_ = 0;
   UINT level_ = 0;
+  mutable uint32_t *deferred_front_ = nullptr; // a back buffer's front image owed the last Present
 };
 
 } // namespace novem

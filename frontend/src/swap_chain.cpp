@@ -15,7 +15,7 @@ SwapChain::SwapChain(Device *device, const D3DPRESENT_PARAMETERS &parameters, HW
   front_image_ = cs.new_handle();
   const FormatInfo front = format_info(parameters.BackBufferFormat);
   cs.push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{front_image_, front.storage, parameters.BackBufferWidth,
-                                                  parameters.BackBufferHeight, NV_IMAGE_RENDER_TARGET, 1});
+                                                  parameters.BackBufferHeight, back_buffer_->image_usage(), 1});
   const nv_rect whole{0, 0, int32_t(parameters.BackBufferWidth), int32_t(parameters.BackBufferHeight)};
   cs.push(NV_OP_FILL_IMAGE, nv_cmd_fill_image{front_image_, 0, whole, {0.0f, 0.0f, 0.0f, 1.0f}});
   // Like a D3DPOOL_DEFAULT resource: Reset refuses while it exists (D3D9Ex devices excepted).
@@ -24,6 +24,7 @@ SwapChain::SwapChain(Device *device, const D3DPRESENT_PARAMETERS &parameters, HW
 
 SwapChain::~SwapChain() {
   if (!additional()) return;
+  back_buffer_->forget_front();
   back_buffer_->release_private_ref();
   device_->commands().push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{front_image_});
   if (window_) device_->forget_window(window_);
@@ -39,13 +40,14 @@ HRESULT SwapChain::Present(const RECT *src_rect, const RECT *dst_rect, HWND dst_
                            const RGNDATA *dirty_region, DWORD flags) {
   DeviceLock lock(*device_);
   if (!additional()) return device_->present(src_rect, dst_rect, dst_window_override, dirty_region, flags);
-  return device_->present_chain(Device::PresentChain{back_buffer_, front_image_, window_, &parameters_, &present_count_},
+  return device_->present_chain(Device::PresentChain{back_buffer_, &front_image_, window_, &parameters_, &present_count_},
                                 src_rect, dst_rect, dst_window_override, flags);
 }
 
 HRESULT SwapChain::GetFrontBufferData(IDirect3DSurface9 *dst_surface) {
   if (!additional()) return device_->GetFrontBufferData(0, dst_surface);
   DeviceLock lock(*device_);
+  back_buffer_->image(); // the front image's copy of the last Present, if still owed
   return device_->read_front_buffer(front_image_, window_, parameters_, static_cast<Surface *>(dst_surface));
 }
 

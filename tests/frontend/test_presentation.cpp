@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "api_fixture.hpp"
+#include "counting_device.hpp"
 
 using namespace api_fixture;
 
@@ -169,4 +170,43 @@ TEST_CASE("a mixed vertex-processing device switches to software and back", "[ap
   CHECK(device->GetSoftwareVertexProcessing() == TRUE);
   CHECK(device->Release() == 0);
   CHECK(d3d->Release() == 0);
+}
+
+// Present owes the front image a copy of the frame; a frame that begins with a clear of the whole
+// back buffer exchanges the images instead (Surface::defer_front_copy). Counted on the counting
+// plugin: GetRenderTargetData of the back buffer (how sent() waits) makes an owed copy itself.
+TEST_CASE("Present copies the frame to the front image only when the next frame does not clear it whole", "[api][present]") {
+  CountingDevice c;
+  IDirect3DDevice9 *d = c.device;
+  c.sent(NV_OP_BLIT_IMAGE);
+  for (int frame = 0; frame < 3; ++frame) {
+    REQUIRE(d->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff203040, 1.0f, 0) == D3D_OK);
+    c.draw();
+    REQUIRE(d->Present(nullptr, nullptr, nullptr, nullptr) == D3D_OK);
+  }
+  // A frame that renders into a texture first and then binds the back buffer again.
+  IDirect3DTexture9 *texture = nullptr;
+  REQUIRE(d->CreateTexture(16, 16, 1, D3DUSAGE_RENDERTARGET, D3DFMT_A8R8G8B8, D3DPOOL_DEFAULT, &texture, nullptr) == D3D_OK);
+  IDirect3DSurface9 *level = nullptr;
+  REQUIRE(texture->GetSurfaceLevel(0, &level) == D3D_OK);
+  REQUIRE(d->SetRenderTarget(0, level) == D3D_OK);
+  REQUIRE(d->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0) == D3D_OK);
+  c.draw();
+  REQUIRE(d->SetRenderTarget(0, c.back_buffer) == D3D_OK);
+  REQUIRE(d->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff203040, 1.0f, 0) == D3D_OK);
+  CHECK(c.sent(NV_OP_BLIT_IMAGE) == 0);
+
+  // A frame that begins with a draw, or with a clear of a part, needs the copy first.
+  REQUIRE(d->Present(nullptr, nullptr, nullptr, nullptr) == D3D_OK);
+  c.draw();
+  CHECK(c.sent(NV_OP_BLIT_IMAGE) == 1);
+  REQUIRE(d->Present(nullptr, nullptr, nullptr, nullptr) == D3D_OK);
+  const D3DRECT half{0, 0, 8, 16};
+  REQUIRE(d->Clear(1, &half, D3DCLEAR_TARGET, 0xff203040, 1.0f, 0) == D3D_OK);
+  CHECK(c.sent(NV_OP_BLIT_IMAGE) == 1);
+  // Reading the presented back buffer copies too: the front image must not lose the frame.
+  REQUIRE(d->Present(nullptr, nullptr, nullptr, nullptr) == D3D_OK);
+  CHECK(c.sent(NV_OP_BLIT_IMAGE) == 1);
+  level->Release();
+  texture->Release();
 }

@@ -19,6 +19,43 @@ D3DPRESENT_PARAMETERS chain_parameters(UINT w, UINT h) {
   return pp;
 }
 
+// A headless device on backend `name`, or nullptr (d3d released) when it cannot start and is not
+// required (NOVEM_TEST_REQUIRE_BACKENDS).
+IDirect3DDevice9 *headless_device(IDirect3D9 *d3d, const char *name) {
+  D3DPRESENT_PARAMETERS pp = headless();
+  IDirect3DDevice9 *device = nullptr;
+  if (d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &device) == D3D_OK)
+    return device;
+  const char *required = std::getenv("NOVEM_TEST_REQUIRE_BACKENDS");
+  if (required && std::strstr(required, name)) FAIL(name << " is required and cannot start");
+  WARN(name << " cannot start: skipped");
+  d3d->Release();
+  return nullptr;
+}
+
+// Runs body(device, chain, back) on each real backend: a headless device with a 24x12 additional
+// swap chain whose back buffer is render target 0; releases them after it.
+template <class Body> void on_each_backend(Body body) {
+  for (const char *name : {"vulkan", "opengl"}) {
+    Backend backend(name);
+    IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
+    IDirect3DDevice9 *device = headless_device(d3d, name);
+    if (!device) continue;
+    INFO(name);
+    IDirect3DSwapChain9 *chain = nullptr;
+    D3DPRESENT_PARAMETERS cp = chain_parameters(24, 12);
+    REQUIRE(device->CreateAdditionalSwapChain(&cp, &chain) == D3D_OK);
+    IDirect3DSurface9 *back = nullptr;
+    REQUIRE(chain->GetBackBuffer(0, D3DBACKBUFFER_TYPE_MONO, &back) == D3D_OK);
+    REQUIRE(device->SetRenderTarget(0, back) == D3D_OK);
+    body(device, chain, back);
+    back->Release();
+    CHECK(chain->Release() == 0);
+    CHECK(device->Release() == 0);
+    CHECK(d3d->Release() == 0);
+  }
+}
+
 } // namespace
 
 TEST_CASE("CreateAdditionalSwapChain: a headless chain with its own back buffer", "[api][present][swapchain]") {
@@ -150,25 +187,7 @@ TEST_CASE("SetDialogBoxMode: refused unless the back buffer is lockable, GDI-com
 }
 
 TEST_CASE("an additional headless swap chain presents what was rendered into its back buffer", "[backends][swapchain]") {
-  for (const char *name : {"vulkan", "opengl"}) {
-    Backend backend(name);
-    IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
-    D3DPRESENT_PARAMETERS pp = headless();
-    IDirect3DDevice9 *device = nullptr;
-    if (d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &device) != D3D_OK) {
-      const char *required = std::getenv("NOVEM_TEST_REQUIRE_BACKENDS");
-      if (required && std::strstr(required, name)) FAIL(name << " is required and cannot start");
-      WARN(name << " cannot start: skipped");
-      d3d->Release();
-      continue;
-    }
-    INFO(name);
-    IDirect3DSwapChain9 *chain = nullptr;
-    D3DPRESENT_PARAMETERS cp = chain_parameters(24, 12);
-    REQUIRE(device->CreateAdditionalSwapChain(&cp, &chain) == D3D_OK);
-    IDirect3DSurface9 *back = nullptr;
-    REQUIRE(chain->GetBackBuffer(0, D3DBACKBUFFER_TYPE_MONO, &back) == D3D_OK);
-    REQUIRE(device->SetRenderTarget(0, back) == D3D_OK);
+  on_each_backend([](IDirect3DDevice9 *device, IDirect3DSwapChain9 *chain, IDirect3DSurface9 *) {
     REQUIRE(device->Clear(0, nullptr, D3DCLEAR_TARGET, D3DCOLOR_XRGB(10, 200, 30), 1.0f, 0) == D3D_OK);
     // The device's own back buffer gets another colour: the chains do not share one.
     IDirect3DSurface9 *implicit = nullptr;
@@ -189,9 +208,58 @@ TEST_CASE("an additional headless swap chain presents what was rendered into its
     front->UnlockRect();
     front->Release();
     implicit->Release();
-    back->Release();
-    CHECK(chain->Release() == 0);
-    CHECK(device->Release() == 0);
-    CHECK(d3d->Release() == 0);
-  }
+  });
+}
+
+// Present leaves the frame in the back buffer and owes the front image a copy of it: a clear of the
+// whole back buffer takes the front image's place instead, anything else makes the copy first.
+// Either way the front buffer shows the last Present and the back buffer keeps what was not cleared.
+TEST_CASE("Present's front copy: deferred, and replaced by an exchange before a whole clear", "[backends][swapchain]") {
+  on_each_backend([](IDirect3DDevice9 *device, IDirect3DSwapChain9 *chain, IDirect3DSurface9 *back) {
+    IDirect3DSurface9 *front = nullptr, *back_copy = nullptr;
+    REQUIRE(device->CreateOffscreenPlainSurface(24, 12, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM, &front, nullptr) == D3D_OK);
+    REQUIRE(device->CreateOffscreenPlainSurface(24, 12, D3DFMT_X8R8G8B8, D3DPOOL_SYSTEMMEM, &back_copy, nullptr) == D3D_OK);
+    // The red byte of pixel (x, 5) of a read-back surface.
+    auto red_at = [](IDirect3DSurface9 *s, int x) {
+      D3DLOCKED_RECT lr{};
+      REQUIRE(s->LockRect(&lr, nullptr, D3DLOCK_READONLY) == D3D_OK);
+      const uint8_t red = static_cast<const uint8_t *>(lr.pBits)[5 * lr.Pitch + x * 4 + 2];
+      s->UnlockRect();
+      return int(red);
+    };
+    auto clear_red = [&](uint8_t red, const D3DRECT *rect) {
+      REQUIRE(device->Clear(rect ? 1 : 0, rect, D3DCLEAR_TARGET, D3DCOLOR_XRGB(red, 0, 0), 1.0f, 0) == D3D_OK);
+    };
+
+    clear_red(100, nullptr);
+    REQUIRE(chain->Present(nullptr, nullptr, nullptr, nullptr, 0) == D3D_OK);
+    clear_red(150, nullptr); // the whole back buffer: the images are exchanged
+    REQUIRE(chain->GetFrontBufferData(front) == D3D_OK);
+    CHECK(red_at(front, 3) == 100);
+    REQUIRE(device->GetRenderTargetData(back, back_copy) == D3D_OK);
+    CHECK(red_at(back_copy, 3) == 150);
+
+    REQUIRE(chain->Present(nullptr, nullptr, nullptr, nullptr, 0) == D3D_OK);
+    const D3DRECT left{0, 0, 12, 12};
+    clear_red(200, &left); // a part: the front image gets its copy first
+    REQUIRE(chain->GetFrontBufferData(front) == D3D_OK);
+    CHECK(red_at(front, 3) == 150);
+    CHECK(red_at(front, 20) == 150);
+    REQUIRE(device->GetRenderTargetData(back, back_copy) == D3D_OK);
+    CHECK(red_at(back_copy, 3) == 200);
+    CHECK(red_at(back_copy, 20) == 150); // kept, as D3D9 drivers keep a back buffer with one buffer
+
+    // Two presents with nothing between them, then a whole clear: the front shows the frame.
+    REQUIRE(chain->Present(nullptr, nullptr, nullptr, nullptr, 0) == D3D_OK);
+    REQUIRE(chain->Present(nullptr, nullptr, nullptr, nullptr, 0) == D3D_OK);
+    clear_red(250, nullptr);
+    REQUIRE(chain->GetFrontBufferData(front) == D3D_OK);
+    CHECK(red_at(front, 3) == 200);
+    CHECK(red_at(front, 20) == 150);
+    REQUIRE(device->GetRenderTargetData(back, back_copy) == D3D_OK);
+    CHECK(red_at(back_copy, 20) == 250);
+
+    front->Release();
+    back_copy->Release();
+  });
 }
