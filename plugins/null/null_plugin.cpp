@@ -31,6 +31,7 @@ struct NullExecutor {
     t[NV_OP_END_QUERY] = novem::handler<NullExecutor, nv_cmd_end_query, &NullExecutor::end_query>;
     return t;
   }
+  static constexpr unsigned kCommandsPerPoll = 1; // nothing is ever pending
   bool poll() { return false; }
   void wait_gpu() {}
   void idle() {}

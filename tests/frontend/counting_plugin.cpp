@@ -25,6 +25,7 @@ struct CountingExecutor {
     t[NV_OP_READ_IMAGE] = novem::handler<CountingExecutor, nv_cmd_read_image, &CountingExecutor::read_image>;
     return t;
   }
+  static constexpr unsigned kCommandsPerPoll = 1; // nothing is ever pending
   bool poll() { return false; }
   void wait_gpu() {}
   void idle() {}

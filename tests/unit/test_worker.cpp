@@ -25,13 +25,16 @@ struct RecordingExecutor {
     t[NV_OP_FENCE] = novem::handler<RecordingExecutor, nv_cmd_fence, &RecordingExecutor::fence>;
     return t;
   }
+  static constexpr unsigned kCommandsPerPoll = 4;
   bool poll() {
+    draws_at_poll.push_back(draws.size());
     if (pending_gpu > 0 && --pending_gpu == 0) channel.complete_fence(last_fence);
     return pending_gpu > 0;
   }
   void wait_gpu() {}
   void idle() {}
   uint64_t last_fence = 0;
+  std::vector<size_t> draws_at_poll; // how many draws had run at each poll
 };
 
 } // namespace
@@ -52,4 +55,19 @@ TEST_CASE("worker executes commands in order through its table and completes fen
   CHECK(channel.executed[NV_OP_DRAW] == 1000);
   CHECK(channel.executed[NV_OP_PRESENT] == 1);
   CHECK(channel.executed[NV_OP_FENCE] == 1);
+}
+
+TEST_CASE("worker polls every kCommandsPerPoll commands, and whenever the ring runs dry", "[worker]") {
+  nv_channel channel(1 << 16);
+  RecordingExecutor ex{channel};
+  // Everything is in the ring before the thread starts, so it runs dry only after the fence.
+  for (uint32_t i = 0; i < 1001; ++i) novem::ring_push(channel.ring, NV_OP_DRAW, nv_cmd_draw{i, 3});
+  novem::ring_push(channel.ring, NV_OP_FENCE, nv_cmd_fence{1});
+  std::thread thread([&] { novem::run_worker(channel, ex); });
+  channel.wait_fence(1);
+  channel.ring.stop();
+  thread.join();
+  REQUIRE(ex.draws_at_poll.size() >= 250 + 2); // 1000 draws / 4, then the fence's two polls
+  for (size_t i = 0; i < 250; ++i) CHECK(ex.draws_at_poll[i] == 4 * (i + 1));
+  for (size_t i = 250; i < ex.draws_at_poll.size(); ++i) CHECK(ex.draws_at_poll[i] == 1001);
 }
