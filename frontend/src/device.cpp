@@ -147,20 +147,17 @@ void Device::create_implicit_surfaces() {
     auto_depth_stencil_->set_discardable(pp.Flags & D3DPRESENTFLAG_DISCARD_DEPTHSTENCIL);
     auto_depth_stencil_->add_private_ref();
   }
-  front_image_ = stream_->new_handle();
-  const FormatInfo front = format_info(pp.BackBufferFormat);
-  stream_->push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{front_image_, front.storage, pp.BackBufferWidth,
-                                                        pp.BackBufferHeight, back_buffer_->image_usage(), 1});
-  const nv_rect whole{0, 0, int32_t(pp.BackBufferWidth), int32_t(pp.BackBufferHeight)};
-  stream_->push(NV_OP_FILL_IMAGE, nv_cmd_fill_image{front_image_, 0, whole, {0.0f, 0.0f, 0.0f, 1.0f}});
+  front_image_ = create_front_image(*back_buffer_);
 }
 
 Device::~Device() {
   if (stream_) {
     unbind_all();
     for (auto &[fvf, declaration] : fvf_declarations_) declaration->release_private_ref();
-    if (back_buffer_) back_buffer_->forget_front();
-    if (back_buffer_) back_buffer_->release_private_ref();
+    if (back_buffer_) {
+      back_buffer_->forget_front();
+      back_buffer_->release_private_ref();
+    }
     if (auto_depth_stencil_) auto_depth_stencil_->release_private_ref();
     if (front_image_) stream_->push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{front_image_});
     if (swap_chain_) swap_chain_->release_private_ref();

@@ -76,7 +76,12 @@ public:
   void forget_window(HWND window);
   // GetFrontBufferData of any swap chain: the front image into a D3DPOOL_SYSTEMMEM A8R8G8B8 surface
   // of the screen's size (at the window's place; `window` NULL: headless) or the back buffer's.
-  HRESULT read_front_buffer(uint32_t front_image, HWND window, const D3DPRESENT_PARAMETERS &pp, Surface *dst);
+  // The back buffer first makes the front image's copy of the last Present, if it is still owed.
+  HRESULT read_front_buffer(const Surface &back_buffer, uint32_t front_image, HWND window,
+                            const D3DPRESENT_PARAMETERS &pp, Surface *dst);
+  // A swap chain's front image: back_buffer's size, format and usage (so that Present can exchange
+  // the two), opaque black until the first Present.
+  uint32_t create_front_image(const Surface &back_buffer);
   // READ_IMAGE of level `level` of face `layer` of image into the channel's readback area, then a wait.
   HRESULT read_image(uint32_t image, UINT width, UINT height, size_t texel_bytes, UINT level = 0, UINT layer = 0);
   // read_image of a surface's texels: its own image, or its level and face of a render-target texture.

@@ -207,8 +207,7 @@ HRESULT Device::GetRenderTargetData(IDirect3DSurface9 *src_iface, IDirect3DSurfa
 HRESULT Device::GetFrontBufferData(UINT swapchain, IDirect3DSurface9 *dst_iface) {
   auto *dst = static_cast<Surface *>(dst_iface);
   if (swapchain != 0 || !dst) return D3DERR_INVALIDCALL;
-  back_buffer_->image(); // the front image's copy of the last Present, if still owed
-  return read_front_buffer(front_image_, device_window_, present_parameters_, dst);
+  return read_front_buffer(*back_buffer_, front_image_, device_window_, present_parameters_, dst);
 }
 
 // Any swap chain's front image (IDirect3DSwapChain9::GetFrontBufferData too), into a
@@ -216,8 +215,10 @@ HRESULT Device::GetFrontBufferData(UINT swapchain, IDirect3DSurface9 *dst_iface)
 // windowed devices; the front buffer lands at the window's place, a headless device's at the
 // top left, the rest reads black, where Windows would show the desktop) or of the back buffer's
 // (Novem also takes that: the front buffer alone).
-HRESULT Device::read_front_buffer(uint32_t front_image, HWND window, const D3DPRESENT_PARAMETERS &pp, Surface *dst) {
+HRESULT Device::read_front_buffer(const Surface &back_buffer, uint32_t front_image, HWND window,
+                                  const D3DPRESENT_PARAMETERS &pp, Surface *dst) {
   if (!dst) return D3DERR_INVALIDCALL;
+  back_buffer.image(); // makes a deferred front copy (device_presentation.cpp)
   const D3DSURFACE_DESC &d = dst->desc();
   D3DDISPLAYMODE mode{};
   parent_->GetAdapterDisplayMode(0, &mode);

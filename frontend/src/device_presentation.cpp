@@ -99,9 +99,7 @@ HRESULT Device::present_chain(const PresentChain &chain, const RECT *src_rect, c
     back.forget_front(); // a copy still owed by the previous Present: the back buffer is unchanged since
     shown = back.image();
     back.defer_front_copy(chain.front_image);
-    const bool bound = render_target_ == &back || std::find(std::begin(more_targets_), std::end(more_targets_), &back) !=
-                                                      std::end(more_targets_);
-    if (bound) dirty_ |= kDirtyTargets; // the next draw's binding makes the copy
+    dirty_ |= kDirtyTargets; // where the back buffer is bound, the next draw's binding makes the copy
   } else {
     const nv_rect whole{0, 0, int32_t(pp.BackBufferWidth), int32_t(pp.BackBufferHeight)};
     cs.push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{back.image(), 0, whole, shown, 0, whole, NV_FILTER_POINT}); // resolves
@@ -124,6 +122,16 @@ HRESULT Device::present_chain(const PresentChain &chain, const RECT *src_rect, c
     frame_fences_.pop_front();
   }
   return cs.channel().device_lost.load() ? D3DERR_DEVICELOST : D3D_OK;
+}
+
+uint32_t Device::create_front_image(const Surface &back_buffer) {
+  CommandStream &cs = commands();
+  const uint32_t image = cs.new_handle();
+  const D3DSURFACE_DESC &d = back_buffer.desc();
+  cs.push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{image, back_buffer.format().storage, d.Width, d.Height, back_buffer.image_usage(), 1});
+  const nv_rect whole{0, 0, int32_t(d.Width), int32_t(d.Height)};
+  cs.push(NV_OP_FILL_IMAGE, nv_cmd_fill_image{image, 0, whole, {0.0f, 0.0f, 0.0f, 1.0f}});
+  return image;
 }
 
 uint32_t Device::window_target(HWND window) {

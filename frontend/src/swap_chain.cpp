@@ -1,6 +1,5 @@
 #include "swap_chain.hpp"
 
-#include "format.hpp"
 #include "surface.hpp"
 
 namespace novem {
@@ -11,13 +10,7 @@ SwapChain::SwapChain(Device *device, const D3DPRESENT_PARAMETERS &parameters, HW
   back_buffer_ = Surface::create_image(device, 0, parameters.BackBufferWidth, parameters.BackBufferHeight,
                                        parameters.BackBufferFormat, D3DUSAGE_RENDERTARGET, parameters.MultiSampleType);
   back_buffer_->add_private_ref();
-  CommandStream &cs = device->commands();
-  front_image_ = cs.new_handle();
-  const FormatInfo front = format_info(parameters.BackBufferFormat);
-  cs.push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{front_image_, front.storage, parameters.BackBufferWidth,
-                                                  parameters.BackBufferHeight, back_buffer_->image_usage(), 1});
-  const nv_rect whole{0, 0, int32_t(parameters.BackBufferWidth), int32_t(parameters.BackBufferHeight)};
-  cs.push(NV_OP_FILL_IMAGE, nv_cmd_fill_image{front_image_, 0, whole, {0.0f, 0.0f, 0.0f, 1.0f}});
+  front_image_ = device->create_front_image(*back_buffer_);
   // Like a D3DPOOL_DEFAULT resource: Reset refuses while it exists (D3D9Ex devices excepted).
   device->count_default_pool_resource(+1);
 }
@@ -47,8 +40,7 @@ HRESULT SwapChain::Present(const RECT *src_rect, const RECT *dst_rect, HWND dst_
 HRESULT SwapChain::GetFrontBufferData(IDirect3DSurface9 *dst_surface) {
   if (!additional()) return device_->GetFrontBufferData(0, dst_surface);
   DeviceLock lock(*device_);
-  back_buffer_->image(); // the front image's copy of the last Present, if still owed
-  return device_->read_front_buffer(front_image_, window_, parameters_, static_cast<Surface *>(dst_surface));
+  return device_->read_front_buffer(*back_buffer_, front_image_, window_, parameters_, static_cast<Surface *>(dst_surface));
 }
 
 // One back buffer is kept whatever BackBufferCount says (presentation copies it, never flips).
