@@ -194,14 +194,33 @@ ImageAccess Executor::sampling_access(uint32_t image) const {
   return ImageAccess::shader_read();
 }
 
-bool Executor::begin_rendering() {
+Image *Executor::depth_target() {
+  Image *depth = find_image(targets_.depth_stencil);
+  return depth && depth->is_depth() && depth->view() ? depth : nullptr;
+}
+
+VkExtent2D Executor::target_extent() {
+  VkExtent2D extent{UINT32_MAX, UINT32_MAX};
+  for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i)
+    if (Image *img = color_target(i)) {
+      // A colour target renders into the level SET_RENDER_TARGETS chose (ABI 5).
+      extent.width = std::min(extent.width, img->width(targets_.color_levels[i]));
+      extent.height = std::min(extent.height, img->height(targets_.color_levels[i]));
+    }
+  if (Image *depth = depth_target()) {
+    extent.width = std::min(extent.width, depth->width(0));
+    extent.height = std::min(extent.height, depth->height(0));
+  }
+  return extent;
+}
+
+bool Executor::begin_rendering(const nv_cmd_clear *whole_clear) {
   if (rendering_) return true;
   Image *colors[NV_MAX_COLOR_TARGETS];
   uint32_t color_count = 0; // up to the last bound target; unbound ones in between have no view
   for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i)
     if ((colors[i] = color_target(i))) color_count = i + 1;
-  Image *depth = find_image(targets_.depth_stencil);
-  if (depth && (!depth->is_depth() || !depth->view())) depth = nullptr;
+  Image *depth = depth_target();
   if (!color_count && !depth) return false;
   // Every attachment of a render pass instance has one sample count (D3D9: the depth-stencil
   // surface's multisample type must match the render targets').
@@ -213,7 +232,7 @@ bool Executor::begin_rendering() {
 
   VkCommandBuffer cmd = command_buffer();
   const BatchId id = batches_->recording_id();
-  VkExtent2D extent{UINT32_MAX, UINT32_MAX};
+  const uint32_t clear_flags = whole_clear ? whole_clear->flags : 0;
   VkRenderingAttachmentInfo color_atts[NV_MAX_COLOR_TARGETS];
   VkRenderingAttachmentInfo depth_att{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
   for (uint32_t i = 0; i <= NV_MAX_COLOR_TARGETS; ++i) {
@@ -232,25 +251,31 @@ bool Executor::begin_rendering() {
     // A colour target renders into the level and face SET_RENDER_TARGETS chose (ABI 5), through
     // its sRGB view under SRGBWRITEENABLE.
     const uint32_t level = is_depth ? 0 : targets_.color_levels[i];
-    extent.width = std::min(extent.width, img->width(level));
-    extent.height = std::min(extent.height, img->height(level));
     att.imageView = is_depth ? img->view() : img->target_view(targets_.color_layers[i], level, targets_.srgb_write != 0);
     att.imageLayout = sampled    ? VK_IMAGE_LAYOUT_GENERAL
                       : is_depth ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL
                                  : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-    att.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+    const bool cleared = is_depth ? (clear_flags & NV_CLEAR_DEPTH) != 0 : (clear_flags & NV_CLEAR_COLOR) != 0;
+    att.loadOp = cleared ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD;
     att.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    if (cleared && is_depth) att.clearValue.depthStencil = {std::clamp(whole_clear->depth, 0.0f, 1.0f), whole_clear->stencil};
+    if (cleared && !is_depth) std::memcpy(att.clearValue.color.float32, whole_clear->color, sizeof whole_clear->color);
   }
+  // The stencil aspect has load operations of its own.
+  VkRenderingAttachmentInfo stencil_att = depth_att;
+  stencil_att.loadOp = (clear_flags & NV_CLEAR_STENCIL) ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD;
+  if (whole_clear) stencil_att.clearValue.depthStencil = {std::clamp(whole_clear->depth, 0.0f, 1.0f), whole_clear->stencil};
   barriers_.flush(device_->vk(), cmd);
   queries_->before_rendering(cmd);
 
+  const VkExtent2D extent = target_extent();
   VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
   ri.renderArea = {{0, 0}, extent};
   ri.layerCount = 1;
   ri.colorAttachmentCount = color_count;
   ri.pColorAttachments = color_count ? color_atts : nullptr;
   ri.pDepthAttachment = depth ? &depth_att : nullptr;
-  ri.pStencilAttachment = depth && (depth->format().aspects & VK_IMAGE_ASPECT_STENCIL_BIT) ? &depth_att : nullptr;
+  ri.pStencilAttachment = depth && (depth->format().aspects & VK_IMAGE_ASPECT_STENCIL_BIT) ? &stencil_att : nullptr;
   device_->vk().CmdBeginRendering(cmd, &ri);
   queries_->rendering_begun(cmd);
   rendering_ = true;
@@ -1004,9 +1029,32 @@ void Executor::update_constants(const nv_cmd_update_constants &a, const nv_cmd_h
 // work
 
 void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
+  // No rectangle means the whole target (D3D9's Clear with Count 0).
+  const uint64_t room = (h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_clear)) / sizeof(nv_rect);
+  const uint32_t count = uint32_t(std::min<uint64_t>(a.rect_count, room));
+  auto *rects = static_cast<const nv_rect *>(command_payload<nv_cmd_clear>(h));
+  // A clear of the whole area before a render pass instance begins becomes its load operations.
+  // lavapipe bins those with the draws, while it runs vkCmdClearAttachments on its queue thread
+  // after waiting for the rasterizers to finish every earlier draw into the target: a clear at
+  // the start of each frame made each frame wait for the one before.
+  if (!rendering_ && (a.flags & (NV_CLEAR_COLOR | NV_CLEAR_DEPTH | NV_CLEAR_STENCIL))) {
+    const VkExtent2D extent = target_extent();
+    bool whole = a.rect_count == 0;
+    for (uint32_t i = 0; i < count && !whole; ++i) {
+      nv_rect r;
+      std::memcpy(&r, rects + i, sizeof r);
+      const VkRect2D clipped = clip_rect(r, extent);
+      whole = clipped.offset.x == 0 && clipped.offset.y == 0 && clipped.extent.width == extent.width &&
+              clipped.extent.height == extent.height;
+    }
+    if (whole) {
+      begin_rendering(&a);
+      if (!options_.batching) submit_and_wait();
+      return;
+    }
+  }
   if (!begin_rendering()) return;
-  Image *depth = find_image(targets_.depth_stencil);
-  if (depth && !depth->is_depth()) depth = nullptr;
+  Image *depth = depth_target();
 
   // Every colour target is cleared (D3D9's Clear with several render targets).
   VkClearAttachment atts[NV_MAX_COLOR_TARGETS + 1];
@@ -1032,10 +1080,6 @@ void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
   }
   if (att_count == 0) return;
 
-  // No rectangle means the whole target (D3D9's Clear with Count 0).
-  const uint64_t room = (h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_clear)) / sizeof(nv_rect);
-  const uint32_t count = uint32_t(std::min<uint64_t>(a.rect_count, room));
-  auto *rects = static_cast<const nv_rect *>(command_payload<nv_cmd_clear>(h));
   std::vector<VkClearRect> clears;
   clears.reserve(count ? count : 1);
   if (a.rect_count == 0) clears.push_back({{{0, 0}, render_extent_}, 0, 1});

@@ -99,7 +99,11 @@ private:
   VkCommandBuffer command_buffer(); // the recording one, begun on demand
   // SET_PIPELINE and SET_RENDER_STATES: the pipeline `desc` describes becomes current.
   void use_pipeline(const nv_pipeline_desc &desc);
-  bool begin_rendering();           // false when no target is bound
+  // false when no target is bound. whole_clear: a CLEAR covering the whole render area, done by
+  // the render pass instance's load operations instead of vkCmdClearAttachments.
+  bool begin_rendering(const nv_cmd_clear *whole_clear = nullptr);
+  Image *depth_target();               // the bound depth-stencil image, or nullptr
+  VkExtent2D target_extent();          // the largest area every bound target has
   Image *color_target(uint32_t index); // colour target 0..3, or nullptr
   // The format draws write colour target `img` in: the sRGB one with srgb_write.
   VkFormat target_format(const Image &img) const;
