@@ -550,6 +550,14 @@ void Executor::bind_descriptors(VkCommandBuffer cmd) {
     DescriptorSlot &d = sets_[i];
     const uint32_t stage = PipelineLayout::stage_of(i);
     const bool uniforms = PipelineLayout::holds_uniforms(i);
+    // A stage whose shader samples nothing leaves its texture set unbound: llvmpipe maps every
+    // bound vertex texture at each draw and references every bound pixel texture from each scene
+    // state, used or not. The set is looked up again for the next shader that samples, since an
+    // untouched set may go back to its cache or arena once its batch completes.
+    if (!uniforms && declared_slots_[stage] == 0) {
+      d.dirty = true;
+      continue;
+    }
     if (d.dirty || !d.set) {
       if (uniforms) {
         d.set = d.arena->allocate(*batches_);
