@@ -44,6 +44,60 @@ SceneSetup with_depth(D3DFORMAT depth = D3DFMT_D24S8, D3DFORMAT back_buffer = D3
   return s;
 }
 
+// Whole-target clears of one aspect at a time, each either the first command after a target
+// change (new_passes) or in the middle of a pass. A plugin may turn such a clear into the load
+// operations of a render pass instance it begins (the Vulkan plugin does): what the clear leaves
+// out must keep its contents, aspect by aspect. Expected quadrants: red, black, green, blue.
+void clear_aspects_scene(IDirect3DDevice9 *dev, bool new_passes) {
+  IDirect3DTexture9 *other = nullptr;
+  HR(dev->CreateTexture(64, 64, 1, D3DUSAGE_RENDERTARGET, D3DFMT_X8R8G8B8, D3DPOOL_DEFAULT, &other, nullptr));
+  IDirect3DSurface9 *other_surface = nullptr, *back = nullptr;
+  HR(other->GetSurfaceLevel(0, &other_surface));
+  HR(dev->GetRenderTarget(0, &back));
+  // Rendering into another target and back ends the pass.
+  auto before_clear = [&] {
+    if (!new_passes) return;
+    HR(dev->SetRenderTarget(0, other_surface));
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kWhite, 1.0f, 0));
+    HR(dev->SetRenderTarget(0, back));
+  };
+  // Stencil 1 on the left half; depth 0.5 on the top half and 1 on the bottom.
+  HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET | D3DCLEAR_ZBUFFER | D3DCLEAR_STENCIL, kBlack, 1.0f, 0));
+  HR(dev->SetRenderState(D3DRS_COLORWRITEENABLE, 0));
+  HR(dev->SetRenderState(D3DRS_STENCILENABLE, TRUE));
+  HR(dev->SetRenderState(D3DRS_STENCILPASS, D3DSTENCILOP_REPLACE));
+  HR(dev->SetRenderState(D3DRS_STENCILREF, 1));
+  HR(dev->SetRenderState(D3DRS_ZENABLE, D3DZB_FALSE));
+  rect(dev, 0, 0, 32, 64, 0.5f, kWhite);
+  HR(dev->SetRenderState(D3DRS_STENCILENABLE, FALSE));
+  HR(dev->SetRenderState(D3DRS_ZENABLE, D3DZB_TRUE));
+  HR(dev->SetRenderState(D3DRS_ZFUNC, D3DCMP_ALWAYS));
+  rect(dev, 0, 0, 64, 32, 0.5f, kWhite);
+  HR(dev->SetRenderState(D3DRS_COLORWRITEENABLE, 0xf));
+  HR(dev->SetRenderState(D3DRS_ZWRITEENABLE, FALSE));
+  HR(dev->SetRenderState(D3DRS_STENCILENABLE, TRUE));
+  HR(dev->SetRenderState(D3DRS_STENCILPASS, D3DSTENCILOP_KEEP));
+  HR(dev->SetRenderState(D3DRS_STENCILFUNC, D3DCMP_EQUAL));
+  // Colour alone: depth and stencil stay. Green where stencil is 1 and 0.75 is nearer than
+  // the depth: bottom left.
+  before_clear();
+  HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlack, 0.0f, 7));
+  HR(dev->SetRenderState(D3DRS_ZFUNC, D3DCMP_LESS));
+  full(dev, kGreen, 0.75f);
+  // Depth alone, to 0: the stencil stays. Red on the top half where stencil is 1: top left.
+  before_clear();
+  HR(dev->Clear(0, nullptr, D3DCLEAR_ZBUFFER, kWhite, 0.0f, 7));
+  HR(dev->SetRenderState(D3DRS_ZFUNC, D3DCMP_GREATER));
+  rect(dev, 0, 0, 64, 32, 0.1f, kRed);
+  // Stencil alone, to 1: the depth stays 0. Blue on the bottom-right quadrant.
+  before_clear();
+  HR(dev->Clear(0, nullptr, D3DCLEAR_STENCIL, kWhite, 1.0f, 1));
+  rect(dev, 32, 32, 64, 64, 0.1f, kBlue);
+  back->Release();
+  other_surface->Release();
+  other->Release();
+}
+
 } // namespace
 
 TEST_CASE("scene: stencil reference, masks and the fail and pass operations", "[scene][render_state][stencil]") {
@@ -348,59 +402,12 @@ TEST_CASE("scene: instancing with SetStreamSourceFreq", "[scene][render_state][i
   for (const auto &r : images) probe_quadrants(r, kRed, kGreen, kBlue, kBlack);
 }
 
-// Each Clear here comes first after the targets changed, so a plugin may fold it into the load
-// operations of a new render pass (the Vulkan plugin does): what a whole-target clear leaves out
-// must keep its contents, aspect by aspect.
-TEST_CASE("scene: a whole-target Clear that starts a pass keeps the aspects it does not clear", "[scene][render_state][stencil]") {
-  auto images = render_all("rs_clear_keeps_aspects", with_depth(), [](IDirect3DDevice9 *dev) {
-    IDirect3DTexture9 *other = nullptr;
-    HR(dev->CreateTexture(64, 64, 1, D3DUSAGE_RENDERTARGET, D3DFMT_X8R8G8B8, D3DPOOL_DEFAULT, &other, nullptr));
-    IDirect3DSurface9 *other_surface = nullptr, *back = nullptr;
-    HR(other->GetSurfaceLevel(0, &other_surface));
-    HR(dev->GetRenderTarget(0, &back));
-    // Rendering into another target and back ends the pass.
-    auto new_pass = [&] {
-      HR(dev->SetRenderTarget(0, other_surface));
-      HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kWhite, 1.0f, 0));
-      HR(dev->SetRenderTarget(0, back));
-    };
-    // Stencil 1 on the left half; depth 0.5 on the top half and 1 on the bottom.
-    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET | D3DCLEAR_ZBUFFER | D3DCLEAR_STENCIL, kBlack, 1.0f, 0));
-    HR(dev->SetRenderState(D3DRS_COLORWRITEENABLE, 0));
-    HR(dev->SetRenderState(D3DRS_STENCILENABLE, TRUE));
-    HR(dev->SetRenderState(D3DRS_STENCILPASS, D3DSTENCILOP_REPLACE));
-    HR(dev->SetRenderState(D3DRS_STENCILREF, 1));
-    HR(dev->SetRenderState(D3DRS_ZENABLE, D3DZB_FALSE));
-    rect(dev, 0, 0, 32, 64, 0.5f, kWhite);
-    HR(dev->SetRenderState(D3DRS_STENCILENABLE, FALSE));
-    HR(dev->SetRenderState(D3DRS_ZENABLE, D3DZB_TRUE));
-    HR(dev->SetRenderState(D3DRS_ZFUNC, D3DCMP_ALWAYS));
-    rect(dev, 0, 0, 64, 32, 0.5f, kWhite);
-    HR(dev->SetRenderState(D3DRS_COLORWRITEENABLE, 0xf));
-    HR(dev->SetRenderState(D3DRS_ZWRITEENABLE, FALSE));
-    HR(dev->SetRenderState(D3DRS_STENCILENABLE, TRUE));
-    HR(dev->SetRenderState(D3DRS_STENCILPASS, D3DSTENCILOP_KEEP));
-    HR(dev->SetRenderState(D3DRS_STENCILFUNC, D3DCMP_EQUAL));
-    // Colour alone: depth and stencil stay. Green where stencil is 1 and 0.75 is nearer than
-    // the depth: bottom left.
-    new_pass();
-    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlack, 0.0f, 7));
-    HR(dev->SetRenderState(D3DRS_ZFUNC, D3DCMP_LESS));
-    full(dev, kGreen, 0.75f);
-    // Depth alone, to 0: the stencil stays. Red on the top half where stencil is 1: top left.
-    new_pass();
-    HR(dev->Clear(0, nullptr, D3DCLEAR_ZBUFFER, kWhite, 0.0f, 7));
-    HR(dev->SetRenderState(D3DRS_ZFUNC, D3DCMP_GREATER));
-    rect(dev, 0, 0, 64, 32, 0.1f, kRed);
-    // Stencil alone, to 1: the depth stays 0. Blue on the bottom-right quadrant.
-    new_pass();
-    HR(dev->Clear(0, nullptr, D3DCLEAR_STENCIL, kWhite, 1.0f, 1));
-    rect(dev, 32, 32, 64, 64, 0.1f, kBlue);
-    back->Release();
-    other_surface->Release();
-    other->Release();
-  }, 0);
-  for (const auto &r : images) probe_quadrants(r, kRed, kBlack, kGreen, kBlue);
+TEST_CASE("scene: a whole-target Clear keeps the aspects it does not clear, first in a pass or within one", "[scene][render_state][stencil]") {
+  for (bool new_passes : {true, false}) {
+    auto images = render_all(new_passes ? "rs_clear_keeps_aspects_new_pass" : "rs_clear_keeps_aspects_mid_pass",
+                             with_depth(), [&](IDirect3DDevice9 *dev) { clear_aspects_scene(dev, new_passes); }, 0);
+    for (const auto &r : images) probe_quadrants(r, kRed, kBlack, kGreen, kBlue);
+  }
 }
 
 TEST_CASE("scene: stencil DECRSAT, INVERT and DECR wrapping", "[scene][render_state][stencil]") {

@@ -1041,11 +1041,12 @@ void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
   const uint64_t room = (h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_clear)) / sizeof(nv_rect);
   const uint32_t count = uint32_t(std::min<uint64_t>(a.rect_count, room));
   auto *rects = static_cast<const nv_rect *>(command_payload<nv_cmd_clear>(h));
-  // A clear of the whole area before a render pass instance begins becomes its load operations.
-  // lavapipe bins those with the draws, while it runs vkCmdClearAttachments on its queue thread
-  // after waiting for the rasterizers to finish every earlier draw into the target: a clear at
-  // the start of each frame made each frame wait for the one before.
-  if (!rendering_ && (a.flags & (NV_CLEAR_COLOR | NV_CLEAR_DEPTH | NV_CLEAR_STENCIL))) {
+  // A clear of the whole area becomes the load operations of a render pass instance that it
+  // begins (ending the one in progress). lavapipe bins those with the draws, while it runs
+  // vkCmdClearAttachments on its queue thread after waiting for the rasterizers to finish every
+  // earlier draw into the target: a clear at the start of each frame made each frame wait for
+  // the one before, and a clear in the middle of a frame waits for its first part.
+  if (a.flags & (NV_CLEAR_COLOR | NV_CLEAR_DEPTH | NV_CLEAR_STENCIL)) {
     const VkExtent2D extent = target_extent();
     bool whole = a.rect_count == 0;
     for (uint32_t i = 0; i < count && !whole; ++i) {
@@ -1056,6 +1057,7 @@ void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
               clipped.extent.height == extent.height;
     }
     if (whole) {
+      end_rendering();
       begin_rendering(&a);
       if (!options_.batching) submit_and_wait();
       return;
