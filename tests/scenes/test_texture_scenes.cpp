@@ -70,6 +70,19 @@ void fill(IDirect3DTexture9 *tex, UINT level, const std::function<D3DCOLOR(UINT,
   HR(tex->UnlockRect(level));
 }
 
+// Paints a rectangle of level 0 (nullptr: all of it) in one colour through LockRect with `flags`.
+void paint(IDirect3DTexture9 *tex, const RECT *rect, DWORD flags, D3DCOLOR colour) {
+  D3DSURFACE_DESC d;
+  HR(tex->GetLevelDesc(0, &d));
+  const RECT whole{0, 0, LONG(d.Width), LONG(d.Height)};
+  const RECT &r = rect ? *rect : whole;
+  D3DLOCKED_RECT lr;
+  HR(tex->LockRect(0, &lr, rect, flags));
+  for (LONG j = 0; j < r.bottom - r.top; ++j)
+    for (LONG i = 0; i < r.right - r.left; ++i) std::memcpy(static_cast<uint8_t *>(lr.pBits) + j * lr.Pitch + i * 4, &colour, 4);
+  HR(tex->UnlockRect(0));
+}
+
 IDirect3DTexture9 *make_texture(IDirect3DDevice9 *dev, UINT size, UINT levels, D3DFORMAT format = D3DFMT_A8R8G8B8) {
   IDirect3DTexture9 *tex = nullptr;
   HR(dev->CreateTexture(size, size, levels, 0, format, D3DPOOL_MANAGED, &tex, nullptr));
@@ -216,15 +229,8 @@ TEST_CASE("scene: a texture updated between two draws", "[scene][texture]") {
     HR(dev->SetTexture(0, tex));
     tex_quad(dev, 0, 0, 32, 64, 0, 0, 1, 1);
     // Only a rectangle changes; the draw before it keeps the old texels.
-    D3DLOCKED_RECT lr;
-    RECT r{1, 1, 3, 3};
-    HR(tex->LockRect(0, &lr, &r, 0));
-    for (int j = 0; j < 2; ++j)
-      for (int i = 0; i < 2; ++i) {
-        const D3DCOLOR red = 0xffff0000;
-        std::memcpy(static_cast<uint8_t *>(lr.pBits) + j * lr.Pitch + i * 4, &red, 4);
-      }
-    HR(tex->UnlockRect(0));
+    const RECT r{1, 1, 3, 3};
+    paint(tex, &r, 0, 0xffff0000);
     tex_quad(dev, 32, 0, 64, 64, 0, 0, 1, 1);
     HR(dev->SetTexture(0, nullptr));
     CHECK(tex->Release() == 0);
@@ -238,6 +244,48 @@ TEST_CASE("scene: a texture updated between two draws", "[scene][texture]") {
     probe(r, 32 + 20, 40, 0xffff0000, 0);
     probe(r, 32 + 4, 8, texel0(0, 0), 0);
     probe(r, 32 + 28, 56, texel0(3, 3), 0);
+  }
+}
+
+// Uploads into textures that no draw of the frame has sampled yet may run ahead of the frame's
+// draws (the Vulkan plugin records them in an upload command buffer that runs first): they must
+// still land in order, and a DISCARD of a texture drawn earlier in the frame must leave those
+// draws their texels.
+TEST_CASE("scene: texture uploads between draws, to a texture not drawn yet and with DISCARD", "[scene][texture]") {
+  auto images = render_all("texture_upload_order", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    Shaders s(dev, kVS3, kPS3);
+    IDirect3DTexture9 *first = nullptr, *second = nullptr;
+    HR(dev->CreateTexture(4, 4, 1, D3DUSAGE_DYNAMIC, D3DFMT_X8R8G8B8, D3DPOOL_DEFAULT, &first, nullptr));
+    HR(dev->CreateTexture(4, 4, 1, D3DUSAGE_DYNAMIC, D3DFMT_X8R8G8B8, D3DPOOL_DEFAULT, &second, nullptr));
+    fill(first, 0, texel0);
+    HR(dev->SetTexture(0, first));
+    tex_quad(dev, 0, 0, 16, 64, 0, 0, 1, 1);
+    // Not drawn yet: filled whole, then a rectangle of it turned red; the second write wins.
+    fill(second, 0, texel0);
+    const RECT r{1, 1, 3, 3};
+    paint(second, &r, 0, 0xffff0000);
+    HR(dev->SetTexture(0, second));
+    tex_quad(dev, 16, 0, 48, 64, 0, 0, 1, 1);
+    // Drawn already: a DISCARD gives the next draw all-blue texels and the first draw its own.
+    paint(first, nullptr, D3DLOCK_DISCARD, 0xff0000ff);
+    HR(dev->SetTexture(0, first));
+    tex_quad(dev, 48, 0, 64, 64, 0, 0, 1, 1);
+    HR(dev->SetTexture(0, nullptr));
+    CHECK(first->Release() == 0);
+    CHECK(second->Release() == 0);
+    s.release(dev);
+  }, 0);
+  for (const auto &r : images) {
+    // The first quad's texels are 4 x 16 pixels, the second's 8 x 16, the third's 4 x 16.
+    probe(r, 2, 8, texel0(0, 0), 0);
+    probe(r, 14, 56, texel0(3, 3), 0);
+    probe(r, 16 + 4, 8, texel0(0, 0), 0);
+    probe(r, 16 + 12, 24, 0xffff0000, 0);
+    probe(r, 16 + 20, 40, 0xffff0000, 0);
+    probe(r, 16 + 28, 56, texel0(3, 3), 0);
+    probe(r, 50, 8, 0xff0000ff, 0);
+    probe(r, 62, 56, 0xff0000ff, 0);
   }
 }
 

@@ -1,5 +1,5 @@
-// novem/driver_heap.hpp: the plugins raise glibc's thresholds on a CPU rasterizer, unless the
-// user set them.
+// novem/driver_heap.hpp: the plugins raise glibc's thresholds and top pad on a CPU rasterizer,
+// unless the user set one of them.
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -7,8 +7,8 @@
 #include "novem/driver_heap.hpp"
 
 #if defined(__GLIBC__)
-TEST_CASE("driver heap: the thresholds are raised, and a user's MALLOC_TRIM_THRESHOLD_ or MALLOC_MMAP_THRESHOLD_ stands") {
-  for (const char *name : {"MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_"}) {
+TEST_CASE("driver heap: the thresholds and the top pad are raised, and a user's MALLOC_TRIM_THRESHOLD_, MALLOC_MMAP_THRESHOLD_ or MALLOC_TOP_PAD_ stands") {
+  for (const char *name : {"MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TOP_PAD_"}) {
     ::setenv(name, "131072", 1);
     CHECK_FALSE(novem::keep_driver_heap());
     ::unsetenv(name);

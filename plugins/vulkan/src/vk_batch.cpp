@@ -17,23 +17,30 @@ BatchQueue::~BatchQueue() {
   drain();
   VkDevice dev = device_.handle();
   if (cmd_) free_.emplace_back(cmd_, cmd_fence_);
+  if (uploads_) free_uploads_.push_back(uploads_);
   for (auto &[cmd, fence] : free_) {
     device_.vk().FreeCommandBuffers(dev, pool_, 1, &cmd);
     device_.vk().DestroyFence(dev, fence, nullptr);
   }
+  for (VkCommandBuffer cmd : free_uploads_) device_.vk().FreeCommandBuffers(dev, pool_, 1, &cmd);
   device_.vk().DestroyCommandPool(dev, pool_, nullptr);
+}
+
+VkCommandBuffer BatchQueue::allocate_command_buffer() {
+  VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  ai.commandPool = pool_;
+  ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  ai.commandBufferCount = 1;
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  check(device_.vk().AllocateCommandBuffers(device_.handle(), &ai, &cmd), "vkAllocateCommandBuffers");
+  return cmd;
 }
 
 VkCommandBuffer BatchQueue::begin() {
   if (cmd_) return cmd_;
   VkDevice dev = device_.handle();
   if (free_.empty()) {
-    VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    ai.commandPool = pool_;
-    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    ai.commandBufferCount = 1;
-    VkCommandBuffer cmd = VK_NULL_HANDLE;
-    check(device_.vk().AllocateCommandBuffers(dev, &ai, &cmd), "vkAllocateCommandBuffers");
+    VkCommandBuffer cmd = allocate_command_buffer();
     VkFenceCreateInfo fi{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     VkFence fence = VK_NULL_HANDLE;
     VkResult r = device_.vk().CreateFence(dev, &fi, nullptr, &fence);
@@ -53,6 +60,26 @@ VkCommandBuffer BatchQueue::begin() {
   return cmd_;
 }
 
+VkCommandBuffer BatchQueue::begin_uploads() {
+  if (uploads_) return uploads_;
+  begin(); // the batch's fence comes with its recording command buffer
+  if (free_uploads_.empty()) free_uploads_.push_back(allocate_command_buffer());
+  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  check(device_.vk().BeginCommandBuffer(free_uploads_.back(), &bi), "vkBeginCommandBuffer");
+  uploads_ = free_uploads_.back();
+  free_uploads_.pop_back();
+  return uploads_;
+}
+
+// A retired or failed batch's command buffers and fence go back to the free lists.
+void BatchQueue::recycle(Batch &batch) {
+  if (batch.uploads) free_uploads_.push_back(batch.uploads);
+  if (batch.cmd) free_.emplace_back(batch.cmd, batch.fence);
+  batch.cmd = batch.uploads = VK_NULL_HANDLE;
+  batch.fence = VK_NULL_HANDLE;
+}
+
 void BatchQueue::on_complete(BatchId id, std::function<void()> fn) {
   // Nothing unrecorded can use a resource: the recording batch counts only once it has begun.
   if (!recording() && id >= recording_id_) id = recording_id_ - 1;
@@ -65,17 +92,23 @@ void BatchQueue::on_complete(BatchId id, std::function<void()> fn) {
 
 void BatchQueue::submit(VkSemaphore wait, VkPipelineStageFlags2 wait_stage, VkSemaphore signal) {
   if (!cmd_) return;
-  Batch batch{recording_id_, cmd_, cmd_fence_, {}};
+  Batch batch{recording_id_, cmd_, cmd_fence_, uploads_, {}};
   cmd_ = VK_NULL_HANDLE;
   cmd_fence_ = VK_NULL_HANDLE;
+  uploads_ = VK_NULL_HANDLE;
   ++recording_id_;
-  VkResult r = device_.vk().EndCommandBuffer(batch.cmd);
+  VkResult r = batch.uploads ? device_.vk().EndCommandBuffer(batch.uploads) : VK_SUCCESS;
+  if (r >= 0) r = device_.vk().EndCommandBuffer(batch.cmd);
   if (r >= 0 && !lost_) {
-    VkCommandBufferSubmitInfo cbi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
-    cbi.commandBuffer = batch.cmd;
+    // The uploads first: submission order orders them before the batch's other commands.
+    VkCommandBufferSubmitInfo cbi[2] = {{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO},
+                                        {VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO}};
+    uint32_t count = 0;
+    if (batch.uploads) cbi[count++].commandBuffer = batch.uploads;
+    cbi[count++].commandBuffer = batch.cmd;
     VkSubmitInfo2 si{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
-    si.commandBufferInfoCount = 1;
-    si.pCommandBufferInfos = &cbi;
+    si.commandBufferInfoCount = count;
+    si.pCommandBufferInfos = cbi;
     VkSemaphoreSubmitInfo wait_info{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
     wait_info.semaphore = wait;
     wait_info.stageMask = wait_stage;
@@ -92,11 +125,7 @@ void BatchQueue::submit(VkSemaphore wait, VkPipelineStageFlags2 wait_stage, VkSe
   if (r == VK_ERROR_DEVICE_LOST) device_lost();
   else if (r < 0 && !lost_) std::fprintf(stderr, "novem-vulkan: submit: %s\n", VkError::result_name(r));
   // A batch that did not reach the GPU retires at once (in order, behind the ones in flight).
-  if (r < 0) {
-    free_.emplace_back(batch.cmd, batch.fence);
-    batch.cmd = VK_NULL_HANDLE;
-    batch.fence = VK_NULL_HANDLE;
-  }
+  if (r < 0) recycle(batch);
   pending_.push_back(std::move(batch));
 }
 
@@ -144,7 +173,8 @@ bool BatchQueue::poll() {
     if (b.fence) {
       device_.vk().ResetFences(device_.handle(), 1, &b.fence);
       device_.vk().ResetCommandBuffer(b.cmd, 0);
-      free_.emplace_back(b.cmd, b.fence);
+      if (b.uploads) device_.vk().ResetCommandBuffer(b.uploads, 0);
+      recycle(b);
     }
     Batch done = std::move(b);
     pending_.pop_front();

@@ -1,5 +1,7 @@
 // Command recording and batching with fences. One command buffer is recorded at a time (the
-// "recording batch"); submit() hands it to the queue with a VkFence of its own. Batch ids grow by
+// "recording batch"), with an optional second one that runs before it in the same submission
+// (the batch's uploads: see begin_uploads); submit() hands them to the queue with a VkFence of
+// their own. Batch ids grow by
 // one per submitted batch; a resource remembers the id of the last batch that used it and is idle
 // once completed_id() has reached it. Work that must wait for the GPU (readback copies, freeing
 // retired objects) is deferred with on_complete(); channel fence values are completed after the
@@ -35,6 +37,10 @@ public:
   // The recording command buffer, begun on first use.
   VkCommandBuffer begin();
   VkCommandBuffer cmd() const { return cmd_; }
+  // The recording batch's upload command buffer, begun on first use (with the recording one):
+  // it runs before everything recorded in the batch, so it may hold only transfers into images
+  // that nothing recorded in the batch uses yet.
+  VkCommandBuffer begin_uploads();
 
   // Runs fn once batch `id` has completed: at once when it already has.
   void on_complete(BatchId id, std::function<void()> fn);
@@ -59,8 +65,12 @@ private:
     BatchId id;
     VkCommandBuffer cmd;
     VkFence fence;
+    VkCommandBuffer uploads; // or VK_NULL_HANDLE
     std::vector<uint64_t> values; // channel fence values completed after this batch
   };
+
+  VkCommandBuffer allocate_command_buffer();
+  void recycle(Batch &batch);
 
   void retire(Batch &batch);
   void run_callbacks(BatchId up_to);
@@ -71,11 +81,13 @@ private:
   VkCommandPool pool_ = VK_NULL_HANDLE;
   VkCommandBuffer cmd_ = VK_NULL_HANDLE;
   VkFence cmd_fence_ = VK_NULL_HANDLE;
+  VkCommandBuffer uploads_ = VK_NULL_HANDLE;
   BatchId recording_id_ = 1;
   BatchId completed_id_ = 0;
   bool lost_ = false;
   std::deque<Batch> pending_;
   std::vector<std::pair<VkCommandBuffer, VkFence>> free_;
+  std::vector<VkCommandBuffer> free_uploads_;
   std::multimap<BatchId, std::function<void()>> callbacks_;
 };
 

@@ -44,7 +44,8 @@ constexpr uint32_t kMaxReportedErrors = 16;
 // life cycle
 
 Executor::Executor(nv_channel &channel, const Options &options)
-    : channel_(channel), options_(options), barriers_(options.barrier_tracking, channel.barriers) {
+    : channel_(channel), options_(options), barriers_(options.barrier_tracking, channel.barriers),
+      upload_barriers_(options.barrier_tracking, channel.barriers) {
   instance_ = std::make_unique<Instance>(options_);
   device_ = std::make_unique<Device>(instance_->vk(), instance_->pick_physical_device(), options_.dynamic_blend,
                                      options_.multi_draw);
@@ -694,9 +695,20 @@ void Executor::upload(Image &img, uint32_t level, const VkRect2D &rect, const ui
   const size_t row = size_t((rect.extent.width + f.block - 1) / f.block) * f.texel_bytes;
   const size_t bytes = row * block_rows;
   if (!bytes) return;
-  end_rendering();
+  // An image that nothing recorded in this batch uses yet takes its upload in the batch's upload
+  // command buffer, which runs before the rest: the render pass in progress goes on, and the
+  // image is ready to sample before the batch's first draw. On lavapipe every barrier waits for
+  // the rasterizers to finish all work submitted so far, so an upload between draws cost a
+  // render pass split and two or three such waits.
   VkCommandBuffer cmd = command_buffer();
   const BatchId id = batches_->recording_id();
+  const bool early = img.recorded_use() < id;
+  BarrierBatch &barriers = early ? upload_barriers_ : barriers_;
+  if (early) {
+    cmd = batches_->begin_uploads();
+  } else {
+    end_rendering();
+  }
 
   const NovemVkDevice *vk = &device_->vk();
   // The staging bytes are a range of a block's shared VkBuffer (a VkBuffer of their own without
@@ -708,8 +720,8 @@ void Executor::upload(Image &img, uint32_t level, const VkRect2D &rect, const ui
     else std::memcpy(staging.memory.mapped + y * row, rows + y * pitch, row);
   }
 
-  barriers_.transition(img.handle(), img.format().aspects, img.access(), ImageAccess::transfer_destination());
-  barriers_.flush(*vk, cmd);
+  barriers.transition(img.handle(), img.format().aspects, img.access(), ImageAccess::transfer_destination());
+  barriers.flush(*vk, cmd);
   VkBufferImageCopy region{};
   region.bufferOffset = staging.offset;
   const bool volume = img.type() == NV_IMAGE_TYPE_3D;
@@ -717,7 +729,13 @@ void Executor::upload(Image &img, uint32_t level, const VkRect2D &rect, const ui
   region.imageOffset = {rect.offset.x, rect.offset.y, volume ? int32_t(layer) : 0};
   region.imageExtent = {rect.extent.width, rect.extent.height, 1};
   vk->CmdCopyBufferToImage(cmd, staging.buffer, img.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
-  img.mark_used(id);
+  if (early) { // ready to sample when the recording command buffer starts
+    barriers.transition(img.handle(), img.format().aspects, img.access(), ImageAccess::shader_read());
+    barriers.flush(*vk, cmd);
+    img.mark_uploaded(id);
+  } else {
+    img.mark_used(id);
+  }
   MemoryAllocator *allocator = allocator_.get();
   batches_->on_complete(id, [=]() mutable { allocator->free_range(staging); });
 }

@@ -289,6 +289,7 @@ private:
   };
   PendingDraws pending_;
   BarrierBatch barriers_;
+  BarrierBatch upload_barriers_; // in the batch's upload command buffer
   uint32_t errors_reported_ = 0;
 };
 

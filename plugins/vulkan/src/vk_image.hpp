@@ -57,8 +57,13 @@ public:
   bool is_depth() const { return (format_.aspects & VK_IMAGE_ASPECT_DEPTH_BIT) != 0; }
 
   ImageAccess &access() { return access_; }
-  void mark_used(BatchId id) { last_use_ = id; }
+  // The batch of the last use recorded in a batch's command buffer (mark_used), and of the last
+  // use of any kind, a batch's uploads included (mark_uploaded): the image lives until that
+  // batch completes.
+  void mark_used(BatchId id) { last_use_ = recorded_use_ = id; }
+  void mark_uploaded(BatchId id) { last_use_ = id; }
   BatchId last_use() const { return last_use_; }
+  BatchId recorded_use() const { return recorded_use_; }
 
 private:
   const Device &device_;
@@ -79,6 +84,7 @@ private:
   Allocation memory_;
   ImageAccess access_;
   BatchId last_use_ = 0;
+  BatchId recorded_use_ = 0;
 };
 
 } // namespace novem::vk
