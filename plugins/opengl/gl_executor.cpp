@@ -574,6 +574,18 @@ void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
 // ---- textures ----
 
 void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h) {
+  // ABI 5: a discarding write into a one-level 2D texture renames it: fresh storage takes the
+  // texels, and the draws queued with the old texture keep it. llvmpipe would otherwise finish
+  // every queued draw that samples the texture before writing into it (about 70 us a write in
+  // novem-bench's texture workload with ten DISCARD updates a frame).
+  if (a.flags & NV_UPDATE_DISCARD) {
+    const Image *old = framebuffers_.image(a.image);
+    const GLuint name = old ? old->name : 0, view = old ? old->srgb_view : 0;
+    if (old && framebuffers_.rename_image(a.image)) {
+      forget_texture(name); // GL may hand the names out again
+      if (view) forget_texture(view);
+    }
+  }
   const Image *img = framebuffers_.image(a.image);
   if (!img || !img->sampled || img->renderbuffer || img->format->depth || a.level >= img->levels) {
     log("UPDATE_IMAGE %u: no such sampled colour image or level %u", a.image, a.level);

@@ -14,6 +14,7 @@ void Framebuffers::create_image(const nv_cmd_create_image &a) {
     return;
   }
   Image img;
+  img.created = a;
   img.format = format;
   img.nv_format = a.format;
   img.width = a.width;
@@ -84,6 +85,17 @@ void Framebuffers::create_image(const nv_cmd_create_image &a) {
     }
   }
   images_[a.image] = img;
+}
+
+bool Framebuffers::rename_image(uint32_t handle) {
+  auto it = images_.find(handle);
+  if (it == images_.end()) return false;
+  const Image &img = it->second;
+  if (img.renderbuffer || !img.sampled || img.samples > 1 || img.type != NV_IMAGE_TYPE_2D || img.levels != 1 ||
+      (img.created.usage & (NV_IMAGE_RENDER_TARGET | NV_IMAGE_DEPTH_STENCIL)))
+    return false;
+  create_image(nv_cmd_create_image{img.created}); // a copy: create_image replaces img
+  return true;
 }
 
 void Framebuffers::destroy_image(uint32_t handle) {

@@ -30,6 +30,7 @@ struct Image {
   bool sampled = false;
   // ABI 5: a view of the texels as format->srgb_format (sRGB reads and writes); 0 for none.
   GLuint srgb_view = 0;
+  nv_cmd_create_image created{}; // what made it, to make it again (rename)
 };
 
 class Framebuffers {
@@ -38,6 +39,9 @@ public:
 
   void create_image(const nv_cmd_create_image &a);
   void destroy_image(uint32_t handle); // and every framebuffer it is attached to
+  // Gives a one-level 2D texture that is never a target fresh storage under the same handle (the
+  // old texture lives on in GL until the draws queued with it are done); false for other images.
+  bool rename_image(uint32_t handle);
   const Image *image(uint32_t handle) const;
   // A colour target: a level of a layer (cube face) of an image (ABI 5).
   struct Target {

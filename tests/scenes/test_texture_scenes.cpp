@@ -261,16 +261,16 @@ TEST_CASE("scene: texture uploads between draws, to a texture not drawn yet and 
     fill(first, 0, texel0);
     HR(dev->SetTexture(0, first));
     tex_quad(dev, 0, 0, 16, 64, 0, 0, 1, 1);
+    // Drawn already, and still bound: a DISCARD gives the next draw all-blue texels and the
+    // first draw its own.
+    paint(first, nullptr, D3DLOCK_DISCARD, 0xff0000ff);
+    tex_quad(dev, 48, 0, 64, 64, 0, 0, 1, 1);
     // Not drawn yet: filled whole, then a rectangle of it turned red; the second write wins.
     fill(second, 0, texel0);
     const RECT r{1, 1, 3, 3};
     paint(second, &r, 0, 0xffff0000);
     HR(dev->SetTexture(0, second));
     tex_quad(dev, 16, 0, 48, 64, 0, 0, 1, 1);
-    // Drawn already: a DISCARD gives the next draw all-blue texels and the first draw its own.
-    paint(first, nullptr, D3DLOCK_DISCARD, 0xff0000ff);
-    HR(dev->SetTexture(0, first));
-    tex_quad(dev, 48, 0, 64, 64, 0, 0, 1, 1);
     HR(dev->SetTexture(0, nullptr));
     CHECK(first->Release() == 0);
     CHECK(second->Release() == 0);
