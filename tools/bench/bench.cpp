@@ -136,12 +136,14 @@ const DWORD kPs1[] = {
     0x80e40000, 0x0000ffff
 };
 
-enum Workload { kDraw, kState, kTexture, kShader, kUp, kDynamic, kGame, kWorkloadCount };
-const char *const kWorkloads[kWorkloadCount] = {"draw", "state", "texture", "shader", "up", "dynamic", "game"};
+enum Workload { kDraw, kState, kTexture, kShader, kUp, kDynamic, kGame, kStream, kWorkloadCount };
+const char *const kWorkloads[kWorkloadCount] = {"draw", "state", "texture", "shader", "up", "dynamic", "game", "stream"};
 const char *const kWorkloadText[kWorkloadCount] = {
     "DrawPrimitive, no state change", "SRCBLEND change per draw", "texture change per draw",
     "VS+PS pair change per draw",     "DrawPrimitiveUP",          "dynamic VB, NOOVERWRITE/DISCARD",
-    "game-like mix"};
+    "game-like mix",                  "texture change per draw, 10 DISCARD texture rewrites per frame"};
+// The stream workload rewrites one of its two dynamic textures every kStreamInterval draws.
+constexpr int kStreamUpdates = 10;
 const char *const kBackends[] = {"vulkan", "opengl", "null"};
 
 // The five techniques of issue 6 and each plugin's switch for them (see the plugins' READMEs).
@@ -205,6 +207,7 @@ struct Scene {
   IDirect3DDevice9 *device = nullptr;
   IDirect3DVertexBuffer9 *rhw_vb = nullptr, *clip_vb = nullptr, *dynamic_vb = nullptr, *tex_vb = nullptr;
   IDirect3DTexture9 *texture[2] = {};
+  IDirect3DTexture9 *stream_texture[2] = {}; // D3DUSAGE_DYNAMIC, rewritten with DISCARD
   nv_get_statistics_fn statistics = statistics_entry();
   IDirect3DVertexShader9 *vs[2] = {};
   IDirect3DPixelShader9 *ps[2] = {};
@@ -230,13 +233,9 @@ struct Scene {
     CHECK_HR(fill(UINT(tex.size() * sizeof(TexVertex)), kTexFvf, tex.data(), &tex_vb));
     for (int t = 0; t < 2; ++t) {
       CHECK_HR(device->CreateTexture(kTextureSize, kTextureSize, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &texture[t], nullptr));
-      D3DLOCKED_RECT lr;
-      CHECK_HR(texture[t]->LockRect(0, &lr, nullptr, 0));
-      for (UINT y = 0; y < kTextureSize; ++y)
-        for (UINT x = 0; x < kTextureSize; ++x)
-          reinterpret_cast<DWORD *>(static_cast<BYTE *>(lr.pBits) + y * UINT(lr.Pitch))[x] =
-              ((x ^ y ^ UINT(t)) & 1) ? 0xffffffffu : 0xff4080c0u;
-      CHECK_HR(texture[t]->UnlockRect(0));
+      CHECK_HR(device->CreateTexture(kTextureSize, kTextureSize, 1, D3DUSAGE_DYNAMIC, D3DFMT_A8R8G8B8, D3DPOOL_DEFAULT,
+                                     &stream_texture[t], nullptr));
+      if (!paint(texture[t], 0, UINT(t)) || !paint(stream_texture[t], D3DLOCK_DISCARD, UINT(t))) return false;
     }
     CHECK_HR(device->CreateVertexBuffer(kDynamicTriangles * 3 * sizeof(RhwVertex), D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY,
                                         kRhwFvf, D3DPOOL_DEFAULT, &dynamic_vb, nullptr));
@@ -246,6 +245,18 @@ struct Scene {
     CHECK_HR(device->CreatePixelShader(kPs1, &ps[1]));
     CHECK_HR(device->GetBackBuffer(0, 0, D3DBACKBUFFER_TYPE_MONO, &back));
     CHECK_HR(device->CreateOffscreenPlainSurface(kWidth, kHeight, D3DFMT_X8R8G8B8, D3DPOOL_SYSTEMMEM, &readback, nullptr));
+    return true;
+  }
+
+  // A checkerboard of two colours that `seed` picks, written through LockRect with `flags`.
+  static bool paint(IDirect3DTexture9 *tex, DWORD flags, UINT seed) {
+    D3DLOCKED_RECT lr;
+    CHECK_HR(tex->LockRect(0, &lr, nullptr, flags));
+    for (UINT y = 0; y < kTextureSize; ++y)
+      for (UINT x = 0; x < kTextureSize; ++x)
+        reinterpret_cast<DWORD *>(static_cast<BYTE *>(lr.pBits) + y * UINT(lr.Pitch))[x] =
+            ((x ^ y ^ seed) & 1) ? 0xffffffffu : 0xff4080c0u;
+    CHECK_HR(tex->UnlockRect(0));
     return true;
   }
 
@@ -265,7 +276,8 @@ struct Scene {
   }
 
   void release() {
-    IUnknown *all[] = {readback, back, ps[1], ps[0], vs[1], vs[0], texture[1], texture[0], tex_vb, dynamic_vb, clip_vb, rhw_vb};
+    IUnknown *all[] = {readback,   back,       ps[1],  ps[0],      vs[1],   vs[0], stream_texture[1], stream_texture[0],
+                       texture[1], texture[0], tex_vb, dynamic_vb, clip_vb, rhw_vb};
     for (IUnknown *o : all)
       if (o) o->Release();
   }
@@ -349,6 +361,17 @@ struct Scene {
       }
       calls += 3LL * draws;
       return true;
+    case kStream: // as kTexture, and every draws / kStreamUpdates draws one texture rewritten with DISCARD
+      for (int i = 0; i < draws; ++i) {
+        if (i % std::max(draws / kStreamUpdates, 1) == 0) {
+          if (!paint(stream_texture[(i / std::max(draws / kStreamUpdates, 1)) & 1], D3DLOCK_DISCARD, UINT(i))) return false;
+          calls += 2;
+        }
+        CHECK_HR(d->SetTexture(0, stream_texture[i & 1]));
+        CHECK_HR(d->DrawPrimitive(D3DPT_TRIANGLELIST, UINT(i) % kTriangles * 3, 1));
+      }
+      calls += 2LL * draws;
+      return true;
     default: return game(draws, calls);
     }
   }
@@ -413,7 +436,7 @@ struct Scene {
   bool setup(int w) {
     if (!reset_state()) return false;
     if (w == kState) CHECK_HR(device->SetRenderState(D3DRS_ALPHABLENDENABLE, TRUE));
-    if (w == kTexture) {
+    if (w == kTexture || w == kStream) {
       CHECK_HR(device->SetFVF(kTexFvf));
       CHECK_HR(device->SetStreamSource(0, tex_vb, 0, sizeof(TexVertex)));
     }

@@ -10,8 +10,17 @@
 namespace driver_floor {
 
 constexpr uint32_t kSize = 256, kGrid = 16, kDraws = 1000, kInFlight = 2, kWarmupFrames = 3;
-enum Workload { kDraw, kState, kTexture, kShader, kUp, kDynamic, kGame, kWorkloadCount };
-inline const char *const kWorkloads[kWorkloadCount] = {"draw", "state", "texture", "shader", "up", "dynamic", "game"};
+enum Workload { kDraw, kState, kTexture, kShader, kUp, kDynamic, kGame, kStream, kWorkloadCount };
+inline const char *const kWorkloads[kWorkloadCount] = {"draw", "state", "texture", "shader", "up", "dynamic", "game", "stream"};
+// stream: novem-bench's texture rewrites per frame (one every kDraws / kStreamUpdates draws).
+constexpr uint32_t kStreamUpdates = 10;
+
+// The texture that draw i of the stream frame samples: the last one written, or the one before
+// it on odd draws (novem-bench alternates two textures and rewrites one at a time).
+inline uint32_t stream_texture(uint32_t i) {
+  const uint32_t written = i / (kDraws / kStreamUpdates);
+  return (i & 1) && written > 0 ? written - 1 : written;
+}
 
 struct ColorVertex {
   float x, y, z;

@@ -5,7 +5,9 @@
 #include <EGL/eglext.h>
 #include <GL/glcorearb.h>
 
+#include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -148,6 +150,7 @@ public:
     for (GLuint p : {color_, color_twin_, textured_, world_[0], world_[1]}) gl_.DeleteProgram(p);
     gl_.DeleteSamplers(1, &sampler_);
     gl_.DeleteTextures(2, textures_);
+    gl_.DeleteTextures(GLsizei(std::size(stream_textures_)), stream_textures_);
     gl_.DeleteTextures(1, &target_);
     gl_.DeleteFramebuffers(1, &fbo_);
     gl_.DeleteVertexArrays(1, &color_vao_);
@@ -180,7 +183,7 @@ private:
     }
     const float clear[4] = {0.06f, 0.09f, 0.13f, 1.0f};
     gl_.ClearNamedFramebufferfv(fbo_, GL_COLOR, 0, clear);
-    gl_.BindVertexArray(w == kTexture ? uv_vao_ : color_vao_);
+    gl_.BindVertexArray(w == kTexture || w == kStream ? uv_vao_ : color_vao_);
     switch (w) {
     case kDraw:
       gl_.UseProgram(color_);
@@ -203,6 +206,21 @@ private:
         gl_.DrawArrays(GL_TRIANGLES, GLint(i % (kGrid * kGrid) * 3), 3);
       }
       break;
+    case kStream: {
+      // The frame's rewrites go to textures of its own slot, whose draws of kInFlight frames
+      // back have completed: no write waits for a draw.
+      GLuint *tex = stream_textures_ + slot * kStreamUpdates;
+      gl_.UseProgram(textured_);
+      for (uint32_t i = 0; i < kDraws; ++i) {
+        if (i % (kDraws / kStreamUpdates) == 0) {
+          std::fill(std::begin(stream_texels_), std::end(stream_texels_), triangle_color(i) | 0xff000000u);
+          gl_.TextureSubImage2D(tex[i / (kDraws / kStreamUpdates)], 0, 0, 0, 8, 8, GL_BGRA, GL_UNSIGNED_BYTE, stream_texels_);
+        }
+        gl_.BindTextureUnit(0, tex[stream_texture(i)]);
+        gl_.DrawArrays(GL_TRIANGLES, GLint(i % (kGrid * kGrid) * 3), 3);
+      }
+      break;
+    }
     case kShader:
       for (uint32_t i = 0; i < kDraws; ++i) {
         gl_.UseProgram(i & 1 ? color_twin_ : color_);
@@ -306,7 +324,8 @@ private:
     }
   }
 
-  // Two 8x8 textures (one white, one grey), uploaded once; one sampler on unit 0.
+  // Two 8x8 textures (one white, one grey), uploaded once; the stream workload's 8x8 textures,
+  // kStreamUpdates per frame in flight; one sampler on unit 0.
   void make_textures() {
     gl_.CreateTextures(GL_TEXTURE_2D, 2, textures_);
     for (uint32_t t = 0; t < 2; ++t) {
@@ -314,6 +333,8 @@ private:
       gl_.TextureStorage2D(textures_[t], 1, GL_RGBA8, 8, 8);
       gl_.TextureSubImage2D(textures_[t], 0, 0, 0, 8, 8, GL_BGRA, GL_UNSIGNED_BYTE, texels.data());
     }
+    gl_.CreateTextures(GL_TEXTURE_2D, GLsizei(std::size(stream_textures_)), stream_textures_);
+    for (GLuint t : stream_textures_) gl_.TextureStorage2D(t, 1, GL_RGBA8, 8, 8);
     gl_.CreateSamplers(1, &sampler_);
     gl_.SamplerParameteri(sampler_, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     gl_.SamplerParameteri(sampler_, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
@@ -365,6 +386,8 @@ private:
   GLuint color_vertices_ = 0, uv_vertices_ = 0, color_vao_ = 0, uv_vao_ = 0;
   ColorVertex *vertex_ring_ = nullptr; // the mapped colour vertices, ring after the static ones
   GLuint textures_[2] = {}, sampler_ = 0;
+  GLuint stream_textures_[kInFlight * kStreamUpdates] = {};
+  uint32_t stream_texels_[64] = {}; // an 8x8 rewrite
   GLuint color_ = 0, color_twin_ = 0, textured_ = 0, world_[2] = {};
   GLuint ubo_ = 0;
   uint8_t *uniforms_ = nullptr; // the mapped uniform ring

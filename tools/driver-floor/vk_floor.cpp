@@ -138,7 +138,8 @@ private:
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     check(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
-    image_barrier(cmd, target_, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+    if (w == kStream) write_stream_textures(cmd, slot);
+    else image_barrier(cmd, target_, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
     VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
     color.imageView = target_view_;
     color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
@@ -156,9 +157,17 @@ private:
     vkCmdSetViewport(cmd, 0, 1, &viewport);
     vkCmdSetScissor(cmd, 0, 1, &scissor);
     const VkDeviceSize zero = 0;
-    vkCmdBindVertexBuffers(cmd, 0, 1, w == kTexture ? &uv_vertices_ : &color_vertices_, &zero);
+    vkCmdBindVertexBuffers(cmd, 0, 1, w == kTexture || w == kStream ? &uv_vertices_ : &color_vertices_, &zero);
     switch (w) {
     case kGame: record_game(cmd, slot); break;
+    case kStream:
+      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, textured_);
+      for (uint32_t i = 0; i < kDraws; ++i) {
+        const VkDescriptorSet set = stream_sets_[slot * kStreamUpdates + stream_texture(i)];
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 2, 1, &set, 0, nullptr);
+        vkCmdDraw(cmd, 3, 1, i % (kGrid * kGrid) * 3, 0);
+      }
+      break;
     case kUp:
     case kDynamic:
       vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, color_);
@@ -228,6 +237,45 @@ private:
     if (run) draw_multi_(cmd, run, draws_, 1, 0, sizeof draws_[0]);
   }
 
+  // The stream frame's texture rewrites, all before its render pass: written into this slot's
+  // staging and copied into this slot's images (whose draws of kInFlight frames back have
+  // completed), with one barrier before the copies (the target's included) and one after.
+  void write_stream_textures(VkCommandBuffer cmd, uint32_t slot) {
+    VkImageMemoryBarrier2 to_copy[1 + kStreamUpdates], to_sample[kStreamUpdates];
+    const auto barrier = [](VkImage image, VkImageLayout from, VkImageLayout to) {
+      VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+      b.srcStageMask = b.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+      b.srcAccessMask = b.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
+      b.oldLayout = from;
+      b.newLayout = to;
+      b.image = image;
+      b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+      return b;
+    };
+    to_copy[kStreamUpdates] = barrier(target_, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+    for (uint32_t k = 0; k < kStreamUpdates; ++k) {
+      const VkImage img = stream_images_[slot * kStreamUpdates + k];
+      to_copy[k] = barrier(img, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+      to_sample[k] = barrier(img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    }
+    VkDependencyInfo d{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    d.imageMemoryBarrierCount = 1 + kStreamUpdates;
+    d.pImageMemoryBarriers = to_copy;
+    vkCmdPipelineBarrier2(cmd, &d);
+    for (uint32_t k = 0; k < kStreamUpdates; ++k) {
+      const uint32_t index = slot * kStreamUpdates + k;
+      std::fill_n(stream_staging_ + index * 64, 64, triangle_color(k * (kDraws / kStreamUpdates)) | 0xff000000u);
+      VkBufferImageCopy copy{};
+      copy.bufferOffset = index * 64 * sizeof(uint32_t);
+      copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+      copy.imageExtent = {8, 8, 1};
+      vkCmdCopyBufferToImage(cmd, stream_buffer_, stream_images_[index], VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
+    }
+    d.imageMemoryBarrierCount = kStreamUpdates;
+    d.pImageMemoryBarriers = to_sample;
+    vkCmdPipelineBarrier2(cmd, &d);
+  }
+
   void set_blend(VkCommandBuffer cmd, bool src_alpha) {
     const VkColorBlendEquationEXT eq{src_alpha ? VK_BLEND_FACTOR_SRC_ALPHA : VK_BLEND_FACTOR_ONE,
                                      VK_BLEND_FACTOR_ZERO,
@@ -295,7 +343,7 @@ private:
     check(vkBindBufferMemory(device_, b, m, 0), "vkBindBufferMemory");
     void *p = nullptr;
     check(vkMapMemory(device_, m, 0, VK_WHOLE_SIZE, 0, &p), "vkMapMemory");
-    std::memcpy(p, bytes, used);
+    if (used) std::memcpy(p, bytes, used);
     if (mapped) *mapped = p;
     else vkUnmapMemory(device_, m);
     return b;
@@ -354,10 +402,11 @@ private:
       lci.pBindings = &bindings[s];
       check(vkCreateDescriptorSetLayout(device_, &lci, nullptr, &set_layouts_[s]), "vkCreateDescriptorSetLayout");
     }
-    const VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2},
+    constexpr uint32_t kStreamSets = kInFlight * kStreamUpdates;
+    const VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 + kStreamSets},
                                            {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1}};
     VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    dpci.maxSets = 3;
+    dpci.maxSets = 3 + kStreamSets;
     dpci.poolSizeCount = 2;
     dpci.pPoolSizes = sizes;
     check(vkCreateDescriptorPool(device_, &dpci, nullptr, &descriptor_pool_), "vkCreateDescriptorPool");
@@ -369,6 +418,10 @@ private:
     dai.pSetLayouts = layouts;
     check(vkAllocateDescriptorSets(device_, &dai, sets), "vkAllocateDescriptorSets");
     texture_sets_[0] = sets[0], texture_sets_[1] = sets[1], uniform_set_ = sets[2];
+    std::vector<VkDescriptorSetLayout> stream_layouts(kStreamSets, set_layouts_[2]);
+    dai.descriptorSetCount = kStreamSets;
+    dai.pSetLayouts = stream_layouts.data();
+    check(vkAllocateDescriptorSets(device_, &dai, stream_sets_), "vkAllocateDescriptorSets");
   }
 
   // The uniform ring: a 16-byte constant per draw of every frame in flight, each at the
@@ -392,7 +445,8 @@ private:
     vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
   }
 
-  // Two 8x8 textures (one white, one grey), uploaded once, and a set for each.
+  // Two 8x8 textures (one white, one grey), uploaded once, and a set for each; the stream
+  // workload's 8x8 images, kStreamUpdates per frame in flight, a set for each, and their staging.
   void make_textures() {
     VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
     sci.maxLod = VK_LOD_CLAMP_NONE;
@@ -420,6 +474,22 @@ private:
       write.pImageInfo = &info;
       vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
     }
+    for (uint32_t k = 0; k < kInFlight * kStreamUpdates; ++k) {
+      VkImageView view = VK_NULL_HANDLE;
+      stream_images_[k] = image(8, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, view);
+      const VkDescriptorImageInfo info{sampler_, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+      VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+      write.dstSet = stream_sets_[k];
+      write.dstBinding = 16;
+      write.descriptorCount = 1;
+      write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+      write.pImageInfo = &info;
+      vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+    }
+    const size_t staging = size_t(kInFlight) * kStreamUpdates * 64 * sizeof(uint32_t);
+    void *mapped = nullptr;
+    stream_buffer_ = buffer(nullptr, 0, staging, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, &mapped);
+    stream_staging_ = static_cast<uint32_t *>(mapped);
     check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
     VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     si.commandBufferCount = 1;
@@ -528,6 +598,10 @@ private:
   VkDescriptorSetLayout set_layouts_[3] = {};
   VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
   VkDescriptorSet texture_sets_[2] = {}, uniform_set_ = VK_NULL_HANDLE;
+  VkImage stream_images_[kInFlight * kStreamUpdates] = {};
+  VkDescriptorSet stream_sets_[kInFlight * kStreamUpdates] = {};
+  VkBuffer stream_buffer_ = VK_NULL_HANDLE;
+  uint32_t *stream_staging_ = nullptr; // mapped: each image's 64 texels, per frame in flight
   uint32_t uniform_stride_ = 0;
   char *uniforms_ = nullptr;           // the mapped uniform ring
   ColorVertex *vertex_ring_ = nullptr; // the mapped colour vertices, ring after the static ones
