@@ -578,10 +578,12 @@ void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h
   // texels, and the draws queued with the old texture keep it. llvmpipe would otherwise finish
   // every queued draw that samples the texture before writing into it (about 70 us a write in
   // novem-bench's texture workload with ten DISCARD updates a frame).
+  bool renamed = false;
   if (a.flags & NV_UPDATE_DISCARD) {
     const Image *old = framebuffers_.image(a.image);
     const GLuint name = old ? old->name : 0, view = old ? old->srgb_view : 0;
-    if (old && framebuffers_.rename_image(a.image)) {
+    renamed = old && framebuffers_.rename_image(a.image);
+    if (renamed) {
       forget_texture(name); // GL may hand the names out again
       if (view) forget_texture(view);
     }
@@ -622,10 +624,10 @@ void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h
     return;
   }
   const auto *payload = static_cast<const uint8_t *>(novem::command_payload<nv_cmd_update_image>(h));
-  // ABI 5: a discarding write lets the driver give the level fresh storage instead of ordering
-  // the write after the draws that still sample it (glInvalidateTexSubImage, the texture
-  // counterpart of the buffers' glInvalidateBufferData).
-  if (a.flags & NV_UPDATE_DISCARD)
+  // ABI 5: a discarding write into an image that was not renamed lets the driver give the level
+  // fresh storage instead of ordering the write after the draws that still sample it
+  // (glInvalidateTexSubImage, the texture counterpart of the buffers' glInvalidateBufferData).
+  if ((a.flags & NV_UPDATE_DISCARD) && !renamed)
     gl_.InvalidateTexSubImage(img->name, GLint(a.level), 0, 0, z, GLsizei(w), GLsizei(hgt), 1);
   // Rows are top first and row 0 is the top row in GL's texture space here too (the contract's
   // convention, as for render targets): no flip. GL orders the write with the draws around it.

@@ -142,7 +142,7 @@ const char *const kWorkloadText[kWorkloadCount] = {
     "DrawPrimitive, no state change", "SRCBLEND change per draw", "texture change per draw",
     "VS+PS pair change per draw",     "DrawPrimitiveUP",          "dynamic VB, NOOVERWRITE/DISCARD",
     "game-like mix",                  "texture change per draw, 10 DISCARD texture rewrites per frame"};
-// The stream workload rewrites one of its two dynamic textures every kStreamInterval draws.
+// How many times a frame the stream workload rewrites one of its two dynamic textures.
 constexpr int kStreamUpdates = 10;
 const char *const kBackends[] = {"vulkan", "opengl", "null"};
 
@@ -361,10 +361,11 @@ struct Scene {
       }
       calls += 3LL * draws;
       return true;
-    case kStream: // as kTexture, and every draws / kStreamUpdates draws one texture rewritten with DISCARD
+    case kStream: { // as kTexture, and every `every` draws one texture rewritten with DISCARD
+      const int every = std::max(draws / kStreamUpdates, 1);
       for (int i = 0; i < draws; ++i) {
-        if (i % std::max(draws / kStreamUpdates, 1) == 0) {
-          if (!paint(stream_texture[(i / std::max(draws / kStreamUpdates, 1)) & 1], D3DLOCK_DISCARD, UINT(i))) return false;
+        if (i % every == 0) {
+          if (!paint(stream_texture[(i / every) & 1], D3DLOCK_DISCARD, UINT(i))) return false;
           calls += 2;
         }
         CHECK_HR(d->SetTexture(0, stream_texture[i & 1]));
@@ -372,6 +373,7 @@ struct Scene {
       }
       calls += 2LL * draws;
       return true;
+    }
     default: return game(draws, calls);
     }
   }

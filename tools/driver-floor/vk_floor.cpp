@@ -242,26 +242,13 @@ private:
   // completed), with one barrier before the copies (the target's included) and one after.
   void write_stream_textures(VkCommandBuffer cmd, uint32_t slot) {
     VkImageMemoryBarrier2 to_copy[1 + kStreamUpdates], to_sample[kStreamUpdates];
-    const auto barrier = [](VkImage image, VkImageLayout from, VkImageLayout to) {
-      VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-      b.srcStageMask = b.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-      b.srcAccessMask = b.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
-      b.oldLayout = from;
-      b.newLayout = to;
-      b.image = image;
-      b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-      return b;
-    };
     to_copy[kStreamUpdates] = barrier(target_, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
     for (uint32_t k = 0; k < kStreamUpdates; ++k) {
       const VkImage img = stream_images_[slot * kStreamUpdates + k];
       to_copy[k] = barrier(img, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
       to_sample[k] = barrier(img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
     }
-    VkDependencyInfo d{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    d.imageMemoryBarrierCount = 1 + kStreamUpdates;
-    d.pImageMemoryBarriers = to_copy;
-    vkCmdPipelineBarrier2(cmd, &d);
+    pipeline_barrier(cmd, to_copy, 1 + kStreamUpdates);
     for (uint32_t k = 0; k < kStreamUpdates; ++k) {
       const uint32_t index = slot * kStreamUpdates + k;
       std::fill_n(stream_staging_ + index * 64, 64, triangle_color(k * (kDraws / kStreamUpdates)) | 0xff000000u);
@@ -271,9 +258,7 @@ private:
       copy.imageExtent = {8, 8, 1};
       vkCmdCopyBufferToImage(cmd, stream_buffer_, stream_images_[index], VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
     }
-    d.imageMemoryBarrierCount = kStreamUpdates;
-    d.pImageMemoryBarriers = to_sample;
-    vkCmdPipelineBarrier2(cmd, &d);
+    pipeline_barrier(cmd, to_sample, kStreamUpdates);
   }
 
   void set_blend(VkCommandBuffer cmd, bool src_alpha) {
@@ -299,7 +284,7 @@ private:
     return first;
   }
 
-  static void image_barrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to) {
+  static VkImageMemoryBarrier2 barrier(VkImage image, VkImageLayout from, VkImageLayout to) {
     VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
     b.srcStageMask = b.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
     b.srcAccessMask = b.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
@@ -307,10 +292,31 @@ private:
     b.newLayout = to;
     b.image = image;
     b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    return b;
+  }
+
+  static void pipeline_barrier(VkCommandBuffer cmd, const VkImageMemoryBarrier2 *barriers, uint32_t count) {
     VkDependencyInfo d{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    d.imageMemoryBarrierCount = 1;
-    d.pImageMemoryBarriers = &b;
+    d.imageMemoryBarrierCount = count;
+    d.pImageMemoryBarriers = barriers;
     vkCmdPipelineBarrier2(cmd, &d);
+  }
+
+  static void image_barrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to) {
+    const VkImageMemoryBarrier2 b = barrier(image, from, to);
+    pipeline_barrier(cmd, &b, 1);
+  }
+
+  // Points a texture set (binding 16) at view, sampled with the one sampler.
+  void write_texture_set(VkDescriptorSet set, VkImageView view) {
+    const VkDescriptorImageInfo info{sampler_, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    write.dstSet = set;
+    write.dstBinding = 16;
+    write.descriptorCount = 1;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    write.pImageInfo = &info;
+    vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
   }
 
   VkDeviceMemory allocate(VkMemoryRequirements req, VkMemoryPropertyFlags want) {
@@ -465,26 +471,12 @@ private:
       copy.imageExtent = {8, 8, 1};
       vkCmdCopyBufferToImage(cmd, staging, img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
       image_barrier(cmd, img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-      const VkDescriptorImageInfo info{sampler_, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-      VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-      write.dstSet = texture_sets_[t];
-      write.dstBinding = 16;
-      write.descriptorCount = 1;
-      write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-      write.pImageInfo = &info;
-      vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+      write_texture_set(texture_sets_[t], view);
     }
     for (uint32_t k = 0; k < kInFlight * kStreamUpdates; ++k) {
       VkImageView view = VK_NULL_HANDLE;
       stream_images_[k] = image(8, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, view);
-      const VkDescriptorImageInfo info{sampler_, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-      VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-      write.dstSet = stream_sets_[k];
-      write.dstBinding = 16;
-      write.descriptorCount = 1;
-      write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-      write.pImageInfo = &info;
-      vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+      write_texture_set(stream_sets_[k], view);
     }
     const size_t staging = size_t(kInFlight) * kStreamUpdates * 64 * sizeof(uint32_t);
     void *mapped = nullptr;

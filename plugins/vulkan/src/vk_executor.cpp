@@ -234,6 +234,9 @@ bool Executor::begin_rendering(const nv_cmd_clear *whole_clear) {
   VkCommandBuffer cmd = command_buffer();
   const BatchId id = batches_->recording_id();
   const uint32_t clear_flags = whole_clear ? whole_clear->flags : 0;
+  const VkClearDepthStencilValue clear_ds =
+      whole_clear ? VkClearDepthStencilValue{std::clamp(whole_clear->depth, 0.0f, 1.0f), whole_clear->stencil}
+                  : VkClearDepthStencilValue{};
   VkRenderingAttachmentInfo color_atts[NV_MAX_COLOR_TARGETS];
   VkRenderingAttachmentInfo depth_att{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
   for (uint32_t i = 0; i <= NV_MAX_COLOR_TARGETS; ++i) {
@@ -259,13 +262,12 @@ bool Executor::begin_rendering(const nv_cmd_clear *whole_clear) {
     const bool cleared = is_depth ? (clear_flags & NV_CLEAR_DEPTH) != 0 : (clear_flags & NV_CLEAR_COLOR) != 0;
     att.loadOp = cleared ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD;
     att.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    if (cleared && is_depth) att.clearValue.depthStencil = {std::clamp(whole_clear->depth, 0.0f, 1.0f), whole_clear->stencil};
-    if (cleared && !is_depth) std::memcpy(att.clearValue.color.float32, whole_clear->color, sizeof whole_clear->color);
+    if (is_depth) att.clearValue.depthStencil = clear_ds;
+    else if (cleared) std::memcpy(att.clearValue.color.float32, whole_clear->color, sizeof whole_clear->color);
   }
-  // The stencil aspect has load operations of its own.
+  // The stencil aspect has a load operation of its own.
   VkRenderingAttachmentInfo stencil_att = depth_att;
   stencil_att.loadOp = (clear_flags & NV_CLEAR_STENCIL) ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD;
-  if (whole_clear) stencil_att.clearValue.depthStencil = {std::clamp(whole_clear->depth, 0.0f, 1.0f), whole_clear->stencil};
   barriers_.flush(device_->vk(), cmd);
   queries_->before_rendering(cmd);
 
