@@ -20,8 +20,8 @@ bool ShaderTranslator::translate(const uint32_t *words, size_t word_count, nv_sh
   spvc_compiler compiler = nullptr;
   spvc_compiler_options options = nullptr;
   spvc_resources resources = nullptr;
-  const spvc_reflected_resource *blocks = nullptr;
-  size_t block_count = 0;
+  const spvc_reflected_resource *blocks = nullptr, *samplers = nullptr;
+  size_t block_count = 0, sampler_count = 0;
   const char *source = nullptr;
   bool ok = spvc_context_parse_spirv(context_, words, word_count, &ir) == SPVC_SUCCESS &&
             spvc_context_create_compiler(context_, SPVC_BACKEND_GLSL, ir, SPVC_CAPTURE_MODE_TAKE_OWNERSHIP,
@@ -39,17 +39,22 @@ bool ShaderTranslator::translate(const uint32_t *words, size_t word_count, nv_sh
     ok = spvc_compiler_install_compiler_options(compiler, options) == SPVC_SUCCESS &&
          spvc_compiler_create_shader_resources(compiler, &resources) == SPVC_SUCCESS &&
          spvc_resources_get_resource_list_for_type(resources, SPVC_RESOURCE_TYPE_UNIFORM_BUFFER, &blocks,
-                                                   &block_count) == SPVC_SUCCESS;
+                                                   &block_count) == SPVC_SUCCESS &&
+         spvc_resources_get_resource_list_for_type(resources, SPVC_RESOURCE_TYPE_SAMPLED_IMAGE, &samplers,
+                                                   &sampler_count) == SPVC_SUCCESS;
   }
   if (ok) {
-    // GL links stages into one program, where a block name means one definition: give each
-    // stage's block (and its instance) a name of its own.
-    const char *prefix = stage == NV_STAGE_VERTEX ? "nv_vs" : "nv_ps";
+    // GL links stages into one program, where a block or uniform name means one definition:
+    // give each stage's block (and its instance) and samplers names of their own. The vertex
+    // stage's s0 and the pixel stage's s0 are different samplers at different bindings.
+    const std::string prefix = stage == NV_STAGE_VERTEX ? "nv_vs" : "nv_ps";
     for (size_t i = 0; i < block_count; ++i) {
       std::string suffix = block_count > 1 ? std::to_string(i) : std::string();
-      spvc_compiler_set_name(compiler, blocks[i].base_type_id, (std::string(prefix) + "_constants" + suffix).c_str());
-      spvc_compiler_set_name(compiler, blocks[i].id, (std::string(prefix) + suffix).c_str());
+      spvc_compiler_set_name(compiler, blocks[i].base_type_id, (prefix + "_constants" + suffix).c_str());
+      spvc_compiler_set_name(compiler, blocks[i].id, (prefix + suffix).c_str());
     }
+    for (size_t i = 0; i < sampler_count; ++i)
+      spvc_compiler_set_name(compiler, samplers[i].id, (prefix + "_sampler" + std::to_string(i)).c_str());
     ok = spvc_compiler_compile(compiler, &source) == SPVC_SUCCESS && source;
   }
   if (ok) {

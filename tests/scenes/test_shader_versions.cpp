@@ -71,6 +71,16 @@ IDirect3DTexture9 *texture2x2(IDirect3DDevice9 *dev, const std::function<D3DCOLO
   return tex;
 }
 
+// Whether the device samples A8R8G8B8 textures in the vertex stage (vs_3_0 texldl).
+bool samples_vertex_textures(IDirect3DDevice9 *dev) {
+  IDirect3D9 *d3d = nullptr;
+  HR(dev->GetDirect3D(&d3d));
+  const HRESULT vtf = d3d->CheckDeviceFormat(D3DADAPTER_DEFAULT, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8,
+                                             D3DUSAGE_QUERY_VERTEXTEXTURE, D3DRTYPE_TEXTURE, D3DFMT_A8R8G8B8);
+  d3d->Release();
+  return vtf == D3D_OK;
+}
+
 // Red, green / blue, white.
 D3DCOLOR primaries(UINT i, UINT j) {
   const D3DCOLOR t[2][2] = {{0xffff0000, 0xff00ff00}, {0xff0000ff, 0xffffffff}};
@@ -307,13 +317,7 @@ TEST_CASE("scene: vs_3_0 texldl reads a vertex texture", "[scene][shader][versio
   bool sampled = false;
   auto images = render_all("versions_vs30_texldl", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
-    IDirect3D9 *d3d = nullptr;
-    HR(dev->GetDirect3D(&d3d));
-    const HRESULT vtf = d3d->CheckDeviceFormat(D3DADAPTER_DEFAULT, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8,
-                                               D3DUSAGE_QUERY_VERTEXTEXTURE, D3DRTYPE_TEXTURE, D3DFMT_A8R8G8B8);
-    d3d->Release();
-    if (vtf != D3D_OK) return; // the device does not sample A8R8G8B8 in the vertex stage
-    sampled = true;
+    if (!(sampled = samples_vertex_textures(dev))) return;
     Shaders s(dev, "vs30_texldl", "ps30_pass_color");
     IDirect3DTexture9 *tex = texture2x2(dev, ramp);
     HR(dev->SetTexture(D3DVERTEXTEXTURESAMPLER0, tex));
@@ -331,6 +335,51 @@ TEST_CASE("scene: vs_3_0 texldl reads a vertex texture", "[scene][shader][versio
   for (const auto &r : images) {
     probe(r, 16, 32, ramp(1, 0), 1);
     probe(r, 48, 32, ramp(0, 1), 1);
+  }
+}
+
+TEST_CASE("scene: pixel shaders sampling s0 and s9 take turns while a vertex texture stays bound",
+          "[scene][shader][versions][texture]") {
+  // The Vulkan plugin binds pixel textures through sets as wide as the pixel shader needs (1 slot
+  // for s0, 16 for s9; PipelineLayout::pixel_width): each turn changes the pipeline layout within
+  // one command buffer, and the vertex texture's set, bound after the pixel one, is bound again.
+  bool sampled = false;
+  auto images = render_all("versions_texture_set_widths", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    if (!(sampled = samples_vertex_textures(dev))) return;
+    IDirect3DTexture9 *vertex = texture2x2(dev, primaries);
+    IDirect3DTexture9 *white = texture2x2(dev, [](UINT, UINT) { return D3DCOLOR(0xffffffff); });
+    IDirect3DTexture9 *half = texture2x2(dev, [](UINT, UINT) { return D3DCOLOR(0xff808080); });
+    HR(dev->SetTexture(D3DVERTEXTEXTURESAMPLER0, vertex));
+    HR(dev->SetTexture(0, white));
+    HR(dev->SetTexture(9, half));
+    Shaders s0(dev, "vs30_texldl", "ps30_color_times_s0");
+    Shaders s9(dev, "vs30_texldl", "ps30_color_times_s9");
+    // Every vertex of a quad reads the same vertex texel; the pixel shader multiplies it by its
+    // own texture's colour.
+    auto draw = [&](Shaders &s, float px, float py, float u, float v) {
+      HR(dev->SetVertexShader(s.vs));
+      HR(dev->SetPixelShader(s.ps));
+      quad(dev, px, py, px + 32, py + 32, 0, u, v, u, v);
+    };
+    draw(s0, 0, 0, 0.25f, 0.25f);   // red × white
+    draw(s9, 32, 0, 0.75f, 0.25f);  // green × half
+    draw(s0, 0, 32, 0.75f, 0.75f);  // white × white
+    draw(s9, 32, 32, 0.25f, 0.75f); // blue × half
+    for (DWORD slot : {DWORD(D3DVERTEXTEXTURESAMPLER0), DWORD(0), DWORD(9)}) HR(dev->SetTexture(slot, nullptr));
+    for (IDirect3DTexture9 *t : {vertex, white, half}) CHECK(t->Release() == 0);
+    s9.release(dev);
+    s0.release(dev);
+  }, 1);
+  if (!sampled) {
+    WARN("vertex textures of A8R8G8B8 are not available: nothing drawn");
+    return;
+  }
+  for (const auto &r : images) {
+    probe(r, 16, 16, 0xffff0000, 1);
+    probe(r, 48, 16, 0xff008000, 1); // 255 × 128 / 255
+    probe(r, 16, 48, 0xffffffff, 1);
+    probe(r, 48, 48, 0xff000080, 1);
   }
 }
 

@@ -63,21 +63,6 @@ Executor::Executor(nv_channel &channel, const Options &options)
   static constexpr uint8_t kZeros[256] = {};
   null_buffer_->update(*batches_, 0, kZeros, sizeof kZeros, 0);
   samplers_ = std::make_unique<SamplerCache>(*device_);
-  for (uint32_t i = 0; i < PipelineLayout::kSetCount; ++i) {
-    const bool pixel = PipelineLayout::stage_of(i) == NV_STAGE_PIXEL;
-    const VkDescriptorPoolSize per_set =
-        PipelineLayout::holds_uniforms(i)
-            ? VkDescriptorPoolSize{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1}
-            : VkDescriptorPoolSize{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-                                   pixel ? uint32_t(NV_MAX_PIXEL_TEXTURES) : uint32_t(NV_MAX_VERTEX_TEXTURES)};
-    sets_[i].arena = std::make_unique<DescriptorArena>(*device_, layout_->set_layout(i),
-                                                       std::vector<VkDescriptorPoolSize>{per_set});
-    // Without dirty tracking (NOVEM_VK_DIRTY=0) every draw writes new sets: no cache.
-    if (!PipelineLayout::holds_uniforms(i) && options_.dirty_state)
-      sets_[i].cache = std::make_unique<TextureSetCache>(*device_, layout_->set_layout(i),
-                                                         pixel ? kPixelTextureBinding : kVertexTextureBinding,
-                                                         per_set.descriptorCount);
-  }
   static constexpr uint8_t kOpaqueBlack[4] = {0, 0, 0, 0xFF}; // B, G, R, A
   for (uint32_t t = 0; t < 3; ++t) {
     default_textures_[t] = std::make_unique<Image>(*device_, *allocator_, NV_FORMAT_B8G8R8A8_UNORM, 1, 1,
@@ -100,7 +85,8 @@ Executor::~Executor() {
   null_buffer_.reset();
   slabs_.reset(); // after every buffer: their slots go back to it
   for (auto &t : default_textures_) t.reset();
-  for (DescriptorSlot &d : sets_) d.arena.reset(), d.cache.reset();
+  for (auto &widths : sources_)
+    for (SetSource &source : widths) source.arena.reset(), source.cache.reset();
   samplers_.reset();
   uniforms_.reset();
   pipelines_.reset();
@@ -547,6 +533,14 @@ void Executor::bind_descriptors(VkCommandBuffer cmd) {
     constants_dirty_[s] = false;
     sets_[PipelineLayout::uniform_set(s)].bind = true;
   }
+  // The pipeline's width of pixel texture set: a new one needs a set of that layout, and disturbs
+  // the sets from 2 on (the vertex textures too).
+  const uint32_t width = PipelineLayout::pixel_width(declared_slots_[NV_STAGE_PIXEL]);
+  if (width != pixel_width_) {
+    pixel_width_ = width;
+    sets_[PipelineLayout::kPixelTextureSet].dirty = true;
+    sets_[PipelineLayout::kVertexTextureSet].bind = true;
+  }
   // Only the sets that changed: rebinding another (the other stage's block, the textures) would
   // make lavapipe restage it, and llvmpipe store a new fragment state for the draw.
   for (uint32_t i = 0; i < PipelineLayout::kSetCount; ++i) {
@@ -562,8 +556,9 @@ void Executor::bind_descriptors(VkCommandBuffer cmd) {
       continue;
     }
     if (d.dirty || !d.set) {
+      d.source = &set_source(i, width);
       if (uniforms) {
-        d.set = d.arena->allocate(*batches_);
+        d.set = d.source->arena->allocate(*batches_);
         write_uniform_set(stage, d.set);
       } else {
         texture_set(stage, d);
@@ -571,15 +566,32 @@ void Executor::bind_descriptors(VkCommandBuffer cmd) {
       d.dirty = false;
       d.bind = true;
     } else if (d.entry != TextureSetCache::kNone) {
-      d.cache->touch(*batches_, d.entry); // the set stays until this batch completes
+      d.source->cache->touch(*batches_, d.entry); // the set stays until this batch completes
     } else {
-      d.arena->touch(*batches_); // the set's pool stays until this batch completes
+      d.source->arena->touch(*batches_); // the set's pool stays until this batch completes
     }
     if (!d.bind) continue;
-    device_->vk().CmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_->handle(), i, 1, &d.set,
+    device_->vk().CmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_->handle(width), i, 1, &d.set,
                                         uniforms ? 1 : 0, uniforms ? &constants_offset_[stage] : nullptr);
     d.bind = false;
   }
+}
+
+Executor::SetSource &Executor::set_source(uint32_t set, uint32_t width) {
+  if (set != PipelineLayout::kPixelTextureSet) width = 0;
+  SetSource &source = sources_[set][width];
+  if (source.arena) return source;
+  const VkDescriptorSetLayout layout = layout_->set_layout(set, width);
+  const uint32_t count = PipelineLayout::slot_count(set, width);
+  const VkDescriptorPoolSize per_set = PipelineLayout::holds_uniforms(set)
+                                           ? VkDescriptorPoolSize{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1}
+                                           : VkDescriptorPoolSize{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, count};
+  source.arena = std::make_unique<DescriptorArena>(*device_, layout, std::vector<VkDescriptorPoolSize>{per_set});
+  // Without dirty tracking (NOVEM_VK_DIRTY=0) every draw writes new sets: no cache.
+  if (!PipelineLayout::holds_uniforms(set) && options_.dirty_state)
+    source.cache = std::make_unique<TextureSetCache>(
+        *device_, layout, set == PipelineLayout::kPixelTextureSet ? kPixelTextureBinding : kVertexTextureBinding, count);
+  return source;
 }
 
 void Executor::write_uniform_set(uint32_t stage, VkDescriptorSet set) {
@@ -623,14 +635,15 @@ void Executor::texture_set(uint32_t stage, DescriptorSlot &d) {
   }
   const bool pixel = stage == NV_STAGE_PIXEL;
   const VkDescriptorImageInfo *infos = pixel ? image_infos_ : image_infos_ + NV_MAX_PIXEL_TEXTURES;
-  d.entry = d.cache ? d.cache->get(*batches_, infos) : TextureSetCache::kNone;
+  SetSource &source = *d.source;
+  d.entry = source.cache ? source.cache->get(*batches_, infos) : TextureSetCache::kNone;
   if (d.entry != TextureSetCache::kNone) {
-    d.set = d.cache->set(d.entry);
+    d.set = source.cache->set(d.entry);
     return;
   }
-  d.set = d.arena->allocate(*batches_);
+  d.set = source.arena->allocate(*batches_);
   write_texture_descriptors(*device_, d.set, pixel ? kPixelTextureBinding : kVertexTextureBinding,
-                            pixel ? NV_MAX_PIXEL_TEXTURES : NV_MAX_VERTEX_TEXTURES, infos);
+                            PipelineLayout::slot_count(PipelineLayout::texture_set(stage), pixel_width_), infos);
 }
 
 void Executor::refresh_shader_reads() {
@@ -792,9 +805,10 @@ void Executor::drop_image(uint32_t handle) {
   }
   image_changed(handle);
   // Its views go with it: no cached texture set may name them any more.
-  for (DescriptorSlot &d : sets_)
-    for (VkImageView view : {it->second->sampled_view(), it->second->srgb_sampled_view()})
-      if (d.cache && view && d.cache->forget(*batches_, view)) d.dirty = true;
+  for (uint32_t set = 0; set < PipelineLayout::kSetCount; ++set)
+    for (SetSource &source : sources_[set])
+      for (VkImageView view : {it->second->sampled_view(), it->second->srgb_sampled_view()})
+        if (source.cache && view && source.cache->forget(*batches_, view)) sets_[set].dirty = true;
   Image *img = it->second.release();
   images_.erase(it);
   batches_->on_complete(img->last_use(), [img] { delete img; });

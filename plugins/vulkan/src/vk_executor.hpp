@@ -247,17 +247,26 @@ private:
   bool index_dirty_ = true;
   bool constants_dirty_[NV_STAGE_COUNT] = {true, true}; // push the stage's block into the ring
   uint32_t constants_offset_[NV_STAGE_COUNT] = {};      // its dynamic offset there
-  // Per set of the pipeline layout (PipelineLayout::k*Set): where its sets come from, the one
-  // last written, and what the next draw owes it.
-  struct DescriptorSlot {
+  // Where a set's descriptor sets come from: an arena, and for textures with dirty tracking on a
+  // cache of sets kept for what they hold. One per set of the pipeline layout, and for the pixel
+  // texture set one per width (PipelineLayout::kPixelWidths), made when first needed.
+  struct SetSource {
     std::unique_ptr<DescriptorArena> arena;
-    std::unique_ptr<TextureSetCache> cache; // texture sets, with dirty tracking on
-    uint32_t entry = TextureSetCache::kNone; // set's entry in cache, if it came from there
+    std::unique_ptr<TextureSetCache> cache;
+  };
+  SetSource &set_source(uint32_t set, uint32_t width);
+  SetSource sources_[PipelineLayout::kSetCount][PipelineLayout::kPixelWidths];
+  // Per set of the pipeline layout (PipelineLayout::k*Set): the set last written, and what the
+  // next draw owes it.
+  struct DescriptorSlot {
+    SetSource *source = nullptr; // where set came from
+    uint32_t entry = TextureSetCache::kNone; // set's entry in source->cache, if it came from there
     VkDescriptorSet set = VK_NULL_HANDLE;
     bool dirty = true; // its contents changed (uniform chunk or range; a texture or sampler): write a new set
     bool bind = true;  // a new set, a new dynamic offset or a new command buffer: bind it
   };
   DescriptorSlot sets_[PipelineLayout::kSetCount];
+  uint32_t pixel_width_ = 0; // the pipeline layout the sets are bound with (PipelineLayout::pixel_width)
   // What the bound pipeline's shaders read, per stage, recomputed after a pipeline or shader
   // change (refresh_shader_reads): the texture slots they declare (Shader::texture_slots) and the
   // bytes of their uniform block (Shader::uniforms). pushed_reads_: the bytes the stage's current

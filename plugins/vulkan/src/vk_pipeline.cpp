@@ -107,37 +107,48 @@ PipelineLayout::PipelineLayout(const Device &device) : device_(device) {
   const NovemVkDevice &vk = device.vk();
   // Set 0: the vertex uniform block (binding 0); set 1: the pixel one (binding 1); sets 2 and 3:
   // the combined image samplers of the contract, pixel sN at 16 + N, vertex sN at 32 + N.
-  std::vector<VkDescriptorSetLayoutBinding> sets[kSetCount];
-  sets[kVertexUniformSet].push_back(
-      {uniform_binding(NV_STAGE_VERTEX), VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr});
-  sets[kPixelUniformSet].push_back(
-      {uniform_binding(NV_STAGE_PIXEL), VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
-  for (uint32_t i = 0; i < NV_MAX_PIXEL_TEXTURES; ++i)
-    sets[kPixelTextureSet].push_back({kPixelTextureBinding + i, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
-                                 VK_SHADER_STAGE_FRAGMENT_BIT, nullptr});
-  for (uint32_t i = 0; i < NV_MAX_VERTEX_TEXTURES; ++i)
-    sets[kVertexTextureSet].push_back({kVertexTextureBinding + i, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
-                                 VK_SHADER_STAGE_VERTEX_BIT, nullptr});
+  auto make_set = [&](std::vector<VkDescriptorSetLayoutBinding> bindings, VkDescriptorSetLayout &out) {
+    VkDescriptorSetLayoutCreateInfo sci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    sci.bindingCount = uint32_t(bindings.size());
+    sci.pBindings = bindings.data();
+    check(vk.CreateDescriptorSetLayout(device.handle(), &sci, nullptr, &out), "vkCreateDescriptorSetLayout");
+  };
+  auto samplers = [](uint32_t first, uint32_t count, VkShaderStageFlags stage) {
+    std::vector<VkDescriptorSetLayoutBinding> b;
+    for (uint32_t i = 0; i < count; ++i) b.push_back({first + i, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, stage, nullptr});
+    return b;
+  };
   try {
-    for (uint32_t s = 0; s < kSetCount; ++s) {
-      VkDescriptorSetLayoutCreateInfo sci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-      sci.bindingCount = uint32_t(sets[s].size());
-      sci.pBindings = sets[s].data();
-      check(vk.CreateDescriptorSetLayout(device.handle(), &sci, nullptr, &set_layouts_[s]), "vkCreateDescriptorSetLayout");
+    make_set({{uniform_binding(NV_STAGE_VERTEX), VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr}},
+             set_layouts_[kVertexUniformSet]);
+    make_set({{uniform_binding(NV_STAGE_PIXEL), VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr}},
+             set_layouts_[kPixelUniformSet]);
+    make_set(samplers(kVertexTextureBinding, NV_MAX_VERTEX_TEXTURES, VK_SHADER_STAGE_VERTEX_BIT),
+             set_layouts_[kVertexTextureSet]);
+    for (uint32_t w = 0; w < kPixelWidths; ++w) {
+      make_set(samplers(kPixelTextureBinding, slot_count(kPixelTextureSet, w), VK_SHADER_STAGE_FRAGMENT_BIT),
+               pixel_texture_layouts_[w]);
+      VkDescriptorSetLayout sets[kSetCount];
+      for (uint32_t s = 0; s < kSetCount; ++s) sets[s] = set_layout(s, w);
+      VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+      lci.setLayoutCount = kSetCount;
+      lci.pSetLayouts = sets;
+      check(vk.CreatePipelineLayout(device.handle(), &lci, nullptr, &layouts_[w]), "vkCreatePipelineLayout");
     }
-    VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    lci.setLayoutCount = kSetCount;
-    lci.pSetLayouts = set_layouts_;
-    check(vk.CreatePipelineLayout(device.handle(), &lci, nullptr, &layout_), "vkCreatePipelineLayout");
   } catch (...) {
-    for (VkDescriptorSetLayout l : set_layouts_) vk.DestroyDescriptorSetLayout(device.handle(), l, nullptr);
+    destroy();
     throw;
   }
 }
 
-PipelineLayout::~PipelineLayout() {
-  device_.vk().DestroyPipelineLayout(device_.handle(), layout_, nullptr);
-  for (VkDescriptorSetLayout l : set_layouts_) device_.vk().DestroyDescriptorSetLayout(device_.handle(), l, nullptr);
+PipelineLayout::~PipelineLayout() { destroy(); }
+
+// Destroying VK_NULL_HANDLE is allowed: a constructor that failed half-way calls this too.
+void PipelineLayout::destroy() {
+  const NovemVkDevice &vk = device_.vk();
+  for (VkPipelineLayout l : layouts_) vk.DestroyPipelineLayout(device_.handle(), l, nullptr);
+  for (VkDescriptorSetLayout l : pixel_texture_layouts_) vk.DestroyDescriptorSetLayout(device_.handle(), l, nullptr);
+  for (VkDescriptorSetLayout l : set_layouts_) vk.DestroyDescriptorSetLayout(device_.handle(), l, nullptr);
 }
 
 // ---- PipelineKey ----
@@ -433,7 +444,7 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
   ci.pDepthStencilState = &ds;
   ci.pColorBlendState = &cb;
   ci.pDynamicState = &dyn;
-  ci.layout = layout_.handle();
+  ci.layout = layout_.handle(PipelineLayout::pixel_width(ps ? ps->texture_slots() : 0));
   VkPipeline pipeline = VK_NULL_HANDLE;
   check(device_.vk().CreateGraphicsPipelines(device_.handle(), vk_cache_, 1, &ci, nullptr, &pipeline), "vkCreateGraphicsPipelines");
   const bool hit = (feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT) &&

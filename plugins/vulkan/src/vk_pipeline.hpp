@@ -1,6 +1,6 @@
-// Pipelines: the one pipeline layout (set 0: a dynamic uniform buffer per stage, binding 0
-// vertex / 1 pixel; combined image samplers at 16..31 (pixel) and 32..35 (vertex)), and the
-// VkPipeline cache keyed by a hash of nv_pipeline_desc plus the formats of the bound targets.
+// Pipelines: the pipeline layouts (a set per stage's dynamic uniform buffer, binding 0 vertex /
+// 1 pixel; a set per stage's combined image samplers, at 16.. (pixel, in widths of 1 to 16) and
+// 32..35 (vertex)), and the VkPipeline cache keyed by a hash of nv_pipeline_desc plus the formats of the bound targets.
 // Viewport, scissor, vertex strides, cull mode, front face, the depth test, depth bias, blend
 // constants and the stencil reference and masks are dynamic state. Pipelines are built through a
 // VkPipelineCache loaded from and saved to a file (novem/cache_file.hpp); creation feedback says
@@ -8,6 +8,7 @@
 // cache (channel.pipelines_loaded).
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -43,7 +44,7 @@ public:
   // The shader interface's sets (commands.h, ABI 6), by how often each changes.
   static constexpr uint32_t kVertexUniformSet = 0; // the vertex stage's dynamic uniform buffer
   static constexpr uint32_t kPixelUniformSet = 1;  // the pixel stage's
-  static constexpr uint32_t kPixelTextureSet = 2;  // the 16 pixel combined image samplers
+  static constexpr uint32_t kPixelTextureSet = 2;  // the pixel combined image samplers, 1 to 16
   static constexpr uint32_t kVertexTextureSet = 3; // the 4 vertex ones
   static constexpr uint32_t kSetCount = 4;
   // The set (and binding) of a stage's uniform block, the set of its textures.
@@ -60,14 +61,42 @@ public:
     return set == kVertexUniformSet || set == kVertexTextureSet ? NV_STAGE_VERTEX : NV_STAGE_PIXEL;
   }
 
-  VkDescriptorSetLayout set_layout(uint32_t set) const { return set_layouts_[set]; }
-  VkPipelineLayout handle() const { return layout_; }
+  // The pixel texture set comes in widths of 1, 2, 4, 8 and 16 slots, a pipeline layout each, and
+  // a pipeline is made with the narrowest that holds what its pixel shader declares. lavapipe
+  // stages every binding of a set at each vkCmdBindDescriptorSets, and llvmpipe then flushes and
+  // references every bound view at each draw: a shader that samples s0 through a set of 16 paid
+  // for 16 textures per texture change. The layouts differ only from set 2 on, so sets 0 and 1
+  // stay bound across a width change (the layouts are compatible for them).
+  static constexpr uint32_t kPixelWidths = 5;
+  // The width (an index: 1 << width slots) for a pixel shader declaring `slots` (a mask).
+  static constexpr uint32_t pixel_width(uint32_t slots) {
+    return slots ? uint32_t(std::bit_width(uint32_t(std::bit_width(slots)) - 1u)) : 0;
+  }
+  static constexpr uint32_t slot_count(uint32_t set, uint32_t width) {
+    return set == kPixelTextureSet ? 1u << width : set == kVertexTextureSet ? NV_MAX_VERTEX_TEXTURES : 1;
+  }
+
+  // `width` matters only to the pixel texture set.
+  VkDescriptorSetLayout set_layout(uint32_t set, uint32_t width) const {
+    return set == kPixelTextureSet ? pixel_texture_layouts_[width] : set_layouts_[set];
+  }
+  VkPipelineLayout handle(uint32_t width) const { return layouts_[width]; }
 
 private:
+  void destroy();
+
   const Device &device_;
-  VkDescriptorSetLayout set_layouts_[kSetCount] = {};
-  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkDescriptorSetLayout set_layouts_[kSetCount] = {}; // the pixel texture set's is in pixel_texture_layouts_
+  VkDescriptorSetLayout pixel_texture_layouts_[kPixelWidths] = {};
+  VkPipelineLayout layouts_[kPixelWidths] = {};
 };
+
+static_assert(PipelineLayout::slot_count(PipelineLayout::kPixelTextureSet, PipelineLayout::kPixelWidths - 1) ==
+              NV_MAX_PIXEL_TEXTURES);
+static_assert(PipelineLayout::pixel_width(1u) == 0 && PipelineLayout::pixel_width(2u) == 1 &&
+              PipelineLayout::pixel_width(4u) == 2 && PipelineLayout::pixel_width(0x10u) == 3 &&
+              PipelineLayout::pixel_width(0x81u) == 3 && PipelineLayout::pixel_width(0x100u) == 4 &&
+              PipelineLayout::pixel_width(0x8000u) == 4);
 
 // Everything that shapes a pipeline. Built zeroed and normalized (state that has no effect, and
 // state that is dynamic, is cleared), so equal pipelines have equal bytes.
