@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "gl_log.hpp"
+#include "gl_shader_translate.hpp"
 #include "novem/driver_heap.hpp"
 #include "novem/image_layout.hpp"
 #include "novem/opcode_name.hpp"
@@ -137,6 +138,7 @@ void Executor::shutdown() {
   framebuffers_.clear();
   for (auto &[key, name] : samplers_) gl_.DeleteSamplers(1, &name);
   samplers_.clear();
+  last_sampler_ = 0;
   for (GLuint &tex : default_textures_) {
     if (tex) gl_.DeleteTextures(1, &tex);
     tex = 0;
@@ -695,8 +697,11 @@ GLuint Executor::sampler(const nv_sampler_desc &desc, bool compare) {
   SamplerKey key;
   std::memcpy(key.data(), &desc, sizeof desc);
   key.back() = compare ? 1 : 0;
+  // A texture change mostly keeps the sampler state: the last answer, without hashing the key.
+  if (last_sampler_ && key == last_sampler_key_) return last_sampler_;
+  last_sampler_key_ = key;
   auto it = samplers_.find(key);
-  if (it != samplers_.end()) return it->second;
+  if (it != samplers_.end()) return last_sampler_ = it->second;
   auto address = [](uint8_t a) -> GLint {
     switch (a) {
     case NV_ADDRESS_MIRROR: return GL_MIRRORED_REPEAT;
@@ -727,7 +732,7 @@ GLuint Executor::sampler(const nv_sampler_desc &desc, bool compare) {
     gl_.SamplerParameteri(s, GL_TEXTURE_COMPARE_FUNC, GL_LEQUAL);
   }
   samplers_.emplace(key, s);
-  return s;
+  return last_sampler_ = s;
 }
 
 void Executor::bind_textures() {
@@ -749,7 +754,8 @@ void Executor::bind_textures() {
       if (img->format->depth && !compare) desc.min_filter = desc.mag_filter = desc.mip_filter = NV_FILTER_POINT;
       smp = sampler(desc, compare);
     }
-    const uint32_t unit = bit < 16 ? 16 + bit : 32 + (bit - 16); // the shader's binding (commands.h)
+    // The shader's binding (commands.h: 16 + N pixel, 32 + N vertex) as the translator moved it.
+    const uint32_t unit = texture_unit(bit < 16 ? 16 + bit : 32 + (bit - 16));
     if (unit_texture_[unit] != tex || !config_.state_cache) {
       gl_.BindTextureUnit(unit, tex);
       unit_texture_[unit] = tex;

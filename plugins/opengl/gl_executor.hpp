@@ -134,9 +134,9 @@ private:
   void hold_elements(const nv_cmd_draw_indexed &a, const void *offset);
   void pipeline_changed(uint32_t shader); // a shader went away or came back
   GLuint sampler(const nv_sampler_desc &desc, bool compare = false); // cached by desc and compare (ABI 5)
-  void bind_textures();
+  void bind_textures(); // the dirty slots' textures and samplers, on their units (texture_unit)
   // glTextureSubImage2D, or 3D at z (the face of a cube, the slice of a 3D texture).
-  void sub_image(const Image &img, uint32_t level, const nv_rect &r, GLint z, const void *texels);                        // texture units 16 + N (pixel), 32 + N (vertex)
+  void sub_image(const Image &img, uint32_t level, const nv_rect &r, GLint z, const void *texels);
   void forget_texture(GLuint name);            // a texture was deleted: its units need binding again
 
   struct Buffer {
@@ -211,7 +211,7 @@ private:
     uint32_t type = NV_IMAGE_TYPE_2D; // what the shader declares
     uint32_t flags = 0;               // nv_texture_flags (ABI 5)
   };
-  static constexpr uint32_t kUnits = 36; // 16 + 16 pixel, 32 + 4 vertex
+  static constexpr uint32_t kUnits = 20; // 16 pixel, then 4 vertex (texture_unit)
   TextureSlot textures_[NV_STAGE_COUNT][NV_MAX_PIXEL_TEXTURES];
   // Bit N: pixel slot N, bit 16 + N: vertex slot N, to bind again at the next draw.
   uint32_t dirty_slots_ = ~0u;
@@ -226,6 +226,8 @@ private:
     size_t operator()(const SamplerKey &k) const { return size_t(novem::fnv1a(k.data(), k.size())); }
   };
   std::unordered_map<SamplerKey, GLuint, SamplerKeyHash> samplers_;
+  SamplerKey last_sampler_key_{}; // what sampler() was asked last, and answered (0: nothing yet)
+  GLuint last_sampler_ = 0;
   std::vector<uint8_t> staging_; // uploads GL cannot take as they come (packed blocks, widened L4A4)
 
   Queries queries_{gl_};

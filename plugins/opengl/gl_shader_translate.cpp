@@ -53,8 +53,14 @@ bool ShaderTranslator::translate(const uint32_t *words, size_t word_count, nv_sh
       spvc_compiler_set_name(compiler, blocks[i].base_type_id, (prefix + "_constants" + suffix).c_str());
       spvc_compiler_set_name(compiler, blocks[i].id, (prefix + suffix).c_str());
     }
-    for (size_t i = 0; i < sampler_count; ++i)
+    // Texture units from 0: the contract's bindings (pixel sN at 16 + N, vertex sN at 32 + N)
+    // become units N and 16 + N. Mesa walks every unit up to the highest one bound at each
+    // texture change, so pixel s0 on unit 16 cost 17 units' worth per draw.
+    for (size_t i = 0; i < sampler_count; ++i) {
       spvc_compiler_set_name(compiler, samplers[i].id, (prefix + "_sampler" + std::to_string(i)).c_str());
+      const unsigned binding = spvc_compiler_get_decoration(compiler, samplers[i].id, SpvDecorationBinding);
+      spvc_compiler_set_decoration(compiler, samplers[i].id, SpvDecorationBinding, texture_unit(binding));
+    }
     ok = spvc_compiler_compile(compiler, &source) == SPVC_SUCCESS && source;
   }
   if (ok) {

@@ -1,7 +1,8 @@
 // SPIR-V (the frontend's shaders, Vulkan-flavoured) to GLSL 4.50 for this context, through
-// SPIRV-Cross's C API. Binding decorations are kept, so the contract's uniform blocks land on
-// GL uniform-buffer bindings 0 (vertex) and 1 (pixel); each stage's block is renamed so that a
-// vertex and a pixel shader never declare the same block name with different contents.
+// SPIRV-Cross's C API. The uniform blocks keep their bindings, GL uniform-buffer bindings 0
+// (vertex) and 1 (pixel); the samplers move to texture units from 0 (texture_unit). Each stage's
+// block and samplers are renamed, so that a vertex and a pixel shader never declare one name with
+// different contents or bindings.
 #pragma once
 
 #include <cstddef>
@@ -13,6 +14,10 @@
 typedef struct spvc_context_s *spvc_context;
 
 namespace novem_gl {
+
+// The texture unit of the contract's sampler binding (commands.h): pixel sN (binding 16 + N) on
+// unit N, vertex sN (binding 32 + N) on unit 16 + N.
+constexpr uint32_t texture_unit(uint32_t binding) { return binding - 16; }
 
 class ShaderTranslator {
 public:
