@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The sanitizer job: builds the frontend, the ring and the null plugin with AddressSanitizer and
-# UndefinedBehaviorSanitizer in build-asan/ and runs the tests that need no GPU driver (the
-# drivers themselves are not built with sanitizers, so their runs would only report them).
+# The sanitizer job: builds the frontend, the ring and the plugins with AddressSanitizer and
+# UndefinedBehaviorSanitizer in build-asan/, runs the tests that need no GPU driver, then every
+# scene on Vulkan (lavapipe, under the validation layer) and OpenGL (llvmpipe). The drivers are
+# not built with sanitizers and leak at exit, so the scene run looks for leaks not at all; it
+# still stops at the first invalid access or undefined behaviour in Novem's code.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build-asan
@@ -10,8 +12,20 @@ if [ ! -f "$build/build.ninja" ]; then
   cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DNOVEM_WERROR=ON \
     -DNOVEM_SANITIZE=address,undefined
 fi
-cmake --build "$build" -j "$(nproc)" --target novem-unit-tests novem-frontend-tests novem_null
+cmake --build "$build" -j "$(nproc)" --target novem-unit-tests novem-frontend-tests novem-scene-tests novem_null \
+  novem_vulkan novem_opengl
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 "$build/bin/novem-unit-tests"
 # [backends] cases start the real drivers, whose own leaks are not ours to report.
 "$build/bin/novem-frontend-tests" "~[backends]"
+# Both backends must be there (a scene skips a missing one otherwise), and the output must hold
+# none of what fails a ctest run (tests/CMakeLists.txt, NOVEM_TEST_FAIL_OUTPUT).
+log=$build/scene-tests.log
+ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 NOVEM_BUILD_DIR="$build" NOVEM_TEST_REQUIRE_BACKENDS=vulkan,opengl \
+  "$build/bin/novem-scene-tests" 2>&1 | tee "$log" | tail -n 3
+fail=$(sed -n 's/.*set(NOVEM_TEST_FAIL_OUTPUT "\(.*\)").*/\1/p' "$root/tests/CMakeLists.txt")
+if [ -z "$fail" ]; then echo "sanitize.sh: NOVEM_TEST_FAIL_OUTPUT not found in tests/CMakeLists.txt" >&2; exit 1; fi
+if grep -Eq "$fail" "$log"; then
+  grep -E "$fail" "$log" | head -n 5 >&2
+  exit 1
+fi
