@@ -4,6 +4,9 @@
 # scene on Vulkan (lavapipe, under the validation layer) and OpenGL (llvmpipe). The drivers are
 # not built with sanitizers and leak at exit, so the scene run looks for leaks not at all; it
 # still stops at the first invalid access or undefined behaviour in Novem's code.
+# Then ThreadSanitizer in build-tsan/, over the tests that need no GPU driver: the command ring,
+# the null plugin's submission thread, devices used from several threads. (Not over the real
+# drivers: their threads are not instrumented, so TSan would see their synchronisation as races.)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build-asan
@@ -29,3 +32,12 @@ if grep -Eq "$fail" "$log"; then
   grep -E "$fail" "$log" | head -n 5 >&2
   exit 1
 fi
+
+tsan=$root/build-tsan
+if [ ! -f "$tsan/build.ninja" ]; then
+  cmake -G Ninja -S "$root" -B "$tsan" -DCMAKE_BUILD_TYPE=Debug -DNOVEM_WERROR=ON -DNOVEM_SANITIZE=thread
+fi
+cmake --build "$tsan" -j "$(nproc)" --target novem-unit-tests novem-frontend-tests novem_null
+export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+"$tsan/bin/novem-unit-tests"
+"$tsan/bin/novem-frontend-tests" "~[backends]"
