@@ -754,8 +754,10 @@ void Executor::bind_textures() {
       if (img->format->depth && !compare) desc.min_filter = desc.mag_filter = desc.mip_filter = NV_FILTER_POINT;
       smp = sampler(desc, compare);
     }
-    // The shader's binding (commands.h: 16 + N pixel, 32 + N vertex) as the translator moved it.
-    const uint32_t unit = texture_unit(bit < 16 ? 16 + bit : 32 + (bit - 16));
+    // A slot's bit is its texture unit: the translator moves pixel sN (binding 16 + N) to unit N
+    // and vertex sN (binding 32 + N) to unit 16 + N.
+    static_assert(texture_unit(16) == 0 && texture_unit(32) == 16);
+    const uint32_t unit = bit;
     if (unit_texture_[unit] != tex || !config_.state_cache) {
       gl_.BindTextureUnit(unit, tex);
       unit_texture_[unit] = tex;

@@ -211,7 +211,7 @@ private:
     uint32_t type = NV_IMAGE_TYPE_2D; // what the shader declares
     uint32_t flags = 0;               // nv_texture_flags (ABI 5)
   };
-  static constexpr uint32_t kUnits = 20; // 16 pixel, then 4 vertex (texture_unit)
+  static constexpr uint32_t kUnits = 16 + NV_MAX_VERTEX_TEXTURES; // 16 pixel, then the vertex ones (texture_unit)
   TextureSlot textures_[NV_STAGE_COUNT][NV_MAX_PIXEL_TEXTURES];
   // Bit N: pixel slot N, bit 16 + N: vertex slot N, to bind again at the next draw.
   uint32_t dirty_slots_ = ~0u;

@@ -582,15 +582,16 @@ Executor::SetSource &Executor::set_source(uint32_t set, uint32_t width) {
   SetSource &source = sources_[set][width];
   if (source.arena) return source;
   const VkDescriptorSetLayout layout = layout_->set_layout(set, width);
-  const uint32_t count = PipelineLayout::slot_count(set, width);
-  const VkDescriptorPoolSize per_set = PipelineLayout::holds_uniforms(set)
-                                           ? VkDescriptorPoolSize{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1}
-                                           : VkDescriptorPoolSize{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, count};
+  const bool uniforms = PipelineLayout::holds_uniforms(set);
+  source.slots = PipelineLayout::slot_count(set, width);
+  const VkDescriptorPoolSize per_set{uniforms ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC : VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                     source.slots};
   source.arena = std::make_unique<DescriptorArena>(*device_, layout, std::vector<VkDescriptorPoolSize>{per_set});
   // Without dirty tracking (NOVEM_VK_DIRTY=0) every draw writes new sets: no cache.
-  if (!PipelineLayout::holds_uniforms(set) && options_.dirty_state)
+  if (!uniforms && options_.dirty_state)
     source.cache = std::make_unique<TextureSetCache>(
-        *device_, layout, set == PipelineLayout::kPixelTextureSet ? kPixelTextureBinding : kVertexTextureBinding, count);
+        *device_, layout, set == PipelineLayout::kPixelTextureSet ? kPixelTextureBinding : kVertexTextureBinding,
+        source.slots);
   return source;
 }
 
@@ -642,8 +643,7 @@ void Executor::texture_set(uint32_t stage, DescriptorSlot &d) {
     return;
   }
   d.set = source.arena->allocate(*batches_);
-  write_texture_descriptors(*device_, d.set, pixel ? kPixelTextureBinding : kVertexTextureBinding,
-                            PipelineLayout::slot_count(PipelineLayout::texture_set(stage), pixel_width_), infos);
+  write_texture_descriptors(*device_, d.set, pixel ? kPixelTextureBinding : kVertexTextureBinding, source.slots, infos);
 }
 
 void Executor::refresh_shader_reads() {

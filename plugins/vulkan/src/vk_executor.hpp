@@ -253,6 +253,7 @@ private:
   struct SetSource {
     std::unique_ptr<DescriptorArena> arena;
     std::unique_ptr<TextureSetCache> cache;
+    uint32_t slots = 0; // the descriptors each of its sets holds (PipelineLayout::slot_count)
   };
   SetSource &set_source(uint32_t set, uint32_t width);
   SetSource sources_[PipelineLayout::kSetCount][PipelineLayout::kPixelWidths];

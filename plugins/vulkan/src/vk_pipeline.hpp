@@ -72,6 +72,7 @@ public:
   static constexpr uint32_t pixel_width(uint32_t slots) {
     return slots ? uint32_t(std::bit_width(uint32_t(std::bit_width(slots)) - 1u)) : 0;
   }
+  // The descriptors a set of `set` holds: its combined image samplers, or a uniform set's one buffer.
   static constexpr uint32_t slot_count(uint32_t set, uint32_t width) {
     return set == kPixelTextureSet ? 1u << width : set == kVertexTextureSet ? NV_MAX_VERTEX_TEXTURES : 1;
   }
