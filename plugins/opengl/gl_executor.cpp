@@ -821,7 +821,7 @@ void Executor::set_dynamic_state(const nv_cmd_set_dynamic_state &a, const nv_cmd
   pipeline_dirty_ = true; // applied with the pipeline; the state cache drops what did not change
 }
 
-void Executor::apply_pipeline(const Pipeline &p) {
+bool Executor::apply_pipeline(const Pipeline &p) {
   state_.program(p.program);
   state_.blend({p.blend, p.color_src, p.color_dst, p.color_op, p.alpha_src, p.alpha_dst, p.alpha_op});
   state_.blend_color(dynamic_.blend_constant);
@@ -844,16 +844,16 @@ void Executor::apply_pipeline(const Pipeline &p) {
   }
   state_.stencil(stencil);
   state_.stencil_write_mask(dynamic_.stencil_write_mask & 0xFF);
-  apply_vertex_input(p.desc);
+  return apply_vertex_input(p.desc);
 }
 
-void Executor::apply_vertex_input(const nv_pipeline_desc &d) {
+bool Executor::apply_vertex_input(const nv_pipeline_desc &d) {
   const uint32_t count = std::min<uint32_t>(d.attribute_count, NV_MAX_VERTEX_ATTRIBUTES);
   if (config_.state_cache && input_valid_ && applied_input_.attribute_count == d.attribute_count &&
       applied_input_.instance_slots == d.instance_slots &&
       std::memcmp(applied_input_.instance_divisors, d.instance_divisors, sizeof d.instance_divisors) == 0 &&
       std::memcmp(applied_input_.attributes, d.attributes, count * sizeof d.attributes[0]) == 0)
-    return;
+    return false;
   // Slots read per instance advance every instance_divisors[slot] instances (0 reads as 1); the
   // others per vertex (divisor 0).
   auto divisor = [](const nv_pipeline_desc &p, uint32_t slot) {
@@ -886,6 +886,7 @@ void Executor::apply_vertex_input(const nv_pipeline_desc &d) {
   enabled_attributes_ = enabled;
   applied_input_ = d;
   input_valid_ = true;
+  return true;
 }
 
 bool Executor::prepare_draw() {
@@ -901,9 +902,10 @@ bool Executor::prepare_draw() {
   if (pipeline_dirty_) {
     if (!pipeline_ && have_desc_) pipeline_ = pipelines_.get(desc_, programs_);
     if (!pipeline_) return false;
-    apply_pipeline(*pipeline_);
+    // New attributes may read other slots, or read them per instance: the slots are bound again.
+    // The same attributes read what they read before (a shader-only change keeps the bindings).
+    if (apply_pipeline(*pipeline_)) vertex_dirty_ = true;
     pipeline_dirty_ = false;
-    vertex_dirty_ = true; // its attributes may read other slots, or read them per instance
     for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
       if (!pushed_reads_[s].covers(pipeline_->uniform_reads[s])) constants_dirty_[s] = true;
   }

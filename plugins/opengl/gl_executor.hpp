@@ -111,8 +111,8 @@ private:
   bool is_target(uint32_t image) const;
   // SET_PIPELINE and SET_RENDER_STATES: the pipeline `desc` describes becomes current.
   void use_pipeline(const nv_pipeline_desc &desc);
-  void apply_pipeline(const Pipeline &p);
-  void apply_vertex_input(const nv_pipeline_desc &d);
+  bool apply_pipeline(const Pipeline &p);          // true when the vertex input changed
+  bool apply_vertex_input(const nv_pipeline_desc &d); // the same
   // The vertex buffers the pipeline reads, bound lazily: where the new bindings are the bound
   // ones moved by a whole number of vertices (the same GL buffer object and strides, every
   // per-vertex slot moved by the same count, per-instance and zero-stride slots in place),

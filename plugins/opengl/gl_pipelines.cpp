@@ -48,9 +48,18 @@ GLenum polygon_mode(uint8_t m) { return m == NV_FILL_WIREFRAME ? GL_LINE : m == 
 size_t Pipelines::Hash::operator()(const Key &k) const { return size_t(novem::state_hash(&k.desc, sizeof k.desc)); }
 
 const Pipeline *Pipelines::get(const nv_pipeline_desc &desc, Programs &programs) {
+  const Pipeline *found = nullptr;
+  if (recent_[0] && std::memcmp(&recent_[0]->desc, &desc, sizeof desc) == 0) found = recent_[0];
+  else if (recent_[1] && std::memcmp(&recent_[1]->desc, &desc, sizeof desc) == 0) found = recent_[1];
+  else found = lookup(desc, programs);
+  if (found != recent_[0]) recent_ = {found, recent_[0]};
+  return found->program ? found : nullptr;
+}
+
+const Pipeline *Pipelines::lookup(const nv_pipeline_desc &desc, Programs &programs) {
   Key key{desc};
   auto it = cache_.find(key);
-  if (it != cache_.end()) return it->second.program ? &it->second : nullptr;
+  if (it != cache_.end()) return &it->second;
 
   Pipeline p;
   p.desc = desc;
@@ -81,11 +90,11 @@ const Pipeline *Pipelines::get(const nv_pipeline_desc &desc, Programs &programs)
     p.stencil_ops[f][2] = stencil_op(faces[f].pass_op);
     p.stencil_func[f] = compare(faces[f].compare);
   }
-  Pipeline &stored = cache_.emplace(key, p).first->second;
-  return stored.program ? &stored : nullptr;
+  return &cache_.emplace(key, p).first->second;
 }
 
 void Pipelines::forget_shader(uint32_t handle) {
+  recent_.fill(nullptr);
   std::erase_if(cache_, [&](const auto &entry) {
     return entry.first.desc.vertex_shader == handle || entry.first.desc.pixel_shader == handle;
   });

@@ -3,6 +3,7 @@
 // once. Entries live until one of their shaders goes away.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <unordered_map>
@@ -47,9 +48,15 @@ public:
   // cannot be built (already reported).
   const Pipeline *get(const nv_pipeline_desc &desc, Programs &programs);
   void forget_shader(uint32_t handle);
-  void clear() { cache_.clear(); }
+  void clear() {
+    cache_.clear();
+    recent_.fill(nullptr);
+  }
 
 private:
+  // The cache entry for desc, made on a miss (its program 0 when it cannot be built).
+  const Pipeline *lookup(const nv_pipeline_desc &desc, Programs &programs);
+
   struct Key {
     nv_pipeline_desc desc;
     bool operator==(const Key &o) const { return std::memcmp(&desc, &o.desc, sizeof desc) == 0; }
@@ -58,6 +65,10 @@ private:
     size_t operator()(const Key &k) const; // novem::state_hash of the desc
   };
   std::unordered_map<Key, Pipeline, Hash> cache_;
+  // The last two answers, newest first: a shader or state change per draw mostly alternates
+  // between a few pipelines, and comparing two descriptions costs less than hashing one.
+  // Entries of an unordered_map keep their address until erased (forget_shader, clear).
+  std::array<const Pipeline *, 2> recent_{};
 };
 
 } // namespace novem_gl

@@ -203,3 +203,64 @@ TEST_CASE("scene: two streams through a vertex declaration", "[scene][index]") {
     probe(r, 61, 61, kBlue, 0);
   }
 }
+
+// A declaration change alone switches the streams a draw reads: the plugins must bind the new
+// declaration's streams as its draw needs them although no SetStreamSource came between the
+// draws. The stream offsets differ so that a plugin which binds buffers further back and moves
+// the draws' first vertex instead (both plugins) needs another shift for each declaration.
+TEST_CASE("scene: declarations reading other streams take turns with no SetStreamSource between", "[scene][index]") {
+  SceneSetup setup;
+  auto images = render_all("declarations_take_turns", setup, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlack, 1.0f, 0));
+    struct Position { float x, y, z, rhw; };
+    // Four positions not drawn, then quadrant q (top left, top right, bottom left, bottom right)
+    // as the strip of vertices 4q..4q+3 after them.
+    std::vector<Position> positions(4, Position{0, 0, 0.5f, 1});
+    for (int q = 0; q < 4; ++q) {
+      const float x = 32.0f * float(q % 2), y = 32.0f * float(q / 2);
+      for (Position p : {Position{x, y, 0.5f, 1}, Position{x + 32, y, 0.5f, 1}, Position{x, y + 32, 0.5f, 1},
+                         Position{x + 32, y + 32, 0.5f, 1}})
+        positions.push_back(p);
+    }
+    // Stream 1, read from its fifth colour on: red where the left quadrants' vertices read it,
+    // green four vertices before (what a draw reads with the wrong shift).
+    std::vector<D3DCOLOR> reds;
+    for (int i = 0; i < 20; ++i) reds.push_back((i / 4) % 2 ? kRed : kGreen);
+    IDirect3DVertexBuffer9 *pb = nullptr, *red = nullptr, *blue = nullptr;
+    // The colours first: where plugins suballocate buffers in order, stream 1's offset is then the
+    // lowest in vertices, and each declaration's draws need their own shift.
+    HR(dev->CreateVertexBuffer(UINT(reds.size() * 4), 0, 0, D3DPOOL_DEFAULT, &red, nullptr));
+    HR(dev->CreateVertexBuffer(16 * 4, 0, 0, D3DPOOL_DEFAULT, &blue, nullptr));
+    HR(dev->CreateVertexBuffer(UINT(positions.size() * sizeof(Position)), 0, 0, D3DPOOL_DEFAULT, &pb, nullptr));
+    fill(pb, positions);
+    fill(red, reds);
+    fill(blue, std::vector<D3DCOLOR>(16, kBlue));
+    IDirect3DVertexDeclaration9 *decl[2] = {};
+    for (WORD s = 1; s <= 2; ++s) { // colour from stream 1 (red), then from stream 2 (blue)
+      const D3DVERTEXELEMENT9 elements[] = {
+          {0, 0, D3DDECLTYPE_FLOAT4, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_POSITIONT, 0},
+          {s, 0, D3DDECLTYPE_D3DCOLOR, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_COLOR, 0},
+          D3DDECL_END()};
+      HR(dev->CreateVertexDeclaration(elements, &decl[s - 1]));
+    }
+    HR(dev->SetStreamSource(0, pb, 4 * sizeof(Position), sizeof(Position)));
+    HR(dev->SetStreamSource(1, red, 4 * sizeof(D3DCOLOR), sizeof(D3DCOLOR)));
+    HR(dev->SetStreamSource(2, blue, 0, sizeof(D3DCOLOR)));
+    for (UINT q = 0; q < 4; ++q) {
+      HR(dev->SetVertexDeclaration(decl[q % 2]));
+      HR(dev->DrawPrimitive(D3DPT_TRIANGLESTRIP, 4 * q, 2));
+    }
+    for (UINT s = 0; s < 3; ++s) HR(dev->SetStreamSource(s, nullptr, 0, 0));
+    HR(dev->SetVertexDeclaration(nullptr));
+    for (IDirect3DVertexDeclaration9 *d : decl) CHECK(d->Release() == 0);
+    CHECK(blue->Release() == 0);
+    CHECK(red->Release() == 0);
+    CHECK(pb->Release() == 0);
+  }, 0);
+  for (const auto &r : images) {
+    probe(r, 16, 16, kRed, 0);
+    probe(r, 48, 16, kBlue, 0);
+    probe(r, 16, 48, kRed, 0);
+    probe(r, 48, 48, kBlue, 0);
+  }
+}
