@@ -47,8 +47,10 @@ VkSampler SamplerCache::get(const nv_sampler_desc &desc, bool compare) {
   std::memset(&key, 0, sizeof key);
   key.desc = desc;
   key.compare = compare;
+  if (last_ && key == last_key_) return last_;
+  last_key_ = key;
   auto it = samplers_.find(key);
-  if (it != samplers_.end()) return it->second;
+  if (it != samplers_.end()) return last_ = it->second;
 
   VkSamplerCreateInfo ci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
   ci.magFilter = desc.mag_filter == NV_FILTER_LINEAR ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
@@ -71,7 +73,7 @@ VkSampler SamplerCache::get(const nv_sampler_desc &desc, bool compare) {
   VkSampler sampler = VK_NULL_HANDLE;
   check(device_.vk().CreateSampler(device_.handle(), &ci, nullptr, &sampler), "vkCreateSampler");
   samplers_.emplace(key, sampler);
-  return sampler;
+  return last_ = sampler;
 }
 
 DescriptorArena::~DescriptorArena() {

@@ -37,6 +37,10 @@ private:
   };
   const Device &device_;
   std::unordered_map<Key, VkSampler, KeyHash> samplers_;
+  // A texture change mostly keeps the sampler state: the last answer is compared before the key
+  // is hashed (samplers live as long as the cache).
+  Key last_key_{};
+  VkSampler last_ = VK_NULL_HANDLE;
 };
 
 class DescriptorArena {
