@@ -26,18 +26,20 @@ void Executor::destroy_swapchain(const nv_cmd_destroy_swapchain &a, const nv_cmd
   windows_.erase(it);
 }
 
-// Clears the current window surface (width x height) to black and blits src_rect of the image's
-// framebuffer src into its dst_rect.
+// Blits src_rect of the image's framebuffer src into dst_rect of the current window surface
+// (width x height), the rest of the window cleared to black.
 void Executor::draw_to_window(const Image &img, GLuint src, const nv_cmd_present &a, int width, int height) {
   // Blits and clears obey the scissor and the mask: opened for the window.
   state_.draw_framebuffer(0);
   state_.scissor(nv_rect{0, 0, width, height});
   state_.color_mask(0xF);
   pipeline_dirty_ = true; // the next draw puts the pipeline's mask back
-  const GLfloat black[4] = {0.0f, 0.0f, 0.0f, 1.0f};
-  gl_.ClearNamedFramebufferfv(0, GL_COLOR, 0, black);
   const nv_rect s = a.src_rect.width ? a.src_rect : nv_rect{0, 0, int32_t(img.width), int32_t(img.height)};
   const nv_rect d = a.dst_rect.width ? a.dst_rect : nv_rect{0, 0, width, height};
+  if (d.x > 0 || d.y > 0 || d.x + d.width < width || d.y + d.height < height) {
+    const GLfloat black[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+    gl_.ClearNamedFramebufferfv(0, GL_COLOR, 0, black);
+  }
   const bool scaled = s.width != d.width || s.height != d.height;
   // The window's rows count from the bottom: its top row d.y is GL row height - d.y.
   gl_.BlitNamedFramebuffer(src, 0, s.x, s.y, s.x + s.width, s.y + s.height, d.x, height - d.y, d.x + d.width,
