@@ -138,7 +138,7 @@ void Executor::shutdown() {
   framebuffers_.clear();
   for (auto &[key, name] : samplers_) gl_.DeleteSamplers(1, &name);
   samplers_.clear();
-  last_sampler_ = 0;
+  recent_samplers_.clear();
   for (GLuint &tex : default_textures_) {
     if (tex) gl_.DeleteTextures(1, &tex);
     tex = 0;
@@ -697,11 +697,12 @@ GLuint Executor::sampler(const nv_sampler_desc &desc, bool compare) {
   SamplerKey key;
   std::memcpy(key.data(), &desc, sizeof desc);
   key.back() = compare ? 1 : 0;
-  // A texture change mostly keeps the sampler state: the last answer, without hashing the key.
-  if (last_sampler_ && key == last_sampler_key_) return last_sampler_;
-  last_sampler_key_ = key;
+  if (const GLuint *s = recent_samplers_.find(key)) return *s;
   auto it = samplers_.find(key);
-  if (it != samplers_.end()) return last_sampler_ = it->second;
+  if (it != samplers_.end()) {
+    recent_samplers_.remember(key, it->second);
+    return it->second;
+  }
   auto address = [](uint8_t a) -> GLint {
     switch (a) {
     case NV_ADDRESS_MIRROR: return GL_MIRRORED_REPEAT;
@@ -732,7 +733,8 @@ GLuint Executor::sampler(const nv_sampler_desc &desc, bool compare) {
     gl_.SamplerParameteri(s, GL_TEXTURE_COMPARE_FUNC, GL_LEQUAL);
   }
   samplers_.emplace(key, s);
-  return last_sampler_ = s;
+  recent_samplers_.remember(key, s);
+  return s;
 }
 
 void Executor::bind_textures() {

@@ -21,6 +21,7 @@
 #include "gl_upload_ring.hpp"
 #include "novem/cache_file.hpp"
 #include "novem/draw_run.hpp"
+#include "novem/recent_answers.hpp"
 #include "novem/vertex_shift.hpp"
 #include "novem/worker.hpp"
 
@@ -226,8 +227,7 @@ private:
     size_t operator()(const SamplerKey &k) const { return size_t(novem::fnv1a(k.data(), k.size())); }
   };
   std::unordered_map<SamplerKey, GLuint, SamplerKeyHash> samplers_;
-  SamplerKey last_sampler_key_{}; // what sampler() was asked last, and answered (0: nothing yet)
-  GLuint last_sampler_ = 0;
+  novem::RecentAnswers<SamplerKey, GLuint> recent_samplers_; // a texture change mostly keeps the sampler
   std::vector<uint8_t> staging_; // uploads GL cannot take as they come (packed blocks, widened L4A4)
 
   Queries queries_{gl_};

@@ -48,18 +48,21 @@ GLenum polygon_mode(uint8_t m) { return m == NV_FILL_WIREFRAME ? GL_LINE : m == 
 size_t Pipelines::Hash::operator()(const Key &k) const { return size_t(novem::state_hash(&k.desc, sizeof k.desc)); }
 
 const Pipeline *Pipelines::get(const nv_pipeline_desc &desc, Programs &programs) {
+  const Key key{desc};
   const Pipeline *found = nullptr;
-  if (recent_[0] && std::memcmp(&recent_[0]->desc, &desc, sizeof desc) == 0) found = recent_[0];
-  else if (recent_[1] && std::memcmp(&recent_[1]->desc, &desc, sizeof desc) == 0) found = recent_[1];
-  else found = lookup(desc, programs);
-  if (found != recent_[0]) recent_ = {found, recent_[0]};
+  if (const Pipeline *const *recent = recent_.find(key)) {
+    found = *recent;
+  } else {
+    found = lookup(key, programs);
+    recent_.remember(key, found);
+  }
   return found->program ? found : nullptr;
 }
 
-const Pipeline *Pipelines::lookup(const nv_pipeline_desc &desc, Programs &programs) {
-  Key key{desc};
+const Pipeline *Pipelines::lookup(const Key &key, Programs &programs) {
   auto it = cache_.find(key);
   if (it != cache_.end()) return &it->second;
+  const nv_pipeline_desc &desc = key.desc;
 
   Pipeline p;
   p.desc = desc;
@@ -94,7 +97,7 @@ const Pipeline *Pipelines::lookup(const nv_pipeline_desc &desc, Programs &progra
 }
 
 void Pipelines::forget_shader(uint32_t handle) {
-  recent_.fill(nullptr);
+  recent_.clear();
   std::erase_if(cache_, [&](const auto &entry) {
     return entry.first.desc.vertex_shader == handle || entry.first.desc.pixel_shader == handle;
   });

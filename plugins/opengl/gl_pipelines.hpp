@@ -3,12 +3,12 @@
 // once. Entries live until one of their shaders goes away.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <cstring>
 #include <unordered_map>
 
 #include "gl_programs.hpp"
+#include "novem/recent_answers.hpp"
 #include "novem/commands.h"
 #include "novem_gl.h"
 
@@ -50,13 +50,10 @@ public:
   void forget_shader(uint32_t handle);
   void clear() {
     cache_.clear();
-    recent_.fill(nullptr);
+    recent_.clear();
   }
 
 private:
-  // The cache entry for desc, made on a miss (its program 0 when it cannot be built).
-  const Pipeline *lookup(const nv_pipeline_desc &desc, Programs &programs);
-
   struct Key {
     nv_pipeline_desc desc;
     bool operator==(const Key &o) const { return std::memcmp(&desc, &o.desc, sizeof desc) == 0; }
@@ -64,11 +61,13 @@ private:
   struct Hash {
     size_t operator()(const Key &k) const; // novem::state_hash of the desc
   };
+  // The cache entry for key, made on a miss (its program 0 when it cannot be built).
+  const Pipeline *lookup(const Key &key, Programs &programs);
+
   std::unordered_map<Key, Pipeline, Hash> cache_;
-  // The last two answers, newest first: a shader or state change per draw mostly alternates
-  // between a few pipelines, and comparing two descriptions costs less than hashing one.
-  // Entries of an unordered_map keep their address until erased (forget_shader, clear).
-  std::array<const Pipeline *, 2> recent_{};
+  // A shader or state change per draw mostly alternates between two pipelines. Entries of an
+  // unordered_map keep their address until erased (forget_shader, clear).
+  novem::RecentAnswers<Key, const Pipeline *, 2> recent_;
 };
 
 } // namespace novem_gl

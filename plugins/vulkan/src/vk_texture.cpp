@@ -47,10 +47,12 @@ VkSampler SamplerCache::get(const nv_sampler_desc &desc, bool compare) {
   std::memset(&key, 0, sizeof key);
   key.desc = desc;
   key.compare = compare;
-  if (last_ && key == last_key_) return last_;
-  last_key_ = key;
+  if (const VkSampler *s = recent_.find(key)) return *s;
   auto it = samplers_.find(key);
-  if (it != samplers_.end()) return last_ = it->second;
+  if (it != samplers_.end()) {
+    recent_.remember(key, it->second);
+    return it->second;
+  }
 
   VkSamplerCreateInfo ci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
   ci.magFilter = desc.mag_filter == NV_FILTER_LINEAR ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
@@ -73,7 +75,8 @@ VkSampler SamplerCache::get(const nv_sampler_desc &desc, bool compare) {
   VkSampler sampler = VK_NULL_HANDLE;
   check(device_.vk().CreateSampler(device_.handle(), &ci, nullptr, &sampler), "vkCreateSampler");
   samplers_.emplace(key, sampler);
-  return last_ = sampler;
+  recent_.remember(key, sampler);
+  return sampler;
 }
 
 DescriptorArena::~DescriptorArena() {

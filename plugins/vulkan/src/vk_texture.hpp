@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "novem/commands.h"
+#include "novem/recent_answers.hpp"
 #include "vk_common.hpp"
 
 namespace novem::vk {
@@ -37,10 +38,7 @@ private:
   };
   const Device &device_;
   std::unordered_map<Key, VkSampler, KeyHash> samplers_;
-  // A texture change mostly keeps the sampler state: the last answer is compared before the key
-  // is hashed (samplers live as long as the cache).
-  Key last_key_{};
-  VkSampler last_ = VK_NULL_HANDLE;
+  novem::RecentAnswers<Key, VkSampler> recent_; // a texture change mostly keeps the sampler state
 };
 
 class DescriptorArena {
