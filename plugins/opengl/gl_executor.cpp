@@ -832,6 +832,7 @@ bool Executor::apply_pipeline(const Pipeline &p) {
   state_.depth(p.depth_test, p.depth_write, p.depth_func);
   state_.cull(p.cull, p.cull_face);
   state_.polygon_mode(p.polygon_mode);
+  state_.sample_mask(p.masked_samples);
   // glPolygonOffset's units are the depth format's least resolvable difference, as the
   // contract's, once scaled for the driver (bind_targets).
   state_.depth_bias(p.depth_bias, p.depth_bias ? dynamic_.depth_bias_slope : 0.0f,

@@ -50,6 +50,7 @@ public:
     stencil_write_mask(0xFF);
     polygon_mode(GL_FILL);
     depth_bias(false, 0.0f, 0.0f);
+    sample_mask(0);
     const float zero[4] = {};
     blend_color(zero);
     enabled_ = was;
@@ -158,6 +159,14 @@ public:
     if (!enabled_ || slope != bias_slope_ || constant != bias_constant_)
       gl_.PolygonOffset(bias_slope_ = slope, bias_constant_ = constant);
   }
+  // masked: the samples draws leave alone (nv_pipeline_desc.masked_samples). GL skips the sample
+  // mask on a framebuffer without sample buffers, as D3D9 ignores it on single-sampled targets.
+  void sample_mask(uint32_t masked) {
+    if (enabled_ && masked == masked_samples_) return;
+    if (!enabled_ || (masked != 0) != (masked_samples_ != 0)) masked ? gl_.Enable(GL_SAMPLE_MASK) : gl_.Disable(GL_SAMPLE_MASK);
+    if (masked) gl_.SampleMaski(0, ~masked);
+    masked_samples_ = masked;
+  }
   void blend_color(const float c[4]) {
     if (enabled_ && std::memcmp(c, blend_color_, sizeof blend_color_) == 0) return;
     std::memcpy(blend_color_, c, sizeof blend_color_);
@@ -179,6 +188,7 @@ private:
   GLenum polygon_mode_ = GL_FILL;
   bool depth_bias_ = false;
   float bias_slope_ = 0.0f, bias_constant_ = 0.0f;
+  uint32_t masked_samples_ = 0;
   float blend_color_[4] = {};
 };
 

@@ -381,3 +381,50 @@ TEST_CASE("Multisampled render targets resolve through StretchRect and at Presen
     CHECK(d3d->Release() == 0);
   }
 }
+
+TEST_CASE("MULTISAMPLEMASK writes only the samples it enables, and only on multisampled targets", "[scenes][targets]") {
+  for (const std::string &backend : available_backends()) {
+    INFO("backend " << backend);
+    IDirect3D9 *d3d = nullptr;
+    IDirect3DDevice9 *dev = make_device(&d3d, backend);
+    IDirect3DSurface9 *ms = nullptr, *back = nullptr, *mem = nullptr;
+    HR(dev->CreateRenderTarget(64, 64, D3DFMT_X8R8G8B8, D3DMULTISAMPLE_4_SAMPLES, 0, FALSE, &ms, nullptr));
+    HR(dev->GetBackBuffer(0, 0, D3DBACKBUFFER_TYPE_MONO, &back));
+    HR(dev->CreateOffscreenPlainSurface(64, 64, D3DFMT_X8R8G8B8, D3DPOOL_SYSTEMMEM, &mem, nullptr));
+    // Four columns of whole pixels (every sample covered), each with its mask: all samples, two
+    // of the four, none, and bits only above the target's four samples.
+    const DWORD masks[4] = {0xffffffff, 0x5, 0x0, 0xfffffff0};
+    HR(dev->SetRenderTarget(0, ms));
+    HR(dev->BeginScene());
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    for (int i = 0; i < 4; ++i) {
+      HR(dev->SetRenderState(D3DRS_MULTISAMPLEMASK, masks[i]));
+      quad(dev, float(16 * i), 0, float(16 * i + 16), 64, 0.5f, 0xffff0000);
+    }
+    DWORD stored = 0;
+    HR(dev->GetRenderState(D3DRS_MULTISAMPLEMASK, &stored));
+    CHECK(stored == 0xfffffff0);
+    HR(dev->EndScene());
+    HR(dev->StretchRect(ms, nullptr, back, nullptr, D3DTEXF_NONE));
+    HR(dev->GetRenderTargetData(back, mem));
+    CHECK(red_at(mem, 8, 32) == 0xff);
+    const uint32_t half = red_at(mem, 24, 32); // two red samples of four: 127.5
+    CHECK(half >= 0x7e);
+    CHECK(half <= 0x81);
+    CHECK(red_at(mem, 40, 32) == 0x00);
+    CHECK(red_at(mem, 56, 32) == 0x00);
+
+    // A single-sampled target ignores the mask, even one that enables no sample.
+    HR(dev->SetRenderTarget(0, back));
+    HR(dev->SetRenderState(D3DRS_MULTISAMPLEMASK, 0));
+    HR(dev->BeginScene());
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    quad(dev, 0, 0, 64, 64, 0.5f, 0xffff0000);
+    HR(dev->EndScene());
+    HR(dev->GetRenderTargetData(back, mem));
+    CHECK(red_at(mem, 32, 32) == 0xff);
+    for (IDirect3DSurface9 *s : {ms, back, mem}) s->Release();
+    CHECK(dev->Release() == 0);
+    CHECK(d3d->Release() == 0);
+  }
+}

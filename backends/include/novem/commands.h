@@ -205,6 +205,10 @@ typedef struct nv_pipeline_desc {
    * the slot advances to the next (D3DSTREAMSOURCE_INSTANCEDATA | n); 0 reads as 1. Zero for
    * the other slots. At most nv_adapter_info.max_instance_divisor. */
   uint32_t instance_divisors[NV_MAX_VERTEX_BUFFERS];
+  /* ABI 8: bit n set leaves sample n of a multisampled target alone: draws write only the samples
+   * whose bit is clear (D3DRS_MULTISAMPLEMASK inverted, so that zero, the default, writes every
+   * sample). A single-sampled target ignores it; CLEAR writes every sample. */
+  uint32_t masked_samples;
 } nv_pipeline_desc;
 
 typedef enum nv_opcode {
@@ -315,6 +319,7 @@ typedef struct nv_render_states {
   nv_stencil_face stencil_front, stencil_back;
   uint8_t more_color_write_masks[NV_MAX_COLOR_TARGETS - 1];
   uint8_t reserved2;
+  uint32_t masked_samples; /* ABI 8 */
 } nv_render_states;
 /* ABI 7: the same as a SET_PIPELINE of the description last set with its render-state fields
  * replaced by these (novem/render_states.hpp), in 48 bytes instead of 256: a D3D9 render-state

@@ -17,6 +17,7 @@ template <class Desc, class States, class F> void for_each_render_state(Desc &d,
   f(d.fill_mode, s.fill_mode), f(d.depth_bias_enable, s.depth_bias_enable);
   f(d.stencil_front, s.stencil_front), f(d.stencil_back, s.stencil_back);
   for (int i = 0; i < NV_MAX_COLOR_TARGETS - 1; ++i) f(d.more_color_write_masks[i], s.more_color_write_masks[i]);
+  f(d.masked_samples, s.masked_samples);
 }
 
 inline nv_render_states render_states_of(const nv_pipeline_desc &d) {

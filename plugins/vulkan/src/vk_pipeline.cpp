@@ -194,6 +194,11 @@ PipelineKey PipelineKey::make(const nv_pipeline_desc &desc, const VkFormat (&col
   if (!d.stencil_enable || !has_stencil(depth)) d.stencil_enable = 0, d.stencil_front = d.stencil_back = nv_stencil_face{};
   if (depth == VK_FORMAT_UNDEFINED) d.depth_bias_enable = 0;
   if (d.topology < NV_TOPOLOGY_TRIANGLE_LIST) d.fill_mode = NV_FILL_SOLID;
+  // The sample mask names the targets' samples only, and a single-sampled target ignores it.
+  // (A VkSampleCountFlagBits value is its count.)
+  const uint32_t count = uint32_t(samples);
+  if (count == 1) d.masked_samples = 0;
+  else if (count < 32) d.masked_samples &= (1u << count) - 1u;
   k.depth_format = depth;
   k.samples = samples;
   return k;
@@ -375,6 +380,8 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
 
   VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
   ms.rasterizationSamples = key.samples;
+  const VkSampleMask sample_mask = ~d.masked_samples; // one word: at most 32 samples
+  if (d.masked_samples) ms.pSampleMask = &sample_mask;
 
   VkPipelineDepthStencilStateCreateInfo ds{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
   // The depth test (enable, write, compare) is dynamic state; the stencil ops are in the pipeline.
