@@ -1,5 +1,6 @@
 // D3DCAPS9 as Novem fills it: a capability is reported only once the frontend implements it
 // on every plugin. Limits come from the backend's device.
+#include <algorithm>
 #include <cfloat>
 #include <cstring>
 
@@ -70,7 +71,13 @@ void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps) {
   caps->MaxTextureHeight = adapter.max_texture_size;
   caps->MaxTextureRepeat = 8192;
   caps->MaxTextureAspectRatio = adapter.max_texture_size;
-  caps->MaxAnisotropy = 1;
+  // Anisotropic filtering where the plugin has it (2D and cube textures; volume and vertex
+  // textures advertise none, as most drivers).
+  caps->MaxAnisotropy = std::max(adapter.max_anisotropy, 1u);
+  if (caps->MaxAnisotropy > 1) {
+    caps->TextureFilterCaps |= D3DPTFILTERCAPS_MINFANISOTROPIC | D3DPTFILTERCAPS_MAGFANISOTROPIC;
+    caps->CubeTextureFilterCaps = caps->TextureFilterCaps;
+  }
   // The fixed-function pipeline: 8 stages with every D3DTOP, 8 lights, texture coordinate
   // generation, vertex blending over 4 of world matrices 0..7 and tweening, user clip planes
   // (fixed-function vertex processing only), point sprites and point scale.

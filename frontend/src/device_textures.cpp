@@ -267,7 +267,12 @@ nv_cmd_set_texture Device::texture_command(uint32_t slot) const {
   d.address_u = address(ss[D3DSAMP_ADDRESSU]);
   d.address_v = address(ss[D3DSAMP_ADDRESSV]);
   d.address_w = address(ss[D3DSAMP_ADDRESSW]);
-  d.max_anisotropy = uint8_t(std::clamp<DWORD>(ss[D3DSAMP_MAXANISOTROPY], 1, 16));
+  // D3DTEXF_ANISOTROPIC as MINFILTER or MAGFILTER filters anisotropically with up to
+  // MAXANISOTROPY samples (D3DTEXTUREFILTERTYPE); Vulkan and GL have one anisotropy for both. As
+  // MIPFILTER, where D3D9 leaves it undefined, it does the same (wined3d's reading; games set it).
+  const bool anisotropic = ss[D3DSAMP_MINFILTER] == D3DTEXF_ANISOTROPIC || ss[D3DSAMP_MAGFILTER] == D3DTEXF_ANISOTROPIC ||
+                           ss[D3DSAMP_MIPFILTER] == D3DTEXF_ANISOTROPIC;
+  d.max_anisotropy = anisotropic ? uint8_t(std::clamp<DWORD>(ss[D3DSAMP_MAXANISOTROPY], 1, std::max(adapter().max_anisotropy, 1u))) : 1;
   // The most detailed level: the larger of MAXMIPLEVEL and the texture's LOD, within the chain.
   DWORD top = ss[D3DSAMP_MAXMIPLEVEL];
   if (t) top = std::min<DWORD>(std::max(top, t->lod()), t->levels() - 1);

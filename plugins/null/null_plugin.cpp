@@ -64,6 +64,7 @@ int probe(nv_adapter_info *info, char *, size_t) {
   }
   info->sample_counts = 1u | 2u | 4u | 8u | 16u;
   info->max_instance_divisor = UINT32_MAX;
+  info->max_anisotropy = 16;
   return 0;
 }
 

@@ -220,6 +220,13 @@ bool Context::bind_window_surface(void *surface, int interval, int &width, int &
 
 bool Context::swap_buffers(void *surface) { return eglSwapBuffers(display_, surface); }
 
+uint32_t Context::max_anisotropy() const {
+  if (!has_extension("GL_ARB_texture_filter_anisotropic") && !has_extension("GL_EXT_texture_filter_anisotropic")) return 1;
+  GLfloat most = 1.0f;
+  gl.GetFloatv(GL_MAX_TEXTURE_MAX_ANISOTROPY_EXT, &most);
+  return most >= 16.0f ? 16u : most > 1.0f ? uint32_t(most) : 1u;
+}
+
 bool Context::has_extension(const char *name) const {
   GLint count = 0;
   gl.GetIntegerv(GL_NUM_EXTENSIONS, &count);

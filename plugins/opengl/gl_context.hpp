@@ -36,6 +36,9 @@ public:
   bool swap_buffers(void *surface);
 
   bool has_extension(const char *name) const;
+  // The largest anisotropy the context filters with, up to D3D9's 16 (GL_MAX_TEXTURE_MAX_ANISOTROPY
+  // with ARB_ or EXT_texture_filter_anisotropic), else 1.
+  uint32_t max_anisotropy() const;
 
   NovemGL gl{};
   bool debug_output = false; // the KHR_debug callback reports GL errors

@@ -107,6 +107,7 @@ void describe(const Context &ctx, nv_adapter_info &info) {
   for (GLint n = 1; n <= max_samples && n <= 64; n *= 2) info.sample_counts |= uint32_t(n);
   // glVertexArrayBindingDivisor (GL 4.5 core) takes any divisor.
   info.max_instance_divisor = UINT32_MAX;
+  info.max_anisotropy = ctx.max_anisotropy();
   while (gl.GetError() != GL_NO_ERROR) {
   }
 }

@@ -19,7 +19,7 @@ extern "C" {
 #endif
 
 /* Bumped on any change to this header, commands.h or channel.hpp's layout. */
-#define NV_BACKEND_ABI_VERSION 8u /* ABI 8: masked_samples (D3DRS_MULTISAMPLEMASK) in nv_pipeline_desc and nv_render_states (commands.h). ABI 7: SET_RENDER_STATES (commands.h). ABI 6: the shader interface's four descriptor sets (commands.h); the api_draw_calls counter (channel.hpp, statistics.h). ABI 5: instance divisors (nv_pipeline_desc.instance_divisors); render-target levels and cube faces (SET_RENDER_TARGETS, READ_IMAGE); windows (nv_window, CREATE_SWAPCHAIN, DESTROY_SWAPCHAIN, PRESENT rectangles); slab and upload-ring counters (nv_channel, statistics.h); BLIT_IMAGE between depth-stencil images, UPDATE_IMAGE flags; depth textures, sRGB reads and writes */
+#define NV_BACKEND_ABI_VERSION 8u /* ABI 8: masked_samples (D3DRS_MULTISAMPLEMASK) in nv_pipeline_desc and nv_render_states (commands.h); anisotropic filtering (nv_adapter_info.max_anisotropy, nv_sampler_desc.max_anisotropy). ABI 7: SET_RENDER_STATES (commands.h). ABI 6: the shader interface's four descriptor sets (commands.h); the api_draw_calls counter (channel.hpp, statistics.h). ABI 5: instance divisors (nv_pipeline_desc.instance_divisors); render-target levels and cube faces (SET_RENDER_TARGETS, READ_IMAGE); windows (nv_window, CREATE_SWAPCHAIN, DESTROY_SWAPCHAIN, PRESENT rectangles); slab and upload-ring counters (nv_channel, statistics.h); BLIT_IMAGE between depth-stencil images, UPDATE_IMAGE flags; depth textures, sRGB reads and writes */
 #define NV_PLUGIN_ENTRY_NAME "novem_plugin_entry"
 
 /* What a format can be used for on this device (nv_adapter_info.format_support). */
@@ -56,6 +56,9 @@ typedef struct nv_adapter_info {
   /* ABI 5: the largest nv_pipeline_desc.instance_divisors value the device draws (1: only
    * per-instance data that advances every instance). */
   uint32_t max_instance_divisor;
+  /* ABI 8: the largest nv_sampler_desc.max_anisotropy the device filters with (1: no anisotropic
+   * filtering; at most 16, D3D9's largest). */
+  uint32_t max_anisotropy;
 } nv_adapter_info;
 
 typedef struct nv_device_desc {

@@ -386,7 +386,9 @@ typedef enum nv_address {
 
 /* How a slot samples its image. min/mag: POINT or LINEAR (NONE reads as POINT); mip: NONE (only
  * level max_mip_level is read), POINT or LINEAR between levels. max_mip_level is the most detailed
- * level used (D3D9's MAXMIPLEVEL / SetLOD). max_anisotropy (1 = off) may be ignored by a plugin.
+ * level used (D3D9's MAXMIPLEVEL / SetLOD). max_anisotropy (ABI 8): above 1, min and mag LINEAR
+ * filter anisotropically with up to that many samples (at most nv_adapter_info.max_anisotropy);
+ * 0 and 1 are off.
  * border_color (r, g, b, a) is used with NV_ADDRESS_BORDER; a plugin without arbitrary border
  * colours uses the nearest of transparent black, opaque black and opaque white. Unused bytes zero. */
 typedef struct nv_sampler_desc {

@@ -45,6 +45,7 @@ void describe_adapter(const NovemVkInstance &vk, VkPhysicalDevice gpu, nv_adapte
   info.sample_counts = p.limits.framebufferColorSampleCounts & p.limits.framebufferDepthSampleCounts &
                        p.limits.framebufferStencilSampleCounts & p.limits.framebufferNoAttachmentsSampleCounts;
   info.max_instance_divisor = Device::instance_divisor_limit(vk, gpu);
+  info.max_anisotropy = Device::anisotropy_limit(vk, gpu);
 }
 
 } // namespace novem::vk

@@ -45,6 +45,15 @@ uint32_t Device::instance_divisor_limit(const NovemVkInstance &vk, VkPhysicalDev
   return std::max<uint32_t>(limits.maxVertexAttribDivisor, 1);
 }
 
+uint32_t Device::anisotropy_limit(const NovemVkInstance &vk, VkPhysicalDevice gpu) {
+  VkPhysicalDeviceFeatures features{};
+  vk.GetPhysicalDeviceFeatures(gpu, &features);
+  if (!features.samplerAnisotropy) return 1;
+  VkPhysicalDeviceProperties p{};
+  vk.GetPhysicalDeviceProperties(gpu, &p);
+  return uint32_t(std::clamp(p.limits.maxSamplerAnisotropy, 1.0f, 16.0f)); // D3D9 goes to 16
+}
+
 void Device::require_support(const NovemVkInstance &vk, VkPhysicalDevice gpu) {
   if (graphics_family(vk, gpu) == UINT32_MAX) throw std::runtime_error("the Vulkan device has no graphics queue");
   VkPhysicalDeviceVulkan13Features have13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
@@ -81,6 +90,8 @@ Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu, bool want_
   fill_mode_non_solid_ = have.fillModeNonSolid;
   want.features.occlusionQueryPrecise = have.occlusionQueryPrecise; // D3D9 occlusion queries count samples
   want.features.independentBlend = have.independentBlend;           // a write mask per render target
+  want.features.samplerAnisotropy = have.samplerAnisotropy;         // D3DTEXF_ANISOTROPIC
+  max_anisotropy_ = anisotropy_limit(instance, gpu);
   independent_blend_ = have.independentBlend == VK_TRUE;
   // D3DSTREAMSOURCE_INSTANCEDATA | n with n > 1 needs VK_EXT_vertex_attribute_divisor
   // (nv_adapter_info.max_instance_divisor reports the same limit).

@@ -18,6 +18,9 @@ public:
   // The largest instance-rate divisor gpu draws: maxVertexAttribDivisor with
   // VK_EXT_vertex_attribute_divisor's vertexAttributeInstanceRateDivisor, else 1.
   static uint32_t instance_divisor_limit(const NovemVkInstance &instance, VkPhysicalDevice gpu);
+  // The largest anisotropy gpu filters with, up to D3D9's 16: maxSamplerAnisotropy with the
+  // samplerAnisotropy feature, else 1.
+  static uint32_t anisotropy_limit(const NovemVkInstance &instance, VkPhysicalDevice gpu);
   ~Device();
   Device(const Device &) = delete;
   Device &operator=(const Device &) = delete;
@@ -36,6 +39,8 @@ public:
   bool fill_mode_non_solid() const { return fill_mode_non_solid_; } // wireframe and point fill
   // The independentBlend feature: colour attachments may have different blend states (masks).
   bool independent_blend() const { return independent_blend_; }
+  // anisotropy_limit(), with samplerAnisotropy enabled where it is above 1.
+  uint32_t max_anisotropy() const { return max_anisotropy_; }
   // What vkCmdSetDepthBias' constant is multiplied by, for a UNORM depth format, so that one
   // unit is that format's 2^-n step (the contract's unit); 1 where the driver counts so already.
   float unorm_depth_bias_scale() const { return unorm_depth_bias_scale_; }
@@ -59,6 +64,7 @@ private:
   VkPhysicalDeviceMemoryProperties memory_{};
   bool fill_mode_non_solid_ = false;
   bool independent_blend_ = false;
+  uint32_t max_anisotropy_ = 1;
   float unorm_depth_bias_scale_ = 1.0f;
   bool cpu_rasterizer_ = false;
   bool swapchain_ = false;
