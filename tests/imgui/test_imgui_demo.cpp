@@ -19,6 +19,11 @@ using novem::image::Image;
 // ImGui's dark style (StyleColorsDark): TitleBgActive (0.16, 0.29, 0.48), TitleBg (0.04, 0.04, 0.04);
 // the tool clears to (114, 140, 153).
 constexpr uint8_t kTitleActive[3] = {41, 74, 122}, kTitleInactive[3] = {10, 10, 10}, kClear[3] = {114, 140, 153};
+// Translucent colours, blended SRCALPHA / INVSRCALPHA by imgui_impl_dx9 with the vertex colour's
+// alpha modulating the font texture's white (fixed-function ALPHAOP MODULATE): WindowBg
+// (15, 15, 15, 240 of 255) over the clear colour gives (21, 22, 23); Header (66, 150, 250, 79)
+// over that, (35, 62, 93) (the collapsed section headers of the demo window).
+constexpr uint8_t kWindowBg[3] = {21, 22, 23}, kHeader[3] = {35, 62, 93};
 
 Image render(const std::string &backend) {
   const fs::path out = fs::path(NOVEM_BUILD_DIR) / "test-output" / ("imgui_demo_" + backend + ".png");
@@ -60,6 +65,9 @@ void check_layout(const Image &image) {
   probe(image, 850, 28, kTitleActive, 2);     // the demo window's title bar, focused
   probe(image, 300, 28, kTitleInactive, 2);   // "Novem"'s title bar
   probe(image, 500, 300, kClear, 0);          // between the windows
+  probe(image, 300, 140, kWindowBg, 1);       // "Novem"'s background, below its text
+  probe(image, 870, 500, kWindowBg, 1);       // the demo window's, below its sections
+  probe(image, 850, 97, kHeader, 1);          // the "Help" section's header
   CHECK(bright_pixels(image, 20, 20, 340, 40) > 20);    // "Novem" in its title bar
   CHECK(bright_pixels(image, 20, 40, 340, 64) > 100);   // its first line of text
   CHECK(bright_pixels(image, 650, 60, 900, 85) > 100);  // "dear imgui says hello. (1.86)"
