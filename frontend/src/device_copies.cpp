@@ -40,6 +40,41 @@ SurfaceKind kind_of(const Surface &s) {
   return s.texture() ? SurfaceKind::Texture : SurfaceKind::Plain;
 }
 
+// The back-buffer formats GetFrontBufferData converts (the D3DPRESENT_PARAMETERS display formats:
+// A8R8G8B8/X8R8G8B8, R5G6B5, A1R5G5B5/X1R5G5B5, A2R10G10B10; and A2B10G10R10).
+bool front_texel_readable(uint32_t storage) {
+  switch (storage) {
+  case NV_FORMAT_B8G8R8A8_UNORM: case NV_FORMAT_R5G6B5_UNORM: case NV_FORMAT_B5G5R5A1_UNORM:
+  case NV_FORMAT_B10G10R10A2_UNORM: case NV_FORMAT_R10G10B10A2_UNORM:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// One texel of `storage` (its little-endian bytes) as A8R8G8B8's bytes B, G, R, A; a channel of n
+// bits widens by repeating its high bits, so that all ones stays 0xFF.
+void front_texel_to_a8r8g8b8(uint32_t storage, const uint8_t *in, uint8_t *out) {
+  auto widen = [](uint32_t v, int bits) { return uint8_t(bits >= 8 ? v >> (bits - 8) : (v << (8 - bits)) | (v >> (2 * bits - 8))); };
+  const uint32_t p = storage == NV_FORMAT_R5G6B5_UNORM || storage == NV_FORMAT_B5G5R5A1_UNORM
+                         ? uint32_t(in[0] | in[1] << 8)
+                         : uint32_t(in[0] | in[1] << 8 | in[2] << 16 | uint32_t(in[3]) << 24);
+  uint32_t r = 0, g = 0, b = 0;
+  switch (storage) {
+  case NV_FORMAT_R5G6B5_UNORM:
+    out[0] = widen(p & 31, 5), out[1] = widen((p >> 5) & 63, 6), out[2] = widen(p >> 11, 5), out[3] = 0xFF;
+    return;
+  case NV_FORMAT_B5G5R5A1_UNORM:
+    out[0] = widen(p & 31, 5), out[1] = widen((p >> 5) & 31, 5), out[2] = widen((p >> 10) & 31, 5);
+    out[3] = (p >> 15) ? 0xFF : 0;
+    return;
+  case NV_FORMAT_B10G10R10A2_UNORM: b = p & 1023, g = (p >> 10) & 1023, r = (p >> 20) & 1023; break;
+  case NV_FORMAT_R10G10B10A2_UNORM: r = p & 1023, g = (p >> 10) & 1023, b = (p >> 20) & 1023; break;
+  default: std::memcpy(out, in, 4); return; // B8G8R8A8: A8R8G8B8's own bytes
+  }
+  out[0] = widen(b, 10), out[1] = widen(g, 10), out[2] = widen(r, 10), out[3] = uint8_t((p >> 30) * 0x55);
+}
+
 } // namespace
 
 // A surface's backend image, level and face: a render target, or a level (of a face) of a texture.
@@ -227,7 +262,7 @@ HRESULT Device::read_front_buffer(const Surface &back_buffer, uint32_t front_ima
   if (d.Pool != D3DPOOL_SYSTEMMEM || d.Format != D3DFMT_A8R8G8B8 || (!front_sized && !screen_sized))
     return D3DERR_INVALIDCALL;
   const FormatInfo front = format_info(pp.BackBufferFormat);
-  if (front.storage != NV_FORMAT_B8G8R8A8_UNORM && front.storage != NV_FORMAT_R5G6B5_UNORM) {
+  if (!front_texel_readable(front.storage)) {
     static std::atomic<bool> once{false};
     log_unimplemented(once, "GetFrontBufferData from this back buffer format");
     return D3DERR_INVALIDCALL;
@@ -251,15 +286,8 @@ HRESULT Device::read_front_buffer(const Surface &back_buffer, uint32_t front_ima
       if (dx < 0 || dx >= int64_t(d.Width)) continue;
       uint8_t *out = dst->memory() + size_t(dy) * dst->pitch() + size_t(dx) * 4;
       const uint8_t *in = rows + (size_t(y) * width + x) * front.bytes_per_pixel;
-      if (front.storage == NV_FORMAT_R5G6B5_UNORM) {
-        const uint16_t p = uint16_t(in[0] | in[1] << 8);
-        const uint32_t r = p >> 11, g = (p >> 5) & 63, b = p & 31;
-        out[0] = uint8_t(b << 3 | b >> 2), out[1] = uint8_t(g << 2 | g >> 4), out[2] = uint8_t(r << 3 | r >> 2);
-        out[3] = 0xFF;
-      } else { // B8G8R8A8 storage: A8R8G8B8 / X8R8G8B8 bytes
-        std::memcpy(out, in, 4);
-        if (!front.has_alpha) out[3] = 0xFF;
-      }
+      front_texel_to_a8r8g8b8(front.storage, in, out);
+      if (!front.has_alpha) out[3] = 0xFF; // X8R8G8B8, X1R5G5B5
     }
   }
   return D3D_OK;

@@ -41,14 +41,14 @@ IDirect3DQuery9 *make_query(IDirect3DDevice9 *dev, D3DQUERYTYPE type) {
 
 RECT rect(LONG l, LONG t, LONG r, LONG b) { return RECT{l, t, r, b}; }
 
-// A headless device on `backend` with a 64 x 64 X8R8G8B8 back buffer.
-IDirect3DDevice9 *make_device(IDirect3D9 **d3d, const std::string &backend) {
+// A headless device on `backend` with a 64 x 64 back buffer.
+IDirect3DDevice9 *make_device(IDirect3D9 **d3d, const std::string &backend, D3DFORMAT format = D3DFMT_X8R8G8B8) {
   setenv("NOVEM_BACKEND", backend.c_str(), 1);
   *d3d = Direct3DCreate9(D3D_SDK_VERSION);
   D3DPRESENT_PARAMETERS pp{};
   pp.BackBufferWidth = 64;
   pp.BackBufferHeight = 64;
-  pp.BackBufferFormat = D3DFMT_X8R8G8B8;
+  pp.BackBufferFormat = format;
   pp.SwapEffect = D3DSWAPEFFECT_DISCARD;
   pp.Windowed = TRUE;
   IDirect3DDevice9 *dev = nullptr;
@@ -426,5 +426,34 @@ TEST_CASE("MULTISAMPLEMASK writes only the samples it enables, and only on multi
     for (IDirect3DSurface9 *s : {ms, back, mem}) s->Release();
     CHECK(dev->Release() == 0);
     CHECK(d3d->Release() == 0);
+  }
+}
+
+TEST_CASE("GetFrontBufferData converts 16-bit and 10-bit back buffers to A8R8G8B8", "[scenes][targets]") {
+  for (const std::string &backend : available_backends()) {
+    for (D3DFORMAT format : {D3DFMT_X1R5G5B5, D3DFMT_A1R5G5B5, D3DFMT_R5G6B5, D3DFMT_A2R10G10B10}) {
+      INFO("backend " << backend << ", back buffer format " << format);
+      IDirect3D9 *d3d = nullptr;
+      IDirect3DDevice9 *dev = make_device(&d3d, backend, format);
+      IDirect3DSurface9 *front = nullptr;
+      HR(dev->CreateOffscreenPlainSurface(64, 64, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM, &front, nullptr));
+      // Channels of 0 and all ones, which every format stores exactly; the 1-bit and 2-bit alphas
+      // read back as 0 or 0xFF, X1R5G5B5's unused bit as opaque.
+      HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0x0000ffff, 1.0f, 0));
+      D3DRECT half{0, 0, 64, 32};
+      HR(dev->Clear(1, &half, D3DCLEAR_TARGET, 0xffff0000, 1.0f, 0));
+      HR(dev->Present(nullptr, nullptr, nullptr, nullptr));
+      HR(dev->GetFrontBufferData(0, front));
+      D3DLOCKED_RECT lr;
+      HR(front->LockRect(&lr, nullptr, D3DLOCK_READONLY));
+      auto at = [&](UINT x, UINT y) { return static_cast<const DWORD *>(lr.pBits)[size_t(y) * (UINT(lr.Pitch) / 4) + x]; };
+      const bool alpha = format == D3DFMT_A1R5G5B5 || format == D3DFMT_A2R10G10B10;
+      CHECK(at(10, 10) == 0xffff0000);
+      CHECK(at(10, 40) == (alpha ? 0x0000ffffu : 0xff00ffffu));
+      HR(front->UnlockRect());
+      CHECK(front->Release() == 0);
+      CHECK(dev->Release() == 0);
+      CHECK(d3d->Release() == 0);
+    }
   }
 }

@@ -1,5 +1,6 @@
-// BLIT_IMAGE and FILL_IMAGE: copies between colour images (vkCmdBlitImage2, vkCmdResolveImage2
-// from a multisampled image), between depth-stencil images (vkCmdCopyImage2) and colour fills
+// BLIT_IMAGE and FILL_IMAGE: copies between colour images (vkCmdCopyImage2 when the rectangles
+// have one size, vkCmdBlitImage2 when they scale, vkCmdResolveImage2 from a multisampled image),
+// between depth-stencil images (vkCmdCopyImage2) and colour fills
 // (vkCmdClearColorImage for a whole level, vkCmdClearAttachments in a render pass instance of
 // its own for a rectangle of a target's level), outside the current render pass instance, with the
 // layout tracker's barriers.
@@ -31,6 +32,26 @@ bool inside(const Image &img, uint32_t level, uint32_t layer, const nv_rect &r) 
          int64_t(r.y) + r.height <= h;
 }
 
+// vkCmdResolveImage2 and vkCmdCopyImage2 take alike one region of the rectangles' size (of the
+// images' aspects), between the command's levels and faces, and the images in their transfer
+// layouts.
+template <class Record, class Info, class Region>
+void same_size_region(Record record, VkCommandBuffer cmd, Info info, Region region, const Image &src, const Image &dst,
+                      const nv_cmd_blit_image &a) {
+  region.srcSubresource = {src.format().aspects, a.src_level, a.src_layer, 1};
+  region.srcOffset = {a.src_rect.x, a.src_rect.y, 0};
+  region.dstSubresource = {dst.format().aspects, a.dst_level, a.dst_layer, 1};
+  region.dstOffset = {a.dst_rect.x, a.dst_rect.y, 0};
+  region.extent = {uint32_t(a.src_rect.width), uint32_t(a.src_rect.height), 1};
+  info.srcImage = src.handle();
+  info.srcImageLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+  info.dstImage = dst.handle();
+  info.dstImageLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+  info.regionCount = 1;
+  info.pRegions = &region;
+  record(cmd, &info);
+}
+
 } // namespace
 
 void Executor::blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *) {
@@ -44,34 +65,31 @@ void Executor::blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *) {
     throw std::runtime_error("a rectangle is empty or outside its level");
   const bool resolve = src->samples() != VK_SAMPLE_COUNT_1_BIT;
   if (dst->samples() != VK_SAMPLE_COUNT_1_BIT) throw std::runtime_error("the destination is multisampled");
-  if (resolve && (a.src_rect.width != a.dst_rect.width || a.src_rect.height != a.dst_rect.height))
-    throw std::runtime_error("a resolve cannot scale");
+  const bool same_size = a.src_rect.width == a.dst_rect.width && a.src_rect.height == a.dst_rect.height;
+  if (resolve && !same_size) throw std::runtime_error("a resolve cannot scale");
+  // Rectangles of one size are copied: a copy needs no format feature beyond the transfer ones
+  // every image has (lavapipe cannot blit from A2R10G10B10, a back-buffer format).
+  const bool copy = !resolve && same_size;
 
   end_rendering();
   VkCommandBuffer cmd = command_buffer();
   const BatchId id = batches_->recording_id();
-  barriers_.transition(src->handle(), src->format().aspects, src->access(), blit_source());
+  barriers_.transition(src->handle(), src->format().aspects, src->access(),
+                       copy ? ImageAccess::transfer_source() : blit_source());
   barriers_.transition(dst->handle(), dst->format().aspects, dst->access(),
-                       transfer_write(VK_PIPELINE_STAGE_2_BLIT_BIT | VK_PIPELINE_STAGE_2_RESOLVE_BIT));
+                       copy ? ImageAccess::transfer_destination()
+                            : transfer_write(VK_PIPELINE_STAGE_2_BLIT_BIT | VK_PIPELINE_STAGE_2_RESOLVE_BIT));
   barriers_.flush(device_->vk(), cmd);
   src->mark_used(id);
   dst->mark_used(id);
 
-  if (resolve) {
-    VkImageResolve2 region{VK_STRUCTURE_TYPE_IMAGE_RESOLVE_2};
-    region.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    region.srcOffset = {a.src_rect.x, a.src_rect.y, 0};
-    region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, a.dst_level, a.dst_layer, 1};
-    region.dstOffset = {a.dst_rect.x, a.dst_rect.y, 0};
-    region.extent = {uint32_t(a.src_rect.width), uint32_t(a.src_rect.height), 1};
-    VkResolveImageInfo2 ri{VK_STRUCTURE_TYPE_RESOLVE_IMAGE_INFO_2};
-    ri.srcImage = src->handle();
-    ri.srcImageLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-    ri.dstImage = dst->handle();
-    ri.dstImageLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-    ri.regionCount = 1;
-    ri.pRegions = &region;
-    device_->vk().CmdResolveImage2(cmd, &ri);
+  if (resolve || copy) {
+    if (resolve)
+      same_size_region(device_->vk().CmdResolveImage2, cmd, VkResolveImageInfo2{VK_STRUCTURE_TYPE_RESOLVE_IMAGE_INFO_2},
+                       VkImageResolve2{VK_STRUCTURE_TYPE_IMAGE_RESOLVE_2}, *src, *dst, a);
+    else
+      same_size_region(device_->vk().CmdCopyImage2, cmd, VkCopyImageInfo2{VK_STRUCTURE_TYPE_COPY_IMAGE_INFO_2},
+                       VkImageCopy2{VK_STRUCTURE_TYPE_IMAGE_COPY_2}, *src, *dst, a);
     if (!options_.batching) submit();
     return;
   }
@@ -113,18 +131,8 @@ void Executor::copy_depth_stencil(Image &src, Image &dst, const nv_cmd_blit_imag
   barriers_.flush(device_->vk(), cmd);
   src.mark_used(id);
   dst.mark_used(id);
-  VkImageCopy2 region{VK_STRUCTURE_TYPE_IMAGE_COPY_2};
-  region.srcSubresource = {src.format().aspects, 0, 0, 1};
-  region.dstSubresource = {dst.format().aspects, 0, 0, 1};
-  region.extent = {src.width(), src.height(), 1};
-  VkCopyImageInfo2 ci{VK_STRUCTURE_TYPE_COPY_IMAGE_INFO_2};
-  ci.srcImage = src.handle();
-  ci.srcImageLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-  ci.dstImage = dst.handle();
-  ci.dstImageLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-  ci.regionCount = 1;
-  ci.pRegions = &region;
-  device_->vk().CmdCopyImage2(cmd, &ci);
+  same_size_region(device_->vk().CmdCopyImage2, cmd, VkCopyImageInfo2{VK_STRUCTURE_TYPE_COPY_IMAGE_INFO_2},
+                   VkImageCopy2{VK_STRUCTURE_TYPE_IMAGE_COPY_2}, src, dst, a); // whole images: level 0, rect `whole`
   if (!options_.batching) submit();
 }
 
