@@ -112,12 +112,12 @@ uint32_t wait_for(Display *dpy, SDL_Window *window, int x, int y, uint32_t rgb) 
   } while (0)
 
 struct Device {
-  Device(const char *backend, SDL_Window *window, UINT width = 0, UINT height = 0) {
+  Device(const char *backend, SDL_Window *window, UINT width = 0, UINT height = 0, D3DFORMAT format = D3DFMT_X8R8G8B8) {
     setenv("NOVEM_BACKEND", backend, 1);
     d3d = Direct3DCreate9(D3D_SDK_VERSION);
     pp.BackBufferWidth = width;
     pp.BackBufferHeight = height;
-    pp.BackBufferFormat = D3DFMT_X8R8G8B8;
+    pp.BackBufferFormat = format;
     pp.SwapEffect = D3DSWAPEFFECT_DISCARD;
     pp.Windowed = TRUE;
     pp.hDeviceWindow = reinterpret_cast<HWND>(window);
@@ -248,6 +248,30 @@ TEST_CASE("window: an additional swap chain presents to its own window, and hDes
     }
     SDL_DestroyWindow(second);
     SDL_DestroyWindow(first);
+  }
+}
+
+TEST_CASE("window: 16-bit and 10-bit back buffers show in a window, or the device is refused", "[window]") {
+  Windows x;
+  if (!x.ok) return;
+  for (const char *backend : {"vulkan", "opengl"}) {
+    for (D3DFORMAT format : {D3DFMT_R5G6B5, D3DFMT_X1R5G5B5, D3DFMT_A2R10G10B10}) {
+      INFO(backend << ", back buffer format " << format);
+      SDL_Window *window = x.open(32, 32);
+      {
+        Device d(backend, window, 0, 0, format);
+        // A backend that cannot present the format refuses the device rather than fail at
+        // Present: lavapipe cannot blit from A2R10G10B10.
+        if (d.hr == D3DERR_NOTAVAILABLE) {
+          CHECK((std::string(backend) == "vulkan" && format == D3DFMT_A2R10G10B10));
+        } else if (d.started(backend)) {
+          d.clear(D3DCOLOR_XRGB(255, 0, 0));
+          REQUIRE(d.device->Present(nullptr, nullptr, nullptr, nullptr) == D3D_OK);
+          CHECK_PIXEL(x.probe, window, 16, 16, kRed);
+        }
+      }
+      SDL_DestroyWindow(window);
+    }
   }
 }
 
