@@ -68,7 +68,7 @@ HRESULT check_present_parameters(const char *call, const nv_adapter_info &adapte
   if (!bb.color || !(adapter.format_support[bb.storage] & NV_SUPPORT_RENDER_TARGET)) return D3DERR_INVALIDCALL;
   // A window shows the back buffer through the plugin's PRESENT, which not every format takes:
   // refused as a device that cannot display it would be.
-  if (window && !(adapter.format_support[bb.storage] & NV_SUPPORT_PRESENT)) {
+  if (window && !(adapter.format_support[bb.storage] & NV_SUPPORT_BLIT)) {
     log_error("%s: the backend cannot show back-buffer format %u in a window", call, unsigned(pp->BackBufferFormat));
     return D3DERR_NOTAVAILABLE;
   }

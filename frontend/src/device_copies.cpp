@@ -138,6 +138,12 @@ HRESULT Device::StretchRect(IDirect3DSurface9 *src_iface, const RECT *src_rect, 
   if (!surface_rect(src_rect, s, sr) || !surface_rect(dst_rect, d, dr)) return D3DERR_INVALIDCALL;
   const bool stretch = sr.width != dr.width || sr.height != dr.height;
   if (stretch && (src == dst || to_kind == SurfaceKind::Plain)) return D3DERR_INVALIDCALL;
+  if (stretch && !(adapter().format_support[src->format().storage] & NV_SUPPORT_BLIT)) {
+    // Narrower than Windows, whose drivers stretch every target format.
+    static std::atomic<bool> once{false};
+    log_unimplemented(once, "StretchRect scaling a format the backend cannot blit");
+    return D3DERR_INVALIDCALL;
+  }
   if (d.MultiSampleType != D3DMULTISAMPLE_NONE) return D3DERR_INVALIDCALL;
   const ImageLevel from = image_level(*src), to = image_level(*dst);
   if (!from.image || !to.image) return D3DERR_INVALIDCALL;

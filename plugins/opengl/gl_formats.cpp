@@ -125,8 +125,9 @@ uint32_t format_support(const NovemGL &gl, uint32_t format) {
   if (f->depth) {
     if (query(gl, f->internal_format, GL_DEPTH_RENDERABLE) == GL_TRUE) bits |= NV_SUPPORT_DEPTH_STENCIL;
   } else if (!f->compressed) {
-    // PRESENT blits into the window's framebuffer, which takes any colour-renderable source.
-    if (query(gl, f->internal_format, GL_COLOR_RENDERABLE) == GL_TRUE) bits |= NV_SUPPORT_RENDER_TARGET | NV_SUPPORT_PRESENT;
+    // Scaled BLIT_IMAGE and PRESENT are glBlitNamedFramebuffer, which takes any colour-renderable
+    // (non-integer) format.
+    if (query(gl, f->internal_format, GL_COLOR_RENDERABLE) == GL_TRUE) bits |= NV_SUPPORT_RENDER_TARGET | NV_SUPPORT_BLIT;
     if (query(gl, f->internal_format, GL_FRAMEBUFFER_BLEND) != GL_NONE) bits |= NV_SUPPORT_BLEND;
   }
   if (query(gl, f->internal_format, GL_FRAGMENT_TEXTURE) != GL_NONE) bits |= NV_SUPPORT_SAMPLED;

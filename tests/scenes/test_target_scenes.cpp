@@ -457,3 +457,31 @@ TEST_CASE("GetFrontBufferData converts 16-bit and 10-bit back buffers to A8R8G8B
     }
   }
 }
+
+TEST_CASE("StretchRect scales the formats the backend can blit and copies every format", "[scenes][targets]") {
+  for (const std::string &backend : available_backends()) {
+    INFO("backend " << backend);
+    IDirect3D9 *d3d = nullptr;
+    IDirect3DDevice9 *dev = make_device(&d3d, backend);
+    IDirect3DSurface9 *big = nullptr, *same = nullptr, *small = nullptr;
+    HR(dev->CreateRenderTarget(64, 64, D3DFMT_A2R10G10B10, D3DMULTISAMPLE_NONE, 0, FALSE, &big, nullptr));
+    HR(dev->CreateRenderTarget(64, 64, D3DFMT_A2R10G10B10, D3DMULTISAMPLE_NONE, 0, FALSE, &same, nullptr));
+    HR(dev->CreateRenderTarget(32, 32, D3DFMT_A2R10G10B10, D3DMULTISAMPLE_NONE, 0, FALSE, &small, nullptr));
+    HR(dev->ColorFill(big, nullptr, 0xffff0000));
+    HR(dev->StretchRect(big, nullptr, same, nullptr, D3DTEXF_NONE)); // one size: a copy
+    const HRESULT scaled = dev->StretchRect(big, nullptr, small, nullptr, D3DTEXF_LINEAR);
+    // lavapipe cannot blit A2R10G10B10: Vulkan refuses the stretch rather than fail validation.
+    CHECK(scaled == (backend == "vulkan" ? D3DERR_INVALIDCALL : D3D_OK));
+    // The copy holds the fill: opaque red, 10 bits a channel (A 31..30, R 29..20).
+    IDirect3DSurface9 *mem = nullptr;
+    HR(dev->CreateOffscreenPlainSurface(64, 64, D3DFMT_A2R10G10B10, D3DPOOL_SYSTEMMEM, &mem, nullptr));
+    HR(dev->GetRenderTargetData(same, mem));
+    D3DLOCKED_RECT lr;
+    HR(mem->LockRect(&lr, nullptr, D3DLOCK_READONLY));
+    CHECK(static_cast<const DWORD *>(lr.pBits)[size_t(40) * (UINT(lr.Pitch) / 4) + 20] == 0xfff00000u);
+    HR(mem->UnlockRect());
+    for (IDirect3DSurface9 *s : {big, same, small, mem}) s->Release();
+    CHECK(dev->Release() == 0);
+    CHECK(d3d->Release() == 0);
+  }
+}

@@ -19,7 +19,7 @@ extern "C" {
 #endif
 
 /* Bumped on any change to this header, commands.h or channel.hpp's layout. */
-#define NV_BACKEND_ABI_VERSION 8u /* ABI 8: masked_samples (D3DRS_MULTISAMPLEMASK) in nv_pipeline_desc and nv_render_states (commands.h); anisotropic filtering (nv_adapter_info.max_anisotropy, nv_sampler_desc.max_anisotropy); NV_SUPPORT_PRESENT. ABI 7: SET_RENDER_STATES (commands.h). ABI 6: the shader interface's four descriptor sets (commands.h); the api_draw_calls counter (channel.hpp, statistics.h). ABI 5: instance divisors (nv_pipeline_desc.instance_divisors); render-target levels and cube faces (SET_RENDER_TARGETS, READ_IMAGE); windows (nv_window, CREATE_SWAPCHAIN, DESTROY_SWAPCHAIN, PRESENT rectangles); slab and upload-ring counters (nv_channel, statistics.h); BLIT_IMAGE between depth-stencil images, UPDATE_IMAGE flags; depth textures, sRGB reads and writes */
+#define NV_BACKEND_ABI_VERSION 8u /* ABI 8: masked_samples (D3DRS_MULTISAMPLEMASK) in nv_pipeline_desc and nv_render_states (commands.h); anisotropic filtering (nv_adapter_info.max_anisotropy, nv_sampler_desc.max_anisotropy); NV_SUPPORT_BLIT. ABI 7: SET_RENDER_STATES (commands.h). ABI 6: the shader interface's four descriptor sets (commands.h); the api_draw_calls counter (channel.hpp, statistics.h). ABI 5: instance divisors (nv_pipeline_desc.instance_divisors); render-target levels and cube faces (SET_RENDER_TARGETS, READ_IMAGE); windows (nv_window, CREATE_SWAPCHAIN, DESTROY_SWAPCHAIN, PRESENT rectangles); slab and upload-ring counters (nv_channel, statistics.h); BLIT_IMAGE between depth-stencil images, UPDATE_IMAGE flags; depth textures, sRGB reads and writes */
 #define NV_PLUGIN_ENTRY_NAME "novem_plugin_entry"
 
 /* What a format can be used for on this device (nv_adapter_info.format_support). */
@@ -36,7 +36,9 @@ enum nv_format_support {
   NV_SUPPORT_DEPTH_SAMPLED = 1u << 7,
   NV_SUPPORT_SRGB_READ = 1u << 8,  /* ABI 5: sampled with NV_TEXTURE_SRGB (sRGB-decoded) */
   NV_SUPPORT_SRGB_WRITE = 1u << 9, /* ABI 5: a render target written sRGB-encoded (srgb_write) */
-  NV_SUPPORT_PRESENT = 1u << 10,   /* ABI 8: PRESENT shows an image of the format in a window */
+  /* ABI 8: images of the format are scaled and converted from: BLIT_IMAGE between rectangles of
+   * different sizes, and PRESENT into a window. */
+  NV_SUPPORT_BLIT = 1u << 10,
 };
 
 /* Filled by nv_plugin.probe: what the frontend needs for GetAdapterIdentifier, GetDeviceCaps

@@ -138,9 +138,10 @@ void query_format_support(const NovemVkInstance &vk, VkPhysicalDevice gpu, uint3
     const bool image = image_layout(f).block_bytes != 0;
     if (image && (tiled & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT)) support[f] |= NV_SUPPORT_RENDER_TARGET;
     if (image && (tiled & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT)) support[f] |= NV_SUPPORT_BLEND;
-    // PRESENT blits the image into the swapchain's (vk_present.cpp): lavapipe cannot blit from
-    // A2R10G10B10, so a window does not take that back-buffer format.
-    if ((support[f] & NV_SUPPORT_RENDER_TARGET) && (tiled & VK_FORMAT_FEATURE_BLIT_SRC_BIT)) support[f] |= NV_SUPPORT_PRESENT;
+    // Scaled BLIT_IMAGE and PRESENT are vkCmdBlitImage2 (vk_copy.cpp, vk_present.cpp): lavapipe
+    // cannot blit A2R10G10B10.
+    constexpr VkFormatFeatureFlags blit = VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT;
+    if ((support[f] & NV_SUPPORT_RENDER_TARGET) && (tiled & blit) == blit) support[f] |= NV_SUPPORT_BLIT;
     if (tiled & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) support[f] |= NV_SUPPORT_DEPTH_STENCIL;
     // A texture is uploaded with a copy: sampling needs the transfer destination too.
     constexpr VkFormatFeatureFlags sampled = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
