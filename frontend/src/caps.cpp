@@ -71,8 +71,8 @@ void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps) {
   caps->MaxTextureHeight = adapter.max_texture_size;
   caps->MaxTextureRepeat = 8192;
   caps->MaxTextureAspectRatio = adapter.max_texture_size;
-  // Anisotropic filtering where the plugin has it (2D and cube textures; volume and vertex
-  // textures advertise none, as most drivers).
+  // Anisotropic filtering where the plugin has it, advertised for 2D and cube textures (Novem's
+  // choice: volume textures and vertex textures, which sample at an explicit level, without).
   caps->MaxAnisotropy = std::max(adapter.max_anisotropy, 1u);
   if (caps->MaxAnisotropy > 1) {
     caps->TextureFilterCaps |= D3DPTFILTERCAPS_MINFANISOTROPIC | D3DPTFILTERCAPS_MAGFANISOTROPIC;
