@@ -64,8 +64,18 @@ HRESULT check_present_parameters(const char *call, const nv_adapter_info &adapte
   // Windows writes back what it chose.
   if (pp->BackBufferFormat == D3DFMT_UNKNOWN) pp->BackBufferFormat = D3DFMT_X8R8G8B8;
   if (pp->BackBufferCount == 0) pp->BackBufferCount = 1;
+  // D3D9's back-buffer formats (D3DPRESENT_PARAMETERS: the display formats and their alpha
+  // twins; DXVK takes the same six), where the plugin renders them.
+  switch (pp->BackBufferFormat) {
+  case D3DFMT_A8R8G8B8: case D3DFMT_X8R8G8B8: case D3DFMT_R5G6B5: case D3DFMT_X1R5G5B5: case D3DFMT_A1R5G5B5:
+  case D3DFMT_A2R10G10B10:
+    break;
+  default:
+    log_error("%s: %u is not a back-buffer format", call, unsigned(pp->BackBufferFormat));
+    return D3DERR_INVALIDCALL;
+  }
   FormatInfo bb = format_info(pp->BackBufferFormat);
-  if (!bb.color || !(adapter.format_support[bb.storage] & NV_SUPPORT_RENDER_TARGET)) return D3DERR_INVALIDCALL;
+  if (!(adapter.format_support[bb.storage] & NV_SUPPORT_RENDER_TARGET)) return D3DERR_INVALIDCALL;
   // A window shows the back buffer through the plugin's PRESENT, which not every format takes:
   // refused as a device that cannot display it would be.
   if (window && !(adapter.format_support[bb.storage] & NV_SUPPORT_BLIT)) {

@@ -40,26 +40,14 @@ SurfaceKind kind_of(const Surface &s) {
   return s.texture() ? SurfaceKind::Texture : SurfaceKind::Plain;
 }
 
-// The back-buffer formats GetFrontBufferData converts (the D3DPRESENT_PARAMETERS display formats:
-// A8R8G8B8/X8R8G8B8, R5G6B5, A1R5G5B5/X1R5G5B5, A2R10G10B10; and A2B10G10R10).
-bool front_texel_readable(uint32_t storage) {
-  switch (storage) {
-  case NV_FORMAT_B8G8R8A8_UNORM: case NV_FORMAT_R5G6B5_UNORM: case NV_FORMAT_B5G5R5A1_UNORM:
-  case NV_FORMAT_B10G10R10A2_UNORM: case NV_FORMAT_R10G10B10A2_UNORM:
-    return true;
-  default:
-    return false;
-  }
-}
-
-// One texel of `storage` (its little-endian bytes) as A8R8G8B8's bytes B, G, R, A; a channel of n
-// bits widens by repeating its high bits, so that all ones stays 0xFF.
+// One texel of a back buffer's storage (its little-endian bytes: B8G8R8A8, R5G6B5, B5G5R5A1 or
+// B10G10R10A2, the storages of D3D9's six back-buffer formats) as A8R8G8B8's bytes B, G, R, A; a
+// channel of n bits widens by repeating its high bits, so that all ones stays 0xFF.
 void front_texel_to_a8r8g8b8(uint32_t storage, const uint8_t *in, uint8_t *out) {
   auto widen = [](uint32_t v, int bits) { return uint8_t(bits >= 8 ? v >> (bits - 8) : (v << (8 - bits)) | (v >> (2 * bits - 8))); };
   const uint32_t p = storage == NV_FORMAT_R5G6B5_UNORM || storage == NV_FORMAT_B5G5R5A1_UNORM
                          ? uint32_t(in[0] | in[1] << 8)
                          : uint32_t(in[0] | in[1] << 8 | in[2] << 16 | uint32_t(in[3]) << 24);
-  uint32_t r = 0, g = 0, b = 0;
   switch (storage) {
   case NV_FORMAT_R5G6B5_UNORM:
     out[0] = widen(p & 31, 5), out[1] = widen((p >> 5) & 63, 6), out[2] = widen(p >> 11, 5), out[3] = 0xFF;
@@ -68,11 +56,12 @@ void front_texel_to_a8r8g8b8(uint32_t storage, const uint8_t *in, uint8_t *out) 
     out[0] = widen(p & 31, 5), out[1] = widen((p >> 5) & 31, 5), out[2] = widen((p >> 10) & 31, 5);
     out[3] = (p >> 15) ? 0xFF : 0;
     return;
-  case NV_FORMAT_B10G10R10A2_UNORM: b = p & 1023, g = (p >> 10) & 1023, r = (p >> 20) & 1023; break;
-  case NV_FORMAT_R10G10B10A2_UNORM: r = p & 1023, g = (p >> 10) & 1023, b = (p >> 20) & 1023; break;
+  case NV_FORMAT_B10G10R10A2_UNORM:
+    out[0] = widen(p & 1023, 10), out[1] = widen((p >> 10) & 1023, 10), out[2] = widen((p >> 20) & 1023, 10);
+    out[3] = uint8_t((p >> 30) * 0x55);
+    return;
   default: std::memcpy(out, in, 4); return; // B8G8R8A8: A8R8G8B8's own bytes
   }
-  out[0] = widen(b, 10), out[1] = widen(g, 10), out[2] = widen(r, 10), out[3] = uint8_t((p >> 30) * 0x55);
 }
 
 } // namespace
@@ -267,12 +256,7 @@ HRESULT Device::read_front_buffer(const Surface &back_buffer, uint32_t front_ima
   const bool screen_sized = d.Width == mode.Width && d.Height == mode.Height;
   if (d.Pool != D3DPOOL_SYSTEMMEM || d.Format != D3DFMT_A8R8G8B8 || (!front_sized && !screen_sized))
     return D3DERR_INVALIDCALL;
-  const FormatInfo front = format_info(pp.BackBufferFormat);
-  if (!front_texel_readable(front.storage)) {
-    static std::atomic<bool> once{false};
-    log_unimplemented(once, "GetFrontBufferData from this back buffer format");
-    return D3DERR_INVALIDCALL;
-  }
+  const FormatInfo front = format_info(pp.BackBufferFormat); // one of the six (check_present_parameters)
   const UINT width = pp.BackBufferWidth, height = pp.BackBufferHeight;
   if (HRESULT hr = read_image(front_image, width, height, front.bytes_per_pixel); FAILED(hr)) return hr;
   int left = 0, top = 0;

@@ -73,6 +73,9 @@ TEST_CASE("CreateAdditionalSwapChain: a headless chain with its own back buffer"
   bad = chain_parameters(32, 16);
   bad.BackBufferFormat = D3DFMT_D24S8;
   CHECK(d.device->CreateAdditionalSwapChain(&bad, &chain) == D3DERR_INVALIDCALL);
+  // A render-target format that is not one of D3D9's six back-buffer formats.
+  bad.BackBufferFormat = D3DFMT_A16B16G16R16F;
+  CHECK(d.device->CreateAdditionalSwapChain(&bad, &chain) == D3DERR_INVALIDCALL);
 
   REQUIRE(d.device->CreateAdditionalSwapChain(&pp, &chain) == D3D_OK);
   CHECK(pp.BackBufferCount == 1); // filled in, as Windows writes back what it chose
