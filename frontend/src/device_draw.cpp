@@ -383,11 +383,9 @@ nv_render_states Device::render_states(uint8_t topology) const {
   d.more_color_write_masks[0] = uint8_t(rs[D3DRS_COLORWRITEENABLE1] & 0xf);
   d.more_color_write_masks[1] = uint8_t(rs[D3DRS_COLORWRITEENABLE2] & 0xf);
   d.more_color_write_masks[2] = uint8_t(rs[D3DRS_COLORWRITEENABLE3] & 0xf);
-  // "Each bit ... controls modification of one of the samples in a multisample render target";
-  // it "has no effect when rendering to a single sample buffer" (D3DRENDERSTATETYPE). Only the
-  // target's own samples are named, so that equal effects make equal pipelines.
-  const uint32_t samples = uint32_t(render_target_->desc().MultiSampleType);
-  if (samples > 1) d.masked_samples = ~rs[D3DRS_MULTISAMPLEMASK] & ((1u << samples) - 1u); // at most 16
+  // "Each bit ... controls modification of one of the samples in a multisample render target"
+  // (D3DRENDERSTATETYPE); the plugins ignore it on single-sampled targets, as D3D9 does.
+  d.masked_samples = ~rs[D3DRS_MULTISAMPLEMASK];
   return d;
 }
 

@@ -68,7 +68,6 @@ bool Executor::init(std::string &error) {
   const GLubyte *renderer = gl_.GetString(GL_RENDERER);
   const bool llvmpipe = renderer && std::strstr(reinterpret_cast<const char *>(renderer), "llvmpipe");
   unorm_depth_bias_scale_ = llvmpipe ? 0.5f : 1.0f;
-  max_anisotropy_ = context_.max_anisotropy();
   if (llvmpipe && config_.driver_heap) novem::keep_driver_heap();
   gl_.PixelStorei(GL_PACK_ALIGNMENT, 1);
   gl_.PixelStorei(GL_UNPACK_ALIGNMENT, 1);
@@ -725,9 +724,8 @@ GLuint Executor::sampler(const nv_sampler_desc &desc, bool compare) {
   gl_.SamplerParameteri(s, GL_TEXTURE_WRAP_R, address(desc.address_w));
   gl_.SamplerParameterfv(s, GL_TEXTURE_BORDER_COLOR, desc.border_color);
   gl_.SamplerParameterf(s, GL_TEXTURE_LOD_BIAS, desc.mip_lod_bias);
-  // The frontend sends at most the adapter's max_anisotropy (1 without the extension).
-  const uint32_t anisotropy = std::min<uint32_t>(desc.max_anisotropy, max_anisotropy_);
-  if (anisotropy > 1) gl_.SamplerParameterf(s, GL_TEXTURE_MAX_ANISOTROPY_EXT, float(anisotropy));
+  // At most the adapter's max_anisotropy (the contract), which is 1 without the extension.
+  if (desc.max_anisotropy > 1) gl_.SamplerParameterf(s, GL_TEXTURE_MAX_ANISOTROPY_EXT, float(desc.max_anisotropy));
   // max_mip_level is the most detailed level; MIPFILTER NONE stays on it (nearest selection).
   gl_.SamplerParameterf(s, GL_TEXTURE_MIN_LOD, float(desc.max_mip_level));
   gl_.SamplerParameterf(s, GL_TEXTURE_MAX_LOD, desc.mip_filter == NV_FILTER_NONE ? float(desc.max_mip_level) + 0.25f : 1000.0f);

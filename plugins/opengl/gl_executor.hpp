@@ -192,7 +192,6 @@ private:
   GLuint fbo_ = 0;
   bool fbo_dirty_ = true;
   float unorm_depth_bias_scale_ = 1.0f; // the driver's factor for UNORM depth (init)
-  uint32_t max_anisotropy_ = 1;          // Context::max_anisotropy (init)
   float depth_bias_scale_ = 1.0f;       // the factor for the bound depth target
   nv_rect scissor_ = {0, 0, 16384, 16384};
 

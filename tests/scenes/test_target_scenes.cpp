@@ -41,6 +41,15 @@ IDirect3DQuery9 *make_query(IDirect3DDevice9 *dev, D3DQUERYTYPE type) {
 
 RECT rect(LONG l, LONG t, LONG r, LONG b) { return RECT{l, t, r, b}; }
 
+// Pixel (x, y) of a 32-bit system-memory surface, as its DWORD.
+DWORD pixel_at(IDirect3DSurface9 *s, UINT x, UINT y) {
+  D3DLOCKED_RECT lr;
+  HR(s->LockRect(&lr, nullptr, D3DLOCK_READONLY));
+  const DWORD p = static_cast<const DWORD *>(lr.pBits)[size_t(y) * (UINT(lr.Pitch) / 4) + x];
+  HR(s->UnlockRect());
+  return p;
+}
+
 // A headless device on `backend` with a 64 x 64 back buffer.
 IDirect3DDevice9 *make_device(IDirect3D9 **d3d, const std::string &backend, D3DFORMAT format = D3DFMT_X8R8G8B8) {
   setenv("NOVEM_BACKEND", backend.c_str(), 1);
@@ -207,13 +216,7 @@ TEST_CASE("GetFrontBufferData reads what the last Present showed", "[scenes][tar
     IDirect3DDevice9 *dev = make_device(&d3d, backend);
     IDirect3DSurface9 *front = nullptr;
     HR(dev->CreateOffscreenPlainSurface(64, 64, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM, &front, nullptr));
-    auto pixel = [&](UINT x, UINT y) {
-      D3DLOCKED_RECT lr;
-      HR(front->LockRect(&lr, nullptr, D3DLOCK_READONLY));
-      DWORD p = static_cast<const DWORD *>(lr.pBits)[size_t(y) * (UINT(lr.Pitch) / 4) + x];
-      HR(front->UnlockRect());
-      return p;
-    };
+    auto pixel = [&](UINT x, UINT y) { return pixel_at(front, x, y); };
     HR(dev->GetFrontBufferData(0, front));
     CHECK(pixel(5, 5) == 0xff000000); // nothing presented yet: opaque black
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0x0000ff00, 1.0f, 0));
@@ -310,13 +313,7 @@ void half_triangle(IDirect3DDevice9 *dev, D3DCOLOR c) {
 }
 
 // Red channel of pixel (x, y) of a D3DFMT_A8R8G8B8 / X8R8G8B8 system-memory surface.
-uint32_t red_at(IDirect3DSurface9 *s, UINT x, UINT y) {
-  D3DLOCKED_RECT lr;
-  HR(s->LockRect(&lr, nullptr, D3DLOCK_READONLY));
-  const uint32_t r = static_cast<const uint8_t *>(lr.pBits)[size_t(y) * UINT(lr.Pitch) + x * 4 + 2];
-  HR(s->UnlockRect());
-  return r;
-}
+uint32_t red_at(IDirect3DSurface9 *s, UINT x, UINT y) { return (pixel_at(s, x, y) >> 16) & 0xff; }
 
 } // namespace
 
@@ -444,13 +441,9 @@ TEST_CASE("GetFrontBufferData converts 16-bit and 10-bit back buffers to A8R8G8B
       HR(dev->Clear(1, &half, D3DCLEAR_TARGET, 0xffff0000, 1.0f, 0));
       HR(dev->Present(nullptr, nullptr, nullptr, nullptr));
       HR(dev->GetFrontBufferData(0, front));
-      D3DLOCKED_RECT lr;
-      HR(front->LockRect(&lr, nullptr, D3DLOCK_READONLY));
-      auto at = [&](UINT x, UINT y) { return static_cast<const DWORD *>(lr.pBits)[size_t(y) * (UINT(lr.Pitch) / 4) + x]; };
       const bool alpha = format == D3DFMT_A1R5G5B5 || format == D3DFMT_A2R10G10B10;
-      CHECK(at(10, 10) == 0xffff0000);
-      CHECK(at(10, 40) == (alpha ? 0x0000ffffu : 0xff00ffffu));
-      HR(front->UnlockRect());
+      CHECK(pixel_at(front, 10, 10) == 0xffff0000);
+      CHECK(pixel_at(front, 10, 40) == (alpha ? 0x0000ffffu : 0xff00ffffu));
       CHECK(front->Release() == 0);
       CHECK(dev->Release() == 0);
       CHECK(d3d->Release() == 0);
@@ -476,10 +469,7 @@ TEST_CASE("StretchRect scales the formats the backend can blit and copies every 
     IDirect3DSurface9 *mem = nullptr;
     HR(dev->CreateOffscreenPlainSurface(64, 64, D3DFMT_A2R10G10B10, D3DPOOL_SYSTEMMEM, &mem, nullptr));
     HR(dev->GetRenderTargetData(same, mem));
-    D3DLOCKED_RECT lr;
-    HR(mem->LockRect(&lr, nullptr, D3DLOCK_READONLY));
-    CHECK(static_cast<const DWORD *>(lr.pBits)[size_t(40) * (UINT(lr.Pitch) / 4) + 20] == 0xfff00000u);
-    HR(mem->UnlockRect());
+    CHECK(pixel_at(mem, 20, 40) == 0xfff00000u);
     for (IDirect3DSurface9 *s : {big, same, small, mem}) s->Release();
     CHECK(dev->Release() == 0);
     CHECK(d3d->Release() == 0);

@@ -307,16 +307,23 @@ private:
     pipeline_barrier(cmd, &b, 1);
   }
 
+  // Writes one descriptor of a set: an image (and sampler) or a buffer.
+  void write_descriptor(VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
+                        const VkDescriptorImageInfo *image, const VkDescriptorBufferInfo *buffer) {
+    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    write.dstSet = set;
+    write.dstBinding = binding;
+    write.descriptorCount = 1;
+    write.descriptorType = type;
+    write.pImageInfo = image;
+    write.pBufferInfo = buffer;
+    vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+  }
+
   // Points a texture set (binding 16) at view, sampled with the one sampler.
   void write_texture_set(VkDescriptorSet set, VkImageView view) {
     const VkDescriptorImageInfo info{sampler_, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    write.dstSet = set;
-    write.dstBinding = 16;
-    write.descriptorCount = 1;
-    write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-    write.pImageInfo = &info;
-    vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+    write_descriptor(set, 16, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, &info, nullptr);
   }
 
   VkDeviceMemory allocate(VkMemoryRequirements req, VkMemoryPropertyFlags want) {
@@ -442,13 +449,7 @@ private:
     const VkBuffer ring = buffer(zeros.data(), zeros.size(), size, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, &mapped);
     uniforms_ = static_cast<char *>(mapped);
     const VkDescriptorBufferInfo info{ring, 0, 16};
-    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    write.dstSet = uniform_set_;
-    write.dstBinding = 0;
-    write.descriptorCount = 1;
-    write.descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
-    write.pBufferInfo = &info;
-    vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+    write_descriptor(uniform_set_, 0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, nullptr, &info);
   }
 
   // Two 8x8 textures (one white, one grey), uploaded once, and a set for each; the stream

@@ -207,7 +207,8 @@ typedef struct nv_pipeline_desc {
   uint32_t instance_divisors[NV_MAX_VERTEX_BUFFERS];
   /* ABI 8: bit n set leaves sample n of a multisampled target alone: draws write only the samples
    * whose bit is clear (D3DRS_MULTISAMPLEMASK inverted, so that zero, the default, writes every
-   * sample). A single-sampled target ignores it; CLEAR writes every sample. */
+   * sample). Bits past the target's sample count mean nothing, a single-sampled target ignores
+   * it (the plugin sees to both), and CLEAR writes every sample. */
   uint32_t masked_samples;
 } nv_pipeline_desc;
 

@@ -90,8 +90,7 @@ Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu, bool want_
   fill_mode_non_solid_ = have.fillModeNonSolid;
   want.features.occlusionQueryPrecise = have.occlusionQueryPrecise; // D3D9 occlusion queries count samples
   want.features.independentBlend = have.independentBlend;           // a write mask per render target
-  want.features.samplerAnisotropy = have.samplerAnisotropy;         // D3DTEXF_ANISOTROPIC
-  max_anisotropy_ = anisotropy_limit(instance, gpu);
+  want.features.samplerAnisotropy = have.samplerAnisotropy;         // D3DTEXF_ANISOTROPIC (anisotropy_limit)
   independent_blend_ = have.independentBlend == VK_TRUE;
   // D3DSTREAMSOURCE_INSTANCEDATA | n with n > 1 needs VK_EXT_vertex_attribute_divisor
   // (nv_adapter_info.max_instance_divisor reports the same limit).

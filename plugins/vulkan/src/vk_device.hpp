@@ -39,8 +39,6 @@ public:
   bool fill_mode_non_solid() const { return fill_mode_non_solid_; } // wireframe and point fill
   // The independentBlend feature: colour attachments may have different blend states (masks).
   bool independent_blend() const { return independent_blend_; }
-  // anisotropy_limit(), with samplerAnisotropy enabled where it is above 1.
-  uint32_t max_anisotropy() const { return max_anisotropy_; }
   // What vkCmdSetDepthBias' constant is multiplied by, for a UNORM depth format, so that one
   // unit is that format's 2^-n step (the contract's unit); 1 where the driver counts so already.
   float unorm_depth_bias_scale() const { return unorm_depth_bias_scale_; }
@@ -64,7 +62,6 @@ private:
   VkPhysicalDeviceMemoryProperties memory_{};
   bool fill_mode_non_solid_ = false;
   bool independent_blend_ = false;
-  uint32_t max_anisotropy_ = 1;
   float unorm_depth_bias_scale_ = 1.0f;
   bool cpu_rasterizer_ = false;
   bool swapchain_ = false;

@@ -63,11 +63,9 @@ VkSampler SamplerCache::get(const nv_sampler_desc &desc, bool compare) {
   ci.addressModeW = address_mode(desc.address_w);
   const float max_bias = device_.limits().maxSamplerLodBias;
   ci.mipLodBias = std::isfinite(desc.mip_lod_bias) ? std::clamp(desc.mip_lod_bias, -max_bias, max_bias) : 0.0f;
-  // The frontend sends at most the adapter's max_anisotropy; a device without samplerAnisotropy
-  // reports 1 and gets 1.
-  const uint32_t anisotropy = std::min<uint32_t>(desc.max_anisotropy, device_.max_anisotropy());
-  ci.anisotropyEnable = anisotropy > 1 ? VK_TRUE : VK_FALSE;
-  ci.maxAnisotropy = float(std::max(anisotropy, 1u));
+  // At most the adapter's max_anisotropy (the contract): above 1 only where samplerAnisotropy is on.
+  ci.anisotropyEnable = desc.max_anisotropy > 1 ? VK_TRUE : VK_FALSE;
+  ci.maxAnisotropy = float(std::max<uint32_t>(desc.max_anisotropy, 1));
   // D3D9's shadow-map test: lit (1) where the reference is at most the stored depth.
   ci.compareEnable = compare ? VK_TRUE : VK_FALSE;
   ci.compareOp = compare ? VK_COMPARE_OP_LESS_OR_EQUAL : VK_COMPARE_OP_NEVER;
