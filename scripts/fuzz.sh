@@ -3,6 +3,7 @@
 # libFuzzer, ASan and UBSan, starting from the assembled shader corpus.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=1 # cache hits across clones (build.sh says why)
 build=$root/build-fuzz
 seconds=${1:-30}
 "$root/scripts/install-deps.sh"

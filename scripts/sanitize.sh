@@ -9,6 +9,9 @@
 # drivers: their threads are not instrumented, so TSan would see their synchronisation as races.)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# ccache hits across clones of the tree (CI builds a fresh clone elsewhere): paths under the root
+# are hashed relative to it, and the build directory is left out of the hash.
+export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=1
 build=$root/build-asan
 "$root/scripts/install-deps.sh"
 if [ ! -f "$build/build.ninja" ]; then

@@ -1,7 +1,11 @@
 #include "command_stream.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+
+#include "log.hpp"
 
 #include "novem/image_layout.hpp"
 
@@ -9,12 +13,26 @@ namespace novem {
 
 namespace {
 
-// NOVEM_RING_SIZE (bytes, rounded up to a power of two) or 4 MiB.
+// NOVEM_RING_SIZE: bytes, rounded up to a power of two within [1 MiB, 1 GiB]; 4 MiB when unset.
+// A record may take a quarter of the ring, so the smallest ring still carries every record of a
+// fixed size and shaders of up to 256 KiB of SPIR-V (larger ones ask for a larger ring: see
+// fits_record). A value that is not a size, or is out of range, is one line and the default or
+// the bound.
 size_t ring_capacity() {
-  size_t want = size_t(4) << 20;
-  if (const char *env = std::getenv("NOVEM_RING_SIZE")) want = std::max<size_t>(std::strtoull(env, nullptr, 0), 4096);
-  size_t capacity = 4096;
-  while (capacity < want) capacity <<= 1;
+  constexpr size_t kDefault = size_t(4) << 20, kMin = size_t(1) << 20, kMax = size_t(1) << 30;
+  const char *env = std::getenv("NOVEM_RING_SIZE");
+  if (!env || !*env) return kDefault;
+  char *end = nullptr;
+  errno = 0;
+  const unsigned long long want = std::strtoull(env, &end, 0);
+  if (std::strchr(env, '-') || end == env || *end || errno == ERANGE) {
+    log_error("NOVEM_RING_SIZE=%s is not a number of bytes: using %zu", env, kDefault);
+    return kDefault;
+  }
+  const size_t bounded = size_t(std::clamp<unsigned long long>(want, kMin, kMax));
+  if (bounded != want) log_error("NOVEM_RING_SIZE=%s is outside [%zu, %zu]: using %zu", env, kMin, kMax, bounded);
+  size_t capacity = kMin;
+  while (capacity < bounded) capacity <<= 1;
   return capacity;
 }
 

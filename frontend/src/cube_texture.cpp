@@ -14,7 +14,10 @@ HRESULT CubeTexture::create(Device *device, UINT edge, UINT levels, DWORD usage,
                             CubeTexture **out) {
   *out = nullptr;
   if (HRESULT hr = check(device, edge, edge, 1, levels, usage, format, pool); FAILED(hr)) return hr;
+  const uint64_t bytes = video_bytes(pool, format, NV_IMAGE_TYPE_CUBE, edge, edge, 1, levels);
+  if (!device->take_video_memory(bytes)) return D3DERR_OUTOFVIDEOMEMORY;
   *out = new CubeTexture(device, edge, levels, usage, format, pool);
+  (*out)->hold_video_memory(bytes);
   return D3D_OK;
 }
 

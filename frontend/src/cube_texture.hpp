@@ -23,7 +23,9 @@ public:
 
 private:
   CubeTexture(Device *device, UINT edge, UINT levels, DWORD usage, D3DFORMAT format, D3DPOOL pool)
-      : TextureObject(device, NV_IMAGE_TYPE_CUBE, edge, edge, 1, levels, usage, format, pool) {}
+      : TextureObject(device, NV_IMAGE_TYPE_CUBE, edge, edge, 1, levels, usage, format, pool) {
+    remember_vtable<CubeTexture, IDirect3DCubeTexture9>(this);
+  }
 };
 
 } // namespace novem

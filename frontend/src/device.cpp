@@ -52,6 +52,11 @@ HRESULT check_present_parameters(const char *call, const nv_adapter_info &adapte
     log_error("%s: a headless device needs BackBufferWidth and BackBufferHeight (no window to size it)", call);
     return D3DERR_INVALIDCALL;
   }
+  if (std::max(pp->BackBufferWidth, pp->BackBufferHeight) > adapter.max_texture_size) {
+    log_error("%s: a %ux%u back buffer is larger than the backend's images (%u)", call, pp->BackBufferWidth,
+              pp->BackBufferHeight, adapter.max_texture_size);
+    return D3DERR_INVALIDCALL;
+  }
   if (pp->BackBufferCount > D3DPRESENT_BACK_BUFFERS_MAX || !valid_swap_effect(pp->SwapEffect) ||
       (pp->SwapEffect == D3DSWAPEFFECT_COPY && pp->BackBufferCount > 1))
     return D3DERR_INVALIDCALL;
@@ -280,9 +285,27 @@ HRESULT Device::ResetEx(D3DPRESENT_PARAMETERS *parameters, D3DDISPLAYMODEEX *ful
   return reset(parameters, true);
 }
 
+namespace {
+
+// What GetAvailableTextureMem can say: a UINT of bytes, in whole MiB as Windows rounds it.
+uint64_t video_memory_total(const nv_adapter_info &adapter) {
+  return std::min<uint64_t>(adapter.video_memory_bytes >> 20, 4095) << 20;
+}
+
+} // namespace
+
 UINT Device::GetAvailableTextureMem() {
-  uint64_t mib = adapter().video_memory_bytes >> 20;
-  return UINT(std::min<uint64_t>(mib, 4095) << 20);
+  const uint64_t total = video_memory_total(adapter()), used = video_memory_used_.load();
+  return UINT(used >= total ? 0 : (total - used) >> 20 << 20);
+}
+
+bool Device::take_video_memory(uint64_t bytes) {
+  const uint64_t total = video_memory_total(adapter());
+  uint64_t used = video_memory_used_.load();
+  do {
+    if (bytes > total - std::min(used, total)) return false;
+  } while (!video_memory_used_.compare_exchange_weak(used, used + bytes));
+  return true;
 }
 
 HRESULT Device::EvictManagedResources() { return D3D_OK; }
@@ -317,13 +340,18 @@ HRESULT Device::create_target_surface(UINT width, UINT height, D3DFORMAT format,
   if (!surface) return D3DERR_INVALIDCALL;
   *surface = nullptr;
   if (shared_handle || width == 0 || height == 0) return D3DERR_INVALIDCALL;
+  // No image larger than the caps' MaxTextureWidth/Height: the plugin could not make it.
+  if (std::max(width, height) > adapter().max_texture_size) return D3DERR_INVALIDCALL;
   FormatInfo info = format_info(format);
   bool depth = usage & D3DUSAGE_DEPTHSTENCIL;
   uint32_t needed = depth ? NV_SUPPORT_DEPTH_STENCIL : NV_SUPPORT_RENDER_TARGET;
   if ((depth ? !info.depth : !info.color) || !(adapter().format_support[info.storage] & needed)) return D3DERR_INVALIDCALL;
   if (!multisample_count(adapter(), multisample)) return D3DERR_NOTAVAILABLE;
   if (quality != 0) return D3DERR_INVALIDCALL; // CheckDeviceMultiSampleType reports one quality level
+  const uint64_t bytes = uint64_t(width) * height * info.bytes_per_pixel * multisample_count(adapter(), multisample);
+  if (!take_video_memory(bytes)) return D3DERR_OUTOFVIDEOMEMORY;
   Surface *created = Surface::create_image(this, 1, width, height, format, usage, multisample, lockable);
+  created->hold_video_memory(bytes);
   created->count_default_pool(); // render targets and depth-stencil surfaces are D3DPOOL_DEFAULT
   *surface = created;
   AddRef();
@@ -351,19 +379,28 @@ HRESULT Device::CreateOffscreenPlainSurface(UINT width, UINT height, D3DFORMAT f
                                             IDirect3DSurface9 **surface, HANDLE *shared_handle) {
   if (!surface) return D3DERR_INVALIDCALL;
   *surface = nullptr;
-  if (shared_handle || width == 0 || height == 0 || pool == D3DPOOL_MANAGED) return D3DERR_INVALIDCALL;
+  if (shared_handle || width == 0 || height == 0 || pool == D3DPOOL_MANAGED || DWORD(pool) > DWORD(D3DPOOL_SCRATCH))
+    return D3DERR_INVALIDCALL;
   const FormatInfo info = format_info(format);
   if (!info.color) return D3DERR_INVALIDCALL;
   if (pool == D3DPOOL_DEFAULT) {
     // A backend image that copies, fills and locks write: formats the plugin renders to and
-    // samples (DXTn and other plain-only formats are not available yet).
+    // samples (DXTn and other plain-only formats are not available yet), within the caps' size.
     const uint32_t needed = NV_SUPPORT_RENDER_TARGET | NV_SUPPORT_SAMPLED;
     if ((adapter().format_support[info.storage] & needed) != needed) return D3DERR_NOTAVAILABLE;
+    if (std::max(width, height) > adapter().max_texture_size) return D3DERR_INVALIDCALL;
+    const uint64_t bytes = uint64_t(width) * height * info.bytes_per_pixel;
+    if (!take_video_memory(bytes)) return D3DERR_OUTOFVIDEOMEMORY;
     Surface *created = Surface::create_plain(this, width, height, format);
+    created->hold_video_memory(bytes);
     created->count_default_pool();
     *surface = created;
   } else {
-    *surface = Surface::create_memory(this, width, height, format, pool);
+    // Memory surfaces are not bounded by the caps, as in Windows: only by the memory there is,
+    // and by a row pitch that D3DLOCKED_RECT's INT can hold.
+    Surface *created = nullptr;
+    if (HRESULT hr = Surface::create_memory(this, width, height, format, pool, &created); FAILED(hr)) return hr;
+    *surface = created;
   }
   AddRef();
   return D3D_OK;
@@ -400,6 +437,8 @@ nv_cmd_set_render_targets Device::targets_command() const {
 void Device::bind_depth_stencil(Surface *surface) {
   if (surface) surface->add_private_ref();
   if (depth_stencil_) depth_stencil_->release_private_ref();
+  // A pixel shader writing oDepth has a variant without that write for drawing with no depth buffer.
+  if ((surface == nullptr) != (depth_stencil_ == nullptr)) dirty_ |= kDirtyPipeline;
   depth_stencil_ = surface;
   dirty_ |= kDirtyTargets | kDirtyPipelineStates | kDirtyDynamic; // the depth bias scale follows the format
 }
@@ -409,7 +448,8 @@ void Device::bind_depth_stencil(Surface *surface) {
 // may not be NULL, and setting it resets the viewport and the scissor rect, as in Windows.
 HRESULT Device::SetRenderTarget(DWORD index, IDirect3DSurface9 *iface) {
   if (index >= NV_MAX_COLOR_TARGETS) return D3DERR_INVALIDCALL;
-  auto *surface = static_cast<Surface *>(iface);
+  auto *surface = known_object<Surface>(iface);
+  if (iface && !surface) return D3DERR_INVALIDCALL; // not Novem's object
   // Any level of any face of a render-target texture is a target (an AUTOGENMIPMAP one shows only
   // level 0); a surface without D3DUSAGE_RENDERTARGET is refused, as Windows does.
   if (surface && (!(surface->desc().Usage & D3DUSAGE_RENDERTARGET) || !surface->has_image())) return D3DERR_INVALIDCALL;
@@ -438,7 +478,8 @@ HRESULT Device::GetRenderTarget(DWORD index, IDirect3DSurface9 **surface) {
 }
 
 HRESULT Device::SetDepthStencilSurface(IDirect3DSurface9 *iface) {
-  auto *surface = static_cast<Surface *>(iface);
+  auto *surface = known_object<Surface>(iface);
+  if (iface && !surface) return D3DERR_INVALIDCALL; // not Novem's object
   // A depth texture's level 0 is a depth-stencil surface too.
   if (surface && (!(surface->desc().Usage & D3DUSAGE_DEPTHSTENCIL) || !surface->has_image())) return D3DERR_INVALIDCALL;
   bind_depth_stencil(surface);

@@ -88,6 +88,13 @@ public:
   HRESULT read_surface(const Surface &surface);
   // D3DPOOL_DEFAULT resources the application created and that still exist (DeviceChild).
   void count_default_pool_resource(int delta) { default_pool_resources_ += delta; }
+  // Video memory (GetAvailableTextureMem): what DEFAULT and MANAGED resources with a plugin image or
+  // buffer take of the adapter's while they exist (DeviceChild::hold_video_memory gives it back).
+  // False, taking nothing, when that much is not left: the creation answers
+  // D3DERR_OUTOFVIDEOMEMORY, as Windows does when video memory runs out.
+  bool take_video_memory(uint64_t bytes);
+  void give_video_memory(uint64_t bytes) { video_memory_used_ -= bytes; }
+  template <class Buffer, class Format> Buffer *create_buffer(UINT length, DWORD usage, Format format, D3DPOOL pool);
   // Query slots (channel.query_results indices) for occlusion and timestamp queries; false when
   // all NV_MAX_QUERIES are taken.
   bool acquire_query_slot(uint32_t &slot);
@@ -325,6 +332,7 @@ private:
   bool ff_vertex_attributes(const ff::VertexKey &key, nv_pipeline_desc &d) const;
   void flush_ff_vertex_constants();
   void flush_ff_pixel_constants();
+  // CREATE_SHADER; 0, with one line logged, when the SPIR-V does not fit one record of the ring.
   uint32_t create_shader(nv_shader_stage stage, const std::vector<uint32_t> &words);
   // The bound shaders' translations with what D3D9 applies around them (fog, alpha test, user
   // clip planes); the enabled clip planes (CLIPPLANEENABLE with CLIPPING).
@@ -355,6 +363,7 @@ private:
 
   std::atomic<ULONG> refs_{1};
   std::atomic<int> default_pool_resources_{0};
+  std::atomic<uint64_t> video_memory_used_{0};
   Direct3D9 *parent_;
   LoadedPlugin plugin_;
   D3DDEVICE_CREATION_PARAMETERS creation_;

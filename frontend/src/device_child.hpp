@@ -5,6 +5,7 @@
 #include "com.hpp"
 #include "device.hpp"
 #include "device_lock.hpp"
+#include "known_object.hpp"
 #include "log.hpp"
 #include "private_data.hpp"
 
@@ -71,6 +72,7 @@ public:
   using DeviceObject<Iface>::DeviceObject;
   ~DeviceChild() override {
     if (default_pool_) this->device_->count_default_pool_resource(-1);
+    this->device_->give_video_memory(video_bytes_);
   }
 
   // A resource the application created in D3DPOOL_DEFAULT: the device counts it until it is
@@ -79,6 +81,9 @@ public:
     default_pool_ = true;
     this->device_->count_default_pool_resource(+1);
   }
+  // The video memory the creation took for this resource (Device::take_video_memory), given back
+  // when it is destroyed.
+  void hold_video_memory(uint64_t bytes) { video_bytes_ = bytes; }
 
   HRESULT STDMETHODCALLTYPE SetPrivateData(REFGUID guid, const void *data, DWORD size, DWORD flags) override {
     DeviceLock lock(*this->device_);
@@ -106,6 +111,7 @@ protected:
 
 private:
   bool default_pool_ = false;
+  uint64_t video_bytes_ = 0;
   PrivateData private_data_;
 };
 

@@ -110,8 +110,8 @@ void Device::blit_through_scratch(ImageLevel from, nv_rect src_rect, ImageLevel 
 // Narrower than Windows: DXTn surfaces are refused.
 HRESULT Device::StretchRect(IDirect3DSurface9 *src_iface, const RECT *src_rect, IDirect3DSurface9 *dst_iface,
                             const RECT *dst_rect, D3DTEXTUREFILTERTYPE filter) {
-  auto *src = static_cast<Surface *>(src_iface);
-  auto *dst = static_cast<Surface *>(dst_iface);
+  auto *src = known_object<Surface>(src_iface);
+  auto *dst = known_object<Surface>(dst_iface);
   if (!src || !dst) return D3DERR_INVALIDCALL;
   if (filter != D3DTEXF_NONE && filter != D3DTEXF_POINT && filter != D3DTEXF_LINEAR) return D3DERR_INVALIDCALL;
   const D3DSURFACE_DESC &s = src->desc(), &d = dst->desc();
@@ -175,7 +175,7 @@ HRESULT Device::stretch_depth_stencil(const Surface &src, const RECT *src_rect, 
 // D3D9: a render target, a render-target texture level or an offscreen plain surface, in
 // D3DPOOL_DEFAULT; the rectangle (NULL: the whole surface) inside it.
 HRESULT Device::ColorFill(IDirect3DSurface9 *iface, const RECT *rect, D3DCOLOR colour) {
-  auto *surface = static_cast<Surface *>(iface);
+  auto *surface = known_object<Surface>(iface);
   if (!surface) return D3DERR_INVALIDCALL;
   const D3DSURFACE_DESC &d = surface->desc();
   const SurfaceKind kind = kind_of(*surface);
@@ -209,8 +209,8 @@ HRESULT Device::read_surface(const Surface &surface) {
 }
 
 HRESULT Device::GetRenderTargetData(IDirect3DSurface9 *src_iface, IDirect3DSurface9 *dst_iface) {
-  auto *src = static_cast<Surface *>(src_iface);
-  auto *dst = static_cast<Surface *>(dst_iface);
+  auto *src = known_object<Surface>(src_iface);
+  auto *dst = known_object<Surface>(dst_iface);
   if (!src || !dst || src == dst) return D3DERR_INVALIDCALL;
   const D3DSURFACE_DESC &s = src->desc(), &d = dst->desc();
   // A multisampled render target cannot be read (D3D9: resolve it with StretchRect first).
@@ -223,8 +223,9 @@ HRESULT Device::GetRenderTargetData(IDirect3DSurface9 *src_iface, IDirect3DSurfa
   const size_t row = size_t(s.Width) * src->format().bytes_per_pixel;
   // A level of a SYSTEMMEM texture keeps its bytes in the texture (dirty for UpdateTexture).
   if (Texture *t = dst->texture()) {
-    t->store().write(dst->layer(), dst->level(), 0, 0, s.Width, s.Height, commands().channel().readback, row);
-    return D3D_OK;
+    return t->store().write(dst->layer(), dst->level(), 0, 0, s.Width, s.Height, commands().channel().readback, row)
+               ? D3D_OK
+               : E_OUTOFMEMORY;
   }
   for (UINT y = 0; y < s.Height; ++y)
     std::memcpy(dst->memory() + size_t(y) * dst->pitch(), commands().channel().readback + y * row, row);
@@ -235,7 +236,7 @@ HRESULT Device::GetRenderTargetData(IDirect3DSurface9 *src_iface, IDirect3DSurfa
 // into front_image_; opaque black before the first). The destination is a D3DPOOL_SYSTEMMEM
 // D3DFMT_A8R8G8B8 surface the size of the front buffer (Windows: of the screen), as D3D9 asks.
 HRESULT Device::GetFrontBufferData(UINT swapchain, IDirect3DSurface9 *dst_iface) {
-  auto *dst = static_cast<Surface *>(dst_iface);
+  auto *dst = known_object<Surface>(dst_iface);
   if (swapchain != 0 || !dst) return D3DERR_INVALIDCALL;
   return read_front_buffer(*back_buffer_, front_image_, device_window_, present_parameters_, dst);
 }

@@ -16,7 +16,7 @@ namespace novem {
 // As documented for SetCursorProperties: a D3DFMT_A8R8G8B8 surface, each side a power of two
 // smaller than the display mode (the adapter's 1920x1080), the hot spot inside the image.
 HRESULT Device::SetCursorProperties(UINT hotspot_x, UINT hotspot_y, IDirect3DSurface9 *bitmap_iface) {
-  auto *bitmap = static_cast<Surface *>(bitmap_iface);
+  auto *bitmap = known_object<Surface>(bitmap_iface);
   if (!bitmap) return D3DERR_INVALIDCALL;
   const D3DSURFACE_DESC &d = bitmap->desc();
   D3DDISPLAYMODE mode{};

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <new>
 
 #include "device.hpp"
 #include "ff_key.hpp"
@@ -150,15 +151,32 @@ float float_of(DWORD bits) { return std::bit_cast<float>(bits); }
 
 } // namespace
 
+// Every buffer has a plugin buffer, whatever its pool, and takes its length of video memory; the
+// frontend's copy of its bytes is memory too. nullptr when either cannot be had.
+template <class Buffer, class Format>
+Buffer *Device::create_buffer(UINT length, DWORD usage, Format format, D3DPOOL pool) {
+  if (!take_video_memory(length)) return nullptr;
+  Buffer *created = nullptr;
+  try {
+    created = new Buffer(this, length, usage, format, pool);
+  } catch (const std::bad_alloc &) {
+    give_video_memory(length);
+    return nullptr;
+  }
+  created->hold_video_memory(length);
+  if (pool == D3DPOOL_DEFAULT) created->count_default_pool();
+  return created;
+}
+
 HRESULT Device::CreateVertexBuffer(UINT length, DWORD usage, DWORD fvf, D3DPOOL pool, IDirect3DVertexBuffer9 **buffer,
                                    HANDLE *shared_handle) {
   if (!buffer) return D3DERR_INVALIDCALL;
   *buffer = nullptr;
-  if (shared_handle || length == 0 || pool > D3DPOOL_SCRATCH || pool == D3DPOOL_SCRATCH) return D3DERR_INVALIDCALL;
+  if (shared_handle || length == 0 || DWORD(pool) >= DWORD(D3DPOOL_SCRATCH)) return D3DERR_INVALIDCALL;
   // A buffer declared with an FVF must hold at least one vertex of it, as in Windows.
   if (fvf && length < fvf_vertex_size(fvf)) return D3DERR_INVALIDCALL;
-  auto *created = new VertexBuffer(this, length, usage, fvf, pool);
-  if (pool == D3DPOOL_DEFAULT) created->count_default_pool();
+  VertexBuffer *created = create_buffer<VertexBuffer>(length, usage, fvf, pool);
+  if (!created) return D3DERR_OUTOFVIDEOMEMORY;
   *buffer = created;
   AddRef();
   return D3D_OK;
@@ -168,10 +186,10 @@ HRESULT Device::CreateIndexBuffer(UINT length, DWORD usage, D3DFORMAT format, D3
                                   IDirect3DIndexBuffer9 **buffer, HANDLE *shared_handle) {
   if (!buffer) return D3DERR_INVALIDCALL;
   *buffer = nullptr;
-  if (shared_handle || length == 0 || pool > D3DPOOL_SCRATCH || pool == D3DPOOL_SCRATCH) return D3DERR_INVALIDCALL;
+  if (shared_handle || length == 0 || DWORD(pool) >= DWORD(D3DPOOL_SCRATCH)) return D3DERR_INVALIDCALL;
   if (format != D3DFMT_INDEX16 && format != D3DFMT_INDEX32) return D3DERR_INVALIDCALL;
-  auto *created = new IndexBuffer(this, length, usage, format, pool);
-  if (pool == D3DPOOL_DEFAULT) created->count_default_pool();
+  IndexBuffer *created = create_buffer<IndexBuffer>(length, usage, format, pool);
+  if (!created) return D3DERR_OUTOFVIDEOMEMORY;
   *buffer = created;
   AddRef();
   return D3D_OK;
@@ -179,7 +197,8 @@ HRESULT Device::CreateIndexBuffer(UINT length, DWORD usage, D3DFORMAT format, D3
 
 HRESULT Device::SetStreamSource(UINT stream, IDirect3DVertexBuffer9 *iface, UINT offset, UINT stride) {
   if (stream >= state_.streams.size()) return D3DERR_INVALIDCALL;
-  auto *buffer = static_cast<VertexBuffer *>(iface);
+  auto *buffer = known_object<VertexBuffer>(iface);
+  if (iface && !buffer) return D3DERR_INVALIDCALL; // not Novem's object
   if (recording_) return recording_->record_stream_source(stream, buffer, offset, stride);
   StreamBinding &s = state_.streams[stream];
   if (buffer) buffer->add_private_ref();
@@ -246,7 +265,8 @@ bool Device::instancing(uint32_t &instances, uint16_t &instance_slots) {
 }
 
 HRESULT Device::SetIndices(IDirect3DIndexBuffer9 *iface) {
-  auto *buffer = static_cast<IndexBuffer *>(iface);
+  auto *buffer = known_object<IndexBuffer>(iface);
+  if (iface && !buffer) return D3DERR_INVALIDCALL; // not Novem's object
   if (recording_) return recording_->record_indices(buffer);
   if (buffer) buffer->add_private_ref();
   if (state_.indices) state_.indices->release_private_ref();

@@ -216,14 +216,18 @@ HRESULT Device::ProcessVertices(UINT src_start_idx, UINT dst_idx, UINT vertex_co
   // CPU (refused too: docs/d3d9-behaviour.md).
   if (!dst_buffer || !software_vertex_processing_ || state_.vertex_shader || !state_.vertex_declaration)
     return D3DERR_INVALIDCALL;
-  auto *dst = static_cast<VertexBuffer *>(dst_buffer);
+  auto *dst = known_object<VertexBuffer>(dst_buffer);
+  if (!dst) return D3DERR_INVALIDCALL; // not Novem's object
   D3DVERTEXBUFFER_DESC dst_desc;
   dst->GetDesc(&dst_desc);
   // The destination layout: the declaration given, else the FVF the buffer was created with (a
   // buffer without one needs a declaration, as the documentation says).
   std::vector<D3DVERTEXELEMENT9> dst_elements;
-  if (declaration) dst_elements = static_cast<VertexDeclaration *>(declaration)->elements();
-  else if (dst_desc.FVF) dst_elements = fvf_to_elements(dst_desc.FVF);
+  if (declaration) {
+    auto *d = known_object<VertexDeclaration>(declaration);
+    if (!d) return D3DERR_INVALIDCALL; // not Novem's object
+    dst_elements = d->elements();
+  } else if (dst_desc.FVF) dst_elements = fvf_to_elements(dst_desc.FVF);
   else return D3DERR_INVALIDCALL;
   const UINT dst_stride = declaration ? layout_stride(dst_elements) : fvf_vertex_size(dst_desc.FVF);
   const D3DVERTEXELEMENT9 *dst_position = nullptr;

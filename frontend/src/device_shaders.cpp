@@ -60,17 +60,15 @@ std::shared_ptr<const CompiledShader> Device::compile_shader(const DWORD *functi
     log_error("%s: %s cannot be translated: %s", call, parsed.program.version.name().c_str(), translation.error.c_str());
     return nullptr;
   }
-  auto *compiled = new CompiledShader{commands().new_handle(), std::move(translation.reflection), {}, {}};
+  const uint32_t handle = create_shader(pixel ? NV_STAGE_PIXEL : NV_STAGE_VERTEX, translation.spirv);
+  if (!handle) return nullptr;
+  auto *compiled = new CompiledShader{handle, std::move(translation.reflection), {}, {}};
   compiled->program = parsed.program;   // for the variants
-  const std::vector<uint32_t> &words = translation.spirv;
-  auto *args = commands().begin<nv_cmd_create_shader>(NV_OP_CREATE_SHADER, words.size() * 4);
-  *args = nv_cmd_create_shader{compiled->handle, pixel ? uint32_t(NV_STAGE_PIXEL) : uint32_t(NV_STAGE_VERTEX), uint32_t(words.size())};
-  std::memcpy(command_payload(args), words.data(), words.size() * 4);
-  commands().commit();
   // The plugin's shader lives as long as some shader object uses this translation.
   std::shared_ptr<const CompiledShader> shared(compiled, [this](const CompiledShader *c) {
     commands().push(NV_OP_DESTROY_SHADER, nv_cmd_destroy_shader{c->handle});
-    for (const auto &[key, handle] : c->variants) commands().push(NV_OP_DESTROY_SHADER, nv_cmd_destroy_shader{handle});
+    for (const auto &[key, variant] : c->variants) // a variant that could not be made is the shader itself
+      if (variant != c->handle) commands().push(NV_OP_DESTROY_SHADER, nv_cmd_destroy_shader{variant});
     delete c;
   });
   compiled_shaders_[hash] = shared;
@@ -97,7 +95,8 @@ uint32_t Device::vertex_shader_variant() {
   auto [it, inserted] = compiled.variants.try_emplace(e.pack(), 0);
   if (inserted) {
     d3d9::Translation t = d3d9::translate(compiled.program, {}, e);
-    it->second = t.ok() ? create_shader(NV_STAGE_VERTEX, t.spirv) : compiled.handle;
+    const uint32_t handle = t.ok() ? create_shader(NV_STAGE_VERTEX, t.spirv) : 0;
+    it->second = handle ? handle : compiled.handle;
     if (!t.ok()) log_error("vertex shader epilogue: %s", t.error.c_str());
   }
   return it->second;
@@ -127,13 +126,15 @@ uint32_t Device::pixel_shader_variant() {
   }
   e.clip_planes = clip_planes();
   e.depth_samplers = depth_samplers();
+  e.drop_depth = compiled.reflection.writes_depth && !depth_stencil_;
   if (!e.active()) return compiled.handle;
   auto [it, inserted] = compiled.variants.try_emplace(e.pack(), 0);
   if (inserted) {
     d3d9::Translation t = d3d9::translate(compiled.program, e);
     // The base translation succeeded, so a variant only adds the epilogue; should it fail, the
     // shader draws without it.
-    it->second = t.ok() ? create_shader(NV_STAGE_PIXEL, t.spirv) : compiled.handle;
+    const uint32_t handle = t.ok() ? create_shader(NV_STAGE_PIXEL, t.spirv) : 0;
+    it->second = handle ? handle : compiled.handle;
     if (!t.ok()) log_error("pixel shader epilogue: %s", t.error.c_str());
   }
   return it->second;
@@ -162,7 +163,8 @@ HRESULT Device::CreatePixelShader(const DWORD *function, IDirect3DPixelShader9 *
 }
 
 HRESULT Device::SetVertexShader(IDirect3DVertexShader9 *iface) {
-  auto *shader = static_cast<VertexShader *>(iface);
+  auto *shader = known_object<VertexShader>(iface);
+  if (iface && !shader) return D3DERR_INVALIDCALL; // not Novem's object
   if (recording_) return recording_->record_vertex_shader(shader);
   if (shader == state_.vertex_shader) return D3D_OK;
   if (shader) shader->add_private_ref();
@@ -182,7 +184,8 @@ HRESULT Device::GetVertexShader(IDirect3DVertexShader9 **shader) {
 }
 
 HRESULT Device::SetPixelShader(IDirect3DPixelShader9 *iface) {
-  auto *shader = static_cast<PixelShader *>(iface);
+  auto *shader = known_object<PixelShader>(iface);
+  if (iface && !shader) return D3DERR_INVALIDCALL; // not Novem's object
   if (recording_) return recording_->record_pixel_shader(shader);
   if (shader == state_.pixel_shader) return D3D_OK;
   if (shader) shader->add_private_ref();
@@ -353,7 +356,8 @@ void Device::bind_vertex_declaration(VertexDeclaration *declaration) {
 }
 
 HRESULT Device::SetVertexDeclaration(IDirect3DVertexDeclaration9 *iface) {
-  auto *declaration = static_cast<VertexDeclaration *>(iface);
+  auto *declaration = known_object<VertexDeclaration>(iface);
+  if (iface && !declaration) return D3DERR_INVALIDCALL; // not Novem's object
   if (recording_) return recording_->record_vertex_declaration(declaration, declaration ? declaration->fvf() : 0);
   bind_vertex_declaration(declaration);
   state_.fvf = declaration ? declaration->fvf() : 0;

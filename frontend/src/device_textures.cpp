@@ -49,13 +49,10 @@ uint8_t address(DWORD a) {
 
 // The Texture behind an interface Novem handed out; nullptr for none.
 Texture *as_texture(IDirect3DBaseTexture9 *iface) {
-  if (!iface) return nullptr;
-  switch (iface->GetType()) {
-  case D3DRTYPE_TEXTURE: return static_cast<Texture2D *>(static_cast<IDirect3DTexture9 *>(iface));
-  case D3DRTYPE_CUBETEXTURE: return static_cast<CubeTexture *>(static_cast<IDirect3DCubeTexture9 *>(iface));
-  case D3DRTYPE_VOLUMETEXTURE: return static_cast<VolumeTexture *>(static_cast<IDirect3DVolumeTexture9 *>(iface));
-  default: return nullptr;
-  }
+  // The three interfaces begin where IDirect3DBaseTexture9 does.
+  if (auto *t = known_object<Texture2D>(static_cast<IDirect3DTexture9 *>(iface))) return t;
+  if (auto *t = known_object<CubeTexture>(static_cast<IDirect3DCubeTexture9 *>(iface))) return t;
+  return known_object<VolumeTexture>(static_cast<IDirect3DVolumeTexture9 *>(iface));
 }
 
 } // namespace
@@ -162,7 +159,8 @@ HRESULT Device::UpdateTexture(IDirect3DBaseTexture9 *src_iface, IDirect3DBaseTex
     return D3DERR_INVALIDCALL;
   // Only the dirty boxes are copied (D3D9 allows copying more); each level sends its own.
   for (UINT layer = 0; layer < to.layers(); ++layer)
-    for (UINT i = 0; i < dst->exposed_levels(); ++i) to.update_from(from, layer, skip + i, i);
+    for (UINT i = 0; i < dst->exposed_levels(); ++i)
+      if (!to.update_from(from, layer, skip + i, i)) return E_OUTOFMEMORY;
   return D3D_OK;
 }
 
@@ -171,7 +169,7 @@ HRESULT Device::UpdateSurface(IDirect3DSurface9 *src_iface, const RECT *src_rect
   // Windows' rules: a SYSTEMMEM source and a DEFAULT destination of the same format, neither a
   // depth format, the rectangle (the whole source when NULL) inside the source and, placed at
   // dst_point, inside the destination; DXTn rectangles in whole blocks.
-  auto *src = static_cast<Surface *>(src_iface), *dst = static_cast<Surface *>(dst_iface);
+  auto *src = known_object<Surface>(src_iface), *dst = known_object<Surface>(dst_iface);
   if (!src || !dst) return D3DERR_INVALIDCALL;
   const D3DSURFACE_DESC &s = src->desc(), &d = dst->desc();
   const FormatInfo &f = src->format();
@@ -196,6 +194,7 @@ HRESULT Device::UpdateSurface(IDirect3DSurface9 *src_iface, const RECT *src_rect
   UINT pitch = 0;
   if (src->texture()) {
     bytes = src->texture()->store().bytes(src->layer(), src->level(), &pitch);
+    if (!bytes) return E_OUTOFMEMORY;
   } else {
     bytes = src->memory();
     pitch = src->pitch();
@@ -207,8 +206,9 @@ HRESULT Device::UpdateSurface(IDirect3DSurface9 *src_iface, const RECT *src_rect
                             bytes, pitch);
     return D3D_OK;
   }
-  dst->texture()->store().write(dst->layer(), dst->level(), UINT(p.x), UINT(p.y), UINT(r.right - r.left),
-                                UINT(r.bottom - r.top), bytes, pitch);
+  if (!dst->texture()->store().write(dst->layer(), dst->level(), UINT(p.x), UINT(p.y), UINT(r.right - r.left),
+                                     UINT(r.bottom - r.top), bytes, pitch))
+    return E_OUTOFMEMORY;
   return D3D_OK;
 }
 

@@ -67,6 +67,7 @@ void Query::end() {
 // restarts it); for the other types it is accepted and ignored, as DXVK does. END on an
 // OCCLUSION query that was not begun measures an empty interval (0 samples).
 HRESULT Query::Issue(DWORD flags) {
+  DeviceLock lock(*device_); // pushes to the ring other threads' calls push to
   if (flags == D3DISSUE_BEGIN) {
     if (type_ == D3DQUERYTYPE_OCCLUSION || type_ == D3DQUERYTYPE_TIMESTAMPDISJOINT) begin();
     return D3D_OK;
@@ -80,6 +81,7 @@ HRESULT Query::Issue(DWORD flags) {
 // initial (signaled) state and answers at once: an event TRUE, counts and times 0.
 HRESULT Query::GetData(void *data, DWORD size, DWORD flags) {
   if ((size && !data) || (data && size < GetDataSize()) || (flags & ~DWORD(D3DGETDATA_FLUSH))) return D3DERR_INVALIDCALL;
+  DeviceLock lock(*device_); // reads the fences and pushes one, as other threads' calls do
   CommandStream &cs = device_->commands();
   if (state_ == State::kBuilding) return S_FALSE;
   if (state_ == State::kIssued) {

@@ -26,7 +26,9 @@ struct CompiledShader {
 template <class Iface> class ShaderObject final : public DeviceObject<Iface> {
 public:
   ShaderObject(Device *device, std::vector<DWORD> tokens, std::shared_ptr<const CompiledShader> compiled)
-      : DeviceObject<Iface>(device, 1), tokens_(std::move(tokens)), compiled_(std::move(compiled)) {}
+      : DeviceObject<Iface>(device, 1), tokens_(std::move(tokens)), compiled_(std::move(compiled)) {
+    remember_vtable<ShaderObject, Iface>(this);
+  }
 
   const CompiledShader &compiled() const { return *compiled_; }
 

@@ -1,6 +1,8 @@
 #include "surface.hpp"
 
+#include <cstdint>
 #include <cstring>
+#include <exception>
 #include <utility>
 
 #include "texture.hpp"
@@ -8,7 +10,9 @@
 namespace novem {
 
 Surface::Surface(Device *device, ULONG public_refs, const D3DSURFACE_DESC &desc)
-    : DeviceChild(device, public_refs), desc_(desc), format_(format_info(desc.Format)) {}
+    : DeviceChild(device, public_refs), desc_(desc), format_(format_info(desc.Format)) {
+  remember_vtable<Surface, IDirect3DSurface9>(this);
+}
 
 Surface *Surface::create_image(Device *device, ULONG public_refs, UINT width, UINT height,
                                D3DFORMAT format, DWORD usage, D3DMULTISAMPLE_TYPE multisample, bool lockable) {
@@ -35,14 +39,23 @@ Surface *Surface::create_plain(Device *device, UINT width, UINT height, D3DFORMA
   return surface;
 }
 
-Surface *Surface::create_memory(Device *device, UINT width, UINT height, D3DFORMAT format, D3DPOOL pool) {
+HRESULT Surface::create_memory(Device *device, UINT width, UINT height, D3DFORMAT format, D3DPOOL pool, Surface **out) {
+  // Rows start 4-byte aligned, as in Windows' system-memory surfaces.
+  const uint64_t pitch = (uint64_t(width) * format_info(format).bytes_per_pixel + 3) & ~uint64_t(3);
+  if (pitch > uint64_t(INT32_MAX)) return E_OUTOFMEMORY;
+  std::vector<uint8_t> memory;
+  try {
+    memory.assign(size_t(pitch) * height, 0);
+  } catch (const std::exception &) { // bad_alloc, or length_error past what a vector can hold
+    return E_OUTOFMEMORY;
+  }
   D3DSURFACE_DESC desc{format, D3DRTYPE_SURFACE, 0, pool, D3DMULTISAMPLE_NONE, 0, width, height};
   auto *surface = new Surface(device, 1, desc);
-  // Rows start 4-byte aligned, as in Windows' system-memory surfaces.
-  surface->pitch_ = (width * surface->format_.bytes_per_pixel + 3) & ~3u;
-  surface->memory_.assign(size_t(surface->pitch_) * height, 0);
+  surface->pitch_ = UINT(pitch);
+  surface->memory_ = std::move(memory);
   surface->lockable_ = true;
-  return surface;
+  *out = surface;
+  return D3D_OK;
 }
 
 Surface *Surface::create_level(Device *device, Texture *texture, UINT layer, UINT level, const D3DSURFACE_DESC &desc) {

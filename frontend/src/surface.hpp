@@ -24,7 +24,8 @@ public:
   // render-target format, so that copies and fills can write it.
   static Surface *create_plain(Device *device, UINT width, UINT height, D3DFORMAT format);
   // Bytes in memory: D3DPOOL_SYSTEMMEM or D3DPOOL_SCRATCH.
-  static Surface *create_memory(Device *device, UINT width, UINT height, D3DFORMAT format, D3DPOOL pool);
+  // E_OUTOFMEMORY when its bytes cannot be had.
+  static HRESULT create_memory(Device *device, UINT width, UINT height, D3DFORMAT format, D3DPOOL pool, Surface **out);
   // A level of a texture (GetSurfaceLevel) or of a cube face (GetCubeMapSurface, layer = face): no
   // reference of its own (AddRef and Release count on the texture, which deletes it), locks go to
   // the texture's level.

@@ -40,7 +40,7 @@ HRESULT SwapChain::Present(const RECT *src_rect, const RECT *dst_rect, HWND dst_
 HRESULT SwapChain::GetFrontBufferData(IDirect3DSurface9 *dst_surface) {
   if (!additional()) return device_->GetFrontBufferData(0, dst_surface);
   DeviceLock lock(*device_);
-  return device_->read_front_buffer(*back_buffer_, front_image_, window_, parameters_, static_cast<Surface *>(dst_surface));
+  return device_->read_front_buffer(*back_buffer_, front_image_, window_, parameters_, known_object<Surface>(dst_surface));
 }
 
 // One back buffer is kept whatever BackBufferCount says (presentation copies it, never flips).

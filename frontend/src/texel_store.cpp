@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 #include "device.hpp"
 
@@ -35,14 +36,7 @@ TexelStore::TexelStore(Device *device, D3DFORMAT format, nv_image_type type, UIN
       depth_(type == NV_IMAGE_TYPE_3D ? depth : 1), levels_(levels), layers_(type == NV_IMAGE_TYPE_CUBE ? 6 : 1),
       dynamic_(pool == D3DPOOL_DEFAULT && (usage & D3DUSAGE_DYNAMIC)) {
   subresources_.resize(size_t(layers_) * levels_);
-  for (UINT layer = 0; layer < layers_; ++layer)
-    for (UINT i = 0; i < levels_; ++i) {
-      Level &l = level(layer, i);
-      // A row of blocks for DXTn; other rows start 4-byte aligned, as Windows lays textures out.
-      l.pitch = UINT(format_.row_bytes(this->width(i)));
-      if (format_.block == 1) l.pitch = (l.pitch + 3) & ~3u;
-      l.slice_pitch = l.pitch * format_.block_rows(this->height(i));
-    }
+  size_ = layout(format_, width_, height_, depth_, levels_, layers_, subresources_.data());
   if (pool == D3DPOOL_SYSTEMMEM || pool == D3DPOOL_SCRATCH) {
     // A new texture is dirty all over: the first UpdateTexture from it copies every level.
     for (UINT layer = 0; layer < layers_; ++layer)
@@ -56,6 +50,31 @@ TexelStore::TexelStore(Device *device, D3DFORMAT format, nv_image_type type, UIN
     device->commands().push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{image_, uint32_t(format_.storage), width_, height_,
                                                                     nv_usage, levels_, uint32_t(type_), depth_});
   }
+}
+
+size_t TexelStore::layout(const FormatInfo &format, UINT width, UINT height, UINT depth, UINT levels, UINT layers,
+                          Level *out) {
+  size_t size = 0;
+  for (UINT layer = 0; layer < layers; ++layer) {
+    for (UINT i = 0; i < levels; ++i) {
+      Level l;
+      // A row of blocks for DXTn; other rows start 4-byte aligned, as Windows lays textures out.
+      // Texture::check bounds the size by the caps, so a pitch fits its 32 bits.
+      l.pitch = UINT(format.row_bytes(std::max(width >> i, 1u)));
+      if (format.block == 1) l.pitch = (l.pitch + 3) & ~3u;
+      l.slice_pitch = size_t(l.pitch) * format.block_rows(std::max(height >> i, 1u));
+      l.offset = size;
+      size += l.slice_pitch * std::max(depth >> i, 1u);
+      if (out) out[size_t(layer) * levels + i] = l;
+    }
+    size = (size + 15) & ~size_t(15); // Windows starts each cube face 16-byte aligned
+  }
+  return size;
+}
+
+size_t TexelStore::memory_size(D3DFORMAT format, nv_image_type type, UINT width, UINT height, UINT depth, UINT levels) {
+  return layout(format_info(format), width, height, type == NV_IMAGE_TYPE_3D ? depth : 1, levels,
+                type == NV_IMAGE_TYPE_CUBE ? 6 : 1, nullptr);
 }
 
 TexelStore::~TexelStore() {
@@ -89,10 +108,10 @@ HRESULT TexelStore::lock(UINT layer, UINT i, const D3DBOX *box, DWORD flags, voi
   }
   // DXTn boxes are whole 4x4 blocks (an edge may stop at the level's edge), as in Windows.
   if (!block_aligned(b, i)) return D3DERR_INVALIDCALL;
-  allocate(l, i);
+  if (!allocate()) return E_OUTOFMEMORY;
   *row_pitch = INT(l.pitch);
   if (slice_pitch) *slice_pitch = INT(l.slice_pitch);
-  *bits = l.bytes.data() + size_t(b.Front) * l.slice_pitch + size_t(b.Top / format_.block) * l.pitch +
+  *bits = data(l) + size_t(b.Front) * l.slice_pitch + size_t(b.Top / format_.block) * l.pitch +
           size_t(b.Left / format_.block) * format_.bytes_per_pixel;
   l.locked = true;
   // READONLY writes nothing; NO_DIRTY_UPDATE leaves the box out of the dirty one (D3D9 keeps such
@@ -134,50 +153,57 @@ void TexelStore::add_dirty(UINT layer, const D3DBOX *box) {
     scale(b.Top, b.Bottom, i, height(i), s.Top, s.Bottom);
     scale(b.Front, b.Back, i, depth(i), s.Front, s.Back);
     grow_to_blocks(s, i);
-    if (!l.bytes.empty()) unite(l.dirty, s);
+    if (!bytes_.empty()) unite(l.dirty, s);
     if (!l.locked) send_dirty(layer, i);
   }
 }
 
-void TexelStore::allocate(Level &l, UINT i) {
-  if (l.bytes.empty()) l.bytes.assign(size_t(l.slice_pitch) * depth(i), 0);
+bool TexelStore::allocate() {
+  if (!bytes_.empty()) return true;
+  try {
+    bytes_.assign(size_, 0);
+  } catch (const std::bad_alloc &) {
+    return false;
+  }
+  return true;
 }
 
-void TexelStore::write(UINT layer, UINT i, UINT x, UINT y, UINT width, UINT height, const uint8_t *src,
+bool TexelStore::write(UINT layer, UINT i, UINT x, UINT y, UINT width, UINT height, const uint8_t *src,
                        size_t src_pitch) {
   Level &l = level(layer, i);
-  allocate(l, i);
+  if (!allocate()) return false;
   const size_t row = format_.row_bytes(width);
   for (UINT r = 0; r < format_.block_rows(height); ++r)
-    std::memcpy(l.bytes.data() + size_t(y / format_.block + r) * l.pitch + size_t(x / format_.block) * format_.bytes_per_pixel,
+    std::memcpy(data(l) + size_t(y / format_.block + r) * l.pitch + size_t(x / format_.block) * format_.bytes_per_pixel,
                 src + r * src_pitch, row);
   unite(l.dirty, D3DBOX{x, y, x + width, y + height, 0, 1});
   if (!l.locked) send_dirty(layer, i);
+  return true;
 }
 
 const uint8_t *TexelStore::bytes(UINT layer, UINT i, UINT *pitch) {
   Level &l = level(layer, i);
-  allocate(l, i);
+  if (!allocate()) return nullptr;
   *pitch = l.pitch;
-  return l.bytes.data();
+  return data(l);
 }
 
-void TexelStore::update_from(TexelStore &src, UINT layer, UINT src_level, UINT dst_level) {
+bool TexelStore::update_from(TexelStore &src, UINT layer, UINT src_level, UINT dst_level) {
   Level &from = src.level(layer, src_level), &to = level(layer, dst_level);
   const D3DBOX b = from.dirty;
+  if (empty(b)) return true;
+  if (!src.allocate() || !allocate()) return false;
   from.dirty = D3DBOX{0, 0, 0, 0, 0, 0};
-  if (empty(b)) return;
-  src.allocate(from, src_level);
-  allocate(to, dst_level);
   const size_t row = format_.row_bytes(b.Right - b.Left);
   for (UINT z = b.Front; z < b.Back; ++z)
     for (UINT y = b.Top / format_.block; y < format_.block_rows(b.Bottom); ++y) {
       const size_t offset = size_t(b.Left / format_.block) * format_.bytes_per_pixel;
-      std::memcpy(to.bytes.data() + size_t(z) * to.slice_pitch + size_t(y) * to.pitch + offset,
-                  from.bytes.data() + size_t(z) * from.slice_pitch + size_t(y) * from.pitch + offset, row);
+      std::memcpy(data(to) + size_t(z) * to.slice_pitch + size_t(y) * to.pitch + offset,
+                  src.data(from) + size_t(z) * from.slice_pitch + size_t(y) * from.pitch + offset, row);
     }
   unite(to.dirty, b);
   if (!to.locked) send_dirty(layer, dst_level);
+  return true;
 }
 
 void TexelStore::send_dirty(UINT layer, UINT i) {
@@ -187,10 +213,10 @@ void TexelStore::send_dirty(UINT layer, UINT i) {
   const uint32_t flags = l.update_flags;
   l.dirty = D3DBOX{0, 0, 0, 0, 0, 0};
   l.update_flags = 0;
-  if (empty(b) || l.bytes.empty()) return;
+  if (empty(b) || bytes_.empty()) return;
   // A volume goes slice by slice (UPDATE_IMAGE's layer is the z slice); a cube face is the layer.
   for (UINT z = b.Front; z < b.Back; ++z) {
-    const uint8_t *first = l.bytes.data() + size_t(z) * l.slice_pitch + size_t(b.Top / format_.block) * l.pitch +
+    const uint8_t *first = data(l) + size_t(z) * l.slice_pitch + size_t(b.Top / format_.block) * l.pitch +
                            size_t(b.Left / format_.block) * format_.bytes_per_pixel;
     device_->commands().update_image(image_, format_.storage, i, type_ == NV_IMAGE_TYPE_3D ? z : layer, b.Left, b.Top,
                                      b.Right - b.Left, b.Bottom - b.Top, first, l.pitch, flags);

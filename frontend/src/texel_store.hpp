@@ -1,8 +1,14 @@
-// The texels of a texture of any kind (2D, cube, volume), kept in the frontend level by level
-// like a buffer's shadow: a lock hands out a pointer into a level's bytes and the unlock sends the
+// The texels of a texture of any kind (2D, cube, volume), kept in the frontend like a buffer's
+// shadow: a lock hands out a pointer into a level's bytes and the unlock sends the
 // dirty box to the plugin's image (UPDATE_IMAGE; one record set per face, or per z slice of a
 // volume), so a lock never waits for the GPU. DEFAULT and MANAGED textures have a plugin image;
 // SYSTEMMEM and SCRATCH ones are bytes only. Boxes are in texels; DXTn boxes are whole 4x4 blocks.
+//
+// Every level of every layer lives in one allocation laid out as Windows lays out a texture's
+// memory: layer by layer (cube faces in D3DCUBEMAP_FACES order), each layer's levels largest first,
+// each level right after the one before it (rows 4-byte aligned, DXTn rows a row of blocks).
+// Programs rely on it: they write a whole mip chain through level 0's pointer, or compute a level's
+// pointer from the one before it.
 #pragma once
 
 #include <algorithm>
@@ -34,8 +40,9 @@ public:
   UINT height(UINT level) const { return std::max(height_ >> level, 1u); }
   UINT depth(UINT level) const { return std::max(depth_ >> level, 1u); }
 
-  // Locks box (nullptr: the whole level) of a level of a layer. D3D_OK, or D3DERR_INVALIDCALL for
-  // a box outside the level, not block-aligned, or a level already locked.
+  // Locks box (nullptr: the whole level) of a level of a layer. D3D_OK, D3DERR_INVALIDCALL for a
+  // box outside the level, not block-aligned, or a level already locked, or E_OUTOFMEMORY when
+  // the texture's bytes cannot be allocated.
   HRESULT lock(UINT layer, UINT level, const D3DBOX *box, DWORD flags, void **bits, INT *row_pitch, INT *slice_pitch);
   HRESULT unlock(UINT layer, UINT level);
   // Marks box of level 0 (nullptr: all of it) dirty in every level of layer, scaled per level,
@@ -43,8 +50,10 @@ public:
   void add_dirty(UINT layer, const D3DBOX *box);
   // UpdateSurface: writes a block-aligned rectangle (rows src_pitch bytes apart, in the format's
   // layout) at (x, y) of a level, marks it dirty and sends it.
-  void write(UINT layer, UINT level, UINT x, UINT y, UINT width, UINT height, const uint8_t *src, size_t src_pitch);
-  // The bytes of a level (allocated, zero, if never locked) and their row pitch.
+  // False, writing nothing, when the texture's bytes cannot be allocated.
+  bool write(UINT layer, UINT level, UINT x, UINT y, UINT width, UINT height, const uint8_t *src, size_t src_pitch);
+  // The bytes of a level (allocated, zero, if never locked) and their row pitch; nullptr when
+  // they cannot be allocated.
   const uint8_t *bytes(UINT layer, UINT level, UINT *pitch);
   // D3DUSAGE_AUTOGENMIPMAP: after level 0 of a layer is sent, the plugin regenerates the levels
   // below it with `filter` (nv_filter).
@@ -54,21 +63,32 @@ public:
   void generate_mips();
   // UpdateTexture: copies the dirty box of level src_level of src's layer into level dst_level
   // (the same size) of this store's layer, sends it to the image, and forgets src's dirty box.
-  void update_from(TexelStore &src, UINT layer, UINT src_level, UINT dst_level);
+  // False, copying nothing, when either store's bytes cannot be allocated.
+  bool update_from(TexelStore &src, UINT layer, UINT src_level, UINT dst_level);
+  // Bytes of every level of every layer: what the texture's memory is, allocated or not.
+  size_t size() const { return size_; }
+  // size() of a texture of these dimensions, before it exists (its video memory).
+  static size_t memory_size(D3DFORMAT format, nv_image_type type, UINT width, UINT height, UINT depth, UINT levels);
 
 private:
   struct Level {
-    UINT pitch = 0, slice_pitch = 0;
-    std::vector<uint8_t> bytes; // allocated on the first lock
+    size_t offset = 0; // from the start of bytes_
+    UINT pitch = 0;
+    size_t slice_pitch = 0;
     bool locked = false;
     D3DBOX dirty{0, 0, 0, 0, 0, 0}; // empty: nothing to send
     uint32_t update_flags = 0;      // nv_update_flags of the next send (a dynamic texture's lock)
   };
   Level &level(UINT layer, UINT level) { return subresources_[layer * levels_ + level]; }
+  // Lays out levels of layers (out: layers * levels entries, or nullptr); returns the bytes.
+  static size_t layout(const FormatInfo &format, UINT width, UINT height, UINT depth, UINT levels, UINT layers,
+                       Level *out);
   bool block_aligned(const D3DBOX &b, UINT level) const;
   void grow_to_blocks(D3DBOX &b, UINT level) const;
   void send_dirty(UINT layer, UINT level);
-  void allocate(Level &l, UINT level);
+  // Allocates bytes_ (zero) on first use; false when it cannot be had.
+  bool allocate();
+  uint8_t *data(const Level &l) { return bytes_.data() + l.offset; }
 
   Device *device_;
   FormatInfo format_;
@@ -80,6 +100,8 @@ private:
   uint32_t autogen_filter_ = NV_FILTER_LINEAR;
   // Stores without an image (SYSTEMMEM, SCRATCH) keep their dirty boxes for UpdateTexture.
   std::vector<Level> subresources_; // layer-major
+  size_t size_ = 0;
+  std::vector<uint8_t> bytes_; // every level, as subresources_ lays them out; empty until first used
 };
 
 } // namespace novem

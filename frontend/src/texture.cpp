@@ -18,7 +18,7 @@ UINT full_chain(UINT width, UINT height, UINT depth) {
 
 HRESULT Texture::check(Device *device, UINT width, UINT height, UINT depth, UINT &levels, DWORD usage,
                        D3DFORMAT format, D3DPOOL pool) {
-  if (width == 0 || height == 0 || depth == 0 || pool > D3DPOOL_SCRATCH) return D3DERR_INVALIDCALL;
+  if (width == 0 || height == 0 || depth == 0 || DWORD(pool) > DWORD(D3DPOOL_SCRATCH)) return D3DERR_INVALIDCALL;
   const nv_adapter_info &adapter = device->adapter();
   if (std::max({width, height, depth}) > adapter.max_texture_size) return D3DERR_INVALIDCALL;
   FormatInfo info = format_info(format);
@@ -150,7 +150,10 @@ HRESULT Texture2D::create(Device *device, UINT width, UINT height, UINT levels, 
   const HRESULT hr = (usage & D3DUSAGE_DEPTHSTENCIL) ? check_depth(device, width, height, levels, usage, format, pool)
                                                      : check(device, width, height, 1, levels, usage, format, pool);
   if (FAILED(hr)) return hr;
+  const uint64_t bytes = video_bytes(pool, format, NV_IMAGE_TYPE_2D, width, height, 1, levels);
+  if (!device->take_video_memory(bytes)) return D3DERR_OUTOFVIDEOMEMORY;
   *out = new Texture2D(device, width, height, levels, usage, format, pool);
+  (*out)->hold_video_memory(bytes);
   return D3D_OK;
 }
 

@@ -40,6 +40,13 @@ public:
   // levels 0 becomes the full chain.
   static HRESULT check(Device *device, UINT width, UINT height, UINT depth, UINT &levels, DWORD usage,
                        D3DFORMAT format, D3DPOOL pool);
+  // The video memory a texture's image takes (Device::take_video_memory): its bytes, in DEFAULT and
+  // MANAGED, which have a plugin image; 0 in SYSTEMMEM and SCRATCH.
+  static uint64_t video_bytes(D3DPOOL pool, D3DFORMAT format, nv_image_type type, UINT width, UINT height, UINT depth,
+                              UINT levels) {
+    if (pool != D3DPOOL_DEFAULT && pool != D3DPOOL_MANAGED) return 0;
+    return TexelStore::memory_size(format, type, width, height, depth, levels);
+  }
   // The levels the application sees: one for an AUTOGENMIPMAP texture (the plugin makes the rest).
   UINT exposed_levels() const { return autogen_ ? 1 : levels(); }
 
@@ -129,7 +136,9 @@ public:
 
 private:
   Texture2D(Device *device, UINT width, UINT height, UINT levels, DWORD usage, D3DFORMAT format, D3DPOOL pool)
-      : TextureObject(device, NV_IMAGE_TYPE_2D, width, height, 1, levels, usage, format, pool) {}
+      : TextureObject(device, NV_IMAGE_TYPE_2D, width, height, 1, levels, usage, format, pool) {
+    remember_vtable<Texture2D, IDirect3DTexture9>(this);
+  }
 };
 
 } // namespace novem

@@ -19,7 +19,9 @@ D3DVERTEXELEMENT9 element(WORD offset, BYTE type, BYTE usage, BYTE index) {
 } // namespace
 
 VertexDeclaration::VertexDeclaration(Device *device, ULONG public_refs, std::vector<D3DVERTEXELEMENT9> elements, DWORD fvf)
-    : DeviceObject(device, public_refs), elements_(std::move(elements)), fvf_(fvf) {}
+    : DeviceObject(device, public_refs), elements_(std::move(elements)), fvf_(fvf) {
+  remember_vtable<VertexDeclaration, IDirect3DVertexDeclaration9>(this);
+}
 
 const D3DVERTEXELEMENT9 *VertexDeclaration::find(BYTE usage, BYTE usage_index) const {
   for (const auto &e : elements_)

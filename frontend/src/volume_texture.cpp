@@ -31,14 +31,19 @@ HRESULT VolumeTexture::create(Device *device, UINT width, UINT height, UINT dept
   // DXTn volumes are not implemented (neither plugin lays out 3D block images yet).
   if (format_info(format).block != 1) return D3DERR_INVALIDCALL;
   if (HRESULT hr = check(device, width, height, depth, levels, usage, format, pool); FAILED(hr)) return hr;
+  const uint64_t bytes = video_bytes(pool, format, NV_IMAGE_TYPE_3D, width, height, depth, levels);
+  if (!device->take_video_memory(bytes)) return D3DERR_OUTOFVIDEOMEMORY;
   *out = new VolumeTexture(device, width, height, depth, levels, usage, format, pool);
+  (*out)->hold_video_memory(bytes);
   return D3D_OK;
 }
 
 VolumeTexture::VolumeTexture(Device *device, UINT width, UINT height, UINT depth, UINT levels, DWORD usage,
                              D3DFORMAT format, D3DPOOL pool)
     : TextureObject(device, NV_IMAGE_TYPE_3D, width, height, depth, levels, usage, format, pool),
-      volumes_(levels, nullptr) {}
+      volumes_(levels, nullptr) {
+  remember_vtable<VolumeTexture, IDirect3DVolumeTexture9>(this);
+}
 
 VolumeTexture::~VolumeTexture() {
   for (Volume *v : volumes_) delete v;

@@ -13,13 +13,8 @@
 #include "gl_executor.hpp"
 #include "gl_formats.hpp"
 #include "novem/backend.h"
+#include "novem/device_thread.hpp"
 #include "novem/worker.hpp"
-
-struct nv_device {
-  explicit nv_device(nv_channel &c) : channel(c) {}
-  nv_channel &channel;
-  std::thread thread;
-};
 
 namespace {
 
@@ -149,15 +144,11 @@ nv_device *create_device(const nv_device_desc *desc, nv_channel *channel, char *
     set_error(error, error_size, failure);
     return nullptr;
   }
+  novem::stop_at_exit(*device);
   return device;
 }
 
-void destroy_device(nv_device *device) {
-  if (!device) return;
-  device->channel.ring.stop(); // the worker executes what is queued, waits for the GPU, returns
-  device->thread.join();
-  delete device;
-}
+void destroy_device(nv_device *device) { novem::destroy_device_thread(device); }
 
 constexpr nv_plugin plugin = {NV_BACKEND_ABI_VERSION, "opengl", probe, create_device, destroy_device};
 

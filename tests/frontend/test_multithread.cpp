@@ -3,6 +3,7 @@
 // reads back is defined; without the device's lock the shared containers (lights, the FVF
 // declarations, the command ring) are corrupted and the checks or the sanitizers fail.
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -111,7 +112,75 @@ void run_threads(const char *backend_name) {
   CHECK(d3d->Release() == 0);
 }
 
+// One thread creates, issues and polls event queries (GetData with FLUSH) while another draws
+// with DrawPrimitiveUP: Issue and GetData push to the ring the draws push to, under the device's
+// lock, and every query completes. Returns the queries that never did (a wait of 20 s each
+// stands for never: a lost fence leaves GetData at S_FALSE for good). The drawer draws up to 64
+// draws per query, so that a software rasteriser is not buried under draws queued ahead of it.
+int queries_beside_draws(IDirect3DDevice9 *device, int queries) {
+  std::atomic<bool> done{false};
+  std::atomic<int> budget{0};
+  std::thread drawer([&] {
+    const Vertex v[3] = {{0, 0, 0.5f, 1, 0xff00ff00}, {8, 0, 0.5f, 1, 0xff00ff00}, {0, 8, 0.5f, 1, 0xff00ff00}};
+    while (!done.load()) {
+      if (budget.load() <= 0) {
+        std::this_thread::yield();
+        continue;
+      }
+      --budget;
+      device->DrawPrimitiveUP(D3DPT_TRIANGLELIST, 1, v, sizeof(Vertex));
+    }
+  });
+  int never = 0;
+  for (int n = 0; n < queries; ++n) {
+    budget += 64;
+    IDirect3DQuery9 *query = nullptr;
+    if (device->CreateQuery(D3DQUERYTYPE_EVENT, &query) != D3D_OK) {
+      ++never;
+      continue;
+    }
+    query->Issue(D3DISSUE_END);
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    HRESULT hr;
+    while ((hr = query->GetData(nullptr, 0, D3DGETDATA_FLUSH)) == S_FALSE && std::chrono::steady_clock::now() < give_up)
+      std::this_thread::yield();
+    never += hr == S_OK ? 0 : 1;
+    query->Release();
+  }
+  done = true;
+  drawer.join();
+  return never;
+}
+
+void run_queries(const char *backend_name) {
+  Backend backend(backend_name);
+  IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
+  REQUIRE(d3d);
+  D3DPRESENT_PARAMETERS pp = headless();
+  IDirect3DDevice9 *device = nullptr;
+  if (d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING | D3DCREATE_MULTITHREADED, &pp,
+                        &device) != D3D_OK) {
+    d3d->Release();
+    WARN(std::string(backend_name) + " cannot start here");
+    return;
+  }
+  REQUIRE(device->SetFVF(D3DFVF_XYZRHW | D3DFVF_DIFFUSE) == D3D_OK);
+  CHECK(queries_beside_draws(device, std::string(backend_name) == "null" ? 1000 : 100) == 0);
+  CHECK(device->Release() == 0);
+  CHECK(d3d->Release() == 0);
+}
+
 } // namespace
+
+TEST_CASE("D3DCREATE_MULTITHREADED: event queries beside draws on the null plugin", "[api][multithread][query]") {
+  run_queries("null");
+}
+
+TEST_CASE("D3DCREATE_MULTITHREADED: event queries beside draws on Vulkan and OpenGL",
+          "[api][multithread][query][backends]") {
+  run_queries("vulkan");
+  run_queries("opengl");
+}
 
 TEST_CASE("D3DCREATE_MULTITHREADED: concurrent calls on the null plugin", "[api][multithread]") {
   run_threads("null");

@@ -536,6 +536,35 @@ TEST_CASE("scene: ps_2_0 oDepth replaces the interpolated depth", "[scene][cover
   }
 }
 
+// Without a depth-stencil surface the depth a pixel shader writes goes nowhere (the frontend draws
+// a variant without the write: lavapipe crashes on a depth write with no depth attachment); bound
+// again, the same shader writes depth.
+TEST_CASE("scene: ps_2_0 oDepth with no depth-stencil surface bound draws its colour", "[scene][coverage][shader]") {
+  auto images = render_all("coverage_odepth_no_depth", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlack, 1.0f, 0));
+    HR(dev->SetRenderState(D3DRS_ZENABLE, D3DZB_TRUE));
+    IDirect3DPixelShader9 *ps = nullptr;
+    HR(dev->CreatePixelShader(shader("ps20_odepth").data(), &ps)); // writes depth 0.25
+    HR(dev->SetPixelShader(ps));
+    tl_quad(dev, 0, 0, 64, 32, kRed, 0.75f);
+    IDirect3DSurface9 *ds = nullptr;
+    HR(dev->CreateDepthStencilSurface(64, 64, D3DFMT_D24S8, D3DMULTISAMPLE_NONE, 0, FALSE, &ds, nullptr));
+    HR(dev->SetDepthStencilSurface(ds));
+    HR(dev->Clear(0, nullptr, D3DCLEAR_ZBUFFER, 0, 1.0f, 0));
+    tl_quad(dev, 0, 32, 64, 64, kRed, 0.75f);
+    HR(dev->SetPixelShader(nullptr));
+    tl_quad(dev, 0, 32, 32, 64, kGreen, 0.5f); // behind 0.25: hidden
+    HR(dev->SetDepthStencilSurface(nullptr));
+    CHECK(ds->Release() == 0);
+    CHECK(ps->Release() == 0);
+  }, 0);
+  for (const auto &r : images) {
+    probe(r, 32, 16, kRed, 0);
+    probe(r, 16, 48, kRed, 0);
+    probe(r, 48, 48, kRed, 0);
+  }
+}
+
 TEST_CASE("scene: ps_3_0 rep over i0 and if b0 set with SetPixelShaderConstantI and B", "[scene][coverage][shader]") {
   auto images = render_all("coverage_ps30_bool_int", SceneSetup{}, [](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlack, 1.0f, 0));

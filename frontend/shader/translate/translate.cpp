@@ -1286,7 +1286,7 @@ void Translator::emit_epilogue_function() {
   }
 
   Id depth_var = 0;
-  if (!vs_ && written_.count(reg_key(RegType::DepthOut, 0))) {
+  if (!vs_ && written_.count(reg_key(RegType::DepthOut, 0)) && !epilogue_.drop_depth) {
     depth_var = b_.variable(StorageClass::Output, t_f_, "oDepth");
     b_.decorate_builtin(depth_var, BuiltIn::FragDepth);
     refl_.writes_depth = true;

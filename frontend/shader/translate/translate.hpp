@@ -75,10 +75,13 @@ struct PixelEpilogue {
   // image, the reference is the coordinate's z (divided by w with texldp, clamped to [0, 1]) and
   // every channel of the result is the comparison (1: reference <= stored depth).
   uint16_t depth_samplers = 0;
-  bool active() const { return (alpha_func && alpha_func != 8) || fog || clip_planes || depth_samplers; }
+  // No depth buffer is bound: oDepth is not written. Nothing would keep it, and lavapipe crashes
+  // on a pipeline whose fragment shader writes depth without a depth attachment.
+  uint8_t drop_depth = 0;
+  bool active() const { return (alpha_func && alpha_func != 8) || fog || clip_planes || depth_samplers || drop_depth; }
   uint32_t pack() const {
     return uint32_t(alpha_func) | uint32_t(fog) << 4 | uint32_t(fog_w) << 7 | uint32_t(fog_input) << 8 |
-           uint32_t(clip_planes) << 9 | uint32_t(depth_samplers) << 16;
+           uint32_t(clip_planes) << 9 | uint32_t(drop_depth) << 15 | uint32_t(depth_samplers) << 16;
   }
 };
 

@@ -9,17 +9,12 @@
 #include <thread>
 
 #include "novem/backend.h"
+#include "novem/device_thread.hpp"
 #include "vk_adapter.hpp"
 #include "vk_device.hpp"
 #include "vk_executor.hpp"
 #include "vk_instance.hpp"
 #include "vk_options.hpp"
-
-struct nv_device {
-  explicit nv_device(nv_channel &c) : channel(c) {}
-  nv_channel &channel;
-  std::thread thread;
-};
 
 namespace {
 
@@ -81,15 +76,11 @@ nv_device *create_device(const nv_device_desc *desc, nv_channel *channel, char *
     write_error(error, error_size, failure);
     return nullptr;
   }
+  novem::stop_at_exit(*dev);
   return device.release();
 }
 
-void destroy_device(nv_device *device) {
-  if (!device) return;
-  device->channel.ring.stop();
-  device->thread.join();
-  delete device;
-}
+void destroy_device(nv_device *device) { novem::destroy_device_thread(device); }
 
 constexpr nv_plugin plugin = {NV_BACKEND_ABI_VERSION, "vulkan", probe, create_device, destroy_device};
 

@@ -1,0 +1,102 @@
+// Sizes past the caps or past what memory holds, and the command ring's size: each is an answer
+// (D3DERR_INVALIDCALL, D3DERR_OUTOFVIDEOMEMORY, E_OUTOFMEMORY, one logged line), never an
+// exception out of a COM method, an abort, a hang or a resource that silently does not exist.
+#include <string>
+
+#include "api_fixture.hpp"
+
+using namespace api_fixture;
+
+namespace {
+
+struct Vertex {
+  float x, y, z, rhw;
+  D3DCOLOR color;
+};
+
+} // namespace
+
+TEST_CASE("limits: surfaces and back buffers larger than the caps are refused", "[api][limits]") {
+  NullDevice d;
+  D3DCAPS9 caps;
+  REQUIRE(d.device->GetDeviceCaps(&caps) == D3D_OK);
+  const UINT big = caps.MaxTextureWidth * 4;
+  IDirect3DSurface9 *s = reinterpret_cast<IDirect3DSurface9 *>(0x1);
+  CHECK(d.device->CreateRenderTarget(big, 64, D3DFMT_A8R8G8B8, D3DMULTISAMPLE_NONE, 0, FALSE, &s, nullptr) ==
+        D3DERR_INVALIDCALL);
+  CHECK(s == nullptr);
+  CHECK(d.device->CreateDepthStencilSurface(64, big, D3DFMT_D24S8, D3DMULTISAMPLE_NONE, 0, FALSE, &s, nullptr) ==
+        D3DERR_INVALIDCALL);
+  CHECK(d.device->CreateOffscreenPlainSurface(big, big, D3DFMT_A8R8G8B8, D3DPOOL_DEFAULT, &s, nullptr) ==
+        D3DERR_INVALIDCALL);
+  // Memory surfaces are bounded by memory, not the caps; a row pitch past 32 bits is no memory.
+  HRESULT hr = d.device->CreateOffscreenPlainSurface(0xFFFFFFFF, 0xFFFFFFFF, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM, &s,
+                                                     nullptr);
+  CHECK(hr == E_OUTOFMEMORY);
+  CHECK(s == nullptr);
+  CHECK(d.device->CreateOffscreenPlainSurface(0x10000000, 0x10000000, D3DFMT_A8R8G8B8, D3DPOOL_SCRATCH, &s, nullptr) ==
+        E_OUTOFMEMORY);
+  CHECK(d.device->CreateOffscreenPlainSurface(64, 64, D3DFMT_A8R8G8B8, D3DPOOL(0xFFFFFFFF), &s, nullptr) ==
+        D3DERR_INVALIDCALL);
+  IDirect3DTexture9 *t = nullptr;
+  CHECK(d.device->CreateTexture(64, 64, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL(0xFFFFFFFF), &t, nullptr) == D3DERR_INVALIDCALL);
+
+  D3DPRESENT_PARAMETERS pp = headless(big, 64);
+  CHECK(d.device->Reset(&pp) == D3DERR_INVALIDCALL);
+  IDirect3DDevice9 *other = nullptr;
+  pp = headless(64, big);
+  CHECK(d.d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &other) ==
+        D3DERR_INVALIDCALL);
+  CHECK(other == nullptr);
+}
+
+TEST_CASE("limits: video memory is taken by resources and given back", "[api][limits]") {
+  NullDevice d;
+  const UINT start = d.device->GetAvailableTextureMem();
+  REQUIRE(start > (64u << 20));
+  IDirect3DVertexBuffer9 *vb = nullptr;
+  // A buffer larger than all the video memory there is: refused, not made.
+  CHECK(d.device->CreateVertexBuffer(0xFFFFFFFF, 0, 0, D3DPOOL_DEFAULT, &vb, nullptr) == D3DERR_OUTOFVIDEOMEMORY);
+  CHECK(vb == nullptr);
+  IDirect3DIndexBuffer9 *ib = nullptr;
+  CHECK(d.device->CreateIndexBuffer(0xFFFFFFF0, 0, D3DFMT_INDEX16, D3DPOOL_MANAGED, &ib, nullptr) ==
+        D3DERR_OUTOFVIDEOMEMORY);
+  CHECK(ib == nullptr);
+  CHECK(d.device->CreateVertexBuffer(64, 0, 0, D3DPOOL(0xFFFFFFFF), &vb, nullptr) == D3DERR_INVALIDCALL);
+
+  IDirect3DTexture9 *rt = nullptr;
+  REQUIRE(d.device->CreateTexture(1024, 1024, 1, D3DUSAGE_RENDERTARGET, D3DFMT_A8R8G8B8, D3DPOOL_DEFAULT, &rt, nullptr) ==
+          D3D_OK);
+  REQUIRE(d.device->CreateVertexBuffer(8u << 20, 0, 0, D3DPOOL_DEFAULT, &vb, nullptr) == D3D_OK);
+  CHECK(d.device->GetAvailableTextureMem() == start - (12u << 20));
+  // SYSTEMMEM textures have no plugin image: they take none.
+  IDirect3DTexture9 *sys = nullptr;
+  REQUIRE(d.device->CreateTexture(1024, 1024, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM, &sys, nullptr) == D3D_OK);
+  CHECK(d.device->GetAvailableTextureMem() == start - (12u << 20));
+  CHECK(sys->Release() == 0);
+  CHECK(rt->Release() == 0);
+  CHECK(vb->Release() == 0);
+  CHECK(d.device->GetAvailableTextureMem() == start);
+}
+
+// NOVEM_RING_SIZE: whatever its value, the device starts, draws (a fixed-function draw sends a
+// shader record of some KiB) and presents.
+TEST_CASE("limits: any NOVEM_RING_SIZE gives a working device", "[api][limits][ring]") {
+  Backend backend("null");
+  for (const char *value : {"0", "1", "64", "4096", "text", "-5", "99999999999999", "0x100000", "8388608"}) {
+    CAPTURE(value);
+    setenv("NOVEM_RING_SIZE", value, 1);
+    IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
+    D3DPRESENT_PARAMETERS pp = headless();
+    IDirect3DDevice9 *device = nullptr;
+    REQUIRE(d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &device) == D3D_OK);
+    const Vertex v[3] = {{0, 0, 0.5f, 1, 0xffff0000}, {64, 0, 0.5f, 1, 0xffff0000}, {0, 64, 0.5f, 1, 0xffff0000}};
+    CHECK(device->SetFVF(D3DFVF_XYZRHW | D3DFVF_DIFFUSE) == D3D_OK);
+    CHECK(device->SetRenderState(D3DRS_LIGHTING, FALSE) == D3D_OK);
+    for (int n = 0; n < 64; ++n) CHECK(device->DrawPrimitiveUP(D3DPT_TRIANGLELIST, 1, v, sizeof(Vertex)) == D3D_OK);
+    CHECK(device->Present(nullptr, nullptr, nullptr, nullptr) == D3D_OK);
+    CHECK(device->Release() == 0);
+    CHECK(d3d->Release() == 0);
+  }
+  unsetenv("NOVEM_RING_SIZE");
+}
