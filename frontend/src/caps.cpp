@@ -104,7 +104,7 @@ void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps) {
   caps->GuardBandTop = -float(adapter.max_viewport_size);
   caps->GuardBandRight = float(adapter.max_viewport_size);
   caps->GuardBandBottom = float(adapter.max_viewport_size);
-  caps->MaxPrimitiveCount = 0xFFFFF;
+  caps->MaxPrimitiveCount = Device::kMaxPrimitiveCount;
   caps->MaxVertexIndex = 0xFFFFFF;
   // Instancing (SetStreamSourceFreq) has no cap bit: it comes with vs_3_0, reported below.
   caps->MaxStreams = 16;

@@ -101,8 +101,11 @@ HRESULT Device::create(Direct3D9 *parent, const LoadedPlugin &plugin, const D3DD
   HWND window = pp->hDeviceWindow ? pp->hDeviceWindow : creation.hFocusWindow;
   if (HRESULT hr = check_present_parameters("CreateDevice", plugin.adapter, window, pp); FAILED(hr)) return hr;
 
-  Device *device = (creation.BehaviorFlags & D3DCREATE_MULTITHREADED) ? new LockedDevice(parent, plugin, creation, *pp)
-                                                                      : new Device(parent, plugin, creation, *pp);
+  // GetPresentParameters names the window presented to: the focus window when hDeviceWindow is NULL.
+  D3DPRESENT_PARAMETERS kept = *pp;
+  kept.hDeviceWindow = window;
+  Device *device = (creation.BehaviorFlags & D3DCREATE_MULTITHREADED) ? new LockedDevice(parent, plugin, creation, kept)
+                                                                      : new Device(parent, plugin, creation, kept);
   if (HRESULT hr = device->init(); FAILED(hr)) {
     device->Release();
     return hr;
@@ -162,6 +165,7 @@ void Device::create_implicit_surfaces() {
                                        D3DUSAGE_RENDERTARGET, pp.MultiSampleType,
                                        pp.Flags & D3DPRESENTFLAG_LOCKABLE_BACKBUFFER);
   back_buffer_->add_private_ref();
+  back_buffer_->set_swap_chain(nullptr); // the implicit one
   if (pp.EnableAutoDepthStencil) {
     auto_depth_stencil_ = Surface::create_image(this, 0, pp.BackBufferWidth, pp.BackBufferHeight,
                                                 pp.AutoDepthStencilFormat, D3DUSAGE_DEPTHSTENCIL, pp.MultiSampleType);
@@ -255,6 +259,7 @@ HRESULT Device::reset(D3DPRESENT_PARAMETERS *parameters, bool extended) {
   }
   *parameters = pp;
   present_parameters_ = pp;
+  present_parameters_.hDeviceWindow = window;
   // "The cursor does not survive when the device is lost": SetCursorProperties must be called
   // again after Reset (SetCursorProperties' documentation).
   if (cursor_set_ && device_window_) reset_window_cursor();
@@ -508,8 +513,10 @@ HRESULT Device::EndScene() {
 }
 
 HRESULT Device::Clear(DWORD rect_count, const D3DRECT *rects, DWORD flags, D3DCOLOR color, float z, DWORD stencil) {
-  if (rect_count && !rects) return D3DERR_INVALIDCALL;
-  if (!rect_count && rects) return D3D_OK; // Windows clears nothing then
+  // A count with no rectangles clears everything, a rectangle array of count 0 nothing: both what
+  // Windows does (Wine's tests record it), though the documentation asks for neither.
+  if (!rects) rect_count = 0;
+  else if (!rect_count) return D3D_OK;
   if (!(flags & (D3DCLEAR_TARGET | D3DCLEAR_ZBUFFER | D3DCLEAR_STENCIL))) return D3DERR_INVALIDCALL;
   if ((flags & (D3DCLEAR_ZBUFFER | D3DCLEAR_STENCIL)) && !depth_stencil_) return D3DERR_INVALIDCALL;
   if ((flags & D3DCLEAR_STENCIL) && !depth_stencil_->format().stencil) return D3DERR_INVALIDCALL;

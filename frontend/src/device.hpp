@@ -37,6 +37,9 @@ struct CompiledShader;
 
 class Device : public IDirect3DDevice9Ex {
 public:
+  // D3DCAPS9.MaxPrimitiveCount: a draw of more primitives is refused (a count near 2^31 from a
+  // three-vertex buffer would otherwise run for many seconds on a software rasteriser).
+  static constexpr UINT kMaxPrimitiveCount = 0x555555; // as NVIDIA's drivers and DXVK report
   // Creates a headless device (no window) on the given plugin. On failure returns the HRESULT
   // Windows would, with one line logged.
   static HRESULT create(Direct3D9 *parent, const LoadedPlugin &plugin,

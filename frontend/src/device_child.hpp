@@ -27,11 +27,14 @@ public:
     if (refs == 1) device_->AddRef();
     return refs;
   }
+  // A Release with no public reference left (the back buffer never got from GetBackBuffer, one
+  // Release too many) changes nothing and answers 0, as native d3d9 does.
   ULONG STDMETHODCALLTYPE Release() override {
     Device *device = device_;
     ULONG refs;
     {
       DeviceLock lock(*device);
+      if (public_count() == 0) return 0;
       refs = drop_public();
       if (refs == 0 && unreferenced()) delete this;
     }

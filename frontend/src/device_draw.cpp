@@ -59,7 +59,9 @@ bool attribute_from(const D3DVERTEXELEMENT9 &e, uint8_t location, nv_vertex_attr
   return true;
 }
 
+// 0 for an unknown type or more primitives than the caps' MaxPrimitiveCount: the draw is refused.
 uint32_t vertex_count(D3DPRIMITIVETYPE type, UINT primitives) {
+  if (primitives > Device::kMaxPrimitiveCount) return 0;
   switch (type) {
   case D3DPT_POINTLIST: return primitives;
   case D3DPT_LINELIST: return primitives * 2;

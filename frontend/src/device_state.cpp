@@ -311,8 +311,11 @@ HRESULT Device::GetLightEnable(DWORD index, WINBOOL *enable) {
 
 // ---- user clip planes ----
 
+// An index at or past MaxUserClipPlanes is the last plane, as Windows' d3d9 answers (Wine's
+// tests record it).
 HRESULT Device::SetClipPlane(DWORD index, const float *plane) {
-  if (!plane || index >= DeviceState::kClipPlanes) return D3DERR_INVALIDCALL;
+  if (!plane) return D3DERR_INVALIDCALL;
+  index = std::min<DWORD>(index, DeviceState::kClipPlanes - 1);
   if (recording_) return recording_->record_clip_plane(index, plane);
   std::memcpy(state_.clip_planes[index].data(), plane, sizeof(float) * 4);
   dirty_ |= kDirtyVertexConstants;
@@ -320,7 +323,8 @@ HRESULT Device::SetClipPlane(DWORD index, const float *plane) {
 }
 
 HRESULT Device::GetClipPlane(DWORD index, float *plane) {
-  if (!plane || index >= DeviceState::kClipPlanes) return D3DERR_INVALIDCALL;
+  if (!plane) return D3DERR_INVALIDCALL;
+  index = std::min<DWORD>(index, DeviceState::kClipPlanes - 1);
   std::memcpy(plane, state_.clip_planes[index].data(), sizeof(float) * 4);
   return D3D_OK;
 }

@@ -49,10 +49,9 @@ uint8_t address(DWORD a) {
 
 // The Texture behind an interface Novem handed out; nullptr for none.
 Texture *as_texture(IDirect3DBaseTexture9 *iface) {
-  // The three interfaces begin where IDirect3DBaseTexture9 does.
-  if (auto *t = known_object<Texture2D>(static_cast<IDirect3DTexture9 *>(iface))) return t;
-  if (auto *t = known_object<CubeTexture>(static_cast<IDirect3DCubeTexture9 *>(iface))) return t;
-  return known_object<VolumeTexture>(static_cast<IDirect3DVolumeTexture9 *>(iface));
+  if (auto *t = known_object<Texture2D>(iface)) return t;
+  if (auto *t = known_object<CubeTexture>(iface)) return t;
+  return known_object<VolumeTexture>(iface);
 }
 
 } // namespace

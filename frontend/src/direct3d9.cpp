@@ -43,7 +43,10 @@ bool Direct3D9::backend_ready() {
     std::string error;
     available_ = load_backend(backend_, error);
     if (!available_) log_error("%s", error.c_str());
-    else log_info("backend '%s' from %s: %s", backend_.plugin->name, backend_.path.c_str(), backend_.adapter.device_name);
+    // A fallback is no surprise: the one line says which backend and why (once per process).
+    static std::once_flag fallback_said;
+    if (available_ && !error.empty()) std::call_once(fallback_said, [&] { log_error("%s", error.c_str()); });
+    if (available_) log_info("backend '%s' from %s: %s", backend_.plugin->name, backend_.path.c_str(), backend_.adapter.device_name);
   });
   return available_;
 }
@@ -233,6 +236,10 @@ HRESULT Direct3D9::CreateDevice(UINT adapter, D3DDEVTYPE device_type, HWND focus
   *device = nullptr;
   if (!parameters) return D3DERR_INVALIDCALL;
   if (HRESULT hr = check_adapter(adapter, device_type); FAILED(hr)) return hr;
+  // Exactly one way of processing vertices, as Windows asks.
+  const DWORD processing = flags & (D3DCREATE_SOFTWARE_VERTEXPROCESSING | D3DCREATE_HARDWARE_VERTEXPROCESSING |
+                                    D3DCREATE_MIXED_VERTEXPROCESSING);
+  if (processing == 0 || (processing & (processing - 1)) != 0) return D3DERR_INVALIDCALL;
   D3DDEVICE_CREATION_PARAMETERS creation{adapter, device_type, focus_window, flags};
   Device *created = nullptr;
   HRESULT hr = Device::create(this, backend_, creation, parameters, &created);

@@ -26,7 +26,9 @@ template <class Impl, class Iface> void remember_vtable(Impl *self) {
   detail::known_vtable<Impl>.store(detail::first_word(static_cast<Iface *>(self)), std::memory_order_relaxed);
 }
 
-// The Impl behind iface, or nullptr when iface is null or not an Impl of Novem's.
+// The Impl behind iface, or nullptr when iface is null or not an Impl of Novem's. Iface may be a
+// base of Impl's interface (IDirect3DBaseTexture9): the cast is made only once the vtable says
+// the object is an Impl.
 template <class Impl, class Iface> Impl *known_object(Iface *iface) {
   if (!iface) return nullptr;
   const void *vtable = detail::known_vtable<Impl>.load(std::memory_order_relaxed);

@@ -138,7 +138,10 @@ bool load_backend(LoadedPlugin &out, std::string &error) {
   if (env && *env) return load_plugin(env, out, error);
   std::string vulkan_error, opengl_error;
   if (load_plugin("vulkan", out, vulkan_error)) return true;
-  if (load_plugin("opengl", out, opengl_error)) return true;
+  if (load_plugin("opengl", out, opengl_error)) {
+    error = "using OpenGL: " + vulkan_error;
+    return true;
+  }
   error = "no backend could start: " + vulkan_error + "; " + opengl_error;
   return false;
 }

@@ -22,8 +22,10 @@ struct LoadedPlugin {
 // The directories a plugin name is searched in, in order.
 std::vector<std::string> plugin_search_dirs();
 
-// Loads the plugin NOVEM_BACKEND names (or the default chain) and probes it. On failure returns
-// false and sets `error` to one line. Plugins stay loaded for the life of the process.
+// Loads the plugin NOVEM_BACKEND names (or the default chain: Vulkan, else OpenGL) and probes it.
+// On failure returns false and sets `error` to one line; when the default chain fell back to
+// OpenGL, returns true and sets `error` to the line that says why Vulkan could not start.
+// Plugins stay loaded for the life of the process.
 bool load_backend(LoadedPlugin &out, std::string &error);
 
 // Loads one plugin: `spec` is a name or a path. Also used by the tests.

@@ -139,8 +139,8 @@ StateMask StateMask::for_type(D3DSTATEBLOCKTYPE type) {
 }
 
 StateBlock::StateBlock(Device *device, const StateMask &mask, ULONG public_refs)
-    : DeviceObject(device, public_refs), mask_(mask) {
-  copy_from(device->state_);
+    : DeviceObject(device, public_refs), mask_(mask), recorded_(public_refs == 0) {
+  copy_from(device->state_, false);
 }
 
 void release_bound_objects(DeviceState &state) {
@@ -156,7 +156,11 @@ void release_bound_objects(DeviceState &state) {
 
 StateBlock::~StateBlock() { release_bound_objects(state_); }
 
-void StateBlock::copy_from(const DeviceState &from) {
+// Windows' Capture differs from a block's first capture in two ways (Wine's tests record both, and
+// wined3d and DXVK do the same): a recorded block does not capture the vertex declaration again,
+// and a block CreateStateBlock made captures the stream sources' buffers and strides again but
+// keeps their offsets.
+void StateBlock::copy_from(const DeviceState &from, bool capture) {
   const StateMask &m = mask_;
   for (size_t i = 0; i < m.render_states.size(); ++i)
     if (m.render_states[i]) state_.render_states[i] = from.render_states[i];
@@ -172,7 +176,7 @@ void StateBlock::copy_from(const DeviceState &from) {
   }
   for (size_t i = 0; i < m.clip_planes.size(); ++i)
     if (m.clip_planes[i]) state_.clip_planes[i] = from.clip_planes[i];
-  if (m.vertex_declaration) {
+  if (m.vertex_declaration && !(capture && recorded_)) {
     hold(state_.vertex_declaration, from.vertex_declaration);
     state_.fvf = from.fvf;
   }
@@ -192,7 +196,8 @@ void StateBlock::copy_from(const DeviceState &from) {
     StreamBinding &to = state_.streams[i];
     if (m.streams[i]) {
       hold(to.buffer, from.streams[i].buffer);
-      to.offset = from.streams[i].offset, to.stride = from.streams[i].stride;
+      if (!capture || recorded_) to.offset = from.streams[i].offset;
+      to.stride = from.streams[i].stride;
     }
     if (m.stream_frequencies[i]) to.frequency = from.streams[i].frequency;
   }
@@ -210,7 +215,7 @@ void StateBlock::copy_from(const DeviceState &from) {
 HRESULT StateBlock::Capture() {
   DeviceLock lock(*device_);
   if (device_->recording_) return D3DERR_INVALIDCALL; // as documented: not while recording
-  copy_from(device_->state_);
+  copy_from(device_->state_, true);
   return D3D_OK;
 }
 
@@ -240,10 +245,9 @@ HRESULT StateBlock::Apply() {
       d.SetClipPlane(DWORD(i), state_.clip_planes[i].data());
   // As Wine: a block holding no declaration leaves the device's alone (a NULL declaration cannot
   // be set to draw with anyway).
-  if (m.vertex_declaration && state_.vertex_declaration) {
-    if (state_.fvf) d.SetFVF(state_.fvf);
-    else d.SetVertexDeclaration(state_.vertex_declaration);
-  }
+  // The declaration itself, whether SetFVF or SetVertexDeclaration put it there: an FVF's is the
+  // device's declaration of that FVF, and GetVertexDeclaration must answer the object that was set.
+  if (m.vertex_declaration && state_.vertex_declaration) d.SetVertexDeclaration(state_.vertex_declaration);
   if (m.vertex_shader) d.SetVertexShader(state_.vertex_shader);
   if (m.pixel_shader) d.SetPixelShader(state_.pixel_shader);
   apply_constants(false);

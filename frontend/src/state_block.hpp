@@ -85,12 +85,14 @@ public:
 
 private:
   // Copies what the mask names from `from` into this block's state, references included.
-  void copy_from(const DeviceState &from);
+  // `capture`: a Capture after the block was made, which has Windows' two exceptions.
+  void copy_from(const DeviceState &from, bool capture);
   void apply_lights();
   void apply_constants(bool pixel);
 
   StateMask mask_;
   DeviceState state_;
+  const bool recorded_; // made by BeginStateBlock/EndStateBlock, not CreateStateBlock
 };
 
 } // namespace novem

@@ -121,7 +121,13 @@ HRESULT Surface::GetContainer(REFIID iid, void **container) {
   // A surface that no texture or swap chain owns has the device as its container.
   if (!container) return D3DERR_INVALIDCALL;
   if (texture_) return texture_->base()->QueryInterface(iid, container);
-  return device_->QueryInterface(iid, container);
+  if (!back_buffer_) return device_->QueryInterface(iid, container);
+  if (swap_chain_) return swap_chain_->QueryInterface(iid, container);
+  IDirect3DSwapChain9 *chain = nullptr;
+  if (HRESULT hr = device_->GetSwapChain(0, &chain); FAILED(hr)) return hr;
+  const HRESULT hr = chain->QueryInterface(iid, container);
+  chain->Release();
+  return hr;
 }
 
 HRESULT Surface::GetDesc(D3DSURFACE_DESC *desc) {

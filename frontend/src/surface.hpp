@@ -54,6 +54,9 @@ public:
   // (CreateDepthStencilSurface's Discard, D3DPRESENTFLAG_DISCARD_DEPTHSTENCIL).
   bool discardable() const { return discardable_; }
   void set_discardable(bool discardable) { discardable_ = discardable; }
+  // A swap chain's back buffer: GetContainer answers with that swap chain. nullptr: the device's
+  // own (implicit) swap chain, made on demand.
+  void set_swap_chain(IDirect3DSwapChain9 *chain) { back_buffer_ = true, swap_chain_ = chain; }
   // UpdateSurface and UnlockRect may write the backend image (UPDATE_IMAGE).
   bool uploadable() const { return uploadable_; }
   // Its image's nv_image_usage (a swap chain's front image is made alike, to exchange with it).
@@ -98,6 +101,8 @@ private:
   bool lockable_ = false; // memory surfaces, lockable images
   bool uploadable_ = false;
   bool discardable_ = false;
+  bool back_buffer_ = false;
+  IDirect3DSwapChain9 *swap_chain_ = nullptr;
   RECT locked_rect_{};    // a lockable image's locked rectangle
   DWORD lock_flags_ = 0;
   Texture *texture_ = nullptr; // the container of a texture level

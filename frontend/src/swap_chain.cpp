@@ -10,6 +10,7 @@ SwapChain::SwapChain(Device *device, const D3DPRESENT_PARAMETERS &parameters, HW
   back_buffer_ = Surface::create_image(device, 0, parameters.BackBufferWidth, parameters.BackBufferHeight,
                                        parameters.BackBufferFormat, D3DUSAGE_RENDERTARGET, parameters.MultiSampleType);
   back_buffer_->add_private_ref();
+  back_buffer_->set_swap_chain(this);
   front_image_ = device->create_front_image(*back_buffer_);
   // Like a D3DPOOL_DEFAULT resource: Reset refuses while it exists (D3D9Ex devices excepted).
   device->count_default_pool_resource(+1);

@@ -93,9 +93,23 @@ TEST_CASE("reference counts follow native d3d9", "[api]") {
   REQUIRE(dev->GetRenderTarget(0, &back2) == D3D_OK);
   CHECK(back == back2);
   CHECK(refcount(dev) == 2);
+  // The back buffer's container is its swap chain.
+  IDirect3DSwapChain9 *chain = nullptr, *container = nullptr;
+  REQUIRE(dev->GetSwapChain(0, &chain) == D3D_OK);
+  REQUIRE(back->GetContainer(IID_IDirect3DSwapChain9, reinterpret_cast<void **>(&container)) == D3D_OK);
+  CHECK(container == chain);
+  container->Release();
+  chain->Release();
+  void *none = nullptr;
+  CHECK(back->GetContainer(IID_IDirect3DTexture9, &none) == E_NOINTERFACE);
   CHECK(back2->Release() == 1);
   CHECK(back->Release() == 0);
   CHECK(refcount(dev) == 1);
+  CHECK(back->Release() == 0); // one Release too many changes nothing, as native d3d9
+  CHECK(refcount(dev) == 1);
+  REQUIRE(dev->GetBackBuffer(0, 0, D3DBACKBUFFER_TYPE_MONO, &back) == D3D_OK);
+  CHECK(refcount(back) == 1);
+  CHECK(back->Release() == 0);
 
   IDirect3DDevice9 *from_surface = nullptr;
   IDirect3DSurface9 *ds = nullptr;
@@ -152,6 +166,21 @@ TEST_CASE("render states start at Windows' defaults and getters read back what w
   CHECK((back._11 == 1 && back._22 == 1 && back._12 == 0));
 }
 
+TEST_CASE("CreateDevice asks for exactly one way of processing vertices", "[api]") {
+  Backend backend("null");
+  IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
+  D3DPRESENT_PARAMETERS pp = headless();
+  for (DWORD flags : {DWORD(0), DWORD(D3DCREATE_MULTITHREADED),
+                      DWORD(D3DCREATE_HARDWARE_VERTEXPROCESSING | D3DCREATE_SOFTWARE_VERTEXPROCESSING),
+                      DWORD(D3DCREATE_MIXED_VERTEXPROCESSING | D3DCREATE_HARDWARE_VERTEXPROCESSING)}) {
+    CAPTURE(flags);
+    IDirect3DDevice9 *device = reinterpret_cast<IDirect3DDevice9 *>(0x1);
+    CHECK(d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, flags, &pp, &device) == D3DERR_INVALIDCALL);
+    CHECK(device == nullptr);
+  }
+  CHECK(d3d->Release() == 0);
+}
+
 TEST_CASE("invalid calls return D3DERR_INVALIDCALL", "[api]") {
   NullDevice nd;
   IDirect3DDevice9 *dev = nd.device;
@@ -159,11 +188,21 @@ TEST_CASE("invalid calls return D3DERR_INVALIDCALL", "[api]") {
   REQUIRE(dev->BeginScene() == D3D_OK);
   CHECK(dev->BeginScene() == D3DERR_INVALIDCALL);
   REQUIRE(dev->EndScene() == D3D_OK);
-  CHECK(dev->Clear(1, nullptr, D3DCLEAR_TARGET, 0, 1.0f, 0) == D3DERR_INVALIDCALL);
+  CHECK(dev->Clear(1, nullptr, D3DCLEAR_TARGET, 0, 1.0f, 0) == D3D_OK); // clears all, as Windows
+  CHECK(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0, 1.0f, 0) == D3D_OK);
   CHECK(dev->DrawPrimitive(D3DPT_TRIANGLELIST, 0, 1) == D3DERR_INVALIDCALL); // no stream
   CHECK(dev->DrawPrimitiveUP(D3DPT_TRIANGLELIST, 1, nullptr, 16) == D3DERR_INVALIDCALL);
   IDirect3DVertexBuffer9 *vb = nullptr;
   REQUIRE(dev->CreateVertexBuffer(64, 0, 0, D3DPOOL_DEFAULT, &vb, nullptr) == D3D_OK);
+  // More primitives than MaxPrimitiveCount is refused (3 vertices asked to draw 2^31 triangles).
+  D3DCAPS9 caps;
+  REQUIRE(dev->GetDeviceCaps(&caps) == D3D_OK);
+  REQUIRE(dev->SetFVF(D3DFVF_XYZRHW) == D3D_OK);
+  REQUIRE(dev->SetStreamSource(0, vb, 0, 16) == D3D_OK);
+  CHECK(dev->DrawPrimitive(D3DPT_TRIANGLELIST, 0, 0x7FFFFFFF) == D3DERR_INVALIDCALL);
+  CHECK(dev->DrawPrimitive(D3DPT_POINTLIST, 0, caps.MaxPrimitiveCount + 1) == D3DERR_INVALIDCALL);
+  CHECK(dev->DrawPrimitive(D3DPT_POINTLIST, 0, 3) == D3D_OK);
+  REQUIRE(dev->SetStreamSource(0, nullptr, 0, 0) == D3D_OK);
   void *data = nullptr;
   CHECK(vb->Lock(60, 8, &data, 0) == D3DERR_INVALIDCALL);
   CHECK(vb->Unlock() == D3DERR_INVALIDCALL);
@@ -429,6 +468,10 @@ TEST_CASE("shaders: creation, GetFunction, refusal of bad bytecode, constants", 
   }
   (void)truncated; // a stream without an end token is read until one: D3D9 gives no length
   CHECK(dev->CreateVertexShader(nullptr, &shader) == D3DERR_INVALIDCALL);
+  IDirect3DPixelShader9 *refused_ps = nullptr;
+  CHECK(dev->CreatePixelShader(unknown_op, &refused_ps) == D3DERR_INVALIDCALL);
+  CHECK(dev->CreatePixelShader(vs, &refused_ps) == D3DERR_INVALIDCALL); // a vertex shader
+  CHECK(refcount(dev) == 1); // a refused shader holds no reference
 
   const float f[8] = {1, 2, 3, 4, 5, 6, 7, 8};
   float back[8] = {};

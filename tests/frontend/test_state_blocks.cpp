@@ -337,3 +337,52 @@ TEST_CASE("state blocks: Capture refreshes only what the block holds", "[api][st
   CHECK(all->Release() == 0); // the last reference to the texture goes with it
   CHECK(block->Release() == 0);
 }
+
+// Windows' two Capture quirks (Wine's tests record them): a recorded block does not capture the
+// vertex declaration again, and a CreateStateBlock block captures stream buffers and strides again
+// but keeps the offsets it was made with.
+TEST_CASE("state blocks: Capture's quirks, as Windows", "[api][stateblock]") {
+  NullDevice d;
+  IDirect3DDevice9 *dev = d.device;
+  const D3DVERTEXELEMENT9 one[] = {{0, 0, D3DDECLTYPE_FLOAT3, 0, D3DDECLUSAGE_POSITION, 0}, D3DDECL_END()};
+  const D3DVERTEXELEMENT9 two[] = {{0, 0, D3DDECLTYPE_FLOAT4, 0, D3DDECLUSAGE_POSITION, 0}, D3DDECL_END()};
+  IDirect3DVertexDeclaration9 *first = nullptr, *second = nullptr, *got = nullptr;
+  REQUIRE(dev->CreateVertexDeclaration(one, &first) == D3D_OK);
+  REQUIRE(dev->CreateVertexDeclaration(two, &second) == D3D_OK);
+  REQUIRE(dev->BeginStateBlock() == D3D_OK);
+  REQUIRE(dev->SetVertexDeclaration(first) == D3D_OK);
+  IDirect3DStateBlock9 *recorded = nullptr;
+  REQUIRE(dev->EndStateBlock(&recorded) == D3D_OK);
+  REQUIRE(dev->SetVertexDeclaration(second) == D3D_OK);
+  REQUIRE(recorded->Capture() == D3D_OK); // keeps `first`
+  REQUIRE(dev->SetVertexDeclaration(nullptr) == D3D_OK);
+  REQUIRE(recorded->Apply() == D3D_OK);
+  REQUIRE(dev->GetVertexDeclaration(&got) == D3D_OK);
+  CHECK(got == first);
+  if (got) got->Release();
+  CHECK(recorded->Release() == 0);
+
+  IDirect3DVertexBuffer9 *a = nullptr, *b = nullptr, *buffer = nullptr;
+  REQUIRE(dev->CreateVertexBuffer(256, 0, 0, D3DPOOL_MANAGED, &a, nullptr) == D3D_OK);
+  REQUIRE(dev->CreateVertexBuffer(256, 0, 0, D3DPOOL_MANAGED, &b, nullptr) == D3D_OK);
+  REQUIRE(dev->SetStreamSource(0, a, 16, 16) == D3D_OK);
+  IDirect3DStateBlock9 *all = nullptr;
+  REQUIRE(dev->CreateStateBlock(D3DSBT_ALL, &all) == D3D_OK);
+  REQUIRE(dev->SetStreamSource(0, b, 32, 20) == D3D_OK);
+  REQUIRE(all->Capture() == D3D_OK);
+  REQUIRE(dev->SetStreamSource(0, nullptr, 0, 0) == D3D_OK);
+  REQUIRE(all->Apply() == D3D_OK);
+  UINT offset = 0, stride = 0;
+  REQUIRE(dev->GetStreamSource(0, &buffer, &offset, &stride) == D3D_OK);
+  CHECK(buffer == b);
+  CHECK(stride == 20);
+  CHECK(offset == 16);
+  if (buffer) buffer->Release();
+  REQUIRE(dev->SetStreamSource(0, nullptr, 0, 0) == D3D_OK);
+  REQUIRE(dev->SetVertexDeclaration(nullptr) == D3D_OK);
+  CHECK(all->Release() == 0);
+  CHECK(a->Release() == 0);
+  CHECK(b->Release() == 0);
+  CHECK(first->Release() == 0);
+  CHECK(second->Release() == 0);
+}

@@ -103,6 +103,22 @@ TEST_CASE("a plugin built for another ABI version is refused", "[loader]") {
                      std::to_string(NV_BACKEND_ABI_VERSION));
 }
 
+TEST_CASE("the default falls back to OpenGL and says why in one line", "[loader]") {
+  // Another search path than the other cases: the loader caches what it found per path.
+  const std::string dirs = kLibDir + ":" + kBrokenDir + "/no-such-dir";
+  Env path("NOVEM_PLUGIN_PATH", dirs.c_str());
+  Env backend("NOVEM_BACKEND", nullptr);
+  Env no_vulkan_driver("VK_ICD_FILENAMES", "/nonexistent/no_icd.json");
+  Env no_vulkan_driver_files("VK_DRIVER_FILES", "/nonexistent/no_icd.json");
+  novem::LoadedPlugin plugin;
+  std::string error;
+  REQUIRE(novem::load_backend(plugin, error));
+  CHECK(std::string(plugin.plugin->name) == "opengl");
+  CHECK(error.rfind("using OpenGL: ", 0) == 0);
+  CHECK(error.find("vulkan") != std::string::npos);
+  CHECK(error.find('\n') == std::string::npos);
+}
+
 TEST_CASE("NOVEM_BACKEND chooses the plugin", "[loader]") {
   Env path("NOVEM_PLUGIN_PATH", kLibDir.c_str());
   Env backend("NOVEM_BACKEND", "null");
