@@ -108,7 +108,7 @@ void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps) {
   caps->MaxVertexIndex = 0xFFFFFF;
   // Instancing (SetStreamSourceFreq) has no cap bit: it comes with vs_3_0, reported below.
   caps->MaxStreams = 16;
-  caps->MaxStreamStride = 508; // a value D3D9 hardware commonly reports; both plugins read strides up to 2048
+  caps->MaxStreamStride = Device::kMaxStreamStride;
   caps->MaxPointSize = adapter.max_point_size; // D3DRS_POINTSIZE_MAX is clamped to it
   // Shaders of every model translate and draw; what they can sample does not exist yet (no
   // textures), which the texture caps above say.

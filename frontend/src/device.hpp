@@ -40,6 +40,9 @@ public:
   // D3DCAPS9.MaxPrimitiveCount: a draw of more primitives is refused (a count near 2^31 from a
   // three-vertex buffer would otherwise run for many seconds on a software rasteriser).
   static constexpr UINT kMaxPrimitiveCount = 0x555555; // as NVIDIA's drivers and DXVK report
+  // D3DCAPS9.MaxStreamStride, a value D3D9 hardware commonly reports (both plugins read strides
+  // up to 2048): SetStreamSource and the UP draws refuse a larger stride.
+  static constexpr UINT kMaxStreamStride = 508;
   // Creates a headless device (no window) on the given plugin. On failure returns the HRESULT
   // Windows would, with one line logged.
   static HRESULT create(Direct3D9 *parent, const LoadedPlugin &plugin,

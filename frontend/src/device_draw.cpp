@@ -197,8 +197,11 @@ HRESULT Device::CreateIndexBuffer(UINT length, DWORD usage, D3DFORMAT format, D3
   return D3D_OK;
 }
 
+// A stride past the caps' MaxStreamStride is refused, as is an offset that is not a multiple of
+// 4: the plugins fetch attributes from addresses aligned to their components (Vulkan requires
+// it) and D3D9's float elements are 4 bytes.
 HRESULT Device::SetStreamSource(UINT stream, IDirect3DVertexBuffer9 *iface, UINT offset, UINT stride) {
-  if (stream >= state_.streams.size()) return D3DERR_INVALIDCALL;
+  if (stream >= state_.streams.size() || stride > kMaxStreamStride || offset % 4 != 0) return D3DERR_INVALIDCALL;
   auto *buffer = known_object<VertexBuffer>(iface);
   if (iface && !buffer) return D3DERR_INVALIDCALL; // not Novem's object
   if (recording_) return recording_->record_stream_source(stream, buffer, offset, stride);
@@ -458,7 +461,9 @@ bool Device::flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
     // whatever fill convention the host API applies (GL's follows its bottom-left origin).
     constexpr float kPixelCentre = 0.5f - 1.0f / 256.0f;
     const D3DVIEWPORT9 &vp = state_.viewport;
-    nv_cmd_set_viewport v{float(vp.X) + kPixelCentre, float(vp.Y) + kPixelCentre, float(vp.Width), float(vp.Height), vp.MinZ, vp.MaxZ};
+    // Depths outside [0, 1] are D3D9's to accept and no plugin's to take: clamped.
+    nv_cmd_set_viewport v{float(vp.X) + kPixelCentre, float(vp.Y) + kPixelCentre, float(vp.Width), float(vp.Height),
+                          std::clamp(vp.MinZ, 0.0f, 1.0f), std::clamp(vp.MaxZ, 0.0f, 1.0f)};
     // D3D9 never draws outside the viewport nor the target, nor outside the scissor rect while
     // the scissor test is on: the plugins' scissor is all three.
     const RECT a = draw_area();
@@ -566,7 +571,7 @@ HRESULT Device::DrawPrimitive(D3DPRIMITIVETYPE type, UINT start_vertex, UINT pri
 }
 
 HRESULT Device::DrawPrimitiveUP(D3DPRIMITIVETYPE type, UINT primitive_count, const void *data, UINT stride) {
-  if (!data || stride == 0) return D3DERR_INVALIDCALL;
+  if (!data || stride == 0 || stride > kMaxStreamStride) return D3DERR_INVALIDCALL;
   unset_stream0();
   if (primitive_count == 0) return D3D_OK;
   uint32_t count = vertex_count(type, primitive_count);
@@ -602,7 +607,7 @@ HRESULT Device::DrawIndexedPrimitive(D3DPRIMITIVETYPE type, INT base_vertex, UIN
 HRESULT Device::DrawIndexedPrimitiveUP(D3DPRIMITIVETYPE type, UINT min_vertex_index, UINT vertex_count_hint,
                                        UINT primitive_count, const void *index_data, D3DFORMAT index_format,
                                        const void *data, UINT stride) {
-  if (!index_data || !data || stride == 0) return D3DERR_INVALIDCALL;
+  if (!index_data || !data || stride == 0 || stride > kMaxStreamStride) return D3DERR_INVALIDCALL;
   if (index_format != D3DFMT_INDEX16 && index_format != D3DFMT_INDEX32) return D3DERR_INVALIDCALL;
   // As Windows: stream 0 and the index buffer are unset by the call, whatever happens next.
   unset_stream0();

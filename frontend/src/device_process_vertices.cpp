@@ -211,11 +211,10 @@ UINT layout_stride(const std::vector<D3DVERTEXELEMENT9> &elements) {
 
 HRESULT Device::ProcessVertices(UINT src_start_idx, UINT dst_idx, UINT vertex_count, IDirect3DVertexBuffer9 *dst_buffer,
                                 IDirect3DVertexDeclaration9 *declaration, DWORD flags) {
-  // Only software vertex processing has a CPU transform to run (a hardware device, or a mixed
-  // one with SetSoftwareVertexProcessing(FALSE), is refused); vertex shaders are not run on the
-  // CPU (refused too: docs/d3d9-behaviour.md).
-  if (!dst_buffer || !software_vertex_processing_ || state_.vertex_shader || !state_.vertex_declaration)
-    return D3DERR_INVALIDCALL;
+  // Every device processes vertices, hardware and mixed ones too, as Windows' runtime does (the
+  // transform runs on the CPU whatever the device's vertex processing); vertex shaders are not
+  // run on the CPU (refused: docs/d3d9-behaviour.md).
+  if (!dst_buffer || state_.vertex_shader || !state_.vertex_declaration) return D3DERR_INVALIDCALL;
   auto *dst = known_object<VertexBuffer>(dst_buffer);
   if (!dst) return D3DERR_INVALIDCALL; // not Novem's object
   D3DVERTEXBUFFER_DESC dst_desc;

@@ -77,6 +77,11 @@ std::shared_ptr<const CompiledShader> Device::compile_shader(const DWORD *functi
 
 uint8_t Device::clip_planes() const {
   const auto &rs = state_.render_states;
+  // Pre-transformed vertices (POSITIONT, no vertex shader) are past clipping: D3D9 applies no
+  // user clip plane to them, and the fixed-function vertex stage writes no clip distances then.
+  if (!state_.vertex_shader && state_.vertex_declaration &&
+      state_.vertex_declaration->find(D3DDECLUSAGE_POSITIONT, 0))
+    return 0;
   return rs[D3DRS_CLIPPING] ? uint8_t(rs[D3DRS_CLIPPLANEENABLE] & 0x3fu) : 0;
 }
 
@@ -90,6 +95,7 @@ uint32_t Device::vertex_shader_variant() {
     const D3DVERTEXELEMENT9 *element = state_.vertex_declaration ? state_.vertex_declaration->find(input.usage, input.usage_index) : nullptr;
     if (element && (element->Type == D3DDECLTYPE_UDEC3 || element->Type == D3DDECLTYPE_DEC3N) && input.reg < 16)
       e.w_one_inputs |= uint16_t(1u << input.reg);
+    if (!element && input.reg < 16) e.missing_inputs |= uint16_t(1u << input.reg);
   }
   if (!e.active()) return compiled.handle;
   auto [it, inserted] = compiled.variants.try_emplace(e.pack(), 0);

@@ -1,7 +1,9 @@
 // Render states, transforms, viewport, scissor, material, lights and clip planes: stored application-side (the getters answer
 // from here, never from the plugin) and marked dirty for the next draw.
+#include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
 #include <cstring>
 
 #include "device.hpp"
@@ -216,6 +218,15 @@ HRESULT Device::SetViewport(const D3DVIEWPORT9 *viewport) {
   // d3d9 accepts a viewport larger than the render target (d3d8 refused it); drawing is clipped
   // to the target. An empty viewport has no meaning on either plugin and is refused.
   if (viewport->Width == 0 || viewport->Height == 0) return D3DERR_INVALIDCALL;
+  // NaN depths mean nothing. A viewport no device can place is refused too: wider or taller than
+  // the largest viewport, or reaching past twice that (the bounds Vulkan guarantees every device
+  // places); Windows' drivers refuse what their hardware cannot place. Depths outside [0, 1] are
+  // kept and clamped where the plugin gets them.
+  if (std::isnan(viewport->MinZ) || std::isnan(viewport->MaxZ)) return D3DERR_INVALIDCALL;
+  const uint64_t largest = adapter().max_viewport_size;
+  if (viewport->Width > largest || viewport->Height > largest || uint64_t(viewport->X) + viewport->Width > 2 * largest ||
+      uint64_t(viewport->Y) + viewport->Height > 2 * largest)
+    return D3DERR_INVALIDCALL;
   if (recording_) return recording_->record_viewport(*viewport);
   state_.viewport = *viewport;
   dirty_ |= kDirtyViewport | kDirtyVertexConstants;

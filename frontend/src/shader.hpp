@@ -20,7 +20,7 @@ struct CompiledShader {
   uint32_t handle = 0;
   d3d9::ShaderReflection reflection;
   d3d9::Program program;                                    // for the variants
-  mutable std::unordered_map<uint32_t, uint32_t> variants;  // epilogue pack() -> handle
+  mutable std::unordered_map<uint64_t, uint32_t> variants;  // epilogue pack() -> handle
 };
 
 template <class Iface> class ShaderObject final : public DeviceObject<Iface> {

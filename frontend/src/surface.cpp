@@ -5,6 +5,7 @@
 #include <exception>
 #include <utility>
 
+#include "host_memory.hpp"
 #include "texture.hpp"
 
 namespace novem {
@@ -42,7 +43,7 @@ Surface *Surface::create_plain(Device *device, UINT width, UINT height, D3DFORMA
 HRESULT Surface::create_memory(Device *device, UINT width, UINT height, D3DFORMAT format, D3DPOOL pool, Surface **out) {
   // Rows start 4-byte aligned, as in Windows' system-memory surfaces.
   const uint64_t pitch = (uint64_t(width) * format_info(format).bytes_per_pixel + 3) & ~uint64_t(3);
-  if (pitch > uint64_t(INT32_MAX)) return E_OUTOFMEMORY;
+  if (pitch > uint64_t(INT32_MAX) || pitch * height > host_memory_bytes()) return E_OUTOFMEMORY;
   std::vector<uint8_t> memory;
   try {
     memory.assign(size_t(pitch) * height, 0);

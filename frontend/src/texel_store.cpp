@@ -5,6 +5,7 @@
 #include <new>
 
 #include "device.hpp"
+#include "host_memory.hpp"
 
 namespace novem {
 
@@ -160,6 +161,7 @@ void TexelStore::add_dirty(UINT layer, const D3DBOX *box) {
 
 bool TexelStore::allocate() {
   if (!bytes_.empty()) return true;
+  if (size_ > host_memory_bytes()) return false;
   try {
     bytes_.assign(size_, 0);
   } catch (const std::bad_alloc &) {

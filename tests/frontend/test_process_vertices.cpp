@@ -340,26 +340,28 @@ TEST_CASE("ProcessVertices blends world matrices, indexed or not", "[api][proces
 }
 
 TEST_CASE("ProcessVertices refuses invalid calls", "[api][process_vertices]") {
-  SECTION("hardware vertex processing") {
-    SoftwareDevice d(D3DCREATE_HARDWARE_VERTEXPROCESSING);
-    IDirect3DVertexBuffer9 *dst = nullptr;
-    REQUIRE(d.device->CreateVertexBuffer(64, 0, kScreenFVF, D3DPOOL_SYSTEMMEM, &dst, nullptr) == D3D_OK);
-    REQUIRE(d.device->SetFVF(kSourceFVF) == D3D_OK);
-    IDirect3DVertexBuffer9 *src = make_buffer(d.device, kSource, sizeof kSource, kSourceFVF);
-    REQUIRE(d.device->SetStreamSource(0, src, 0, sizeof(Source)) == D3D_OK);
-    CHECK(d.device->ProcessVertices(0, 0, 1, dst, nullptr, 0) == D3DERR_INVALIDCALL);
-    REQUIRE(d.device->SetStreamSource(0, nullptr, 0, 0) == D3D_OK);
-    CHECK(src->Release() == 0);
-    CHECK(dst->Release() == 0);
+  SECTION("hardware and mixed vertex processing process vertices too") {
+    for (DWORD flags : {DWORD(D3DCREATE_HARDWARE_VERTEXPROCESSING), DWORD(D3DCREATE_MIXED_VERTEXPROCESSING)}) {
+      CAPTURE(flags);
+      SoftwareDevice d(flags);
+      IDirect3DVertexBuffer9 *dst = nullptr;
+      REQUIRE(d.device->CreateVertexBuffer(2 * sizeof(Screen), 0, kScreenFVF, D3DPOOL_SYSTEMMEM, &dst, nullptr) == D3D_OK);
+      REQUIRE(d.device->SetFVF(kSourceFVF) == D3D_OK);
+      IDirect3DVertexBuffer9 *src = make_buffer(d.device, kSource, sizeof kSource, kSourceFVF);
+      REQUIRE(d.device->SetStreamSource(0, src, 0, sizeof(Source)) == D3D_OK);
+      CHECK(d.device->ProcessVertices(0, 0, 2, dst, nullptr, 0) == D3D_OK);
+      REQUIRE(d.device->SetStreamSource(0, nullptr, 0, 0) == D3D_OK);
+      CHECK(src->Release() == 0);
+      CHECK(dst->Release() == 0);
+    }
   }
-  SECTION("mixed vertex processing follows SetSoftwareVertexProcessing") {
+  SECTION("mixed vertex processing, whichever SetSoftwareVertexProcessing") {
     SoftwareDevice d(D3DCREATE_MIXED_VERTEXPROCESSING);
     IDirect3DVertexBuffer9 *dst = nullptr;
     REQUIRE(d.device->CreateVertexBuffer(2 * sizeof(Screen), 0, kScreenFVF, D3DPOOL_SYSTEMMEM, &dst, nullptr) == D3D_OK);
     REQUIRE(d.device->SetFVF(kSourceFVF) == D3D_OK);
     IDirect3DVertexBuffer9 *src = make_buffer(d.device, kSource, sizeof kSource, kSourceFVF);
     REQUIRE(d.device->SetStreamSource(0, src, 0, sizeof(Source)) == D3D_OK);
-    CHECK(d.device->ProcessVertices(0, 0, 2, dst, nullptr, 0) == D3DERR_INVALIDCALL);
     REQUIRE(d.device->SetSoftwareVertexProcessing(TRUE) == D3D_OK);
     CHECK(d.device->ProcessVertices(0, 0, 2, dst, nullptr, 0) == D3D_OK);
     REQUIRE(d.device->SetStreamSource(0, nullptr, 0, 0) == D3D_OK);

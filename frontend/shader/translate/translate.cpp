@@ -1158,6 +1158,8 @@ void Translator::emit_prologue() {
       value = b_.fsub(b_.load(c.var), b_.const_fvec({0.5f, 0.5f, 0.0f, 0.0f}));
     } else if (t == RegType::Misc && index == kMiscFace) {
       value = splat4(b_.select(b_.load(c.var), one_, b_.const_float(-1.0f)));
+    } else if (!c.var) {
+      value = b_.const_fvec({0.0f, 0.0f, 0.0f, 0.0f}); // an input the declaration lacks
     } else {
       value = b_.load(c.var);
       if (vs_ && t == RegType::Input && index < 16 && (vertex_epilogue_.w_one_inputs >> index & 1u))
@@ -1439,6 +1441,11 @@ Translation Translator::run() {
       for (const auto& other : refl_.inputs)
         if (other.location == ri.location)
           unsupported("two inputs share the interface location " + std::to_string(ri.location));
+      if (vs_ && t == RegType::Input && index < 16 && (vertex_epilogue_.missing_inputs >> index & 1u)) {
+        refl_.inputs.push_back(ri);
+        input_copies_.push_back({key, 0}); // the prologue writes zero
+        continue;
+      }
       const Id var = b_.variable(StorageClass::Input, t_v4_, register_name(t, index, v_) + "_in");
       b_.decorate_location(var, ri.location);
       if (ri.centroid && !vs_) b_.decorate(var, Decoration::Centroid);

@@ -93,8 +93,12 @@ struct VertexEpilogue {
   // Bit n: input vN reads w as 1. D3D9 defines w = 1 for D3DDECLTYPE_UDEC3 and DEC3N, whose fetch
   // formats (10-10-10-2) read w from the 2 bits above z; the prologue replaces it.
   uint16_t w_one_inputs = 0;
-  bool active() const { return clip_planes != 0 || w_one_inputs != 0; }
-  uint32_t pack() const { return clip_planes | uint32_t(w_one_inputs) << 8; }
+  // Bit n: input vN has no element in the vertex declaration. It reads (0, 0, 0, 0) and is no
+  // input of the stage (Vulkan forbids an input no attribute feeds; D3D9 leaves it undefined, and
+  // a zeroed stream is what DXVK feeds it).
+  uint16_t missing_inputs = 0;
+  bool active() const { return clip_planes != 0 || w_one_inputs != 0 || missing_inputs != 0; }
+  uint64_t pack() const { return clip_planes | uint64_t(w_one_inputs) << 8 | uint64_t(missing_inputs) << 24; }
 };
 
 Translation translate(const Program& program, const PixelEpilogue& epilogue = {},
