@@ -2,9 +2,11 @@
 
 #include <cctype>
 #include <charconv>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 
+#include "dialect.hpp"
 #include "parser.hpp"
 
 namespace novem::d3d9 {
@@ -13,7 +15,7 @@ namespace {
 // ---- encoding -------------------------------------------------------------------------------
 
 uint32_t rel_token(const RelAddr& rel) {
-  return tok::reg_bits(rel.type, rel.index) | (static_cast<uint32_t>(rel.component & 3u) * 0x55u) << 16;
+  return tok::reg_bits(rel.type, rel.index) | static_cast<uint32_t>(rel.swizzle) << 16;
 }
 
 void put_dst(std::vector<uint32_t>& out, const DstParam& d, Version v) {
@@ -143,8 +145,9 @@ public:
     return false;
   }
 
-  // Register name with its index: "r3", "opos", "vface", "al", "ot2", "c".
-  bool reg(std::string_view& s, RegType& type, uint32_t& index, bool index_optional) {
+  // Register name with its index: "r3", "opos", "vface", "al", "ot2". c, v and o may go without
+  // a number (c0), as D3DAssemble reads them, for the c[a0.x + 12] spelling.
+  bool reg(std::string_view& s, RegType& type, uint32_t& index) {
     static constexpr struct { const char* name; RegType type; uint32_t index; } kNamed[] = {
         {"opos", RegType::RastOut, kRastOutPos}, {"ofog", RegType::RastOut, kRastOutFog},
         {"opts", RegType::RastOut, kRastOutPointSize}, {"odepth", RegType::DepthOut, 0},
@@ -178,7 +181,8 @@ public:
       if (letters == "ot" && !(v_.is_vs() && v_.major < 3)) return fail("oT# registers exist only in vs_1_1..vs_2_x");
       type = numbered.type;
       if (digits.empty()) {
-        if (!index_optional) return fail("register '" + std::string(letters) + "' needs a number");
+        if (letters != "c" && letters != "v" && letters != "o")
+          return fail("register '" + std::string(letters) + "' needs a number");
         index = 0;
       } else if (!parse_uint(digits, index) || index > tok::kRegNumMask) {
         return fail("register number " + std::string(digits) + " too large");
@@ -189,35 +193,61 @@ public:
     return fail("unknown register '" + std::string(s.substr(0, d > 0 ? d : s.size())) + "'");
   }
 
-  // "[a0.x]", "[al]", "[a0.x + 5]", "[5 + a0.x]"; adds a constant offset to index.
-  bool relative(std::string_view& s, RelAddr& rel, uint32_t& index) {
+  // What a register's brackets hold, D3DAssemble's way: integers joined by + and -, and at most
+  // one address register, a0 with a swizzle (a bare a0 is the identity swizzle, which
+  // D3DAssemble writes as such) or aL: "[a0.x]", "[aL + 12]", "[2 + a0.x + 12]", "[a0.w + -2]".
+  // The integers add to the index; brackets of integers alone only do that (c4[2] is c6, no
+  // relative addressing), and `relative` says whether there was a register.
+  bool bracket(std::string_view& s, bool& relative, RelAddr& rel, uint32_t& index) {
     size_t close = s.find(']');
     if (close == std::string_view::npos) return fail("missing ']'");
-    std::string_view inner = s.substr(1, close - 1);
+    std::string_view inner = trim(s.substr(1, close - 1));
+    const std::string text(s.substr(0, close + 1));   // for messages
     s.remove_prefix(close + 1);
-    bool have_reg = false;
-    for (std::string_view part : split(inner, '+')) {
-      part = trim(part);
-      uint32_t offset;
-      if (parse_uint(part, offset)) {
-        index += offset;
-        continue;
+    if (inner.empty()) return fail("empty relative address");
+    relative = false;
+    int64_t offset = 0;
+    bool minus = false;   // the operator before the term
+    for (;;) {
+      bool negated = minus;
+      if (inner.starts_with('-')) {
+        negated = !negated;
+        inner = trim(inner.substr(1));
       }
-      RegType type;
-      uint32_t n;
-      if (!reg(part, type, n, false)) return false;
-      if (type != RegType::Addr && type != RegType::Loop) return fail("relative address must be a0.x or aL");
-      rel.type = type;
-      rel.index = n;
-      rel.component = 0;
-      if (!part.empty()) {
-        if (part.size() != 2 || part[0] != '.' || comp_index(part[1]) < 0) return fail("bad relative address component");
-        rel.component = static_cast<uint8_t>(comp_index(part[1]));
+      size_t n = 0;
+      while (n < inner.size() && (std::isalnum(static_cast<unsigned char>(inner[n])) || inner[n] == '.')) ++n;
+      std::string_view term = inner.substr(0, n);
+      inner = trim(inner.substr(n));
+      if (term.empty()) return fail("bad relative address '" + text + "'");
+      if (std::isdigit(static_cast<unsigned char>(term[0])) || term[0] == '.') {
+        uint32_t value;
+        if (!parse_uint(term, value)) return fail("relative address offset '" + std::string(term) + "' is not an integer");
+        offset += negated ? -int64_t(value) : int64_t(value);
+      } else {
+        if (relative) return fail("two address registers in one relative address");
+        if (negated) return fail("an address register cannot be negated");
+        uint32_t n_reg;
+        if (!reg(term, rel.type, n_reg)) return false;
+        if (rel.type != RegType::Addr && rel.type != RegType::Loop) return fail("relative address must be through a0 or aL");
+        rel.index = n_reg;
+        rel.swizzle = kSwizzleIdentity;
+        if (!term.empty()) {
+          if (term[0] != '.') return fail("bad relative address '" + text + "'");
+          if (!swizzle(term.substr(1), rel.swizzle)) return false;
+          // aL is a scalar; D3DAssemble takes no swizzle on it.
+          if (rel.type == RegType::Loop && rel.swizzle != kSwizzleIdentity) return fail("aL takes no swizzle");
+        }
+        relative = true;
       }
-      have_reg = true;
+      if (inner.empty()) break;
+      if (inner[0] != '+' && inner[0] != '-') return fail("bad relative address '" + text + "'");
+      minus = inner[0] == '-';
+      inner = trim(inner.substr(1));
     }
-    if (!have_reg) return fail("relative address without a register");
-    if (index > tok::kRegNumMask) return fail("register number too large");
+    int64_t total = int64_t(index) + offset;
+    if (total < 0) return fail("negative register number");
+    if (total > int64_t(tok::kRegNumMask)) return fail("register number too large");
+    index = static_cast<uint32_t>(total);
     return true;
   }
 
@@ -249,11 +279,8 @@ public:
 
   bool dst(std::string_view s, DstParam& d) {
     s = trim(s);
-    if (!reg(s, d.type, d.index, false)) return false;
-    if (!s.empty() && s[0] == '[') {
-      if (!relative(s, d.rel, d.index)) return false;
-      d.relative = true;
-    }
+    if (!reg(s, d.type, d.index)) return false;
+    if (!s.empty() && s[0] == '[' && !bracket(s, d.relative, d.rel, d.index)) return false;
     if (!s.empty() && s[0] == '.') return mask(s.substr(1), d.write_mask);
     if (!s.empty()) return fail("unexpected '" + std::string(s) + "' after destination");
     return true;
@@ -262,15 +289,27 @@ public:
   bool src(std::string_view s, SrcParam& p) {
     s = trim(s);
     bool neg = false, comp = false, not_ = false;
-    if (s.starts_with("1-")) { comp = true; s.remove_prefix(2); }
-    else if (s.starts_with("-")) { neg = true; s.remove_prefix(1); }
-    else if (s.starts_with("!")) { not_ = true; s.remove_prefix(1); }
-    s = trim(s);
-    if (!reg(s, p.type, p.index, true)) return false;
-    if (!s.empty() && s[0] == '[') {
-      if (!relative(s, p.rel, p.index)) return false;
-      p.relative = true;
+    if (!s.empty() && (std::isdigit(static_cast<unsigned char>(s[0])) || s[0] == '.')) {
+      // "1 - r1", spaces or not: D3DAssemble reads a number, then a minus, and takes only the
+      // integer 1 (the complement modifier).
+      size_t n = 0;
+      while (n < s.size() && (std::isalnum(static_cast<unsigned char>(s[n])) || s[n] == '.')) ++n;
+      std::string_view number = s.substr(0, n);
+      std::string_view rest = trim(s.substr(n));
+      if (!rest.starts_with('-')) return fail("bad source operand '" + std::string(s) + "'");
+      if (number != "1") return fail("only 1 - register is a source modifier, found '" + std::string(number) + " -'");
+      comp = true;
+      s = rest.substr(1);
+    } else if (s.starts_with("-")) {
+      neg = true;
+      s.remove_prefix(1);
+    } else if (s.starts_with("!")) {
+      not_ = true;
+      s.remove_prefix(1);
     }
+    s = trim(s);
+    if (!reg(s, p.type, p.index)) return false;
+    if (!s.empty() && s[0] == '[' && !bracket(s, p.relative, p.rel, p.index)) return false;
     std::string suffix;
     while (!s.empty()) {
       if (s[0] == '_') {
@@ -299,23 +338,27 @@ public:
     else if (suffix == "dw" && !neg) mod = SrcMod::Dw;
     else return fail("unknown source modifier '" + std::string(neg ? "-" : "") + "_" + suffix + "'");
     p.mod = mod;
-    if (p.relative && v_.sm1() && !(p.rel.type == RegType::Addr && p.rel.component == 0))
+    if (p.relative && v_.sm1() && !(p.rel.type == RegType::Addr && p.rel.swizzle == 0x00))
       return fail("vs_1_1 relative addressing is only through a0.x");
     return true;
   }
 
-  // "_sat", "_pp", "_centroid", "_x2" ... on a mnemonic.
+  // "_sat", "_pp", "_centroid", "_x2" ... on a mnemonic. Which of them a version allows is
+  // dialect_error()'s; one instruction has one result scale, so a second shift is refused here.
   bool dst_modifier(std::string_view m, DstParam& d) {
+    static constexpr const char* kShifts[] = {"d8", "d4", "d2", "", "x2", "x4", "x8"};
     if (m == "sat") d.saturate = true;
     else if (m == "pp") d.partial_precision = true;
     else if (m == "centroid") d.centroid = true;
-    else if (m == "x2") d.shift = 1;
-    else if (m == "x4") d.shift = 2;
-    else if (m == "x8") d.shift = 3;
-    else if (m == "d2") d.shift = -1;
-    else if (m == "d4") d.shift = -2;
-    else if (m == "d8") d.shift = -3;
-    else return fail("unknown instruction modifier '_" + std::string(m) + "'");
+    else {
+      int shift = 0;
+      for (int k = -3; k <= 3; ++k)
+        if (k != 0 && m == kShifts[k + 3]) shift = k;
+      if (shift == 0) return fail("unknown instruction modifier '_" + std::string(m) + "'");
+      if (d.shift != 0)
+        return fail(std::string("two result shifts (_") + kShifts[d.shift + 3] + " and _" + std::string(m) + ")");
+      d.shift = static_cast<int8_t>(shift);
+    }
     return true;
   }
 
@@ -330,23 +373,34 @@ std::optional<Comparison> comparison_of(std::string_view s) {
   return std::nullopt;
 }
 
+// A def/defi literal as D3DAssemble reads it: a minus, which a space may follow ("- 1"), then
+// digits with an optional dot and, in def only, an 'f' suffix ("1.0f", "0.", ".5f"). Exponents
+// and "0x..." (exact bits, what the disassembler prints for NaN and infinities) are Novem's.
 bool parse_word(std::string_view s, bool is_float, uint32_t& out) {
   s = trim(s);
   if (s.starts_with("0x")) {
     auto r = std::from_chars(s.data() + 2, s.data() + s.size(), out, 16);
     return r.ec == std::errc() && r.ptr == s.data() + s.size();
   }
+  bool negative = s.starts_with('-');
+  if (negative) s = trim(s.substr(1));
+  if (s.empty() || s[0] == '-' || s[0] == '+') return false;
   if (is_float) {
+    if (s.size() > 1 && s.back() == 'f' && (std::isdigit(static_cast<unsigned char>(s[s.size() - 2])) || s[s.size() - 2] == '.'))
+      s.remove_suffix(1);
     float f;
     auto r = std::from_chars(s.data(), s.data() + s.size(), f);
     if (r.ec != std::errc() || r.ptr != s.data() + s.size()) return false;
+    if (negative) f = -f;   // -0 keeps its sign bit
     std::memcpy(&out, &f, sizeof out);
     return true;
   }
-  int32_t i;
+  int64_t i;
   auto r = std::from_chars(s.data(), s.data() + s.size(), i);
   if (r.ec != std::errc() || r.ptr != s.data() + s.size()) return false;
-  out = static_cast<uint32_t>(i);
+  if (negative) i = -i;
+  if (i < INT32_MIN || i > INT32_MAX) return false;
+  out = static_cast<uint32_t>(static_cast<int32_t>(i));
   return true;
 }
 
@@ -531,6 +585,11 @@ AssembleResult assemble(std::string_view text) {
     std::string err;
     if (!parse_statement(l, p, err)) {
       result.error = "line " + std::to_string(line_no) + ": " + err;
+      return result;
+    }
+    // What the bytecode could hold but D3DAssemble refuses in this version (_abs in vs_2_0 ...).
+    if (std::string outside = dialect_error(p, p.order.back()); !outside.empty()) {
+      result.error = "line " + std::to_string(line_no) + ": " + outside;
       return result;
     }
     lines.push_back(line_no);

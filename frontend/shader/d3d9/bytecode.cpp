@@ -208,7 +208,8 @@ bool decode_version(uint32_t token, Version& out) {
 bool parse_version_name(std::string_view name, Version& out) {
   std::string s;
   for (char ch : name) s += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  if (s.size() != 6 || (s[0] != 'v' && s[0] != 'p') || s[1] != 's' || s[2] != '_' || s[4] != '_')
+  // "vs_1_1" or, as D3DAssemble also reads it, "vs.1.1"; never the two mixed.
+  if (s.size() != 6 || (s[0] != 'v' && s[0] != 'p') || s[1] != 's' || (s[2] != '_' && s[2] != '.') || s[4] != s[2])
     return false;
   if (s[3] < '0' || s[3] > '9') return false;
   uint32_t major = static_cast<uint32_t>(s[3] - '0'), minor = 0;

@@ -31,7 +31,7 @@ struct Version {
 // Decodes a version token; false when it is not one of vs_1_1, vs_2_0, vs_2_x, vs_3_0,
 // ps_1_1..ps_1_4, ps_2_0, ps_2_x, ps_3_0.
 bool decode_version(uint32_t token, Version& out);
-// Parses "vs_2_x" (any case); false when unknown.
+// Parses "vs_2_x" or "vs.2.x" (any case); false when unknown.
 bool parse_version_name(std::string_view name, Version& out);
 
 // Register files (D3DSPR_*). Texture (ps) and Addr (vs) share 3; Output and TexCrdOut share 6.

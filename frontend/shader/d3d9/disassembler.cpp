@@ -10,13 +10,6 @@ namespace {
 
 const char kComp[] = "xyzw";
 
-std::string rel_text(const RelAddr& rel) {
-  if (rel.type == RegType::Loop) return "aL";
-  std::string s = "a" + std::to_string(rel.index) + ".";
-  s += kComp[rel.component & 3];
-  return s;
-}
-
 std::string mask_text(uint8_t mask) {
   if (mask == kMaskAll) return "";
   std::string s = ".";
@@ -34,6 +27,12 @@ std::string swizzle_text(uint8_t swizzle) {
   std::string s = ".";
   for (int c = 0; c < n; ++c) s += kComp[comps[c]];
   return s;
+}
+
+// a0 with its swizzle as the token has it ("a0.x", "a0" for the identity, "a0.xyw"); aL bare.
+std::string rel_text(const RelAddr& rel) {
+  if (rel.type == RegType::Loop) return "aL";
+  return "a" + std::to_string(rel.index) + swizzle_text(rel.swizzle);
 }
 
 std::string dst_modifiers(const DstParam& d) {

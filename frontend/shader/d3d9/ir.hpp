@@ -19,13 +19,15 @@ inline constexpr uint8_t kMaskAll = 0xF;
 // Component c (0..3) of a swizzle.
 inline uint32_t swizzle_component(uint8_t swizzle, uint32_t c) { return (swizzle >> (2 * c)) & 3u; }
 
-// A relative address: a0.<component> (vs) or aL (component 0). vs_1_1 encodes only "a0.x"
-// (bit 13, no extra token); vs_2_0+ and ps_3_0 carry an extra token (its swizzle is written
-// back as the component replicated).
+// A relative address: a0 (vs) or aL. vs_1_1 encodes only "a0.x" (bit 13, no extra token);
+// vs_2_0+ and ps_3_0 carry an extra token whose swizzle is kept as D3DAssemble wrote it, so that
+// re-encoding gives its words back: a0.x is .xxxx (0x00), a bare a0 the identity (0xE4), a0.xyww
+// 0xF4; aL's is always the identity. The index comes from the swizzle's first component.
 struct RelAddr {
   RegType type = RegType::Addr;
   uint32_t index = 0;
-  uint8_t component = 0;
+  uint8_t swizzle = 0;        // a0.x
+  uint32_t component() const { return swizzle & 3u; }
   bool operator==(const RelAddr&) const = default;
 };
 

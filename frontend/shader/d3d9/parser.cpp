@@ -102,7 +102,7 @@ bool Parser::check_register(RegType type, uint32_t index, uint32_t at) {
 
 bool Parser::read_rel(RelAddr& rel, uint32_t at) {
   if (ver_.sm1()) {   // vs_1_1: bit 13 alone means c[a0.x + n]
-    rel = RelAddr{RegType::Addr, 0, 0};
+    rel = RelAddr{RegType::Addr, 0, 0x00};
     return true;
   }
   uint32_t token;
@@ -118,7 +118,9 @@ bool Parser::read_rel(RelAddr& rel, uint32_t at) {
   if (!check_register(type, index, token_at)) return false;
   rel.type = type;
   rel.index = 0;
-  rel.component = static_cast<uint8_t>(type == RegType::Loop ? 0 : (token >> 16) & 3u);
+  // aL is a scalar: whatever its swizzle bits say, it is read (and written back) as D3DAssemble
+  // writes it, the identity. a0's swizzle is kept whole for re-encoding.
+  rel.swizzle = static_cast<uint8_t>(type == RegType::Loop ? kSwizzleIdentity : (token >> 16) & 0xFFu);
   (void)at;
   return true;
 }

@@ -322,7 +322,7 @@ Id Translator::rel_value(const RelAddr& r) {
     return b_.load(al_);
   }
   if (!a0_) unsupported("a0 used without being written");
-  return b_.composite_extract(b_.load(a0_), {r.component});
+  return b_.composite_extract(b_.load(a0_), {r.component()});
 }
 
 // index clamped into [0, size): out-of-range indices give 0 (and *in_range = false).

@@ -312,9 +312,10 @@ mov r3.w, c9.x
 lrp r4, c8, c9, c10
 slt r5, c5, c11
 sge r6, c5, c11
-min r7, c5, -c5_abs
+abs r10, c5
+min r7, c5, -r10
 max r8, c5, c11
-add r9, -c5_abs, c9
+add r9, -r10, c9
 mov oT0, r0
 mov oT1, r1
 mov oT2, r2
@@ -338,6 +339,10 @@ mov oPos, v0
   check_vec(e.out(texcoord(7)), {-3, 0, -2, -0.1f});
   check_vec(e.out(conv::kLocationColor + 0), {0, 0, 1, 0});   // oD0 clamped to [0, 1]
   check_vec(e.out(conv::kLocationColor + 1), {1, 1, 1, 1});   // 4 - |x| clamped
+  // The _abs source modifier is 3_0's (vs_2_0 spells it with the abs instruction, as above):
+  // 4 |x| - |x| is 3 |x| only if both _abs and -_abs take the magnitude.
+  const Exec a = exec("ps_3_0\ndef c5, -3, 0, 2, -0.1\ndef c9, 4, 4, 4, 4\nmov r0, c5\nmad oC0, r0_abs, c9, -r0_abs\n");
+  check_vec(a.out(0), {9, 0, 6, 0.3f});
 }
 
 TEST_CASE("vs_1_1: expp's four-component form, mov to a0 floors, mova rounds to nearest") {

@@ -1,4 +1,5 @@
-// ps_2_0: every ps_2_0 instruction, sampler types, texldp/texldb, _pp/_centroid, oC#/oDepth.
+// ps_2_0: every ps_2_0 instruction, sampler types, texldp/texldb, _pp/_centroid, oC#/oDepth
+// (negation is its only source modifier: _abs is ps_3_0's).
 ps_2_0
 dcl t0.xy
 dcl t1
@@ -30,9 +31,9 @@ m3x3 r10.xyz, r0, c1
 m3x4 r11, r0, c1
 m4x3 r10.xyz, r0, c1
 m4x4 r11, r0, c1
-mad r0, r0, c0, r1_abs
+mad r0, r0, c0, r1
 max r1, r0, c0
-min r1, r1, -c0_abs
+min r1, r1, -c0
 mov r2, c0
 mul r2, r2, v0
 nrm_pp r3.xyz, r2

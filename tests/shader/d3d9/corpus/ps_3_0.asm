@@ -1,4 +1,4 @@
-// ps_3_0: semantic inputs, vPos/vFace, loop with aL-relative inputs, texldl.
+// ps_3_0: semantic inputs, vPos/vFace, loop with aL-relative inputs, texldl, _abs (3_0 only).
 ps_3_0
 dcl_texcoord v0.xy
 dcl_texcoord1_centroid v1
@@ -17,6 +17,7 @@ loop aL, i0
 endloop
 if_lt vFace, c0.x
     mov r4, -r0
+    add r4, r4_abs, -r0_abs
 endif
 mul r5, vPos.xyxy, c223
 mov oC0, r0

@@ -1,4 +1,5 @@
-// vs_3_0: output declarations, vertex texture fetch, relative output/input addressing.
+// vs_3_0: output declarations, vertex texture fetch, relative output/input addressing (a0 with
+// its whole swizzle too), _abs (3_0 only).
 vs_3_0
 dcl_position v0
 dcl_texcoord v1
@@ -22,6 +23,8 @@ loop aL, i0
 endloop
 mova a0.xy, c2
 mov r4, c10[a0.y]
+add r4, r4, c[a0 + 12]
+mad r4, -r4_abs, c0.w, r2_abs
 m4x4 o0, v0, c4
 mov o1.xy, r1
 mov o2, r2

@@ -10,7 +10,7 @@ mova a0.x, v2.x
 mov r0, c10[a0.x]
 add r1, r0, -c1
 sub r1, r1, c2.yzwx
-mad r2, r1, c3.x, r0_abs
+mad r2, r1, c3.x, r0
 mul r2, r2, c4
 rcp r3.x, r2.w
 rsq r3.y, r2.z
