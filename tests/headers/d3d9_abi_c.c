@@ -2,6 +2,7 @@
  * its C interface declarations (struct IFooVtbl of function pointers) must give the same slots,
  * sizes and offsets as the C++ classes. Results go to the C++ test through d3d9_abi_c.h. */
 #include <d3d9.h>
+#include <d3d9_shader_validator.h>
 
 #include "d3d9_abi_c.h"
 #include "d3d9_abi_lists.h"

@@ -1,7 +1,9 @@
 /* Expected Direct3D 9 ABI facts (Windows x64), as X-macro lists shared by the C and the C++ side
  * of test_d3d9_abi. Written from the Windows SDK's d3d9.h / d3d9types.h / d3d9caps.h (method
  * order; struct layouts with LLP64 rules, 8-byte pointers, natural alignment: the SDK's
- * `#pragma pack(4)` applies to x86 only), not generated from the headers under test. */
+ * `#pragma pack(4)` applies to x86 only), not generated from the headers under test.
+ * IDirect3DShaderValidator9 is in no SDK header: its order is the one Wine's d3d9 tests record
+ * for Windows (d3d9_shader_validator.h). */
 #ifndef NOVEM_TEST_D3D9_ABI_LISTS_H
 #define NOVEM_TEST_D3D9_ABI_LISTS_H
 
@@ -103,6 +105,8 @@
     X(I, GetDevice) X(I, Capture) X(I, Apply)
 #define NOVEM_QUERY9_METHODS(X, I) NOVEM_IUNKNOWN_METHODS(X, I) \
     X(I, GetDevice) X(I, GetType) X(I, GetDataSize) X(I, Issue) X(I, GetData)
+#define NOVEM_SHADERVALIDATOR9_METHODS(X, I) NOVEM_IUNKNOWN_METHODS(X, I) \
+    X(I, Begin) X(I, Instruction) X(I, End)
 
 /* Y(interface, method list, expected method count) */
 #define NOVEM_D3D9_INTERFACES(Y) \
@@ -125,7 +129,8 @@
     Y(IDirect3DVertexShader9, NOVEM_SHADER9_METHODS, 5) \
     Y(IDirect3DPixelShader9, NOVEM_SHADER9_METHODS, 5) \
     Y(IDirect3DStateBlock9, NOVEM_STATEBLOCK9_METHODS, 6) \
-    Y(IDirect3DQuery9, NOVEM_QUERY9_METHODS, 8)
+    Y(IDirect3DQuery9, NOVEM_QUERY9_METHODS, 8) \
+    Y(IDirect3DShaderValidator9, NOVEM_SHADERVALIDATOR9_METHODS, 6)
 
 /* ---- struct sizes on Windows x64: X(type, size) ---------------------------------------------
  * Where x86 differs (the SDK packs to 4 bytes there), the x86 value is noted. */

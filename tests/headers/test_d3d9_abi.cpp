@@ -3,6 +3,7 @@
 // vtable slots of the COM interfaces, GUID values, HRESULT codes and value macros. Each layout is
 // checked as C++ sees it and as C sees it (d3d9_abi_c.c), and C calls into a C++ object.
 #include <d3d9.h>
+#include <d3d9_shader_validator.h>
 
 #include <catch2/catch.hpp>
 
