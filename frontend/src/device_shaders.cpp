@@ -133,6 +133,18 @@ uint32_t Device::pixel_shader_variant() {
   e.clip_planes = clip_planes();
   e.depth_samplers = depth_samplers();
   e.drop_depth = compiled.reflection.writes_depth && !depth_stencil_;
+  // Inputs no vertex stage writes: a vertex shader writes its outputs' locations; the
+  // fixed-function one colours, texture coordinates 0..7 and fog.
+  uint32_t written = 0;
+  if (state_.vertex_shader) {
+    for (const auto &out : state_.vertex_shader->compiled().reflection.outputs)
+      if (out.location < 32) written |= 1u << out.location;
+  } else {
+    written = 0xffu << d3d9::conv::kLocationTexcoord | 3u << d3d9::conv::kLocationColor | 1u << d3d9::conv::kLocationFog;
+  }
+  for (const auto &input : compiled.reflection.inputs)
+    if (input.location < d3d9::conv::kLocationCount && !(written >> input.location & 1u))
+      e.missing_inputs |= 1u << input.location;
   if (!e.active()) return compiled.handle;
   auto [it, inserted] = compiled.variants.try_emplace(e.pack(), 0);
   if (inserted) {

@@ -146,3 +146,14 @@ TEST_CASE("scene: viewports with NaN or past the target", "[scene][misuse]") {
   }, 0);
   for (const auto &r : images) probe(r, 32, 32, kGreen, 0);
 }
+
+// D3D9 leaves a pixel shader input no vertex stage writes undefined; Novem reads (0, 0, 0, 0).
+TEST_CASE("scene: a pixel shader input the vertex shader does not write reads 0", "[scene][misuse]") {
+  auto images = render_all("misuse_missing_varying", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kRed, 1.0f, 0));
+    ShaderSet s(dev, "vs20_pass_position", "ps20_texcoord_color", kPositionColor); // t0 is never written
+    quad(dev, kRed);
+    s.release(dev);
+  }, 0);
+  for (const auto &r : images) probe(r, 32, 32, kBlack, 0);
+}

@@ -672,7 +672,7 @@ Id Translator::sample_depth(spv::Op op, Id sampled_image, Id coord4, spv::ImageO
 Id Translator::texcoord(const Instruction& in, uint32_t n) {
   auto it = texcoord_vars_.find(n);
   if (it == texcoord_vars_.end()) unsupported(in, "texture coordinate " + std::to_string(n) + " is not an input");
-  return b_.load(it->second);
+  return it->second ? b_.load(it->second) : b_.const_fvec({0.0f, 0.0f, 0.0f, 0.0f}); // 0: nothing writes it
 }
 
 void Translator::write_depth(Id depth) {
@@ -1441,9 +1441,14 @@ Translation Translator::run() {
       for (const auto& other : refl_.inputs)
         if (other.location == ri.location)
           unsupported("two inputs share the interface location " + std::to_string(ri.location));
-      if (vs_ && t == RegType::Input && index < 16 && (vertex_epilogue_.missing_inputs >> index & 1u)) {
+      // An input nothing feeds (the declaration lacks it, or no vertex stage writes it) is no
+      // input of the stage: the prologue writes zero.
+      const bool missing = vs_ ? t == RegType::Input && index < 16 && (vertex_epilogue_.missing_inputs >> index & 1u)
+                               : ri.location < 32 && (epilogue_.missing_inputs >> ri.location & 1u);
+      if (missing) {
         refl_.inputs.push_back(ri);
-        input_copies_.push_back({key, 0}); // the prologue writes zero
+        input_copies_.push_back({key, 0});
+        if (is_ps_texture(t)) texcoord_vars_[index] = 0;
         continue;
       }
       const Id var = b_.variable(StorageClass::Input, t_v4_, register_name(t, index, v_) + "_in");

@@ -78,10 +78,17 @@ struct PixelEpilogue {
   // No depth buffer is bound: oDepth is not written. Nothing would keep it, and lavapipe crashes
   // on a pipeline whose fragment shader writes depth without a depth attachment.
   uint8_t drop_depth = 0;
-  bool active() const { return (alpha_func && alpha_func != 8) || fog || clip_planes || depth_samplers || drop_depth; }
-  uint32_t pack() const {
-    return uint32_t(alpha_func) | uint32_t(fog) << 4 | uint32_t(fog_w) << 7 | uint32_t(fog_input) << 8 |
-           uint32_t(clip_planes) << 9 | uint32_t(drop_depth) << 15 | uint32_t(depth_samplers) << 16;
+  // Bit L: no vertex stage writes the input at interface location L (conv::kLocation*). It reads
+  // (0, 0, 0, 0) and is no input of the stage (D3D9 leaves it undefined; Vulkan and GL refuse a
+  // fragment input no vertex output feeds).
+  uint32_t missing_inputs = 0;
+  bool active() const {
+    return (alpha_func && alpha_func != 8) || fog || clip_planes || depth_samplers || drop_depth || missing_inputs;
+  }
+  uint64_t pack() const {
+    return uint64_t(alpha_func) | uint64_t(fog) << 4 | uint64_t(fog_w) << 7 | uint64_t(fog_input) << 8 |
+           uint64_t(clip_planes) << 9 | uint64_t(drop_depth) << 15 | uint64_t(depth_samplers) << 16 |
+           uint64_t(missing_inputs) << 32;
   }
 };
 
