@@ -2,11 +2,14 @@
 // thread executed: what the API tests use to prove what the frontend sends.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include <dlfcn.h>
 
 #include "api_fixture.hpp"
+#include "counting_log.hpp"
 
 #include <novem/commands.h>
 
@@ -21,6 +24,11 @@ struct CountingDevice {
     REQUIRE(plugin);
     executed_fn = reinterpret_cast<uint64_t (*)(uint32_t)>(dlsym(plugin, "novem_counting_plugin_executed"));
     REQUIRE(executed_fn);
+    updates_fn = reinterpret_cast<CountingUpdatesFn>(dlsym(plugin, "novem_counting_plugin_updates"));
+    forget_fn = reinterpret_cast<CountingForgetFn>(dlsym(plugin, "novem_counting_plugin_forget_updates"));
+    REQUIRE(updates_fn);
+    REQUIRE(forget_fn);
+    forget_fn(); // the log is the plugin file's, shared by the devices of a test run
     REQUIRE(device->CreateOffscreenPlainSurface(16, 16, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM, &readback, nullptr) == D3D_OK);
     REQUIRE(device->GetBackBuffer(0, 0, D3DBACKBUFFER_TYPE_MONO, &back_buffer) == D3D_OK);
   }
@@ -42,6 +50,15 @@ struct CountingDevice {
     seen[opcode] = now;
     return delta;
   }
+  // The buffer and image updates executed since the last call (every command sent has executed
+  // once the readback returns).
+  std::vector<CountingUpdate> updates() {
+    executed(NV_OP_UPDATE_BUFFER);
+    std::vector<CountingUpdate> log(updates_fn(nullptr, 0));
+    log.resize(std::min<uint64_t>(log.size(), updates_fn(log.data(), log.size())));
+    forget_fn();
+    return log;
+  }
   // A pre-transformed triangle with a colour and one texture coordinate set.
   void draw() {
     struct V {
@@ -58,6 +75,8 @@ struct CountingDevice {
   IDirect3DDevice9 *device = nullptr;
   void *plugin = nullptr;
   uint64_t (*executed_fn)(uint32_t) = nullptr;
+  CountingUpdatesFn updates_fn = nullptr;
+  CountingForgetFn forget_fn = nullptr;
   IDirect3DSurface9 *readback = nullptr, *back_buffer = nullptr;
   uint64_t seen[NV_OP_COUNT] = {};
 };

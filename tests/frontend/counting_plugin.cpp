@@ -1,14 +1,23 @@
 // A test plugin: the null plugin's behaviour (executes nothing, completes fences) that also lets
 // the test read the channel's per-opcode counts of its device, through an exported function the
 // test finds with dlopen(RTLD_NOLOAD) + dlsym on the same file. It tells which commands a draw
-// sent, so tests can check that only what changed is sent.
+// sent, so tests can check that only what changed is sent. It also keeps a log of the buffer and
+// image updates it executed (counting_log.hpp), for tests of which bytes a lock sent and when.
+#include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <thread>
+#include <vector>
 
+#include "counting_log.hpp"
 #include "novem/backend.h"
 #include "novem/worker.hpp"
 
 namespace {
+
+// The log is the plugin's thread's to append and the test's to read, so a mutex guards it.
+std::mutex log_mutex;
+std::vector<CountingUpdate> update_log;
 
 struct CountingExecutor {
   nv_channel &channel;
@@ -18,11 +27,31 @@ struct CountingExecutor {
     size_t bytes = size_t(a.rect.width) * size_t(a.rect.height) * 4;
     if (bytes <= channel.readback_size) std::memset(channel.readback, 0, bytes);
   }
+  void record(CountingUpdate u, const void *payload, uint64_t payload_bytes) {
+    u.draws_before = channel.executed[NV_OP_DRAW].load() + channel.executed[NV_OP_DRAW_INDEXED].load();
+    std::memcpy(u.bytes, payload, size_t(std::min<uint64_t>(payload_bytes, CountingUpdate::kBytesKept)));
+    std::lock_guard<std::mutex> lock(log_mutex);
+    update_log.push_back(u);
+  }
+  void update_buffer(const nv_cmd_update_buffer &a, const nv_cmd_header *h) {
+    CountingUpdate u;
+    u.opcode = NV_OP_UPDATE_BUFFER, u.target = a.buffer, u.flags = a.flags, u.offset = a.offset, u.size = a.size;
+    record(u, novem::command_payload<nv_cmd_update_buffer>(h), a.size);
+  }
+  void update_image(const nv_cmd_update_image &a, const nv_cmd_header *h) {
+    CountingUpdate u;
+    u.opcode = NV_OP_UPDATE_IMAGE, u.target = a.image, u.flags = a.flags, u.rect = a.rect, u.level = a.level;
+    u.layer = a.layer;
+    // The record's size bounds its payload (rows of the rect, in the image's format).
+    record(u, novem::command_payload<nv_cmd_update_image>(h), h->size - sizeof *h - sizeof a);
+  }
 
   static constexpr novem::DispatchTable<CountingExecutor> table() {
     novem::DispatchTable<CountingExecutor> t{};
     t[NV_OP_FENCE] = novem::handler<CountingExecutor, nv_cmd_fence, &CountingExecutor::fence>;
     t[NV_OP_READ_IMAGE] = novem::handler<CountingExecutor, nv_cmd_read_image, &CountingExecutor::read_image>;
+    t[NV_OP_UPDATE_BUFFER] = novem::handler<CountingExecutor, nv_cmd_update_buffer, &CountingExecutor::update_buffer>;
+    t[NV_OP_UPDATE_IMAGE] = novem::handler<CountingExecutor, nv_cmd_update_image, &CountingExecutor::update_image>;
     return t;
   }
   static constexpr unsigned kCommandsPerPoll = 1; // nothing is ever pending
@@ -74,4 +103,18 @@ extern "C" __attribute__((visibility("default"))) const nv_plugin *novem_plugin_
 // How many commands of `opcode` the last device's thread has executed (0 without a device).
 extern "C" __attribute__((visibility("default"))) uint64_t novem_counting_plugin_executed(uint32_t opcode) {
   return last_channel && opcode < NV_OP_COUNT ? last_channel->executed[opcode].load() : 0;
+}
+
+// The updates logged since the last forget: copies up to `capacity` into out, returns how many
+// there are.
+extern "C" __attribute__((visibility("default"))) uint64_t novem_counting_plugin_updates(CountingUpdate *out,
+                                                                                        uint64_t capacity) {
+  std::lock_guard<std::mutex> lock(log_mutex);
+  std::copy_n(update_log.begin(), std::min<uint64_t>(capacity, update_log.size()), out);
+  return update_log.size();
+}
+
+extern "C" __attribute__((visibility("default"))) void novem_counting_plugin_forget_updates() {
+  std::lock_guard<std::mutex> lock(log_mutex);
+  update_log.clear();
 }
