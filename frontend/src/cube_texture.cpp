@@ -40,12 +40,12 @@ HRESULT CubeTexture::GetCubeMapSurface(D3DCUBEMAP_FACES face, UINT level, IDirec
 HRESULT CubeTexture::LockRect(D3DCUBEMAP_FACES face, UINT level, D3DLOCKED_RECT *locked_rect, const RECT *rect,
                               DWORD flags) {
   if (!is_face(face)) return D3DERR_INVALIDCALL;
-  return lock_rect(UINT(face), level, locked_rect, rect, flags);
+  return lock_rect(LockEntry::CubeTexture, UINT(face), level, locked_rect, rect, flags);
 }
 
 HRESULT CubeTexture::UnlockRect(D3DCUBEMAP_FACES face, UINT level) {
   if (!is_face(face)) return D3DERR_INVALIDCALL;
-  return unlock_rect(UINT(face), level);
+  return unlock_rect(LockEntry::CubeTexture, UINT(face), level);
 }
 
 HRESULT CubeTexture::AddDirtyRect(D3DCUBEMAP_FACES face, const RECT *dirty_rect) {

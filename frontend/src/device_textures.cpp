@@ -156,10 +156,12 @@ HRESULT Device::UpdateTexture(IDirect3DBaseTexture9 *src_iface, IDirect3DBaseTex
   const UINT skip = src->exposed_levels() - dst->exposed_levels();
   if (from.width(skip) != to.width(0) || from.height(skip) != to.height(0) || from.depth(skip) != to.depth(0))
     return D3DERR_INVALIDCALL;
-  // Only the dirty boxes are copied (D3D9 allows copying more); each level sends its own.
+  // Only the dirty boxes are copied (D3D9 allows copying more); each level sends its own. Then
+  // the source is clean, all of it, as in Windows: the levels skipped above too.
   for (UINT layer = 0; layer < to.layers(); ++layer)
     for (UINT i = 0; i < dst->exposed_levels(); ++i)
       if (!to.update_from(from, layer, skip + i, i)) return E_OUTOFMEMORY;
+  from.forget_dirty();
   return D3D_OK;
 }
 

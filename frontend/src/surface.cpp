@@ -137,10 +137,15 @@ HRESULT Surface::GetDesc(D3DSURFACE_DESC *desc) {
   return D3D_OK;
 }
 
+LockEntry Surface::level_entry() const {
+  return texture_->type() == NV_IMAGE_TYPE_CUBE ? LockEntry::CubeSurface : LockEntry::Surface;
+}
+
 HRESULT Surface::LockRect(D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD flags) {
   DeviceLock lock(*device_);
-  if (texture_) return texture_->lock_rect(layer_, level_, locked_rect, rect, flags);
+  if (texture_) return texture_->lock_rect(level_entry(), layer_, level_, locked_rect, rect, flags);
   if (!locked_rect) return D3DERR_INVALIDCALL;
+  if (lock_clears_output(LockEntry::Surface, desc_.Pool)) locked_rect->pBits = nullptr, locked_rect->Pitch = 0;
   // Memory surfaces, lockable render targets and DEFAULT plain surfaces lock; other render targets
   // and depth-stencil surfaces refuse, as Windows.
   if (!lockable_ || locked_) return D3DERR_INVALIDCALL;
@@ -162,7 +167,7 @@ HRESULT Surface::LockRect(D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD f
 
 HRESULT Surface::UnlockRect() {
   DeviceLock lock(*device_);
-  if (texture_) return texture_->unlock_rect(layer_, level_);
+  if (texture_) return texture_->unlock_rect(level_entry(), layer_, level_);
   if (!locked_) return D3DERR_INVALIDCALL;
   if (image_) unlock_image();
   locked_ = false;

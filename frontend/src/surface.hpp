@@ -6,6 +6,7 @@
 
 #include "device_child.hpp"
 #include "format.hpp"
+#include "lock_rules.hpp"
 
 namespace novem {
 
@@ -90,6 +91,7 @@ private:
   HRESULT lock_image(const RECT &rect, DWORD flags);
   void unlock_image();
   void copy_to_front() const; // the deferred front copy, if one is due
+  LockEntry level_entry() const; // how a texture level's LockRect comes in: a 2D level's or a cube face's
   bool texture_has_image() const;
 
   D3DSURFACE_DESC desc_;

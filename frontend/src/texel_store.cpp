@@ -29,13 +29,17 @@ void scale(UINT lo, UINT hi, UINT n, UINT size, UINT &out_lo, UINT &out_hi) {
   out_hi = std::clamp<UINT>((hi + (1u << n) - 1) >> n, out_lo + 1, size);
 }
 
+// Rounds towards minus infinity: the block holding a texel left of or above the level is the one
+// before block 0, as the texel arithmetic of a pointer would have it.
+int64_t floor_div(int64_t v, int64_t d) { return v >= 0 ? v / d : -((-v + d - 1) / d); }
+
 } // namespace
 
 TexelStore::TexelStore(Device *device, D3DFORMAT format, nv_image_type type, UINT width, UINT height, UINT depth,
                        UINT levels, DWORD usage, D3DPOOL pool)
     : device_(device), format_(format_info(format)), type_(type), width_(width), height_(height),
       depth_(type == NV_IMAGE_TYPE_3D ? depth : 1), levels_(levels), layers_(type == NV_IMAGE_TYPE_CUBE ? 6 : 1),
-      dynamic_(pool == D3DPOOL_DEFAULT && (usage & D3DUSAGE_DYNAMIC)) {
+      pool_(pool), dynamic_(pool == D3DPOOL_DEFAULT && (usage & D3DUSAGE_DYNAMIC)) {
   subresources_.resize(size_t(layers_) * levels_);
   size_ = layout(format_, width_, height_, depth_, levels_, layers_, subresources_.data());
   if (pool == D3DPOOL_SYSTEMMEM || pool == D3DPOOL_SCRATCH) {
@@ -82,10 +86,15 @@ TexelStore::~TexelStore() {
   if (image_) device_->commands().push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{image_});
 }
 
-bool TexelStore::block_aligned(const D3DBOX &b, UINT i) const {
-  const UINT n = format_.block;
-  return b.Left % n == 0 && b.Top % n == 0 && (b.Right % n == 0 || b.Right == width(i)) &&
-         (b.Bottom % n == 0 || b.Bottom == height(i));
+bool TexelStore::inside(const LockRegion &r, UINT i) const {
+  return r.left >= 0 && r.top >= 0 && r.front >= 0 && r.left < r.right && r.top < r.bottom && r.front < r.back &&
+         r.right <= int64_t(width(i)) && r.bottom <= int64_t(height(i)) && r.back <= int64_t(depth(i));
+}
+
+bool TexelStore::block_aligned(const LockRegion &r, UINT i) const {
+  const int64_t n = format_.block;
+  return r.left % n == 0 && r.top % n == 0 && (r.right % n == 0 || r.right == int64_t(width(i))) &&
+         (r.bottom % n == 0 || r.bottom == int64_t(height(i)));
 }
 
 void TexelStore::grow_to_blocks(D3DBOX &b, UINT i) const {
@@ -95,29 +104,46 @@ void TexelStore::grow_to_blocks(D3DBOX &b, UINT i) const {
   b.Bottom = std::min((b.Bottom + n - 1) / n * n, height(i));
 }
 
-HRESULT TexelStore::lock(UINT layer, UINT i, const D3DBOX *box, DWORD flags, void **bits, INT *row_pitch,
-                         INT *slice_pitch) {
+HRESULT TexelStore::lock(UINT layer, UINT i, const LockRegion *region, RegionCheck check, DWORD flags, void **bits,
+                         INT *row_pitch, INT *slice_pitch) {
   if (layer >= layers_ || i >= levels_) return D3DERR_INVALIDCALL;
   Level &l = level(layer, i);
   if (l.locked) return D3DERR_INVALIDCALL;
-  D3DBOX b{0, 0, width(i), height(i), 0, depth(i)};
-  if (box) {
-    if (box->Left >= box->Right || box->Top >= box->Bottom || box->Front >= box->Back || box->Right > width(i) ||
-        box->Bottom > height(i) || box->Back > depth(i))
-      return D3DERR_INVALIDCALL;
-    b = *box;
-  }
-  // DXTn boxes are whole 4x4 blocks (an edge may stop at the level's edge), as in Windows.
-  if (!block_aligned(b, i)) return D3DERR_INVALIDCALL;
+  const D3DBOX whole{0, 0, width(i), height(i), 0, depth(i)};
+  const LockRegion r = region ? *region : LockRegion{0, 0, 0, whole.Right, whole.Bottom, whole.Back};
+  const bool in = inside(r, i);
+  if (check != RegionCheck::None && !in) return D3DERR_INVALIDCALL;
+  if (check == RegionCheck::BoundsAndBlocks && !block_aligned(r, i)) return D3DERR_INVALIDCALL;
   if (!allocate()) return E_OUTOFMEMORY;
   *row_pitch = INT(l.pitch);
   if (slice_pitch) *slice_pitch = INT(l.slice_pitch);
-  *bits = data(l) + size_t(b.Front) * l.slice_pitch + size_t(b.Top / format_.block) * l.pitch +
-          size_t(b.Left / format_.block) * format_.bytes_per_pixel;
+  // Integer arithmetic, not pointer arithmetic: a region Windows takes unchecked may start before
+  // the level (or past it), and the pointer is the program's to use as it would on Windows.
+  const int64_t n = format_.block;
+  const int64_t offset = r.front * int64_t(l.slice_pitch) + floor_div(r.top, n) * int64_t(l.pitch) +
+                         floor_div(r.left, n) * int64_t(format_.bytes_per_pixel);
+  *bits = reinterpret_cast<void *>(reinterpret_cast<uintptr_t>(data(l)) + uintptr_t(offset));
   l.locked = true;
-  // READONLY writes nothing; NO_DIRTY_UPDATE leaves the box out of the dirty one (D3D9 keeps such
-  // changes for a later AddDirtyRect / AddDirtyBox).
-  if (!(flags & (D3DLOCK_READONLY | D3DLOCK_NO_DIRTY_UPDATE))) unite(l.dirty, b);
+  // The texels the program may write: the region in whole blocks; all of the level for a region
+  // outside it, since where such a pointer leads cannot be known.
+  D3DBOX b = whole;
+  if (in) {
+    b = D3DBOX{UINT(r.left), UINT(r.top), UINT(r.right), UINT(r.bottom), UINT(r.front), UINT(r.back)};
+    grow_to_blocks(b, i);
+  }
+  // READONLY writes nothing; NO_DIRTY_UPDATE leaves the box out of the dirty region (D3D9 keeps
+  // such changes for a later AddDirtyRect / AddDirtyBox), except in a dynamic texture, which
+  // Windows sends whatever the flag.
+  if (!(flags & D3DLOCK_READONLY) && (!(flags & D3DLOCK_NO_DIRTY_UPDATE) || dynamic_)) {
+    if (image_) {
+      unite(l.dirty, b); // sent at the unlock
+    } else {
+      // An UpdateTexture source: the region scaled to level 0 is dirty, so in every level.
+      D3DBOX level0{b.Left << i, b.Top << i, std::min(b.Right << i, width_), std::min(b.Bottom << i, height_),
+                    b.Front << i, std::min(b.Back << i, depth_)};
+      mark_levels(layer, level0);
+    }
+  }
   // DISCARD and NOOVERWRITE mean something on D3DUSAGE_DYNAMIC textures only, as for buffers. The
   // texels stay in the frontend either way, so a lock never waits; the flags let the plugin skip
   // ordering the write after queued draws. After DISCARD the whole level goes (the frontend's
@@ -125,7 +151,7 @@ HRESULT TexelStore::lock(UINT layer, UINT i, const D3DBOX *box, DWORD flags, voi
   if (dynamic_ && !(flags & D3DLOCK_READONLY)) {
     if (flags & D3DLOCK_DISCARD) {
       l.update_flags = NV_UPDATE_DISCARD;
-      unite(l.dirty, D3DBOX{0, 0, width(i), height(i), 0, depth(i)});
+      unite(l.dirty, whole);
     } else if ((flags & D3DLOCK_NOOVERWRITE) && !(l.update_flags & NV_UPDATE_DISCARD)) {
       l.update_flags = NV_UPDATE_NO_OVERWRITE;
     }
@@ -140,23 +166,33 @@ HRESULT TexelStore::unlock(UINT layer, UINT i) {
   return D3D_OK;
 }
 
-void TexelStore::add_dirty(UINT layer, const D3DBOX *box) {
+HRESULT TexelStore::add_dirty(UINT layer, const LockRegion *region) {
+  if (layer >= layers_ || (region && !inside(*region, 0))) return D3DERR_INVALIDCALL;
+  if (pool_ == D3DPOOL_DEFAULT) return D3D_OK;
   D3DBOX b{0, 0, width_, height_, 0, depth_};
-  if (box) {
-    b.Left = box->Left, b.Top = box->Top, b.Front = box->Front;
-    b.Right = std::min(box->Right, width_), b.Bottom = std::min(box->Bottom, height_), b.Back = std::min(box->Back, depth_);
-    if (empty(b)) return;
-  }
-  for (UINT i = 0; i < levels_; ++i) {
+  if (region) b = D3DBOX{UINT(region->left), UINT(region->top), UINT(region->right), UINT(region->bottom),
+                         UINT(region->front), UINT(region->back)};
+  mark_levels(layer, b);
+  return D3D_OK;
+}
+
+void TexelStore::mark_levels(UINT layer, const D3DBOX &b) {
+  // An AUTOGENMIPMAP texture's levels below 0 are the plugin's: sending level 0 regenerates them.
+  const UINT marked = autogen_ ? 1 : levels_;
+  for (UINT i = 0; i < marked; ++i) {
     Level &l = level(layer, i);
     D3DBOX s;
     scale(b.Left, b.Right, i, width(i), s.Left, s.Right);
     scale(b.Top, b.Bottom, i, height(i), s.Top, s.Bottom);
     scale(b.Front, b.Back, i, depth(i), s.Front, s.Back);
     grow_to_blocks(s, i);
-    if (!bytes_.empty()) unite(l.dirty, s);
+    unite(l.dirty, s);
     if (!l.locked) send_dirty(layer, i);
   }
+}
+
+void TexelStore::forget_dirty() {
+  for (Level &l : subresources_) l.dirty = D3DBOX{0, 0, 0, 0, 0, 0};
 }
 
 bool TexelStore::allocate() {

@@ -12,15 +12,23 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include <d3d9.h>
 
 #include "format.hpp"
+#include "lock_rules.hpp"
 
 namespace novem {
 
 class Device;
+
+// A region of a level in texels as the program gave it (a RECT's LONGs may be negative, its
+// edges inverted): lock() takes one it is not asked to check (RegionCheck) as it is.
+struct LockRegion {
+  int64_t left, top, front, right, bottom, back;
+};
 
 class TexelStore {
 public:
@@ -40,14 +48,23 @@ public:
   UINT height(UINT level) const { return std::max(height_ >> level, 1u); }
   UINT depth(UINT level) const { return std::max(depth_ >> level, 1u); }
 
-  // Locks box (nullptr: the whole level) of a level of a layer. D3D_OK, D3DERR_INVALIDCALL for a
-  // box outside the level, not block-aligned, or a level already locked, or E_OUTOFMEMORY when
-  // the texture's bytes cannot be allocated.
-  HRESULT lock(UINT layer, UINT level, const D3DBOX *box, DWORD flags, void **bits, INT *row_pitch, INT *slice_pitch);
+  // Locks region (nullptr: the whole level) of a level of a layer. D3D_OK; D3DERR_INVALIDCALL for
+  // a level already locked or a region `check` refuses; E_OUTOFMEMORY when the texture's bytes
+  // cannot be allocated. bits points at the region's first texel (DXTn: the block holding it),
+  // counted from the level's first byte even for a region that starts outside the level.
+  HRESULT lock(UINT layer, UINT level, const LockRegion *region, RegionCheck check, DWORD flags, void **bits,
+               INT *row_pitch, INT *slice_pitch);
+  // D3DERR_INVALIDCALL when the level is not locked (the caller answers as Windows does).
   HRESULT unlock(UINT layer, UINT level);
-  // Marks box of level 0 (nullptr: all of it) dirty in every level of layer, scaled per level,
-  // and sends the levels that are not locked.
-  void add_dirty(UINT layer, const D3DBOX *box);
+  bool locked(UINT layer, UINT level) const { return subresources_[layer * levels_ + level].locked; }
+  // AddDirtyRect / AddDirtyBox: region of level 0 (nullptr: all of it), and the same region
+  // scaled in every level of layer, is dirty. D3DERR_INVALIDCALL for a region outside level 0 or
+  // empty. A MANAGED texture sends it (the levels not locked now, the others at their unlock); a
+  // SYSTEMMEM or SCRATCH one keeps it for UpdateTexture; a DEFAULT one has nothing to send (its
+  // image is what copies and draws made it).
+  HRESULT add_dirty(UINT layer, const LockRegion *region);
+  // UpdateTexture copied from this store: nothing of it is dirty any more, in any level.
+  void forget_dirty();
   // UpdateSurface: writes a block-aligned rectangle (rows src_pitch bytes apart, in the format's
   // layout) at (x, y) of a level, marks it dirty and sends it.
   // False, writing nothing, when the texture's bytes cannot be allocated.
@@ -83,8 +100,12 @@ private:
   // Lays out levels of layers (out: layers * levels entries, or nullptr); returns the bytes.
   static size_t layout(const FormatInfo &format, UINT width, UINT height, UINT depth, UINT levels, UINT layers,
                        Level *out);
-  bool block_aligned(const D3DBOX &b, UINT level) const;
+  // Whether region is inside the level and not empty; whether its DXTn edges are on blocks.
+  bool inside(const LockRegion &r, UINT level) const;
+  bool block_aligned(const LockRegion &r, UINT level) const;
   void grow_to_blocks(D3DBOX &b, UINT level) const;
+  // Marks box of level 0, scaled, dirty in every level of layer and sends what is not locked.
+  void mark_levels(UINT layer, const D3DBOX &level0);
   void send_dirty(UINT layer, UINT level);
   // Allocates bytes_ (zero) on first use; false when it cannot be had.
   bool allocate();
@@ -94,11 +115,13 @@ private:
   FormatInfo format_;
   nv_image_type type_;
   UINT width_, height_, depth_, levels_, layers_;
+  D3DPOOL pool_;
   bool dynamic_; // a D3DUSAGE_DYNAMIC DEFAULT texture: its locks pass DISCARD / NOOVERWRITE on
   uint32_t image_ = 0;
   bool autogen_ = false;
   uint32_t autogen_filter_ = NV_FILTER_LINEAR;
-  // Stores without an image (SYSTEMMEM, SCRATCH) keep their dirty boxes for UpdateTexture.
+  // Stores without an image (SYSTEMMEM, SCRATCH) keep their dirty boxes for UpdateTexture. As in
+  // Windows, a region dirty in one level is dirty, scaled, in all of them.
   std::vector<Level> subresources_; // layer-major
   size_t size_ = 0;
   std::vector<uint8_t> bytes_; // every level, as subresources_ lays them out; empty until first used

@@ -23,6 +23,8 @@ HRESULT Texture::check(Device *device, UINT width, UINT height, UINT depth, UINT
   if (std::max({width, height, depth}) > adapter.max_texture_size) return D3DERR_INVALIDCALL;
   FormatInfo info = format_info(format);
   if (!info.texture) return D3DERR_INVALIDCALL;
+  // DXTn: level 0 is whole 4x4 blocks, in every pool (Windows); smaller levels need not be.
+  if (info.block > 1 && (width % info.block != 0 || height % info.block != 0)) return D3DERR_INVALIDCALL;
   if (pool != D3DPOOL_SCRATCH && !(adapter.format_support[info.storage] & NV_SUPPORT_SAMPLED)) return D3DERR_INVALIDCALL;
   // Depth-stencil textures are not implemented yet.
   constexpr DWORD known = D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY | D3DUSAGE_SOFTWAREPROCESSING | D3DUSAGE_RENDERTARGET |
@@ -59,24 +61,25 @@ Texture::Texture(Device *device, nv_image_type type, UINT width, UINT height, UI
   if (autogen_) store_.set_autogen(NV_FILTER_LINEAR);
 }
 
-HRESULT Texture::lock_rect(UINT layer, UINT level, D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD flags) {
+HRESULT Texture::lock_rect(LockEntry entry, UINT layer, UINT level, D3DLOCKED_RECT *locked_rect, const RECT *rect,
+                           DWORD flags) {
   DeviceLock lock(*owner_);
-  if (!locked_rect || level >= exposed_levels()) return D3DERR_INVALIDCALL;
-  locked_rect->pBits = nullptr;
-  locked_rect->Pitch = 0;
-  if (!lockable()) return D3DERR_INVALIDCALL;
-  D3DBOX box{0, 0, 0, 0, 0, 1};
-  if (rect) {
-    if (rect->left < 0 || rect->top < 0 || rect->left >= rect->right || rect->top >= rect->bottom)
-      return D3DERR_INVALIDCALL;
-    box = D3DBOX{UINT(rect->left), UINT(rect->top), UINT(rect->right), UINT(rect->bottom), 0, 1};
-  }
-  return store_.lock(layer, level, rect ? &box : nullptr, flags, &locked_rect->pBits, &locked_rect->Pitch, nullptr);
+  if (!locked_rect) return D3DERR_INVALIDCALL;
+  if (lock_clears_output(entry, pool_)) locked_rect->pBits = nullptr, locked_rect->Pitch = 0;
+  if (level >= exposed_levels() || !lockable()) return D3DERR_INVALIDCALL;
+  const RegionCheck check = lock_region_check(entry, pool_, format(), level);
+  const LockRegion region = rect ? LockRegion{rect->left, rect->top, 0, rect->right, rect->bottom, 1} : LockRegion{};
+  void *bits = nullptr;
+  INT pitch = 0;
+  const HRESULT hr = store_.lock(layer, level, rect ? &region : nullptr, check, flags, &bits, &pitch, nullptr);
+  if (SUCCEEDED(hr)) locked_rect->pBits = bits, locked_rect->Pitch = pitch;
+  return hr;
 }
 
-HRESULT Texture::unlock_rect(UINT layer, UINT level) {
+HRESULT Texture::unlock_rect(LockEntry entry, UINT layer, UINT level) {
   DeviceLock lock(*owner_);
-  if (level >= exposed_levels()) return D3DERR_INVALIDCALL;
+  if (level >= exposed_levels() || layer >= store_.layers()) return D3DERR_INVALIDCALL;
+  if (!store_.locked(layer, level)) return unlock_when_not_locked(entry);
   return store_.unlock(layer, level);
 }
 
@@ -101,15 +104,8 @@ DWORD Texture::set_lod(DWORD lod) {
 
 HRESULT Texture::add_dirty_rect(UINT layer, const RECT *rect) {
   DeviceLock lock(*owner_);
-  if (layer >= store_.layers()) return D3DERR_INVALIDCALL;
-  if (!rect) {
-    store_.add_dirty(layer, nullptr);
-    return D3D_OK;
-  }
-  const D3DBOX box{UINT(std::max<LONG>(rect->left, 0)), UINT(std::max<LONG>(rect->top, 0)),
-                   UINT(std::max<LONG>(rect->right, 0)), UINT(std::max<LONG>(rect->bottom, 0)), 0, 1};
-  store_.add_dirty(layer, &box);
-  return D3D_OK;
+  const LockRegion region = rect ? LockRegion{rect->left, rect->top, 0, rect->right, rect->bottom, 1} : LockRegion{};
+  return store_.add_dirty(layer, rect ? &region : nullptr);
 }
 
 D3DSURFACE_DESC Texture::level_desc(UINT level) const {

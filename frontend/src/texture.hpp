@@ -9,6 +9,7 @@
 
 #include "device_child.hpp"
 #include "format.hpp"
+#include "lock_rules.hpp"
 #include "texel_store.hpp"
 
 namespace novem {
@@ -32,9 +33,11 @@ public:
   UINT levels() const { return store_.levels(); }
   TexelStore &store() { return store_; }
 
-  // LockRect/UnlockRect of a level of a layer (cube face), with Windows' rules.
-  HRESULT lock_rect(UINT layer, UINT level, D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD flags);
-  HRESULT unlock_rect(UINT layer, UINT level);
+  // LockRect/UnlockRect of a level of a layer (cube face) coming in through entry, with Windows'
+  // rules (lock_rules.hpp).
+  HRESULT lock_rect(LockEntry entry, UINT layer, UINT level, D3DLOCKED_RECT *locked_rect, const RECT *rect,
+                    DWORD flags);
+  HRESULT unlock_rect(LockEntry entry, UINT layer, UINT level);
 
   // Checks CreateTexture/CreateCubeTexture/CreateVolumeTexture's arguments as Windows does;
   // levels 0 becomes the full chain.
@@ -129,9 +132,9 @@ public:
   HRESULT STDMETHODCALLTYPE GetLevelDesc(UINT level, D3DSURFACE_DESC *desc) override;
   HRESULT STDMETHODCALLTYPE GetSurfaceLevel(UINT level, IDirect3DSurface9 **surface) override;
   HRESULT STDMETHODCALLTYPE LockRect(UINT level, D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD flags) override {
-    return lock_rect(0, level, locked_rect, rect, flags);
+    return lock_rect(LockEntry::Texture, 0, level, locked_rect, rect, flags);
   }
-  HRESULT STDMETHODCALLTYPE UnlockRect(UINT level) override { return unlock_rect(0, level); }
+  HRESULT STDMETHODCALLTYPE UnlockRect(UINT level) override { return unlock_rect(LockEntry::Texture, 0, level); }
   HRESULT STDMETHODCALLTYPE AddDirtyRect(const RECT *dirty_rect) override { return add_dirty_rect(0, dirty_rect); }
 
 private:

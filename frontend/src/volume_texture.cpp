@@ -72,17 +72,23 @@ HRESULT VolumeTexture::GetVolumeLevel(UINT level, IDirect3DVolume9 **out) {
 
 HRESULT VolumeTexture::LockBox(UINT level, D3DLOCKED_BOX *locked_box, const D3DBOX *box, DWORD flags) {
   DeviceLock lock(*owner_);
-  if (!locked_box || level >= levels()) return D3DERR_INVALIDCALL;
-  locked_box->pBits = nullptr;
-  locked_box->RowPitch = locked_box->SlicePitch = 0;
-  if (!lockable()) return D3DERR_INVALIDCALL;
-  return store_.lock(0, level, box, flags, &locked_box->pBits, &locked_box->RowPitch, &locked_box->SlicePitch);
+  if (!locked_box) return D3DERR_INVALIDCALL;
+  if (lock_clears_output(LockEntry::Volume, pool_))
+    locked_box->pBits = nullptr, locked_box->RowPitch = 0, locked_box->SlicePitch = 0;
+  if (level >= levels() || !lockable()) return D3DERR_INVALIDCALL;
+  const RegionCheck check = lock_region_check(LockEntry::Volume, pool_, format(), level);
+  const LockRegion region = box ? LockRegion{box->Left, box->Top, box->Front, box->Right, box->Bottom, box->Back}
+                                : LockRegion{};
+  return store_.lock(0, level, box ? &region : nullptr, check, flags, &locked_box->pBits, &locked_box->RowPitch,
+                     &locked_box->SlicePitch);
 }
 
 HRESULT VolumeTexture::AddDirtyBox(const D3DBOX *dirty_box) {
   DeviceLock lock(*owner_);
-  store_.add_dirty(0, dirty_box);
-  return D3D_OK;
+  const LockRegion region = dirty_box ? LockRegion{dirty_box->Left, dirty_box->Top, dirty_box->Front, dirty_box->Right,
+                                                   dirty_box->Bottom, dirty_box->Back}
+                                      : LockRegion{};
+  return store_.add_dirty(0, dirty_box ? &region : nullptr);
 }
 
 } // namespace novem
