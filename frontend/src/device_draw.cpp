@@ -521,6 +521,7 @@ bool Device::flush_streams(bool up) {
     if (!(slots >> slot & 1)) continue;
     const StreamBinding &s = state_.streams[slot];
     if (!s.buffer) return false; // an element reads a stream that has no buffer
+    s.buffer->send_for_draw();
     bind_vertex_buffer(slot, s.buffer->buffer(), s.offset, s.stride);
   }
   return true;
@@ -599,6 +600,7 @@ HRESULT Device::DrawIndexedPrimitive(D3DPRIMITIVETYPE type, INT base_vertex, UIN
   uint16_t instance_slots = 0;
   if (!instancing(instances, instance_slots)) return D3DERR_INVALIDCALL;
   if (!flush_state(type, instance_slots) || !flush_streams(false)) return D3DERR_INVALIDCALL;
+  state_.indices->send_for_draw();
   bind_index_buffer(state_.indices->buffer(), 0, index_size);
   commands().push(NV_OP_DRAW_INDEXED, nv_cmd_draw_indexed{start_index, count, base_vertex, instances});
   return D3D_OK;

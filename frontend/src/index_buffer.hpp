@@ -12,6 +12,8 @@ public:
   IndexBuffer(Device *device, UINT length, DWORD usage, D3DFORMAT format, D3DPOOL pool);
 
   uint32_t buffer() const { return shadow_.handle(); }
+  // A draw reads the buffer now: a lock still open has its bytes sent first (buffer_shadow.hpp).
+  void send_for_draw() { shadow_.send_for_draw(); }
   uint32_t index_size() const { return desc_.Format == D3DFMT_INDEX32 ? 4 : 2; }
   UINT size() const { return desc_.Size; }
 

@@ -11,6 +11,8 @@ public:
   VertexBuffer(Device *device, UINT length, DWORD usage, DWORD fvf, D3DPOOL pool);
 
   uint32_t buffer() const { return shadow_.handle(); }
+  // A draw reads the buffer now: a lock still open has its bytes sent first (buffer_shadow.hpp).
+  void send_for_draw() { shadow_.send_for_draw(); }
 
   HRESULT STDMETHODCALLTYPE QueryInterface(REFIID iid, void **out) override { return query(iid, IID_IDirect3DVertexBuffer9, out); }
   D3DRESOURCETYPE STDMETHODCALLTYPE GetType() override { return D3DRTYPE_VERTEXBUFFER; }
