@@ -22,15 +22,22 @@ namespace novem {
 
 namespace {
 
-bool valid_swap_effect(D3DSWAPEFFECT e) {
-  return e == D3DSWAPEFFECT_DISCARD || e == D3DSWAPEFFECT_FLIP || e == D3DSWAPEFFECT_COPY ||
-         e == D3DSWAPEFFECT_OVERLAY || e == D3DSWAPEFFECT_FLIPEX;
+// The swap effects and back-buffer counts Windows takes (Wine's and DXVK's checks agree): DISCARD,
+// FLIP and COPY, and OVERLAY and FLIPEX on a D3D9Ex device (of Direct3DCreate9Ex); at most
+// D3DPRESENT_BACK_BUFFERS_MAX (3) back buffers, D3DPRESENT_BACK_BUFFERS_MAX_EX (30) on a D3D9Ex
+// device; COPY with one.
+bool valid_chain(const D3DPRESENT_PARAMETERS &pp, bool extended) {
+  const D3DSWAPEFFECT highest = extended ? D3DSWAPEFFECT_FLIPEX : D3DSWAPEFFECT_COPY;
+  const UINT most = extended ? D3DPRESENT_BACK_BUFFERS_MAX_EX : D3DPRESENT_BACK_BUFFERS_MAX;
+  if (pp.SwapEffect == 0 || pp.SwapEffect > highest || pp.BackBufferCount > most) return false;
+  return pp.SwapEffect != D3DSWAPEFFECT_COPY || pp.BackBufferCount <= 1;
 }
 
 // The checks CreateDevice and Reset make on presentation parameters; fills in what Windows
 // chooses for the application (written back to it on success). `window` is the device window
-// (hDeviceWindow, else hFocusWindow): NULL for a headless device.
-HRESULT check_present_parameters(const char *call, const nv_adapter_info &adapter, HWND window,
+// (hDeviceWindow, else hFocusWindow): NULL for a headless device. `extended`: a device of
+// Direct3DCreate9Ex.
+HRESULT check_present_parameters(const char *call, const nv_adapter_info &adapter, HWND window, bool extended,
                                  D3DPRESENT_PARAMETERS *pp) {
   if (!pp->Windowed) {
     log_error("%s: full-screen devices are not supported; pass Windowed = TRUE", call);
@@ -57,9 +64,7 @@ HRESULT check_present_parameters(const char *call, const nv_adapter_info &adapte
               pp->BackBufferHeight, adapter.max_texture_size);
     return D3DERR_INVALIDCALL;
   }
-  if (pp->BackBufferCount > D3DPRESENT_BACK_BUFFERS_MAX || !valid_swap_effect(pp->SwapEffect) ||
-      (pp->SwapEffect == D3DSWAPEFFECT_COPY && pp->BackBufferCount > 1))
-    return D3DERR_INVALIDCALL;
+  if (!valid_chain(*pp, extended)) return D3DERR_INVALIDCALL;
   // A multisampled back buffer needs D3DSWAPEFFECT_DISCARD and a quality below the levels
   // CheckDeviceMultiSampleType reports (1), as in Windows.
   if (pp->MultiSampleType != D3DMULTISAMPLE_NONE) {
@@ -99,7 +104,8 @@ HRESULT check_present_parameters(const char *call, const nv_adapter_info &adapte
 HRESULT Device::create(Direct3D9 *parent, const LoadedPlugin &plugin, const D3DDEVICE_CREATION_PARAMETERS &creation,
                        D3DPRESENT_PARAMETERS *pp, Device **out) {
   HWND window = pp->hDeviceWindow ? pp->hDeviceWindow : creation.hFocusWindow;
-  if (HRESULT hr = check_present_parameters("CreateDevice", plugin.adapter, window, pp); FAILED(hr)) return hr;
+  if (HRESULT hr = check_present_parameters("CreateDevice", plugin.adapter, window, parent->extended(), pp); FAILED(hr))
+    return hr;
 
   // GetPresentParameters names the window presented to: the focus window when hDeviceWindow is NULL.
   D3DPRESENT_PARAMETERS kept = *pp;
@@ -125,7 +131,8 @@ HRESULT Device::CreateAdditionalSwapChain(D3DPRESENT_PARAMETERS *parameters, IDi
   D3DPRESENT_PARAMETERS pp = *parameters;
   pp.EnableAutoDepthStencil = FALSE;
   HWND window = pp.hDeviceWindow ? pp.hDeviceWindow : creation_.hFocusWindow;
-  if (HRESULT hr = check_present_parameters("CreateAdditionalSwapChain", adapter(), window, &pp); FAILED(hr)) return hr;
+  if (HRESULT hr = check_present_parameters("CreateAdditionalSwapChain", adapter(), window, extended(), &pp); FAILED(hr))
+    return hr;
   pp.EnableAutoDepthStencil = parameters->EnableAutoDepthStencil;
   *parameters = pp;
   *swap_chain = new SwapChain(this, pp, window);
@@ -161,30 +168,21 @@ HRESULT Device::init() {
 
 void Device::create_implicit_surfaces() {
   const auto &pp = present_parameters_;
-  back_buffer_ = Surface::create_image(this, 0, pp.BackBufferWidth, pp.BackBufferHeight, pp.BackBufferFormat,
-                                       D3DUSAGE_RENDERTARGET, pp.MultiSampleType,
-                                       pp.Flags & D3DPRESENTFLAG_LOCKABLE_BACKBUFFER);
-  back_buffer_->add_private_ref();
-  back_buffer_->set_swap_chain(nullptr); // the implicit one
+  back_buffers_.create(*this, pp, nullptr); // the implicit swap chain's
   if (pp.EnableAutoDepthStencil) {
     auto_depth_stencil_ = Surface::create_image(this, 0, pp.BackBufferWidth, pp.BackBufferHeight,
                                                 pp.AutoDepthStencilFormat, D3DUSAGE_DEPTHSTENCIL, pp.MultiSampleType);
     auto_depth_stencil_->set_discardable(pp.Flags & D3DPRESENTFLAG_DISCARD_DEPTHSTENCIL);
     auto_depth_stencil_->add_private_ref();
   }
-  front_image_ = create_front_image(*back_buffer_);
 }
 
 Device::~Device() {
   if (stream_) {
     unbind_all();
     for (auto &[fvf, declaration] : fvf_declarations_) declaration->release_private_ref();
-    if (back_buffer_) {
-      back_buffer_->forget_front();
-      back_buffer_->release_private_ref();
-    }
+    back_buffers_.destroy(*this);
     if (auto_depth_stencil_) auto_depth_stencil_->release_private_ref();
-    if (front_image_) stream_->push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{front_image_});
     if (swap_chain_) swap_chain_->release_private_ref();
     for (auto &[window, target] : window_targets_)
       if (target) stream_->push(NV_OP_DESTROY_SWAPCHAIN, nv_cmd_destroy_swapchain{target});
@@ -227,7 +225,7 @@ HRESULT Device::TestCooperativeLevel() {
 // Reset still leaves the device with default state, as DXVK notes Windows does). A state block
 // holding such a resource keeps it alive, so it blocks Reset too, as the docs ask the
 // application to release state blocks. D3D9Ex devices skip the D3DPOOL_DEFAULT check (their
-// resources are never lost). On success the back buffer and the automatic depth-stencil surface
+// resources are never lost). On success the back buffers and the automatic depth-stencil surface
 // are made again with the new parameters and every state is a new device's.
 
 void Device::unbind_all() {
@@ -245,9 +243,9 @@ HRESULT Device::reset(D3DPRESENT_PARAMETERS *parameters, bool extended) {
   if (!parameters) return D3DERR_INVALIDCALL;
   D3DPRESENT_PARAMETERS pp = *parameters;
   HWND window = pp.hDeviceWindow ? pp.hDeviceWindow : creation_.hFocusWindow;
-  if (HRESULT hr = check_present_parameters(call, adapter(), window, &pp); FAILED(hr)) return hr;
-  if (back_buffer_->public_count() || (auto_depth_stencil_ && auto_depth_stencil_->public_count())) {
-    log_error("%s: the application still holds the back buffer or the automatic depth-stencil surface", call);
+  if (HRESULT hr = check_present_parameters(call, adapter(), window, this->extended(), &pp); FAILED(hr)) return hr;
+  if (back_buffers_.held() || (auto_depth_stencil_ && auto_depth_stencil_->public_count())) {
+    log_error("%s: the application still holds a back buffer or the automatic depth-stencil surface", call);
     return D3DERR_INVALIDCALL;
   }
   unbind_all();
@@ -265,11 +263,9 @@ HRESULT Device::reset(D3DPRESENT_PARAMETERS *parameters, bool extended) {
   if (cursor_set_ && device_window_) reset_window_cursor();
   cursor_set_ = false;
   device_window_ = window;
-  back_buffer_->forget_front();
-  back_buffer_->release_private_ref();
+  back_buffers_.destroy(*this);
   if (auto_depth_stencil_) auto_depth_stencil_->release_private_ref();
   auto_depth_stencil_ = nullptr;
-  stream_->push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{front_image_});
   create_implicit_surfaces();
   // What was sent to the plugin no longer says anything about the new state.
   pipeline_sent_ = false;

@@ -22,6 +22,7 @@
 
 #include <d3d9.h>
 
+#include "back_buffer_chain.hpp"
 #include "command_stream.hpp"
 #include "ff_key.hpp"
 #include "plugin_loader.hpp"
@@ -65,29 +66,27 @@ public:
   HRESULT present(const RECT *src_rect, const RECT *dst_rect, HWND dst_window, const RGNDATA *dirty_region, DWORD flags);
   // What one swap chain presents: the implicit one's (the device's) or an additional one's.
   struct PresentChain {
-    Surface *back_buffer;
-    uint32_t *front_image; // the back buffer as the last Present showed it (GetFrontBufferData)
-    HWND window;          // NULL: headless
+    BackBufferChain *buffers;
+    HWND window; // NULL: headless
     const D3DPRESENT_PARAMETERS *parameters;
     UINT *present_count;
   };
-  // Present for any swap chain: gives the front image the back buffer's frame (a copy deferred to
-  // the back buffer's next use, Surface::defer_front_copy) and, with a window (its own or
-  // dst_window), shows src_rect of it in dst_rect of the window.
+  // Present for any swap chain: gives the front buffer back buffer 0's frame as the swap effect
+  // says (BackBufferChain::present) and, with a window (its own or dst_window), shows src_rect of
+  // it in dst_rect of the window.
   HRESULT present_chain(const PresentChain &chain, const RECT *src_rect, const RECT *dst_rect, HWND dst_window,
                         DWORD flags);
   // The plugin swapchain that presents to window (made on first use); 0 when the window is not one
   // Novem can present to. forget_window destroys it (an additional swap chain going away).
   uint32_t window_target(HWND window);
   void forget_window(HWND window);
-  // GetFrontBufferData of any swap chain: the front image into a D3DPOOL_SYSTEMMEM A8R8G8B8 surface
-  // of the screen's size (at the window's place; `window` NULL: headless) or the back buffer's.
-  // The back buffer first makes the front image's copy of the last Present, if it is still owed.
-  HRESULT read_front_buffer(const Surface &back_buffer, uint32_t front_image, HWND window,
-                            const D3DPRESENT_PARAMETERS &pp, Surface *dst);
-  // A swap chain's front image: back_buffer's size, format and usage (so that Present can exchange
-  // the two), opaque black until the first Present.
-  uint32_t create_front_image(const Surface &back_buffer);
+  // GetFrontBufferData of any swap chain: its front buffer into a D3DPOOL_SYSTEMMEM A8R8G8B8
+  // surface of the screen's size (at the window's place; `window` NULL: headless) or the back
+  // buffer's.
+  HRESULT read_front_buffer(const BackBufferChain &buffers, HWND window, const D3DPRESENT_PARAMETERS &pp,
+                            Surface *dst);
+  // The implicit swap chain's buffers (its IDirect3DSwapChain9 forwards to the device).
+  BackBufferChain &implicit_chain() { return back_buffers_; }
   // READ_IMAGE of level `level` of face `layer` of image into the channel's readback area, then a wait.
   HRESULT read_image(uint32_t image, UINT width, UINT height, size_t texel_bytes, UINT level = 0, UINT layer = 0);
   // read_image of a surface's texels: its own image, or its level and face of a render-target texture.
@@ -378,11 +377,10 @@ private:
   const bool multithreaded_;
   std::recursive_mutex mutex_;
 
-  // Implicit surfaces: the device owns them (a private reference each).
-  Surface *back_buffer_ = nullptr;
+  // Implicit surfaces: the device owns them (a private reference each). The back buffers and the
+  // front buffer are the implicit swap chain's.
+  BackBufferChain back_buffers_;
   Surface *auto_depth_stencil_ = nullptr;
-  // Headless front buffer: the back buffer as the last Present showed it (GetFrontBufferData).
-  uint32_t front_image_ = 0;
   SwapChain *swap_chain_ = nullptr; // implicit swap chain 0 (a private reference)
   HWND device_window_ = nullptr;     // hDeviceWindow, else hFocusWindow; NULL headless
   std::unordered_map<HWND, uint32_t> window_targets_; // plugin swapchains, per window presented to

@@ -232,13 +232,13 @@ HRESULT Device::GetRenderTargetData(IDirect3DSurface9 *src_iface, IDirect3DSurfa
   return D3D_OK;
 }
 
-// Headless: the front buffer is what the last Present showed (Present copies the back buffer
-// into front_image_; opaque black before the first). The destination is a D3DPOOL_SYSTEMMEM
-// D3DFMT_A8R8G8B8 surface the size of the front buffer (Windows: of the screen), as D3D9 asks.
+// The front buffer is what the last Present showed (BackBufferChain::present; opaque black before
+// the first). The destination is a D3DPOOL_SYSTEMMEM D3DFMT_A8R8G8B8 surface the size of the
+// front buffer (Windows: of the screen), as D3D9 asks.
 HRESULT Device::GetFrontBufferData(UINT swapchain, IDirect3DSurface9 *dst_iface) {
   auto *dst = known_object<Surface>(dst_iface);
   if (swapchain != 0 || !dst) return D3DERR_INVALIDCALL;
-  return read_front_buffer(*back_buffer_, front_image_, device_window_, present_parameters_, dst);
+  return read_front_buffer(back_buffers_, device_window_, present_parameters_, dst);
 }
 
 // Any swap chain's front image (IDirect3DSwapChain9::GetFrontBufferData too), into a
@@ -246,10 +246,9 @@ HRESULT Device::GetFrontBufferData(UINT swapchain, IDirect3DSurface9 *dst_iface)
 // windowed devices; the front buffer lands at the window's place, a headless device's at the
 // top left, the rest reads black, where Windows would show the desktop) or of the back buffer's
 // (Novem also takes that: the front buffer alone).
-HRESULT Device::read_front_buffer(const Surface &back_buffer, uint32_t front_image, HWND window,
-                                  const D3DPRESENT_PARAMETERS &pp, Surface *dst) {
+HRESULT Device::read_front_buffer(const BackBufferChain &buffers, HWND window, const D3DPRESENT_PARAMETERS &pp,
+                                  Surface *dst) {
   if (!dst) return D3DERR_INVALIDCALL;
-  back_buffer.image(); // makes a deferred front copy (device_presentation.cpp)
   const D3DSURFACE_DESC &d = dst->desc();
   D3DDISPLAYMODE mode{};
   parent_->GetAdapterDisplayMode(0, &mode);
@@ -259,7 +258,7 @@ HRESULT Device::read_front_buffer(const Surface &back_buffer, uint32_t front_ima
     return D3DERR_INVALIDCALL;
   const FormatInfo front = format_info(pp.BackBufferFormat); // one of the six (check_present_parameters)
   const UINT width = pp.BackBufferWidth, height = pp.BackBufferHeight;
-  if (HRESULT hr = read_image(front_image, width, height, front.bytes_per_pixel); FAILED(hr)) return hr;
+  if (HRESULT hr = read_image(buffers.front_image(), width, height, front.bytes_per_pixel); FAILED(hr)) return hr;
   int left = 0, top = 0;
   if (!front_sized) {
     if (window) window_position(window, left, top);

@@ -1,6 +1,7 @@
 // Presentation: Present and PresentEx (to the device window, or headless), the implicit swap
-// chain, the back buffer, the plugin swapchains of windows, and what a display would answer (raster status, vblank, gamma, frame latency), answered for the
-// one virtual 60 Hz 1920x1080 mode the adapter reports (docs/d3d9-behaviour.md, "Devices").
+// chain, its back buffers (back_buffer_chain.hpp), the plugin swapchains of windows, and what a
+// display would answer (raster status, vblank, gamma, frame latency), answered for the one
+// virtual 60 Hz 1920x1080 mode the adapter reports (docs/d3d9-behaviour.md, "Devices").
 #include <algorithm>
 #include <thread>
 
@@ -48,8 +49,8 @@ HRESULT Device::PresentEx(const RECT *src_rect, const RECT *dst_rect, HWND dst_w
 
 HRESULT Device::present(const RECT *src_rect, const RECT *dst_rect, HWND dst_window, const RGNDATA *,
                         DWORD flags) {
-  return present_chain(PresentChain{back_buffer_, &front_image_, device_window_, &present_parameters_, &present_count_},
-                       src_rect, dst_rect, dst_window, flags);
+  return present_chain(PresentChain{&back_buffers_, device_window_, &present_parameters_, &present_count_}, src_rect,
+                       dst_rect, dst_window, flags);
 }
 
 namespace {
@@ -71,14 +72,14 @@ bool to_rect(const RECT *r, bool clip, UINT width, UINT height, nv_rect &out) {
 
 } // namespace
 
-// The back buffer is copied into the front image (GetFrontBufferData reads it) and, with a
-// window (the swap chain's, or dst_window, D3D9's hDestWindowOverride), the front image's
-// src_rect is shown in dst_rect of the window's client area, scaled (D3D9 stretches the back
-// buffer over the client area). As wined3d, the rectangles are honoured whatever the swap
-// effect; an empty source or destination presents nothing to the window. The dirty region is a
-// hint Windows may ignore, and so does Novem. D3DPRESENT_DONOTWAIT answers
-// D3DERR_WASSTILLDRAWING instead of waiting when the frame-latency limit is reached, as Windows
-// does when the GPU is busy.
+// The front buffer gets back buffer 0's frame as the swap effect says (BackBufferChain::present;
+// GetFrontBufferData reads it) and, with a window (the swap chain's, or dst_window, D3D9's
+// hDestWindowOverride), the frame's src_rect is shown in dst_rect of the window's client area,
+// scaled (D3D9 stretches the back buffer over the client area). As wined3d, the rectangles are
+// honoured whatever the swap effect; an empty source or destination presents nothing to the
+// window. The dirty region is a hint Windows may ignore, and so does Novem.
+// D3DPRESENT_DONOTWAIT answers D3DERR_WASSTILLDRAWING instead of waiting when the frame-latency
+// limit is reached, as Windows does when the GPU is busy.
 HRESULT Device::present_chain(const PresentChain &chain, const RECT *src_rect, const RECT *dst_rect, HWND dst_window,
                               DWORD flags) {
   CommandStream &cs = commands();
@@ -86,24 +87,10 @@ HRESULT Device::present_chain(const PresentChain &chain, const RECT *src_rect, c
       !cs.completed(frame_fences_.front()))
     return D3DERR_WASSTILLDRAWING;
   const D3DPRESENT_PARAMETERS &pp = *chain.parameters;
-  // What the front buffer shows from now on (GetFrontBufferData); a multisampled back buffer is
-  // resolved by the copy.
-  // A single-sampled back buffer is shown as it is, and its copy into the front image waits for
-  // the back buffer's next use (Surface::defer_front_copy): a frame that starts with a clear of
-  // the whole back buffer exchanges the two images instead, and no copy is made. More than a copy
-  // is saved: on llvmpipe a GL copy waits until the frame is rasterized, so a copy at every Present
-  // kept the next frame's draws from overlapping this frame's rasterization.
-  Surface &back = *chain.back_buffer;
-  uint32_t shown = *chain.front_image;
-  if (pp.MultiSampleType == D3DMULTISAMPLE_NONE) {
-    back.forget_front(); // a copy still owed by the previous Present: the back buffer is unchanged since
-    shown = back.image();
-    back.defer_front_copy(chain.front_image);
-    dirty_ |= kDirtyTargets; // where the back buffer is bound, the next draw's binding makes the copy
-  } else {
-    const nv_rect whole{0, 0, int32_t(pp.BackBufferWidth), int32_t(pp.BackBufferHeight)};
-    cs.push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{back.image(), 0, whole, shown, 0, whole, NV_FILTER_POINT}); // resolves
-  }
+  const uint32_t shown = chain.buffers->present(*this, pp);
+  // Where a back buffer is bound, the next draw binds it again: a FLIP moved its image, and a
+  // deferred front copy is made by that binding.
+  if (pp.MultiSampleType == D3DMULTISAMPLE_NONE) dirty_ |= kDirtyTargets;
   nv_cmd_present present{shown, 0, {}, {}};
   if (HWND window = dst_window ? dst_window : chain.window) {
     nv_rect src, dst;
@@ -122,16 +109,6 @@ HRESULT Device::present_chain(const PresentChain &chain, const RECT *src_rect, c
     frame_fences_.pop_front();
   }
   return cs.channel().device_lost.load() ? D3DERR_DEVICELOST : D3D_OK;
-}
-
-uint32_t Device::create_front_image(const Surface &back_buffer) {
-  CommandStream &cs = commands();
-  const uint32_t image = cs.new_handle();
-  const D3DSURFACE_DESC &d = back_buffer.desc();
-  cs.push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{image, back_buffer.format().storage, d.Width, d.Height, back_buffer.image_usage(), 1});
-  const nv_rect whole{0, 0, int32_t(d.Width), int32_t(d.Height)};
-  cs.push(NV_OP_FILL_IMAGE, nv_cmd_fill_image{image, 0, whole, {0.0f, 0.0f, 0.0f, 1.0f}});
-  return image;
 }
 
 uint32_t Device::window_target(HWND window) {
@@ -157,14 +134,14 @@ void Device::forget_window(HWND window) {
   window_targets_.erase(it);
 }
 
-HRESULT Device::GetBackBuffer(UINT swapchain, UINT index, D3DBACKBUFFER_TYPE type, IDirect3DSurface9 **surface) {
+// The implicit swap chain's back buffers (BackBufferChain::get: the type is ignored, as Windows).
+// Unlike a swap chain's GetBackBuffer, the device's clears *surface when it fails, as Windows
+// does (Wine's test_swapchain; Windows crashes on a NULL pointer, Novem refuses it).
+HRESULT Device::GetBackBuffer(UINT swapchain, UINT index, D3DBACKBUFFER_TYPE, IDirect3DSurface9 **surface) {
   if (!surface) return D3DERR_INVALIDCALL;
   *surface = nullptr;
-  // One back buffer is kept whatever BackBufferCount says (headless presentation does not flip).
-  if (swapchain != 0 || index != 0 || type != D3DBACKBUFFER_TYPE_MONO) return D3DERR_INVALIDCALL;
-  back_buffer_->AddRef();
-  *surface = back_buffer_;
-  return D3D_OK;
+  if (swapchain != 0) return D3DERR_INVALIDCALL;
+  return back_buffers_.get(index, surface);
 }
 
 // The beam of the virtual display, from the time since the device was created.

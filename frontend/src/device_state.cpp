@@ -156,7 +156,7 @@ void Device::set_defaults() {
   state_.clip_planes = {};
   state_.viewport = D3DVIEWPORT9{0, 0, present_parameters_.BackBufferWidth, present_parameters_.BackBufferHeight, 0.0f, 1.0f};
   state_.scissor_rect = RECT{0, 0, LONG(present_parameters_.BackBufferWidth), LONG(present_parameters_.BackBufferHeight)};
-  bind_render_target(0, back_buffer_);
+  bind_render_target(0, &back_buffers_.back_buffer(0));
   bind_depth_stencil(auto_depth_stencil_);
   dirty_ = kDirtyAll;
 }

@@ -2,6 +2,7 @@
 // backend image), or a system-memory surface (bytes in the frontend, for readback and CPU access).
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "device_child.hpp"
@@ -40,8 +41,9 @@ public:
   uint32_t image() const;
   // Whether image() is not 0, without making the deferred copy (binding checks).
   bool has_image() const { return !texture_ ? image_ != 0 : texture_has_image(); }
-  // A back buffer just presented (device_presentation.cpp): the swap chain's front image must
-  // receive the presented frame before anything writes the back buffer. Present defers that copy;
+  // Back buffer 0 of a COPY or DISCARD chain just presented (BackBufferChain::present): the swap
+  // chain's front image must receive the presented frame before anything writes the back
+  // buffer. Present defers that copy;
   // the first use of image() makes it, unless a clear of the whole back buffer comes first and
   // take_front() exchanges the two images instead, where the copy would only be overwritten.
   void defer_front_copy(uint32_t *front_image) { deferred_front_ = front_image; }
@@ -51,6 +53,9 @@ public:
   void take_front();
   // The swap chain's front image is going away: nothing to copy into it any more.
   void forget_front() { deferred_front_ = nullptr; }
+  // A FLIP Present (BackBufferChain::present) moves images round the swap chain's ring: the
+  // surface takes `image` and hands back its own. Render-target bindings must be sent again.
+  void exchange_image(uint32_t &image) { std::swap(image_, image); }
   // A depth-stencil surface whose contents Present or SetDepthStencilSurface may discard
   // (CreateDepthStencilSurface's Discard, D3DPRESENTFLAG_DISCARD_DEPTHSTENCIL).
   bool discardable() const { return discardable_; }
@@ -58,6 +63,8 @@ public:
   // A swap chain's back buffer: GetContainer answers with that swap chain. nullptr: the device's
   // own (implicit) swap chain, made on demand.
   void set_swap_chain(IDirect3DSwapChain9 *chain) { back_buffer_ = true, swap_chain_ = chain; }
+  // Its swap chain is gone while the application still holds it: a render target of the device.
+  void leave_swap_chain() { back_buffer_ = false, swap_chain_ = nullptr; }
   // UpdateSurface and UnlockRect may write the backend image (UPDATE_IMAGE).
   bool uploadable() const { return uploadable_; }
   // Its image's nv_image_usage (a swap chain's front image is made alike, to exchange with it).

@@ -7,20 +7,14 @@ namespace novem {
 SwapChain::SwapChain(Device *device, const D3DPRESENT_PARAMETERS &parameters, HWND window)
     : DeviceObject(device, 1), parameters_(parameters), window_(window) {
   device_->AddRef(); // a public reference: the application holds the device through it
-  back_buffer_ = Surface::create_image(device, 0, parameters.BackBufferWidth, parameters.BackBufferHeight,
-                                       parameters.BackBufferFormat, D3DUSAGE_RENDERTARGET, parameters.MultiSampleType);
-  back_buffer_->add_private_ref();
-  back_buffer_->set_swap_chain(this);
-  front_image_ = device->create_front_image(*back_buffer_);
+  buffers_.create(*device, parameters, this);
   // Like a D3DPOOL_DEFAULT resource: Reset refuses while it exists (D3D9Ex devices excepted).
   device->count_default_pool_resource(+1);
 }
 
 SwapChain::~SwapChain() {
   if (!additional()) return;
-  back_buffer_->forget_front();
-  back_buffer_->release_private_ref();
-  device_->commands().push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{front_image_});
+  buffers_.destroy(*device_);
   if (window_) device_->forget_window(window_);
   device_->count_default_pool_resource(-1);
 }
@@ -34,26 +28,22 @@ HRESULT SwapChain::Present(const RECT *src_rect, const RECT *dst_rect, HWND dst_
                            const RGNDATA *dirty_region, DWORD flags) {
   DeviceLock lock(*device_);
   if (!additional()) return device_->present(src_rect, dst_rect, dst_window_override, dirty_region, flags);
-  return device_->present_chain(Device::PresentChain{back_buffer_, &front_image_, window_, &parameters_, &present_count_},
-                                src_rect, dst_rect, dst_window_override, flags);
+  return device_->present_chain(Device::PresentChain{&buffers_, window_, &parameters_, &present_count_}, src_rect,
+                                dst_rect, dst_window_override, flags);
 }
 
 HRESULT SwapChain::GetFrontBufferData(IDirect3DSurface9 *dst_surface) {
   if (!additional()) return device_->GetFrontBufferData(0, dst_surface);
   DeviceLock lock(*device_);
-  return device_->read_front_buffer(*back_buffer_, front_image_, window_, parameters_, known_object<Surface>(dst_surface));
+  return device_->read_front_buffer(buffers_, window_, parameters_, known_object<Surface>(dst_surface));
 }
 
-// One back buffer is kept whatever BackBufferCount says (presentation copies it, never flips).
-HRESULT SwapChain::GetBackBuffer(UINT index, D3DBACKBUFFER_TYPE type, IDirect3DSurface9 **surface) {
-  if (!additional()) return device_->GetBackBuffer(0, index, type, surface);
+// Windows' swap chains leave *surface as it was when they fail (BackBufferChain::get), the
+// implicit one too: it answers with the device's buffers, not through the device's method.
+HRESULT SwapChain::GetBackBuffer(UINT index, D3DBACKBUFFER_TYPE, IDirect3DSurface9 **surface) {
   if (!surface) return D3DERR_INVALIDCALL;
-  *surface = nullptr;
-  if (index != 0 || type != D3DBACKBUFFER_TYPE_MONO) return D3DERR_INVALIDCALL;
   DeviceLock lock(*device_);
-  back_buffer_->AddRef();
-  *surface = back_buffer_;
-  return D3D_OK;
+  return buffers().get(index, surface);
 }
 
 HRESULT SwapChain::GetRasterStatus(D3DRASTER_STATUS *status) { return device_->GetRasterStatus(0, status); }

@@ -1,15 +1,15 @@
 // IDirect3DSwapChain9Ex. The implicit swap chain 0 (what GetSwapChain(0) hands out) forwards
-// to the device's own back buffer and presentation parameters: engines often present and fetch
+// to the device's own back buffers and presentation parameters: engines often present and fetch
 // the back buffer through it rather than the device. An additional swap chain
-// (CreateAdditionalSwapChain) has its own back buffer and front image of its own size and
-// presents to its own window, or headless (docs/d3d9-behaviour.md, "Presentation").
+// (CreateAdditionalSwapChain) has back buffers and a front buffer of its own
+// (back_buffer_chain.hpp) and presents to its own window, or headless (docs/d3d9-behaviour.md,
+// "Presentation").
 #pragma once
 
+#include "back_buffer_chain.hpp"
 #include "device_child.hpp"
 
 namespace novem {
-
-class Surface;
 
 class SwapChain final : public DeviceObject<IDirect3DSwapChain9Ex> {
 public:
@@ -34,12 +34,13 @@ public:
   HRESULT STDMETHODCALLTYPE GetDisplayModeEx(D3DDISPLAYMODEEX *mode, D3DDISPLAYROTATION *rotation) override;
 
 private:
-  bool additional() const { return back_buffer_ != nullptr; }
+  bool additional() const { return buffers_.count() != 0; }
+  // Its back buffers and front buffer: its own, or the device's for the implicit swap chain.
+  BackBufferChain &buffers() { return additional() ? buffers_ : device_->implicit_chain(); }
 
   // An additional swap chain's own (all empty for the implicit one).
   D3DPRESENT_PARAMETERS parameters_{};
-  Surface *back_buffer_ = nullptr; // a private reference
-  uint32_t front_image_ = 0;
+  BackBufferChain buffers_;
   HWND window_ = nullptr;
   UINT present_count_ = 0;
 };

@@ -112,13 +112,15 @@ uint32_t wait_for(Display *dpy, SDL_Window *window, int x, int y, uint32_t rgb) 
   } while (0)
 
 struct Device {
-  Device(const char *backend, SDL_Window *window, UINT width = 0, UINT height = 0, D3DFORMAT format = D3DFMT_X8R8G8B8) {
+  Device(const char *backend, SDL_Window *window, UINT width = 0, UINT height = 0, D3DFORMAT format = D3DFMT_X8R8G8B8,
+         D3DSWAPEFFECT effect = D3DSWAPEFFECT_DISCARD, UINT back_buffers = 1) {
     setenv("NOVEM_BACKEND", backend, 1);
     d3d = Direct3DCreate9(D3D_SDK_VERSION);
     pp.BackBufferWidth = width;
     pp.BackBufferHeight = height;
     pp.BackBufferFormat = format;
-    pp.SwapEffect = D3DSWAPEFFECT_DISCARD;
+    pp.BackBufferCount = back_buffers;
+    pp.SwapEffect = effect;
     pp.Windowed = TRUE;
     pp.hDeviceWindow = reinterpret_cast<HWND>(window);
     pp.PresentationInterval = D3DPRESENT_INTERVAL_IMMEDIATE;
@@ -272,6 +274,41 @@ TEST_CASE("window: 16-bit and 10-bit back buffers show in a window, or the devic
       }
       SDL_DestroyWindow(window);
     }
+  }
+}
+
+// A FLIP chain shows what each Present turns to the front: back buffer 0, then what back buffer 1
+// held, then the front buffer's first contents (black) come round again.
+TEST_CASE("window: a FLIP chain of two back buffers shows each in turn", "[window][chain]") {
+  Windows x;
+  if (!x.ok) return;
+  for (const char *backend : {"vulkan", "opengl"}) {
+    INFO(backend);
+    SDL_Window *window = x.open(32, 32);
+    {
+      Device d(backend, window, 0, 0, D3DFMT_X8R8G8B8, D3DSWAPEFFECT_FLIP, 2);
+      if (d.started(backend)) {
+        IDirect3DSurface9 *second = nullptr;
+        REQUIRE(d.device->GetBackBuffer(0, 1, D3DBACKBUFFER_TYPE_MONO, &second) == D3D_OK);
+        REQUIRE(d.device->SetRenderTarget(0, second) == D3D_OK);
+        d.clear(D3DCOLOR_XRGB(0, 255, 0));
+        IDirect3DSurface9 *first = nullptr;
+        REQUIRE(d.device->GetBackBuffer(0, 0, D3DBACKBUFFER_TYPE_MONO, &first) == D3D_OK);
+        REQUIRE(d.device->SetRenderTarget(0, first) == D3D_OK);
+        d.clear(D3DCOLOR_XRGB(255, 0, 0));
+        first->Release();
+        second->Release();
+        REQUIRE(d.device->Present(nullptr, nullptr, nullptr, nullptr) == D3D_OK);
+        CHECK_PIXEL(x.probe, window, 16, 16, kRed);
+        REQUIRE(d.device->Present(nullptr, nullptr, nullptr, nullptr) == D3D_OK);
+        CHECK_PIXEL(x.probe, window, 16, 16, kGreen);
+        REQUIRE(d.device->Present(nullptr, nullptr, nullptr, nullptr) == D3D_OK);
+        CHECK_PIXEL(x.probe, window, 16, 16, kBlack);
+        REQUIRE(d.device->Present(nullptr, nullptr, nullptr, nullptr) == D3D_OK);
+        CHECK_PIXEL(x.probe, window, 16, 16, kRed);
+      }
+    }
+    SDL_DestroyWindow(window);
   }
 }
 
