@@ -20,6 +20,12 @@ inline ULONG refcount(IUnknown *object) {
   return object->Release();
 }
 
+// A pre-transformed vertex with a colour (D3DFVF_XYZRHW | D3DFVF_DIFFUSE).
+struct TLVertex {
+  float x, y, z, rhw;
+  D3DCOLOR color;
+};
+
 inline D3DPRESENT_PARAMETERS headless(UINT w = 64, UINT h = 64) {
   D3DPRESENT_PARAMETERS pp{};
   pp.BackBufferWidth = w;

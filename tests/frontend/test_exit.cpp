@@ -11,15 +11,6 @@
 
 using namespace api_fixture;
 
-namespace {
-
-struct Vertex {
-  float x, y, z, rhw;
-  D3DCOLOR color;
-};
-
-} // namespace
-
 TEST_CASE("exit child: draws, then exits with the device alive", "[.exit-child]") {
   if (!std::getenv("NOVEM_TEST_EXIT_CHILD")) return;
   IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
@@ -28,13 +19,13 @@ TEST_CASE("exit child: draws, then exits with the device alive", "[.exit-child]"
   if (d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &device) != D3D_OK)
     std::exit(3);
   device->SetFVF(D3DFVF_XYZRHW | D3DFVF_DIFFUSE);
-  const Vertex v[3] = {{0, 0, 0.5f, 1, 0xffff0000}, {64, 0, 0.5f, 1, 0xffff0000}, {0, 64, 0.5f, 1, 0xffff0000}};
+  const TLVertex v[3] = {{0, 0, 0.5f, 1, 0xffff0000}, {64, 0, 0.5f, 1, 0xffff0000}, {0, 64, 0.5f, 1, 0xffff0000}};
   for (int frame = 0; frame < 3; ++frame) {
     device->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0);
-    for (int n = 0; n < 200; ++n) device->DrawPrimitiveUP(D3DPT_TRIANGLELIST, 1, v, sizeof(Vertex));
+    for (int n = 0; n < 200; ++n) device->DrawPrimitiveUP(D3DPT_TRIANGLELIST, 1, v, sizeof(TLVertex));
     device->Present(nullptr, nullptr, nullptr, nullptr);
   }
-  for (int n = 0; n < 500; ++n) device->DrawPrimitiveUP(D3DPT_TRIANGLELIST, 1, v, sizeof(Vertex)); // still queued
+  for (int n = 0; n < 500; ++n) device->DrawPrimitiveUP(D3DPT_TRIANGLELIST, 1, v, sizeof(TLVertex)); // still queued
   std::exit(0);
 }
 

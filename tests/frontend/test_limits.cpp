@@ -7,15 +7,6 @@
 
 using namespace api_fixture;
 
-namespace {
-
-struct Vertex {
-  float x, y, z, rhw;
-  D3DCOLOR color;
-};
-
-} // namespace
-
 TEST_CASE("limits: surfaces and back buffers larger than the caps are refused", "[api][limits]") {
   NullDevice d;
   D3DCAPS9 caps;
@@ -90,10 +81,10 @@ TEST_CASE("limits: any NOVEM_RING_SIZE gives a working device", "[api][limits][r
     D3DPRESENT_PARAMETERS pp = headless();
     IDirect3DDevice9 *device = nullptr;
     REQUIRE(d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &device) == D3D_OK);
-    const Vertex v[3] = {{0, 0, 0.5f, 1, 0xffff0000}, {64, 0, 0.5f, 1, 0xffff0000}, {0, 64, 0.5f, 1, 0xffff0000}};
+    const TLVertex v[3] = {{0, 0, 0.5f, 1, 0xffff0000}, {64, 0, 0.5f, 1, 0xffff0000}, {0, 64, 0.5f, 1, 0xffff0000}};
     CHECK(device->SetFVF(D3DFVF_XYZRHW | D3DFVF_DIFFUSE) == D3D_OK);
     CHECK(device->SetRenderState(D3DRS_LIGHTING, FALSE) == D3D_OK);
-    for (int n = 0; n < 64; ++n) CHECK(device->DrawPrimitiveUP(D3DPT_TRIANGLELIST, 1, v, sizeof(Vertex)) == D3D_OK);
+    for (int n = 0; n < 64; ++n) CHECK(device->DrawPrimitiveUP(D3DPT_TRIANGLELIST, 1, v, sizeof(TLVertex)) == D3D_OK);
     CHECK(device->Present(nullptr, nullptr, nullptr, nullptr) == D3D_OK);
     CHECK(device->Release() == 0);
     CHECK(d3d->Release() == 0);

@@ -17,11 +17,6 @@ namespace {
 
 constexpr int kThreads = 4;
 
-struct Vertex {
-  float x, y, z, rhw;
-  D3DCOLOR color;
-};
-
 // One thread's work; returns the number of calls that did not answer as expected.
 // With `vary_fvf` each thread sets an FVF of its own (the null plugin draws nothing, so a draw
 // may use another thread's).
@@ -46,8 +41,8 @@ int hammer(IDirect3DDevice9 *device, int id, int iterations, bool vary_fvf) {
     expect(device->CreateVertexBuffer(256, 0, 0, D3DPOOL_MANAGED, &vb, nullptr) == D3D_OK);
     if (!vb) continue;
     void *p = nullptr;
-    if (vb->Lock(0, 3 * sizeof(Vertex), &p, 0) == D3D_OK) {
-      const Vertex v[3] = {{0, 0, 0.5f, 1, 0xffffffff}, {8, 0, 0.5f, 1, 0xffffffff}, {0, 8, 0.5f, 1, 0xffffffff}};
+    if (vb->Lock(0, 3 * sizeof(TLVertex), &p, 0) == D3D_OK) {
+      const TLVertex v[3] = {{0, 0, 0.5f, 1, 0xffffffff}, {8, 0, 0.5f, 1, 0xffffffff}, {0, 8, 0.5f, 1, 0xffffffff}};
       std::memcpy(p, v, sizeof v);
       expect(vb->Unlock() == D3D_OK);
     } else {
@@ -56,10 +51,10 @@ int hammer(IDirect3DDevice9 *device, int id, int iterations, bool vary_fvf) {
     // Draws share the device's stream 0 and FVF with the other threads: whatever the interleaving,
     // each draw reads a buffer and an FVF some thread set.
     expect(device->SetFVF(D3DFVF_XYZRHW | D3DFVF_DIFFUSE | (vary_fvf ? DWORD(id) << D3DFVF_TEXCOUNT_SHIFT : 0)) == D3D_OK);
-    expect(device->SetStreamSource(0, vb, 0, sizeof(Vertex)) == D3D_OK);
+    expect(device->SetStreamSource(0, vb, 0, sizeof(TLVertex)) == D3D_OK);
     device->DrawPrimitive(D3DPT_TRIANGLELIST, 0, 1); // another thread may have changed the FVF
-    const Vertex up[3] = {{0, 0, 0.5f, 1, 0xff00ff00}, {8, 0, 0.5f, 1, 0xff00ff00}, {0, 8, 0.5f, 1, 0xff00ff00}};
-    device->DrawPrimitiveUP(D3DPT_TRIANGLELIST, 1, up, sizeof(Vertex));
+    const TLVertex up[3] = {{0, 0, 0.5f, 1, 0xff00ff00}, {8, 0, 0.5f, 1, 0xff00ff00}, {0, 8, 0.5f, 1, 0xff00ff00}};
+    device->DrawPrimitiveUP(D3DPT_TRIANGLELIST, 1, up, sizeof(TLVertex));
 
     IDirect3DStateBlock9 *block = nullptr;
     expect(device->CreateStateBlock(D3DSBT_ALL, &block) == D3D_OK);
@@ -121,14 +116,14 @@ int queries_beside_draws(IDirect3DDevice9 *device, int queries) {
   std::atomic<bool> done{false};
   std::atomic<int> budget{0};
   std::thread drawer([&] {
-    const Vertex v[3] = {{0, 0, 0.5f, 1, 0xff00ff00}, {8, 0, 0.5f, 1, 0xff00ff00}, {0, 8, 0.5f, 1, 0xff00ff00}};
+    const TLVertex v[3] = {{0, 0, 0.5f, 1, 0xff00ff00}, {8, 0, 0.5f, 1, 0xff00ff00}, {0, 8, 0.5f, 1, 0xff00ff00}};
     while (!done.load()) {
       if (budget.load() <= 0) {
         std::this_thread::yield();
         continue;
       }
       --budget;
-      device->DrawPrimitiveUP(D3DPT_TRIANGLELIST, 1, v, sizeof(Vertex));
+      device->DrawPrimitiveUP(D3DPT_TRIANGLELIST, 1, v, sizeof(TLVertex));
     }
   });
   int never = 0;
