@@ -1,8 +1,10 @@
 #include "gl_buffer_arena.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "novem/counter.hpp"
+#include "gl_allocation.hpp"
 #include "gl_log.hpp"
 
 namespace novem_gl {
@@ -58,13 +60,20 @@ BufferArena::Range BufferArena::allocate(uint64_t size, uint64_t alignment) {
   }
   Block b;
   b.size = std::max(size, kBlockSize);
+  if (b.size > uint64_t(PTRDIFF_MAX)) return Range{}; // past what a GLsizeiptr holds
   // DYNAMIC_STORAGE too: a rename that keeps old bytes orders its write after a GPU copy.
   const GLbitfield flags = GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT | GL_DYNAMIC_STORAGE_BIT;
+  clear_errors(*gl_, "a buffer block");
   gl_->CreateBuffers(1, &b.buffer);
   gl_->NamedBufferStorage(b.buffer, GLsizeiptr(b.size), nullptr, flags);
+  novem::bump(*allocations_);
+  // No storage (GL_OUT_OF_MEMORY): mapping it would be invalid. The caller says what failed.
+  if (storage_failed(*gl_, "a buffer block")) {
+    gl_->DeleteBuffers(1, &b.buffer);
+    return Range{};
+  }
   b.map = static_cast<uint8_t *>(gl_->MapNamedBufferRange(b.buffer, 0, GLsizeiptr(b.size),
                                                            GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT));
-  novem::bump(*allocations_);
   if (!b.map) {
     log("buffer arena: cannot map %llu bytes", static_cast<unsigned long long>(b.size));
     gl_->DeleteBuffers(1, &b.buffer);

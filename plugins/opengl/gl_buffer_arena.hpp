@@ -36,7 +36,8 @@ public:
 
   static constexpr uint64_t kAlignment = 256; // of every range's offset and size
 
-  // A new block when none has room; Range{} when GL fails. alignment: of the range's offset, a
+  // A new block when none has room; Range{} when GL has no memory for one (GL_OUT_OF_MEMORY:
+  // nothing is left behind) or cannot map it. alignment: of the range's offset, a
   // multiple of kAlignment (0: kAlignment).
   Range allocate(uint64_t size, uint64_t alignment = kAlignment);
   void retire(const Range &range); // freed once its last use has completed

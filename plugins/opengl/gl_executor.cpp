@@ -5,6 +5,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "gl_allocation.hpp"
 #include "gl_log.hpp"
 #include "gl_shader_translate.hpp"
 #include "novem/driver_heap.hpp"
@@ -71,6 +72,7 @@ bool Executor::init(std::string &error) {
   if (llvmpipe && config_.driver_heap) novem::keep_driver_heap();
   gl_.PixelStorei(GL_PACK_ALIGNMENT, 1);
   gl_.PixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  framebuffers_.query_limits();
   gl_.CreateVertexArrays(1, &vao_);
   gl_.BindVertexArray(vao_);
   state_.init();
@@ -164,6 +166,19 @@ void Executor::check_errors(uint16_t opcode) {
   }
 }
 
+void Executor::creation_failed(uint16_t opcode, uint32_t handle, const char *why) {
+  if (opcode == NV_OP_CREATE_IMAGE) failed_.fail_image(channel_, handle);
+  else failed_.fail_buffer(channel_, handle);
+  log("%s %u cannot be made: %s", novem::opcode_name(opcode), handle, why);
+}
+
+bool Executor::names_failed_resource(bool indexed) const {
+  if (failed_.none()) return false;
+  return failed_.names_target(targets_) ||
+         (have_desc_ && failed_.reads_buffer(desc_, [this](uint32_t slot) { return slots_[slot].buffer; },
+                                             indexed ? index_.buffer : 0));
+}
+
 // ---- fences and the worker loop ----
 
 bool Executor::poll() {
@@ -213,23 +228,37 @@ void Executor::fence(const nv_cmd_fence &a, const nv_cmd_header *) {
 
 void Executor::create_buffer(const nv_cmd_create_buffer &a, const nv_cmd_header *) {
   destroy_buffer({a.buffer}, nullptr);
+  failed_.forget_buffer(a.buffer);
   Buffer b;
   b.size = a.size;
+  const uint64_t bytes = std::max<uint64_t>(a.size, 1);
+  const auto no_memory = [&] {
+    const std::string why = "GL gives no storage for " + std::to_string(bytes) + " bytes";
+    creation_failed(NV_OP_CREATE_BUFFER, a.buffer, why.c_str());
+  };
+  // Larger than a GLsizeiptr holds: GL would take it as negative (GL_INVALID_VALUE).
+  if (bytes > uint64_t(PTRDIFF_MAX)) return creation_failed(NV_OP_CREATE_BUFFER, a.buffer, "larger than GL takes");
   if (config_.suballocation) {
-    b.range = arena_.allocate(std::max<uint64_t>(a.size, 1));
-    if (!b.range.buffer) return; // reported by the arena
+    b.range = arena_.allocate(bytes);
+    if (!b.range.buffer) return no_memory();
     b.name = b.range.buffer;
     b.base = b.range.offset;
   } else {
+    clear_errors(gl_, "CREATE_BUFFER");
     gl_.CreateBuffers(1, &b.name);
-    gl_.NamedBufferStorage(b.name, GLsizeiptr(std::max<uint64_t>(a.size, 1)), nullptr, GL_DYNAMIC_STORAGE_BIT);
+    gl_.NamedBufferStorage(b.name, GLsizeiptr(bytes), nullptr, GL_DYNAMIC_STORAGE_BIT);
     novem::bump(channel_.device_allocations);
+    if (storage_failed(gl_, "CREATE_BUFFER")) {
+      gl_.DeleteBuffers(1, &b.name);
+      return no_memory();
+    }
   }
   buffers_[a.buffer] = b;
   rebind_buffer(a.buffer);
 }
 
 void Executor::destroy_buffer(const nv_cmd_destroy_buffer &a, const nv_cmd_header *) {
+  failed_.forget_buffer(a.buffer);
   auto it = buffers_.find(a.buffer);
   if (it == buffers_.end()) return;
   if (it->second.range.buffer) {
@@ -276,7 +305,11 @@ void Executor::update_buffer(const nv_cmd_update_buffer &a, const nv_cmd_header 
     return;
   }
   BufferArena::Range fresh = arena_.allocate(b.size, b.alignment);
-  if (!fresh.buffer) return;
+  if (!fresh.buffer) {
+    // No memory for a fresh range: GL writes into this one, after the draws that read it.
+    gl_.NamedBufferSubData(b.range.buffer, GLintptr(b.range.offset + a.offset), GLsizeiptr(a.size), data);
+    return;
+  }
   const bool keep = !(a.flags & NV_UPDATE_DISCARD) && (a.offset != 0 || a.size != b.size);
   if (keep) {
     // The bytes outside the update come from the old range, in GL's order; the update follows it.
@@ -445,13 +478,14 @@ void Executor::upload_constants(uint32_t stage, const novem::UniformFootprint &r
 // ---- images and targets ----
 
 void Executor::create_image(const nv_cmd_create_image &a, const nv_cmd_header *) {
-  if (const Image *old = framebuffers_.image(a.image)) forget_texture(old->name), forget_texture(old->srgb_view);
-  framebuffers_.create_image(a); // replacing an image deletes its framebuffers
-  state_.framebuffers_deleted();
-  if (is_target(a.image)) fbo_dirty_ = true;
+  if (!a.image) return;
+  destroy_image({a.image}, nullptr); // replacing an image deletes its framebuffers
+  std::string why;
+  if (!framebuffers_.create_image(a, why)) creation_failed(NV_OP_CREATE_IMAGE, a.image, why.c_str());
 }
 
 void Executor::destroy_image(const nv_cmd_destroy_image &a, const nv_cmd_header *) {
+  failed_.forget_image(a.image);
   if (const Image *old = framebuffers_.image(a.image)) forget_texture(old->name), forget_texture(old->srgb_view);
   framebuffers_.destroy_image(a.image);
   state_.framebuffers_deleted();
@@ -509,7 +543,7 @@ void Executor::set_scissor(const nv_cmd_set_scissor &a, const nv_cmd_header *) {
 }
 
 void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
-  if (!bind_targets()) return;
+  if (failed_.names_target(targets_) || !bind_targets()) return;
   // Every colour target is cleared (D3D9's Clear with several render targets).
   bool colors[NV_MAX_COLOR_TARGETS];
   bool any_color = false;
@@ -952,7 +986,7 @@ void Executor::hold_elements(const nv_cmd_draw_indexed &a, const void *offset) {
 }
 
 void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
-  if (!a.vertex_count) return;
+  if (!a.vertex_count || names_failed_resource(false)) return;
   const bool single = a.instance_count <= 1;
   if (pending_.vertex_moved) settle_vertex_moves();
   // A draw that joins a run has the run's vertex shift: no other command came between them.
@@ -978,7 +1012,7 @@ void Executor::set_index_buffer(const nv_cmd_set_index_buffer &a, const nv_cmd_h
 }
 
 void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *) {
-  if (!a.index_count) return;
+  if (!a.index_count || names_failed_resource(true)) return;
   auto it = buffers_.find(index_.buffer);
   if (it == buffers_.end()) return;
   const uint64_t first = uint64_t(index_.offset) + uint64_t(a.first_index) * index_.index_size;

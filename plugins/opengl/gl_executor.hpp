@@ -21,6 +21,7 @@
 #include "gl_upload_ring.hpp"
 #include "novem/cache_file.hpp"
 #include "novem/draw_run.hpp"
+#include "novem/failed_creations.hpp"
 #include "novem/recent_answers.hpp"
 #include "novem/vertex_shift.hpp"
 #include "novem/worker.hpp"
@@ -103,11 +104,17 @@ private:
   template <class Args, void (Executor::*Fn)(const Args &, const nv_cmd_header *)>
   static void run(Executor &ex, const nv_cmd_header *h) {
     if (novem::ends_draw_run(h)) ex.flush_draws();
+    if (ex.failed_.skips(h)) return; // it acts on what could not be made: nothing to do
     (ex.*Fn)(novem::command_args<Args>(h), h);
     // While a run is held, its GL calls are checked when it is issued (flush_draws).
     if (ex.check_errors_ && ex.pending_.count.empty()) ex.check_errors(h->opcode);
   }
   void check_errors(uint16_t opcode);
+  // A CREATE_IMAGE or CREATE_BUFFER that made nothing: one line, and the channel's answer (ABI 9).
+  void creation_failed(uint16_t opcode, uint32_t handle, const char *why);
+  // A clear or draw (indexed: with the index buffer) that names an image or buffer the plugin
+  // could not make draws nothing (novem/failed_creations.hpp).
+  bool names_failed_resource(bool indexed) const;
   bool bind_targets();          // binds the current framebuffer; false when there is none
   bool is_target(uint32_t image) const;
   // SET_PIPELINE and SET_RENDER_STATES: the pipeline `desc` describes becomes current.
@@ -181,6 +188,7 @@ private:
   void upload_constants(uint32_t stage, const novem::UniformFootprint &reads);
   std::unordered_map<uint32_t, Buffer> buffers_;
   std::array<Slot, NV_MAX_VERTEX_BUFFERS> slots_{};
+  novem::FailedCreations failed_; // images and buffers that could not be made (ABI 9)
   VertexBindings bound_{};  // what the vertex array has bound (bound_valid_: meaningful)
   bool bound_valid_ = false;
   bool vertex_dirty_ = true; // slots_ changed since bound_

@@ -1,17 +1,23 @@
 #include "gl_framebuffers.hpp"
 
 #include <algorithm>
+#include <string>
 
+#include "gl_allocation.hpp"
 #include "gl_log.hpp"
 
 namespace novem_gl {
 
-void Framebuffers::create_image(const nv_cmd_create_image &a) {
-  destroy_image(a.image);
+namespace {
+constexpr GLenum kTargets[3] = {GL_TEXTURE_2D, GL_TEXTURE_CUBE_MAP, GL_TEXTURE_3D};
+} // namespace
+
+bool Framebuffers::create_image(const nv_cmd_create_image &a, std::string &why) {
   const ImageFormat *format = image_format(a.format);
   if (!format || !a.width || !a.height) {
-    log("image %u: format %u at %ux%u cannot be created", a.image, a.format, a.width, a.height);
-    return;
+    why = "format " + std::to_string(a.format) + " at " + std::to_string(a.width) + "x" + std::to_string(a.height) +
+          " is no image";
+    return false;
   }
   Image img;
   img.created = a;
@@ -29,14 +35,20 @@ void Framebuffers::create_image(const nv_cmd_create_image &a) {
       (a.type != NV_IMAGE_TYPE_2D && (format->depth || img.renderbuffer ||
                                       ((a.usage & NV_IMAGE_RENDER_TARGET) && !cube_target))) ||
       (a.type == NV_IMAGE_TYPE_CUBE && a.width != a.height)) {
-    log("image %u: type %u cannot be created with usage %u at %ux%u", a.image, a.type, a.usage, a.width, a.height);
-    return;
+    why = "type " + std::to_string(a.type) + " cannot have usage " + std::to_string(a.usage) + " at " +
+          std::to_string(a.width) + "x" + std::to_string(a.height);
+    return false;
+  }
+  if (const char *past = limits_.refuses(a, img.depth, img.renderbuffer || (a.samples > 1 && format->depth))) {
+    why = std::string("an image of ") + std::to_string(a.width) + "x" + std::to_string(a.height) + " is " + past;
+    return false;
   }
   uint32_t max_levels = 1;
   while ((std::max({a.width, a.height, img.depth}) >> max_levels) != 0) ++max_levels;
   img.levels = std::clamp<uint32_t>(a.levels, 1, max_levels);
   // Render-target textures keep their chain (FBOs attach the level chosen); other targets have one.
   if ((a.usage & (NV_IMAGE_RENDER_TARGET | NV_IMAGE_DEPTH_STENCIL)) && !(a.usage & NV_IMAGE_SAMPLED)) img.levels = 1;
+  clear_errors(gl_, "CREATE_IMAGE");
   if (a.samples > 1) {
     // A multisampled target (ABI 4): never sampled, one level.
     img.samples = a.samples;
@@ -51,22 +63,31 @@ void Framebuffers::create_image(const nv_cmd_create_image &a) {
       gl_.CreateTextures(GL_TEXTURE_2D_MULTISAMPLE, 1, &img.name);
       gl_.TextureStorage2DMultisample(img.name, GLsizei(a.samples), format->internal_format, GLsizei(a.width),
                                       GLsizei(a.height), GL_TRUE);
-      if (format->srgb_format != GL_NONE) { // ABI 5: sRGB writes
-        gl_.GenTextures(1, &img.srgb_view);
-        gl_.TextureView(img.srgb_view, GL_TEXTURE_2D_MULTISAMPLE, img.name, format->srgb_format, 0, 1, 0, 1);
-      }
     }
   } else if (img.renderbuffer) {
     gl_.CreateRenderbuffers(1, &img.name);
     gl_.NamedRenderbufferStorage(img.name, format->internal_format, GLsizei(a.width), GLsizei(a.height));
   } else {
-    static constexpr GLenum kTargets[3] = {GL_TEXTURE_2D, GL_TEXTURE_CUBE_MAP, GL_TEXTURE_3D};
     gl_.CreateTextures(kTargets[a.type], 1, &img.name);
     if (a.type == NV_IMAGE_TYPE_3D)
       gl_.TextureStorage3D(img.name, GLsizei(img.levels), format->internal_format, GLsizei(a.width),
                            GLsizei(a.height), GLsizei(img.depth));
     else
       gl_.TextureStorage2D(img.name, GLsizei(img.levels), format->internal_format, GLsizei(a.width), GLsizei(a.height));
+  }
+  // Nothing else may touch an object whose storage GL could not give (a view of it is invalid).
+  if (storage_failed(gl_, "CREATE_IMAGE")) {
+    delete_image(img);
+    why = "GL has no memory for " + std::to_string(a.width) + "x" + std::to_string(a.height) + " texels of " +
+          std::to_string(img.levels) + " levels (GL_OUT_OF_MEMORY)";
+    return false;
+  }
+  if (img.samples > 1) {
+    if (!format->depth && format->srgb_format != GL_NONE) { // ABI 5: sRGB writes
+      gl_.GenTextures(1, &img.srgb_view);
+      gl_.TextureView(img.srgb_view, GL_TEXTURE_2D_MULTISAMPLE, img.name, format->srgb_format, 0, 1, 0, 1);
+    }
+  } else if (!img.renderbuffer) {
     // Immutable storage: every level exists, so the texture is complete whatever the sampler.
     gl_.TextureParameteri(img.name, GL_TEXTURE_MAX_LEVEL, GLint(img.levels - 1));
     // Sampling reads what commands.h defines for the format (D3D9's missing channels); X8 formats
@@ -84,7 +105,9 @@ void Framebuffers::create_image(const nv_cmd_create_image &a) {
       gl_.TextureParameteriv(img.srgb_view, GL_TEXTURE_SWIZZLE_RGBA, swizzle);
     }
   }
+  destroy_image(a.image);
   images_[a.image] = img;
+  return true;
 }
 
 bool Framebuffers::rename_image(uint32_t handle) {
@@ -94,8 +117,10 @@ bool Framebuffers::rename_image(uint32_t handle) {
   if (img.renderbuffer || !img.sampled || img.samples > 1 || img.type != NV_IMAGE_TYPE_2D || img.levels != 1 ||
       (img.created.usage & (NV_IMAGE_RENDER_TARGET | NV_IMAGE_DEPTH_STENCIL)))
     return false;
-  create_image(nv_cmd_create_image{img.created}); // a copy: create_image replaces img
-  return true;
+  // A copy: create_image replaces img. No memory for the fresh texture: the old one stays, and the
+  // caller writes into it (GL orders the write after the draws that read it).
+  std::string why;
+  return create_image(nv_cmd_create_image{img.created}, why);
 }
 
 void Framebuffers::destroy_image(uint32_t handle) {

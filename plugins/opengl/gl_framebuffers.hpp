@@ -9,8 +9,10 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <string>
 #include <unordered_map>
 
+#include "gl_allocation.hpp"
 #include "gl_formats.hpp"
 #include "novem/commands.h"
 #include "novem_gl.h"
@@ -36,11 +38,17 @@ struct Image {
 class Framebuffers {
 public:
   explicit Framebuffers(const NovemGL &gl) : gl_(gl) {}
+  // The context's limits on images (gl_allocation.hpp), once the context is current.
+  void query_limits() { limits_ = StorageLimits::query(gl_); }
 
-  void create_image(const nv_cmd_create_image &a);
+  // Makes the image `a` describes and puts it under a.image, destroying the one there. False,
+  // with why in one phrase, when it cannot be made (past the context's limits, GL out of memory,
+  // or not an image at all): then nothing was made and the handle keeps what it had.
+  bool create_image(const nv_cmd_create_image &a, std::string &why);
   void destroy_image(uint32_t handle); // and every framebuffer it is attached to
   // Gives a one-level 2D texture that is never a target fresh storage under the same handle (the
-  // old texture lives on in GL until the draws queued with it are done); false for other images.
+  // old texture lives on in GL until the draws queued with it are done); false for other images,
+  // and when GL has no memory for the fresh one (the old one stays).
   bool rename_image(uint32_t handle);
   const Image *image(uint32_t handle) const;
   // A colour target: a level of a layer (cube face) of an image (ABI 5).
@@ -66,6 +74,7 @@ private:
   void delete_image(const Image &img);
 
   const NovemGL &gl_;
+  StorageLimits limits_;
   std::unordered_map<uint32_t, Image> images_;
   std::map<Key, GLuint> framebuffers_; // 0: incomplete (reported once)
 };

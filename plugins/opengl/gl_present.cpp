@@ -54,7 +54,8 @@ void Executor::present(const nv_cmd_present &a, const nv_cmd_header *) {
     int width = 0, height = 0;
     GLuint src = img && !img->format->depth && img->samples <= 1 ? framebuffers_.framebuffer(Framebuffers::Target{a.image}, 0) : 0;
     if (!src) {
-      log("PRESENT %u: not a single-sampled colour image", a.image);
+      // An image that could not be made shows nothing, quietly (novem/failed_creations.hpp).
+      if (!failed_.image(a.image)) log("PRESENT %u: not a single-sampled colour image", a.image);
     } else if (!context_.bind_window_surface(it->second.surface, it->second.interval, width, height)) {
       log("PRESENT: the window surface of swapchain %u cannot be made current", a.swapchain);
     } else {

@@ -56,6 +56,22 @@ struct nv_channel {
     readback_size = readback ? bytes : 0;
   }
 
+  // ---- creations the plugin could not make (ABI 9): a CREATE_IMAGE or CREATE_BUFFER that made
+  // nothing (out of device or host memory, past an API limit such as maxMemoryAllocationSize)
+  // stores its handle here before the FENCE that follows it completes. Handles are not reused, so
+  // a frontend that needs the answer pushes a FENCE after the creation, waits for it and compares:
+  // its own handle means the resource does not exist. Only the last failure of each kind is kept. ----
+  std::atomic<uint32_t> failed_image{0};
+  std::atomic<uint32_t> failed_buffer{0};
+  void report_failed_image(uint32_t image) {
+    failed_image.store(image, std::memory_order_release);
+    creation_failures.fetch_add(1, std::memory_order_relaxed);
+  }
+  void report_failed_buffer(uint32_t buffer) {
+    failed_buffer.store(buffer, std::memory_order_release);
+    creation_failures.fetch_add(1, std::memory_order_relaxed);
+  }
+
   // ---- query results (ABI 4): END_QUERY stores a slot's value here before the FENCE that
   // follows it completes; the frontend reads it once that fence has completed. ----
   std::atomic<uint64_t> query_results[NV_MAX_QUERIES] = {};
@@ -76,8 +92,10 @@ struct nv_channel {
   std::atomic<uint64_t> ring_allocations{0};  // ranges taken from the upload ring (Vulkan)
   // ABI 6
   std::atomic<uint64_t> api_draw_calls{0};    // vkCmdDraw*/glDraw* calls; a multi-draw is one
+  // ABI 9
+  std::atomic<uint64_t> creation_failures{0}; // CREATE_IMAGE / CREATE_BUFFER that made nothing
 
-  // Fills s (ABI 6) from the counters above.
+  // Fills s (ABI 9) from the counters above.
   void statistics(nv_statistics &s) const {
     s.struct_size = sizeof s;
     s.pipelines_created = pipelines_created.load(std::memory_order_relaxed);
@@ -93,5 +111,6 @@ struct nv_channel {
     s.slab_allocations = slab_allocations.load(std::memory_order_relaxed);
     s.ring_allocations = ring_allocations.load(std::memory_order_relaxed);
     s.api_draw_calls = api_draw_calls.load(std::memory_order_relaxed);
+    s.creation_failures = creation_failures.load(std::memory_order_relaxed);
   }
 };

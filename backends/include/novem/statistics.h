@@ -31,6 +31,8 @@ typedef struct nv_statistics {
   uint64_t ring_allocations;  /* constant blocks pushed into the upload ring (Vulkan) */
   /* ABI 6 */
   uint64_t api_draw_calls;    /* draw calls made to the API; a run of draws recorded as one multi-draw counts once */
+  /* ABI 9 */
+  uint64_t creation_failures; /* images and buffers the plugin could not make (out of memory, past an API limit) */
 } nv_statistics;
 
 /* int novem_get_statistics(IDirect3DDevice9 *device, nv_statistics *out): 0 and out filled for a

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "novem/driver_heap.hpp"
 #include "novem/image_layout.hpp"
@@ -50,7 +51,8 @@ Executor::Executor(nv_channel &channel, const Options &options)
   device_ = std::make_unique<Device>(instance_->vk(), instance_->pick_physical_device(), options_.dynamic_blend,
                                      options_.multi_draw);
   if (options_.driver_heap && device_->cpu_rasterizer()) keep_driver_heap();
-  allocator_ = std::make_unique<MemoryAllocator>(*device_, options_.suballocation, channel_.device_allocations);
+  allocator_ = std::make_unique<MemoryAllocator>(*device_, options_.suballocation, channel_.device_allocations,
+                                                 options_.max_allocation);
   layout_ = std::make_unique<PipelineLayout>(*device_);
   pipelines_ = std::make_unique<PipelineCache>(
       *device_, *layout_, channel_, options_.pipeline_cache,
@@ -112,6 +114,18 @@ void Executor::report(uint16_t opcode, const char *what) {
   if (errors_reported_ < kMaxReportedErrors)
     std::fprintf(stderr, "novem-vulkan: %s: %s\n", novem::opcode_name(opcode), what);
   if (++errors_reported_ == kMaxReportedErrors) std::fprintf(stderr, "novem-vulkan: further errors not shown\n");
+}
+
+void Executor::creation_failed(uint16_t opcode, uint32_t handle, const char *what) {
+  if (opcode == NV_OP_CREATE_IMAGE) failed_.fail_image(channel_, handle);
+  else failed_.fail_buffer(channel_, handle);
+  report(opcode, (std::to_string(handle) + " cannot be made: " + what).c_str());
+}
+
+bool Executor::names_failed_resource(bool indexed) const {
+  if (failed_.none()) return false;
+  const auto slot_buffer = [this](uint32_t slot) { return vertex_[slot].buffer; };
+  return failed_.names_target(targets_) || failed_.reads_buffer(desc_, slot_buffer, indexed ? index_.buffer : 0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -820,10 +834,18 @@ void Executor::drop_image(uint32_t handle) {
 void Executor::create_buffer(const nv_cmd_create_buffer &a, const nv_cmd_header *) {
   if (!a.buffer) return;
   drop_buffer(a.buffer);
-  buffers_[a.buffer] = std::make_unique<Buffer>(*allocator_, slabs_.get(), *batches_, a.size, a.usage);
+  failed_.forget_buffer(a.buffer);
+  try {
+    buffers_[a.buffer] = std::make_unique<Buffer>(*allocator_, slabs_.get(), *batches_, a.size, a.usage);
+  } catch (const std::exception &e) { // nothing was made: Buffer and MemoryAllocator leave nothing behind
+    creation_failed(NV_OP_CREATE_BUFFER, a.buffer, e.what());
+  }
 }
 
-void Executor::destroy_buffer(const nv_cmd_destroy_buffer &a, const nv_cmd_header *) { drop_buffer(a.buffer); }
+void Executor::destroy_buffer(const nv_cmd_destroy_buffer &a, const nv_cmd_header *) {
+  drop_buffer(a.buffer);
+  failed_.forget_buffer(a.buffer);
+}
 
 void Executor::update_buffer(const nv_cmd_update_buffer &a, const nv_cmd_header *h) {
   Buffer *b = find_buffer(a.buffer);
@@ -841,8 +863,14 @@ void Executor::update_buffer(const nv_cmd_update_buffer &a, const nv_cmd_header 
 void Executor::create_image(const nv_cmd_create_image &a, const nv_cmd_header *) {
   if (!a.image) return;
   drop_image(a.image);
-  images_[a.image] = std::make_unique<Image>(*device_, *allocator_, nv_format(a.format), a.width, a.height, a.usage,
-                                            a.levels, nv_image_type(a.type), a.depth, a.samples);
+  failed_.forget_image(a.image);
+  try {
+    images_[a.image] = std::make_unique<Image>(*device_, *allocator_, nv_format(a.format), a.width, a.height, a.usage,
+                                              a.levels, nv_image_type(a.type), a.depth, a.samples);
+  } catch (const std::exception &e) { // nothing was made: Image leaves nothing behind
+    creation_failed(NV_OP_CREATE_IMAGE, a.image, e.what());
+    return;
+  }
   if (is_target(a.image)) pipeline_dirty_ = true;
   image_changed(a.image);
 }
@@ -876,10 +904,17 @@ void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h
   // would have to be copied over).
   if ((a.flags & NV_UPDATE_DISCARD) && img->levels() == 1 && img->layers() == 1 && img->type() == NV_IMAGE_TYPE_2D &&
       !is_target(a.image) && batches_->in_use(img->last_use())) {
-    auto fresh = std::make_unique<Image>(*device_, *allocator_, img->source_format(), img->width(), img->height(),
-                                         img->usage(), 1, NV_IMAGE_TYPE_2D, 1, 1);
-    drop_image(a.image); // rebinds the texture slots that sample it
-    img = (images_[a.image] = std::move(fresh)).get();
+    std::unique_ptr<Image> fresh;
+    try {
+      fresh = std::make_unique<Image>(*device_, *allocator_, img->source_format(), img->width(), img->height(),
+                                      img->usage(), 1, NV_IMAGE_TYPE_2D, 1, 1);
+    } catch (const VkError &) {
+      // No memory for a second image: the write goes into this one, ordered after the draws.
+    }
+    if (fresh) {
+      drop_image(a.image); // rebinds the texture slots that sample it
+      img = (images_[a.image] = std::move(fresh)).get();
+    }
   }
   upload(*img, a.level, VkRect2D{{r.x, r.y}, {uint32_t(r.width), uint32_t(r.height)}},
          static_cast<const uint8_t *>(command_payload<nv_cmd_update_image>(h)), pitch, a.layer);
@@ -904,7 +939,10 @@ void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) {
   image_infos_valid_ &= ~(1u << (a.stage == NV_STAGE_PIXEL ? a.slot : NV_MAX_PIXEL_TEXTURES + a.slot));
 }
 
-void Executor::destroy_image(const nv_cmd_destroy_image &a, const nv_cmd_header *) { drop_image(a.image); }
+void Executor::destroy_image(const nv_cmd_destroy_image &a, const nv_cmd_header *) {
+  drop_image(a.image);
+  failed_.forget_image(a.image);
+}
 
 void Executor::generate_mips(const nv_cmd_generate_mips &a, const nv_cmd_header *) {
   Image *img = find_image(a.image);
@@ -1071,6 +1109,7 @@ void Executor::update_constants(const nv_cmd_update_constants &a, const nv_cmd_h
 // work
 
 void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
+  if (failed_.names_target(targets_)) return;
   // No rectangle means the whole target (D3D9's Clear with Count 0).
   const uint64_t room = (h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_clear)) / sizeof(nv_rect);
   const uint32_t count = uint32_t(std::min<uint64_t>(a.rect_count, room));
@@ -1172,7 +1211,7 @@ void Executor::record_draw(bool indexed, uint32_t instances, const VkMultiDrawIn
 }
 
 void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
-  if (a.vertex_count == 0) return;
+  if (a.vertex_count == 0 || names_failed_resource(false)) return;
   const uint32_t instances = std::max(a.instance_count, 1u);
   if (pending_.vertex_moved) settle_vertex_moves();
   // A draw that joins a run has the run's vertex shift: no other command came between them.
@@ -1191,7 +1230,7 @@ void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
 }
 
 void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *) {
-  if (a.index_count == 0) return;
+  if (a.index_count == 0 || names_failed_resource(true)) return;
   // Without robustBufferAccess2 an index read past the buffer is invalid: draw nothing.
   Buffer *indices = find_buffer(index_.buffer);
   if (!indices) return;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "novem/draw_run.hpp"
+#include "novem/failed_creations.hpp"
 #include "novem/spirv_uniforms.hpp"
 #include "novem/vertex_shift.hpp"
 #include "novem/worker.hpp"
@@ -93,6 +94,8 @@ public:
 
   // One line on stderr for a command that failed (the first few of them).
   void report(uint16_t opcode, const char *what);
+  // A CREATE_IMAGE or CREATE_BUFFER that made nothing: one line, and the channel's answer (ABI 9).
+  void creation_failed(uint16_t opcode, uint32_t handle, const char *what);
 
 private:
   template <class Args, void (Executor::*Fn)(const Args &, const nv_cmd_header *)>
@@ -132,6 +135,9 @@ private:
   // Binds the index buffer when it changed; the buffer, or nullptr when none is usable.
   Buffer *bind_index_buffer(VkCommandBuffer cmd);
   bool prepare_draw(VkCommandBuffer cmd); // pipeline, dynamic state, vertex buffers, constants
+  // A clear or draw (indexed: with the index buffer) that names an image or buffer the plugin
+  // could not make draws nothing (novem/failed_creations.hpp).
+  bool names_failed_resource(bool indexed) const;
   // Records the draws waiting in pending_ (one vkCmdDrawMulti*EXT, or one vkCmdDraw*).
   void flush_draws();
   // A draw after a draw of the same kind and instance count joins the held run: true if it did.
@@ -188,6 +194,7 @@ private:
   std::unordered_map<uint32_t, std::unique_ptr<Image>> images_;
   std::unordered_map<uint32_t, std::unique_ptr<Shader>> shaders_;
   std::unordered_map<uint32_t, std::unique_ptr<Swapchain>> swapchains_; // null: could not be made
+  novem::FailedCreations failed_; // images and buffers that could not be made (ABI 9)
 
   // ---- state set by commands ----
   nv_cmd_set_render_targets targets_{};
@@ -309,6 +316,7 @@ template <class Args, void (Executor::*Fn)(const Args &, const nv_cmd_header *)>
 void Executor::guarded(Executor &ex, const nv_cmd_header *h) {
   try {
     if (novem::ends_draw_run(h)) ex.flush_draws();
+    if (ex.failed_.skips(h)) return; // it acts on what could not be made: nothing to do
     (ex.*Fn)(command_args<Args>(h), h);
   } catch (const std::exception &e) {
     ex.report(h->opcode, e.what());

@@ -60,6 +60,15 @@ Image::Image(const Device &device, MemoryAllocator &allocator, nv_format format,
     ci.pNext = &list;
   }
   VkDevice dev = device.handle();
+  // Past the device's limits vkCreateImage would be invalid: refused as out of memory.
+  VkDeviceSize bytes = 0;
+  for (uint32_t level = 0; level < levels_; ++level) {
+    const auto blocks = [&](uint32_t size) {
+      return VkDeviceSize((std::max(size >> level, 1u) + format_.block - 1) / format_.block);
+    };
+    bytes += blocks(width_) * blocks(height_) * std::max(depth_ >> level, 1u) * format_.texel_bytes;
+  }
+  allocator.limits().check_image(ci, bytes * layers() * uint32_t(samples_));
   check(device_.vk().CreateImage(dev, &ci, nullptr, &image_), "vkCreateImage");
   try {
     memory_ = allocator.allocate_image(image_, MemoryUsage::DeviceLocal);

@@ -20,7 +20,8 @@ class Device;
 
 class Image {
 public:
-  // Throws VkError (or std::runtime_error for a format that is no image format).
+  // Throws VkError (or std::runtime_error for a format that is no image format); past what the
+  // device makes (ResourceLimits) with VK_ERROR_OUT_OF_DEVICE_MEMORY, before any Vulkan call.
   Image(const Device &device, MemoryAllocator &allocator, nv_format format, uint32_t width, uint32_t height,
         uint32_t usage, uint32_t levels = 1, nv_image_type type = NV_IMAGE_TYPE_2D, uint32_t depth = 1,
         uint32_t samples = 1);

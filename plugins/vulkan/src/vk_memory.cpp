@@ -51,8 +51,9 @@ struct MemoryBlock {
   }
 };
 
-MemoryAllocator::MemoryAllocator(const Device &device, bool suballocate, std::atomic<uint64_t> &allocations)
-    : device_(device), suballocate_(suballocate), allocations_(allocations) {}
+MemoryAllocator::MemoryAllocator(const Device &device, bool suballocate, std::atomic<uint64_t> &allocations,
+                                 uint64_t max_allocation)
+    : device_(device), suballocate_(suballocate), allocations_(allocations), limits_(device, max_allocation) {}
 
 MemoryAllocator::~MemoryAllocator() {
   for (auto &b : blocks_) {
@@ -88,6 +89,7 @@ uint32_t MemoryAllocator::find_type(uint32_t type_bits, MemoryUsage usage) const
 }
 
 MemoryBlock *MemoryAllocator::new_block(uint32_t type, ResourceKind kind, VkDeviceSize size, bool dedicated) {
+  limits_.check_allocation(size, type);
   auto block = std::make_unique<MemoryBlock>();
   VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   ai.allocationSize = size;
@@ -183,6 +185,7 @@ Allocation MemoryAllocator::allocate_buffer(VkBuffer buffer, MemoryUsage usage) 
 
 Allocation MemoryAllocator::create_buffer(VkDeviceSize size, VkBufferUsageFlags buffer_usage, MemoryUsage usage,
                                           VkBuffer &buffer) {
+  limits_.check_buffer(size);
   VkBufferCreateInfo ci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   ci.size = size;
   ci.usage = buffer_usage;

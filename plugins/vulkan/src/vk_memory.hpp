@@ -17,6 +17,7 @@
 #include <atomic>
 
 #include "vk_common.hpp"
+#include "vk_resource_limits.hpp"
 
 namespace novem::vk {
 
@@ -53,19 +54,25 @@ struct BufferRange {
 class MemoryAllocator {
 public:
   // Each vkAllocateMemory counts in `allocations` (the channel's device_allocations).
-  MemoryAllocator(const Device &device, bool suballocate, std::atomic<uint64_t> &allocations);
+  // max_allocation: NOVEM_VK_MAX_ALLOCATION (ResourceLimits; 0: the device's limits only).
+  MemoryAllocator(const Device &device, bool suballocate, std::atomic<uint64_t> &allocations,
+                  uint64_t max_allocation = 0);
   ~MemoryAllocator();
   MemoryAllocator(const MemoryAllocator &) = delete;
   MemoryAllocator &operator=(const MemoryAllocator &) = delete;
 
-  // Throws VkError when no memory fits.
+  // What one resource may be; images ask it before vkCreateImage.
+  ResourceLimits &limits() { return limits_; }
+
+  // Throws VkError when no memory fits, or the request is past what one allocation may take
+  // (ResourceLimits: VK_ERROR_OUT_OF_DEVICE_MEMORY without asking the driver).
   Allocation allocate(const VkMemoryRequirements &req, MemoryUsage usage, ResourceKind kind);
   void free(const Allocation &allocation);
 
   // Convenience: memory for an existing buffer or image, bound at once.
   Allocation allocate_buffer(VkBuffer buffer, MemoryUsage usage);
   // A new buffer of `size` bytes with its memory bound (`buffer` is set; nothing is left behind
-  // when it throws).
+  // when it throws, as it does past maxBufferSize).
   Allocation create_buffer(VkDeviceSize size, VkBufferUsageFlags buffer_usage, MemoryUsage usage, VkBuffer &buffer);
   Allocation allocate_image(VkImage image, MemoryUsage usage);
 
@@ -91,6 +98,7 @@ private:
   const Device &device_;
   const bool suballocate_;
   std::atomic<uint64_t> &allocations_;
+  ResourceLimits limits_;
   std::vector<std::unique_ptr<MemoryBlock>> blocks_;
 };
 

@@ -1,5 +1,7 @@
 #include "vk_options.hpp"
 
+#include <cstdlib>
+
 #include "novem/options.hpp"
 
 namespace novem::vk {
@@ -21,6 +23,7 @@ Options Options::from_environment() {
   // state: NOVEM_VK_BATCHING=0 or NOVEM_VK_DIRTY=0 turns them off too.
   o.multi_draw = o.batching && o.dirty_state && settings.flag("NOVEM_VK_MULTI_DRAW", true);
   o.driver_heap = settings.flag("NOVEM_VK_DRIVER_HEAP", true);
+  if (const char *bytes = settings.value("NOVEM_VK_MAX_ALLOCATION")) o.max_allocation = std::strtoull(bytes, nullptr, 0);
   if (o.pipeline_cache) o.cache_dir = settings.cache_dir();
   return o;
 }

@@ -1,0 +1,400 @@
+// Creations a plugin cannot make (ABI 9), through the ABI on each plugin: images and buffers past
+// the device's limits are reported in the channel (failed_image, failed_buffer,
+// creation_failures) with one logged line each, every later command naming them is quiet and
+// draws nothing with them (novem/failed_creations.hpp), and the handle works again once made
+// anew. The Vulkan runs are under the validation layer like every test: no invalid call may reach
+// Vulkan (a buffer past maxBufferSize, an image past its format's largest extent, an allocation
+// past its heap are refused before the call); on GL any GL error fails the test.
+//
+// The limits are the real ones: an image twice as wide as the adapter's max_texture_size and a
+// 1 TiB buffer on any device; on llvmpipe (lavapipe and GL) also a 16384x16384 A16B16G16R16F
+// texture with its mips (2.7 GiB: past lavapipe's 2 GiB maxMemoryAllocationSize and heap, and
+// past llvmpipe's largest GL texture). NOVEM_VK_MAX_ALLOCATION lowers the Vulkan plugin's
+// largest allocation, as a driver with a smaller maxMemoryAllocationSize would.
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "novem/backend.h"
+#include "novem/channel.hpp"
+
+#ifndef CONTRACT_SHADER_DIR
+#error "CONTRACT_SHADER_DIR must name the folder of the assembled shaders"
+#endif
+
+namespace {
+
+const nv_plugin *load_plugin(const std::string &name, nv_adapter_info &info, std::string &skip) {
+  const char *dir = std::getenv("NOVEM_BUILD_DIR");
+  const std::string path = std::string(dir && *dir ? dir : NOVEM_BUILD_DIR) + "/lib/libnovem_" + name + ".so";
+  if (!std::ifstream(path).good()) {
+    skip = path + " is not built";
+    return nullptr;
+  }
+  void *lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  REQUIRE(lib != nullptr);
+  auto entry = reinterpret_cast<nv_plugin_entry_fn>(dlsym(lib, NV_PLUGIN_ENTRY_NAME));
+  REQUIRE(entry != nullptr);
+  const nv_plugin *api = entry();
+  REQUIRE(api->abi_version == NV_BACKEND_ABI_VERSION);
+  char error[256] = {};
+  if (api->probe(&info, error, sizeof error) != 0) {
+    skip = name + " probe failed: " + error;
+    return nullptr;
+  }
+  return api;
+}
+
+std::vector<uint32_t> load_spirv(const std::string &name) {
+  std::ifstream f(std::string(CONTRACT_SHADER_DIR) + "/" + name + ".spv", std::ios::binary);
+  REQUIRE(f.good());
+  std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), words.size() * 4);
+  return words;
+}
+
+// What the process writes on stderr (the plugins' threads too) while it lives; finish() gives
+// it back to stderr, where ctest looks for validation and GL errors, and returns it.
+class StderrCapture {
+public:
+  StderrCapture() : file_(std::tmpfile()) {
+    REQUIRE(file_ != nullptr);
+    std::fflush(stderr);
+    saved_ = dup(2);
+    dup2(fileno(file_), 2);
+  }
+  ~StderrCapture() { finish(); }
+  std::string finish() {
+    if (saved_ < 0) return text_;
+    std::fflush(stderr);
+    dup2(saved_, 2);
+    close(saved_);
+    saved_ = -1;
+    std::rewind(file_);
+    char buffer[4096];
+    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, file_)) > 0;) text_.append(buffer, n);
+    std::fclose(file_);
+    std::fputs(text_.c_str(), stderr);
+    return text_;
+  }
+
+private:
+  std::FILE *file_;
+  int saved_ = -1;
+  std::string text_;
+};
+
+// The plugin's lines ("novem-vulkan: ...", "novem-opengl: ..."), and those of them that report a
+// creation that could not be made.
+int plugin_lines(const std::string &text, const char *containing = "") {
+  std::istringstream in(text);
+  int n = 0;
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("novem-", 0) == 0 && line.find(containing) != std::string::npos) ++n;
+  return n;
+}
+
+struct Vertex {
+  float x, y, z;
+  uint32_t color; // 0xAARRGGBB
+};
+struct TexVertex {
+  float x, y, z, u, v;
+};
+
+constexpr int kSize = 32;
+constexpr uint32_t kBlue = 0xFF0000FF, kGreen = 0xFF00FF00, kBlack = 0xFF000000;
+
+// Window pixels to clip space for a kSize target: a rectangle as two triangles.
+template <class V, class Make> std::vector<V> rect(float x0, float y0, float x1, float y1, Make make) {
+  auto nx = [](float px) { return px / (kSize / 2.0f) - 1.0f; };
+  auto ny = [](float py) { return 1.0f - py / (kSize / 2.0f); };
+  const V a = make(nx(x0), ny(y0), 0, 0), b = make(nx(x1), ny(y0), 1, 0), c = make(nx(x0), ny(y1), 0, 1),
+          d = make(nx(x1), ny(y1), 1, 1);
+  return {a, b, c, b, d, c};
+}
+std::vector<Vertex> color_rect(float x0, float y0, float x1, float y1, uint32_t color) {
+  return rect<Vertex>(x0, y0, x1, y1, [&](float x, float y, float, float) { return Vertex{x, y, 0.5f, color}; });
+}
+std::vector<TexVertex> tex_rect(float x0, float y0, float x1, float y1) {
+  return rect<TexVertex>(x0, y0, x1, y1, [](float x, float y, float u, float v) { return TexVertex{x, y, 0.5f, u, v}; });
+}
+
+nv_pipeline_desc pipeline(uint32_t vs, uint32_t ps, bool textured) {
+  nv_pipeline_desc d;
+  std::memset(&d, 0, sizeof d);
+  d.vertex_shader = vs;
+  d.pixel_shader = ps;
+  d.topology = NV_TOPOLOGY_TRIANGLE_LIST;
+  d.cull = NV_CULL_NONE;
+  d.depth_compare = NV_COMPARE_ALWAYS;
+  d.color_src = d.alpha_src = NV_BLEND_ONE;
+  d.color_dst = d.alpha_dst = NV_BLEND_ZERO;
+  d.color_op = d.alpha_op = NV_BLEND_OP_ADD;
+  d.color_write_mask = 0xF;
+  d.attribute_count = 2;
+  d.attributes[0] = nv_vertex_attribute{0, 0, NV_FORMAT_R32G32B32_SFLOAT, 0, 0};
+  d.attributes[1] = textured ? nv_vertex_attribute{1, 0, NV_FORMAT_R32G32_SFLOAT, 0, 12}
+                             : nv_vertex_attribute{1, 0, NV_FORMAT_B8G8R8A8_UNORM, 0, 12};
+  return d;
+}
+
+class Device {
+public:
+  explicit Device(const nv_plugin *api) : api_(api), channel_(1u << 20) {
+    nv_device_desc desc{sizeof(nv_device_desc), 0, nullptr};
+    char error[256] = {};
+    device_ = api->create_device(&desc, &channel_, error, sizeof error);
+    INFO("create_device: " << error);
+    REQUIRE(device_ != nullptr);
+  }
+  ~Device() { api_->destroy_device(device_); }
+  Device(const Device &) = delete;
+  Device &operator=(const Device &) = delete;
+  nv_channel &channel() { return channel_; }
+
+  template <class Args> void push(nv_opcode op, const Args &args, const void *payload = nullptr, size_t bytes = 0) {
+    Args *a = novem::ring_begin<Args>(channel_.ring, op, bytes);
+    *a = args;
+    if (bytes) std::memcpy(novem::command_payload(a), payload, bytes);
+    channel_.ring.commit();
+  }
+  void finish() {
+    push(NV_OP_FENCE, nv_cmd_fence{++fence_});
+    channel_.wait_fence(fence_);
+  }
+  uint32_t shader(nv_shader_stage stage, const std::string &name) {
+    const std::vector<uint32_t> words = load_spirv(name);
+    push(NV_OP_CREATE_SHADER, nv_cmd_create_shader{next_, uint32_t(stage), uint32_t(words.size())}, words.data(),
+         words.size() * 4);
+    return next_++;
+  }
+  uint32_t image(nv_format format, uint32_t usage, uint32_t w, uint32_t h, uint32_t levels = 1) {
+    push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{next_, uint32_t(format), w, h, usage, levels});
+    return next_++;
+  }
+  // A buffer of `bytes` (none sent when data is null), under a new handle or under `handle`.
+  uint32_t buffer(uint64_t bytes, const void *data = nullptr, uint32_t usage = NV_BUFFER_VERTEX, uint32_t handle = 0) {
+    if (!handle) handle = next_++;
+    push(NV_OP_CREATE_BUFFER, nv_cmd_create_buffer{handle, usage, bytes});
+    if (data) push(NV_OP_UPDATE_BUFFER, nv_cmd_update_buffer{handle, NV_UPDATE_DISCARD, 0, bytes}, data, size_t(bytes));
+    return handle;
+  }
+  template <class V> uint32_t buffer(const std::vector<V> &v, uint32_t handle = 0) {
+    return buffer(v.size() * sizeof(V), v.data(), NV_BUFFER_VERTEX, handle);
+  }
+  void targets(uint32_t color) {
+    push(NV_OP_SET_RENDER_TARGETS, nv_cmd_set_render_targets{color, 0});
+    push(NV_OP_SET_VIEWPORT, nv_cmd_set_viewport{0, 0, kSize, kSize, 0, 1});
+    push(NV_OP_SET_SCISSOR, nv_cmd_set_scissor{{0, 0, kSize, kSize}});
+  }
+  void clear(const float (&color)[4]) {
+    nv_cmd_clear c{};
+    c.flags = NV_CLEAR_COLOR;
+    std::memcpy(c.color, color, sizeof c.color);
+    c.depth = 1;
+    c.rect_count = 1; // the contract's clears carry at least one rectangle
+    const nv_rect whole{0, 0, kSize, kSize};
+    push(NV_OP_CLEAR, c, &whole, sizeof whole);
+  }
+  void draw(uint32_t buffer, uint32_t stride, uint32_t count) {
+    push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, buffer, 0, stride});
+    push(NV_OP_DRAW, nv_cmd_draw{0, count});
+  }
+  // The kSize x kSize B8G8R8A8 image's pixels, as 0xAARRGGBB; the readback area holds `fill`
+  // bytes before, so that what READ_IMAGE leaves alone shows.
+  std::vector<uint32_t> read(uint32_t image, uint8_t fill = 0xCD) {
+    const size_t bytes = size_t(kSize) * kSize * 4;
+    channel_.reserve_readback(bytes);
+    std::memset(channel_.readback, fill, bytes);
+    push(NV_OP_READ_IMAGE, nv_cmd_read_image{image, {0, 0, kSize, kSize}});
+    finish();
+    std::vector<uint32_t> pixels(size_t(kSize) * kSize);
+    std::memcpy(pixels.data(), channel_.readback, bytes);
+    return pixels;
+  }
+
+private:
+  const nv_plugin *api_;
+  nv_channel channel_;
+  nv_device *device_ = nullptr;
+  uint32_t next_ = 1;
+  uint64_t fence_ = 0;
+};
+
+// Pixels that differ from expected(x, y) (0xAARRGGBB, one unit of tolerance), the first few named.
+template <class Expected> void check_pixels(const std::vector<uint32_t> &px, Expected expected) {
+  int wrong = 0;
+  std::ostringstream first;
+  for (int y = 0; y < kSize; ++y)
+    for (int x = 0; x < kSize; ++x) {
+      const uint32_t got = px[size_t(y) * kSize + size_t(x)], want = expected(x, y);
+      bool same = true;
+      for (int s = 0; s < 32; s += 8) same &= std::abs(int(got >> s & 0xFF) - int(want >> s & 0xFF)) <= 1;
+      if (!same && wrong++ < 4) first << " (" << x << "," << y << ")=" << std::hex << got << " want " << want << std::dec;
+    }
+  INFO(wrong << " pixels differ:" << first.str());
+  CHECK(wrong == 0);
+}
+
+bool is_llvmpipe(const nv_adapter_info &info) { return std::strstr(info.device_name, "llvmpipe") != nullptr; }
+
+void failures_are_answered(const std::string &name) {
+  nv_adapter_info info{};
+  std::string skip;
+  const nv_plugin *api = load_plugin(name, info, skip);
+  if (!api) {
+    WARN("skipped: " << skip);
+    return;
+  }
+  Device dev(api);
+  const uint32_t target = dev.image(NV_FORMAT_B8G8R8A8_UNORM, NV_IMAGE_RENDER_TARGET, kSize, kSize);
+  const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_color"), ps = dev.shader(NV_STAGE_PIXEL, "ps_color");
+  const uint32_t tex_vs = dev.shader(NV_STAGE_VERTEX, "vs_tex"), tex_ps = dev.shader(NV_STAGE_PIXEL, "ps_tex");
+  const uint32_t quad = dev.buffer(color_rect(0, 0, kSize, kSize, kGreen));
+  dev.finish();
+
+  StderrCapture log;
+  // Past the device's largest image: refused before any API call on either plugin.
+  const uint32_t wide = dev.image(NV_FORMAT_B8G8R8A8_UNORM, NV_IMAGE_SAMPLED, info.max_texture_size * 2, 4);
+  // Past any buffer a device makes (Vulkan: maxBufferSize, or the allocation and heap limits).
+  const uint32_t huge = dev.buffer(1ull << 40);
+  const uint32_t huge_indices = dev.buffer(1ull << 40, nullptr, NV_BUFFER_INDEX);
+  // 2.7 GiB of texels in one image: the driver's own limit on llvmpipe (elsewhere it may fit).
+  const uint32_t deep = dev.image(NV_FORMAT_R16G16B16A16_SFLOAT, NV_IMAGE_SAMPLED, 16384, 16384, 15);
+  dev.finish();
+  nv_channel &ch = dev.channel();
+  const bool deep_failed = ch.failed_image.load() == deep;
+  if (is_llvmpipe(info)) CHECK(deep_failed);
+  if (!deep_failed) {
+    CHECK(ch.failed_image.load() == wide);
+    dev.push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{deep});
+  }
+  CHECK(ch.failed_buffer.load() == huge_indices);
+  const uint64_t failures = deep_failed ? 4 : 3;
+  CHECK(ch.creation_failures.load() == failures);
+  nv_statistics stats{};
+  ch.statistics(stats);
+  CHECK(stats.creation_failures == failures);
+
+  // Every later command naming them does nothing, quietly.
+  const float blue[4] = {0, 0, 1, 1}, red[4] = {1, 0, 0, 1};
+  dev.targets(target);
+  dev.clear(blue);
+  const uint8_t bytes[64] = {};
+  dev.push(NV_OP_UPDATE_BUFFER, nv_cmd_update_buffer{huge, 0, 0, sizeof bytes}, bytes, sizeof bytes);
+  dev.push(NV_OP_UPDATE_IMAGE, nv_cmd_update_image{wide, 0, {0, 0, 4, 4}, 0}, bytes, sizeof bytes);
+  dev.push(NV_OP_GENERATE_MIPS, nv_cmd_generate_mips{wide, NV_FILTER_LINEAR});
+  dev.push(NV_OP_FILL_IMAGE, nv_cmd_fill_image{wide, 0, {0, 0, 4, 4}, {1, 0, 0, 1}});
+  const nv_rect corner{0, 0, 4, 4};
+  dev.push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{wide, 0, corner, target, 0, corner, NV_FILTER_POINT});
+  dev.push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{target, 0, corner, wide, 0, corner, NV_FILTER_POINT});
+  const std::vector<uint32_t> untouched = dev.read(wide, 0xCD);
+  CHECK(untouched[0] == 0xCDCDCDCDu);
+  CHECK(untouched.back() == 0xCDCDCDCDu);
+  // As a render target: clears and draws draw nothing until the targets change.
+  dev.targets(wide);
+  dev.clear(red);
+  dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs, ps, false)});
+  dev.draw(quad, sizeof(Vertex), 6);
+  dev.targets(target);
+  // As a vertex buffer, or an index buffer: the draw draws nothing.
+  dev.draw(huge, sizeof(Vertex), 6);
+  dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, quad, 0, sizeof(Vertex)});
+  dev.push(NV_OP_SET_INDEX_BUFFER, nv_cmd_set_index_buffer{huge_indices, 0, 2});
+  dev.push(NV_OP_DRAW_INDEXED, nv_cmd_draw_indexed{0, 6, 0});
+  dev.push(NV_OP_PRESENT, nv_cmd_present{wide, 0, {}, {}});
+  check_pixels(dev.read(target), [](int, int) { return kBlue; });
+  // As a texture: sampled as a slot with no image, (0, 0, 0, 1), on the left half.
+  nv_cmd_set_texture t{};
+  t.stage = NV_STAGE_PIXEL;
+  t.image = wide;
+  t.sampler.min_filter = t.sampler.mag_filter = NV_FILTER_POINT;
+  t.sampler.max_anisotropy = 1;
+  t.type = NV_IMAGE_TYPE_2D;
+  dev.push(NV_OP_SET_TEXTURE, t);
+  dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(tex_vs, tex_ps, true)});
+  dev.draw(dev.buffer(tex_rect(0, 0, kSize / 2, kSize)), sizeof(TexVertex), 6);
+  check_pixels(dev.read(target), [](int x, int) { return x < kSize / 2 ? kBlack : kBlue; });
+  const std::string text = log.finish();
+  CHECK(plugin_lines(text, "cannot be made") == int(failures));
+  CHECK(plugin_lines(text) == int(failures)); // nothing else was said about them
+
+  // Destroyed, each handle is free again: made anew within the limits, it works.
+  dev.push(NV_OP_DESTROY_BUFFER, nv_cmd_destroy_buffer{huge});
+  dev.push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{wide});
+  dev.buffer(color_rect(0, 0, kSize, kSize, kGreen), huge);
+  dev.push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{wide, NV_FORMAT_B8G8R8A8_UNORM, kSize, kSize, NV_IMAGE_RENDER_TARGET, 1});
+  dev.targets(wide);
+  dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs, ps, false)});
+  dev.draw(huge, sizeof(Vertex), 6);
+  check_pixels(dev.read(wide), [](int, int) { return kGreen; });
+  CHECK(ch.creation_failures.load() == failures);
+}
+
+// Sets an environment variable for one scope (the plugins read their switches at create_device).
+struct ScopedEnv {
+  const char *name;
+  ScopedEnv(const char *n, const char *value) : name(n) { setenv(n, value, 1); }
+  ~ScopedEnv() { unsetenv(name); }
+};
+
+} // namespace
+
+TEST_CASE("vulkan: images and buffers past the device's limits are reported, and commands naming them do nothing",
+          "[contract][vulkan][memory]") {
+  failures_are_answered("vulkan");
+}
+
+TEST_CASE("opengl: images and buffers past the device's limits are reported, and commands naming them do nothing",
+          "[contract][opengl][memory]") {
+  failures_are_answered("opengl");
+}
+
+TEST_CASE("vulkan: NOVEM_VK_MAX_ALLOCATION refuses larger images and buffers, smaller ones are made",
+          "[contract][vulkan][memory]") {
+  nv_adapter_info info{};
+  std::string skip;
+  const nv_plugin *api = load_plugin("vulkan", info, skip);
+  if (!api) {
+    WARN("skipped: " << skip);
+    return;
+  }
+  ScopedEnv limit("NOVEM_VK_MAX_ALLOCATION", "33554432"); // 32 MiB
+  Device dev(api);
+  const uint32_t image = dev.image(NV_FORMAT_B8G8R8A8_UNORM, NV_IMAGE_SAMPLED, 4096, 4096); // 64 MiB
+  dev.finish();
+  CHECK(dev.channel().failed_image.load() == image);
+  const uint32_t buffer = dev.buffer(48ull << 20);
+  dev.finish();
+  CHECK(dev.channel().failed_buffer.load() == buffer);
+  // Within the limit: made (a buffer of its own past a quarter of a block, an image in a block).
+  const uint32_t fits = dev.buffer(24ull << 20);
+  const uint32_t small = dev.image(NV_FORMAT_B8G8R8A8_UNORM, NV_IMAGE_SAMPLED, 1024, 1024);
+  const uint32_t target = dev.image(NV_FORMAT_B8G8R8A8_UNORM, NV_IMAGE_RENDER_TARGET, kSize, kSize);
+  dev.finish();
+  CHECK(dev.channel().failed_buffer.load() == buffer);
+  CHECK(dev.channel().failed_image.load() == image);
+  CHECK(dev.channel().creation_failures.load() == 2);
+  dev.targets(target);
+  const float blue[4] = {0, 0, 1, 1};
+  dev.clear(blue);
+  const std::vector<Vertex> quad = color_rect(0, 0, kSize, kSize, kGreen);
+  dev.push(NV_OP_UPDATE_BUFFER, nv_cmd_update_buffer{fits, 0, 0, quad.size() * sizeof(Vertex)}, quad.data(),
+           quad.size() * sizeof(Vertex));
+  dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(dev.shader(NV_STAGE_VERTEX, "vs_color"),
+                                                            dev.shader(NV_STAGE_PIXEL, "ps_color"), false)});
+  dev.draw(fits, sizeof(Vertex), 6);
+  check_pixels(dev.read(target), [](int, int) { return kGreen; });
+  dev.push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{small});
+}
