@@ -1,5 +1,6 @@
 #include "cube_texture.hpp"
 
+#include "creation_answer.hpp"
 #include "surface.hpp"
 
 namespace novem {
@@ -16,8 +17,13 @@ HRESULT CubeTexture::create(Device *device, UINT edge, UINT levels, DWORD usage,
   if (HRESULT hr = check(device, edge, edge, 1, levels, usage, format, pool); FAILED(hr)) return hr;
   const uint64_t bytes = video_bytes(pool, format, NV_IMAGE_TYPE_CUBE, edge, edge, 1, levels);
   if (!device->take_video_memory(bytes)) return D3DERR_OUTOFVIDEOMEMORY;
-  *out = new CubeTexture(device, edge, levels, usage, format, pool);
-  (*out)->hold_video_memory(bytes);
+  auto *created = new CubeTexture(device, edge, levels, usage, format, pool);
+  created->hold_video_memory(bytes);
+  if (HRESULT hr = plugin_answer(*device, PluginResource::Image, created->image(), bytes, pool); FAILED(hr)) {
+    delete created; // gives the video memory back
+    return hr;
+  }
+  *out = created;
   return D3D_OK;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "creation_answer.hpp"
 #include "direct3d9.hpp"
 #include "index_buffer.hpp"
 #include "locked_device.hpp"
@@ -353,6 +354,10 @@ HRESULT Device::create_target_surface(UINT width, UINT height, D3DFORMAT format,
   if (!take_video_memory(bytes)) return D3DERR_OUTOFVIDEOMEMORY;
   Surface *created = Surface::create_image(this, 1, width, height, format, usage, multisample, lockable);
   created->hold_video_memory(bytes);
+  if (HRESULT hr = plugin_answer(*this, PluginResource::Image, created->image(), bytes, D3DPOOL_DEFAULT); FAILED(hr)) {
+    delete created; // gives the video memory back
+    return hr;
+  }
   created->count_default_pool(); // render targets and depth-stencil surfaces are D3DPOOL_DEFAULT
   *surface = created;
   AddRef();
@@ -394,6 +399,10 @@ HRESULT Device::CreateOffscreenPlainSurface(UINT width, UINT height, D3DFORMAT f
     if (!take_video_memory(bytes)) return D3DERR_OUTOFVIDEOMEMORY;
     Surface *created = Surface::create_plain(this, width, height, format);
     created->hold_video_memory(bytes);
+    if (HRESULT hr = plugin_answer(*this, PluginResource::Image, created->image(), bytes, pool); FAILED(hr)) {
+      delete created; // gives the video memory back
+      return hr;
+    }
     created->count_default_pool();
     *surface = created;
   } else {

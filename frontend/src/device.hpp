@@ -99,7 +99,8 @@ public:
   // D3DERR_OUTOFVIDEOMEMORY, as Windows does when video memory runs out.
   bool take_video_memory(uint64_t bytes);
   void give_video_memory(uint64_t bytes) { video_memory_used_ -= bytes; }
-  template <class Buffer, class Format> Buffer *create_buffer(UINT length, DWORD usage, Format format, D3DPOOL pool);
+  template <class Buffer, class Format>
+  HRESULT create_buffer(UINT length, DWORD usage, Format format, D3DPOOL pool, Buffer **out);
   // Query slots (channel.query_results indices) for occlusion and timestamp queries; false when
   // all NV_MAX_QUERIES are taken.
   bool acquire_query_slot(uint32_t &slot);

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <new>
 
+#include "creation_answer.hpp"
 #include "device.hpp"
 #include "ff_key.hpp"
 #include "state_block.hpp"
@@ -154,20 +155,27 @@ float float_of(DWORD bits) { return std::bit_cast<float>(bits); }
 } // namespace
 
 // Every buffer has a plugin buffer, whatever its pool, and takes its length of video memory; the
-// frontend's copy of its bytes is memory too. nullptr when either cannot be had.
+// frontend's copy of its bytes is memory too. D3DERR_OUTOFVIDEOMEMORY when either cannot be had,
+// and the plugin's answer when it could not make the buffer (creation_answer.hpp).
 template <class Buffer, class Format>
-Buffer *Device::create_buffer(UINT length, DWORD usage, Format format, D3DPOOL pool) {
-  if (!take_video_memory(length)) return nullptr;
+HRESULT Device::create_buffer(UINT length, DWORD usage, Format format, D3DPOOL pool, Buffer **out) {
+  *out = nullptr;
+  if (!take_video_memory(length)) return D3DERR_OUTOFVIDEOMEMORY;
   Buffer *created = nullptr;
   try {
     created = new Buffer(this, length, usage, format, pool);
   } catch (const std::bad_alloc &) {
     give_video_memory(length);
-    return nullptr;
+    return D3DERR_OUTOFVIDEOMEMORY;
   }
   created->hold_video_memory(length);
+  if (HRESULT hr = plugin_answer(*this, PluginResource::Buffer, created->buffer(), length, pool); FAILED(hr)) {
+    delete created; // gives the video memory back
+    return hr;
+  }
   if (pool == D3DPOOL_DEFAULT) created->count_default_pool();
-  return created;
+  *out = created;
+  return D3D_OK;
 }
 
 HRESULT Device::CreateVertexBuffer(UINT length, DWORD usage, DWORD fvf, D3DPOOL pool, IDirect3DVertexBuffer9 **buffer,
@@ -177,8 +185,8 @@ HRESULT Device::CreateVertexBuffer(UINT length, DWORD usage, DWORD fvf, D3DPOOL 
   if (shared_handle || length == 0 || DWORD(pool) >= DWORD(D3DPOOL_SCRATCH)) return D3DERR_INVALIDCALL;
   // A buffer declared with an FVF must hold at least one vertex of it, as in Windows.
   if (fvf && length < fvf_vertex_size(fvf)) return D3DERR_INVALIDCALL;
-  VertexBuffer *created = create_buffer<VertexBuffer>(length, usage, fvf, pool);
-  if (!created) return D3DERR_OUTOFVIDEOMEMORY;
+  VertexBuffer *created = nullptr;
+  if (HRESULT hr = create_buffer(length, usage, fvf, pool, &created); FAILED(hr)) return hr;
   *buffer = created;
   AddRef();
   return D3D_OK;
@@ -190,8 +198,8 @@ HRESULT Device::CreateIndexBuffer(UINT length, DWORD usage, D3DFORMAT format, D3
   *buffer = nullptr;
   if (shared_handle || length == 0 || DWORD(pool) >= DWORD(D3DPOOL_SCRATCH)) return D3DERR_INVALIDCALL;
   if (format != D3DFMT_INDEX16 && format != D3DFMT_INDEX32) return D3DERR_INVALIDCALL;
-  IndexBuffer *created = create_buffer<IndexBuffer>(length, usage, format, pool);
-  if (!created) return D3DERR_OUTOFVIDEOMEMORY;
+  IndexBuffer *created = nullptr;
+  if (HRESULT hr = create_buffer(length, usage, format, pool, &created); FAILED(hr)) return hr;
   *buffer = created;
   AddRef();
   return D3D_OK;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "creation_answer.hpp"
 #include "surface.hpp"
 
 namespace novem {
@@ -148,8 +149,13 @@ HRESULT Texture2D::create(Device *device, UINT width, UINT height, UINT levels, 
   if (FAILED(hr)) return hr;
   const uint64_t bytes = video_bytes(pool, format, NV_IMAGE_TYPE_2D, width, height, 1, levels);
   if (!device->take_video_memory(bytes)) return D3DERR_OUTOFVIDEOMEMORY;
-  *out = new Texture2D(device, width, height, levels, usage, format, pool);
-  (*out)->hold_video_memory(bytes);
+  auto *created = new Texture2D(device, width, height, levels, usage, format, pool);
+  created->hold_video_memory(bytes);
+  if (HRESULT answer = plugin_answer(*device, PluginResource::Image, created->image(), bytes, pool); FAILED(answer)) {
+    delete created; // gives the video memory back
+    return answer;
+  }
+  *out = created;
   return D3D_OK;
 }
 

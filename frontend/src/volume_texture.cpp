@@ -1,5 +1,7 @@
 #include "volume_texture.hpp"
 
+#include "creation_answer.hpp"
+
 namespace novem {
 
 ULONG Volume::AddRef() { return texture_->AddRef(); }
@@ -33,8 +35,13 @@ HRESULT VolumeTexture::create(Device *device, UINT width, UINT height, UINT dept
   if (HRESULT hr = check(device, width, height, depth, levels, usage, format, pool); FAILED(hr)) return hr;
   const uint64_t bytes = video_bytes(pool, format, NV_IMAGE_TYPE_3D, width, height, depth, levels);
   if (!device->take_video_memory(bytes)) return D3DERR_OUTOFVIDEOMEMORY;
-  *out = new VolumeTexture(device, width, height, depth, levels, usage, format, pool);
-  (*out)->hold_video_memory(bytes);
+  auto *created = new VolumeTexture(device, width, height, depth, levels, usage, format, pool);
+  created->hold_video_memory(bytes);
+  if (HRESULT hr = plugin_answer(*device, PluginResource::Image, created->image(), bytes, pool); FAILED(hr)) {
+    delete created; // gives the video memory back
+    return hr;
+  }
+  *out = created;
   return D3D_OK;
 }
 
