@@ -6,6 +6,7 @@
 
 #include "creation_answer.hpp"
 #include "direct3d9.hpp"
+#include "display.hpp"
 #include "index_buffer.hpp"
 #include "locked_device.hpp"
 #include "log.hpp"
@@ -40,10 +41,9 @@ bool valid_chain(const D3DPRESENT_PARAMETERS &pp, bool extended) {
 // Direct3DCreate9Ex.
 HRESULT check_present_parameters(const char *call, const nv_adapter_info &adapter, HWND window, bool extended,
                                  D3DPRESENT_PARAMETERS *pp) {
-  if (!pp->Windowed) {
-    log_error("%s: full-screen devices are not supported; pass Windowed = TRUE", call);
-    return window ? D3DERR_NOTAVAILABLE : D3DERR_INVALIDCALL;
-  }
+  // Full screen: a mode of the display (display.hpp); a size of 0 is refused, not the window's.
+  if (!pp->Windowed)
+    if (HRESULT hr = check_fullscreen_mode(call, *pp); FAILED(hr)) return hr;
   if (window) {
     nv_window native;
     if (!native_window(window, call, native)) return D3DERR_INVALIDCALL;
@@ -117,18 +117,23 @@ HRESULT Device::create(Direct3D9 *parent, const LoadedPlugin &plugin, const D3DD
     device->Release();
     return hr;
   }
+  device->apply_window_mode(); // a full-screen device's window goes full-screen (device_fullscreen.cpp)
   *out = device;
   return D3D_OK;
 }
 
 // D3D9: hDeviceWindow NULL presents to the device's focus window; a headless device's additional
-// swap chain is headless (its own back buffer of the given size). Full-screen swap chains are
-// refused like full-screen devices; the automatic depth-stencil fields are ignored, as Windows
-// gives additional swap chains no depth buffer.
+// swap chain is headless (its own back buffer of the given size). A full-screen one is refused,
+// as Windows (and wined3d) allow a device one full-screen swap chain, its own; the automatic
+// depth-stencil fields are ignored, as Windows gives additional swap chains no depth buffer.
 HRESULT Device::CreateAdditionalSwapChain(D3DPRESENT_PARAMETERS *parameters, IDirect3DSwapChain9 **swap_chain) {
   if (!swap_chain) return D3DERR_INVALIDCALL;
   *swap_chain = nullptr;
   if (!parameters) return D3DERR_INVALIDCALL;
+  if (!parameters->Windowed) {
+    log_error("CreateAdditionalSwapChain: an additional swap chain cannot be full-screen");
+    return D3DERR_INVALIDCALL;
+  }
   D3DPRESENT_PARAMETERS pp = *parameters;
   pp.EnableAutoDepthStencil = FALSE;
   HWND window = pp.hDeviceWindow ? pp.hDeviceWindow : creation_.hFocusWindow;
@@ -179,6 +184,7 @@ void Device::create_implicit_surfaces() {
 }
 
 Device::~Device() {
+  leave_fullscreen_window(); // as Windows gives the window back (and the display its mode)
   if (stream_) {
     unbind_all();
     for (auto &[fvf, declaration] : fvf_declarations_) declaration->release_private_ref();
@@ -210,13 +216,6 @@ ULONG Device::Release() {
   ULONG refs = --refs_;
   if (refs == 0) delete this;
   return refs;
-}
-
-// A headless device has no window to lose focus or full screen to give up, so it is never lost
-// the way Windows means; it is lost only when the plugin's device is (a GPU failure), which no
-// Reset can repair.
-HRESULT Device::TestCooperativeLevel() {
-  return stream_->channel().device_lost.load() ? D3DERR_DEVICELOST : D3D_OK;
 }
 
 // ---- Reset ----
@@ -279,12 +278,21 @@ HRESULT Device::reset(D3DPRESENT_PARAMETERS *parameters, bool extended) {
   return D3D_OK;
 }
 
-HRESULT Device::Reset(D3DPRESENT_PARAMETERS *parameters) { return reset(parameters, parent_->extended()); }
+// Around reset: a lost device cannot be reset yet, and a refused Reset leaves it not reset; the
+// device window leaves or enters full screen (device_fullscreen.cpp).
+HRESULT Device::Reset(D3DPRESENT_PARAMETERS *parameters) {
+  if (HRESULT hr = reset_blocked(); FAILED(hr)) return hr;
+  prepare_window_mode(parameters);
+  return reset_done(reset(parameters, parent_->extended()), parameters);
+}
 
 HRESULT Device::ResetEx(D3DPRESENT_PARAMETERS *parameters, D3DDISPLAYMODEEX *fullscreen_mode) {
   // As documented: the display mode is for full screen and must be NULL for a windowed device.
+  // A full-screen device's mode is its back buffer's size and FullScreen_RefreshRateInHz; the
+  // D3DDISPLAYMODEEX given with it is not read.
   if (parameters && parameters->Windowed && fullscreen_mode) return D3DERR_INVALIDCALL;
-  return reset(parameters, true);
+  prepare_window_mode(parameters);
+  return reset_done(reset(parameters, true), parameters);
 }
 
 namespace {

@@ -7,8 +7,9 @@
 // (shaders, their constants, vertex declarations), device_draw.cpp (vertex input, draws),
 // device_fixed_function.cpp (the fixed-function pipeline's shaders and constants),
 // device_state_blocks.cpp (state blocks), device_copies.cpp, device_presentation.cpp,
-// device_cursor.cpp, device_process_vertices.cpp, device_palettes.cpp, device_patches.cpp and
-// device_text_api.cpp (each the methods its name says); frontend/README.md lists them all.
+// device_cursor.cpp, device_process_vertices.cpp, device_palettes.cpp, device_patches.cpp,
+// device_text_api.cpp (each the methods its name says) and device_fullscreen.cpp (full screen,
+// lost devices); frontend/README.md lists them all.
 #pragma once
 
 #include <array>
@@ -27,6 +28,7 @@
 #include "ff_key.hpp"
 #include "plugin_loader.hpp"
 #include "state.hpp"
+#include "window.hpp"
 
 namespace novem {
 
@@ -277,6 +279,30 @@ private:
   void set_defaults();
   // Reset and ResetEx: `extended` skips the D3DPOOL_DEFAULT check, as D3D9Ex devices do.
   HRESULT reset(D3DPRESENT_PARAMETERS *parameters, bool extended);
+  // Full screen and lost devices (device_fullscreen.cpp). The device window made full-screen in
+  // the display mode of a full-screen device, or given back its size as a windowed one.
+  void apply_window_mode();
+  void leave_fullscreen_window();
+  // Before Reset: a windowed Reset gives the window back its size first (a back buffer of size 0
+  // takes it). After: a Reset that succeeded applies the new parameters' window mode and ends a
+  // loss; a refused one puts the window back as the device has it and (not D3D9Ex) leaves the
+  // device not reset.
+  void prepare_window_mode(const D3DPRESENT_PARAMETERS *parameters);
+  HRESULT reset_done(HRESULT hr, const D3DPRESENT_PARAMETERS *parameters);
+  // D3DERR_DEVICELOST while a lost device cannot be reset yet.
+  HRESULT reset_blocked();
+  // What Present answers instead of presenting: D3DERR_DEVICELOST for a lost (or not reset)
+  // device, S_PRESENT_OCCLUDED for an occluded D3D9Ex one; D3D_OK to present.
+  HRESULT presentation_blocked();
+  enum class Lost : uint8_t {
+    kNo,
+    kLost,     // a full-screen device whose program lost the focus or whose window is minimised
+    kNotReset, // back, or a Reset refused: waiting for a Reset that succeeds
+  };
+  // Follows the window into and out of a loss (never for D3D9Ex devices, nor windowed ones).
+  Lost update_lost();
+  // A full-screen device's program is not the active one or its window is minimised (hidden).
+  bool fullscreen_in_background();
   // Drops every binding of the application-side state (references included) and ends a recording.
   void unbind_all();
   void create_implicit_surfaces();
@@ -385,6 +411,12 @@ private:
   SwapChain *swap_chain_ = nullptr; // implicit swap chain 0 (a private reference)
   HWND device_window_ = nullptr;     // hDeviceWindow, else hFocusWindow; NULL headless
   std::unordered_map<HWND, uint32_t> window_targets_; // plugin swapchains, per window presented to
+
+  // ---- full screen and lost devices (device_fullscreen.cpp) ----
+  Lost lost_ = Lost::kNo;
+  HWND fullscreen_window_ = nullptr; // the window this device made full-screen
+  WindowPlace windowed_place_;       // its place before, given back when it leaves
+  bool seen_active_ = false; // the program was seen active since full screen (see update_lost)
 
   // ---- cursor (device_cursor.cpp) ----
   bool cursor_visible_ = false; // a new device's cursor is hidden until ShowCursor(TRUE)

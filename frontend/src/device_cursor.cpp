@@ -14,7 +14,7 @@
 namespace novem {
 
 // As documented for SetCursorProperties: a D3DFMT_A8R8G8B8 surface, each side a power of two
-// smaller than the display mode (the adapter's 1920x1080), the hot spot inside the image.
+// smaller than the display mode (GetAdapterDisplayMode's), the hot spot inside the image.
 HRESULT Device::SetCursorProperties(UINT hotspot_x, UINT hotspot_y, IDirect3DSurface9 *bitmap_iface) {
   auto *bitmap = known_object<Surface>(bitmap_iface);
   if (!bitmap) return D3DERR_INVALIDCALL;

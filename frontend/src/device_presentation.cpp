@@ -1,7 +1,7 @@
 // Presentation: Present and PresentEx (to the device window, or headless), the implicit swap
 // chain, its back buffers (back_buffer_chain.hpp), the plugin swapchains of windows, and what a
-// display would answer (raster status, vblank, gamma, frame latency), answered for the one
-// virtual 60 Hz 1920x1080 mode the adapter reports (docs/d3d9-behaviour.md, "Devices").
+// display would answer (raster status, vblank, gamma, frame latency), answered for a virtual
+// 60 Hz 1080-line display (docs/d3d9-behaviour.md, "Presentation and the virtual display").
 #include <algorithm>
 #include <thread>
 
@@ -82,6 +82,7 @@ bool to_rect(const RECT *r, bool clip, UINT width, UINT height, nv_rect &out) {
 // limit is reached, as Windows does when the GPU is busy.
 HRESULT Device::present_chain(const PresentChain &chain, const RECT *src_rect, const RECT *dst_rect, HWND dst_window,
                               DWORD flags) {
+  if (HRESULT hr = presentation_blocked(); hr != D3D_OK) return hr; // lost or occluded (device_fullscreen.cpp)
   CommandStream &cs = commands();
   if ((flags & D3DPRESENT_DONOTWAIT) && frame_fences_.size() >= max_frame_latency_ &&
       !cs.completed(frame_fences_.front()))
@@ -181,11 +182,6 @@ HRESULT Device::GetMaximumFrameLatency(UINT *latency) {
   if (!latency) return D3DERR_INVALIDCALL;
   *latency = max_frame_latency_;
   return D3D_OK;
-}
-
-// No window can be occluded or lose its mode; only a lost plugin device is reported.
-HRESULT Device::CheckDeviceState(HWND) {
-  return commands().channel().device_lost.load() ? D3DERR_DEVICELOST : D3D_OK;
 }
 
 HRESULT Device::GetDisplayModeEx(UINT swapchain, D3DDISPLAYMODEEX *mode, D3DDISPLAYROTATION *rotation) {

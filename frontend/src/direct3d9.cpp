@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "device.hpp"
+#include "display.hpp"
 #include "format.hpp"
 #include "log.hpp"
 
@@ -11,9 +12,8 @@ namespace novem {
 
 namespace {
 
-// A headless machine has no desktop; Novem reports one virtual display mode.
-constexpr D3DDISPLAYMODE kDesktopMode = {1920, 1080, 60, D3DFMT_X8R8G8B8};
-
+// The display formats a windowed device's display may have (the adapter format the Check* calls
+// take); full screen takes those the display has modes of (display.hpp).
 bool is_display_format(D3DFORMAT f) { return f == D3DFMT_X8R8G8B8 || f == D3DFMT_R5G6B5; }
 
 } // namespace
@@ -79,30 +79,33 @@ HRESULT Direct3D9::GetAdapterIdentifier(UINT adapter, DWORD, D3DADAPTER_IDENTIFI
   return D3D_OK;
 }
 
+// The display's modes (display.hpp): SDL's display 0, else the virtual display. A format that is
+// no display format (A8R8G8B8 included) lists none, as Windows (Wine's test_display_modes).
 UINT Direct3D9::GetAdapterModeCount(UINT adapter, D3DFORMAT format) {
-  return adapter == 0 && format == kDesktopMode.Format ? 1 : 0;
+  return adapter == 0 ? UINT(display_modes(format).size()) : 0;
 }
 
 HRESULT Direct3D9::EnumAdapterModes(UINT adapter, D3DFORMAT format, UINT mode_idx, D3DDISPLAYMODE *mode) {
-  if (adapter != 0 || !mode || format != kDesktopMode.Format) return D3DERR_INVALIDCALL;
-  if (mode_idx != 0) return D3DERR_INVALIDCALL;
-  *mode = kDesktopMode;
+  if (adapter != 0 || !mode) return D3DERR_INVALIDCALL;
+  const std::vector<DisplayMode> modes = display_modes(format);
+  if (mode_idx >= modes.size()) return D3DERR_INVALIDCALL;
+  *mode = modes[mode_idx].mode;
   return D3D_OK;
 }
 
 HRESULT Direct3D9::GetAdapterDisplayMode(UINT adapter, D3DDISPLAYMODE *mode) {
   if (adapter != 0 || !mode) return D3DERR_INVALIDCALL;
-  *mode = kDesktopMode;
+  *mode = current_display_mode();
   return D3D_OK;
 }
 
 HRESULT Direct3D9::CheckDeviceType(UINT adapter, D3DDEVTYPE device_type, D3DFORMAT display_format,
                                    D3DFORMAT backbuffer_format, WINBOOL windowed) {
   if (HRESULT hr = check_adapter(adapter, device_type); FAILED(hr)) return hr;
-  if (!is_display_format(display_format)) return D3DERR_NOTAVAILABLE;
+  // Full screen: a display format the display has modes of (display.hpp).
+  if (windowed ? !is_display_format(display_format) : display_modes(display_format).empty()) return D3DERR_NOTAVAILABLE;
   if (backbuffer_format == D3DFMT_UNKNOWN) return windowed ? D3D_OK : D3DERR_INVALIDCALL;
-  bool matches = backbuffer_format == display_format ||
-                 (display_format == D3DFMT_X8R8G8B8 && backbuffer_format == D3DFMT_A8R8G8B8);
+  bool matches = backbuffer_format == display_format || display_format_of(backbuffer_format) == display_format;
   FormatInfo info = format_info(backbuffer_format);
   if (!matches || !info.color || !(backend_.adapter.format_support[info.storage] & NV_SUPPORT_RENDER_TARGET))
     return D3DERR_NOTAVAILABLE;
@@ -247,13 +250,15 @@ HRESULT Direct3D9::CreateDevice(UINT adapter, D3DDEVTYPE device_type, HWND focus
   return hr;
 }
 
+// Every mode is progressive: an interlaced filter finds none.
 UINT Direct3D9::GetAdapterModeCountEx(UINT adapter, const D3DDISPLAYMODEFILTER *filter) {
-  return filter ? GetAdapterModeCount(adapter, filter->Format) : 0;
+  if (!filter || filter->ScanLineOrdering == D3DSCANLINEORDERING_INTERLACED) return 0;
+  return GetAdapterModeCount(adapter, filter->Format);
 }
 
 HRESULT Direct3D9::EnumAdapterModesEx(UINT adapter, const D3DDISPLAYMODEFILTER *filter, UINT mode_idx,
                                       D3DDISPLAYMODEEX *mode) {
-  if (!filter || !mode) return D3DERR_INVALIDCALL;
+  if (!filter || !mode || filter->ScanLineOrdering == D3DSCANLINEORDERING_INTERLACED) return D3DERR_INVALIDCALL;
   D3DDISPLAYMODE plain;
   if (HRESULT hr = EnumAdapterModes(adapter, filter->Format, mode_idx, &plain); FAILED(hr)) return hr;
   *mode = D3DDISPLAYMODEEX{sizeof(D3DDISPLAYMODEEX), plain.Width, plain.Height, plain.RefreshRate,
@@ -262,8 +267,11 @@ HRESULT Direct3D9::EnumAdapterModesEx(UINT adapter, const D3DDISPLAYMODEFILTER *
 }
 
 HRESULT Direct3D9::GetAdapterDisplayModeEx(UINT adapter, D3DDISPLAYMODEEX *mode, D3DDISPLAYROTATION *rotation) {
-  D3DDISPLAYMODEFILTER filter{sizeof filter, kDesktopMode.Format, D3DSCANLINEORDERING_PROGRESSIVE};
-  if (HRESULT hr = EnumAdapterModesEx(adapter, &filter, 0, mode); FAILED(hr)) return hr;
+  D3DDISPLAYMODE plain;
+  if (!mode) return D3DERR_INVALIDCALL;
+  if (HRESULT hr = GetAdapterDisplayMode(adapter, &plain); FAILED(hr)) return hr;
+  *mode = D3DDISPLAYMODEEX{sizeof(D3DDISPLAYMODEEX), plain.Width, plain.Height, plain.RefreshRate,
+                           plain.Format, D3DSCANLINEORDERING_PROGRESSIVE};
   if (rotation) *rotation = D3DDISPLAYROTATION_IDENTITY;
   return D3D_OK;
 }

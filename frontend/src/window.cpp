@@ -1,83 +1,12 @@
 #include "window.hpp"
 
-#include <dlfcn.h>
-
 #include <cstdint>
-#include <mutex>
 
 #include "log.hpp"
+#include "sdl.hpp"
+#include "x11.hpp"
 
 namespace novem {
-
-namespace {
-
-// SDL_syswm.h's SDL_SysWMinfo as far as X11 goes. SDL2 keeps this layout for every 2.x release
-// (the union is padded to 64 bytes), so it is declared here rather than building against SDL.
-struct SdlVersion {
-  uint8_t major, minor, patch;
-};
-struct SdlSysWmInfo {
-  SdlVersion version;
-  int subsystem; // SDL_SYSWM_TYPE
-  union {
-    struct {
-      void *display; // Display *
-      unsigned long window; // Window
-    } x11;
-    uint8_t dummy[64];
-  } info;
-};
-constexpr int kSdlSysWmX11 = 2; // SDL_SYSWM_X11
-
-struct Sdl {
-  int (*GetWindowWMInfo)(void *, SdlSysWmInfo *) = nullptr; // SDL_bool
-  void (*GetVersion)(SdlVersion *) = nullptr;
-  void (*GetWindowSizeInPixels)(void *, int *, int *) = nullptr; // SDL 2.26
-  void (*GetWindowSize)(void *, int *, int *) = nullptr;
-  void (*GetWindowPosition)(void *, int *, int *) = nullptr;
-  void *(*CreateRGBSurfaceWithFormatFrom)(void *, int, int, int, int, uint32_t) = nullptr;
-  void (*FreeSurface)(void *) = nullptr;
-  void *(*CreateColorCursor)(void *, int, int) = nullptr;
-  void (*SetCursor)(void *) = nullptr;
-  void (*FreeCursor)(void *) = nullptr;
-  int (*ShowCursor)(int) = nullptr;
-  void *(*GetDefaultCursor)() = nullptr;
-  void (*WarpMouseInWindow)(void *, int, int) = nullptr;
-  bool ok = false;
-};
-
-template <class Fn> void find(void *lib, const char *name, Fn &fn) {
-  void *p = lib ? dlsym(lib, name) : nullptr;
-  if (!p) p = dlsym(RTLD_DEFAULT, name);
-  fn = reinterpret_cast<Fn>(p);
-}
-
-// SDL as the process has it: a program with SDL windows has loaded libSDL2 already, so
-// RTLD_NOLOAD finds it without loading anything (and a process without SDL has no SDL window).
-const Sdl &sdl() {
-  static Sdl s;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    void *lib = dlopen("libSDL2-2.0.so.0", RTLD_NOW | RTLD_NOLOAD);
-    find(lib, "SDL_GetWindowWMInfo", s.GetWindowWMInfo);
-    find(lib, "SDL_GetVersion", s.GetVersion);
-    find(lib, "SDL_GetWindowSizeInPixels", s.GetWindowSizeInPixels);
-    find(lib, "SDL_GetWindowSize", s.GetWindowSize);
-    find(lib, "SDL_GetWindowPosition", s.GetWindowPosition);
-    find(lib, "SDL_CreateRGBSurfaceWithFormatFrom", s.CreateRGBSurfaceWithFormatFrom);
-    find(lib, "SDL_FreeSurface", s.FreeSurface);
-    find(lib, "SDL_CreateColorCursor", s.CreateColorCursor);
-    find(lib, "SDL_SetCursor", s.SetCursor);
-    find(lib, "SDL_FreeCursor", s.FreeCursor);
-    find(lib, "SDL_ShowCursor", s.ShowCursor);
-    find(lib, "SDL_GetDefaultCursor", s.GetDefaultCursor);
-    find(lib, "SDL_WarpMouseInWindow", s.WarpMouseInWindow);
-    s.ok = s.GetWindowWMInfo && s.GetVersion && s.GetWindowSize;
-  });
-  return s;
-}
-
-} // namespace
 
 bool native_window(HWND hwnd, const char *call, nv_window &out) {
   const Sdl &s = sdl();
@@ -119,6 +48,92 @@ bool window_position(HWND hwnd, int &x, int &y) {
   if (!hwnd || !s.GetWindowPosition) return false;
   s.GetWindowPosition(hwnd, &x, &y);
   return true;
+}
+
+WindowPlace window_place(HWND hwnd) {
+  const Sdl &s = sdl();
+  WindowPlace place;
+  if (!hwnd || !s.GetWindowSize) return place;
+  s.GetWindowSize(hwnd, &place.width, &place.height);
+  if (s.GetWindowPosition) s.GetWindowPosition(hwnd, &place.x, &place.y);
+  return place;
+}
+
+namespace {
+
+// The X11 display and window of an SDL window, without the lines native_window logs.
+bool x11_of(HWND hwnd, void *&display, unsigned long &window) {
+  const Sdl &s = sdl();
+  if (!s.ok) return false;
+  SdlSysWmInfo info{};
+  s.GetVersion(&info.version);
+  if (!s.GetWindowWMInfo(hwnd, &info) || info.subsystem != kSdlSysWmX11) return false;
+  display = info.info.x11.display;
+  window = info.info.x11.window;
+  return true;
+}
+
+} // namespace
+
+// SDL_WINDOW_FULLSCREEN (not SDL's desktop-sized kind): the display takes the mode, as Windows
+// gives the display the mode of a full-screen device. Adapter 0 is SDL's display 0, so a window
+// on another display moves there first, as D3D9 moves a device window to its adapter's monitor.
+bool enter_fullscreen(HWND hwnd, int sdl_mode) {
+  const Sdl &s = sdl();
+  if (!hwnd || !s.SetWindowFullscreen || !s.GetWindowFlags) return false;
+  if (s.GetWindowDisplayIndex && s.SetWindowPosition && s.GetWindowDisplayIndex(hwnd) > 0)
+    s.SetWindowPosition(hwnd, kSdlWindowPosUndefinedMask, kSdlWindowPosUndefinedMask);
+  SdlDisplayMode mode{};
+  const bool known_mode = sdl_mode >= 0 && s.GetDisplayMode && s.GetDisplayMode(0, sdl_mode, &mode) == 0;
+  if (known_mode && s.SetWindowDisplayMode) s.SetWindowDisplayMode(hwnd, &mode);
+  void *display = nullptr;
+  unsigned long window = 0;
+  const bool x11 = x11_of(hwnd, display, window);
+  // Without a window manager nothing honours SDL's request: the window is put over the display
+  // as a window manager would.
+  SdlRect bounds{};
+  const bool place_it = x11 && !x11_window_manager_running(display) && s.GetDisplayBounds;
+  // SDL does nothing for a window it already holds full-screen, though it may have let the window
+  // go back to its own size (SDL minimises a full-screen window that loses the focus, which a
+  // window manager restores) or the mode may have changed (Reset to another mode): it enters
+  // again then.
+  if (s.GetWindowFlags(hwnd) & kSdlWindowFullscreen) {
+    const WindowPlace now = window_place(hwnd);
+    const bool placed = !place_it || (s.GetDisplayBounds(0, &bounds) == 0 && now.x == bounds.x && now.y == bounds.y);
+    if (!known_mode || (now.width == mode.w && now.height == mode.h && placed)) return true;
+    s.SetWindowFullscreen(hwnd, 0);
+  }
+  if (s.SetWindowFullscreen(hwnd, kSdlWindowFullscreen) != 0) {
+    log_error("full screen: SDL_SetWindowFullscreen failed; presenting to the window as it is");
+    return false;
+  }
+  if (place_it && s.GetDisplayBounds(0, &bounds) == 0) // the display's bounds in its new mode
+    x11_place_window(display, window, bounds.x, bounds.y, bounds.w, bounds.h);
+  return true;
+}
+
+void leave_fullscreen(HWND hwnd, const WindowPlace &place) {
+  const Sdl &s = sdl();
+  if (!hwnd || !s.SetWindowFullscreen) return;
+  s.SetWindowFullscreen(hwnd, 0); // SDL gives the display its desktop mode back
+  // SDL does not always give the window its size back (without a window manager it keeps the
+  // screen's), where Windows restores the device window's rectangle; without a window manager
+  // its place too.
+  if (place.width > 0 && place.height > 0 && s.SetWindowSize) s.SetWindowSize(hwnd, place.width, place.height);
+  void *display = nullptr;
+  unsigned long window = 0;
+  if (x11_of(hwnd, display, window) && !x11_window_manager_running(display) && place.width > 0 && place.height > 0)
+    x11_place_window(display, window, place.x, place.y, place.width, place.height);
+}
+
+WindowState window_state(HWND hwnd) {
+  const Sdl &s = sdl();
+  WindowState state;
+  if (!hwnd || !s.GetWindowFlags || !s.GetKeyboardFocus) return state;
+  state.known = true;
+  state.minimized = s.GetWindowFlags(hwnd) & (kSdlWindowMinimized | kSdlWindowHidden);
+  state.program_active = s.GetKeyboardFocus() != nullptr;
+  return state;
 }
 
 // The SDL cursor made from the last SetCursorProperties image; SDL keeps the cursor it shows, so

@@ -1,7 +1,7 @@
-// Windows: an HWND is an SDL_Window* (SDL2). The frontend never links SDL: it finds SDL's
-// functions in the process that made the window (dlopen with RTLD_NOLOAD, else the global
-// symbols) and turns the window into the native handles the plugins take (nv_window: X11's
-// Display* and Window). See docs/contract.md ("Windows").
+// Windows: an HWND is an SDL_Window* (SDL2), reached through the program's own SDL (sdl.hpp).
+// The window turned into the native handles the plugins take (nv_window: X11's Display* and
+// Window; docs/contract.md, "Windows"), its size, full screen and what makes a full-screen device
+// lost, SDL's cursor.
 #pragma once
 
 #include <d3d9.h>
@@ -19,6 +19,27 @@ bool window_position(HWND hwnd, int &x, int &y);
 
 // The window's client area in pixels; false when it cannot be asked.
 bool window_client_size(HWND hwnd, UINT &width, UINT &height);
+
+// Where the window is and its size, in screen coordinates: what leave_fullscreen gives back.
+struct WindowPlace {
+  int x = 0, y = 0, width = 0, height = 0;
+};
+WindowPlace window_place(HWND hwnd);
+// Makes the window full-screen on SDL's display 0 in its mode number `sdl_mode` (-1: the mode SDL
+// has), the display changing mode; false (with one line logged) when SDL refuses. Without a
+// window manager (x11.hpp) the window is also put over the display.
+bool enter_fullscreen(HWND hwnd, int sdl_mode);
+// Leaves full screen (the display's desktop mode back) and gives the window its place back.
+void leave_fullscreen(HWND hwnd, const WindowPlace &place);
+// What loses a full-screen device: its window minimised or hidden, or no SDL window of the program
+// having the keyboard focus (another program is the active one, which Windows' D3D9 watches
+// through the application's activation). `known` false when SDL cannot be asked.
+struct WindowState {
+  bool known = false;
+  bool minimized = false;
+  bool program_active = false;
+};
+WindowState window_state(HWND hwnd);
 
 // The SDL cursor of the process: an ARGB image (32-bit words, 0xAARRGGBB, width * height) with
 // its hotspot, shown or hidden. False when SDL is not in the process.
