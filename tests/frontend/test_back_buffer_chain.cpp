@@ -53,7 +53,7 @@ std::vector<IDirect3DSurface9 *> check_back_buffers(IDirect3DDevice9 *device, ID
     CHECK(desc.Pool == D3DPOOL_DEFAULT);
     CHECK(container_of(surface) == chain);
     // The type is ignored, as Windows ignores it (no stereo back buffers).
-    for (D3DBACKBUFFER_TYPE type : {D3DBACKBUFFER_TYPE_LEFT, D3DBACKBUFFER_TYPE_RIGHT, D3DBACKBUFFER_TYPE(0xdeadbeef)}) {
+    for (D3DBACKBUFFER_TYPE type : {D3DBACKBUFFER_TYPE_LEFT, D3DBACKBUFFER_TYPE_RIGHT, D3DBACKBUFFER_TYPE(3)}) { // 3: no such type, within the enum (UBSan checks)
       IDirect3DSurface9 *typed = nullptr;
       REQUIRE(chain->GetBackBuffer(i, type, &typed) == D3D_OK);
       CHECK(typed == surface);
