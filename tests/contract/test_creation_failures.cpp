@@ -26,6 +26,7 @@
 
 #include "novem/backend.h"
 #include "novem/channel.hpp"
+#include "../support/plugin_abi.hpp"
 
 #ifndef CONTRACT_SHADER_DIR
 #error "CONTRACT_SHADER_DIR must name the folder of the assembled shaders"
@@ -33,35 +34,9 @@
 
 namespace {
 
-const nv_plugin *load_plugin(const std::string &name, nv_adapter_info &info, std::string &skip) {
-  const char *dir = std::getenv("NOVEM_BUILD_DIR");
-  const std::string path = std::string(dir && *dir ? dir : NOVEM_BUILD_DIR) + "/lib/libnovem_" + name + ".so";
-  if (!std::ifstream(path).good()) {
-    skip = path + " is not built";
-    return nullptr;
-  }
-  void *lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  REQUIRE(lib != nullptr);
-  auto entry = reinterpret_cast<nv_plugin_entry_fn>(dlsym(lib, NV_PLUGIN_ENTRY_NAME));
-  REQUIRE(entry != nullptr);
-  const nv_plugin *api = entry();
-  REQUIRE(api->abi_version == NV_BACKEND_ABI_VERSION);
-  char error[256] = {};
-  if (api->probe(&info, error, sizeof error) != 0) {
-    skip = name + " probe failed: " + error;
-    return nullptr;
-  }
-  return api;
-}
-
-std::vector<uint32_t> load_spirv(const std::string &name) {
-  std::ifstream f(std::string(CONTRACT_SHADER_DIR) + "/" + name + ".spv", std::ios::binary);
-  REQUIRE(f.good());
-  std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  std::vector<uint32_t> words(bytes.size() / 4);
-  std::memcpy(words.data(), bytes.data(), words.size() * 4);
-  return words;
-}
+using novem::test::load_plugin;
+using novem::test::load_spirv;
+using novem::test::ScopedEnv;
 
 // What the process writes on stderr (the plugins' threads too) while it lives; finish() gives
 // it back to stderr, where ctest looks for validation and GL errors, and returns it.
@@ -252,7 +227,7 @@ bool is_llvmpipe(const nv_adapter_info &info) { return std::strstr(info.device_n
 void failures_are_answered(const std::string &name) {
   nv_adapter_info info{};
   std::string skip;
-  const nv_plugin *api = load_plugin(name, info, skip);
+  const nv_plugin *api = load_plugin(name, skip, &info);
   if (!api) {
     WARN("skipped: " << skip);
     return;
@@ -342,13 +317,6 @@ void failures_are_answered(const std::string &name) {
   CHECK(ch.creation_failures.load() == failures);
 }
 
-// Sets an environment variable for one scope (the plugins read their switches at create_device).
-struct ScopedEnv {
-  const char *name;
-  ScopedEnv(const char *n, const char *value) : name(n) { setenv(n, value, 1); }
-  ~ScopedEnv() { unsetenv(name); }
-};
-
 } // namespace
 
 TEST_CASE("vulkan: images and buffers past the device's limits are reported, and commands naming them do nothing",
@@ -365,12 +333,13 @@ TEST_CASE("vulkan: NOVEM_VK_MAX_ALLOCATION refuses larger images and buffers, sm
           "[contract][vulkan][memory]") {
   nv_adapter_info info{};
   std::string skip;
-  const nv_plugin *api = load_plugin("vulkan", info, skip);
+  const nv_plugin *api = load_plugin("vulkan", skip, &info);
   if (!api) {
     WARN("skipped: " << skip);
     return;
   }
-  ScopedEnv limit("NOVEM_VK_MAX_ALLOCATION", "33554432"); // 32 MiB
+  ScopedEnv limit;
+  limit.set("NOVEM_VK_MAX_ALLOCATION", "33554432"); // 32 MiB
   Device dev(api);
   const uint32_t image = dev.image(NV_FORMAT_B8G8R8A8_UNORM, NV_IMAGE_SAMPLED, 4096, 4096); // 64 MiB
   dev.finish();

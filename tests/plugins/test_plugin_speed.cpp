@@ -24,6 +24,7 @@
 #include "novem/backend.h"
 #include "novem/channel.hpp"
 #include "novem/render_states.hpp"
+#include "../support/plugin_abi.hpp"
 
 #ifndef CONTRACT_SHADER_DIR
 #error "CONTRACT_SHADER_DIR must name the folder of the contract test's assembled shaders"
@@ -32,55 +33,9 @@
 namespace {
 
 namespace fs = std::filesystem;
-
-const nv_plugin *load_plugin(const std::string &name, std::string &skip) {
-  const char *dir = std::getenv("NOVEM_BUILD_DIR");
-  const std::string path = std::string(dir && *dir ? dir : NOVEM_BUILD_DIR) + "/lib/libnovem_" + name + ".so";
-  if (!std::ifstream(path).good()) {
-    skip = path + " is not built";
-    return nullptr;
-  }
-  void *lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  REQUIRE(lib != nullptr);
-  auto entry = reinterpret_cast<nv_plugin_entry_fn>(dlsym(lib, NV_PLUGIN_ENTRY_NAME));
-  REQUIRE(entry != nullptr);
-  const nv_plugin *api = entry();
-  REQUIRE(api->abi_version == NV_BACKEND_ABI_VERSION);
-  nv_adapter_info info{};
-  char error[256] = {};
-  if (api->probe(&info, error, sizeof error) != 0) {
-    skip = name + " probe failed: " + error;
-    return nullptr;
-  }
-  return api;
-}
-
-std::vector<uint32_t> load_spirv(const std::string &name) {
-  std::ifstream f(std::string(CONTRACT_SHADER_DIR) + "/" + name + ".spv", std::ios::binary);
-  REQUIRE(f.good());
-  std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  std::vector<uint32_t> words(bytes.size() / 4);
-  std::memcpy(words.data(), bytes.data(), words.size() * 4);
-  return words;
-}
-
-// Sets (or unsets, with nullptr) environment variables for one scope; plugins read them when a
-// device is created.
-struct ScopedEnv {
-  std::vector<std::pair<std::string, std::pair<bool, std::string>>> saved;
-  void set(const char *name, const char *value) {
-    const char *old = std::getenv(name);
-    saved.push_back({name, {old != nullptr, old ? old : ""}});
-    if (value) setenv(name, value, 1);
-    else unsetenv(name);
-  }
-  ~ScopedEnv() {
-    for (auto it = saved.rbegin(); it != saved.rend(); ++it) {
-      if (it->second.first) setenv(it->first.c_str(), it->second.second.c_str(), 1);
-      else unsetenv(it->first.c_str());
-    }
-  }
-};
+using novem::test::load_plugin;
+using novem::test::load_spirv;
+using novem::test::ScopedEnv;
 
 struct TempDir {
   fs::path path;
