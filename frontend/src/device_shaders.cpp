@@ -62,8 +62,13 @@ std::shared_ptr<const CompiledShader> Device::compile_shader(const DWORD *functi
   }
   const uint32_t handle = create_shader(pixel ? NV_STAGE_PIXEL : NV_STAGE_VERTEX, translation.spirv);
   if (!handle) return nullptr;
-  auto *compiled = new CompiledShader{handle, std::move(translation.reflection), {}, {}};
+  auto *compiled = new CompiledShader{handle, std::move(translation.reflection), 0, {}, {}};
   compiled->program = parsed.program;   // for the variants
+  auto mark = [&](uint32_t location) {
+    if (location < d3d9::conv::kLocationCount) compiled->interface_locations |= 1u << location;
+  };
+  if (pixel) for (const auto &in : compiled->reflection.inputs) mark(in.location);
+  else for (const auto &out : compiled->reflection.outputs) mark(out.location);
   // The plugin's shader lives as long as some shader object uses this translation.
   std::shared_ptr<const CompiledShader> shared(compiled, [this](const CompiledShader *c) {
     commands().push(NV_OP_DESTROY_SHADER, nv_cmd_destroy_shader{c->handle});
@@ -111,6 +116,11 @@ uint32_t Device::vertex_shader_variant() {
 uint32_t Device::pixel_shader_variant() {
   const CompiledShader &compiled = state_.pixel_shader->compiled();
   const auto &rs = state_.render_states;
+  // What the vertex stage writes: a vertex shader its outputs; the fixed-function one colours,
+  // texture coordinates 0..7 and fog.
+  using namespace d3d9::conv;
+  const uint32_t written = state_.vertex_shader ? state_.vertex_shader->compiled().interface_locations
+                                                : 0xffu << kLocationTexcoord | 3u << kLocationColor | 1u << kLocationFog;
   d3d9::PixelEpilogue e;
   if (rs[D3DRS_ALPHATESTENABLE] && rs[D3DRS_ALPHAFUNC] >= D3DCMP_NEVER && rs[D3DRS_ALPHAFUNC] <= D3DCMP_ALWAYS)
     e.alpha_func = uint8_t(rs[D3DRS_ALPHAFUNC]);
@@ -124,27 +134,12 @@ uint32_t Device::pixel_shader_variant() {
     default: e.fog = 1; break;
     }
     e.fog_w = e.fog >= 2 && state_.transforms[D3DTS_PROJECTION].m[2][3] != 0.0f;
-    if (state_.vertex_shader) {
-      e.fog_input = 0;
-      for (const auto &out : state_.vertex_shader->compiled().reflection.outputs)
-        if (out.location == d3d9::conv::kLocationFog) e.fog_input = 1;
-    }
+    e.fog_input = written >> kLocationFog & 1u;
   }
   e.clip_planes = clip_planes();
   e.depth_samplers = depth_samplers();
   e.drop_depth = compiled.reflection.writes_depth && !depth_stencil_;
-  // Inputs no vertex stage writes: a vertex shader writes its outputs' locations; the
-  // fixed-function one colours, texture coordinates 0..7 and fog.
-  uint32_t written = 0;
-  if (state_.vertex_shader) {
-    for (const auto &out : state_.vertex_shader->compiled().reflection.outputs)
-      if (out.location < 32) written |= 1u << out.location;
-  } else {
-    written = 0xffu << d3d9::conv::kLocationTexcoord | 3u << d3d9::conv::kLocationColor | 1u << d3d9::conv::kLocationFog;
-  }
-  for (const auto &input : compiled.reflection.inputs)
-    if (input.location < d3d9::conv::kLocationCount && !(written >> input.location & 1u))
-      e.missing_inputs |= 1u << input.location;
+  e.missing_inputs = compiled.interface_locations & ~written;
   if (!e.active()) return compiled.handle;
   auto [it, inserted] = compiled.variants.try_emplace(e.pack(), 0);
   if (inserted) {

@@ -19,6 +19,9 @@ namespace novem {
 struct CompiledShader {
   uint32_t handle = 0;
   d3d9::ShaderReflection reflection;
+  // Bit L: the stage writes (vertex) or reads (pixel) interface location L, from the reflection:
+  // what a draw compares to find the pixel inputs no vertex stage writes.
+  uint32_t interface_locations = 0;
   d3d9::Program program;                                    // for the variants
   mutable std::unordered_map<uint64_t, uint32_t> variants;  // epilogue pack() -> handle
 };
