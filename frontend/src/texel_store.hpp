@@ -82,9 +82,8 @@ public:
   // (the same size) of this store's layer, sends it to the image, and forgets src's dirty box.
   // False, copying nothing, when either store's bytes cannot be allocated.
   bool update_from(TexelStore &src, UINT layer, UINT src_level, UINT dst_level);
-  // Bytes of every level of every layer: what the texture's memory is, allocated or not.
-  size_t size() const { return size_; }
-  // size() of a texture of these dimensions, before it exists (its video memory).
+  // The bytes of every level of every layer of a texture of these dimensions, laid out as above:
+  // its video memory, known before the texture exists.
   static size_t memory_size(D3DFORMAT format, nv_image_type type, UINT width, UINT height, UINT depth, UINT levels);
 
 private:
