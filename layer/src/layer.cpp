@@ -29,6 +29,13 @@ Registry &Registry::get() {
   return *g_registry.load(std::memory_order_acquire);
 }
 
+const Settings &Registry::settings_for(const VkInstanceCreateInfo *ci) {
+  std::call_once(settings_once_, [&] { settings_ = read_settings(api_settings(ci)); });
+  return settings_;
+}
+
+const Settings &settings() { return Registry::get().settings_for(nullptr); }
+
 namespace {
 
 // ---- helpers ----
@@ -221,13 +228,18 @@ VkFence fence_after(DeviceState &dev, VkQueue queue, VkFence app_fence, VkFence 
 
 VKAPI_ATTR VkResult VKAPI_CALL hook::CreateInstance(const VkInstanceCreateInfo *pCreateInfo,
                                                  const VkAllocationCallbacks *pAllocator, VkInstance *pInstance) {
+  Registry::get().settings_for(pCreateInfo); // the first instance's VK_EXT_layer_settings count
   VkLayerInstanceCreateInfo *link = instance_link(pCreateInfo);
   if (!link || !link->u.pLayerInfo) return VK_ERROR_INITIALIZATION_FAILED;
   PFN_vkGetInstanceProcAddr next_gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
   link->u.pLayerInfo = link->u.pLayerInfo->pNext; // the next layer takes the next link
   auto create = reinterpret_cast<PFN_vkCreateInstance>(next_gipa(VK_NULL_HANDLE, "vkCreateInstance"));
   if (!create) return VK_ERROR_INITIALIZATION_FAILED;
-  VkResult result = create(pCreateInfo, pAllocator, pInstance);
+  VkResult result;
+  {
+    const OwnSettingsUnlinked unlinked(pCreateInfo);
+    result = create(pCreateInfo, pAllocator, pInstance);
+  }
   if (result != VK_SUCCESS) return result;
 
   auto state = std::make_shared<InstanceState>();

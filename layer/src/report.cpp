@@ -163,14 +163,7 @@ void write_queue(std::ostringstream &o, QueueState &q) {
 
 } // namespace
 
-std::string report_path() {
-  const char *p = std::getenv("NOVEM_QUEUE_DIAGNOSTICS_REPORT");
-  if (p && *p) return p;
-  return "novem-queue-diagnostics-" + std::to_string(static_cast<long>(getpid())) + ".json";
-}
-
 void write_report(const char *reason) {
-  static std::mutex write_mutex; // one writer at a time; no Vulkan call is made under it
   Registry &r = Registry::get();
   std::vector<std::shared_ptr<DeviceState>> devices;
   std::uint32_t instances_created;
@@ -218,8 +211,8 @@ void write_report(const char *reason) {
   }
   o << (devices.empty() ? "]" : "\n  ]") << "\n}\n";
 
-  std::lock_guard lock(write_mutex);
-  write_file_atomically(report_path(), o.str());
+  std::lock_guard lock(r.report_mutex); // no Vulkan call is made under it
+  write_file_atomically(r.settings_for(nullptr).report_path, o.str());
 }
 
 void write_outputs(const char *reason) {

@@ -22,6 +22,8 @@
 #include "novem_qd_dispatch.h" // generated at build time from vk.xml (VK_NO_PROTOTYPES)
 #include <vulkan/vk_layer.h>
 
+#include "settings.hpp"
+
 namespace novem_qd {
 
 using Counter = std::atomic<std::uint64_t>;
@@ -338,6 +340,12 @@ public:
   std::atomic<std::uint64_t> generation{1};
   std::uint32_t next_device_id = 0;
   std::uint32_t instances_created = 0;
+  std::mutex report_mutex, trace_mutex; // one writer of each file at a time
+
+  // The process's settings, read at the first call (the first vkCreateInstance, whose
+  // VK_EXT_layer_settings count); they live as long as the registry, so that the report and the
+  // trace written when the library is unloaded still have their paths.
+  const Settings &settings_for(const VkInstanceCreateInfo *ci);
 
   std::shared_ptr<InstanceState> instance(void *k) {
     std::shared_lock lock(mutex);
@@ -354,12 +362,15 @@ public:
     auto it = queues.find(q);
     return it == queues.end() ? nullptr : it->second;
   }
+
+private:
+  std::once_flag settings_once_;
+  Settings settings_;
 };
 
 // Writes the JSON report (all devices seen so far) to the configured path; `reason` says what
 // triggered it. Safe to call from any thread; calls nothing down the chain.
 void write_report(const char *reason);
-std::string report_path();
 // Writes the Chrome trace-event JSON (trace.cpp) when NOVEM_QUEUE_DIAGNOSTICS_TRACE is set.
 void write_trace();
 // Both of the above: what every report trigger does.
@@ -369,15 +380,6 @@ bool write_file_atomically(const std::string &path, const std::string &text);
 std::string json_quoted(const std::string &s);
 
 // ---- step 2 (tracker.cpp) ----
-struct Settings {
-  std::uint64_t watchdog_ms = 0; // NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS, 0 = off
-  std::uint64_t interval_ms = 0; // NOVEM_QUEUE_DIAGNOSTICS_INTERVAL_MS, 0 = off
-  std::string dump_path;         // NOVEM_QUEUE_DIAGNOSTICS_DUMP
-  std::string trace_path;        // NOVEM_QUEUE_DIAGNOSTICS_TRACE, empty = no trace
-  std::string trigger_path;      // NOVEM_QUEUE_DIAGNOSTICS_TRIGGER, empty = no report on demand
-  std::uint64_t max_events = 10000; // NOVEM_QUEUE_DIAGNOSTICS_EVENTS: per queue and kind
-};
-const Settings &settings();
 
 // After vkCreateDevice: the timestamp pools and the tracker thread.
 void start_tracking(DeviceState &dev, const std::vector<VkQueueFamilyProperties> &families,

@@ -101,10 +101,9 @@ std::string lane_name(const std::string &track, std::size_t lane) {
 } // namespace
 
 void write_trace() {
-  const std::string &path = settings().trace_path;
-  if (path.empty()) return;
-  static std::mutex write_mutex;
   Registry &r = Registry::get();
+  const std::string &path = r.settings_for(nullptr).trace_path;
+  if (path.empty()) return;
   std::vector<std::shared_ptr<DeviceState>> devices;
   {
     std::shared_lock lock(r.mutex);
@@ -197,7 +196,7 @@ void write_trace() {
     write_waits(w, pid, 100000, "waits (no queue)", unattributed);
   }
   o << "\n]}\n";
-  std::lock_guard lock(write_mutex);
+  std::lock_guard lock(r.trace_mutex);
   write_file_atomically(path, o.str());
 }
 

@@ -32,18 +32,6 @@ constexpr std::uint64_t kPollNs = 1000000;       // the thread's fence wait: 1 m
 constexpr std::uint64_t kIdleWaitNs = 100000000; // the thread's sleep when nothing is in flight
 constexpr std::uint64_t kTriggerPollNs = 50000000; // how often the trigger file is looked for
 
-std::uint64_t env_u64(const char *name) {
-  const char *v = std::getenv(name);
-  if (!v || !*v) return 0;
-  char *end = nullptr;
-  const unsigned long long x = std::strtoull(v, &end, 10);
-  if (*end != '\0') {
-    std::fprintf(stderr, "%s: %s=%s is not a decimal number; ignored\n", kPrefix, name, v);
-    return 0;
-  }
-  return x;
-}
-
 std::string hex(std::uint64_t h) {
   char buf[24];
   std::snprintf(buf, sizeof buf, "\"0x%" PRIx64 "\"", h);
@@ -433,23 +421,6 @@ std::unique_ptr<TimestampPool> make_pool(DeviceState &dev, std::uint32_t family,
 } // namespace
 
 // ---- shared ----
-
-const Settings &settings() {
-  static const Settings s = [] {
-    Settings r;
-    r.watchdog_ms = env_u64("NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS");
-    r.interval_ms = env_u64("NOVEM_QUEUE_DIAGNOSTICS_INTERVAL_MS");
-    const char *d = std::getenv("NOVEM_QUEUE_DIAGNOSTICS_DUMP");
-    r.dump_path = d && *d ? d : "novem-queue-dump-" + std::to_string(static_cast<long>(getpid())) + ".json";
-    const char *t = std::getenv("NOVEM_QUEUE_DIAGNOSTICS_TRACE");
-    r.trace_path = t ? t : "";
-    const char *g = std::getenv("NOVEM_QUEUE_DIAGNOSTICS_TRIGGER");
-    r.trigger_path = g ? g : "";
-    if (const char *e = std::getenv("NOVEM_QUEUE_DIAGNOSTICS_EVENTS"); e && *e) r.max_events = env_u64("NOVEM_QUEUE_DIAGNOSTICS_EVENTS");
-    return r;
-  }();
-  return s;
-}
 
 PerThread &per_thread() {
   thread_local PerThread t;

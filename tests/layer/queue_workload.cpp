@@ -34,6 +34,12 @@
 //                 for the layer's name and for NULL; with `on` enables it (when the NULL list has it);
 //                 prints whether vkGetDeviceProcAddr gives vkGetQueueDiagnosticsNOVEM, and with it the
 //                 queue's counters after the iterations ("workload: diagnostics: ...")
+//   --exit-without-teardown  after the iterations (and the options above), std::exit(0) with the
+//                 device and the instance alive: the layer's outputs must still be written at exit
+//   --instances N  creates, uses and destroys N instances one after another (the loader unloads the
+//                 layer when each is destroyed and loads it again for the next)
+//   --layer-setting KEY=VALUE  (repeatable) passed to the layer through VK_EXT_layer_settings (a
+//                 string setting for VK_LAYER_NOVEM_queue_diagnostics in the instance's pNext chain)
 //   --trigger PATH --trigger-copy COPY  after the iterations, creates PATH (the layer's
 //                 NOVEM_QUEUE_DIAGNOSTICS_TRIGGER), waits (10 s at most) for the layer to take it and
 //                 write the report (NOVEM_QUEUE_DIAGNOSTICS_REPORT) with reason "trigger", copies it to COPY
@@ -91,6 +97,24 @@ struct Extras {
   bool stall_no_wait = false; // --stall-no-wait
   std::string extension;      // --extension on|off
   std::string trigger, trigger_copy;
+  bool exit_without_teardown = false; // --exit-without-teardown
+};
+
+// VK_EXT_layer_settings as the registry defines it; Debian 12's headers predate it.
+constexpr VkStructureType kLayerSettingsCreateInfo = static_cast<VkStructureType>(1000496000);
+constexpr std::uint32_t kLayerSettingTypeString = 7;
+struct LayerSetting {
+  const char *pLayerName;
+  const char *pSettingName;
+  std::uint32_t type;
+  std::uint32_t valueCount;
+  const void *pValues;
+};
+struct LayerSettingsCreateInfo {
+  VkStructureType sType;
+  const void *pNext;
+  std::uint32_t settingCount;
+  const LayerSetting *pSettings;
 };
 
 bool has_extension(VkPhysicalDevice gpu, const char *layer, const char *name) {
@@ -388,6 +412,11 @@ void run_device(VkPhysicalDevice gpu, const VkPhysicalDeviceMemoryProperties &me
                 static_cast<unsigned long long>(d.presents));
   }
   if (!extras.trigger.empty()) request_report(extras);
+  if (extras.exit_without_teardown) {
+    std::printf("workload: exit without teardown\n");
+    std::fflush(stdout);
+    std::exit(0);
+  }
 
   vkDestroyFence(device, fence0, nullptr);
   vkDestroyFence(device, fence1, nullptr);
@@ -403,8 +432,9 @@ void run_device(VkPhysicalDevice gpu, const VkPhysicalDeviceMemoryProperties &me
 } // namespace
 
 int main(int argc, char **argv) {
-  int iterations = 3, threads = 1;
+  int iterations = 3, threads = 1, instances = 1;
   bool provoke = false;
+  std::vector<std::string> setting_names, setting_values;
   Extras extras;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--iterations") == 0 && i + 1 < argc) {
@@ -425,12 +455,21 @@ int main(int argc, char **argv) {
       extras.trigger = argv[++i];
     } else if (std::strcmp(argv[i], "--trigger-copy") == 0 && i + 1 < argc) {
       extras.trigger_copy = argv[++i];
+    } else if (std::strcmp(argv[i], "--exit-without-teardown") == 0) {
+      extras.exit_without_teardown = true;
+    } else if (std::strcmp(argv[i], "--instances") == 0 && i + 1 < argc) {
+      instances = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--layer-setting") == 0 && i + 1 < argc && std::strchr(argv[i + 1], '=')) {
+      const std::string kv = argv[++i];
+      setting_names.push_back(kv.substr(0, kv.find('=')));
+      setting_values.push_back(kv.substr(kv.find('=') + 1));
     } else {
-      std::fprintf(stderr, "usage: %s [--iterations K] [--threads T] [--provoke-validation-error] [--race N] [--stall-ms M] [--stall-no-wait] [--extension on|off] [--trigger PATH --trigger-copy COPY]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--iterations K] [--threads T] [--provoke-validation-error] [--race N] [--stall-ms M] [--stall-no-wait] [--extension on|off] [--trigger PATH --trigger-copy COPY] [--exit-without-teardown] [--instances N] [--layer-setting KEY=VALUE]...\n", argv[0]);
       return 1;
     }
   }
 
+  for (int instance_number = 0; instance_number < instances; ++instance_number) {
   // ---- instance, with a debug messenger where VK_EXT_debug_utils exists ----
   std::uint32_t count = 0;
   vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
@@ -451,12 +490,24 @@ int main(int argc, char **argv) {
   mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                     VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
   mci.pfnUserCallback = on_message;
-  const char *ext_names[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+  std::vector<const char *> ext_names;
+  if (debug_utils) ext_names.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+  std::vector<LayerSetting> settings;
+  std::vector<const char *> setting_texts;
+  for (const std::string &v : setting_values) setting_texts.push_back(v.c_str());
+  for (std::size_t k = 0; k < setting_names.size(); ++k)
+    settings.push_back({"VK_LAYER_NOVEM_queue_diagnostics", setting_names[k].c_str(), kLayerSettingTypeString, 1,
+                        &setting_texts[k]});
+  LayerSettingsCreateInfo lsci{kLayerSettingsCreateInfo, debug_utils ? &mci : nullptr,
+                               static_cast<std::uint32_t>(settings.size()), settings.data()};
+  // The structure is chained without enabling VK_EXT_layer_settings: Debian 12's loader (1.3.239)
+  // refuses an instance extension that only an implicit layer offers (so the layer offers none), and
+  // layers read the structure whatever the enabled extensions.
   VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-  ici.pNext = debug_utils ? &mci : nullptr;
+  ici.pNext = !settings.empty() ? static_cast<const void *>(&lsci) : debug_utils ? &mci : nullptr;
   ici.pApplicationInfo = &app;
-  ici.enabledExtensionCount = debug_utils ? 1 : 0;
-  ici.ppEnabledExtensionNames = ext_names;
+  ici.enabledExtensionCount = static_cast<std::uint32_t>(ext_names.size());
+  ici.ppEnabledExtensionNames = ext_names.data();
   VkInstance instance;
   CHECK(vkCreateInstance(&ici, nullptr, &instance));
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
@@ -493,6 +544,7 @@ int main(int argc, char **argv) {
   }
   if (messenger) destroy_messenger(instance, messenger, nullptr);
   vkDestroyInstance(instance, nullptr);
+  }
 
   std::printf("workload: %d iterations x %d threads, %d validation messages\n", iterations, threads,
               g_validation_messages.load());

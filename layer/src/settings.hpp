@@ -1,0 +1,68 @@
+// The layer's settings: where its outputs go and what it measures. Read once per process, at the
+// first vkCreateInstance, from three sources in this order of precedence (the Khronos layers' order):
+//   1. the environment (NOVEM_QUEUE_DIAGNOSTICS_<KEY>, the key in capitals);
+//   2. the layer-settings file vkconfig writes (novem_queue_diagnostics.<key> = value);
+//   3. VkLayerSettingsCreateInfoEXT in that vkCreateInstance's pNext chain (VK_EXT_layer_settings).
+// A value that does not parse, or is out of range, is one line on stderr and the default is kept; an
+// output path that cannot be written is one line with the system's reason, at start-up.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "novem_qd_dispatch.h" // vulkan.h, without prototypes, as the whole layer includes it
+
+namespace novem_qd {
+
+struct Settings {
+  std::string report_path;       // report
+  std::string dump_path;         // dump: watchdog and device-lost dumps
+  std::string trace_path;        // trace; empty: no trace
+  std::string trigger_path;      // trigger; empty: no report on demand
+  std::uint64_t watchdog_ms = 0; // watchdog_ms; 0: off
+  std::uint64_t interval_ms = 0; // interval_ms; 0: no periodic summary
+  std::uint64_t max_events = 10000; // events: per queue and kind
+  bool log_info = false;         // log = info: the effective settings are printed once
+};
+
+// The largest accepted times and event counts: a day, and ten million events per queue and kind
+// (beyond either, a value is a mistake, and milliseconds past 2^64 / 10^6 would wrap).
+inline constexpr std::uint64_t kMaxMilliseconds = 86400000;
+inline constexpr std::uint64_t kMaxEvents = 10000000;
+
+// One setting as VK_EXT_layer_settings gives it (the layer's own name filtered already), in text.
+struct ApiSetting {
+  std::string name;
+  std::vector<std::string> values;
+};
+
+// The settings VK_EXT_layer_settings gives this layer in `ci`'s pNext chain (none without `ci`).
+std::vector<ApiSetting> api_settings(const VkInstanceCreateInfo *ci);
+
+// While alive, the VK_EXT_layer_settings structures of `ci`'s chain that configure only this layer
+// are unlinked from it (the chain is the application's; it is linked back as it was on destruction):
+// layers and drivers below that predate the extension refuse a structure they do not know.
+class OwnSettingsUnlinked {
+public:
+  explicit OwnSettingsUnlinked(const VkInstanceCreateInfo *ci);
+  ~OwnSettingsUnlinked();
+  OwnSettingsUnlinked(const OwnSettingsUnlinked &) = delete;
+  OwnSettingsUnlinked &operator=(const OwnSettingsUnlinked &) = delete;
+
+private:
+  struct Link {
+    VkBaseOutStructure *before; // whose pNext was changed
+    VkBaseOutStructure *removed;
+  };
+  std::vector<Link> links_;
+};
+
+// Every source read and checked; warnings go to stderr.
+Settings read_settings(const std::vector<ApiSetting> &api);
+
+// The settings of this process (Registry::settings_for, state.hpp).
+const Settings &settings();
+
+} // namespace novem_qd

@@ -1,0 +1,191 @@
+// The layer's settings and outputs as a user meets them: every output written however the program
+// ends (exit without teardown, the layer unloaded and loaded again), values that do not parse refused
+// with one line, output paths checked at start-up, the effective settings printed on request, and the
+// three sources (environment, vkconfig's settings file, VK_EXT_layer_settings) in their order.
+#include "layer_fixture.hpp"
+
+#include <algorithm>
+#include <set>
+
+using namespace qd_test;
+
+namespace {
+
+std::size_t occurrences(const std::string &text, const std::string &what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// Runs the workload with `cwd` as its current directory (so that a file written under a wrong name
+// lands where the test looks).
+Run run_in(const fs::path &cwd, const std::vector<std::string> &argv, const std::map<std::string, std::string> &env) {
+  const fs::path before = fs::current_path();
+  fs::current_path(cwd);
+  const Run r = run(argv, env, {}, cwd / "log.txt");
+  fs::current_path(before);
+  return r;
+}
+
+} // namespace
+
+TEST_CASE("layer settings: every output is written under its own name however the program ends", "[layer]") {
+  struct Case {
+    const char *name;
+    std::vector<std::string> args;
+    std::size_t devices; // in the last report
+  };
+  // With two instances, the loader may unload the layer in between (a new report then starts); the
+  // loader of Debian 12 keeps it, and the report holds both instances' devices.
+  const Case cases[] = {
+      {"exit() with the device and the instance alive", {"--exit-without-teardown"}, 1},
+      {"two instances one after another", {"--instances", "2"}, 2},
+  };
+  for (const Case &c : cases) {
+    SECTION(c.name) {
+      TempDir tmp;
+      const fs::path report = tmp.path / "report.json", trace = tmp.path / "trace.json", dump = tmp.path / "dump.json",
+                     trigger = tmp.path / "trigger", copy = tmp.path / "on-demand.json";
+      auto env = enabled_env(report);
+      env["NOVEM_QUEUE_DIAGNOSTICS_TRACE"] = trace.string();
+      env["NOVEM_QUEUE_DIAGNOSTICS_DUMP"] = dump.string();
+      env["NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS"] = "50";
+      env["NOVEM_QUEUE_DIAGNOSTICS_TRIGGER"] = trigger.string();
+      std::vector<std::string> argv = {NOVEM_QD_WORKLOAD, "--iterations", "2", "--stall-ms", "300",
+                                       "--trigger", trigger.string(), "--trigger-copy", copy.string()};
+      argv.insert(argv.end(), c.args.begin(), c.args.end());
+      const Run r = run_in(tmp.path, argv, env);
+      INFO(r.output);
+      REQUIRE(r.status == 0);
+      CHECK(r.output.find("cannot write") == std::string::npos);
+      std::set<std::string> names;
+      for (const auto &e : fs::directory_iterator(tmp.path)) names.insert(e.path().filename().string());
+      CHECK(names == std::set<std::string>{"report.json", "trace.json", "dump.json", "on-demand.json", "log.txt"});
+      const Json rep = read_json(report);
+      CHECK(rep["reason"].text == "unload");
+      REQUIRE(rep["devices"].items.size() == c.devices);
+      CHECK(num(rep["devices"][0]["queues"][0]["submits"]) >= 9);
+      CHECK(read_json(copy)["reason"].text == "trigger");
+      CHECK(read_json(dump)["reason"].text == "watchdog");
+      const Json t = read_json(trace);
+      CHECK(t["otherData"]["schema"].text == "novem-queue-trace/1");
+      CHECK(!t["traceEvents"].items.empty());
+    }
+  }
+}
+
+TEST_CASE("layer settings: a value that is not a number in range is one line, and the default stays", "[layer]") {
+  struct Case {
+    const char *variable;
+    const char *value;
+    const char *line;
+  };
+  const Case cases[] = {
+      {"NOVEM_QUEUE_DIAGNOSTICS_INTERVAL_MS", "-1",
+       "NOVEM_QUEUE_DIAGNOSTICS_INTERVAL_MS=-1 is not a whole number of milliseconds from 0 to 86400000; using 0"},
+      {"NOVEM_QUEUE_DIAGNOSTICS_INTERVAL_MS", "18446744073709551616",
+       "NOVEM_QUEUE_DIAGNOSTICS_INTERVAL_MS=18446744073709551616 is not a whole number"},
+      {"NOVEM_QUEUE_DIAGNOSTICS_INTERVAL_MS", "86400001", "NOVEM_QUEUE_DIAGNOSTICS_INTERVAL_MS=86400001 is not"},
+      {"NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS", "1e3", "NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS=1e3 is not"},
+      {"NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS", " 5", "NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS= 5 is not"},
+      {"NOVEM_QUEUE_DIAGNOSTICS_EVENTS", "abc",
+       "NOVEM_QUEUE_DIAGNOSTICS_EVENTS=abc is not a whole number of events from 0 to 10000000; using 10000"},
+      {"NOVEM_QUEUE_DIAGNOSTICS_EVENTS", "+3", "NOVEM_QUEUE_DIAGNOSTICS_EVENTS=+3 is not"},
+      {"NOVEM_QUEUE_DIAGNOSTICS_LOG", "verbose", "log=verbose is not error, warn or info; using warn"},
+  };
+  for (const Case &c : cases) {
+    SECTION(std::string(c.variable) + "=" + c.value) {
+      TempDir tmp;
+      const fs::path report = tmp.path / "report.json";
+      auto env = enabled_env(report);
+      env[c.variable] = c.value;
+      const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", "2"}, env, {}, tmp.path / "log.txt");
+      INFO(r.output);
+      REQUIRE(r.status == 0);
+      CHECK(occurrences(r.output, "VK_LAYER_NOVEM_queue_diagnostics: " + std::string(c.line)) == 1);
+      // The defaults: no periodic summary, no watchdog dump, the events kept.
+      CHECK(r.output.find("queue 0.0: submits ") == std::string::npos);
+      CHECK(r.output.find("watchdog") == std::string::npos);
+      const Json rep = read_json(report);
+      CHECK(rep["devices"][0]["queues"][0]["submissions"].items.size() == 8);
+    }
+  }
+}
+
+TEST_CASE("layer settings: an output that cannot be written is one line at start-up, with the system's reason",
+          "[layer]") {
+  TempDir tmp;
+  struct Case {
+    const char *variable;
+    std::string path;
+    std::string line;
+  };
+  const Case cases[] = {
+      {"NOVEM_QUEUE_DIAGNOSTICS_TRACE", "/nonexistent-novem-dir/t.json",
+       "cannot write the trace to /nonexistent-novem-dir/t.json: No such file or directory"},
+      {"NOVEM_QUEUE_DIAGNOSTICS_DUMP", "/nonexistent-novem-dir/d.json",
+       "cannot write the dump to /nonexistent-novem-dir/d.json: No such file or directory"},
+      {"NOVEM_QUEUE_DIAGNOSTICS_REPORT", tmp.path.string(),
+       "cannot write the report to " + tmp.path.string() + ": Is a directory"},
+  };
+  for (const Case &c : cases) {
+    SECTION(c.variable) {
+      auto env = enabled_env(tmp.path / "report.json");
+      env[c.variable] = c.path;
+      const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", "1"}, env, {}, tmp.path / "log.txt");
+      INFO(r.output);
+      REQUIRE(r.status == 0);
+      const std::size_t line = r.output.find("VK_LAYER_NOVEM_queue_diagnostics: " + c.line);
+      REQUIRE(line != std::string::npos);
+      CHECK(line < r.output.find("workload: debug messenger")); // at vkCreateInstance, not at exit
+    }
+  }
+}
+
+TEST_CASE("layer settings: log=info prints the effective settings once per process", "[layer]") {
+  TempDir tmp;
+  auto env = enabled_env(tmp.path / "report.json");
+  env["NOVEM_QUEUE_DIAGNOSTICS_LOG"] = "info";
+  env["NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS"] = "2000";
+  const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", "1"}, env, {}, tmp.path / "log.txt");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(occurrences(r.output, "VK_LAYER_NOVEM_queue_diagnostics: report " + (tmp.path / "report.json").string() +
+                                  ", dump novem-queue-dump-") == 1);
+  CHECK(occurrences(r.output, ", trace off, trigger off, watchdog_ms 2000, interval_ms 0, events 10000") == 1);
+}
+
+TEST_CASE("layer settings: the environment, then vkconfig's settings file, then VK_EXT_layer_settings", "[layer]") {
+  struct Case {
+    const char *name;
+    bool env, file, api;
+    const char *written; // which of the three trace paths is written
+  };
+  const Case cases[] = {
+      {"the settings file alone", false, true, false, "file.json"},
+      {"VK_EXT_layer_settings alone", false, false, true, "api.json"},
+      {"the file over VK_EXT_layer_settings", false, true, true, "file.json"},
+      {"the environment over both", true, true, true, "env.json"},
+  };
+  for (const Case &c : cases) {
+    SECTION(c.name) {
+      TempDir tmp;
+      auto env = enabled_env(tmp.path / "report.json");
+      const fs::path settings = tmp.path / "vk_layer_settings.txt";
+      std::ofstream(settings) << "# vkconfig's format\n"
+                              << "khronos_validation.report_flags = error\n"
+                              << (c.file ? "novem_queue_diagnostics.trace = " + (tmp.path / "file.json").string() : "")
+                              << "\n";
+      env["VK_LAYER_SETTINGS_PATH"] = settings.string();
+      if (c.env) env["NOVEM_QUEUE_DIAGNOSTICS_TRACE"] = (tmp.path / "env.json").string();
+      std::vector<std::string> argv = {NOVEM_QD_WORKLOAD, "--iterations", "1"};
+      if (c.api) argv.insert(argv.end(), {"--layer-setting", "trace=" + (tmp.path / "api.json").string()});
+      const Run r = run(argv, env, {}, tmp.path / "log.txt");
+      INFO(r.output);
+      REQUIRE(r.status == 0); // validation (stacked) sees no unknown structure
+      for (const char *name : {"file.json", "api.json", "env.json"})
+        CHECK(fs::exists(tmp.path / name) == (std::string(name) == c.written));
+      CHECK(read_json(tmp.path / c.written)["otherData"]["schema"].text == "novem-queue-trace/1");
+    }
+  }
+}
