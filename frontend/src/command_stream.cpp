@@ -26,11 +26,11 @@ size_t ring_capacity() {
   errno = 0;
   const unsigned long long want = std::strtoull(env, &end, 0);
   if (std::strchr(env, '-') || end == env || *end || errno == ERANGE) {
-    log_error("NOVEM_RING_SIZE=%s is not a number of bytes: using %zu", env, kDefault);
+    log_warn("NOVEM_RING_SIZE=%s is not a number of bytes: using %zu", env, kDefault);
     return kDefault;
   }
   const size_t bounded = size_t(std::clamp<unsigned long long>(want, kMin, kMax));
-  if (bounded != want) log_error("NOVEM_RING_SIZE=%s is outside [%zu, %zu]: using %zu", env, kMin, kMax, bounded);
+  if (bounded != want) log_warn("NOVEM_RING_SIZE=%s is outside [%zu, %zu]: using %zu", env, kMin, kMax, bounded);
   size_t capacity = kMin;
   while (capacity < bounded) capacity <<= 1;
   return capacity;

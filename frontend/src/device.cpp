@@ -50,18 +50,18 @@ HRESULT check_present_parameters(const char *call, const nv_adapter_info &adapte
     // As Windows: a windowed back buffer of width or height 0 takes the client area's.
     UINT w = 0, h = 0;
     if ((pp->BackBufferWidth == 0 || pp->BackBufferHeight == 0) && !window_client_size(window, w, h)) {
-      log_error("%s: the window's size cannot be read; give BackBufferWidth and BackBufferHeight", call);
+      log_warn("%s: the window's size cannot be read; give BackBufferWidth and BackBufferHeight", call);
       return D3DERR_INVALIDCALL;
     }
     if (pp->BackBufferWidth == 0) pp->BackBufferWidth = w;
     if (pp->BackBufferHeight == 0) pp->BackBufferHeight = h;
   }
   if (pp->BackBufferWidth == 0 || pp->BackBufferHeight == 0) {
-    log_error("%s: a headless device needs BackBufferWidth and BackBufferHeight (no window to size it)", call);
+    log_warn("%s: a headless device needs BackBufferWidth and BackBufferHeight (no window to size it)", call);
     return D3DERR_INVALIDCALL;
   }
   if (std::max(pp->BackBufferWidth, pp->BackBufferHeight) > adapter.max_texture_size) {
-    log_error("%s: a %ux%u back buffer is larger than the backend's images (%u)", call, pp->BackBufferWidth,
+    log_warn("%s: a %ux%u back buffer is larger than the backend's images (%u)", call, pp->BackBufferWidth,
               pp->BackBufferHeight, adapter.max_texture_size);
     return D3DERR_INVALIDCALL;
   }
@@ -82,7 +82,7 @@ HRESULT check_present_parameters(const char *call, const nv_adapter_info &adapte
   case D3DFMT_A2R10G10B10:
     break;
   default:
-    log_error("%s: %u is not a back-buffer format", call, unsigned(pp->BackBufferFormat));
+    log_warn("%s: %u is not a back-buffer format", call, unsigned(pp->BackBufferFormat));
     return D3DERR_INVALIDCALL;
   }
   FormatInfo bb = format_info(pp->BackBufferFormat);
@@ -90,7 +90,7 @@ HRESULT check_present_parameters(const char *call, const nv_adapter_info &adapte
   // A window shows the back buffer through the plugin's PRESENT, which not every format takes:
   // refused as a device that cannot display it would be.
   if (window && !(adapter.format_support[bb.storage] & NV_SUPPORT_BLIT)) {
-    log_error("%s: the backend cannot show back-buffer format %u in a window", call, unsigned(pp->BackBufferFormat));
+    log_warn("%s: the backend cannot show back-buffer format %u in a window", call, unsigned(pp->BackBufferFormat));
     return D3DERR_NOTAVAILABLE;
   }
   if (pp->EnableAutoDepthStencil) {
@@ -131,7 +131,7 @@ HRESULT Device::CreateAdditionalSwapChain(D3DPRESENT_PARAMETERS *parameters, IDi
   *swap_chain = nullptr;
   if (!parameters) return D3DERR_INVALIDCALL;
   if (!parameters->Windowed) {
-    log_error("CreateAdditionalSwapChain: an additional swap chain cannot be full-screen");
+    log_warn("CreateAdditionalSwapChain: an additional swap chain cannot be full-screen");
     return D3DERR_INVALIDCALL;
   }
   D3DPRESENT_PARAMETERS pp = *parameters;
@@ -245,12 +245,12 @@ HRESULT Device::reset(D3DPRESENT_PARAMETERS *parameters, bool extended) {
   HWND window = pp.hDeviceWindow ? pp.hDeviceWindow : creation_.hFocusWindow;
   if (HRESULT hr = check_present_parameters(call, adapter(), window, this->extended(), &pp); FAILED(hr)) return hr;
   if (back_buffers_.held() || (auto_depth_stencil_ && auto_depth_stencil_->public_count())) {
-    log_error("%s: the application still holds a back buffer or the automatic depth-stencil surface", call);
+    log_warn("%s: the application still holds a back buffer or the automatic depth-stencil surface", call);
     return D3DERR_INVALIDCALL;
   }
   unbind_all();
   if (!extended && default_pool_resources_.load() != 0) {
-    log_error("%s: %d D3DPOOL_DEFAULT resources still exist; release them (and state blocks holding them) first",
+    log_warn("%s: %d D3DPOOL_DEFAULT resources still exist; release them (and state blocks holding them) first",
               call, default_pool_resources_.load());
     set_defaults();
     return D3DERR_INVALIDCALL;

@@ -40,7 +40,7 @@ HRESULT Device::SetCursorProperties(UINT hotspot_x, UINT hotspot_y, IDirect3DSur
     return D3DERR_INVALIDCALL;
   }
   if (device_window_ && !set_window_cursor(argb.data(), d.Width, d.Height, hotspot_x, hotspot_y))
-    log_error("SetCursorProperties: SDL could not make a cursor of the image");
+    log_warn("SetCursorProperties: SDL could not make a cursor of the image");
   cursor_set_ = true;
   return D3D_OK;
 }

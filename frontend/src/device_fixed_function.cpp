@@ -222,7 +222,7 @@ uint32_t Device::create_shader(nv_shader_stage stage, const std::vector<uint32_t
   // A record may take a quarter of the ring (NOVEM_RING_SIZE); the fixed-function shaders, a few
   // KiB, always fit.
   if (words.size() * 4 > commands().max_payload(sizeof(nv_cmd_create_shader))) {
-    log_error("a shader of %zu bytes of SPIR-V does not fit a command record: NOVEM_RING_SIZE=%zu or more carries it",
+    log_warn("a shader of %zu bytes of SPIR-V does not fit a command record: NOVEM_RING_SIZE=%zu or more carries it",
               words.size() * 4, (words.size() * 4 + 4096) * 4);
     return 0;
   }

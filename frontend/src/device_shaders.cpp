@@ -44,11 +44,11 @@ std::shared_ptr<const CompiledShader> Device::compile_shader(const DWORD *functi
   const char *call = pixel ? "CreatePixelShader" : "CreateVertexShader";
   d3d9::ParseResult parsed = d3d9::parse_shader(reinterpret_cast<const uint32_t *>(function), kMaxShaderTokens);
   if (!parsed.ok) {
-    log_error("%s: invalid bytecode: %s", call, parsed.error.c_str());
+    log_warn("%s: invalid bytecode: %s", call, parsed.error.c_str());
     return nullptr;
   }
   if (parsed.program.version.is_ps() != pixel) {
-    log_error("%s: got a %s", call, parsed.program.version.name().c_str());
+    log_warn("%s: got a %s", call, parsed.program.version.name().c_str());
     return nullptr;
   }
   tokens.assign(function, function + parsed.program.token_count);
@@ -57,7 +57,7 @@ std::shared_ptr<const CompiledShader> Device::compile_shader(const DWORD *functi
 
   d3d9::Translation translation = d3d9::translate(parsed.program);
   if (!translation.ok()) {
-    log_error("%s: %s cannot be translated: %s", call, parsed.program.version.name().c_str(), translation.error.c_str());
+    log_warn("%s: %s cannot be translated: %s", call, parsed.program.version.name().c_str(), translation.error.c_str());
     return nullptr;
   }
   const uint32_t handle = create_shader(pixel ? NV_STAGE_PIXEL : NV_STAGE_VERTEX, translation.spirv);
@@ -108,7 +108,7 @@ uint32_t Device::vertex_shader_variant() {
     d3d9::Translation t = d3d9::translate(compiled.program, {}, e);
     const uint32_t handle = t.ok() ? create_shader(NV_STAGE_VERTEX, t.spirv) : 0;
     it->second = handle ? handle : compiled.handle;
-    if (!t.ok()) log_error("vertex shader epilogue: %s", t.error.c_str());
+    if (!t.ok()) log_warn("vertex shader epilogue: %s", t.error.c_str());
   }
   return it->second;
 }
@@ -148,7 +148,7 @@ uint32_t Device::pixel_shader_variant() {
     // shader draws without it.
     const uint32_t handle = t.ok() ? create_shader(NV_STAGE_PIXEL, t.spirv) : 0;
     it->second = handle ? handle : compiled.handle;
-    if (!t.ok()) log_error("pixel shader epilogue: %s", t.error.c_str());
+    if (!t.ok()) log_warn("pixel shader epilogue: %s", t.error.c_str());
   }
   return it->second;
 }

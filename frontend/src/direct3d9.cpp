@@ -45,7 +45,7 @@ bool Direct3D9::backend_ready() {
     if (!available_) log_error("%s", error.c_str());
     // A fallback is no surprise: the one line says which backend and why (once per process).
     static std::once_flag fallback_said;
-    if (available_ && !error.empty()) std::call_once(fallback_said, [&] { log_error("%s", error.c_str()); });
+    if (available_ && !error.empty()) std::call_once(fallback_said, [&] { log_warn("%s", error.c_str()); });
     if (available_) log_info("backend '%s' from %s: %s", backend_.plugin->name, backend_.path.c_str(), backend_.adapter.device_name);
   });
   return available_;

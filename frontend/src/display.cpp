@@ -112,17 +112,17 @@ bool find_display_mode(UINT width, UINT height, UINT refresh_rate, D3DFORMAT for
 HRESULT check_fullscreen_mode(const char *call, const D3DPRESENT_PARAMETERS &pp) {
   const D3DFORMAT display = display_format_of(pp.BackBufferFormat);
   if (display == D3DFMT_UNKNOWN) {
-    log_error("%s: a full-screen back buffer needs a display's format (X8R8G8B8, A8R8G8B8, R5G6B5, ...), not %u",
+    log_warn("%s: a full-screen back buffer needs a display's format (X8R8G8B8, A8R8G8B8, R5G6B5, ...), not %u",
               call, unsigned(pp.BackBufferFormat));
     return D3DERR_INVALIDCALL;
   }
   if (display_modes(display).empty()) {
-    log_error("%s: the display has no modes of format %u for a full-screen back buffer", call, unsigned(display));
+    log_warn("%s: the display has no modes of format %u for a full-screen back buffer", call, unsigned(display));
     return D3DERR_NOTAVAILABLE;
   }
   DisplayMode mode;
   if (!find_display_mode(pp.BackBufferWidth, pp.BackBufferHeight, pp.FullScreen_RefreshRateInHz, display, mode)) {
-    log_error("%s: %ux%u at %u Hz is not a display mode; full-screen back buffers take one EnumAdapterModes lists",
+    log_warn("%s: %ux%u at %u Hz is not a display mode; full-screen back buffers take one EnumAdapterModes lists",
               call, pp.BackBufferWidth, pp.BackBufferHeight, pp.FullScreen_RefreshRateInHz);
     return D3DERR_INVALIDCALL;
   }

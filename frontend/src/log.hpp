@@ -1,5 +1,5 @@
-// One-line diagnostics on stderr, each prefixed "novem:". Quiet unless something is wrong,
-// except for what NOVEM_LOG=info asks for.
+// The frontend's messages, through the one logger (novem/log.hpp): each line "novem: ...".
+// Quiet unless something is wrong (error, warn), except for what NOVEM_LOG asks for.
 #pragma once
 
 #include <atomic>
@@ -7,9 +7,11 @@
 namespace novem {
 
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-// Reports a D3D9 method that Novem does not implement yet, once per method per process.
+// Reports a D3D9 method that Novem does not implement yet, once per method per process (warn).
 void log_unimplemented(std::atomic<bool> &once, const char *method);
 
 } // namespace novem

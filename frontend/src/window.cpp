@@ -11,17 +11,17 @@ namespace novem {
 bool native_window(HWND hwnd, const char *call, nv_window &out) {
   const Sdl &s = sdl();
   if (!s.ok) {
-    log_error("%s: a window must be an SDL_Window* (SDL2), and SDL2 is not loaded in this process", call);
+    log_warn("%s: a window must be an SDL_Window* (SDL2), and SDL2 is not loaded in this process", call);
     return false;
   }
   SdlSysWmInfo info{};
   s.GetVersion(&info.version); // SDL_VERSION(): the caller's version, which SDL checks
   if (!s.GetWindowWMInfo(hwnd, &info)) {
-    log_error("%s: the HWND is not an SDL window (SDL_GetWindowWMInfo failed)", call);
+    log_warn("%s: the HWND is not an SDL window (SDL_GetWindowWMInfo failed)", call);
     return false;
   }
   if (info.subsystem != kSdlSysWmX11) {
-    log_error("%s: the SDL window is not an X11 window (SDL_SYSWM_TYPE %d); Novem presents to X11 only", call,
+    log_warn("%s: the SDL window is not an X11 window (SDL_SYSWM_TYPE %d); Novem presents to X11 only", call,
               info.subsystem);
     return false;
   }
@@ -104,7 +104,7 @@ bool enter_fullscreen(HWND hwnd, int sdl_mode) {
     s.SetWindowFullscreen(hwnd, 0);
   }
   if (s.SetWindowFullscreen(hwnd, kSdlWindowFullscreen) != 0) {
-    log_error("full screen: SDL_SetWindowFullscreen failed; presenting to the window as it is");
+    log_warn("full screen: SDL_SetWindowFullscreen failed; presenting to the window as it is");
     return false;
   }
   if (place_it && s.GetDisplayBounds(0, &bounds) == 0) // the display's bounds in its new mode

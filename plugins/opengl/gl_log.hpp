@@ -1,5 +1,6 @@
-// One-line diagnostics on stderr, each prefixed "novem-opengl:". A process-wide budget keeps a
-// broken frame from flooding the terminal: after it is spent one last line says so.
+// The OpenGL plugin's messages, through the one logger (novem/log.hpp) at level warn, each line
+// "novem-opengl: ...". A process-wide budget keeps a broken frame from flooding the log: after it
+// is spent, one last line says so.
 #pragma once
 
 namespace novem_gl {

@@ -1,5 +1,7 @@
 #include "vk_batch.hpp"
 
+#include "novem/log.hpp"
+
 #include <cstdio>
 
 #include "vk_device.hpp"
@@ -123,7 +125,7 @@ void BatchQueue::submit(VkSemaphore wait, VkPipelineStageFlags2 wait_stage, VkSe
     novem::bump(channel_.submits);
   }
   if (r == VK_ERROR_DEVICE_LOST) device_lost();
-  else if (r < 0 && !lost_) std::fprintf(stderr, "novem-vulkan: submit: %s\n", VkError::result_name(r));
+  else if (r < 0 && !lost_) novem::process_logger().write(novem::LogLevel::error, "novem-vulkan", "submit: %s", VkError::result_name(r));
   // A batch that did not reach the GPU retires at once (in order, behind the ones in flight).
   if (r < 0) recycle(batch);
   pending_.push_back(std::move(batch));
@@ -143,7 +145,7 @@ void BatchQueue::signal(uint64_t value) {
 }
 
 void BatchQueue::device_lost() {
-  if (!lost_) std::fprintf(stderr, "novem-vulkan: the Vulkan device was lost; completing fences without it\n");
+  if (!lost_) novem::process_logger().write(novem::LogLevel::error, "novem-vulkan", "the Vulkan device was lost; completing fences without it");
   lost_ = true;
   channel_.device_lost.store(true, std::memory_order_release);
 }

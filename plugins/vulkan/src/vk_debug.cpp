@@ -1,5 +1,7 @@
 #include "vk_debug.hpp"
 
+#include "novem/log.hpp"
+
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -21,14 +23,12 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT
   if (!(type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT)) return VK_FALSE;
   g_errors.fetch_add(1, std::memory_order_relaxed); // the messenger may call from any thread
   const char *text = data && data->pMessage ? data->pMessage : "(no message)";
-  // One line: the layer's message may contain newlines; print it with them folded.
-  std::fputs("novem-vulkan: validation: ", stderr);
-  for (const char *c = text; *c; ++c) std::fputc(*c == '\n' ? ' ' : *c, stderr);
-  std::fputc('\n', stderr);
-  std::fflush(stderr);
+  novem::Logger &logger = novem::process_logger();
+  logger.write(novem::LogLevel::error, "novem-vulkan", "validation: %s", text);
   if (abort_on_error) {
-    std::fputs("novem-vulkan: validation error: aborting (set NOVEM_VK_VALIDATION_NOABORT to continue)\n",
-               stderr);
+    logger.write(novem::LogLevel::error, "novem-vulkan",
+                 "validation error: aborting (set NOVEM_VK_VALIDATION_NOABORT to continue)");
+    std::fflush(nullptr);
     std::abort();
   }
   return VK_FALSE;

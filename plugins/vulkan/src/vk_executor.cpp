@@ -37,8 +37,6 @@ VkRect2D clip_rect(const nv_rect &r, VkExtent2D extent) {
   return {{int32_t(x0), int32_t(y0)}, {uint32_t(x1 - x0), uint32_t(y1 - y0)}};
 }
 
-constexpr uint32_t kMaxReportedErrors = 16;
-
 } // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -96,8 +94,8 @@ Executor::~Executor() {
   allocator_.reset();
   device_.reset();
   if (options_.validation && DebugMessenger::error_count())
-    std::fprintf(stderr, "novem-vulkan: %llu validation errors\n",
-                 static_cast<unsigned long long>(DebugMessenger::error_count()));
+    novem::process_logger().write(novem::LogLevel::error, "novem-vulkan", "%llu validation errors",
+                                  static_cast<unsigned long long>(DebugMessenger::error_count()));
   instance_.reset();
 }
 
@@ -111,9 +109,9 @@ void Executor::idle() {
 }
 
 void Executor::report(uint16_t opcode, const char *what) {
-  if (errors_reported_ < kMaxReportedErrors)
-    std::fprintf(stderr, "novem-vulkan: %s: %s\n", novem::opcode_name(opcode), what);
-  if (++errors_reported_ == kMaxReportedErrors) std::fprintf(stderr, "novem-vulkan: further errors not shown\n");
+  novem::Logger &logger = novem::process_logger();
+  if (errors_reported_.take(logger, novem::LogLevel::error, "novem-vulkan"))
+    logger.write(novem::LogLevel::error, "novem-vulkan", "%s: %s", novem::opcode_name(opcode), what);
 }
 
 void Executor::creation_failed(uint16_t opcode, uint32_t handle, const char *what) {

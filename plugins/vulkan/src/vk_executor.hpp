@@ -12,6 +12,7 @@
 
 #include "novem/draw_run.hpp"
 #include "novem/failed_creations.hpp"
+#include "novem/log.hpp"
 #include "novem/spirv_uniforms.hpp"
 #include "novem/vertex_shift.hpp"
 #include "novem/worker.hpp"
@@ -309,7 +310,7 @@ private:
   PendingDraws pending_;
   BarrierBatch barriers_;
   BarrierBatch upload_barriers_; // in the batch's upload command buffer
-  uint32_t errors_reported_ = 0;
+  novem::LogBudget errors_reported_{16}; // contract violations reported, then one line saying the rest are not
 };
 
 template <class Args, void (Executor::*Fn)(const Args &, const nv_cmd_header *)>

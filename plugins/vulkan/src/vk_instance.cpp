@@ -1,5 +1,7 @@
 #include "vk_instance.hpp"
 
+#include "novem/log.hpp"
+
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -63,7 +65,7 @@ Instance::Instance(const Options &options) {
     if (has_layer(global, kValidationLayer))
       layers.push_back(kValidationLayer);
     else
-      std::fprintf(stderr, "novem-vulkan: NOVEM_VK_VALIDATION=1 but %s is not installed\n", kValidationLayer);
+      novem::process_logger().write(novem::LogLevel::warn, "novem-vulkan", "NOVEM_VK_VALIDATION=1 but %s is not installed", kValidationLayer);
     if (has_extension(global, VK_EXT_DEBUG_UTILS_EXTENSION_NAME)) {
       extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
       messenger = true;

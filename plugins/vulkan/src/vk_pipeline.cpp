@@ -1,5 +1,7 @@
 #include "vk_pipeline.hpp"
 
+#include "novem/log.hpp"
+
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -258,7 +260,7 @@ std::vector<uint8_t> PipelineCache::load_file() {
     data.clear();
   }
   if (r == novem::CacheFile::Read::Rejected) {
-    std::fprintf(stderr, "novem-vulkan: warning: ignoring the pipeline cache %s: %s\n", cache_file_.c_str(), why.c_str());
+    novem::process_logger().write(novem::LogLevel::warn, "novem-vulkan", "warning: ignoring the pipeline cache %s: %s", cache_file_.c_str(), why.c_str());
     novem::bump(channel_.pipeline_cache_rejected);
   }
   return data;
@@ -272,7 +274,7 @@ void PipelineCache::save_file() {
   std::vector<uint8_t> data(size);
   if (vk.GetPipelineCacheData(device_.handle(), vk_cache_, &size, data.data()) != VK_SUCCESS) return;
   if (!novem::CacheFile::write(cache_file_, identity(), data.data(), size))
-    std::fprintf(stderr, "novem-vulkan: warning: cannot write the pipeline cache %s\n", cache_file_.c_str());
+    novem::process_logger().write(novem::LogLevel::warn, "novem-vulkan", "warning: cannot write the pipeline cache %s", cache_file_.c_str());
 }
 
 PipelineCache::~PipelineCache() {
