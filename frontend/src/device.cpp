@@ -9,6 +9,7 @@
 #include "display.hpp"
 #include "index_buffer.hpp"
 #include "locked_device.hpp"
+#include "traced_device.hpp"
 #include "log.hpp"
 #include "math.hpp"
 #include "shader.hpp"
@@ -111,8 +112,9 @@ HRESULT Device::create(Direct3D9 *parent, const LoadedPlugin &plugin, const D3DD
   // GetPresentParameters names the window presented to: the focus window when hDeviceWindow is NULL.
   D3DPRESENT_PARAMETERS kept = *pp;
   kept.hDeviceWindow = window;
-  Device *device = (creation.BehaviorFlags & D3DCREATE_MULTITHREADED) ? new LockedDevice(parent, plugin, creation, kept)
-                                                                      : new Device(parent, plugin, creation, kept);
+  Device *device = call_trace_enabled() ? new TracedDevice(parent, plugin, creation, kept)
+                   : (creation.BehaviorFlags & D3DCREATE_MULTITHREADED) ? new LockedDevice(parent, plugin, creation, kept)
+                                                                        : new Device(parent, plugin, creation, kept);
   if (HRESULT hr = device->init(); FAILED(hr)) {
     device->Release();
     return hr;

@@ -12,7 +12,7 @@
 
 namespace novem {
 
-class Direct3D9 final : public IDirect3D9Ex {
+class Direct3D9 : public IDirect3D9Ex {
 public:
   explicit Direct3D9(bool extended) : extended_(extended) {}
   bool extended() const { return extended_; } // made by Direct3DCreate9Ex
@@ -40,8 +40,10 @@ public:
   HRESULT STDMETHODCALLTYPE CreateDeviceEx(UINT adapter, D3DDEVTYPE device_type, HWND focus_window, DWORD flags, D3DPRESENT_PARAMETERS *parameters, D3DDISPLAYMODEEX *mode, struct IDirect3DDevice9Ex **device) override;
   HRESULT STDMETHODCALLTYPE GetAdapterLUID(UINT adapter, LUID *luid) override;
 
+protected:
+  virtual ~Direct3D9() = default; // Release deletes; TracedDirect3D9 derives
+
 private:
-  ~Direct3D9() = default;
   // Loads the backend once; false (with the reason logged once) when none can start.
   bool backend_ready();
   HRESULT check_adapter(UINT adapter, D3DDEVTYPE device_type);

@@ -6,16 +6,30 @@
 #include "direct3d9.hpp"
 #include "novem/statistics.h"
 #include "shader_validator.hpp"
+#include "traced_direct3d9.hpp"
+
+namespace {
+
+// The object Direct3DCreate9(Ex) returns: one that writes each call when NOVEM_LOG=trace.
+novem::Direct3D9 *make_direct3d9(const char *function, UINT sdk_version, bool extended) {
+  if (!novem::call_trace_enabled()) return new novem::Direct3D9(extended);
+  novem::Direct3D9 *d3d = new novem::TracedDirect3D9(extended);
+  std::string result;
+  novem::call_trace::append_value(result, d3d);
+  novem::call_trace::write(function, novem::call_trace::arguments("SDKVersion", sdk_version), result);
+  return d3d;
+}
+
+} // namespace
 
 extern "C" __attribute__((visibility("default"))) IDirect3D9 *WINAPI Direct3DCreate9(UINT sdk_version) {
-  (void)sdk_version; // every D3D_SDK_VERSION of the D3D9 era is accepted, as Windows does
-  return new novem::Direct3D9(false);
+  // Every D3D_SDK_VERSION of the D3D9 era is accepted, as Windows does.
+  return make_direct3d9("Direct3DCreate9", sdk_version, false);
 }
 
 extern "C" __attribute__((visibility("default"))) HRESULT WINAPI Direct3DCreate9Ex(UINT sdk_version, IDirect3D9Ex **out) {
-  (void)sdk_version;
   if (!out) return D3DERR_INVALIDCALL;
-  *out = new novem::Direct3D9(true);
+  *out = make_direct3d9("Direct3DCreate9Ex", sdk_version, true);
   return D3D_OK;
 }
 

@@ -20,13 +20,13 @@ struct Generated {
   std::string text; // the --out file
 };
 
-Generated com_forward(const TempDir &dir, const std::string &header_text) {
+Generated com_forward(const TempDir &dir, const std::string &header_text, const std::string &extra = "") {
   std::ofstream(dir / "iface.h") << header_text;
   const std::string out = (dir / "out.inc").string();
   Generated g;
   g.run = novem_test::run_command(quote(NOVEM_REGISTRY_GEN_PATH) + " com-forward --header " +
                                   quote((dir / "iface.h").string()) +
-                                  " --interface IFoo --base Foo --prologue 'Lock l;' --skip AddRef,Release --out " +
+                                  " --interface IFoo --base Foo --prologue 'Lock l;' --skip AddRef,Release " + extra + " --out " +
                                   quote(out));
   std::stringstream text;
   text << std::ifstream(out).rdbuf();
@@ -65,6 +65,17 @@ TEST_CASE("com-forward: one forwarding override per method, in order, skipped on
   CHECK(g.text.find("Release") == std::string::npos);
   CHECK(g.text.find("QueryInterface") < g.text.find("Reset"));
   CHECK(g.text.find("Reset") < g.text.find("Move"));
+}
+
+TEST_CASE("com-forward: --trace hands each call, its argument names and values to the trace function", "[tools][registry-gen]") {
+  TempDir dir("com-forward");
+  Generated g = com_forward(dir, foo_header, "--trace ::ns::traced");
+  INFO(g.run.output);
+  REQUIRE(g.run.exit_code == 0);
+  CHECK(g.text.find("void STDMETHODCALLTYPE Move(int x, const RECT *rect) override { Lock l; return ::ns::traced(\"IFoo::Move\", "
+                    "\"x, rect\", [&] { return Foo::Move(x, rect); }, x, rect); }\n") != std::string::npos);
+  CHECK(g.text.find("HRESULT STDMETHODCALLTYPE Reset() override { Lock l; return ::ns::traced(\"IFoo::Reset\", \"\", [&] { "
+                    "return Foo::Reset(); }); }\n") != std::string::npos);
 }
 
 TEST_CASE("com-forward: an unreadable declaration, a nameless parameter or a missing interface is a one-line error", "[tools][registry-gen]") {
