@@ -1,5 +1,7 @@
 #include "command_stream.hpp"
 
+#include "novem/options.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -20,7 +22,8 @@ namespace {
 // the bound.
 size_t ring_capacity() {
   constexpr size_t kDefault = size_t(4) << 20, kMin = size_t(1) << 20, kMax = size_t(1) << 30;
-  const char *env = std::getenv("NOVEM_RING_SIZE");
+  const Options options;
+  const char *env = options.value("NOVEM_RING_SIZE");
   if (!env || !*env) return kDefault;
   char *end = nullptr;
   errno = 0;

@@ -23,6 +23,8 @@
 
 #include <d3d9.h>
 
+#include "frame_limiter.hpp"
+#include "settings.hpp"
 #include "back_buffer_chain.hpp"
 #include "command_stream.hpp"
 #include "ff_key.hpp"
@@ -400,6 +402,7 @@ private:
   LoadedPlugin plugin_;
   D3DDEVICE_CREATION_PARAMETERS creation_;
   D3DPRESENT_PARAMETERS present_parameters_;
+  FrameLimiter frame_limiter_{library_settings().frame_rate}; // NOVEM_FRAME_RATE, for every swap chain's Present
   std::unique_ptr<CommandStream> stream_;
   const bool multithreaded_;
   std::recursive_mutex mutex_;

@@ -7,6 +7,7 @@
 
 #include "device.hpp"
 #include "direct3d9.hpp"
+#include "settings.hpp"
 #include "surface.hpp"
 #include "swap_chain.hpp"
 #include "window.hpp"
@@ -87,6 +88,7 @@ HRESULT Device::present_chain(const PresentChain &chain, const RECT *src_rect, c
   if ((flags & D3DPRESENT_DONOTWAIT) && frame_fences_.size() >= max_frame_latency_ &&
       !cs.completed(frame_fences_.front()))
     return D3DERR_WASSTILLDRAWING;
+  std::this_thread::sleep_for(frame_limiter_.wait(FrameLimiter::Clock::now())); // NOVEM_FRAME_RATE
   const D3DPRESENT_PARAMETERS &pp = *chain.parameters;
   const uint32_t shown = chain.buffers->present(*this, pp);
   // Where a back buffer is bound, the next draw binds it again: a FLIP moved its image, and a
@@ -121,8 +123,10 @@ uint32_t Device::window_target(HWND window) {
   }
   const uint32_t target = commands().new_handle();
   // D3DPRESENT_INTERVAL_IMMEDIATE presents without waiting for the vertical blank; every other
-  // interval waits for it (one blank: Novem does not skip more).
-  const bool vsync = present_parameters_.PresentationInterval != D3DPRESENT_INTERVAL_IMMEDIATE;
+  // interval waits for it (one blank: Novem does not skip more). NOVEM_PRESENT_INTERVAL overrides
+  // the program's choice.
+  const std::optional<unsigned> forced = library_settings().present_interval;
+  const bool vsync = forced ? *forced != 0 : present_parameters_.PresentationInterval != D3DPRESENT_INTERVAL_IMMEDIATE;
   commands().push(NV_OP_CREATE_SWAPCHAIN, nv_cmd_create_swapchain{target, vsync ? 1u : 0u, native});
   window_targets_.emplace(window, target);
   return target;

@@ -1,5 +1,7 @@
 #include "direct3d9.hpp"
 
+#include "settings.hpp"
+
 #include <cstdio>
 #include <cstring>
 
@@ -67,8 +69,8 @@ HRESULT Direct3D9::GetAdapterIdentifier(UINT adapter, DWORD, D3DADAPTER_IDENTIFI
   if (backend_ready()) {
     std::snprintf(id->Driver, sizeof id->Driver, "libnovem_d3d9.so (%s)", backend_.plugin->name);
     std::snprintf(id->Description, sizeof id->Description, "%s (Novem %s)", backend_.adapter.device_name, backend_.plugin->name);
-    id->VendorId = backend_.adapter.vendor_id;
-    id->DeviceId = backend_.adapter.device_id;
+    id->VendorId = library_settings().vendor_id.value_or(backend_.adapter.vendor_id);
+    id->DeviceId = library_settings().device_id.value_or(backend_.adapter.device_id);
   } else {
     std::snprintf(id->Driver, sizeof id->Driver, "libnovem_d3d9.so");
     std::snprintf(id->Description, sizeof id->Description, "Novem (no backend could start)");

@@ -6,12 +6,14 @@
 #include "direct3d9.hpp"
 #include "novem/statistics.h"
 #include "shader_validator.hpp"
+#include "settings.hpp"
 #include "traced_direct3d9.hpp"
 
 namespace {
 
 // The object Direct3DCreate9(Ex) returns: one that writes each call when NOVEM_LOG=trace.
 novem::Direct3D9 *make_direct3d9(const char *function, UINT sdk_version, bool extended) {
+  novem::library_settings(); // the settings' problems are written now, once
   if (!novem::call_trace_enabled()) return new novem::Direct3D9(extended);
   novem::Direct3D9 *d3d = new novem::TracedDirect3D9(extended);
   std::string result;

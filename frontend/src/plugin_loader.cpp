@@ -1,5 +1,7 @@
 #include "plugin_loader.hpp"
 
+#include "novem/options.hpp"
+
 #include <dlfcn.h>
 #include <sys/stat.h>
 
@@ -96,7 +98,8 @@ bool load_uncached(const std::string &spec, LoadedPlugin &out, std::string &erro
 
 std::vector<std::string> plugin_search_dirs() {
   std::vector<std::string> dirs;
-  if (const char *env = std::getenv("NOVEM_PLUGIN_PATH")) {
+  const Options options;
+  if (const char *env = options.value("NOVEM_PLUGIN_PATH")) {
     std::string list = env;
     size_t start = 0;
     while (start <= list.size()) {
@@ -134,7 +137,8 @@ bool load_plugin(const std::string &spec, LoadedPlugin &out, std::string &error)
 }
 
 bool load_backend(LoadedPlugin &out, std::string &error) {
-  const char *env = std::getenv("NOVEM_BACKEND");
+  const Options options;
+  const char *env = options.value("NOVEM_BACKEND");
   if (env && *env) return load_plugin(env, out, error);
   std::string vulkan_error, opengl_error;
   if (load_plugin("vulkan", out, vulkan_error)) return true;

@@ -70,6 +70,58 @@ TEST_CASE("options: a config file sets switches, the environment overrides it") 
   CHECK(o.cache_dir() == "/somewhere/else");
 }
 
+TEST_CASE("options: a program's section applies to it alone, over the lines outside any section") {
+  TempDir dir;
+  const fs::path conf = dir.path / "novem.conf";
+  std::ofstream(conf) << "NOVEM_VK_BATCHING = 0\n"
+                         "NOVEM_GL_BATCHING = 0\n"
+                         "[my-game]\n"
+                         "NOVEM_VK_BATCHING = 1\n"
+                         "[other-game]\n"
+                         "NOVEM_GL_BATCHING = 1\n"
+                         "NOVEM_VK_SLABS = 0\n";
+  ScopedEnv vk("NOVEM_VK_BATCHING", nullptr), gl("NOVEM_GL_BATCHING", nullptr), slabs("NOVEM_VK_SLABS", nullptr);
+  const novem::Options mine(conf.string(), "my-game"), other(conf.string(), "other-game"), neither(conf.string(), "x");
+  CHECK(mine.flag("NOVEM_VK_BATCHING", false));       // its section, over the line before any section
+  CHECK_FALSE(mine.flag("NOVEM_GL_BATCHING", true));  // another program's section is not its own
+  CHECK(mine.flag("NOVEM_VK_SLABS", true));
+  CHECK_FALSE(other.flag("NOVEM_VK_BATCHING", true));
+  CHECK(other.flag("NOVEM_GL_BATCHING", false));
+  CHECK_FALSE(other.flag("NOVEM_VK_SLABS", true));
+  CHECK_FALSE(neither.flag("NOVEM_VK_BATCHING", true));
+  CHECK(mine.problems().empty());
+}
+
+TEST_CASE("options: unknown keys, lines that are not settings and bad values are one line each") {
+  TempDir dir;
+  const fs::path conf = dir.path / "novem.conf";
+  std::ofstream(conf) << "NOVEM_VK_BATCHNG = 0\n"     // 1: misspelt
+                         "just words\n"              // 2
+                         "NOVEM_VK_SLABS = maybe\n"   // 3: not a flag
+                         "NOVEM_FRAME_RATE = -5\n"    // 4: not a number in range
+                         "[my-game]\n"
+                         "NOVEM_PRESENT_INTERVAL = 9\n" // 6: out of range, in the program's section
+                         "[other-game]\n"
+                         "NOVEM_DEVICE_ID = x\n"      // 8: another program's: not checked for this one
+                         "NOVEM_FOO = 1\n";           // 9: unknown in any section
+  ScopedEnv a("NOVEM_VK_SLABS", nullptr), b("NOVEM_FRAME_RATE", nullptr), c("NOVEM_PRESENT_INTERVAL", nullptr),
+      d("NOVEM_DEVICE_ID", nullptr), e("NOVEM_VENDOR_ID", "0x10000"); // the environment's values are checked too
+  const novem::Options o(conf.string(), "my-game");
+  const std::string at = conf.string() + ":";
+  const std::vector<std::string> expected = {
+      at + "1: unknown setting NOVEM_VK_BATCHNG",
+      at + "2: 'just words' is not NAME = value",
+      at + "9: unknown setting NOVEM_FOO",
+      at + "4: NOVEM_FRAME_RATE=-5 is not a whole number from 0 to 1000; ignored",
+      at + "6: NOVEM_PRESENT_INTERVAL=9 is not a whole number from 0 to 4; ignored",
+      "NOVEM_VENDOR_ID=0x10000 is not a whole number from 0 to 65535; ignored",
+      at + "3: NOVEM_VK_SLABS=maybe is not 0, off, false, no, 1, on, true or yes; ignored",
+  };
+  CHECK(o.problems() == expected);
+  CHECK(o.number("NOVEM_FRAME_RATE", 7) == 7); // a bad value keeps the default
+  CHECK(o.number("NOVEM_VENDOR_ID", 3) == 3);
+}
+
 TEST_CASE("options: off values, cache folder defaults") {
   ScopedEnv config("NOVEM_CONFIG", "/nonexistent/novem.conf"); // a missing file is no error
   novem::Options o;

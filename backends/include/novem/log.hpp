@@ -18,6 +18,8 @@
 #include <cstring>
 #include <string>
 
+#include "novem/options.hpp"
+
 namespace novem {
 
 enum class LogLevel { error, warn, info, debug, trace };
@@ -103,9 +105,13 @@ private:
   const int limit_;
 };
 
-// This module's logger, made from the environment at its first use and never destroyed.
+// This module's logger, made from the settings (environment, then config file) at its first use
+// and never destroyed.
 inline Logger &process_logger() {
-  static Logger *logger = new Logger(std::getenv("NOVEM_LOG"), std::getenv("NOVEM_LOG_FILE"));
+  static Logger *logger = [] {
+    const Options options;
+    return new Logger(options.value("NOVEM_LOG"), options.value("NOVEM_LOG_FILE"));
+  }();
   return *logger;
 }
 

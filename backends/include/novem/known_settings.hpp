@@ -1,0 +1,93 @@
+// Every setting Novem reads, with the form of its value: one table, so that the config file's
+// unknown keys and bad values are found in one place (Options::problems). A setting is read from
+// the environment first, then from the config file (options.hpp).
+#pragma once
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace novem {
+
+enum class SettingKind {
+  flag,   // 0/off/false/no or 1/on/true/yes
+  number, // a whole number (decimal, or 0x hex) from `min` to `max`
+  text,   // anything (paths, names)
+  own,    // checked where it is read, which says what it does with a bad value
+};
+
+struct KnownSetting {
+  const char *name;
+  SettingKind kind;
+  unsigned long long min = 0, max = 0;
+};
+
+inline constexpr KnownSetting kKnownSettings[] = {
+    // The library.
+    {"NOVEM_BACKEND", SettingKind::own},      // vulkan|opengl|null|a path (the plugin loader)
+    {"NOVEM_PLUGIN_PATH", SettingKind::text},
+    {"NOVEM_LOG", SettingKind::own},          // the logger (novem/log.hpp)
+    {"NOVEM_LOG_FILE", SettingKind::text},
+    {"NOVEM_RING_SIZE", SettingKind::own},    // the command stream clamps it to its bounds
+    {"NOVEM_FRAME_RATE", SettingKind::number, 0, 1000},      // frames per second at most; 0: no limit
+    {"NOVEM_PRESENT_INTERVAL", SettingKind::number, 0, 4},   // overrides PresentationInterval
+    {"NOVEM_VENDOR_ID", SettingKind::number, 0, 0xffff},     // GetAdapterIdentifier's VendorId
+    {"NOVEM_DEVICE_ID", SettingKind::number, 0, 0xffff},     // and DeviceId
+    {"NOVEM_CACHE_DIR", SettingKind::text},
+    // The Vulkan plugin's techniques and checks (plugins/vulkan/README.md).
+    {"NOVEM_VK_VALIDATION", SettingKind::flag},
+    {"NOVEM_VK_VALIDATION_NOABORT", SettingKind::text},
+    {"NOVEM_VK_BATCHING", SettingKind::flag},
+    {"NOVEM_VK_DIRTY", SettingKind::flag},
+    {"NOVEM_VK_PIPELINE_CACHE", SettingKind::flag},
+    {"NOVEM_VK_BARRIERS", SettingKind::flag},
+    {"NOVEM_VK_SUBALLOC", SettingKind::flag},
+    {"NOVEM_VK_DYNAMIC_BLEND", SettingKind::flag},
+    {"NOVEM_VK_SLABS", SettingKind::flag},
+    {"NOVEM_VK_MULTI_DRAW", SettingKind::flag},
+    {"NOVEM_VK_DRIVER_HEAP", SettingKind::flag},
+    {"NOVEM_VK_MAX_ALLOCATION", SettingKind::number, 1, ~0ull},
+    // The OpenGL plugin's (plugins/opengl/README.md).
+    {"NOVEM_GL_DEBUG", SettingKind::flag},
+    {"NOVEM_GL_CHECK_ERRORS", SettingKind::flag},
+    {"NOVEM_GL_DUMP_GLSL", SettingKind::flag},
+    {"NOVEM_GL_BATCHING", SettingKind::flag},
+    {"NOVEM_GL_STATE_CACHE", SettingKind::flag},
+    {"NOVEM_GL_PIPELINE_CACHE", SettingKind::flag},
+    {"NOVEM_GL_BARRIERS", SettingKind::flag},
+    {"NOVEM_GL_SUBALLOC", SettingKind::flag},
+    {"NOVEM_GL_MULTI_DRAW", SettingKind::flag},
+    {"NOVEM_GL_DRIVER_HEAP", SettingKind::flag},
+};
+
+inline const KnownSetting *known_setting(const std::string &name) {
+  for (const KnownSetting &s : kKnownSettings)
+    if (name == s.name) return &s;
+  return nullptr;
+}
+
+// Whether `value` has the setting's form; `expected` says what the form is when it has not.
+inline bool valid_setting(const KnownSetting &s, const char *value, std::string &expected) {
+  switch (s.kind) {
+  case SettingKind::flag:
+    for (const char *word : {"0", "off", "false", "no", "1", "on", "true", "yes"})
+      if (std::strcmp(value, word) == 0) return true;
+    expected = "0, off, false, no, 1, on, true or yes";
+    return false;
+  case SettingKind::number: {
+    char *end = nullptr;
+    errno = 0;
+    const unsigned long long n = std::strtoull(value, &end, 0);
+    if (*value && !std::strchr(value, '-') && end && !*end && errno != ERANGE && n >= s.min && n <= s.max) return true;
+    expected = "a whole number from " + std::to_string(s.min) + " to " + std::to_string(s.max);
+    return false;
+  }
+  case SettingKind::text:
+  case SettingKind::own:
+    return true;
+  }
+  return true;
+}
+
+} // namespace novem
