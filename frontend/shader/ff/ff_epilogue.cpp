@@ -6,6 +6,14 @@ namespace novem::ff {
 
 using Id = SpirvBuilder::Id;
 
+Id linear_fog(SpirvBuilder& b, Id d, Id start, Id end) {
+  // FOGSTART == FOGEND fogs everything in D3D9 (where OpenGL turns fog off); the division alone
+  // would give +-inf or NaN.
+  const Id factor = b.fdiv(b.fsub(end, d), b.fsub(end, start));
+  const Id same = b.compare(spv::Op::OpFOrdEqual, start, end);
+  return b.select(same, b.const_float(0.0f), factor);
+}
+
 Id emit_fog(SpirvBuilder& b, Id color, uint8_t fog, bool fog_w, Id varying_factor, Id frag_coord, Id fog_color,
             Id params) {
   if (fog == kFogNone) return color;
@@ -19,8 +27,7 @@ Id emit_fog(SpirvBuilder& b, Id color, uint8_t fog, bool fog_w, Id varying_facto
     if (fog == kFogLinear) {
       const Id end = b.swizzle(params, {1});
       const Id start = b.swizzle(params, {0});
-      const Id num = b.fsub(end, d);
-      factor = b.fdiv(num, b.fsub(end, start));
+      factor = linear_fog(b, d, start, end);
     } else {
       Id x = b.fmul(d, b.swizzle(params, {2}));
       if (fog == kFogExp2) x = b.fmul(x, x);

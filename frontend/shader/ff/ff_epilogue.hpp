@@ -16,6 +16,10 @@ SpirvBuilder::Id emit_fog(SpirvBuilder& b, SpirvBuilder::Id color, uint8_t fog, 
                           SpirvBuilder::Id varying_factor, SpirvBuilder::Id frag_coord,
                           SpirvBuilder::Id fog_color, SpirvBuilder::Id params);
 
+// D3D9's linear fog factor (end - d) / (end - start), 0 (fully fogged) when start == end. Not
+// clamped.
+SpirvBuilder::Id linear_fog(SpirvBuilder& b, SpirvBuilder::Id d, SpirvBuilder::Id start, SpirvBuilder::Id end);
+
 // Alpha test: the alpha of `color` as 8 bits (round to nearest) against `ref` (0..255, a float)
 // with D3DCMP `func`; discards the pixel when it fails. ALWAYS (or 0) emits nothing.
 void emit_alpha_test(SpirvBuilder& b, SpirvBuilder::Id color, uint8_t func, SpirvBuilder::Id ref);

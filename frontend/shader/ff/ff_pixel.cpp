@@ -322,10 +322,11 @@ Id PixelGenerator::operation(uint8_t op, const Id args[3], uint32_t s) {
 }
 
 // Fog and the alpha test as after any pixel stage (ff_epilogue.hpp). A FOG varying the vertex
-// stage does not write reads 1 (no fog).
+// shader does not write reads 0: fully fogged, as the Windows drivers draw it (Wine's
+// fog_with_shader_test).
 void PixelGenerator::fog() {
   if (k_.fog == kFogNone) return;
-  const Id factor = in_fog_ ? e_.comp(b_.load(in_fog_), 0) : e_.f(1.0f);
+  const Id factor = in_fog_ ? e_.comp(b_.load(in_fog_), 0) : e_.f(0.0f);
   const Id frag_coord = frag_coord_ ? b_.load(frag_coord_) : 0;
   const Id fog_color = e_.uvec(ps::kFogColor);
   const Id params = e_.uvec(ps::kFog);

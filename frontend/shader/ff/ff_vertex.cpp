@@ -3,6 +3,7 @@
 // "Texture Coordinate Processing" and "Fog Formulas" pages).
 #include "ff_constants.hpp"
 #include "ff_emit.hpp"
+#include "ff_epilogue.hpp"
 #include "ff_shaders.hpp"
 
 #include "conventions.hpp"
@@ -342,8 +343,7 @@ void VertexGenerator::fog() {
     if (k_.fog_mode == 3 /* D3DFOG_LINEAR */) {
       const Id end = e_.comp(params, 1);
       const Id start = e_.comp(params, 0);
-      const Id num = b_.fsub(end, d);
-      factor = b_.fdiv(num, b_.fsub(end, start));
+      factor = linear_fog(b_, d, start, end);
     } else {
       Id x = b_.fmul(d, e_.comp(params, 2));
       if (k_.fog_mode == 2 /* D3DFOG_EXP2 */) x = b_.fmul(x, x);

@@ -1173,7 +1173,7 @@ void Translator::emit_prologue() {
 // (the same code as the fixed-function pixel shader's, ff_epilogue.hpp).
 Id Translator::apply_pixel_epilogue(Id color, bool fog, Id fog_var) {
   if (fog) {
-    const Id factor = fog_var ? scalar(b_.load(fog_var), 0) : one_;
+    const Id factor = fog_var ? scalar(b_.load(fog_var), 0) : zero_;
     const Id frag_coord = frag_coord_ ? b_.load(frag_coord_) : 0;
     const Id fog_color = b_.load(b_.access_chain(ubo(), {b_.const_int(5)}));
     const Id params = b_.load(b_.access_chain(ubo(), {b_.const_int(6)}));

@@ -68,7 +68,7 @@ struct PixelEpilogue {
   uint8_t alpha_func = 0;   // D3DCMP_* (1..8); 0 or ALWAYS: no test
   uint8_t fog = 0;          // 0 none; 1 the FOG varying's x; 2, 3, 4 table fog LINEAR, EXP, EXP2
   uint8_t fog_w = 0;        // table fog over the eye depth 1 / gl_FragCoord.w, else gl_FragCoord.z
-  uint8_t fog_input = 1;    // the vertex stage writes FOG (else the factor is 1: no fog)
+  uint8_t fog_input = 1;    // the vertex stage writes FOG (else the factor is 0: fully fogged)
   uint8_t clip_planes = 0;  // bit n: discard where user clip plane n's distance (interpolated) < 0
   // Bit N: the texture bound to 2D sampler sN is a depth texture that D3D9 samples with a depth
   // comparison (hardware shadow maps, as NVIDIA's and AMD's drivers and DXVK do): sN is a depth
