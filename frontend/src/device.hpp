@@ -370,8 +370,8 @@ private:
   uint32_t create_shader(nv_shader_stage stage, const std::vector<uint32_t> &words);
   // The bound shaders' translations with what D3D9 applies around them (fog, alpha test, user
   // clip planes); the enabled clip planes (CLIPPLANEENABLE with CLIPPING).
-  uint32_t pixel_shader_variant();
-  uint32_t vertex_shader_variant();
+  uint32_t pixel_shader_variant(D3DPRIMITIVETYPE type);
+  uint32_t vertex_shader_variant(D3DPRIMITIVETYPE type);
   uint8_t clip_planes() const;
   // Sends the stage's shader constants: the whole block when `full` or when the plugin's block
   // does not hold shader constants, else the changed range only.

@@ -350,8 +350,8 @@ bool Device::flush_pipeline(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
     log_unimplemented(once, "drawing with a vertex element the plugin cannot read, or more than 16 inputs");
     return false;
   }
-  d.vertex_shader = state_.vertex_shader ? vertex_shader_variant() : ff_vertex_shader(ff_vertex_key_);
-  d.pixel_shader = state_.pixel_shader ? pixel_shader_variant() : ff_pixel;
+  d.vertex_shader = state_.vertex_shader ? vertex_shader_variant(type) : ff_vertex_shader(ff_vertex_key_);
+  d.pixel_shader = state_.pixel_shader ? pixel_shader_variant(type) : ff_pixel;
   d.topology = topology(type);
   d.instance_slots = instance_slots;
   if (instance_slots) std::memcpy(d.instance_divisors, instance_divisors_.data(), sizeof d.instance_divisors);

@@ -1,5 +1,6 @@
 // Programmable shaders, their constants, and vertex declarations.
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstring>
 
@@ -90,10 +91,13 @@ uint8_t Device::clip_planes() const {
   return rs[D3DRS_CLIPPING] ? uint8_t(rs[D3DRS_CLIPPLANEENABLE] & 0x3fu) : 0;
 }
 
-uint32_t Device::vertex_shader_variant() {
+uint32_t Device::vertex_shader_variant(D3DPRIMITIVETYPE type) {
   const CompiledShader &compiled = state_.vertex_shader->compiled();
   d3d9::VertexEpilogue e;
   e.clip_planes = clip_planes();
+  // POINTSIZE when the shader writes no size, and POINTSIZE_MIN/MAX clamping either way, as
+  // wined3d and DXVK apply them; point scaling stays fixed-function (it needs the eye distance).
+  e.point_size = type == D3DPT_POINTLIST;
   // UDEC3 and DEC3N elements read w as 1 (D3DDECLTYPE's documentation); the fetch reads the
   // 2 bits above z, so the shader's prologue sets it.
   for (const auto &input : compiled.reflection.inputs) {
@@ -113,7 +117,7 @@ uint32_t Device::vertex_shader_variant() {
   return it->second;
 }
 
-uint32_t Device::pixel_shader_variant() {
+uint32_t Device::pixel_shader_variant(D3DPRIMITIVETYPE type) {
   const CompiledShader &compiled = state_.pixel_shader->compiled();
   const auto &rs = state_.render_states;
   // What the vertex stage writes: a vertex shader its outputs; the fixed-function one colours,
@@ -140,6 +144,7 @@ uint32_t Device::pixel_shader_variant() {
   e.depth_samplers = depth_samplers();
   e.drop_depth = compiled.reflection.writes_depth && !depth_stencil_;
   e.missing_inputs = compiled.interface_locations & ~written;
+  e.point_sprite = type == D3DPT_POINTLIST && rs[D3DRS_POINTSPRITEENABLE];
   if (!e.active()) return compiled.handle;
   auto [it, inserted] = compiled.variants.try_emplace(e.pack(), 0);
   if (inserted) {
@@ -323,10 +328,17 @@ void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants
   std::memset(block->fog_color, 0, sizeof block->fog_color);
   std::memset(block->fog, 0, sizeof block->fog);
   std::memset(block->clip_planes, 0, sizeof block->clip_planes);
-  // With a vertex shader, SetClipPlane's planes are in clip space (the vertex epilogue's).
-  if (stage == NV_STAGE_VERTEX)
+  std::memset(block->point, 0, sizeof block->point);
+  if (stage == NV_STAGE_VERTEX) {
+    // With a vertex shader, SetClipPlane's planes are in clip space (the vertex epilogue's).
     for (uint32_t n = 0; n < d3d9::conv::kClipPlaneCount; ++n)
       std::memcpy(block->clip_planes[n], state_.clip_planes[n].data(), sizeof block->clip_planes[n]);
+    // The vertex epilogue's point size; POINTSIZE_MAX is at most MaxPointSize, as with fixed function.
+    const auto &rs = state_.render_states;
+    block->point[0] = std::bit_cast<float>(rs[D3DRS_POINTSIZE]);
+    block->point[1] = std::bit_cast<float>(rs[D3DRS_POINTSIZE_MIN]);
+    block->point[2] = std::min(std::bit_cast<float>(rs[D3DRS_POINTSIZE_MAX]), adapter().max_point_size);
+  }
   if (stage == NV_STAGE_PIXEL) {
     // The D3DTSS values are the bits of floats.
     for (uint32_t n = 0; n < DeviceState::kTextureStages; ++n) {

@@ -40,7 +40,11 @@ inline constexpr uint32_t kFogParamsOffset = 4640;    // vec4 fog
 // vertex shader; read by the vertex epilogue. Zeros in the pixel stage's block.
 inline constexpr uint32_t kClipPlaneCount = 6;
 inline constexpr uint32_t kClipPlaneOffset = 4656;    // vec4 clip_planes[6]
-inline constexpr uint32_t kUniformBlockSize = 4752;
+// Points with a vertex shader (the vertex epilogue's point size): (D3DRS_POINTSIZE,
+// POINTSIZE_MIN, POINTSIZE_MAX at most the adapter's MaxPointSize, 0). Zeros in the pixel stage's
+// block.
+inline constexpr uint32_t kPointOffset = 4752;        // vec4 point
+inline constexpr uint32_t kUniformBlockSize = 4768;
 // The user clip distances of planes 0..3 and 4..5 (unused ones +1) between the stages, written by
 // the vertex epilogue (or the fixed-function vertex shader) and tested by the pixel side.
 inline constexpr uint32_t kLocationClipDistance0 = 29, kLocationClipDistance1 = 30;
@@ -55,6 +59,7 @@ struct UniformBlock {
   float fog_color[4];                         // D3DRS_FOGCOLOR
   float fog[4];                               // (FOGSTART, FOGEND, FOGDENSITY, ALPHAREF & 0xFF)
   float clip_planes[kClipPlaneCount][4];      // clip-space user clip planes
+  float point[4];                             // (POINTSIZE, POINTSIZE_MIN, POINTSIZE_MAX, 0)
 };
 static_assert(sizeof(UniformBlock) == kUniformBlockSize);
 static_assert(offsetof(UniformBlock, i) == kIntConstantOffset);
@@ -64,6 +69,7 @@ static_assert(offsetof(UniformBlock, bumpenv_lum) == kBumpEnvLumOffset);
 static_assert(offsetof(UniformBlock, fog_color) == kFogColorOffset);
 static_assert(offsetof(UniformBlock, fog) == kFogParamsOffset);
 static_assert(offsetof(UniformBlock, clip_planes) == kClipPlaneOffset);
+static_assert(offsetof(UniformBlock, point) == kPointOffset);
 
 // ---- samplers (combined image samplers: pixel set 2, vertex set 3) ---------------------------------------------------
 inline constexpr uint32_t kPixelSamplerBindingBase = 16;    // ps s0..s15 -> 16..31

@@ -122,6 +122,7 @@ private:
   bool defer_writes_ = false;
   std::vector<std::pair<Instruction, Id>> deferred_;
   std::map<uint32_t, Id> texcoord_vars_;   // ps: t# -> its TEXCOORD input variable
+  Id point_coord_ = 0, sprite_coord_ = 0;   // ps with point sprites: PointCoord, and (x, y, 0, 1) from it
   std::vector<Id> pad_values_;             // ps_1_x texm3x*pad results
   std::vector<uint32_t> pad_regs_;
 
@@ -345,7 +346,7 @@ Id Translator::ubo() {
   const Id mat_arr = b_.type_array(t_v4_, conv::kBumpEnvStageCount, 16);
   const Id lum_arr = b_.type_array(t_v4_, conv::kBumpEnvStageCount, 16);
   const Id clip_arr = b_.type_array(t_v4_, conv::kClipPlaneCount, 16);
-  const Id block = b_.type_struct({c_arr, i_arr, u_v4, mat_arr, lum_arr, t_v4_, t_v4_, clip_arr});
+  const Id block = b_.type_struct({c_arr, i_arr, u_v4, mat_arr, lum_arr, t_v4_, t_v4_, clip_arr, t_v4_});
   b_.name(block, vs_ ? "D3D9VertexConstants" : "D3D9PixelConstants");
   b_.member_name(block, 0, "c");
   b_.member_name(block, 1, "i");
@@ -355,6 +356,7 @@ Id Translator::ubo() {
   b_.member_name(block, 5, "fog_color");
   b_.member_name(block, 6, "fog");
   b_.member_name(block, 7, "clip_planes");
+  b_.member_name(block, 8, "point");
   b_.decorate(block, Decoration::Block);
   b_.member_decorate(block, 0, Decoration::Offset, {conv::kFloatConstantOffset});
   b_.member_decorate(block, 1, Decoration::Offset, {conv::kIntConstantOffset});
@@ -364,6 +366,7 @@ Id Translator::ubo() {
   b_.member_decorate(block, 5, Decoration::Offset, {conv::kFogColorOffset});
   b_.member_decorate(block, 6, Decoration::Offset, {conv::kFogParamsOffset});
   b_.member_decorate(block, 7, Decoration::Offset, {conv::kClipPlaneOffset});
+  b_.member_decorate(block, 8, Decoration::Offset, {conv::kPointOffset});
   ubo_ = b_.variable(StorageClass::Uniform, block, vs_ ? "vsc" : "psc");
   b_.decorate_binding(ubo_, vs_ ? conv::kVertexUniformSet : conv::kPixelUniformSet, refl_.uniform_binding);
   refl_.uses_uniforms = true;
@@ -1149,6 +1152,10 @@ void Translator::emit_function(uint32_t label, std::set<uint32_t>& done, std::se
 // Interface.
 
 void Translator::emit_prologue() {
+  if (sprite_coord_) {
+    const Id pc = b_.load(point_coord_);
+    b_.store(sprite_coord_, b_.composite_construct(t_v4_, {b_.swizzle(pc, {0}), b_.swizzle(pc, {1}), zero_, one_}));
+  }
   for (const InputCopy& c : input_copies_) {
     const RegType t = static_cast<RegType>(c.key >> 32);
     const uint32_t index = static_cast<uint32_t>(c.key);
@@ -1354,8 +1361,13 @@ void Translator::emit_epilogue_function() {
       b_.store(clip_var[0], b_.composite_construct(t_v4_, {d[0], d[1], d[2], d[3]}));
       if (clip_var[1]) b_.store(clip_var[1], b_.composite_construct(t_v4_, {d[4], d[5], d[6], d[7]}));
     }
-    b_.store(b_.access_chain(per_vertex_, {b_.const_int(1)}),
-             psize_from.valid ? scalar(b_.load(reg_pointer(psize_from.type, psize_from.index)), 0) : one_);
+    Id size = psize_from.valid ? scalar(b_.load(reg_pointer(psize_from.type, psize_from.index)), 0) : one_;
+    if (vertex_epilogue_.point_size) {
+      const Id point = b_.load(b_.access_chain(ubo(), {b_.const_int(8)}));
+      if (!psize_from.valid) size = scalar(point, 0);
+      size = b_.glsl(GLSLstd450FClamp, {size, scalar(point, 1), scalar(point, 2)});
+    }
+    b_.store(b_.access_chain(per_vertex_, {b_.const_int(1)}), size);
   }
   if (depth_var) b_.store(depth_var, scalar(b_.load(reg_pointer(RegType::DepthOut, 0)), 0));
   b_.end_function();
@@ -1441,6 +1453,18 @@ Translation Translator::run() {
       for (const auto& other : refl_.inputs)
         if (other.location == ri.location)
           unsupported("two inputs share the interface location " + std::to_string(ri.location));
+      // Point sprites replace the texture coordinates: the prologue fills sprite_coord_.
+      if (!vs_ && epilogue_.point_sprite && ri.usage == conv::kUsageTexcoord) {
+        if (!sprite_coord_) {
+          point_coord_ = b_.variable(StorageClass::Input, b_.type_fvec(2), "gl_PointCoord");
+          b_.decorate_builtin(point_coord_, BuiltIn::PointCoord);
+          sprite_coord_ = b_.variable(StorageClass::Private, t_v4_, "sprite_coord", zero4_);
+        }
+        refl_.inputs.push_back(ri);
+        input_copies_.push_back({key, sprite_coord_});
+        if (is_ps_texture(t)) texcoord_vars_[index] = sprite_coord_;
+        continue;
+      }
       // An input nothing feeds (the declaration lacks it, or no vertex stage writes it) is no
       // input of the stage: the prologue writes zero.
       const bool missing = vs_ ? t == RegType::Input && index < 16 && (vertex_epilogue_.missing_inputs >> index & 1u)

@@ -81,14 +81,21 @@ struct PixelEpilogue {
   // Bit L: no vertex stage writes the input at interface location L (conv::kLocation*). It reads
   // (0, 0, 0, 0) and is no input of the stage (D3D9 leaves it undefined; Vulkan and GL refuse a
   // fragment input no vertex output feeds).
+  // Locations go up to conv::kLocationCount (29): bits 29..31 stay 0, which leaves bit 63 of
+  // pack() to point_sprite.
   uint32_t missing_inputs = 0;
+  // D3DRS_POINTSPRITEENABLE on a point list: every TEXCOORD input (ps_1_x/ps_2_x tN, ps_3_0
+  // dcl_texcoord) reads (PointCoord.x, PointCoord.y, 0, 1) instead, as the fixed-function stages
+  // do; (0, 0) is the sprite's top left.
+  uint8_t point_sprite = 0;
   bool active() const {
-    return (alpha_func && alpha_func != 8) || fog || clip_planes || depth_samplers || drop_depth || missing_inputs;
+    return (alpha_func && alpha_func != 8) || fog || clip_planes || depth_samplers || drop_depth || missing_inputs ||
+           point_sprite;
   }
   uint64_t pack() const {
     return uint64_t(alpha_func) | uint64_t(fog) << 4 | uint64_t(fog_w) << 7 | uint64_t(fog_input) << 8 |
            uint64_t(clip_planes) << 9 | uint64_t(drop_depth) << 15 | uint64_t(depth_samplers) << 16 |
-           uint64_t(missing_inputs) << 32;
+           uint64_t(missing_inputs) << 32 | uint64_t(point_sprite) << 63;
   }
 };
 
@@ -104,8 +111,14 @@ struct VertexEpilogue {
   // input of the stage (Vulkan forbids an input no attribute feeds; D3D9 leaves it undefined, and
   // a zeroed stream is what DXVK feeds it).
   uint16_t missing_inputs = 0;
-  bool active() const { return clip_planes != 0 || w_one_inputs != 0 || missing_inputs != 0; }
-  uint64_t pack() const { return clip_planes | uint64_t(w_one_inputs) << 8 | uint64_t(missing_inputs) << 24; }
+  // A point list: PointSize = oPts.x (vs_3_0: the PSIZE output), or D3DRS_POINTSIZE when the
+  // shader writes none, clamped to [POINTSIZE_MIN, POINTSIZE_MAX] (the block's `point`). Without
+  // it PointSize is oPts.x or 1, which only points read.
+  uint8_t point_size = 0;
+  bool active() const { return clip_planes != 0 || w_one_inputs != 0 || missing_inputs != 0 || point_size != 0; }
+  uint64_t pack() const {
+    return clip_planes | uint64_t(w_one_inputs) << 8 | uint64_t(missing_inputs) << 24 | uint64_t(point_size) << 40;
+  }
 };
 
 Translation translate(const Program& program, const PixelEpilogue& epilogue = {},

@@ -709,7 +709,8 @@ TEST_CASE("conventions") {
   CHECK(conv::interface_location(conv::kUsagePosition, 0) == -1);
   CHECK(conv::interface_location(conv::kUsagePosition, 1) == 27);
   CHECK(conv::interface_location(conv::kUsageTangent, 1) == -1);
-  CHECK(sizeof(conv::UniformBlock) == 4752);
+  CHECK(sizeof(conv::UniformBlock) == 4768);
+  CHECK(offsetof(conv::UniformBlock, point) == 4752);
   CHECK(offsetof(conv::UniformBlock, clip_planes) == 4656);
   CHECK(offsetof(conv::UniformBlock, fog_color) == 4624);
   CHECK(offsetof(conv::UniformBlock, fog) == 4640);
