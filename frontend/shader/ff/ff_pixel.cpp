@@ -82,8 +82,9 @@ std::vector<uint32_t> PixelGenerator::build() {
   declare_interface(stages);
   const Id main_fn = b_.begin_function(e_.t_void, {}, "main");
   clip();
-  diffuse_ = in_color_[0] ? b_.load(in_color_[0]) : e_.v4(0, 0, 0, 0);
-  specular_ = in_color_[1] ? b_.load(in_color_[1]) : e_.v4(0, 0, 0, 0);
+  // A colour the vertex shader does not write reads opaque black (as the translator's inputs).
+  diffuse_ = in_color_[0] ? b_.load(in_color_[0]) : e_.v4(0, 0, 0, 1);
+  specular_ = in_color_[1] ? b_.load(in_color_[1]) : e_.v4(0, 0, 0, 1);
   current_ = diffuse_;
   temp_ = e_.v4(0, 0, 0, 0);   // D3DTA_TEMP starts at 0
   for (uint32_t s = 0; s < stages; ++s) {

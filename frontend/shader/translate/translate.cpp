@@ -162,7 +162,8 @@ private:
   // Input interface variables to copy in the prologue: register key -> Input variable.
   struct InputCopy {
     uint64_t key;
-    Id var;
+    Id var;              // 0: nothing writes the input
+    bool color = false;  // a pixel shader COLOR input: (0, 0, 0, 1) when nothing writes it
   };
   std::vector<InputCopy> input_copies_;
 };
@@ -1166,7 +1167,9 @@ void Translator::emit_prologue() {
     } else if (t == RegType::Misc && index == kMiscFace) {
       value = splat4(b_.select(b_.load(c.var), one_, b_.const_float(-1.0f)));
     } else if (!c.var) {
-      value = b_.const_fvec({0.0f, 0.0f, 0.0f, 0.0f}); // an input the declaration lacks
+      // An input nothing writes: a colour reads opaque black, as DXVK and Microsoft's D3D9On12
+      // default it; anything else 0.
+      value = b_.const_fvec({0.0f, 0.0f, 0.0f, c.color ? 1.0f : 0.0f});
     } else {
       value = b_.load(c.var);
       if (vs_ && t == RegType::Input && index < 16 && (vertex_epilogue_.w_one_inputs >> index & 1u))
@@ -1471,7 +1474,7 @@ Translation Translator::run() {
                                : ri.location < 32 && (epilogue_.missing_inputs >> ri.location & 1u);
       if (missing) {
         refl_.inputs.push_back(ri);
-        input_copies_.push_back({key, 0});
+        input_copies_.push_back({key, 0, !vs_ && ri.usage == conv::kUsageColor});
         if (is_ps_texture(t)) texcoord_vars_[index] = 0;
         continue;
       }

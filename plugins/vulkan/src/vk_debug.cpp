@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace novem::vk {
 
@@ -19,8 +20,14 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT
                                           void *abort_on_error) {
   // Only the validation layer's errors count: the loader reports through the same messenger
   // (GENERAL type), e.g. a missing driver, which is a reason to fall back, not a bug of ours.
-  if (!(severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)) return VK_FALSE;
-  if (!(type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT)) return VK_FALSE;
+  // One warning counts too: a shader input that no earlier stage or vertex attribute writes
+  // (InputNotProduced, a performance warning) reads an undefined value, where D3D9 defines one.
+  const bool input_not_produced =
+      data && data->pMessageIdName && std::strstr(data->pMessageIdName, "InputNotProduced") != nullptr;
+  if (!input_not_produced) {
+    if (!(severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)) return VK_FALSE;
+    if (!(type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT)) return VK_FALSE;
+  }
   g_errors.fetch_add(1, std::memory_order_relaxed); // the messenger may call from any thread
   const char *text = data && data->pMessage ? data->pMessage : "(no message)";
   novem::Logger &logger = novem::process_logger();
@@ -40,7 +47,8 @@ VkDebugUtilsMessengerCreateInfoEXT DebugMessenger::create_info(bool abort_on_err
   VkDebugUtilsMessengerCreateInfoEXT ci{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
   ci.messageSeverity =
       VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
-  ci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
+  ci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                   VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
   ci.pfnUserCallback = on_message;
   // Any non-null pointer means "abort"; the callback never dereferences it.
   ci.pUserData = abort_on_error ? reinterpret_cast<void *>(&g_errors) : nullptr;

@@ -1,7 +1,7 @@
 // The validation messenger (NOVEM_VK_VALIDATION=1): a VK_EXT_debug_utils callback that prints each
-// validation error as one line on stderr ("novem-vulkan: validation: ..."), counts it, and aborts
-// the process on the first one unless NOVEM_VK_VALIDATION_NOABORT is set — so a test that trips
-// validation fails by crashing.
+// validation error (and InputNotProduced warning: an input nothing writes) as one line on stderr
+// ("novem-vulkan: validation: ..."), counts it, and aborts the process on the first one unless
+// NOVEM_VK_VALIDATION_NOABORT is set — so a test that trips validation fails by crashing.
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,3 @@
+ps_1_1
+texcoord t2
+mov r0, t2

@@ -1,0 +1,3 @@
+ps_2_0
+dcl t3
+mov oC0, t3.wyzx
