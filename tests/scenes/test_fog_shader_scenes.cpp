@@ -62,6 +62,7 @@ const Case kCases[] = {
     {"vertex fog LINEAR, negative view z is clamped to 1", Vertices::FixedFunction, "", "", D3DFOG_LINEAR, D3DFOG_NONE, 0.2f, 0.8f, 1, 0.5f, 0, 1.0f, 1.0f},
     {"vertex fog EXP, negative view z is clamped to 1", Vertices::FixedFunction, "", "", D3DFOG_EXP, D3DFOG_NONE, 0.2f, 0.8f, 1, 0.5f, 0, 1.0f, 1.0f},
     {"vertex fog LINEAR, view z past FOGEND", Vertices::FixedFunction, "", "", D3DFOG_LINEAR, D3DFOG_NONE, 0.1f, 0.3f, 1, 0.5f, 0, 0, 0.0f},
+    {"ps_3_0 does its own fog: table fog LINEAR adds none", Vertices::Shader, "vs30_fog_c0", "ps30_pass_color", D3DFOG_NONE, D3DFOG_LINEAR, 0.2f, 0.8f, 1, 0.5f, 0.25f, 0, 1.0f},
 };
 static_assert(std::size(kCases) <= kColumns * kRows);
 
