@@ -369,7 +369,8 @@ private:
   // CREATE_SHADER; 0, with one line logged, when the SPIR-V does not fit one record of the ring.
   uint32_t create_shader(nv_shader_stage stage, const std::vector<uint32_t> &words);
   // The bound shaders' translations with what D3D9 applies around them (fog, alpha test, user
-  // clip planes); the enabled clip planes (CLIPPLANEENABLE with CLIPPING).
+  // clip planes, and for a point list the point size and point sprites); the enabled clip planes
+  // (CLIPPLANEENABLE with CLIPPING).
   uint32_t pixel_shader_variant(D3DPRIMITIVETYPE type);
   uint32_t vertex_shader_variant(D3DPRIMITIVETYPE type);
   uint8_t clip_planes() const;
