@@ -374,6 +374,8 @@ private:
   uint32_t pixel_shader_variant(D3DPRIMITIVETYPE type);
   uint32_t vertex_shader_variant(D3DPRIMITIVETYPE type);
   uint8_t clip_planes() const;
+  // The draw's vertices are pre-transformed: POSITIONT with no vertex shader.
+  bool draws_pretransformed() const;
   // Sends the stage's shader constants: the whole block when `full` or when the plugin's block
   // does not hold shader constants, else the changed range only.
   void flush_shader_constants(nv_shader_stage stage, const ShaderConstants &constants, bool full);
@@ -472,6 +474,7 @@ private:
   nv_cmd_set_viewport sent_viewport_{};
   nv_rect sent_scissor_{};
   bool viewport_sent_ = false;
+  bool viewport_pretransformed_ = false; // sent_viewport_ has the range of pre-transformed draws
   std::unordered_map<ff::VertexKey, uint32_t> ff_vertex_shaders_; // generated shaders by key -> handle
   std::unordered_map<ff::PixelKey, uint32_t> ff_pixel_shaders_;
   std::unordered_map<uint64_t, std::weak_ptr<const CompiledShader>> compiled_shaders_; // bytecode hash

@@ -461,7 +461,8 @@ bool Device::flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
   CommandStream &cs = commands();
   if (dirty_ & kDirtyTargets)
     cs.push(NV_OP_SET_RENDER_TARGETS, targets_command());
-  if (dirty_ & kDirtyViewport) {
+  const bool pretransformed = draws_pretransformed();
+  if ((dirty_ & kDirtyViewport) || pretransformed != viewport_pretransformed_) {
     // D3D9 puts pixel centres on integer coordinates, Vulkan and GL half a pixel further: the
     // viewport moves by half a pixel so that both rasterise the same pixels. It moves one
     // sub-pixel step (1/256) less, as DXVK does (by 1/128): an edge through pixel centres then
@@ -469,9 +470,14 @@ bool Device::flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
     // whatever fill convention the host API applies (GL's follows its bottom-left origin).
     constexpr float kPixelCentre = 0.5f - 1.0f / 256.0f;
     const D3DVIEWPORT9 &vp = state_.viewport;
-    // Depths outside [0, 1] are D3D9's to accept and no plugin's to take: clamped.
+    // Depths outside [0, 1] are D3D9's to accept and no plugin's to take: clamped. A
+    // pre-transformed vertex's z is its final depth, whatever MinZ and MaxZ say (equal, reversed
+    // or outside [0, 1]): those draws get the range [0, 1], which the fixed-function shader's z
+    // passes through.
+    const float min_z = pretransformed ? 0.0f : std::clamp(vp.MinZ, 0.0f, 1.0f);
+    const float max_z = pretransformed ? 1.0f : std::clamp(vp.MaxZ, 0.0f, 1.0f);
     nv_cmd_set_viewport v{float(vp.X) + kPixelCentre, float(vp.Y) + kPixelCentre, float(vp.Width), float(vp.Height),
-                          std::clamp(vp.MinZ, 0.0f, 1.0f), std::clamp(vp.MaxZ, 0.0f, 1.0f)};
+                          min_z, max_z};
     // D3D9 never draws outside the viewport nor the target, nor outside the scissor rect while
     // the scissor test is on: the plugins' scissor is all three.
     const RECT a = draw_area();
@@ -480,6 +486,7 @@ bool Device::flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
     if (!viewport_sent_ || std::memcmp(&scissor, &sent_scissor_, sizeof scissor) != 0)
       cs.push(NV_OP_SET_SCISSOR, nv_cmd_set_scissor{scissor});
     sent_viewport_ = v, sent_scissor_ = scissor, viewport_sent_ = true;
+    viewport_pretransformed_ = pretransformed;
   }
   // The topology and the instanced slots are part of the pipeline, so a new primitive type or
   // instancing rebuilds it too.

@@ -299,9 +299,6 @@ void Device::flush_ff_vertex_constants() {
   const D3DVIEWPORT9 &vp = state_.viewport;
   c.viewport[0] = float(vp.X), c.viewport[1] = float(vp.Y);
   c.viewport[2] = 2.0f / float(vp.Width), c.viewport[3] = -2.0f / float(vp.Height);
-  // A pre-transformed vertex's z is its final depth: undo the viewport's depth mapping.
-  c.depth[0] = vp.MinZ;
-  c.depth[1] = vp.MaxZ > vp.MinZ ? 1.0f / (vp.MaxZ - vp.MinZ) : 0.0f;
   c.point[0] = as_float(rs[D3DRS_POINTSIZE]);
   c.point[1] = as_float(rs[D3DRS_POINTSIZE_MIN]);
   c.point[2] = std::min(as_float(rs[D3DRS_POINTSIZE_MAX]), adapter().max_point_size);

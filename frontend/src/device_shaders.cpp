@@ -81,13 +81,15 @@ std::shared_ptr<const CompiledShader> Device::compile_shader(const DWORD *functi
   return shared;
 }
 
+bool Device::draws_pretransformed() const {
+  return !state_.vertex_shader && state_.vertex_declaration && state_.vertex_declaration->find(D3DDECLUSAGE_POSITIONT, 0);
+}
+
 uint8_t Device::clip_planes() const {
   const auto &rs = state_.render_states;
-  // Pre-transformed vertices (POSITIONT, no vertex shader) are past clipping: D3D9 applies no
-  // user clip plane to them, and the fixed-function vertex stage writes no clip distances then.
-  if (!state_.vertex_shader && state_.vertex_declaration &&
-      state_.vertex_declaration->find(D3DDECLUSAGE_POSITIONT, 0))
-    return 0;
+  // Pre-transformed vertices are past clipping: D3D9 applies no user clip plane to them, and the
+  // fixed-function vertex stage writes no clip distances then.
+  if (draws_pretransformed()) return 0;
   return rs[D3DRS_CLIPPING] ? uint8_t(rs[D3DRS_CLIPPLANEENABLE] & 0x3fu) : 0;
 }
 

@@ -35,7 +35,6 @@ struct VertexConstants {
   float fog[4];                             // (FOGSTART, FOGEND, FOGDENSITY, 0)
   float clip_plane[kClipPlanes][4];         // user clip planes, in view space
   float viewport[4];                        // pretransformed: (x0, y0, 2 / width, -2 / height)
-  float depth[4];                           // pretransformed: (MinZ, 1 / (MaxZ - MinZ), 0, 0)
   float point[4];                           // (POINTSIZE, POINTSIZE_MIN, POINTSIZE_MAX, viewport height)
   float point_scale[4];                     // (POINTSCALE_A, _B, _C, 0)
   float tween[4];                           // (TWEENFACTOR, 0, 0, 0)
@@ -58,7 +57,6 @@ inline constexpr uint32_t kAmbient = offsetof(VertexConstants, ambient) / 16;
 inline constexpr uint32_t kFog = offsetof(VertexConstants, fog) / 16;
 inline constexpr uint32_t kClipPlane = offsetof(VertexConstants, clip_plane) / 16;
 inline constexpr uint32_t kViewport = offsetof(VertexConstants, viewport) / 16;
-inline constexpr uint32_t kDepth = offsetof(VertexConstants, depth) / 16;
 inline constexpr uint32_t kPoint = offsetof(VertexConstants, point) / 16;
 inline constexpr uint32_t kPointScale = offsetof(VertexConstants, point_scale) / 16;
 inline constexpr uint32_t kTween = offsetof(VertexConstants, tween) / 16;
