@@ -559,24 +559,74 @@ HRESULT Device::Clear(DWORD rect_count, const D3DRECT *rects, DWORD flags, D3DCO
     render_target_->take_front();
     dirty_ |= kDirtyTargets;
   }
+  const uint32_t nv_flags = ((flags & D3DCLEAR_TARGET) ? NV_CLEAR_COLOR : 0) |
+                            ((flags & D3DCLEAR_ZBUFFER) ? NV_CLEAR_DEPTH : 0) | ((flags & D3DCLEAR_STENCIL) ? NV_CLEAR_STENCIL : 0);
+  // A clear of the whole of target 0 (no rectangles; the viewport, and the scissor rect while it
+  // is on, cover it) clears every target and the depth-stencil surface to its own size, as
+  // Windows does (Wine's test_clear_different_size_surfaces); the plugins' render area is the
+  // area all targets cover, so a target of another size is cleared bound alone.
+  if (rect_count == 0 && clipped.size() == 1 && clipped[0].x == 0 && clipped[0].y == 0 &&
+      UINT(clipped[0].width) == rt.Width && UINT(clipped[0].height) == rt.Height && clear_sizes_differ(flags)) {
+    clear_each_target(nv_flags, color, z, stencil);
+    return D3D_OK;
+  }
   if (dirty_ & kDirtyTargets) {
     commands().push(NV_OP_SET_RENDER_TARGETS, targets_command());
     dirty_ &= ~uint32_t(kDirtyTargets);
   }
-  size_t payload = clipped.size() * sizeof(nv_rect);
+  push_clear(nv_flags, color, z, stencil, clipped);
+  return D3D_OK;
+}
+
+void Device::push_clear(uint32_t nv_flags, D3DCOLOR color, float z, DWORD stencil, const std::vector<nv_rect> &rects) {
   const size_t max_rects = commands().max_payload(sizeof(nv_cmd_clear)) / sizeof(nv_rect);
-  uint32_t nv_flags = ((flags & D3DCLEAR_TARGET) ? NV_CLEAR_COLOR : 0) | ((flags & D3DCLEAR_ZBUFFER) ? NV_CLEAR_DEPTH : 0) |
-                      ((flags & D3DCLEAR_STENCIL) ? NV_CLEAR_STENCIL : 0);
-  for (size_t first = 0; first < clipped.size(); first += max_rects) {
-    size_t n = std::min(max_rects, clipped.size() - first);
-    payload = n * sizeof(nv_rect);
+  for (size_t first = 0; first < rects.size(); first += max_rects) {
+    const size_t n = std::min(max_rects, rects.size() - first);
+    const size_t payload = n * sizeof(nv_rect);
     auto *args = commands().begin<nv_cmd_clear>(NV_OP_CLEAR, payload);
     *args = nv_cmd_clear{nv_flags, {}, z, stencil & 0xff, uint32_t(n)};
     color_to_floats(color, args->color);
-    std::memcpy(command_payload(args), clipped.data() + first, payload);
+    std::memcpy(command_payload(args), rects.data() + first, payload);
     commands().commit();
   }
-  return D3D_OK;
+}
+
+// Whether a surface Clear writes (targets 1..3 with D3DCLEAR_TARGET, the depth-stencil surface
+// with ZBUFFER or STENCIL) differs in size from target 0.
+bool Device::clear_sizes_differ(DWORD flags) const {
+  const D3DSURFACE_DESC &rt = render_target_->desc();
+  auto differs = [&](const Surface *s) { return s && (s->desc().Width != rt.Width || s->desc().Height != rt.Height); };
+  if (flags & D3DCLEAR_TARGET)
+    for (const Surface *s : more_targets_)
+      if (differs(s)) return true;
+  return (flags & (D3DCLEAR_ZBUFFER | D3DCLEAR_STENCIL)) && differs(depth_stencil_);
+}
+
+// Each target, and the depth-stencil surface, bound alone and cleared whole; the draw after it
+// binds the device's targets again.
+void Device::clear_each_target(uint32_t nv_flags, D3DCOLOR color, float z, DWORD stencil) {
+  const nv_cmd_set_render_targets all = targets_command();
+  auto clear_alone = [&](const Surface *s, nv_cmd_set_render_targets alone, uint32_t only) {
+    commands().push(NV_OP_SET_RENDER_TARGETS, alone);
+    push_clear(nv_flags & only, color, z, stencil, {nv_rect{0, 0, int32_t(s->desc().Width), int32_t(s->desc().Height)}});
+  };
+  if (nv_flags & NV_CLEAR_COLOR)
+    for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i) {
+      const Surface *s = i == 0 ? render_target_ : more_targets_[i - 1];
+      if (!s) continue;
+      nv_cmd_set_render_targets alone{};
+      alone.color = i == 0 ? all.color : all.more_colors[i - 1];
+      alone.color_levels[0] = all.color_levels[i];
+      alone.color_layers[0] = all.color_layers[i];
+      alone.srgb_write = all.srgb_write;
+      clear_alone(s, alone, NV_CLEAR_COLOR);
+    }
+  if (depth_stencil_ && (nv_flags & (NV_CLEAR_DEPTH | NV_CLEAR_STENCIL))) {
+    nv_cmd_set_render_targets alone{};
+    alone.depth_stencil = all.depth_stencil;
+    clear_alone(depth_stencil_, alone, NV_CLEAR_DEPTH | NV_CLEAR_STENCIL);
+  }
+  dirty_ |= kDirtyTargets;
 }
 
 // D3D9Ex's surface calls add a usage; what Novem honours of it (render target, depth-stencil) the

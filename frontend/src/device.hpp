@@ -341,6 +341,9 @@ private:
   void bind_render_target(DWORD index, Surface *surface);
   // SET_RENDER_TARGETS for the bound targets.
   nv_cmd_set_render_targets targets_command() const;
+  void push_clear(uint32_t nv_flags, D3DCOLOR color, float z, DWORD stencil, const std::vector<nv_rect> &rects);
+  bool clear_sizes_differ(DWORD flags) const;
+  void clear_each_target(uint32_t nv_flags, D3DCOLOR color, float z, DWORD stencil);
   void bind_depth_stencil(Surface *surface);
   // Sends every dirty group; false when the draw cannot happen (no vertex format).
   // `instance_slots`: the vertex buffer slots read per instance (instanced DrawIndexedPrimitive).

@@ -416,6 +416,13 @@ nv_render_states Device::render_states(uint8_t topology) const {
   d.more_color_write_masks[0] = uint8_t(rs[D3DRS_COLORWRITEENABLE1] & 0xf);
   d.more_color_write_masks[1] = uint8_t(rs[D3DRS_COLORWRITEENABLE2] & 0xf);
   d.more_color_write_masks[2] = uint8_t(rs[D3DRS_COLORWRITEENABLE3] & 0xf);
+  // A target the pixel stage does not write keeps its texels in D3D9, where Vulkan and GL leave
+  // it undefined: the stage's outputs are part of each mask. The fixed-function stage and ps_1_x
+  // write colour 0 only.
+  const uint32_t outputs = state_.pixel_shader ? state_.pixel_shader->compiled().reflection.color_outputs : 1u;
+  if (!(outputs & 1u)) d.color_write_mask = 0;
+  for (uint32_t i = 1; i < NV_MAX_COLOR_TARGETS; ++i)
+    if (!(outputs >> i & 1u)) d.more_color_write_masks[i - 1] = 0;
   // "Each bit ... controls modification of one of the samples in a multisample render target"
   // (D3DRENDERSTATETYPE); the plugins ignore it on single-sampled targets, as D3D9 does.
   d.masked_samples = ~rs[D3DRS_MULTISAMPLEMASK];
