@@ -471,11 +471,12 @@ bool Device::flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
   const bool pretransformed = draws_pretransformed();
   if ((dirty_ & kDirtyViewport) || pretransformed != viewport_pretransformed_) {
     // D3D9 puts pixel centres on integer coordinates, Vulkan and GL half a pixel further: the
-    // viewport moves by half a pixel so that both rasterise the same pixels. It moves one
-    // sub-pixel step (1/256) less, as DXVK does (by 1/128): an edge through pixel centres then
-    // lies just above/left of them, so D3D9's top-left rule decides the tie on every plugin,
-    // whatever fill convention the host API applies (GL's follows its bottom-left origin).
-    constexpr float kPixelCentre = 0.5f - 1.0f / 256.0f;
+    // viewport moves by exactly half a pixel, so that an edge through D3D9's centres runs
+    // through the host's and the host's top-left rule (which the plugins guarantee) decides the
+    // tie as D3D9's does. A shift of less than half a pixel (DXVK's 1/128) would move the
+    // samples off edges of every slope but 1 and give the pixels under shallow right edges to
+    // the triangle below.
+    constexpr float kPixelCentre = 0.5f;
     const D3DVIEWPORT9 &vp = state_.viewport;
     // Depths outside [0, 1] are D3D9's to accept and no plugin's to take: clamped. A
     // pre-transformed vertex's z is its final depth, whatever MinZ and MaxZ say (equal, reversed

@@ -50,16 +50,20 @@ Executor::Executor(nv_channel &channel, Context &context, const Config &config)
 
 bool Executor::init(std::string &error) {
   // D3D's clip space (+Y up, Z in [0, 1]) with NDC y = +1 on the viewport's first row, which is
-  // row 0 of the image in memory and the first row glReadPixels returns: no flips anywhere.
-  gl_.ClipControl(GL_UPPER_LEFT, GL_ZERO_TO_ONE);
+  // row 0 of the image in memory and the first row glReadPixels returns. The vertex shaders
+  // negate y (gl_shader_translate.cpp) under the lower-left origin rather than the context
+  // flipping it with GL_UPPER_LEFT: Mesa applies its edge rule in memory rows, the top-left one
+  // only for the lower-left origin (with GL_UPPER_LEFT it takes bottom edges), and D3D9's
+  // filling convention is top-left in rows from the top.
+  gl_.ClipControl(GL_LOWER_LEFT, GL_ZERO_TO_ONE);
   gl_.FrontFace(kFrontFace);
   gl_.Enable(GL_SCISSOR_TEST); // always on; SET_SCISSOR gives the rectangle
   gl_.Enable(GL_PROGRAM_POINT_SIZE);
   // D3D9's flat shading takes the first vertex's colours (GL's default is the last; Vulkan's is
   // the first).
   gl_.ProvokingVertex(GL_FIRST_VERTEX_CONVENTION);
-  // gl_PointCoord (t) runs down the image as Vulkan's PointCoord does: with the upper-left clip
-  // control, that is GL's lower-left sprite origin.
+  // gl_PointCoord (t) runs down the image as Vulkan's PointCoord does: row 0 of the image is
+  // window y 0, so that is GL's lower-left sprite origin.
   gl_.PointParameteri(GL_POINT_SPRITE_COORD_ORIGIN, GL_LOWER_LEFT);
   gl_.Disable(GL_DITHER);
   // llvmpipe counts glPolygonOffset's units in twice the minimum resolvable difference of UNORM
@@ -531,8 +535,8 @@ bool Executor::bind_targets() {
 }
 
 void Executor::set_viewport(const nv_cmd_set_viewport &a, const nv_cmd_header *) {
-  // Window y grows with the image's rows under GL_UPPER_LEFT, so D3D's top-left viewport goes
-  // in as it is.
+  // Window y grows with the image's rows (row 0 is window y 0, the vertex shaders flip clip
+  // space), so D3D's top-left viewport goes in as it is.
   gl_.ViewportIndexedf(0, a.x, a.y, std::max(a.width, 0.0f), std::max(a.height, 0.0f));
   gl_.DepthRangeIndexed(0, a.min_depth, a.max_depth);
 }

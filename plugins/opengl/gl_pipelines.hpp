@@ -36,12 +36,12 @@ struct Pipeline {
   GLenum stencil_func[2] = {GL_ALWAYS, GL_ALWAYS};
 };
 
-// Winding. Under glClipControl(GL_UPPER_LEFT) GL measures a triangle's winding as it looks in
-// the image with row 0 at the top (the spec reverses the sign of the window-space area for this
-// origin, undoing the y flip), so a winding GL calls clockwise is one that looks clockwise:
-// nothing to swap. Front is set once to D3D9's default front, clockwise; NV_CULL_CW then culls
-// GL_FRONT and NV_CULL_CCW culls GL_BACK. (Checked on llvmpipe by rendering both windings.)
-inline constexpr GLenum kFrontFace = GL_CW;
+// Winding. GL measures a triangle's winding in window coordinates, y up, where image row 0 is
+// window y 0 (the vertex shaders flip clip space under the lower-left origin): a triangle that
+// looks clockwise with row 0 at the top is counter-clockwise to GL. Front is set once to D3D9's
+// default front, clockwise as seen, which GL calls GL_CCW; NV_CULL_CW then culls GL_FRONT and
+// NV_CULL_CCW culls GL_BACK. (Checked on llvmpipe by rendering both windings.)
+inline constexpr GLenum kFrontFace = GL_CCW;
 
 class Pipelines {
 public:

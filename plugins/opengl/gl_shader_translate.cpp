@@ -28,13 +28,15 @@ bool ShaderTranslator::translate(const uint32_t *words, size_t word_count, nv_sh
                                          &compiler) == SPVC_SUCCESS &&
             spvc_compiler_create_compiler_options(compiler, &options) == SPVC_SUCCESS;
   if (ok) {
-    // Plain desktop GLSL 4.50: bindings stay (420pack is core), sets go, and no clip-space fixups,
-    // since the context's glClipControl already gives D3D's clip space.
+    // Plain desktop GLSL 4.50: bindings stay (420pack is core), sets go. Vertex shaders negate
+    // gl_Position.y, which puts NDC y = +1 on window row 0 (image row 0) under the lower-left
+    // clip origin (gl_executor.cpp says why not GL_UPPER_LEFT); depth is already [0, 1]
+    // (glClipControl's GL_ZERO_TO_ONE).
     spvc_compiler_options_set_uint(options, SPVC_COMPILER_OPTION_GLSL_VERSION, 450);
     spvc_compiler_options_set_bool(options, SPVC_COMPILER_OPTION_GLSL_ES, SPVC_FALSE);
     spvc_compiler_options_set_bool(options, SPVC_COMPILER_OPTION_GLSL_VULKAN_SEMANTICS, SPVC_FALSE);
     spvc_compiler_options_set_bool(options, SPVC_COMPILER_OPTION_GLSL_ENABLE_420PACK_EXTENSION, SPVC_TRUE);
-    spvc_compiler_options_set_bool(options, SPVC_COMPILER_OPTION_FLIP_VERTEX_Y, SPVC_FALSE);
+    spvc_compiler_options_set_bool(options, SPVC_COMPILER_OPTION_FLIP_VERTEX_Y, SPVC_TRUE);
     spvc_compiler_options_set_bool(options, SPVC_COMPILER_OPTION_FIXUP_DEPTH_CONVENTION, SPVC_FALSE);
     ok = spvc_compiler_install_compiler_options(compiler, options) == SPVC_SUCCESS &&
          spvc_compiler_create_shader_resources(compiler, &resources) == SPVC_SUCCESS &&
