@@ -21,10 +21,10 @@ void BackBufferChain::create(Device &device, const D3DPRESENT_PARAMETERS &pp, ID
   CommandStream &cs = device.commands();
   const Surface &back = *back_buffers_[0];
   front_image_ = cs.new_handle();
-  cs.push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{front_image_, back.format().storage, pp.BackBufferWidth,
+  cs.push(nv_cmd_create_image{front_image_, back.format().storage, pp.BackBufferWidth,
                                                   pp.BackBufferHeight, back.image_usage(), 1});
   const nv_rect whole{0, 0, int32_t(pp.BackBufferWidth), int32_t(pp.BackBufferHeight)};
-  cs.push(NV_OP_FILL_IMAGE, nv_cmd_fill_image{front_image_, 0, whole, {0.0f, 0.0f, 0.0f, 1.0f}});
+  cs.push(nv_cmd_fill_image{front_image_, 0, whole, {0.0f, 0.0f, 0.0f, 1.0f}});
 }
 
 void BackBufferChain::destroy(Device &device) {
@@ -34,7 +34,7 @@ void BackBufferChain::destroy(Device &device) {
     back->release_private_ref();
   }
   back_buffers_.clear();
-  if (front_image_) device.commands().push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{front_image_});
+  if (front_image_) device.commands().push(nv_cmd_destroy_image{front_image_});
   front_image_ = 0;
 }
 
@@ -63,8 +63,7 @@ uint32_t BackBufferChain::present(Device &device, const D3DPRESENT_PARAMETERS &p
   }
   if (pp.MultiSampleType != D3DMULTISAMPLE_NONE) {
     const nv_rect whole{0, 0, int32_t(pp.BackBufferWidth), int32_t(pp.BackBufferHeight)};
-    device.commands().push(NV_OP_BLIT_IMAGE,
-                           nv_cmd_blit_image{first.image(), 0, whole, front_image_, 0, whole, NV_FILTER_POINT}); // resolves
+    device.commands().push(nv_cmd_blit_image{first.image(), 0, whole, front_image_, 0, whole, NV_FILTER_POINT}); // resolves
     return front_image_;
   }
   // A single-sampled back buffer is shown as it is, and its copy into the front image waits for

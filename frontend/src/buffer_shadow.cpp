@@ -8,10 +8,10 @@ namespace novem {
 
 BufferShadow::BufferShadow(CommandStream &commands, uint32_t usage, UINT size, DWORD d3d_usage)
     : commands_(commands), handle_(commands.new_handle()), d3d_usage_(d3d_usage), bytes_(size, 0) {
-  commands_.push(NV_OP_CREATE_BUFFER, nv_cmd_create_buffer{handle_, usage, size});
+  commands_.push(nv_cmd_create_buffer{handle_, usage, size});
 }
 
-BufferShadow::~BufferShadow() { commands_.push(NV_OP_DESTROY_BUFFER, nv_cmd_destroy_buffer{handle_}); }
+BufferShadow::~BufferShadow() { commands_.push(nv_cmd_destroy_buffer{handle_}); }
 
 HRESULT BufferShadow::lock(UINT offset, UINT size, void **data, DWORD flags) {
   if (!data) return D3DERR_INVALIDCALL;

@@ -60,7 +60,7 @@ void CommandStream::update_buffer(uint32_t buffer, uint64_t offset, const void *
   const size_t chunk = max_payload(sizeof(nv_cmd_update_buffer)) & ~size_t(15);
   do {
     size_t n = std::min(size, chunk);
-    auto *args = begin<nv_cmd_update_buffer>(NV_OP_UPDATE_BUFFER, n);
+    auto *args = begin<nv_cmd_update_buffer>(n);
     *args = nv_cmd_update_buffer{buffer, flags, offset, n};
     std::memcpy(command_payload(args), bytes, n);
     commit();
@@ -89,7 +89,7 @@ void CommandStream::update_image(uint32_t image, uint32_t format, uint32_t level
     const uint32_t rows_per_record = uint32_t(std::max<size_t>(room / row, 1));
     for (uint32_t cy = 0; cy < down; cy += rows_per_record) {
       const uint32_t h = std::min(rows_per_record, down - cy);
-      auto *args = begin<nv_cmd_update_image>(NV_OP_UPDATE_IMAGE, row * h);
+      auto *args = begin<nv_cmd_update_image>(row * h);
       const nv_rect rect{x + int32_t(cx * block), y + int32_t(cy * block),
                          int32_t(std::min(w * block, width - cx * block)), int32_t(std::min(h * block, height - cy * block))};
       *args = nv_cmd_update_image{image, level, rect, 0, layer, flags};
@@ -102,7 +102,7 @@ void CommandStream::update_image(uint32_t image, uint32_t format, uint32_t level
 }
 
 uint64_t CommandStream::fence() {
-  push(NV_OP_FENCE, nv_cmd_fence{++last_fence_});
+  push(nv_cmd_fence{++last_fence_});
   // Whoever pushes a fence waits for it or polls it.
   flush();
   return last_fence_;

@@ -25,13 +25,14 @@ public:
 
   uint32_t new_handle() { return ++last_handle_; }
 
-  template <class Args> void push(nv_opcode op, const Args &args) {
-    *ring_begin<Args>(channel_->ring, op) = args;
+  // A command, named by its argument struct (novem/command_table.hpp).
+  template <CommandArgs Args> void push(const Args &args) {
+    *ring_begin<Args>(channel_->ring) = args;
     commit();
   }
   // A command whose payload the caller writes into the returned struct's tail before commit().
-  template <class Args> Args *begin(nv_opcode op, size_t payload_bytes) {
-    return ring_begin<Args>(channel_->ring, op, payload_bytes);
+  template <CommandArgs Args> Args *begin(size_t payload_bytes) {
+    return ring_begin<Args>(channel_->ring, payload_bytes);
   }
   // Ends the command; the plugin's thread sees commands in batches of kBatchBytes (ring.hpp says
   // why), and at every fence, wait and flush.

@@ -194,7 +194,7 @@ Device::~Device() {
     if (auto_depth_stencil_) auto_depth_stencil_->release_private_ref();
     if (swap_chain_) swap_chain_->release_private_ref();
     for (auto &[window, target] : window_targets_)
-      if (target) stream_->push(NV_OP_DESTROY_SWAPCHAIN, nv_cmd_destroy_swapchain{target});
+      if (target) stream_->push(nv_cmd_destroy_swapchain{target});
     stream_.reset(); // executes what is queued, then stops the plugin's device
   }
   parent_->Release();
@@ -571,7 +571,7 @@ HRESULT Device::Clear(DWORD rect_count, const D3DRECT *rects, DWORD flags, D3DCO
     return D3D_OK;
   }
   if (dirty_ & kDirtyTargets) {
-    commands().push(NV_OP_SET_RENDER_TARGETS, targets_command());
+    commands().push(targets_command());
     dirty_ &= ~uint32_t(kDirtyTargets);
   }
   push_clear(nv_flags, color, z, stencil, clipped);
@@ -583,7 +583,7 @@ void Device::push_clear(uint32_t nv_flags, D3DCOLOR color, float z, DWORD stenci
   for (size_t first = 0; first < rects.size(); first += max_rects) {
     const size_t n = std::min(max_rects, rects.size() - first);
     const size_t payload = n * sizeof(nv_rect);
-    auto *args = commands().begin<nv_cmd_clear>(NV_OP_CLEAR, payload);
+    auto *args = commands().begin<nv_cmd_clear>(payload);
     *args = nv_cmd_clear{nv_flags, {}, z, stencil & 0xff, uint32_t(n)};
     color_to_floats(color, args->color);
     std::memcpy(command_payload(args), rects.data() + first, payload);
@@ -607,7 +607,7 @@ bool Device::clear_sizes_differ(DWORD flags) const {
 void Device::clear_each_target(uint32_t nv_flags, D3DCOLOR color, float z, DWORD stencil) {
   const nv_cmd_set_render_targets all = targets_command();
   auto clear_alone = [&](const Surface *s, nv_cmd_set_render_targets alone, uint32_t only) {
-    commands().push(NV_OP_SET_RENDER_TARGETS, alone);
+    commands().push(alone);
     push_clear(nv_flags & only, color, z, stencil, {nv_rect{0, 0, int32_t(s->desc().Width), int32_t(s->desc().Height)}});
   };
   if (nv_flags & NV_CLEAR_COLOR)

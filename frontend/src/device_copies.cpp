@@ -86,13 +86,12 @@ void Device::blit_through_scratch(ImageLevel from, nv_rect src_rect, ImageLevel 
   CommandStream &cs = commands();
   const uint32_t scratch = cs.new_handle();
   const nv_rect whole{0, 0, src_rect.width, src_rect.height};
-  cs.push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{scratch, storage, uint32_t(src_rect.width), uint32_t(src_rect.height),
+  cs.push(nv_cmd_create_image{scratch, storage, uint32_t(src_rect.width), uint32_t(src_rect.height),
                                                   NV_IMAGE_RENDER_TARGET, 1, NV_IMAGE_TYPE_2D, 1, 1});
-  cs.push(NV_OP_BLIT_IMAGE,
-          nv_cmd_blit_image{from.image, from.level, src_rect, scratch, 0, whole, NV_FILTER_POINT, from.layer, 0});
-  cs.push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{scratch, 0, whole, to.image, to.level, dst_rect, filter, 0, to.layer});
+  cs.push(nv_cmd_blit_image{from.image, from.level, src_rect, scratch, 0, whole, NV_FILTER_POINT, from.layer, 0});
+  cs.push(nv_cmd_blit_image{scratch, 0, whole, to.image, to.level, dst_rect, filter, 0, to.layer});
   // Ordered after the blits; the plugin keeps the image until they have run.
-  cs.push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{scratch});
+  cs.push(nv_cmd_destroy_image{scratch});
 }
 
 // D3D9's rules (the StretchRect remarks' tables for Direct3D 9 drivers, which have
@@ -142,8 +141,7 @@ HRESULT Device::StretchRect(IDirect3DSurface9 *src_iface, const RECT *src_rect, 
   if (from.image == to.image || (s.MultiSampleType != D3DMULTISAMPLE_NONE && stretch))
     blit_through_scratch(from, sr, to, dr, src->format().storage, nv_filter);
   else
-    commands().push(NV_OP_BLIT_IMAGE,
-                    nv_cmd_blit_image{from.image, from.level, sr, to.image, to.level, dr, nv_filter, from.layer, to.layer});
+    commands().push(nv_cmd_blit_image{from.image, from.level, sr, to.image, to.level, dr, nv_filter, from.layer, to.layer});
   regenerate_mips(*dst);
   return D3D_OK;
 }
@@ -168,7 +166,7 @@ HRESULT Device::stretch_depth_stencil(const Surface &src, const RECT *src_rect, 
     return r.x == whole.x && r.y == whole.y && r.width == whole.width && r.height == whole.height;
   };
   if (!is_whole(sr) || !is_whole(dr)) return D3DERR_INVALIDCALL;
-  commands().push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{src.image(), 0, whole, dst.image(), 0, whole, NV_FILTER_POINT});
+  commands().push(nv_cmd_blit_image{src.image(), 0, whole, dst.image(), 0, whole, NV_FILTER_POINT});
   return D3D_OK;
 }
 
@@ -188,7 +186,7 @@ HRESULT Device::ColorFill(IDirect3DSurface9 *iface, const RECT *rect, D3DCOLOR c
   if (!target.image) return D3DERR_INVALIDCALL;
   nv_cmd_fill_image fill{target.image, target.level, r, {}, target.layer};
   color_to_floats(colour, fill.color);
-  commands().push(NV_OP_FILL_IMAGE, fill);
+  commands().push(fill);
   regenerate_mips(*surface);
   return D3D_OK;
 }
@@ -197,7 +195,7 @@ HRESULT Device::read_image(uint32_t image, UINT width, UINT height, size_t texel
   // Nothing else is pending on the readback area, so it may be resized here.
   CommandStream &cs = commands();
   cs.channel().reserve_readback(size_t(width) * texel_bytes * height);
-  cs.push(NV_OP_READ_IMAGE, nv_cmd_read_image{image, nv_rect{0, 0, int32_t(width), int32_t(height)}, level, layer});
+  cs.push(nv_cmd_read_image{image, nv_rect{0, 0, int32_t(width), int32_t(height)}, level, layer});
   cs.finish();
   return cs.channel().device_lost.load() ? D3DERR_DEVICELOST : D3D_OK;
 }

@@ -357,7 +357,7 @@ bool Device::flush_pipeline(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
   if (instance_slots) std::memcpy(d.instance_divisors, instance_divisors_.data(), sizeof d.instance_divisors);
   novem::apply_render_states(d, render_states(d.topology));
   if (!pipeline_sent_ || std::memcmp(&d, &sent_pipeline_, sizeof d) != 0) {
-    commands().push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{d});
+    commands().push(nv_cmd_set_pipeline{d});
     sent_pipeline_ = d;
     pipeline_sent_ = true;
   }
@@ -374,7 +374,7 @@ void Device::flush_pipeline_states() {
   const nv_render_states now = render_states(sent_pipeline_.topology);
   const nv_render_states sent = novem::render_states_of(sent_pipeline_);
   if (std::memcmp(&now, &sent, sizeof now) == 0) return;
-  commands().push(NV_OP_SET_RENDER_STATES, nv_cmd_set_render_states{now});
+  commands().push(nv_cmd_set_render_states{now});
   novem::apply_render_states(sent_pipeline_, now);
 }
 
@@ -458,7 +458,7 @@ void Device::flush_dynamic_state() {
   d.depth_bias_constant = float_of(rs[D3DRS_DEPTHBIAS]) * units;
   d.depth_bias_slope = float_of(rs[D3DRS_SLOPESCALEDEPTHBIAS]);
   if (dynamic_sent_ && std::memcmp(&d, &sent_dynamic_, sizeof d) == 0) return;
-  commands().push(NV_OP_SET_DYNAMIC_STATE, d);
+  commands().push(d);
   sent_dynamic_ = d;
   dynamic_sent_ = true;
 }
@@ -467,7 +467,7 @@ bool Device::flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
   if (!state_.vertex_declaration) return false; // Windows refuses a draw with neither FVF nor declaration
   CommandStream &cs = commands();
   if (dirty_ & kDirtyTargets)
-    cs.push(NV_OP_SET_RENDER_TARGETS, targets_command());
+    cs.push(targets_command());
   const bool pretransformed = draws_pretransformed();
   if ((dirty_ & kDirtyViewport) || pretransformed != viewport_pretransformed_) {
     // D3D9 puts pixel centres on integer coordinates, Vulkan and GL half a pixel further: the
@@ -490,9 +490,9 @@ bool Device::flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
     // the scissor test is on: the plugins' scissor is all three.
     const RECT a = draw_area();
     nv_rect scissor{a.left, a.top, a.right - a.left, a.bottom - a.top};
-    if (!viewport_sent_ || std::memcmp(&v, &sent_viewport_, sizeof v) != 0) cs.push(NV_OP_SET_VIEWPORT, v);
+    if (!viewport_sent_ || std::memcmp(&v, &sent_viewport_, sizeof v) != 0) cs.push(v);
     if (!viewport_sent_ || std::memcmp(&scissor, &sent_scissor_, sizeof scissor) != 0)
-      cs.push(NV_OP_SET_SCISSOR, nv_cmd_set_scissor{scissor});
+      cs.push(nv_cmd_set_scissor{scissor});
     sent_viewport_ = v, sent_scissor_ = scissor, viewport_sent_ = true;
     viewport_pretransformed_ = pretransformed;
   }
@@ -526,14 +526,14 @@ bool Device::flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
 void Device::bind_vertex_buffer(uint32_t slot, uint32_t buffer, uint32_t offset, uint32_t stride) {
   nv_cmd_set_vertex_buffer b{slot, buffer, offset, stride};
   if (std::memcmp(&b, &bound_streams_[slot], sizeof b) == 0) return;
-  commands().push(NV_OP_SET_VERTEX_BUFFER, b);
+  commands().push(b);
   bound_streams_[slot] = b;
 }
 
 void Device::bind_index_buffer(uint32_t buffer, uint32_t offset, uint32_t index_size) {
   nv_cmd_set_index_buffer b{buffer, offset, index_size};
   if (std::memcmp(&b, &bound_indices_, sizeof b) == 0) return;
-  commands().push(NV_OP_SET_INDEX_BUFFER, b);
+  commands().push(b);
   bound_indices_ = b;
 }
 
@@ -555,10 +555,10 @@ uint32_t Device::up_upload(UpBuffer &up, uint32_t usage, const void *data, uint3
   CommandStream &cs = commands();
   uint32_t flags = NV_UPDATE_NO_OVERWRITE;
   if (bytes > up.size) {
-    if (up.buffer) cs.push(NV_OP_DESTROY_BUFFER, nv_cmd_destroy_buffer{up.buffer});
+    if (up.buffer) cs.push(nv_cmd_destroy_buffer{up.buffer});
     up.size = std::max<uint32_t>(bytes * 2, 1u << 20);
     up.buffer = cs.new_handle();
-    cs.push(NV_OP_CREATE_BUFFER, nv_cmd_create_buffer{up.buffer, usage, up.size});
+    cs.push(nv_cmd_create_buffer{up.buffer, usage, up.size});
     up.cursor = 0;
   }
   uint64_t offset = (uint64_t(up.cursor) + unit - 1) / unit * unit;
@@ -581,7 +581,7 @@ HRESULT Device::draw(D3DPRIMITIVETYPE type, UINT start_vertex, UINT primitive_co
   uint32_t count = vertex_count(type, primitive_count);
   if (count == 0) return D3DERR_INVALIDCALL;
   if (!flush_state(type)) return D3DERR_INVALIDCALL;
-  commands().push(NV_OP_DRAW, nv_cmd_draw{start_vertex, count, 1});
+  commands().push(nv_cmd_draw{start_vertex, count, 1});
   return D3D_OK;
 }
 
@@ -590,7 +590,7 @@ HRESULT Device::DrawPrimitive(D3DPRIMITIVETYPE type, UINT start_vertex, UINT pri
   uint32_t count = vertex_count(type, primitive_count);
   if (count == 0) return D3DERR_INVALIDCALL;
   if (!flush_state(type) || !flush_streams(false)) return D3DERR_INVALIDCALL;
-  commands().push(NV_OP_DRAW, nv_cmd_draw{start_vertex, count, 1});
+  commands().push(nv_cmd_draw{start_vertex, count, 1});
   return D3D_OK;
 }
 
@@ -605,7 +605,7 @@ HRESULT Device::DrawPrimitiveUP(D3DPRIMITIVETYPE type, UINT primitive_count, con
   if (!flush_state(type) || !flush_streams(true)) return D3DERR_INVALIDCALL;
   const uint32_t first = up_upload(up_vertices_, NV_BUFFER_VERTEX, data, uint32_t(bytes), stride);
   bind_vertex_buffer(0, up_vertices_.buffer, 0, stride);
-  commands().push(NV_OP_DRAW, nv_cmd_draw{first, count, 1});
+  commands().push(nv_cmd_draw{first, count, 1});
   return D3D_OK;
 }
 
@@ -625,7 +625,7 @@ HRESULT Device::DrawIndexedPrimitive(D3DPRIMITIVETYPE type, INT base_vertex, UIN
   if (!flush_state(type, instance_slots) || !flush_streams(false)) return D3DERR_INVALIDCALL;
   state_.indices->send_for_draw();
   bind_index_buffer(state_.indices->buffer(), 0, index_size);
-  commands().push(NV_OP_DRAW_INDEXED, nv_cmd_draw_indexed{start_index, count, base_vertex, instances});
+  commands().push(nv_cmd_draw_indexed{start_index, count, base_vertex, instances});
   return D3D_OK;
 }
 
@@ -651,7 +651,7 @@ HRESULT Device::DrawIndexedPrimitiveUP(D3DPRIMITIVETYPE type, UINT min_vertex_in
   const uint32_t first_index = up_upload(up_indices_, NV_BUFFER_INDEX, index_data, uint32_t(index_bytes), index_size);
   bind_vertex_buffer(0, up_vertices_.buffer, 0, stride);
   bind_index_buffer(up_indices_.buffer, 0, index_size);
-  commands().push(NV_OP_DRAW_INDEXED, nv_cmd_draw_indexed{first_index, count, int32_t(first_vertex), 1});
+  commands().push(nv_cmd_draw_indexed{first_index, count, int32_t(first_vertex), 1});
   return D3D_OK;
 }
 

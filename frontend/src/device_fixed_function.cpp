@@ -227,7 +227,7 @@ uint32_t Device::create_shader(nv_shader_stage stage, const std::vector<uint32_t
     return 0;
   }
   const uint32_t handle = commands().new_handle();
-  auto *args = commands().begin<nv_cmd_create_shader>(NV_OP_CREATE_SHADER, words.size() * 4);
+  auto *args = commands().begin<nv_cmd_create_shader>(words.size() * 4);
   *args = nv_cmd_create_shader{handle, stage, uint32_t(words.size())};
   std::memcpy(command_payload(args), words.data(), words.size() * 4);
   commands().commit();
@@ -308,7 +308,7 @@ void Device::flush_ff_vertex_constants() {
   c.point_scale[2] = as_float(rs[D3DRS_POINTSCALE_C]);
   c.tween[0] = as_float(rs[D3DRS_TWEENFACTOR]);
 
-  auto *args = commands().begin<nv_cmd_set_constants>(NV_OP_SET_CONSTANTS, sizeof c);
+  auto *args = commands().begin<nv_cmd_set_constants>(sizeof c);
   *args = nv_cmd_set_constants{NV_STAGE_VERTEX, uint32_t(sizeof c)};
   std::memcpy(command_payload(args), &c, sizeof c);
   commands().commit();
@@ -333,7 +333,7 @@ void Device::flush_ff_pixel_constants() {
   color_to_floats(rs[D3DRS_FOGCOLOR], c.fog_color);
   c.fog[0] = as_float(rs[D3DRS_FOGSTART]), c.fog[1] = as_float(rs[D3DRS_FOGEND]), c.fog[2] = as_float(rs[D3DRS_FOGDENSITY]);
   c.fog[3] = float(rs[D3DRS_ALPHAREF] & 0xffu);   // compared with the alpha as 0..255
-  auto *args = commands().begin<nv_cmd_set_constants>(NV_OP_SET_CONSTANTS, sizeof c);
+  auto *args = commands().begin<nv_cmd_set_constants>(sizeof c);
   *args = nv_cmd_set_constants{NV_STAGE_PIXEL, uint32_t(sizeof c)};
   std::memcpy(command_payload(args), &c, sizeof c);
   commands().commit();

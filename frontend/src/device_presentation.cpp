@@ -103,7 +103,7 @@ HRESULT Device::present_chain(const PresentChain &chain, const RECT *src_rect, c
       present.dst_rect = dst;
     }
   }
-  cs.push(NV_OP_PRESENT, present);
+  cs.push(present);
   ++*chain.present_count;
   frame_fences_.push_back(cs.fence());
   // At most max_frame_latency_ frames in flight: the one reason Present waits.
@@ -127,7 +127,7 @@ uint32_t Device::window_target(HWND window) {
   // the program's choice.
   const std::optional<unsigned> forced = library_settings().present_interval;
   const bool vsync = forced ? *forced != 0 : present_parameters_.PresentationInterval != D3DPRESENT_INTERVAL_IMMEDIATE;
-  commands().push(NV_OP_CREATE_SWAPCHAIN, nv_cmd_create_swapchain{target, vsync ? 1u : 0u, native});
+  commands().push(nv_cmd_create_swapchain{target, vsync ? 1u : 0u, native});
   window_targets_.emplace(window, target);
   return target;
 }
@@ -135,7 +135,7 @@ uint32_t Device::window_target(HWND window) {
 void Device::forget_window(HWND window) {
   auto it = window_targets_.find(window);
   if (it == window_targets_.end() || window == device_window_) return;
-  if (it->second) commands().push(NV_OP_DESTROY_SWAPCHAIN, nv_cmd_destroy_swapchain{it->second});
+  if (it->second) commands().push(nv_cmd_destroy_swapchain{it->second});
   window_targets_.erase(it);
 }
 

@@ -72,9 +72,9 @@ std::shared_ptr<const CompiledShader> Device::compile_shader(const DWORD *functi
   else for (const auto &out : compiled->reflection.outputs) mark(out.location);
   // The plugin's shader lives as long as some shader object uses this translation.
   std::shared_ptr<const CompiledShader> shared(compiled, [this](const CompiledShader *c) {
-    commands().push(NV_OP_DESTROY_SHADER, nv_cmd_destroy_shader{c->handle});
+    commands().push(nv_cmd_destroy_shader{c->handle});
     for (const auto &[key, variant] : c->variants) // a variant that could not be made is the shader itself
-      if (variant != c->handle) commands().push(NV_OP_DESTROY_SHADER, nv_cmd_destroy_shader{variant});
+      if (variant != c->handle) commands().push(nv_cmd_destroy_shader{variant});
     delete c;
   });
   compiled_shaders_[hash] = shared;
@@ -303,7 +303,7 @@ void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants
     // only the full path writes.
     if (sent.begin < sent.end) {
       const uint32_t begin = sent.begin, end = std::min<uint32_t>(sent.end, offsetof(Block, bumpenv_mat));
-      auto *args = commands().begin<nv_cmd_update_constants>(NV_OP_UPDATE_CONSTANTS, end - begin);
+      auto *args = commands().begin<nv_cmd_update_constants>(end - begin);
       *args = nv_cmd_update_constants{uint32_t(stage), begin, end - begin};
       auto *out = static_cast<uint8_t *>(command_payload(args));
       auto copy = [&](uint32_t offset, const void *src, size_t bytes) { // the part of [begin, end) in this field
@@ -319,7 +319,7 @@ void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants
     return;
   }
 
-  auto *args = commands().begin<nv_cmd_set_constants>(NV_OP_SET_CONSTANTS, sizeof(Block));
+  auto *args = commands().begin<nv_cmd_set_constants>(sizeof(Block));
   *args = nv_cmd_set_constants{uint32_t(stage), uint32_t(sizeof(Block))};
   auto *block = static_cast<Block *>(command_payload(args));
   std::memcpy(block->c, constants.f, sizeof block->c);

@@ -338,7 +338,7 @@ void Device::flush_textures() {
     if (!(used & (1u << slot))) continue;
     nv_cmd_set_texture c = texture_command(slot);
     if ((textures_sent_ & (1u << slot)) && std::memcmp(&c, &sent_textures_[slot], sizeof c) == 0) continue;
-    commands().push(NV_OP_SET_TEXTURE, c);
+    commands().push(c);
     sent_textures_[slot] = c;
     textures_sent_ |= 1u << slot;
   }

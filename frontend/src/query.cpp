@@ -29,7 +29,7 @@ Query::Query(Device *device, D3DQUERYTYPE type, uint32_t slot) : DeviceObject(de
 Query::~Query() {
   // A query released while counting stops counting, so its slot is free for another query.
   if (state_ == State::kBuilding && type_ == D3DQUERYTYPE_OCCLUSION)
-    device_->commands().push(NV_OP_END_QUERY, nv_cmd_end_query{slot_, NV_QUERY_OCCLUSION});
+    device_->commands().push(nv_cmd_end_query{slot_, NV_QUERY_OCCLUSION});
   if (needs_slot(type_)) device_->release_query_slot(slot_);
 }
 
@@ -46,16 +46,16 @@ DWORD Query::GetDataSize() {
 
 void Query::begin() {
   if (type_ == D3DQUERYTYPE_OCCLUSION)
-    device_->commands().push(NV_OP_BEGIN_QUERY, nv_cmd_begin_query{slot_, NV_QUERY_OCCLUSION});
+    device_->commands().push(nv_cmd_begin_query{slot_, NV_QUERY_OCCLUSION});
   state_ = State::kBuilding;
 }
 
 void Query::end() {
   CommandStream &cs = device_->commands();
   if (type_ == D3DQUERYTYPE_OCCLUSION)
-    cs.push(NV_OP_END_QUERY, nv_cmd_end_query{slot_, NV_QUERY_OCCLUSION});
+    cs.push(nv_cmd_end_query{slot_, NV_QUERY_OCCLUSION});
   else if (type_ == D3DQUERYTYPE_TIMESTAMP)
-    cs.push(NV_OP_END_QUERY, nv_cmd_end_query{slot_, NV_QUERY_TIMESTAMP});
+    cs.push(nv_cmd_end_query{slot_, NV_QUERY_TIMESTAMP});
   // The answer comes with the next fence; it is pushed by GetData(FLUSH), Present or a readback,
   // never here, so that many queries cost no submission each.
   fence_ = cs.next_fence();

@@ -27,8 +27,7 @@ Surface *Surface::create_image(Device *device, ULONG public_refs, UINT width, UI
   surface->uploadable_ = !depth && multisample == D3DMULTISAMPLE_NONE &&
                          (device->adapter().format_support[surface->format_.storage] & NV_SUPPORT_SAMPLED);
   surface->lockable_ = lockable && surface->uploadable_;
-  device->commands().push(NV_OP_CREATE_IMAGE,
-                          nv_cmd_create_image{surface->image_, surface->format_.storage, width, height, surface->image_usage(), 1,
+  device->commands().push(nv_cmd_create_image{surface->image_, surface->format_.storage, width, height, surface->image_usage(), 1,
                                               NV_IMAGE_TYPE_2D, 1,
                                               multisample == D3DMULTISAMPLE_NONE ? 1u : uint32_t(multisample)});
   return surface;
@@ -85,7 +84,7 @@ uint32_t Surface::image_usage() const {
 void Surface::copy_to_front() const {
   if (!deferred_front_) return;
   const nv_rect whole{0, 0, int32_t(desc_.Width), int32_t(desc_.Height)};
-  device_->commands().push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{image_, 0, whole, *deferred_front_, 0, whole, NV_FILTER_POINT});
+  device_->commands().push(nv_cmd_blit_image{image_, 0, whole, *deferred_front_, 0, whole, NV_FILTER_POINT});
   deferred_front_ = nullptr;
 }
 
@@ -115,7 +114,7 @@ ULONG Surface::Release() {
 }
 
 Surface::~Surface() {
-  if (image_) device_->commands().push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{image_});
+  if (image_) device_->commands().push(nv_cmd_destroy_image{image_});
 }
 
 HRESULT Surface::GetContainer(REFIID iid, void **container) {

@@ -52,7 +52,7 @@ TexelStore::TexelStore(Device *device, D3DFORMAT format, nv_image_type type, UIN
     uint32_t nv_usage = NV_IMAGE_SAMPLED | (format_.has_alpha ? 0u : uint32_t(NV_IMAGE_ALPHA_ONE));
     if (usage & D3DUSAGE_RENDERTARGET) nv_usage |= NV_IMAGE_RENDER_TARGET;
     if (usage & D3DUSAGE_DEPTHSTENCIL) nv_usage = NV_IMAGE_SAMPLED | NV_IMAGE_DEPTH_STENCIL; // a depth texture
-    device->commands().push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{image_, uint32_t(format_.storage), width_, height_,
+    device->commands().push(nv_cmd_create_image{image_, uint32_t(format_.storage), width_, height_,
                                                                     nv_usage, levels_, uint32_t(type_), depth_});
   }
 }
@@ -83,7 +83,7 @@ size_t TexelStore::memory_size(D3DFORMAT format, nv_image_type type, UINT width,
 }
 
 TexelStore::~TexelStore() {
-  if (image_) device_->commands().push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{image_});
+  if (image_) device_->commands().push(nv_cmd_destroy_image{image_});
 }
 
 bool TexelStore::inside(const LockRegion &r, UINT i) const {
@@ -264,7 +264,7 @@ void TexelStore::send_dirty(UINT layer, UINT i) {
 
 void TexelStore::generate_mips() {
   if (image_ && autogen_ && levels_ > 1)
-    device_->commands().push(NV_OP_GENERATE_MIPS, nv_cmd_generate_mips{image_, autogen_filter_});
+    device_->commands().push(nv_cmd_generate_mips{image_, autogen_filter_});
 }
 
 } // namespace novem

@@ -24,13 +24,6 @@ struct NullExecutor {
     if (a.slot < NV_MAX_QUERIES) channel.query_results[a.slot].store(0, std::memory_order_relaxed);
   }
 
-  static constexpr novem::DispatchTable<NullExecutor> table() {
-    novem::DispatchTable<NullExecutor> t{};
-    t[NV_OP_FENCE] = novem::handler<NullExecutor, nv_cmd_fence, &NullExecutor::fence>;
-    t[NV_OP_READ_IMAGE] = novem::handler<NullExecutor, nv_cmd_read_image, &NullExecutor::read_image>;
-    t[NV_OP_END_QUERY] = novem::handler<NullExecutor, nv_cmd_end_query, &NullExecutor::end_query>;
-    return t;
-  }
   static constexpr unsigned kCommandsPerPoll = 1; // nothing is ever pending
   bool poll() { return false; }
   void wait_gpu() {}

@@ -10,7 +10,7 @@
 #include "gl_shader_translate.hpp"
 #include "novem/driver_heap.hpp"
 #include "novem/image_layout.hpp"
-#include "novem/opcode_name.hpp"
+#include "novem/command_table.hpp"
 #include "novem/options.hpp"
 #include "novem/render_states.hpp"
 

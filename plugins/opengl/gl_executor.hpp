@@ -57,7 +57,6 @@ public:
   // Frees every GL object the device created; the context must still be current.
   void shutdown();
 
-  static constexpr novem::DispatchTable<Executor> table();
   bool poll();     // completes finished fences, in order; true while some are pending
   // glClientWaitSync with no timeout after every command cost `game` about 5 % of its draws/s
   // (4 alternating runs each); every 32 commands still notices a fence within microseconds.
@@ -65,50 +64,21 @@ public:
   void wait_gpu(); // waits up to 1 ms for the oldest fence
   void idle();     // the ring ran dry: flush what was issued
 
-  void create_buffer(const nv_cmd_create_buffer &a, const nv_cmd_header *h);
-  void destroy_buffer(const nv_cmd_destroy_buffer &a, const nv_cmd_header *h);
-  void update_buffer(const nv_cmd_update_buffer &a, const nv_cmd_header *h);
-  void create_image(const nv_cmd_create_image &a, const nv_cmd_header *h);
-  void destroy_image(const nv_cmd_destroy_image &a, const nv_cmd_header *h);
-  void create_shader(const nv_cmd_create_shader &a, const nv_cmd_header *h);
-  void destroy_shader(const nv_cmd_destroy_shader &a, const nv_cmd_header *h);
-  void set_render_targets(const nv_cmd_set_render_targets &a, const nv_cmd_header *h);
-  void set_viewport(const nv_cmd_set_viewport &a, const nv_cmd_header *h);
-  void set_scissor(const nv_cmd_set_scissor &a, const nv_cmd_header *h);
-  void set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *h);
-  void set_vertex_buffer(const nv_cmd_set_vertex_buffer &a, const nv_cmd_header *h);
-  void set_constants(const nv_cmd_set_constants &a, const nv_cmd_header *h);
-  void clear(const nv_cmd_clear &a, const nv_cmd_header *h);
-  void draw(const nv_cmd_draw &a, const nv_cmd_header *h);
-  void read_image(const nv_cmd_read_image &a, const nv_cmd_header *h);
-  void present(const nv_cmd_present &a, const nv_cmd_header *h); // gl_present.cpp
-  void fence(const nv_cmd_fence &a, const nv_cmd_header *h);
-  void set_index_buffer(const nv_cmd_set_index_buffer &a, const nv_cmd_header *h);
-  void draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *h);
-  void update_image(const nv_cmd_update_image &a, const nv_cmd_header *h);
-  void set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *h);
-  void set_dynamic_state(const nv_cmd_set_dynamic_state &a, const nv_cmd_header *h);
-  void set_render_states(const nv_cmd_set_render_states &a, const nv_cmd_header *h);
-  void begin_query(const nv_cmd_begin_query &a, const nv_cmd_header *h); // gl_query.cpp
-  void end_query(const nv_cmd_end_query &a, const nv_cmd_header *h);     // gl_query.cpp
-  void blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *h);   // gl_copy.cpp
+  NOVEM_COMMAND_HANDLERS // one per command (commands.h), each in the file of its concern
   void copy_depth_stencil(const Image &src, const Image &dst, const nv_cmd_blit_image &a); // gl_copy.cpp (ABI 5)
-  void fill_image(const nv_cmd_fill_image &a, const nv_cmd_header *h);   // gl_copy.cpp
-  void generate_mips(const nv_cmd_generate_mips &a, const nv_cmd_header *h);
-  void update_constants(const nv_cmd_update_constants &a, const nv_cmd_header *h);
-  void create_swapchain(const nv_cmd_create_swapchain &a, const nv_cmd_header *h);   // gl_present.cpp
-  void destroy_swapchain(const nv_cmd_destroy_swapchain &a, const nv_cmd_header *h); // gl_present.cpp
 
-private:
-  // A table entry: the handler, then (unless KHR_debug reports them) any GL error it raised.
-  template <class Args, void (Executor::*Fn)(const Args &, const nv_cmd_header *)>
-  static void run(Executor &ex, const nv_cmd_header *h) {
-    if (novem::ends_draw_run(h)) ex.flush_draws();
+  // The dispatch table's entry for every command (novem/worker.hpp): the held draws issued first
+  // where the command ends their run, nothing done for a command that names what could not be
+  // made, the handler, then (unless KHR_debug reports them) any GL error it raised.
+  template <nv_opcode Op> static void execute(Executor &ex, const nv_cmd_header *h) {
+    if (novem::ends_draw_run<Op>(h)) ex.flush_draws();
     if (ex.failed_.skips(h)) return; // it acts on what could not be made: nothing to do
-    (ex.*Fn)(novem::command_args<Args>(h), h);
+    novem::Command<Op>::call(ex, h);
     // While a run is held, its GL calls are checked when it is issued (flush_draws).
     if (ex.check_errors_ && ex.pending_.count.empty()) ex.check_errors(h->opcode);
   }
+
+private:
   void check_errors(uint16_t opcode);
   // A CREATE_IMAGE or CREATE_BUFFER that made nothing: one line, and the channel's answer (ABI 9).
   void creation_failed(uint16_t opcode, uint32_t handle, const char *why);
@@ -265,41 +235,6 @@ private:
   PendingDraws pending_;
 };
 
-constexpr novem::DispatchTable<Executor> Executor::table() {
-  novem::DispatchTable<Executor> t{};
-  t[NV_OP_CREATE_BUFFER] = run<nv_cmd_create_buffer, &Executor::create_buffer>;
-  t[NV_OP_DESTROY_BUFFER] = run<nv_cmd_destroy_buffer, &Executor::destroy_buffer>;
-  t[NV_OP_UPDATE_BUFFER] = run<nv_cmd_update_buffer, &Executor::update_buffer>;
-  t[NV_OP_CREATE_IMAGE] = run<nv_cmd_create_image, &Executor::create_image>;
-  t[NV_OP_DESTROY_IMAGE] = run<nv_cmd_destroy_image, &Executor::destroy_image>;
-  t[NV_OP_CREATE_SHADER] = run<nv_cmd_create_shader, &Executor::create_shader>;
-  t[NV_OP_DESTROY_SHADER] = run<nv_cmd_destroy_shader, &Executor::destroy_shader>;
-  t[NV_OP_SET_RENDER_TARGETS] = run<nv_cmd_set_render_targets, &Executor::set_render_targets>;
-  t[NV_OP_SET_VIEWPORT] = run<nv_cmd_set_viewport, &Executor::set_viewport>;
-  t[NV_OP_SET_SCISSOR] = run<nv_cmd_set_scissor, &Executor::set_scissor>;
-  t[NV_OP_SET_PIPELINE] = run<nv_cmd_set_pipeline, &Executor::set_pipeline>;
-  t[NV_OP_SET_VERTEX_BUFFER] = run<nv_cmd_set_vertex_buffer, &Executor::set_vertex_buffer>;
-  t[NV_OP_SET_CONSTANTS] = run<nv_cmd_set_constants, &Executor::set_constants>;
-  t[NV_OP_CLEAR] = run<nv_cmd_clear, &Executor::clear>;
-  t[NV_OP_DRAW] = run<nv_cmd_draw, &Executor::draw>;
-  t[NV_OP_READ_IMAGE] = run<nv_cmd_read_image, &Executor::read_image>;
-  t[NV_OP_PRESENT] = run<nv_cmd_present, &Executor::present>;
-  t[NV_OP_FENCE] = run<nv_cmd_fence, &Executor::fence>;
-  t[NV_OP_SET_INDEX_BUFFER] = run<nv_cmd_set_index_buffer, &Executor::set_index_buffer>;
-  t[NV_OP_DRAW_INDEXED] = run<nv_cmd_draw_indexed, &Executor::draw_indexed>;
-  t[NV_OP_UPDATE_IMAGE] = run<nv_cmd_update_image, &Executor::update_image>;
-  t[NV_OP_SET_TEXTURE] = run<nv_cmd_set_texture, &Executor::set_texture>;
-  t[NV_OP_SET_DYNAMIC_STATE] = run<nv_cmd_set_dynamic_state, &Executor::set_dynamic_state>;
-  t[NV_OP_BEGIN_QUERY] = run<nv_cmd_begin_query, &Executor::begin_query>;
-  t[NV_OP_END_QUERY] = run<nv_cmd_end_query, &Executor::end_query>;
-  t[NV_OP_BLIT_IMAGE] = run<nv_cmd_blit_image, &Executor::blit_image>;
-  t[NV_OP_FILL_IMAGE] = run<nv_cmd_fill_image, &Executor::fill_image>;
-  t[NV_OP_GENERATE_MIPS] = run<nv_cmd_generate_mips, &Executor::generate_mips>;
-  t[NV_OP_UPDATE_CONSTANTS] = run<nv_cmd_update_constants, &Executor::update_constants>;
-  t[NV_OP_CREATE_SWAPCHAIN] = run<nv_cmd_create_swapchain, &Executor::create_swapchain>;
-  t[NV_OP_DESTROY_SWAPCHAIN] = run<nv_cmd_destroy_swapchain, &Executor::destroy_swapchain>;
-  t[NV_OP_SET_RENDER_STATES] = run<nv_cmd_set_render_states, &Executor::set_render_states>;
-  return t;
-}
+static_assert(novem::kHandlesEveryCommand<Executor> && novem::WrapsCommands<Executor>);
 
 } // namespace novem_gl

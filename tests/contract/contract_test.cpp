@@ -131,64 +131,64 @@ public:
   nv_channel &channel() { return channel_; }
 
   // ---- commands ----
-  template <class Args> void push(nv_opcode op, const Args &args, const void *payload = nullptr, size_t bytes = 0) {
-    Args *a = novem::ring_begin<Args>(channel_.ring, op, bytes);
+  template <novem::CommandArgs Args> void push(const Args &args, const void *payload = nullptr, size_t bytes = 0) {
+    Args *a = novem::ring_begin<Args>(channel_.ring, bytes);
     *a = args;
     if (bytes) std::memcpy(novem::command_payload(a), payload, bytes);
     channel_.ring.commit();
-    ++pushed_[op];
+    ++pushed_[novem::opcode_of<Args>];
   }
 
   uint32_t create_image(nv_format format, uint32_t usage, int w = kSize, int h = kSize) {
     uint32_t handle = next_handle_++;
-    push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{handle, uint32_t(format), uint32_t(w), uint32_t(h), usage, 1});
+    push(nv_cmd_create_image{handle, uint32_t(format), uint32_t(w), uint32_t(h), usage, 1});
     return handle;
   }
   uint32_t create_buffer(const void *data, size_t bytes) {
     uint32_t handle = next_handle_++;
-    push(NV_OP_CREATE_BUFFER, nv_cmd_create_buffer{handle, NV_BUFFER_VERTEX, bytes});
+    push(nv_cmd_create_buffer{handle, NV_BUFFER_VERTEX, bytes});
     update_buffer(handle, 0, data, bytes, NV_UPDATE_DISCARD);
     return handle;
   }
   uint32_t create_buffer(const std::vector<Vertex> &v) { return create_buffer(v.data(), v.size() * sizeof(Vertex)); }
   uint32_t create_index_buffer(const void *data, size_t bytes) {
     uint32_t handle = next_handle_++;
-    push(NV_OP_CREATE_BUFFER, nv_cmd_create_buffer{handle, NV_BUFFER_INDEX, bytes});
+    push(nv_cmd_create_buffer{handle, NV_BUFFER_INDEX, bytes});
     update_buffer(handle, 0, data, bytes, NV_UPDATE_DISCARD);
     return handle;
   }
   void set_index_buffer(uint32_t buffer, uint32_t offset, uint32_t index_size) {
-    push(NV_OP_SET_INDEX_BUFFER, nv_cmd_set_index_buffer{buffer, offset, index_size});
+    push(nv_cmd_set_index_buffer{buffer, offset, index_size});
   }
   void draw_indexed(uint32_t first, uint32_t count, int32_t base_vertex) {
-    push(NV_OP_DRAW_INDEXED, nv_cmd_draw_indexed{first, count, base_vertex});
+    push(nv_cmd_draw_indexed{first, count, base_vertex});
   }
   void update_buffer(uint32_t buffer, uint64_t offset, const void *data, size_t bytes, uint32_t flags) {
-    push(NV_OP_UPDATE_BUFFER, nv_cmd_update_buffer{buffer, flags, offset, bytes}, data, bytes);
+    push(nv_cmd_update_buffer{buffer, flags, offset, bytes}, data, bytes);
   }
   uint32_t create_shader(nv_shader_stage stage, const std::string &name) {
     std::vector<uint32_t> words = load_spirv(name);
     uint32_t handle = next_handle_++;
-    push(NV_OP_CREATE_SHADER, nv_cmd_create_shader{handle, uint32_t(stage), uint32_t(words.size())}, words.data(),
+    push(nv_cmd_create_shader{handle, uint32_t(stage), uint32_t(words.size())}, words.data(),
          words.size() * 4);
     return handle;
   }
   void set_targets(uint32_t color, uint32_t depth = 0) {
-    push(NV_OP_SET_RENDER_TARGETS, nv_cmd_set_render_targets{color, depth});
+    push(nv_cmd_set_render_targets{color, depth});
   }
   void set_viewport(float x, float y, float w, float h) {
-    push(NV_OP_SET_VIEWPORT, nv_cmd_set_viewport{x, y, w, h, 0.0f, 1.0f});
+    push(nv_cmd_set_viewport{x, y, w, h, 0.0f, 1.0f});
   }
-  void set_scissor(int x, int y, int w, int h) { push(NV_OP_SET_SCISSOR, nv_cmd_set_scissor{{x, y, w, h}}); }
-  void set_pipeline(const nv_pipeline_desc &desc) { push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{desc}); }
+  void set_scissor(int x, int y, int w, int h) { push(nv_cmd_set_scissor{{x, y, w, h}}); }
+  void set_pipeline(const nv_pipeline_desc &desc) { push(nv_cmd_set_pipeline{desc}); }
   void set_render_states(const nv_render_states &states) {
-    push(NV_OP_SET_RENDER_STATES, nv_cmd_set_render_states{states});
+    push(nv_cmd_set_render_states{states});
   }
   void set_vertex_buffer(uint32_t buffer, uint32_t offset = 0, uint32_t stride = sizeof(Vertex), uint32_t slot = 0) {
-    push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{slot, buffer, offset, stride});
+    push(nv_cmd_set_vertex_buffer{slot, buffer, offset, stride});
   }
   void set_constants(nv_shader_stage stage, const float (&v)[4]) {
-    push(NV_OP_SET_CONSTANTS, nv_cmd_set_constants{uint32_t(stage), sizeof v}, v, sizeof v);
+    push(nv_cmd_set_constants{uint32_t(stage), sizeof v}, v, sizeof v);
   }
   void clear(uint32_t flags, const float (&color)[4], float depth, const std::vector<nv_rect> &rects) {
     nv_cmd_clear c{};
@@ -197,16 +197,16 @@ public:
     c.depth = depth;
     c.stencil = 0;
     c.rect_count = uint32_t(rects.size());
-    push(NV_OP_CLEAR, c, rects.data(), rects.size() * sizeof(nv_rect));
+    push(c, rects.data(), rects.size() * sizeof(nv_rect));
   }
   void clear_all(const float (&color)[4], float depth = 1.0f, uint32_t flags = NV_CLEAR_COLOR) {
     clear(flags, color, depth, {nv_rect{0, 0, kSize, kSize}});
   }
-  void draw(uint32_t first, uint32_t count) { push(NV_OP_DRAW, nv_cmd_draw{first, count}); }
+  void draw(uint32_t first, uint32_t count) { push(nv_cmd_draw{first, count}); }
 
   uint64_t fence() {
     uint64_t value = ++last_fence_;
-    push(NV_OP_FENCE, nv_cmd_fence{value});
+    push(nv_cmd_fence{value});
     return value;
   }
   void finish() { channel_.wait_fence(fence()); }
@@ -216,7 +216,7 @@ public:
     const size_t bytes = size_t(w) * size_t(h) * size_t(bytes_per_pixel);
     channel_.reserve_readback(bytes);
     std::memset(channel_.readback, 0xCD, bytes);
-    push(NV_OP_READ_IMAGE, nv_cmd_read_image{image, {0, 0, w, h}});
+    push(nv_cmd_read_image{image, {0, 0, w, h}});
     uint64_t value = fence();
     channel_.wait_fence(value);
     REQUIRE(channel_.completed_fence.load() >= value);
@@ -624,7 +624,7 @@ void scene_read_rect(TestDevice &dev) {
   dev.clear(NV_CLEAR_COLOR, kBlueF, 1.0f, {nv_rect{14, 22, 1, 1}});
   const int w = 5, h = 3;
   dev.channel().reserve_readback(w * h * 4);
-  dev.push(NV_OP_READ_IMAGE, nv_cmd_read_image{s.target, {10, 20, w, h}});
+  dev.push(nv_cmd_read_image{s.target, {10, 20, w, h}});
   dev.channel().wait_fence(dev.fence());
   auto at_rect = [&](int x, int y) {
     const uint8_t *p = dev.channel().readback + (size_t(y) * w + size_t(x)) * 4;
@@ -665,8 +665,8 @@ void scene_many_frames(TestDevice &dev) {
     dev.set_constants(NV_STAGE_VERTEX, none);
     dev.set_vertex_buffer(temp);
     dev.draw(0, 6);
-    dev.push(NV_OP_DESTROY_BUFFER, nv_cmd_destroy_buffer{temp});
-    dev.push(NV_OP_PRESENT, nv_cmd_present{s.target});
+    dev.push(nv_cmd_destroy_buffer{temp});
+    dev.push(nv_cmd_present{s.target});
     if (frame % 8 == 0) dev.fence();
   }
   auto img = dev.read(s.target);
@@ -690,7 +690,7 @@ void scene_destroy_busy(TestDevice &dev) {
     dev.draw(0, 6);
     dev.update_buffer(vb, 0, quad(0, 0, 64, 64, 0.5f, 0xFF000000u | uint32_t(i)).data(), 6 * sizeof(Vertex), 0);
   }
-  dev.push(NV_OP_READ_IMAGE, nv_cmd_read_image{s.target, {0, 0, 1, 1}}); // no readback area, no fence
+  dev.push(nv_cmd_read_image{s.target, {0, 0, 1, 1}}); // no readback area, no fence
 }
 
 // Fences complete in order, counters count, and an unchanged pipeline is not built again.
@@ -702,7 +702,7 @@ void scene_fences_and_counters(TestDevice &dev) {
   for (int frame = 0; frame < 3; ++frame) {
     dev.clear_all(kBlackF);
     dev.draw(0, 6);
-    dev.push(NV_OP_PRESENT, nv_cmd_present{s.target});
+    dev.push(nv_cmd_present{s.target});
   }
   uint64_t built = 0;
   {
@@ -979,17 +979,17 @@ struct TexScene {
   // with a row pitch wider than its rows, level 1 tightly packed.
   uint32_t create_texture(uint32_t usage) {
     uint32_t handle = 1000 + usage;
-    dev.push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{handle, NV_FORMAT_B8G8R8A8_UNORM, 4, 4, NV_IMAGE_SAMPLED | usage, 2});
+    dev.push(nv_cmd_create_image{handle, NV_FORMAT_B8G8R8A8_UNORM, 4, 4, NV_IMAGE_SAMPLED | usage, 2});
     std::vector<uint32_t> rows(6 * 4, 0xDEADBEEF);
     for (int j = 0; j < 4; ++j)
       for (int i = 0; i < 4; ++i) rows[size_t(j) * 6 + size_t(i)] = texel0(i, j);
-    dev.push(NV_OP_UPDATE_IMAGE, nv_cmd_update_image{handle, 0, {0, 0, 4, 4}, 6 * 4}, rows.data(), rows.size() * 4);
+    dev.push(nv_cmd_update_image{handle, 0, {0, 0, 4, 4}, 6 * 4}, rows.data(), rows.size() * 4);
     const uint32_t l1[4] = {texel1(0, 0), texel1(1, 0), texel1(0, 1), texel1(1, 1)};
-    dev.push(NV_OP_UPDATE_IMAGE, nv_cmd_update_image{handle, 1, {0, 0, 2, 2}, 0}, l1, sizeof l1);
+    dev.push(nv_cmd_update_image{handle, 1, {0, 0, 2, 2}, 0}, l1, sizeof l1);
     return handle;
   }
   void bind(const nv_sampler_desc &s, uint32_t image = 0) {
-    dev.push(NV_OP_SET_TEXTURE, nv_cmd_set_texture{NV_STAGE_PIXEL, 0, image ? image : texture, s});
+    dev.push(nv_cmd_set_texture{NV_STAGE_PIXEL, 0, image ? image : texture, s});
   }
   uint32_t draw(const std::vector<TexVertex> &v) {
     uint32_t vb = dev.create_buffer(v.data(), v.size() * sizeof(TexVertex));
@@ -1030,11 +1030,11 @@ void scene_texture_unbound_and_alpha_one(TestDevice &dev) {
   // An X8-style image: alpha reads 1 whatever the bytes hold.
   const uint32_t clear_alpha = 0x00336699;
   std::vector<uint32_t> texels(16, clear_alpha);
-  dev.push(NV_OP_UPDATE_IMAGE, nv_cmd_update_image{s.texture, 0, {0, 0, 4, 4}, 0}, texels.data(), texels.size() * 4);
+  dev.push(nv_cmd_update_image{s.texture, 0, {0, 0, 4, 4}, 0}, texels.data(), texels.size() * 4);
   s.bind(sampler(NV_FILTER_POINT, NV_FILTER_NONE, NV_ADDRESS_CLAMP));
   s.draw(tex_quad(0, 0, 32, 32, 0, 0, 1, 1));
   // No image in the slot: (0, 0, 0, 1).
-  dev.push(NV_OP_SET_TEXTURE, nv_cmd_set_texture{NV_STAGE_PIXEL, 0, 0, sampler(NV_FILTER_POINT, NV_FILTER_NONE, NV_ADDRESS_CLAMP)});
+  dev.push(nv_cmd_set_texture{NV_STAGE_PIXEL, 0, 0, sampler(NV_FILTER_POINT, NV_FILTER_NONE, NV_ADDRESS_CLAMP)});
   const float white[4] = {1, 1, 1, 1};
   dev.clear(NV_CLEAR_COLOR, white, 1.0f, {nv_rect{32, 32, 32, 32}});
   s.draw(tex_quad(32, 32, 64, 64, 0, 0, 1, 1));
@@ -1047,9 +1047,9 @@ void scene_texture_linear(TestDevice &dev) {
   TexScene s(dev);
   // A 2x2 image, black | white in each row: linear filtering across the middle of a 64-pixel quad.
   const uint32_t image = 2000;
-  dev.push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{image, NV_FORMAT_B8G8R8A8_UNORM, 2, 2, NV_IMAGE_SAMPLED, 1});
+  dev.push(nv_cmd_create_image{image, NV_FORMAT_B8G8R8A8_UNORM, 2, 2, NV_IMAGE_SAMPLED, 1});
   const uint32_t texels[4] = {kBlack, 0xFFFFFFFF, kBlack, 0xFFFFFFFF};
-  dev.push(NV_OP_UPDATE_IMAGE, nv_cmd_update_image{image, 0, {0, 0, 2, 2}, 0}, texels, sizeof texels);
+  dev.push(nv_cmd_update_image{image, 0, {0, 0, 2, 2}, 0}, texels, sizeof texels);
   s.bind(sampler(NV_FILTER_LINEAR, NV_FILTER_NONE, NV_ADDRESS_CLAMP), image);
   s.draw(tex_quad(0, 0, 64, 32, 0, 0, 1, 1));
   s.bind(sampler(NV_FILTER_LINEAR, NV_FILTER_NONE, NV_ADDRESS_WRAP), image);
@@ -1099,7 +1099,7 @@ void scene_texture_update_between_draws(TestDevice &dev) {
   s.bind(sampler(NV_FILTER_POINT, NV_FILTER_NONE, NV_ADDRESS_CLAMP));
   s.draw(tex_quad(0, 0, 32, 64, 0, 0, 1, 1));
   std::vector<uint32_t> red(4, kRed);
-  dev.push(NV_OP_UPDATE_IMAGE, nv_cmd_update_image{s.texture, 0, {1, 1, 2, 2}, 0}, red.data(), red.size() * 4);
+  dev.push(nv_cmd_update_image{s.texture, 0, {1, 1, 2, 2}, 0}, red.data(), red.size() * 4);
   s.draw(tex_quad(32, 0, 64, 64, 0, 0, 1, 1));
   auto img = dev.read(s.target);
   // Texels are 8 x 16 pixels on each half.
@@ -1116,13 +1116,13 @@ void scene_texture_update_between_draws(TestDevice &dev) {
 void scene_texture_discard_between_draws(TestDevice &dev) {
   TexScene s(dev);
   const uint32_t tex = 2000;
-  dev.push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{tex, NV_FORMAT_B8G8R8A8_UNORM, 2, 2, NV_IMAGE_SAMPLED, 1});
+  dev.push(nv_cmd_create_image{tex, NV_FORMAT_B8G8R8A8_UNORM, 2, 2, NV_IMAGE_SAMPLED, 1});
   std::vector<uint32_t> texels(4, kRed);
-  dev.push(NV_OP_UPDATE_IMAGE, nv_cmd_update_image{tex, 0, {0, 0, 2, 2}, 0}, texels.data(), texels.size() * 4);
+  dev.push(nv_cmd_update_image{tex, 0, {0, 0, 2, 2}, 0}, texels.data(), texels.size() * 4);
   s.bind(sampler(NV_FILTER_POINT, NV_FILTER_NONE, NV_ADDRESS_CLAMP), tex);
   s.draw(tex_quad(0, 0, 32, 64, 0, 0, 1, 1));
   texels.assign(4, kGreen);
-  dev.push(NV_OP_UPDATE_IMAGE, nv_cmd_update_image{tex, 0, {0, 0, 2, 2}, 0, 0, NV_UPDATE_DISCARD}, texels.data(),
+  dev.push(nv_cmd_update_image{tex, 0, {0, 0, 2, 2}, 0, 0, NV_UPDATE_DISCARD}, texels.data(),
            texels.size() * 4);
   s.draw(tex_quad(32, 0, 64, 64, 0, 0, 1, 1));
   auto img = dev.read(s.target);
@@ -1136,9 +1136,9 @@ void scene_texture_alternation(TestDevice &dev) {
   TexScene s(dev);
   constexpr uint32_t kYellow = 0xFFFFFF00;
   auto make = [&](uint32_t handle, uint32_t color) {
-    dev.push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{handle, NV_FORMAT_B8G8R8A8_UNORM, 2, 2, NV_IMAGE_SAMPLED, 1});
+    dev.push(nv_cmd_create_image{handle, NV_FORMAT_B8G8R8A8_UNORM, 2, 2, NV_IMAGE_SAMPLED, 1});
     const std::vector<uint32_t> texels(4, color);
-    dev.push(NV_OP_UPDATE_IMAGE, nv_cmd_update_image{handle, 0, {0, 0, 2, 2}, 0}, texels.data(), texels.size() * 4);
+    dev.push(nv_cmd_update_image{handle, 0, {0, 0, 2, 2}, 0}, texels.data(), texels.size() * 4);
   };
   make(2001, kRed);
   make(2002, kGreen);
@@ -1150,7 +1150,7 @@ void scene_texture_alternation(TestDevice &dev) {
     s.draw(tex_quad(float(c) * 8, 0, float(c + 1) * 8, 32, 0, 0, 1, 1));
   }
   const auto top = dev.read(s.target); // the draws complete: the old image really goes
-  dev.push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{2001});
+  dev.push(nv_cmd_destroy_image{2001});
   dev.read(s.target);
   make(2001, kYellow); // may well get the old image's memory and view handle
   s.bind(point, 2002); // the slot changes, so the set is looked up again
@@ -1185,7 +1185,7 @@ void scene_blit_depth_stencil(TestDevice &dev) {
   dev.clear_all(kBlackF, 0.0f, NV_CLEAR_DEPTH); // b: 0 everywhere until the copy
   dev.set_targets(s.target, 0);
   const nv_rect whole{0, 0, kSize, kSize};
-  dev.push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{a, 0, whole, b, 0, whole, NV_FILTER_POINT});
+  dev.push(nv_cmd_blit_image{a, 0, whole, b, 0, whole, NV_FILTER_POINT});
   dev.set_targets(s.target, b);
   d.depth_compare = NV_COMPARE_LESS;
   d.depth_write = 0;

@@ -138,40 +138,40 @@ public:
   Device &operator=(const Device &) = delete;
   nv_channel &channel() { return channel_; }
 
-  template <class Args> void push(nv_opcode op, const Args &args, const void *payload = nullptr, size_t bytes = 0) {
-    Args *a = novem::ring_begin<Args>(channel_.ring, op, bytes);
+  template <novem::CommandArgs Args> void push(const Args &args, const void *payload = nullptr, size_t bytes = 0) {
+    Args *a = novem::ring_begin<Args>(channel_.ring, bytes);
     *a = args;
     if (bytes) std::memcpy(novem::command_payload(a), payload, bytes);
     channel_.ring.commit();
   }
   void finish() {
-    push(NV_OP_FENCE, nv_cmd_fence{++fence_});
+    push(nv_cmd_fence{++fence_});
     channel_.wait_fence(fence_);
   }
   uint32_t shader(nv_shader_stage stage, const std::string &name) {
     const std::vector<uint32_t> words = load_spirv(name);
-    push(NV_OP_CREATE_SHADER, nv_cmd_create_shader{next_, uint32_t(stage), uint32_t(words.size())}, words.data(),
+    push(nv_cmd_create_shader{next_, uint32_t(stage), uint32_t(words.size())}, words.data(),
          words.size() * 4);
     return next_++;
   }
   uint32_t image(nv_format format, uint32_t usage, uint32_t w, uint32_t h, uint32_t levels = 1) {
-    push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{next_, uint32_t(format), w, h, usage, levels});
+    push(nv_cmd_create_image{next_, uint32_t(format), w, h, usage, levels});
     return next_++;
   }
   // A buffer of `bytes` (none sent when data is null), under a new handle or under `handle`.
   uint32_t buffer(uint64_t bytes, const void *data = nullptr, uint32_t usage = NV_BUFFER_VERTEX, uint32_t handle = 0) {
     if (!handle) handle = next_++;
-    push(NV_OP_CREATE_BUFFER, nv_cmd_create_buffer{handle, usage, bytes});
-    if (data) push(NV_OP_UPDATE_BUFFER, nv_cmd_update_buffer{handle, NV_UPDATE_DISCARD, 0, bytes}, data, size_t(bytes));
+    push(nv_cmd_create_buffer{handle, usage, bytes});
+    if (data) push(nv_cmd_update_buffer{handle, NV_UPDATE_DISCARD, 0, bytes}, data, size_t(bytes));
     return handle;
   }
   template <class V> uint32_t buffer(const std::vector<V> &v, uint32_t handle = 0) {
     return buffer(v.size() * sizeof(V), v.data(), NV_BUFFER_VERTEX, handle);
   }
   void targets(uint32_t color) {
-    push(NV_OP_SET_RENDER_TARGETS, nv_cmd_set_render_targets{color, 0});
-    push(NV_OP_SET_VIEWPORT, nv_cmd_set_viewport{0, 0, kSize, kSize, 0, 1});
-    push(NV_OP_SET_SCISSOR, nv_cmd_set_scissor{{0, 0, kSize, kSize}});
+    push(nv_cmd_set_render_targets{color, 0});
+    push(nv_cmd_set_viewport{0, 0, kSize, kSize, 0, 1});
+    push(nv_cmd_set_scissor{{0, 0, kSize, kSize}});
   }
   void clear(const float (&color)[4]) {
     nv_cmd_clear c{};
@@ -180,11 +180,11 @@ public:
     c.depth = 1;
     c.rect_count = 1; // the contract's clears carry at least one rectangle
     const nv_rect whole{0, 0, kSize, kSize};
-    push(NV_OP_CLEAR, c, &whole, sizeof whole);
+    push(c, &whole, sizeof whole);
   }
   void draw(uint32_t buffer, uint32_t stride, uint32_t count) {
-    push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, buffer, 0, stride});
-    push(NV_OP_DRAW, nv_cmd_draw{0, count});
+    push(nv_cmd_set_vertex_buffer{0, buffer, 0, stride});
+    push(nv_cmd_draw{0, count});
   }
   // The kSize x kSize B8G8R8A8 image's pixels, as 0xAARRGGBB; the readback area holds `fill`
   // bytes before, so that what READ_IMAGE leaves alone shows.
@@ -192,7 +192,7 @@ public:
     const size_t bytes = size_t(kSize) * kSize * 4;
     channel_.reserve_readback(bytes);
     std::memset(channel_.readback, fill, bytes);
-    push(NV_OP_READ_IMAGE, nv_cmd_read_image{image, {0, 0, kSize, kSize}});
+    push(nv_cmd_read_image{image, {0, 0, kSize, kSize}});
     finish();
     std::vector<uint32_t> pixels(size_t(kSize) * kSize);
     std::memcpy(pixels.data(), channel_.readback, bytes);
@@ -253,7 +253,7 @@ void failures_are_answered(const std::string &name) {
   if (is_llvmpipe(info)) CHECK(deep_failed);
   if (!deep_failed) {
     CHECK(ch.failed_image.load() == wide);
-    dev.push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{deep});
+    dev.push(nv_cmd_destroy_image{deep});
   }
   CHECK(ch.failed_buffer.load() == huge_indices);
   const uint64_t failures = deep_failed ? 4 : 3;
@@ -267,28 +267,28 @@ void failures_are_answered(const std::string &name) {
   dev.targets(target);
   dev.clear(blue);
   const uint8_t bytes[64] = {};
-  dev.push(NV_OP_UPDATE_BUFFER, nv_cmd_update_buffer{huge, 0, 0, sizeof bytes}, bytes, sizeof bytes);
-  dev.push(NV_OP_UPDATE_IMAGE, nv_cmd_update_image{wide, 0, {0, 0, 4, 4}, 0}, bytes, sizeof bytes);
-  dev.push(NV_OP_GENERATE_MIPS, nv_cmd_generate_mips{wide, NV_FILTER_LINEAR});
-  dev.push(NV_OP_FILL_IMAGE, nv_cmd_fill_image{wide, 0, {0, 0, 4, 4}, {1, 0, 0, 1}});
+  dev.push(nv_cmd_update_buffer{huge, 0, 0, sizeof bytes}, bytes, sizeof bytes);
+  dev.push(nv_cmd_update_image{wide, 0, {0, 0, 4, 4}, 0}, bytes, sizeof bytes);
+  dev.push(nv_cmd_generate_mips{wide, NV_FILTER_LINEAR});
+  dev.push(nv_cmd_fill_image{wide, 0, {0, 0, 4, 4}, {1, 0, 0, 1}});
   const nv_rect corner{0, 0, 4, 4};
-  dev.push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{wide, 0, corner, target, 0, corner, NV_FILTER_POINT});
-  dev.push(NV_OP_BLIT_IMAGE, nv_cmd_blit_image{target, 0, corner, wide, 0, corner, NV_FILTER_POINT});
+  dev.push(nv_cmd_blit_image{wide, 0, corner, target, 0, corner, NV_FILTER_POINT});
+  dev.push(nv_cmd_blit_image{target, 0, corner, wide, 0, corner, NV_FILTER_POINT});
   const std::vector<uint32_t> untouched = dev.read(wide, 0xCD);
   CHECK(untouched[0] == 0xCDCDCDCDu);
   CHECK(untouched.back() == 0xCDCDCDCDu);
   // As a render target: clears and draws draw nothing until the targets change.
   dev.targets(wide);
   dev.clear(red);
-  dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs, ps, false)});
+  dev.push(nv_cmd_set_pipeline{pipeline(vs, ps, false)});
   dev.draw(quad, sizeof(Vertex), 6);
   dev.targets(target);
   // As a vertex buffer, or an index buffer: the draw draws nothing.
   dev.draw(huge, sizeof(Vertex), 6);
-  dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, quad, 0, sizeof(Vertex)});
-  dev.push(NV_OP_SET_INDEX_BUFFER, nv_cmd_set_index_buffer{huge_indices, 0, 2});
-  dev.push(NV_OP_DRAW_INDEXED, nv_cmd_draw_indexed{0, 6, 0});
-  dev.push(NV_OP_PRESENT, nv_cmd_present{wide, 0, {}, {}});
+  dev.push(nv_cmd_set_vertex_buffer{0, quad, 0, sizeof(Vertex)});
+  dev.push(nv_cmd_set_index_buffer{huge_indices, 0, 2});
+  dev.push(nv_cmd_draw_indexed{0, 6, 0});
+  dev.push(nv_cmd_present{wide, 0, {}, {}});
   check_pixels(dev.read(target), [](int, int) { return kBlue; });
   // As a texture: sampled as a slot with no image, (0, 0, 0, 1), on the left half.
   nv_cmd_set_texture t{};
@@ -297,8 +297,8 @@ void failures_are_answered(const std::string &name) {
   t.sampler.min_filter = t.sampler.mag_filter = NV_FILTER_POINT;
   t.sampler.max_anisotropy = 1;
   t.type = NV_IMAGE_TYPE_2D;
-  dev.push(NV_OP_SET_TEXTURE, t);
-  dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(tex_vs, tex_ps, true)});
+  dev.push(t);
+  dev.push(nv_cmd_set_pipeline{pipeline(tex_vs, tex_ps, true)});
   dev.draw(dev.buffer(tex_rect(0, 0, kSize / 2, kSize)), sizeof(TexVertex), 6);
   check_pixels(dev.read(target), [](int x, int) { return x < kSize / 2 ? kBlack : kBlue; });
   const std::string text = log.finish();
@@ -306,12 +306,12 @@ void failures_are_answered(const std::string &name) {
   CHECK(plugin_lines(text) == int(failures)); // nothing else was said about them
 
   // Destroyed, each handle is free again: made anew within the limits, it works.
-  dev.push(NV_OP_DESTROY_BUFFER, nv_cmd_destroy_buffer{huge});
-  dev.push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{wide});
+  dev.push(nv_cmd_destroy_buffer{huge});
+  dev.push(nv_cmd_destroy_image{wide});
   dev.buffer(color_rect(0, 0, kSize, kSize, kGreen), huge);
-  dev.push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{wide, NV_FORMAT_B8G8R8A8_UNORM, kSize, kSize, NV_IMAGE_RENDER_TARGET, 1});
+  dev.push(nv_cmd_create_image{wide, NV_FORMAT_B8G8R8A8_UNORM, kSize, kSize, NV_IMAGE_RENDER_TARGET, 1});
   dev.targets(wide);
-  dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs, ps, false)});
+  dev.push(nv_cmd_set_pipeline{pipeline(vs, ps, false)});
   dev.draw(huge, sizeof(Vertex), 6);
   check_pixels(dev.read(wide), [](int, int) { return kGreen; });
   CHECK(ch.creation_failures.load() == failures);
@@ -359,11 +359,11 @@ TEST_CASE("vulkan: NOVEM_VK_MAX_ALLOCATION refuses larger images and buffers, sm
   const float blue[4] = {0, 0, 1, 1};
   dev.clear(blue);
   const std::vector<Vertex> quad = color_rect(0, 0, kSize, kSize, kGreen);
-  dev.push(NV_OP_UPDATE_BUFFER, nv_cmd_update_buffer{fits, 0, 0, quad.size() * sizeof(Vertex)}, quad.data(),
+  dev.push(nv_cmd_update_buffer{fits, 0, 0, quad.size() * sizeof(Vertex)}, quad.data(),
            quad.size() * sizeof(Vertex));
-  dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(dev.shader(NV_STAGE_VERTEX, "vs_color"),
+  dev.push(nv_cmd_set_pipeline{pipeline(dev.shader(NV_STAGE_VERTEX, "vs_color"),
                                                             dev.shader(NV_STAGE_PIXEL, "ps_color"), false)});
   dev.draw(fits, sizeof(Vertex), 6);
   check_pixels(dev.read(target), [](int, int) { return kGreen; });
-  dev.push(NV_OP_DESTROY_IMAGE, nv_cmd_destroy_image{small});
+  dev.push(nv_cmd_destroy_image{small});
 }

@@ -46,14 +46,6 @@ struct CountingExecutor {
     record(u, novem::command_payload<nv_cmd_update_image>(h), h->size - sizeof *h - sizeof a);
   }
 
-  static constexpr novem::DispatchTable<CountingExecutor> table() {
-    novem::DispatchTable<CountingExecutor> t{};
-    t[NV_OP_FENCE] = novem::handler<CountingExecutor, nv_cmd_fence, &CountingExecutor::fence>;
-    t[NV_OP_READ_IMAGE] = novem::handler<CountingExecutor, nv_cmd_read_image, &CountingExecutor::read_image>;
-    t[NV_OP_UPDATE_BUFFER] = novem::handler<CountingExecutor, nv_cmd_update_buffer, &CountingExecutor::update_buffer>;
-    t[NV_OP_UPDATE_IMAGE] = novem::handler<CountingExecutor, nv_cmd_update_image, &CountingExecutor::update_image>;
-    return t;
-  }
   static constexpr unsigned kCommandsPerPoll = 1; // nothing is ever pending
   bool poll() { return false; }
   void wait_gpu() {}

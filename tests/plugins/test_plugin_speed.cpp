@@ -75,31 +75,31 @@ public:
   // close, as a frontend's batches: a thread that found the ring empty between two draws would
   // record the draws held so far (idle()), and the counts the tests check would depend on
   // timing.
-  template <class Args> void push(nv_opcode op, const Args &args, const void *payload = nullptr, size_t bytes = 0) {
-    Args *a = novem::ring_begin<Args>(channel_.ring, op, bytes);
+  template <novem::CommandArgs Args> void push(const Args &args, const void *payload = nullptr, size_t bytes = 0) {
+    Args *a = novem::ring_begin<Args>(channel_.ring, bytes);
     *a = args;
     if (bytes) std::memcpy(novem::command_payload(a), payload, bytes);
     channel_.ring.stage();
   }
   uint32_t shader(nv_shader_stage stage, const std::string &name) {
     std::vector<uint32_t> words = load_spirv(name);
-    push(NV_OP_CREATE_SHADER, nv_cmd_create_shader{next_, uint32_t(stage), uint32_t(words.size())}, words.data(),
+    push(nv_cmd_create_shader{next_, uint32_t(stage), uint32_t(words.size())}, words.data(),
          words.size() * 4);
     return next_++;
   }
   uint32_t target(uint32_t usage = NV_IMAGE_RENDER_TARGET) {
-    push(NV_OP_CREATE_IMAGE, nv_cmd_create_image{next_, NV_FORMAT_B8G8R8A8_UNORM, kSize, kSize, usage, 1});
-    push(NV_OP_SET_RENDER_TARGETS, nv_cmd_set_render_targets{next_, 0});
-    push(NV_OP_SET_VIEWPORT, nv_cmd_set_viewport{0, 0, kSize, kSize, 0, 1});
-    push(NV_OP_SET_SCISSOR, nv_cmd_set_scissor{{0, 0, kSize, kSize}});
+    push(nv_cmd_create_image{next_, NV_FORMAT_B8G8R8A8_UNORM, kSize, kSize, usage, 1});
+    push(nv_cmd_set_render_targets{next_, 0});
+    push(nv_cmd_set_viewport{0, 0, kSize, kSize, 0, 1});
+    push(nv_cmd_set_scissor{{0, 0, kSize, kSize}});
     return next_++;
   }
   // A buffer holding a full-target quad of one colour.
   uint32_t quad(uint32_t color) {
     const Vertex v[6] = {{-1, 1, 0.5f, color},  {1, 1, 0.5f, color},  {-1, -1, 0.5f, color},
                          {1, 1, 0.5f, color},   {1, -1, 0.5f, color}, {-1, -1, 0.5f, color}};
-    push(NV_OP_CREATE_BUFFER, nv_cmd_create_buffer{next_, NV_BUFFER_VERTEX, sizeof v});
-    push(NV_OP_UPDATE_BUFFER, nv_cmd_update_buffer{next_, NV_UPDATE_DISCARD, 0, sizeof v}, v, sizeof v);
+    push(nv_cmd_create_buffer{next_, NV_BUFFER_VERTEX, sizeof v});
+    push(nv_cmd_update_buffer{next_, NV_UPDATE_DISCARD, 0, sizeof v}, v, sizeof v);
     return next_++;
   }
   void clear(const float (&c)[4]) {
@@ -109,15 +109,15 @@ public:
     cl.depth = 1.0f;
     cl.rect_count = 1;
     const nv_rect r{0, 0, kSize, kSize};
-    push(NV_OP_CLEAR, cl, &r, sizeof r);
+    push(cl, &r, sizeof r);
   }
-  void draw() { push(NV_OP_DRAW, nv_cmd_draw{0, 6}); }
+  void draw() { push(nv_cmd_draw{0, 6}); }
   // The pixel at the centre of image, as 0xAARRGGBB, after everything before it has executed.
   uint32_t centre(uint32_t image) { return pixel(image, kSize / 2, kSize / 2); }
   uint32_t pixel(uint32_t image, int x, int y) {
     channel_.reserve_readback(4);
-    push(NV_OP_READ_IMAGE, nv_cmd_read_image{image, {x, y, 1, 1}});
-    push(NV_OP_FENCE, nv_cmd_fence{++fence_});
+    push(nv_cmd_read_image{image, {x, y, 1, 1}});
+    push(nv_cmd_fence{++fence_});
     channel_.ring.publish();
     channel_.wait_fence(fence_);
     const uint8_t *p = channel_.readback;
@@ -168,7 +168,7 @@ struct RedQuad {
   explicit RedQuad(const nv_plugin *api)
       : dev(api), target(dev.target()), vs(dev.shader(NV_STAGE_VERTEX, "vs_color")),
         ps(dev.shader(NV_STAGE_PIXEL, "ps_color")) {
-    dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, dev.quad(kRed), 0, sizeof(Vertex)});
+    dev.push(nv_cmd_set_vertex_buffer{0, dev.quad(kRed), 0, sizeof(Vertex)});
   }
 };
 
@@ -179,13 +179,13 @@ uint32_t draw_scene(Device &dev) {
   const uint32_t vs[2] = {dev.shader(NV_STAGE_VERTEX, "vs_color"), dev.shader(NV_STAGE_VERTEX, "vs_constants")};
   const uint32_t ps[2] = {dev.shader(NV_STAGE_PIXEL, "ps_color"), dev.shader(NV_STAGE_PIXEL, "ps_constants")};
   const uint32_t vb = dev.quad(kRed);
-  dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
+  dev.push(nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
   const float zero[4] = {0, 0, 0, 0}, white[4] = {1, 1, 1, 1};
-  dev.push(NV_OP_SET_CONSTANTS, nv_cmd_set_constants{NV_STAGE_VERTEX, sizeof zero}, zero, sizeof zero);
-  dev.push(NV_OP_SET_CONSTANTS, nv_cmd_set_constants{NV_STAGE_PIXEL, sizeof white}, white, sizeof white);
+  dev.push(nv_cmd_set_constants{NV_STAGE_VERTEX, sizeof zero}, zero, sizeof zero);
+  dev.push(nv_cmd_set_constants{NV_STAGE_PIXEL, sizeof white}, white, sizeof white);
   dev.clear(kBlackF);
   for (int variant : {0, 1, 2}) {
-    dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs[variant == 2], ps[variant == 2], variant)});
+    dev.push(nv_cmd_set_pipeline{pipeline(vs[variant == 2], ps[variant == 2], variant)});
     dev.draw();
   }
   return dev.centre(target);
@@ -314,10 +314,10 @@ TEST_CASE("pipeline cache switched off: a pipeline per change, nothing on disk")
     Device dev(api);
     const uint32_t target = dev.target();
     const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_color"), ps = dev.shader(NV_STAGE_PIXEL, "ps_color");
-    dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, dev.quad(kRed), 0, sizeof(Vertex)});
+    dev.push(nv_cmd_set_vertex_buffer{0, dev.quad(kRed), 0, sizeof(Vertex)});
     dev.clear(kBlackF);
     for (int i = 0; i < 10; ++i) {
-      dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs, ps, i & 1)});
+      dev.push(nv_cmd_set_pipeline{pipeline(vs, ps, i & 1)});
       dev.draw();
     }
     CHECK(dev.centre(target) == kRed);
@@ -332,12 +332,12 @@ TEST_CASE("pipeline cache switched off: a pipeline per change, nothing on disk")
 uint32_t frames(Device &dev, int count, int draws) {
   const uint32_t target = dev.target();
   const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_color"), ps = dev.shader(NV_STAGE_PIXEL, "ps_color");
-  dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, dev.quad(kRed), 0, sizeof(Vertex)});
-  dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
+  dev.push(nv_cmd_set_vertex_buffer{0, dev.quad(kRed), 0, sizeof(Vertex)});
+  dev.push(nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
   for (int f = 0; f < count; ++f) {
     dev.clear(kBlackF);
     for (int i = 0; i < draws; ++i) dev.draw();
-    dev.push(NV_OP_PRESENT, nv_cmd_present{target});
+    dev.push(nv_cmd_present{target});
   }
   return dev.centre(target);
 }
@@ -412,16 +412,16 @@ TEST_CASE("UPDATE_CONSTANTS writes part of a stage's block and keeps the rest") 
     Device dev(api);
     const uint32_t target = dev.target();
     const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_constants"), ps = dev.shader(NV_STAGE_PIXEL, "ps_constants");
-    dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, dev.quad(0xFFFFFFFFu), 0, sizeof(Vertex)});
-    dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
+    dev.push(nv_cmd_set_vertex_buffer{0, dev.quad(0xFFFFFFFFu), 0, sizeof(Vertex)});
+    dev.push(nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
     const float offset[4] = {0, 0, 0, 0}, tint[8] = {1, 0, 0, 1, 9, 9, 9, 9}; // tint, then bytes the shader does not read
-    dev.push(NV_OP_SET_CONSTANTS, nv_cmd_set_constants{NV_STAGE_VERTEX, sizeof offset}, offset, sizeof offset);
-    dev.push(NV_OP_SET_CONSTANTS, nv_cmd_set_constants{NV_STAGE_PIXEL, sizeof tint}, tint, sizeof tint);
+    dev.push(nv_cmd_set_constants{NV_STAGE_VERTEX, sizeof offset}, offset, sizeof offset);
+    dev.push(nv_cmd_set_constants{NV_STAGE_PIXEL, sizeof tint}, tint, sizeof tint);
     dev.clear(kBlackF);
     dev.draw();
     CHECK(dev.centre(target) == 0xFFFF0000u); // white * (1, 0, 0, 1)
     const float green = 1.0f; // tint.g only
-    dev.push(NV_OP_UPDATE_CONSTANTS, nv_cmd_update_constants{NV_STAGE_PIXEL, 4, sizeof green}, &green, sizeof green);
+    dev.push(nv_cmd_update_constants{NV_STAGE_PIXEL, 4, sizeof green}, &green, sizeof green);
     dev.draw();
     CHECK(dev.centre(target) == 0xFFFFFF00u); // (1, 1, 0, 1): red kept, green written
     CHECK(dev.channel().executed[NV_OP_UPDATE_CONSTANTS].load() == 1);
@@ -440,15 +440,15 @@ TEST_CASE("vertex buffers: one destroyed and another made draw their own vertice
       Device dev(api);
       const uint32_t target = dev.target();
       const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_color"), ps = dev.shader(NV_STAGE_PIXEL, "ps_color");
-      dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
+      dev.push(nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
       uint32_t colors[3] = {0xFF0000FFu, kRed, 0xFF00FF00u};
       for (uint32_t color : colors) {
         dev.clear(kBlackF);
         const uint32_t vb = dev.quad(color);
-        dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
+        dev.push(nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
         dev.draw();
         CHECK(dev.centre(target) == color);
-        dev.push(NV_OP_DESTROY_BUFFER, nv_cmd_destroy_buffer{vb});
+        dev.push(nv_cmd_destroy_buffer{vb});
       }
       dev.close();
     }
@@ -464,12 +464,12 @@ TEST_CASE("suballocation: many buffers share a few device allocations") {
       Device dev(api);
       const uint32_t target = dev.target();
       const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_color"), ps = dev.shader(NV_STAGE_PIXEL, "ps_color");
-      dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
+      dev.push(nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
       dev.clear(kBlackF);
       const uint64_t before = dev.channel().device_allocations.load();
       for (int i = 0; i < 40; ++i) { // each buffer drawn: the last one covers the target in red
         const uint32_t vb = dev.quad(i == 39 ? kRed : 0xFF0000FFu);
-        dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
+        dev.push(nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
         dev.draw();
       }
       CHECK(dev.centre(target) == kRed);
@@ -491,13 +491,13 @@ TEST_CASE("dynamic state: cull mode and depth-test changes build no new pipeline
     dev.clear(kBlackF);
     nv_pipeline_desc d = pipeline(q.vs, q.ps, 0);
     d.cull = NV_CULL_CW; // the quad's triangles are clockwise on screen: culled
-    dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{d});
+    dev.push(nv_cmd_set_pipeline{d});
     dev.draw();
     CHECK(dev.centre(target) == 0xFF000000u);
     d.cull = NV_CULL_CCW;
     d.depth_test = 1; // no depth target: no effect, and no new pipeline
     d.depth_compare = NV_COMPARE_NEVER;
-    dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{d});
+    dev.push(nv_cmd_set_pipeline{d});
     dev.draw();
     CHECK(dev.centre(target) == kRed);
     dev.close();
@@ -511,11 +511,11 @@ TEST_CASE("render states: SET_RENDER_STATES of dynamic state builds no new pipel
     Device &dev = q.dev;
     const uint32_t target = q.target;
     const nv_pipeline_desc d = pipeline(q.vs, q.ps, 0);
-    dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{d});
+    dev.push(nv_cmd_set_pipeline{d});
     nv_render_states states = novem::render_states_of(d);
     for (uint8_t cull : {NV_CULL_CW, NV_CULL_CCW, NV_CULL_CW}) { // the quad is clockwise on screen
       states.cull = cull;
-      dev.push(NV_OP_SET_RENDER_STATES, nv_cmd_set_render_states{states});
+      dev.push(nv_cmd_set_render_states{states});
       dev.clear(kBlackF);
       dev.draw();
       CHECK(dev.centre(target) == (cull == NV_CULL_CW ? 0xFF000000u : kRed));
@@ -529,18 +529,18 @@ TEST_CASE("render states: SET_RENDER_STATES of dynamic state builds no new pipel
 uint32_t blend_changes(Device &dev) {
   const uint32_t target = dev.target();
   const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_color"), ps = dev.shader(NV_STAGE_PIXEL, "ps_color");
-  dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, dev.quad(kRed), 0, sizeof(Vertex)});
+  dev.push(nv_cmd_set_vertex_buffer{0, dev.quad(kRed), 0, sizeof(Vertex)});
   const float blue[4] = {0, 0, 1, 1};
   dev.clear(blue);
-  dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs, ps, 2)});
+  dev.push(nv_cmd_set_pipeline{pipeline(vs, ps, 2)});
   dev.draw();
   const uint32_t added = dev.centre(target);
-  dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
+  dev.push(nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
   dev.draw();
   CHECK(dev.centre(target) == kRed);
   nv_pipeline_desc green_only = pipeline(vs, ps, 0);
   green_only.color_write_mask = 0x2 | 0x8; // G, A: the red quad writes green 0 over red
-  dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{green_only});
+  dev.push(nv_cmd_set_pipeline{green_only});
   dev.draw();
   CHECK(dev.centre(target) == kRed);
   return added;
@@ -583,12 +583,12 @@ TEST_CASE("slabs: small buffers are slots of shared slabs, recycled once their b
     Device dev(api);
     const uint32_t target = dev.target();
     const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_color"), ps = dev.shader(NV_STAGE_PIXEL, "ps_color");
-    dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
+    dev.push(nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
     dev.clear(kBlackF);
     // 40 small buffers, each drawn: the last covers the target in red.
     for (int i = 0; i < 40; ++i) {
       const uint32_t vb = dev.quad(i == 39 ? kRed : 0xFF0000FFu);
-      dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
+      dev.push(nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
       dev.draw();
     }
     CHECK(dev.centre(target) == kRed);
@@ -602,7 +602,7 @@ TEST_CASE("slabs: small buffers are slots of shared slabs, recycled once their b
     constexpr uint32_t kBig = 64u << 10;
     constexpr uint64_t kRenames = 600;
     const uint32_t dyn = 1000;
-    dev.push(NV_OP_CREATE_BUFFER, nv_cmd_create_buffer{dyn, NV_BUFFER_VERTEX, kBig});
+    dev.push(nv_cmd_create_buffer{dyn, NV_BUFFER_VERTEX, kBig});
     std::vector<uint8_t> bytes(kBig, 0);
     const uint64_t allocations = dev.channel().device_allocations.load();
     const uint64_t slots = dev.channel().slab_allocations.load();
@@ -612,11 +612,11 @@ TEST_CASE("slabs: small buffers are slots of shared slabs, recycled once their b
         const Vertex v[6] = {{-1, 1, 0.5f, color}, {1, 1, 0.5f, color},  {-1, -1, 0.5f, color},
                              {1, 1, 0.5f, color},  {1, -1, 0.5f, color}, {-1, -1, 0.5f, color}};
         std::memcpy(bytes.data(), v, sizeof v);
-        dev.push(NV_OP_UPDATE_BUFFER, nv_cmd_update_buffer{dyn, NV_UPDATE_DISCARD, 0, kBig}, bytes.data(), kBig);
-        dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, dyn, 0, sizeof(Vertex)});
+        dev.push(nv_cmd_update_buffer{dyn, NV_UPDATE_DISCARD, 0, kBig}, bytes.data(), kBig);
+        dev.push(nv_cmd_set_vertex_buffer{0, dyn, 0, sizeof(Vertex)});
         dev.draw();
       }
-      dev.push(NV_OP_PRESENT, nv_cmd_present{target});
+      dev.push(nv_cmd_present{target});
       dev.centre(target); // waits for the frame
       if (on && dev.channel().slab_allocations.load() - slots >= kRenames) break;
     }
@@ -637,11 +637,11 @@ TEST_CASE("upload ring: each changed constant block takes a range, unchanged one
   Device dev(api);
   const uint32_t target = dev.target();
   const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_constants"), ps = dev.shader(NV_STAGE_PIXEL, "ps_constants");
-  dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, dev.quad(0xFFFFFFFFu), 0, sizeof(Vertex)});
-  dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
+  dev.push(nv_cmd_set_vertex_buffer{0, dev.quad(0xFFFFFFFFu), 0, sizeof(Vertex)});
+  dev.push(nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
   const float offset[4] = {0, 0, 0, 0}, red[4] = {1, 0, 0, 1};
-  dev.push(NV_OP_SET_CONSTANTS, nv_cmd_set_constants{NV_STAGE_VERTEX, sizeof offset}, offset, sizeof offset);
-  dev.push(NV_OP_SET_CONSTANTS, nv_cmd_set_constants{NV_STAGE_PIXEL, sizeof red}, red, sizeof red);
+  dev.push(nv_cmd_set_constants{NV_STAGE_VERTEX, sizeof offset}, offset, sizeof offset);
+  dev.push(nv_cmd_set_constants{NV_STAGE_PIXEL, sizeof red}, red, sizeof red);
   dev.clear(kBlackF);
   dev.draw(); // both blocks
   CHECK(dev.centre(target) == kRed);
@@ -652,7 +652,7 @@ TEST_CASE("upload ring: each changed constant block takes a range, unchanged one
   CHECK(dev.channel().ring_allocations.load() == first);
   for (int i = 0; i < 10; ++i) { // the pixel block changes before every draw
     const float green = (i & 1) ? 1.0f : 0.0f;
-    dev.push(NV_OP_UPDATE_CONSTANTS, nv_cmd_update_constants{NV_STAGE_PIXEL, 4, sizeof green}, &green, sizeof green);
+    dev.push(nv_cmd_update_constants{NV_STAGE_PIXEL, 4, sizeof green}, &green, sizeof green);
     dev.draw();
   }
   CHECK(dev.centre(target) == 0xFFFFFF00u);
@@ -683,19 +683,19 @@ TEST_CASE("multi-draw: consecutive draws are one API draw call, and any other co
       Device dev(api);
       const uint32_t target = dev.target();
       const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_color"), ps = dev.shader(NV_STAGE_PIXEL, "ps_color");
-      dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
+      dev.push(nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
       Vertex v[4][6];
       for (int q = 0; q < 4; ++q) quadrant_vertices(q, kQuadrantColors[q], v[q]);
       const uint32_t vb = 500, ib = 501;
-      dev.push(NV_OP_CREATE_BUFFER, nv_cmd_create_buffer{vb, NV_BUFFER_VERTEX, sizeof v});
-      dev.push(NV_OP_UPDATE_BUFFER, nv_cmd_update_buffer{vb, NV_UPDATE_DISCARD, 0, sizeof v}, v, sizeof v);
-      dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
+      dev.push(nv_cmd_create_buffer{vb, NV_BUFFER_VERTEX, sizeof v});
+      dev.push(nv_cmd_update_buffer{vb, NV_UPDATE_DISCARD, 0, sizeof v}, v, sizeof v);
+      dev.push(nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
       auto calls = [&] { return dev.channel().api_draw_calls.load(); };
 
       // A run of four draws: one call, every quadrant drawn.
       dev.clear(kBlackF);
       uint64_t before = calls();
-      for (uint32_t q = 0; q < 4; ++q) dev.push(NV_OP_DRAW, nv_cmd_draw{6 * q, 6, 1});
+      for (uint32_t q = 0; q < 4; ++q) dev.push(nv_cmd_draw{6 * q, 6, 1});
       for (int q = 0; q < 4; ++q) CHECK(quadrant_pixel(dev, target, q) == kQuadrantColors[q]);
       CHECK(calls() - before == (on ? 1u : 4u));
 
@@ -703,8 +703,8 @@ TEST_CASE("multi-draw: consecutive draws are one API draw call, and any other co
       dev.clear(kBlackF);
       before = calls();
       for (uint32_t q = 0; q < 4; ++q) {
-        if (q == 2) dev.push(NV_OP_SET_SCISSOR, nv_cmd_set_scissor{{0, 0, int32_t(kSize), int32_t(kSize)}});
-        dev.push(NV_OP_DRAW, nv_cmd_draw{6 * q, 6, 1});
+        if (q == 2) dev.push(nv_cmd_set_scissor{{0, 0, int32_t(kSize), int32_t(kSize)}});
+        dev.push(nv_cmd_draw{6 * q, 6, 1});
       }
       for (int q = 0; q < 4; ++q) CHECK(quadrant_pixel(dev, target, q) == kQuadrantColors[q]);
       CHECK(calls() - before == (on ? 2u : 4u));
@@ -718,24 +718,24 @@ TEST_CASE("multi-draw: consecutive draws are one API draw call, and any other co
       Padded padded[12];
       for (int i = 0; i < 12; ++i) padded[i] = {v[2 + i / 6][i % 6], 0};
       const uint32_t vb20 = 502;
-      dev.push(NV_OP_CREATE_BUFFER, nv_cmd_create_buffer{vb20, NV_BUFFER_VERTEX, sizeof padded});
-      dev.push(NV_OP_UPDATE_BUFFER, nv_cmd_update_buffer{vb20, NV_UPDATE_DISCARD, 0, sizeof padded}, padded, sizeof padded);
+      dev.push(nv_cmd_create_buffer{vb20, NV_BUFFER_VERTEX, sizeof padded});
+      dev.push(nv_cmd_update_buffer{vb20, NV_UPDATE_DISCARD, 0, sizeof padded}, padded, sizeof padded);
       for (const bool same_stride : {true, false}) {
         INFO("same stride: " << same_stride);
         dev.clear(kBlackF);
-        dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
+        dev.push(nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
         before = calls();
         for (uint32_t q = 0; q < 4; ++q) {
           if (q == 2 && same_stride)
-            dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, vb, 12 * sizeof(Vertex), sizeof(Vertex)});
+            dev.push(nv_cmd_set_vertex_buffer{0, vb, 12 * sizeof(Vertex), sizeof(Vertex)});
           if (q == 2 && !same_stride)
-            dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, vb20, 0, sizeof(Padded)});
-          dev.push(NV_OP_DRAW, nv_cmd_draw{6 * (q & 1), 6, 1}); // quadrants 0, 1, then 2, 3 from the new binding
+            dev.push(nv_cmd_set_vertex_buffer{0, vb20, 0, sizeof(Padded)});
+          dev.push(nv_cmd_draw{6 * (q & 1), 6, 1}); // quadrants 0, 1, then 2, 3 from the new binding
         }
         for (int q = 0; q < 4; ++q) CHECK(quadrant_pixel(dev, target, q) == kQuadrantColors[q]);
         CHECK(calls() - before == (!on ? 4u : same_stride ? 1u : 2u));
       }
-      dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
+      dev.push(nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
 
       // A NOOVERWRITE update of vertices no queued draw reads keeps the run, and the draws after
       // it see the new bytes (quadrant 3 turns yellow).
@@ -745,9 +745,9 @@ TEST_CASE("multi-draw: consecutive draws are one API draw call, and any other co
       quadrant_vertices(3, 0xFFFFFF00u, yellow);
       for (uint32_t q = 0; q < 4; ++q) {
         if (q == 2)
-          dev.push(NV_OP_UPDATE_BUFFER, nv_cmd_update_buffer{vb, NV_UPDATE_NO_OVERWRITE, sizeof v[0] * 3, sizeof yellow},
+          dev.push(nv_cmd_update_buffer{vb, NV_UPDATE_NO_OVERWRITE, sizeof v[0] * 3, sizeof yellow},
                    yellow, sizeof yellow);
-        dev.push(NV_OP_DRAW, nv_cmd_draw{6 * q, 6, 1});
+        dev.push(nv_cmd_draw{6 * q, 6, 1});
       }
       CHECK(quadrant_pixel(dev, target, 2) == kQuadrantColors[2]);
       CHECK(quadrant_pixel(dev, target, 3) == 0xFFFFFF00u);
@@ -755,13 +755,13 @@ TEST_CASE("multi-draw: consecutive draws are one API draw call, and any other co
 
       // Indexed draws: one index list, each quadrant by its base vertex.
       const uint16_t indices[6] = {0, 1, 2, 3, 4, 5};
-      dev.push(NV_OP_CREATE_BUFFER, nv_cmd_create_buffer{ib, NV_BUFFER_INDEX, sizeof indices});
-      dev.push(NV_OP_UPDATE_BUFFER, nv_cmd_update_buffer{ib, NV_UPDATE_DISCARD, 0, sizeof indices}, indices, sizeof indices);
-      dev.push(NV_OP_SET_INDEX_BUFFER, nv_cmd_set_index_buffer{ib, 0, 2});
-      dev.push(NV_OP_UPDATE_BUFFER, nv_cmd_update_buffer{vb, NV_UPDATE_DISCARD, 0, sizeof v}, v, sizeof v);
+      dev.push(nv_cmd_create_buffer{ib, NV_BUFFER_INDEX, sizeof indices});
+      dev.push(nv_cmd_update_buffer{ib, NV_UPDATE_DISCARD, 0, sizeof indices}, indices, sizeof indices);
+      dev.push(nv_cmd_set_index_buffer{ib, 0, 2});
+      dev.push(nv_cmd_update_buffer{vb, NV_UPDATE_DISCARD, 0, sizeof v}, v, sizeof v);
       dev.clear(kBlackF);
       before = calls();
-      for (int32_t q = 0; q < 4; ++q) dev.push(NV_OP_DRAW_INDEXED, nv_cmd_draw_indexed{0, 6, 6 * q, 1});
+      for (int32_t q = 0; q < 4; ++q) dev.push(nv_cmd_draw_indexed{0, 6, 6 * q, 1});
       for (int q = 0; q < 4; ++q) CHECK(quadrant_pixel(dev, target, q) == kQuadrantColors[q]);
       CHECK(calls() - before == (on ? 1u : 4u));
       dev.close();
@@ -780,17 +780,17 @@ TEST_CASE("barriers: a render target bound to a texture slot the shaders do not 
   Device dev(api);
   const uint32_t target = dev.target(NV_IMAGE_RENDER_TARGET | NV_IMAGE_SAMPLED);
   const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_color"), ps = dev.shader(NV_STAGE_PIXEL, "ps_color");
-  dev.push(NV_OP_SET_PIPELINE, nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
+  dev.push(nv_cmd_set_pipeline{pipeline(vs, ps, 0)});
   nv_cmd_set_texture t{};
   t.stage = NV_STAGE_PIXEL, t.slot = 3, t.image = target, t.type = NV_IMAGE_TYPE_2D;
   t.sampler.max_anisotropy = 1;
-  dev.push(NV_OP_SET_TEXTURE, t);
+  dev.push(t);
   const uint32_t vb = dev.quad(kRed);
   dev.clear(kBlackF);
   dev.centre(target);
   const uint64_t before = dev.channel().barriers.load();
   for (int i = 0; i < 20; ++i) { // each draw prepared on its own: a command between them
-    dev.push(NV_OP_SET_VERTEX_BUFFER, nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
+    dev.push(nv_cmd_set_vertex_buffer{0, vb, 0, sizeof(Vertex)});
     dev.draw();
   }
   CHECK(dev.centre(target) == kRed);

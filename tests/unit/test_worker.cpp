@@ -19,12 +19,6 @@ struct RecordingExecutor {
     pending_gpu = 2;
     last_fence = a.value;
   }
-  static constexpr novem::DispatchTable<RecordingExecutor> table() {
-    novem::DispatchTable<RecordingExecutor> t{};
-    t[NV_OP_DRAW] = novem::handler<RecordingExecutor, nv_cmd_draw, &RecordingExecutor::draw>;
-    t[NV_OP_FENCE] = novem::handler<RecordingExecutor, nv_cmd_fence, &RecordingExecutor::fence>;
-    return t;
-  }
   static constexpr unsigned kCommandsPerPoll = 4;
   bool poll() {
     draws_at_poll.push_back(draws.size());
@@ -43,9 +37,9 @@ TEST_CASE("worker executes commands in order through its table and completes fen
   nv_channel channel(1 << 16);
   RecordingExecutor ex{channel};
   std::thread thread([&] { novem::run_worker(channel, ex); });
-  for (uint32_t i = 0; i < 1000; ++i) novem::ring_push(channel.ring, NV_OP_DRAW, nv_cmd_draw{i, 3});
-  novem::ring_push(channel.ring, NV_OP_PRESENT, nv_cmd_present{1}); // no handler: counted only
-  novem::ring_push(channel.ring, NV_OP_FENCE, nv_cmd_fence{1});
+  for (uint32_t i = 0; i < 1000; ++i) novem::ring_push(channel.ring, nv_cmd_draw{i, 3});
+  novem::ring_push(channel.ring, nv_cmd_present{1}); // no handler: counted only
+  novem::ring_push(channel.ring, nv_cmd_fence{1});
   channel.wait_fence(1);
   CHECK(channel.completed_fence == 1);
   channel.ring.stop();
@@ -61,8 +55,8 @@ TEST_CASE("worker polls every kCommandsPerPoll commands, and whenever the ring r
   nv_channel channel(1 << 16);
   RecordingExecutor ex{channel};
   // Everything is in the ring before the thread starts, so it runs dry only after the fence.
-  for (uint32_t i = 0; i < 1001; ++i) novem::ring_push(channel.ring, NV_OP_DRAW, nv_cmd_draw{i, 3});
-  novem::ring_push(channel.ring, NV_OP_FENCE, nv_cmd_fence{1});
+  for (uint32_t i = 0; i < 1001; ++i) novem::ring_push(channel.ring, nv_cmd_draw{i, 3});
+  novem::ring_push(channel.ring, nv_cmd_fence{1});
   std::thread thread([&] { novem::run_worker(channel, ex); });
   channel.wait_fence(1);
   channel.ring.stop();

@@ -212,42 +212,54 @@ typedef struct nv_pipeline_desc {
   uint32_t masked_samples;
 } nv_pipeline_desc;
 
+/* The command vocabulary: one line per command, in opcode order (the order is the ABI: a new
+ * command goes at the end). X(NAME, name, run) gives the opcode NV_OP_NAME, its argument struct
+ * nv_cmd_name (below), the handler a plugin's executor names `name`, and how it treats a held run
+ * of draws (novem/draw_run.hpp): `ends` it, is a `draw` that joins it, is `kept` out of it (the
+ * plugin settles it at the next draw), or ends it `unless_no_overwrite` (its flags hold
+ * NV_UPDATE_NO_OVERWRITE). novem/command_table.hpp makes the C++ side from it: names, the
+ * struct-to-opcode trait, the draw-run rules and each plugin's dispatch table. */
+#define NV_COMMANDS(X)                                   \
+  X(CREATE_BUFFER, create_buffer, ends)                  \
+  X(DESTROY_BUFFER, destroy_buffer, ends)                \
+  X(UPDATE_BUFFER, update_buffer, unless_no_overwrite)   \
+  X(CREATE_IMAGE, create_image, ends)                    \
+  X(DESTROY_IMAGE, destroy_image, ends)                  \
+  X(CREATE_SHADER, create_shader, ends)                  \
+  X(DESTROY_SHADER, destroy_shader, ends)                \
+  X(SET_RENDER_TARGETS, set_render_targets, ends)        \
+  X(SET_VIEWPORT, set_viewport, ends)                    \
+  X(SET_SCISSOR, set_scissor, ends)                      \
+  X(SET_PIPELINE, set_pipeline, ends)                    \
+  X(SET_VERTEX_BUFFER, set_vertex_buffer, kept)          \
+  X(SET_CONSTANTS, set_constants, ends)                  \
+  X(CLEAR, clear, ends)                                  \
+  X(DRAW, draw, draw)                                    \
+  X(READ_IMAGE, read_image, ends)                        \
+  X(PRESENT, present, ends)                              \
+  X(FENCE, fence, ends)                                  \
+  X(SET_INDEX_BUFFER, set_index_buffer, ends)            \
+  X(DRAW_INDEXED, draw_indexed, draw)                    \
+  X(UPDATE_IMAGE, update_image, ends)                    \
+  X(SET_TEXTURE, set_texture, ends)                      \
+  X(SET_DYNAMIC_STATE, set_dynamic_state, ends)          \
+  X(BEGIN_QUERY, begin_query, ends)                      \
+  X(END_QUERY, end_query, ends)                          \
+  X(BLIT_IMAGE, blit_image, ends)                        \
+  X(FILL_IMAGE, fill_image, ends)                        \
+  X(GENERATE_MIPS, generate_mips, ends)                  \
+  X(UPDATE_CONSTANTS, update_constants, ends)            \
+  X(CREATE_SWAPCHAIN, create_swapchain, ends)            \
+  X(DESTROY_SWAPCHAIN, destroy_swapchain, ends)          \
+  X(SET_RENDER_STATES, set_render_states, ends)
+
+#define NV_OPCODE_ENUMERATOR(NAME, name, run) NV_OP_##NAME,
 typedef enum nv_opcode {
   NV_OP_PAD = 0, /* filler the ring writes before wrapping; never dispatched */
-  NV_OP_CREATE_BUFFER,
-  NV_OP_DESTROY_BUFFER,
-  NV_OP_UPDATE_BUFFER,
-  NV_OP_CREATE_IMAGE,
-  NV_OP_DESTROY_IMAGE,
-  NV_OP_CREATE_SHADER,
-  NV_OP_DESTROY_SHADER,
-  NV_OP_SET_RENDER_TARGETS,
-  NV_OP_SET_VIEWPORT,
-  NV_OP_SET_SCISSOR,
-  NV_OP_SET_PIPELINE,
-  NV_OP_SET_VERTEX_BUFFER,
-  NV_OP_SET_CONSTANTS,
-  NV_OP_CLEAR,
-  NV_OP_DRAW,
-  NV_OP_READ_IMAGE,
-  NV_OP_PRESENT,
-  NV_OP_FENCE,
-  NV_OP_SET_INDEX_BUFFER, /* ABI 2 */
-  NV_OP_DRAW_INDEXED,     /* ABI 2 */
-  NV_OP_UPDATE_IMAGE,     /* ABI 3 */
-  NV_OP_SET_TEXTURE,      /* ABI 3 */
-  NV_OP_SET_DYNAMIC_STATE, /* ABI 4 */
-  NV_OP_BEGIN_QUERY,      /* ABI 4 */
-  NV_OP_END_QUERY,        /* ABI 4 */
-  NV_OP_BLIT_IMAGE,       /* ABI 4 */
-  NV_OP_FILL_IMAGE,       /* ABI 4 */
-  NV_OP_GENERATE_MIPS,    /* ABI 4 */
-  NV_OP_UPDATE_CONSTANTS, /* ABI 4 */
-  NV_OP_CREATE_SWAPCHAIN, /* ABI 5 */
-  NV_OP_DESTROY_SWAPCHAIN, /* ABI 5 */
-  NV_OP_SET_RENDER_STATES, /* ABI 7 */
+  NV_COMMANDS(NV_OPCODE_ENUMERATOR)
   NV_OP_COUNT
 } nv_opcode;
+#undef NV_OPCODE_ENUMERATOR
 
 /* Every record starts with this; size counts header, arguments and payload, rounded up to
  * NV_CMD_ALIGN. */

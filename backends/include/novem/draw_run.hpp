@@ -9,16 +9,20 @@
 // buffers appended with NOOVERWRITE keep their runs. Nor does SET_VERTEX_BUFFER end it here:
 // the plugin decides at the next draw, which joins the run when the new binding is a vertex
 // shift of the bound one (novem/vertex_shift.hpp) and records the run first otherwise.
+// Each command's rule is its DrawRun in commands.h's NV_COMMANDS list.
 #pragma once
 
-#include "novem/ring.hpp"
+#include "novem/command_table.hpp"
 
 namespace novem {
 
-// Whether command h must see the draws held so far recorded first.
-inline bool ends_draw_run(const nv_cmd_header *h) {
-  if (h->opcode == NV_OP_DRAW || h->opcode == NV_OP_DRAW_INDEXED || h->opcode == NV_OP_SET_VERTEX_BUFFER) return false;
-  return h->opcode != NV_OP_UPDATE_BUFFER || !(command_args<nv_cmd_update_buffer>(h).flags & NV_UPDATE_NO_OVERWRITE);
+// Whether command h (of opcode Op) must see the draws held so far recorded first.
+template <nv_opcode Op> bool ends_draw_run([[maybe_unused]] const nv_cmd_header *h) {
+  constexpr DrawRun rule = Command<Op>::kDrawRun;
+  if constexpr (rule == DrawRun::ends) return true;
+  else if constexpr (rule == DrawRun::unless_no_overwrite)
+    return !(command_args<typename Command<Op>::Args>(h).flags & NV_UPDATE_NO_OVERWRITE);
+  else return false;
 }
 
 } // namespace novem

@@ -23,7 +23,7 @@
 #include <cstring>
 #include <new>
 
-#include "novem/commands.h"
+#include "novem/command_table.hpp"
 #include "novem/counter.hpp"
 #include "novem/waiter.hpp"
 
@@ -189,26 +189,16 @@ private:
   alignas(64) Waiter producer_; // the producer sleeps here when full
 };
 
-// Typed helpers: push a command struct with an optional payload that follows it.
-template <class Args>
-inline Args *ring_begin(CommandRing &ring, nv_opcode op, size_t payload_bytes = 0) {
-  nv_cmd_header *h = ring.begin(uint16_t(op), sizeof(nv_cmd_header) + sizeof(Args) + payload_bytes);
+// Typed helpers: push a command by its argument struct (which names its opcode, command_table.hpp)
+// with an optional payload that follows it.
+template <CommandArgs Args> inline Args *ring_begin(CommandRing &ring, size_t payload_bytes = 0) {
+  nv_cmd_header *h = ring.begin(uint16_t(opcode_of<Args>), sizeof(nv_cmd_header) + sizeof(Args) + payload_bytes);
   return reinterpret_cast<Args *>(h + 1);
 }
 
-template <class Args> inline void ring_push(CommandRing &ring, nv_opcode op, const Args &args) {
-  *ring_begin<Args>(ring, op) = args;
+template <CommandArgs Args> inline void ring_push(CommandRing &ring, const Args &args) {
+  *ring_begin<Args>(ring) = args;
   ring.commit();
 }
-
-template <class Args> inline const Args &command_args(const nv_cmd_header *h) {
-  return *reinterpret_cast<const Args *>(h + 1);
-}
-
-// The payload that follows Args in a record.
-template <class Args> inline const void *command_payload(const nv_cmd_header *h) {
-  return reinterpret_cast<const uint8_t *>(h + 1) + sizeof(Args);
-}
-template <class Args> inline void *command_payload(Args *args) { return args + 1; }
 
 } // namespace novem

@@ -1,7 +1,11 @@
 // The submission thread's loop, shared by every plugin.
 //
 // A plugin's executor owns the API context and supplies:
-//   static constexpr DispatchTable<Executor> table();   one small function per opcode
+//   void name(const nv_cmd_name &, const nv_cmd_header *);   a handler per command it executes
+//     (NOVEM_COMMAND_HANDLERS declares all of them); commands without one are only counted
+//   template <nv_opcode Op> static void execute(Executor &, const nv_cmd_header *);   optional:
+//     what the executor does around every handler (draw runs, checks), calling
+//     Command<Op>::call(ex, h) for the handler itself
 //   bool poll();     retires finished GPU work (signalling fences); true while some is pending
 //   static constexpr unsigned kCommandsPerPoll;   how many commands run between two polls
 //   void wait_gpu(); blocks a short while (about a millisecond) for pending GPU work
@@ -21,14 +25,30 @@ namespace novem {
 template <class Executor> using CommandHandler = void (*)(Executor &, const nv_cmd_header *);
 template <class Executor> using DispatchTable = std::array<CommandHandler<Executor>, NV_OP_COUNT>;
 
-// Adapts `void Executor::fn(const Args&, const nv_cmd_header*)` to a table entry.
-template <class Executor, class Args, void (Executor::*Fn)(const Args &, const nv_cmd_header *)>
-void handler(Executor &ex, const nv_cmd_header *h) {
-  (ex.*Fn)(command_args<Args>(h), h);
+// An executor that wraps its handlers in an execute<Op> of its own.
+template <class Executor> concept WrapsCommands = requires { &Executor::template execute<NV_OP_FENCE>; };
+
+template <class Executor, nv_opcode Op> void execute_plain(Executor &ex, const nv_cmd_header *h) {
+  Command<Op>::call(ex, h);
+}
+
+template <class Executor, nv_opcode Op> constexpr CommandHandler<Executor> dispatch_entry() {
+  if constexpr (!Command<Op>::template kHandledBy<Executor>) return nullptr;
+  else if constexpr (WrapsCommands<Executor>) return &Executor::template execute<Op>;
+  else return &execute_plain<Executor, Op>;
+}
+
+// The executor's table, one entry per command of NV_COMMANDS: its handler, or none.
+template <class Executor> constexpr DispatchTable<Executor> dispatch_table() {
+  DispatchTable<Executor> t{};
+#define NOVEM_DISPATCH_ENTRY(NAME, name, run) t[NV_OP_##NAME] = dispatch_entry<Executor, NV_OP_##NAME>();
+  NV_COMMANDS(NOVEM_DISPATCH_ENTRY)
+#undef NOVEM_DISPATCH_ENTRY
+  return t;
 }
 
 template <class Executor> void run_worker(nv_channel &channel, Executor &ex) {
-  static constexpr DispatchTable<Executor> table = Executor::table();
+  static constexpr DispatchTable<Executor> table = dispatch_table<Executor>();
   CommandRing &ring = channel.ring;
   unsigned since_poll = 0;
   for (;;) {

@@ -8,7 +8,7 @@
 
 #include "novem/driver_heap.hpp"
 #include "novem/image_layout.hpp"
-#include "novem/opcode_name.hpp"
+#include "novem/command_table.hpp"
 #include "novem/render_states.hpp"
 #include "vk_batch.hpp"
 #include "vk_buffer.hpp"

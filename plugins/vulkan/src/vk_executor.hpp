@@ -47,7 +47,6 @@ public:
   Executor(const Executor &) = delete;
   Executor &operator=(const Executor &) = delete;
 
-  static constexpr DispatchTable<Executor> table();
   // vkGetFenceStatus takes lavapipe a clock read and a mutex its queue thread also takes: polling
   // after every command cost the worker about 80 us of a 1.5 ms `texture` frame, and every 32
   // commands (as the GL plugin) gave `draw`, `up`, `dynamic` and `game` 5-48 % more draws/s in
@@ -58,40 +57,12 @@ public:
   void wait_gpu();
   void idle();
 
-  // ---- one function per opcode ----
-  void create_buffer(const nv_cmd_create_buffer &a, const nv_cmd_header *h);
-  void destroy_buffer(const nv_cmd_destroy_buffer &a, const nv_cmd_header *h);
-  void update_buffer(const nv_cmd_update_buffer &a, const nv_cmd_header *h);
-  void create_image(const nv_cmd_create_image &a, const nv_cmd_header *h);
-  void destroy_image(const nv_cmd_destroy_image &a, const nv_cmd_header *h);
-  void create_shader(const nv_cmd_create_shader &a, const nv_cmd_header *h);
-  void destroy_shader(const nv_cmd_destroy_shader &a, const nv_cmd_header *h);
-  void set_render_targets(const nv_cmd_set_render_targets &a, const nv_cmd_header *h);
-  void set_viewport(const nv_cmd_set_viewport &a, const nv_cmd_header *h);
-  void set_scissor(const nv_cmd_set_scissor &a, const nv_cmd_header *h);
-  void set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *h);
-  void set_vertex_buffer(const nv_cmd_set_vertex_buffer &a, const nv_cmd_header *h);
-  void set_constants(const nv_cmd_set_constants &a, const nv_cmd_header *h);
-  void clear(const nv_cmd_clear &a, const nv_cmd_header *h);
-  void draw(const nv_cmd_draw &a, const nv_cmd_header *h);
-  void read_image(const nv_cmd_read_image &a, const nv_cmd_header *h);
-  void present(const nv_cmd_present &a, const nv_cmd_header *h); // vk_present.cpp
-  void fence(const nv_cmd_fence &a, const nv_cmd_header *h);
-  void set_index_buffer(const nv_cmd_set_index_buffer &a, const nv_cmd_header *h);
-  void draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *h);
-  void update_image(const nv_cmd_update_image &a, const nv_cmd_header *h);
-  void set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *h);
-  void set_dynamic_state(const nv_cmd_set_dynamic_state &a, const nv_cmd_header *h);
-  void set_render_states(const nv_cmd_set_render_states &a, const nv_cmd_header *h);
-  void begin_query(const nv_cmd_begin_query &a, const nv_cmd_header *h); // vk_query.cpp
-  void end_query(const nv_cmd_end_query &a, const nv_cmd_header *h);     // vk_query.cpp
-  void blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *h);   // vk_copy.cpp
+  NOVEM_COMMAND_HANDLERS // one per command (commands.h), each in the file of its concern
+  // The dispatch table's entry for every command (novem/worker.hpp): the draws held so far
+  // recorded first where the command ends their run, nothing done for a command that names what
+  // could not be made, and an exception reported as one line.
+  template <nv_opcode Op> static void execute(Executor &ex, const nv_cmd_header *h);
   void copy_depth_stencil(Image &src, Image &dst, const nv_cmd_blit_image &a); // vk_copy.cpp (ABI 5)
-  void fill_image(const nv_cmd_fill_image &a, const nv_cmd_header *h);   // vk_copy.cpp
-  void generate_mips(const nv_cmd_generate_mips &a, const nv_cmd_header *h);
-  void update_constants(const nv_cmd_update_constants &a, const nv_cmd_header *h);
-  void create_swapchain(const nv_cmd_create_swapchain &a, const nv_cmd_header *h);   // vk_present.cpp
-  void destroy_swapchain(const nv_cmd_destroy_swapchain &a, const nv_cmd_header *h); // vk_present.cpp
 
   // One line on stderr for a command that failed (the first few of them).
   void report(uint16_t opcode, const char *what);
@@ -99,9 +70,6 @@ public:
   void creation_failed(uint16_t opcode, uint32_t handle, const char *what);
 
 private:
-  template <class Args, void (Executor::*Fn)(const Args &, const nv_cmd_header *)>
-  static void guarded(Executor &ex, const nv_cmd_header *h);
-
   VkCommandBuffer command_buffer(); // the recording one, begun on demand
   // SET_PIPELINE and SET_RENDER_STATES: the pipeline `desc` describes becomes current.
   void use_pipeline(const nv_pipeline_desc &desc);
@@ -313,52 +281,16 @@ private:
   novem::LogBudget errors_reported_{16}; // contract violations reported, then one line saying the rest are not
 };
 
-template <class Args, void (Executor::*Fn)(const Args &, const nv_cmd_header *)>
-void Executor::guarded(Executor &ex, const nv_cmd_header *h) {
+template <nv_opcode Op> void Executor::execute(Executor &ex, const nv_cmd_header *h) {
   try {
-    if (novem::ends_draw_run(h)) ex.flush_draws();
+    if (novem::ends_draw_run<Op>(h)) ex.flush_draws();
     if (ex.failed_.skips(h)) return; // it acts on what could not be made: nothing to do
-    (ex.*Fn)(command_args<Args>(h), h);
+    novem::Command<Op>::call(ex, h);
   } catch (const std::exception &e) {
     ex.report(h->opcode, e.what());
   }
 }
 
-constexpr DispatchTable<Executor> Executor::table() {
-  DispatchTable<Executor> t{};
-  t[NV_OP_CREATE_BUFFER] = guarded<nv_cmd_create_buffer, &Executor::create_buffer>;
-  t[NV_OP_DESTROY_BUFFER] = guarded<nv_cmd_destroy_buffer, &Executor::destroy_buffer>;
-  t[NV_OP_UPDATE_BUFFER] = guarded<nv_cmd_update_buffer, &Executor::update_buffer>;
-  t[NV_OP_CREATE_IMAGE] = guarded<nv_cmd_create_image, &Executor::create_image>;
-  t[NV_OP_DESTROY_IMAGE] = guarded<nv_cmd_destroy_image, &Executor::destroy_image>;
-  t[NV_OP_CREATE_SHADER] = guarded<nv_cmd_create_shader, &Executor::create_shader>;
-  t[NV_OP_DESTROY_SHADER] = guarded<nv_cmd_destroy_shader, &Executor::destroy_shader>;
-  t[NV_OP_SET_RENDER_TARGETS] = guarded<nv_cmd_set_render_targets, &Executor::set_render_targets>;
-  t[NV_OP_SET_VIEWPORT] = guarded<nv_cmd_set_viewport, &Executor::set_viewport>;
-  t[NV_OP_SET_SCISSOR] = guarded<nv_cmd_set_scissor, &Executor::set_scissor>;
-  t[NV_OP_SET_PIPELINE] = guarded<nv_cmd_set_pipeline, &Executor::set_pipeline>;
-  t[NV_OP_SET_VERTEX_BUFFER] = guarded<nv_cmd_set_vertex_buffer, &Executor::set_vertex_buffer>;
-  t[NV_OP_SET_CONSTANTS] = guarded<nv_cmd_set_constants, &Executor::set_constants>;
-  t[NV_OP_CLEAR] = guarded<nv_cmd_clear, &Executor::clear>;
-  t[NV_OP_DRAW] = guarded<nv_cmd_draw, &Executor::draw>;
-  t[NV_OP_READ_IMAGE] = guarded<nv_cmd_read_image, &Executor::read_image>;
-  t[NV_OP_PRESENT] = guarded<nv_cmd_present, &Executor::present>;
-  t[NV_OP_FENCE] = guarded<nv_cmd_fence, &Executor::fence>;
-  t[NV_OP_SET_INDEX_BUFFER] = guarded<nv_cmd_set_index_buffer, &Executor::set_index_buffer>;
-  t[NV_OP_DRAW_INDEXED] = guarded<nv_cmd_draw_indexed, &Executor::draw_indexed>;
-  t[NV_OP_UPDATE_IMAGE] = guarded<nv_cmd_update_image, &Executor::update_image>;
-  t[NV_OP_SET_TEXTURE] = guarded<nv_cmd_set_texture, &Executor::set_texture>;
-  t[NV_OP_SET_DYNAMIC_STATE] = guarded<nv_cmd_set_dynamic_state, &Executor::set_dynamic_state>;
-  t[NV_OP_BEGIN_QUERY] = guarded<nv_cmd_begin_query, &Executor::begin_query>;
-  t[NV_OP_END_QUERY] = guarded<nv_cmd_end_query, &Executor::end_query>;
-  t[NV_OP_BLIT_IMAGE] = guarded<nv_cmd_blit_image, &Executor::blit_image>;
-  t[NV_OP_FILL_IMAGE] = guarded<nv_cmd_fill_image, &Executor::fill_image>;
-  t[NV_OP_GENERATE_MIPS] = guarded<nv_cmd_generate_mips, &Executor::generate_mips>;
-  t[NV_OP_UPDATE_CONSTANTS] = guarded<nv_cmd_update_constants, &Executor::update_constants>;
-  t[NV_OP_CREATE_SWAPCHAIN] = guarded<nv_cmd_create_swapchain, &Executor::create_swapchain>;
-  t[NV_OP_DESTROY_SWAPCHAIN] = guarded<nv_cmd_destroy_swapchain, &Executor::destroy_swapchain>;
-  t[NV_OP_SET_RENDER_STATES] = guarded<nv_cmd_set_render_states, &Executor::set_render_states>;
-  return t;
-}
+static_assert(novem::kHandlesEveryCommand<Executor> && novem::WrapsCommands<Executor>);
 
 } // namespace novem::vk
