@@ -18,8 +18,9 @@
 extern "C" {
 #endif
 
-/* Bumped on any change to this header, commands.h or channel.hpp's layout. */
-#define NV_BACKEND_ABI_VERSION 9u /* ABI 9: creations the plugin could not make reported in the channel (failed_image, failed_buffer) and counted (creation_failures in channel.hpp, statistics.h). ABI 8: masked_samples (D3DRS_MULTISAMPLEMASK) in nv_pipeline_desc and nv_render_states (commands.h); anisotropic filtering (nv_adapter_info.max_anisotropy, nv_sampler_desc.max_anisotropy); NV_SUPPORT_BLIT. ABI 7: SET_RENDER_STATES (commands.h). ABI 6: the shader interface's four descriptor sets (commands.h); the api_draw_calls counter (channel.hpp, statistics.h). ABI 5: instance divisors (nv_pipeline_desc.instance_divisors); render-target levels and cube faces (SET_RENDER_TARGETS, READ_IMAGE); windows (nv_window, CREATE_SWAPCHAIN, DESTROY_SWAPCHAIN, PRESENT rectangles); slab and upload-ring counters (nv_channel, statistics.h); BLIT_IMAGE between depth-stencil images, UPDATE_IMAGE flags; depth textures, sRGB reads and writes */
+/* Bumped on any change to this header, commands.h or channel.hpp's layout; what each version
+ * changed is in backends/CHANGELOG.md. */
+#define NV_BACKEND_ABI_VERSION 9u
 #define NV_PLUGIN_ENTRY_NAME "novem_plugin_entry"
 
 /* What a format can be used for on this device (nv_adapter_info.format_support). */
@@ -29,14 +30,14 @@ enum nv_format_support {
   NV_SUPPORT_SAMPLED = 1u << 2,
   NV_SUPPORT_VERTEX = 1u << 3,
   NV_SUPPORT_BLEND = 1u << 4,
-  NV_SUPPORT_FILTER = 1u << 5, /* ABI 4: a sampled image can be read with linear filtering */
-  NV_SUPPORT_GENERATE_MIPS = 1u << 6, /* ABI 4: GENERATE_MIPS works on its images */
-  /* ABI 5: a depth format that is also a texture (NV_IMAGE_DEPTH_STENCIL | NV_IMAGE_SAMPLED),
+  NV_SUPPORT_FILTER = 1u << 5, /* a sampled image can be read with linear filtering */
+  NV_SUPPORT_GENERATE_MIPS = 1u << 6, /* GENERATE_MIPS works on its images */
+  /* A depth format that is also a texture (NV_IMAGE_DEPTH_STENCIL | NV_IMAGE_SAMPLED),
    * sampled with a depth comparison (filtered as the sampler says) and without (nearest). */
   NV_SUPPORT_DEPTH_SAMPLED = 1u << 7,
-  NV_SUPPORT_SRGB_READ = 1u << 8,  /* ABI 5: sampled with NV_TEXTURE_SRGB (sRGB-decoded) */
-  NV_SUPPORT_SRGB_WRITE = 1u << 9, /* ABI 5: a render target written sRGB-encoded (srgb_write) */
-  /* ABI 8: images of the format are scaled and converted from: BLIT_IMAGE between rectangles of
+  NV_SUPPORT_SRGB_READ = 1u << 8,  /* sampled with NV_TEXTURE_SRGB (sRGB-decoded) */
+  NV_SUPPORT_SRGB_WRITE = 1u << 9, /* a render target written sRGB-encoded (srgb_write) */
+  /* Images of the format are scaled and converted from: BLIT_IMAGE between rectangles of
    * different sizes, and PRESENT into a window. */
   NV_SUPPORT_BLIT = 1u << 10,
 };
@@ -53,13 +54,13 @@ typedef struct nv_adapter_info {
   uint32_t max_viewport_size;
   float max_point_size;
   uint32_t format_support[NV_FORMAT_COUNT]; /* nv_format_support bits, indexed by nv_format */
-  /* ABI 4: the sample counts N for which multisampled colour and depth-stencil targets of every
+  /* The sample counts N for which multisampled colour and depth-stencil targets of every
    * supported format work: bit value N set (1 is always set; 4 is bit 2), as VkSampleCountFlags. */
   uint32_t sample_counts;
-  /* ABI 5: the largest nv_pipeline_desc.instance_divisors value the device draws (1: only
+  /* The largest nv_pipeline_desc.instance_divisors value the device draws (1: only
    * per-instance data that advances every instance). */
   uint32_t max_instance_divisor;
-  /* ABI 8: the largest nv_sampler_desc.max_anisotropy the device filters with (1: no anisotropic
+  /* The largest nv_sampler_desc.max_anisotropy the device filters with (1: no anisotropic
    * filtering; at most 16, D3D9's largest). */
   uint32_t max_anisotropy;
 } nv_adapter_info;
@@ -67,7 +68,7 @@ typedef struct nv_adapter_info {
 typedef struct nv_device_desc {
   uint32_t struct_size; /* sizeof(nv_device_desc), for growth within one ABI version */
   uint32_t flags;       /* none yet */
-  /* NULL: headless (offscreen targets only). ABI 5: else a const nv_window * (commands.h), the
+  /* NULL: headless (offscreen targets only); else a const nv_window * (commands.h), the
    * device window: the GL plugin makes its context on that window's display so that windows of
    * that display can be presented. Presenting itself goes through CREATE_SWAPCHAIN. */
   void *window;

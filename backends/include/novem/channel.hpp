@@ -56,7 +56,7 @@ struct nv_channel {
     readback_size = readback ? bytes : 0;
   }
 
-  // ---- creations the plugin could not make (ABI 9): a CREATE_IMAGE or CREATE_BUFFER that made
+  // ---- creations the plugin could not make: a CREATE_IMAGE or CREATE_BUFFER that made
   // nothing (out of device or host memory, past an API limit such as maxMemoryAllocationSize)
   // stores its handle here before the FENCE that follows it completes. Handles are not reused, so
   // a frontend that needs the answer pushes a FENCE after the creation, waits for it and compares:
@@ -72,7 +72,7 @@ struct nv_channel {
     creation_failures.fetch_add(1, std::memory_order_relaxed);
   }
 
-  // ---- query results (ABI 4): END_QUERY stores a slot's value here before the FENCE that
+  // ---- query results: END_QUERY stores a slot's value here before the FENCE that
   // follows it completes; the frontend reads it once that fence has completed. ----
   std::atomic<uint64_t> query_results[NV_MAX_QUERIES] = {};
 
@@ -81,21 +81,18 @@ struct nv_channel {
   std::atomic<uint64_t> executed[NV_OP_COUNT] = {};    // commands executed, per opcode
   std::atomic<uint64_t> pipelines_created{0};          // API pipelines/programs built
   std::atomic<uint64_t> submits{0};                    // batches handed to the API
-  // ABI 4: what issue 6's techniques save, read by the frontend (statistics.h).
+  // What the plugins' techniques save, read by the frontend (statistics.h).
   std::atomic<uint64_t> pipelines_loaded{0};  // pipelines/programs taken from the on-disk cache
   std::atomic<uint64_t> pipeline_cache_rejected{0}; // cache files ignored (corrupt, foreign)
   std::atomic<uint64_t> barriers{0};          // vkCmdPipelineBarrier2 / glMemoryBarrier calls
   std::atomic<uint64_t> device_allocations{0}; // vkAllocateMemory / GL buffer storage creations
   std::atomic<uint64_t> gpu_waits{0};         // the plugin's own blocking waits on the GPU
-  // ABI 5
   std::atomic<uint64_t> slab_allocations{0};  // buffer slices served from a slab (Vulkan)
   std::atomic<uint64_t> ring_allocations{0};  // ranges taken from the upload ring (Vulkan)
-  // ABI 6
   std::atomic<uint64_t> api_draw_calls{0};    // vkCmdDraw*/glDraw* calls; a multi-draw is one
-  // ABI 9
   std::atomic<uint64_t> creation_failures{0}; // CREATE_IMAGE / CREATE_BUFFER that made nothing
 
-  // Fills s (ABI 9) from the counters above.
+  // Fills s from the counters above.
   void statistics(nv_statistics &s) const {
     s.struct_size = sizeof s;
     s.pipelines_created = pipelines_created.load(std::memory_order_relaxed);

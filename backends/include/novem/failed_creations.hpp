@@ -1,4 +1,4 @@
-// The images and buffers a plugin could not make (ABI 9), and what later commands naming them do:
+// The images and buffers a plugin could not make, and what later commands naming them do:
 // one policy for every plugin, so that a program meets the same outcome on each.
 //
 // A CREATE_IMAGE or CREATE_BUFFER that makes nothing (the driver is out of memory, or the

@@ -1,4 +1,4 @@
-// The render-state part of a pipeline description (SET_RENDER_STATES, ABI 7): taken out of an
+// The render-state part of a pipeline description (SET_RENDER_STATES): taken out of an
 // nv_pipeline_desc by the frontend, put back into one by the plugins. One list of fields for
 // both directions, so that a field added to nv_render_states cannot be forgotten in one.
 #pragma once

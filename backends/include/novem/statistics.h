@@ -1,4 +1,4 @@
-/* ABI 4: a device's counters, as a program sees them.
+/* A device's counters, as a program sees them.
  *
  * The plugin counts into its nv_channel (channel.hpp); libnovem_d3d9.so copies them out through
  * the exported function NV_STATISTICS_ENTRY_NAME, which a benchmark or a test finds with
@@ -26,12 +26,9 @@ typedef struct nv_statistics {
   uint64_t fence_waits;       /* times the application thread slept waiting for the plugin */
   uint64_t gpu_waits;         /* times the plugin's thread blocked on the GPU */
   uint64_t draws;             /* DRAW and DRAW_INDEXED commands executed */
-  /* ABI 5 */
   uint64_t slab_allocations;  /* buffer slices served from a slab of small buffers (Vulkan) */
   uint64_t ring_allocations;  /* constant blocks pushed into the upload ring (Vulkan) */
-  /* ABI 6 */
   uint64_t api_draw_calls;    /* draw calls made to the API; a run of draws recorded as one multi-draw counts once */
-  /* ABI 9 */
   uint64_t creation_failures; /* images and buffers the plugin could not make (out of memory, past an API limit) */
 } nv_statistics;
 
