@@ -32,17 +32,10 @@ void BufferArena::destroy() {
 
 bool BufferArena::take(uint32_t index, uint64_t size, uint64_t alignment, Range &out) {
   Block &b = blocks_[index];
-  for (auto it = b.free.begin(); it != b.free.end(); ++it) {
-    const uint64_t start = it->first, end = it->first + it->second;
-    const uint64_t offset = (start + alignment - 1) / alignment * alignment;
-    if (offset + size > end) continue;
-    b.free.erase(it);
-    if (offset > start) b.free.emplace(start, offset - start);
-    if (offset + size < end) b.free.emplace(offset + size, end - offset - size);
-    out = Range{b.buffer, b.map + offset, offset, size, 0, index};
-    return true;
-  }
-  return false;
+  const uint64_t offset = b.ranges.take(size, alignment);
+  if (offset == novem::RangeAllocator::kNone) return false;
+  out = Range{b.buffer, b.map + offset, offset, size, 0, index};
+  return true;
 }
 
 BufferArena::Range BufferArena::allocate(uint64_t size, uint64_t alignment) {
@@ -79,7 +72,7 @@ BufferArena::Range BufferArena::allocate(uint64_t size, uint64_t alignment) {
     gl_->DeleteBuffers(1, &b.buffer);
     return Range{};
   }
-  b.free.emplace(0, b.size);
+  b.ranges = novem::RangeAllocator(b.size);
   uint32_t index = uint32_t(blocks_.size());
   for (uint32_t i = 0; i < blocks_.size(); ++i)
     if (!blocks_[i].buffer) index = i; // reuse a released slot
@@ -91,20 +84,9 @@ BufferArena::Range BufferArena::allocate(uint64_t size, uint64_t alignment) {
 
 void BufferArena::give_back(const Range &range) {
   Block &b = blocks_[range.block];
-  auto next = b.free.emplace(range.offset, range.size).first;
-  if (auto after = std::next(next); after != b.free.end() && next->first + next->second == after->first) {
-    next->second += after->second;
-    b.free.erase(after);
-  }
-  if (next != b.free.begin()) {
-    auto before = std::prev(next);
-    if (before->first + before->second == next->first) {
-      before->second += next->second;
-      b.free.erase(next);
-    }
-  }
+  b.ranges.give_back(range.offset, range.size);
   // A block bigger than the standard size held one large buffer: give its memory back.
-  if (b.size > kBlockSize && b.free.size() == 1 && b.free.begin()->second == b.size) {
+  if (b.size > kBlockSize && b.ranges.used() == 0) {
     gl_->UnmapNamedBuffer(b.buffer);
     gl_->DeleteBuffers(1, &b.buffer);
     b = Block{};

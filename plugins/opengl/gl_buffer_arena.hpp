@@ -12,10 +12,10 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
-#include <map>
 #include <memory>
 #include <vector>
 
+#include "novem/range_allocator.hpp"
 #include "novem_gl.h"
 
 namespace novem_gl {
@@ -52,7 +52,7 @@ private:
     GLuint buffer = 0;
     uint8_t *map = nullptr;
     uint64_t size = 0;
-    std::map<uint64_t, uint64_t> free; // offset -> size, coalesced
+    novem::RangeAllocator ranges; // of [0, size)
   };
   static constexpr uint64_t kBlockSize = 16ull << 20;
   static constexpr size_t kBlocksBeforeWaiting = 16; // grow freely up to 256 MiB, then wait for retired ranges

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "novem/counter.hpp"
+#include "novem/range_allocator.hpp"
 #include "vk_device.hpp"
 
 namespace novem::vk {
@@ -15,40 +16,7 @@ struct MemoryBlock {
   ResourceKind kind = ResourceKind::Linear;
   bool dedicated = false;
   VkBuffer buffer = VK_NULL_HANDLE; // over the whole block, for allocate_range (host-visible, linear)
-  VkDeviceSize used = 0;
-  std::map<VkDeviceSize, VkDeviceSize> free_ranges; // offset → size
-
-  // First fit; returns the aligned offset or ~0.
-  VkDeviceSize take(VkDeviceSize bytes, VkDeviceSize alignment) {
-    for (auto it = free_ranges.begin(); it != free_ranges.end(); ++it) {
-      VkDeviceSize start = it->first, len = it->second;
-      VkDeviceSize aligned = (start + alignment - 1) / alignment * alignment;
-      if (aligned + bytes > start + len) continue;
-      free_ranges.erase(it);
-      if (aligned > start) free_ranges.emplace(start, aligned - start);
-      if (aligned + bytes < start + len) free_ranges.emplace(aligned + bytes, start + len - aligned - bytes);
-      used += bytes;
-      return aligned;
-    }
-    return ~VkDeviceSize(0);
-  }
-
-  void give_back(VkDeviceSize offset, VkDeviceSize bytes) {
-    used -= bytes;
-    auto next = free_ranges.lower_bound(offset);
-    if (next != free_ranges.end() && offset + bytes == next->first) {
-      bytes += next->second;
-      next = free_ranges.erase(next);
-    }
-    if (next != free_ranges.begin()) {
-      auto prev = std::prev(next);
-      if (prev->first + prev->second == offset) {
-        prev->second += bytes;
-        return;
-      }
-    }
-    free_ranges.emplace(offset, bytes);
-  }
+  RangeAllocator ranges; // of [0, size)
 };
 
 MemoryAllocator::MemoryAllocator(const Device &device, bool suballocate, std::atomic<uint64_t> &allocations,
@@ -109,7 +77,7 @@ MemoryBlock *MemoryAllocator::new_block(uint32_t type, ResourceKind kind, VkDevi
   block->type = type;
   block->kind = kind;
   block->dedicated = dedicated;
-  block->free_ranges.emplace(0, size);
+  block->ranges = RangeAllocator(size);
   blocks_.push_back(std::move(block));
   return blocks_.back().get();
 }
@@ -128,19 +96,19 @@ Allocation MemoryAllocator::allocate(const VkMemoryRequirements &req, MemoryUsag
   VkDeviceSize offset = 0;
   if (!suballocate_ || req.size > kBlockSize / 4) {
     block = new_block(type, kind, req.size, true);
-    offset = block->take(req.size, 1);
+    offset = block->ranges.take(req.size, 1);
   } else {
     for (auto &b : blocks_) {
       if (b->dedicated || b->type != type || b->kind != kind) continue;
-      offset = b->take(req.size, alignment);
-      if (offset != ~VkDeviceSize(0)) {
+      offset = b->ranges.take(req.size, alignment);
+      if (offset != RangeAllocator::kNone) {
         block = b.get();
         break;
       }
     }
     if (!block) {
       block = new_block(type, kind, kBlockSize, false);
-      offset = block->take(req.size, alignment);
+      offset = block->ranges.take(req.size, alignment);
     }
   }
   Allocation a;
@@ -155,15 +123,15 @@ Allocation MemoryAllocator::allocate(const VkMemoryRequirements &req, MemoryUsag
 void MemoryAllocator::free(const Allocation &a) {
   if (!a.block) return;
   MemoryBlock *block = a.block;
-  block->give_back(a.offset, a.size);
+  block->ranges.give_back(a.offset, a.size);
   if (block->dedicated) {
     release_block(block);
     return;
   }
   // Keep one empty block per (type, kind) for reuse; free the others.
-  if (block->used == 0) {
+  if (block->ranges.used() == 0) {
     for (auto &b : blocks_) {
-      if (b.get() != block && !b->dedicated && b->type == block->type && b->kind == block->kind && b->used == 0) {
+      if (b.get() != block && !b->dedicated && b->type == block->type && b->kind == block->kind && b->ranges.used() == 0) {
         release_block(block);
         return;
       }
