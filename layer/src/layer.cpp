@@ -153,7 +153,7 @@ std::uint64_t record_submit(QueueState &q, bool v2, std::uint64_t batches, std::
 class QueueUse {
 public:
   QueueUse(PerThread &pt, QueueState *q, const char *call) : q_(q) {
-    if (!q_) return;
+    if (!q_ || !q_->device->thread_safety) return;
     const std::uint64_t me = pt.thread_id();
     std::uint64_t other = 0;
     if (q_->in_use_thread.compare_exchange_strong(other, me, std::memory_order_acq_rel)) {
@@ -187,9 +187,10 @@ TimestampPool *timestamp_pool(DeviceState &dev, std::uint32_t family) {
 }
 
 // The end of every submission call: counts, then the submission handed to the tracker thread
-// (or, on failure, the layer's fence and timestamp slots taken back).
+// (or, on failure, the layer's fence and timestamp slots taken back); `waited` is the fence the
+// tracker waits on (watch_app_fence).
 void finish_submit(DeviceState &dev, QueueState &q, bool v2, VkResult result, std::uint64_t batches,
-                   std::uint64_t cbs, const SemCounts &s, VkFence app_fence, VkFence layer_fence,
+                   std::uint64_t cbs, const SemCounts &s, VkFence app_fence, VkFence waited,
                    std::uint64_t unmeasured, std::unique_ptr<Submission> sub) {
   if (result != VK_SUCCESS) {
     add(q.failed_submits, 1);
@@ -203,23 +204,31 @@ void finish_submit(DeviceState &dev, QueueState &q, bool v2, VkResult result, st
     std::lock_guard lock(q.stats_mutex);
     q.gpu_unmeasured_batches += unmeasured;
   }
-  if (layer_fence == VK_NULL_HANDLE) { // untracked (no fence could be had); its slots stay taken
-    if (sub->fence != VK_NULL_HANDLE) recycle(dev, std::move(sub)); // its fence was not submitted
+  if (waited == VK_NULL_HANDLE) { // untracked: latency off, or no fence (and so no timestamps)
+    recycle(dev, std::move(sub));
     return;
   }
   track(dev, std::move(sub));
 }
 
-// The layer's fence for a submission whose call carried `app_fence`: passed in the call itself
-// when the application passed none, else signalled by an empty vkQueueSubmit right after (valid
-// under validation on any device: no timeline semaphore feature needed). Returns it, or
-// VK_NULL_HANDLE where that second call failed.
-VkFence fence_after(DeviceState &dev, VkQueue queue, VkFence app_fence, VkFence layer_fence) {
-  if (app_fence == VK_NULL_HANDLE || layer_fence == VK_NULL_HANDLE) return layer_fence;
-  const VkResult r = dev.table.QueueSubmit(queue, 0, nullptr, layer_fence);
-  if (r == VK_SUCCESS) return layer_fence;
-  check_lost(&dev, r, "vkQueueSubmit (layer fence)");
-  return VK_NULL_HANDLE;
+// The fence the tracker will wait on for a submission: the application's own when it passed one
+// (registered before the call down, so that a vkResetFences racing with the submit call's return
+// still finds it), else the layer's, passed in the call. VK_NULL_HANDLE: not tracked (latency off).
+VkFence watch_app_fence(DeviceState &dev, Submission &sub, VkFence app_fence) {
+  if (sub.fence == VK_NULL_HANDLE) return VK_NULL_HANDLE;
+  if (app_fence == VK_NULL_HANDLE) return sub.fence;
+  std::lock_guard lock(dev.app_fence_mutex);
+  sub.app_fence = app_fence;
+  dev.app_fences[app_fence] = &sub;
+  return app_fence;
+}
+
+// A submission call that failed: its fence is not the tracker's business.
+void unwatch_app_fence(DeviceState &dev, const Submission &sub, VkFence app_fence) {
+  if (app_fence == VK_NULL_HANDLE) return;
+  std::lock_guard lock(dev.app_fence_mutex);
+  if (auto it = dev.app_fences.find(app_fence); it != dev.app_fences.end() && it->second == &sub)
+    dev.app_fences.erase(it);
 }
 
 } // namespace
@@ -297,6 +306,8 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::CreateDevice(VkPhysicalDevice physicalDevic
 
   auto dev = std::make_shared<DeviceState>();
   dev->diagnostics_extension = own_extension;
+  dev->thread_safety = settings().thread_safety;
+  dev->latency = settings().latency;
   dev->unattributed_waits.capacity = settings().max_events;
   dev->set_loader_data = device_loader_data(pCreateInfo);
   dev->device = *pDevice;
@@ -460,11 +471,12 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
     for (std::uint32_t i = 0; i < submitCount; ++i) unmeasured += pSubmits[i].commandBufferCount ? 1 : 0;
   }
 
+  const VkFence waited = watch_app_fence(*dev, *sub, fence);
   sub->submit_ns = now_ns();
   const VkResult result =
       dev->table.QueueSubmit(queue, submitCount, submits, fence != VK_NULL_HANDLE ? fence : layer_fence);
-  const VkFence tracked = result == VK_SUCCESS ? fence_after(*dev, queue, fence, layer_fence) : layer_fence;
-  finish_submit(*dev, *q, false, result, submitCount, cbs, s, fence, tracked, unmeasured, std::move(sub));
+  if (result != VK_SUCCESS) unwatch_app_fence(*dev, *sub, fence);
+  finish_submit(*dev, *q, false, result, submitCount, cbs, s, fence, waited, unmeasured, std::move(sub));
   return result;
 }
 
@@ -531,10 +543,11 @@ VkResult submit2(PerThread &pt, PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue q
     for (std::uint32_t i = 0; i < submitCount; ++i) unmeasured += pSubmits[i].commandBufferInfoCount ? 1 : 0;
   }
 
+  const VkFence waited = watch_app_fence(*dev, *sub, fence);
   sub->submit_ns = now_ns();
   const VkResult result = next(queue, submitCount, submits, fence != VK_NULL_HANDLE ? fence : layer_fence);
-  const VkFence tracked = result == VK_SUCCESS ? fence_after(*dev, queue, fence, layer_fence) : layer_fence;
-  finish_submit(*dev, *q, true, result, submitCount, cbs, s, fence, tracked, unmeasured, std::move(sub));
+  if (result != VK_SUCCESS) unwatch_app_fence(*dev, *sub, fence);
+  finish_submit(*dev, *q, true, result, submitCount, cbs, s, fence, waited, unmeasured, std::move(sub));
   return result;
 }
 } // namespace
@@ -734,8 +747,15 @@ VKAPI_ATTR void VKAPI_CALL hook::DestroySemaphore(VkDevice device, VkSemaphore s
   dev->table.DestroySemaphore(device, semaphore, pAllocator);
 }
 
+VKAPI_ATTR VkResult VKAPI_CALL hook::ResetFences(VkDevice device, uint32_t fenceCount, const VkFence *pFences) {
+  DeviceState *dev = Registry::get().device(key(device));
+  release_app_fences(*dev, fenceCount, pFences);
+  return dev->table.ResetFences(device, fenceCount, pFences);
+}
+
 VKAPI_ATTR void VKAPI_CALL hook::DestroyFence(VkDevice device, VkFence fence, const VkAllocationCallbacks *pAllocator) {
   DeviceState *dev = Registry::get().device(key(device));
+  if (fence != VK_NULL_HANDLE) release_app_fences(*dev, 1, &fence);
   {
     std::lock_guard lock(dev->sync_mutex);
     dev->fences.erase(fence);

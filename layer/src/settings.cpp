@@ -135,6 +135,19 @@ std::uint64_t number(const Sources &src, const char *key, std::uint64_t fallback
   return x;
 }
 
+// A switch: 1, true or on; 0, false or off (any case). Anything else is one line, and `fallback` stays.
+bool flag(const Sources &src, const char *key, bool fallback) {
+  const auto v = src.find(key);
+  if (!v || v->first.empty()) return fallback;
+  std::string t = v->first;
+  for (char &c : t) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  if (t == "1" || t == "true" || t == "on") return true;
+  if (t == "0" || t == "false" || t == "off") return false;
+  std::fprintf(stderr, "%s: %s=%s is not 0, 1, true, false, on or off; using %s\n", kPrefix, v->second.c_str(),
+               v->first.c_str(), fallback ? "1" : "0");
+  return fallback;
+}
+
 std::string text(const Sources &src, const char *key, std::string fallback) {
   const auto v = src.find(key);
   return v && !v->first.empty() ? v->first : fallback;
@@ -210,6 +223,15 @@ Settings read_settings(const std::vector<ApiSetting> &api) {
   s.watchdog_ms = number(src, "watchdog_ms", 0, kMaxMilliseconds, "milliseconds");
   s.interval_ms = number(src, "interval_ms", 0, kMaxMilliseconds, "milliseconds");
   s.max_events = number(src, "events", s.max_events, kMaxEvents, "events");
+  s.timestamps = flag(src, "timestamps", s.timestamps);
+  s.latency = flag(src, "latency", s.latency);
+  s.thread_safety = flag(src, "thread_safety", s.thread_safety);
+  // The watchdog is completion tracking; the timestamps are read when a submission completes.
+  if (!s.latency && s.watchdog_ms) {
+    std::fprintf(stderr, "%s: watchdog_ms needs latency tracking; latency stays on\n", kPrefix);
+    s.latency = true;
+  }
+  if (!s.latency) s.timestamps = false;
   const std::string log = text(src, "log", "warn");
   if (log == "info") s.log_info = true;
   else if (log != "warn" && log != "error")
@@ -221,10 +243,12 @@ Settings read_settings(const std::vector<ApiSetting> &api) {
   if (!s.trigger_path.empty()) check_output("trigger", s.trigger_path);
   if (s.log_info)
     std::fprintf(stderr,
-                 "%s: report %s, dump %s, trace %s, trigger %s, watchdog_ms %llu, interval_ms %llu, events %llu\n",
+                 "%s: report %s, dump %s, trace %s, trigger %s, watchdog_ms %llu, interval_ms %llu, events %llu, "
+                 "timestamps %d, latency %d, thread_safety %d\n",
                  kPrefix, s.report_path.c_str(), s.dump_path.c_str(), s.trace_path.empty() ? "off" : s.trace_path.c_str(),
                  s.trigger_path.empty() ? "off" : s.trigger_path.c_str(), static_cast<unsigned long long>(s.watchdog_ms),
-                 static_cast<unsigned long long>(s.interval_ms), static_cast<unsigned long long>(s.max_events));
+                 static_cast<unsigned long long>(s.interval_ms), static_cast<unsigned long long>(s.max_events),
+                 s.timestamps ? 1 : 0, s.latency ? 1 : 0, s.thread_safety ? 1 : 0);
   return s;
 }
 

@@ -25,6 +25,11 @@ struct Settings {
   std::uint64_t interval_ms = 0; // interval_ms; 0: no periodic summary
   std::uint64_t max_events = 10000; // events: per queue and kind
   bool log_info = false;         // log = info: the effective settings are printed once
+  // What the layer measures, each switchable so that its price can be taken apart (issue 24):
+  bool timestamps = true;    // timestamps: the layer's timestamp command buffers around each batch
+  bool latency = true;       // latency: completion tracked on the layer thread (latency, in flight,
+                             // GPU time, watchdog); off: counts and waits only
+  bool thread_safety = true; // thread_safety: the per-queue "in use by thread" mark
 };
 
 // The largest accepted times and event counts: a day, and ten million events per queue and kind

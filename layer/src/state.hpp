@@ -219,7 +219,14 @@ struct Submission {
   std::uint64_t seq = 0;
   std::uint64_t submit_ns = 0;
   const char *call = "";
-  VkFence fence = VK_NULL_HANDLE; // the layer's own
+  VkFence fence = VK_NULL_HANDLE; // the layer's own (not submitted when the application passed one)
+  // The application's fence of this submission, which the tracker waits on instead of its own (no
+  // second, empty submit for a fence of the layer's). Once the application resets or destroys it
+  // (the submission is then complete: valid usage), `released_ns` is set, under the device's
+  // app_fence_mutex, and the tracker never touches that fence again.
+  VkFence app_fence = VK_NULL_HANDLE;
+  std::uint64_t released_ns = 0;
+  VkFence waited() const { return app_fence != VK_NULL_HANDLE ? app_fence : fence; }
   std::vector<VkCommandBuffer> command_buffers; // the application's
   std::vector<SemRef> waits, signals;
   TimestampPool *timestamps = nullptr;
@@ -283,6 +290,7 @@ struct DeviceState {
   WaitStats wait_for_fences_unattributed; // vkWaitForFences on fences no known submission carried
   WaitStats wait_semaphores_unattributed; // vkWaitSemaphores on values no known submission signals
   bool diagnostics_extension = false;     // VK_NOVEM_queue_diagnostics enabled (fixed after vkCreateDevice)
+  bool thread_safety = true, latency = true; // the settings of the same names, read once (hot path)
   std::mutex events_mutex;                // guards unattributed_waits
   Ring<WaitEvent> unattributed_waits;     // waits no queue got, for the trace
 
@@ -306,6 +314,15 @@ struct DeviceState {
   std::mutex track_mutex; // guards the two below; never held across a call down
   std::condition_variable track_cv;
   std::deque<std::unique_ptr<Submission>> pending; // submitted, not yet seen complete, in submit order
+  // The application's fences the tracker may wait on, and the submission each belongs to; the
+  // ones inside the tracker's current vkWaitForFences. vkResetFences and vkDestroyFence release a
+  // fence here (and wait for that vkWaitForFences, which returns at once: a fence the application
+  // resets is signalled) before their call down, so the tracker never uses a fence the application
+  // is changing. Held by the tracker across vkGetFenceStatus of such a fence (it does not block).
+  std::mutex app_fence_mutex;
+  std::condition_variable app_fence_cv;
+  std::unordered_map<VkFence, Submission *> app_fences;
+  std::vector<VkFence> tracker_waits_on;
   std::mutex free_mutex; // guards free_submissions; never held across a call down
   // Completed submissions, kept for reuse with their (reset) fence and their vectors' capacity:
   // after warm-up a submission call allocates nothing.
@@ -399,6 +416,9 @@ void return_slots(TimestampPool &pool, const std::vector<std::uint32_t> &slots);
 void track(DeviceState &dev, std::unique_ptr<Submission> s);
 // Moves the handed-over submissions into dev.pending, in submit order; track_mutex held.
 void drain_incoming(DeviceState &dev);
+// Before vkResetFences / vkDestroyFence of the application's fences: the submissions they belong to
+// are complete, and the tracker is out of any call on them.
+void release_app_fences(DeviceState &dev, std::uint32_t count, const VkFence *fences);
 // An intercepted call returned VK_ERROR_DEVICE_LOST: dump every submission in flight (once per device).
 void on_device_lost(DeviceState &dev, const char *call);
 // Records one overlap (both threads) in the queue's report and prints it on stderr (capped).

@@ -17,6 +17,7 @@
 #include <sstream>
 #include <string>
 
+#include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -151,11 +152,23 @@ void complete(DeviceState &dev, Submission &s, std::uint64_t now) {
   std::uint64_t cur = q.observed_seq.load(std::memory_order_relaxed);
   while (cur < s.seq && !q.observed_seq.compare_exchange_weak(cur, s.seq, std::memory_order_relaxed)) {
   }
-  if (dev.table.ResetFences(dev.device, 1, &s.fence) != VK_SUCCESS) {
+  if (s.app_fence != VK_NULL_HANDLE) { // the layer's own fence was not submitted: still unsignalled
+    std::lock_guard lock(dev.app_fence_mutex);
+    if (auto it = dev.app_fences.find(s.app_fence); it != dev.app_fences.end() && it->second == &s)
+      dev.app_fences.erase(it);
+  } else if (dev.table.ResetFences(dev.device, 1, &s.fence) != VK_SUCCESS) {
     dev.table.DestroyFence(dev.device, s.fence, nullptr);
     s.fence = VK_NULL_HANDLE;
   }
   s.done.store(true, std::memory_order_relaxed);
+}
+
+// Whether a submission's fence is signalled: the layer's own, or the application's while it has not
+// reset or destroyed it (released: complete).
+VkResult fence_status(DeviceState &dev, const Submission &s) {
+  if (s.app_fence == VK_NULL_HANDLE) return dev.table.GetFenceStatus(dev.device, s.fence);
+  std::lock_guard lock(dev.app_fence_mutex);
+  return s.released_ns ? VK_SUCCESS : dev.table.GetFenceStatus(dev.device, s.app_fence);
 }
 
 // Checks the fences of `snapshot` (in submission order) and completes what is signalled: per queue,
@@ -165,7 +178,7 @@ void poll(DeviceState &dev, const std::vector<Submission *> &snapshot, std::uint
   bool any = false;
   for (Submission *s : snapshot) {
     if (std::find(blocked.begin(), blocked.end(), s->queue) != blocked.end()) continue;
-    const VkResult r = dev.table.GetFenceStatus(dev.device, s->fence);
+    const VkResult r = fence_status(dev, *s);
     if (r == VK_SUCCESS) {
       complete(dev, *s, now);
       any = true;
@@ -203,7 +216,7 @@ bool poll_heads(DeviceState &dev, std::uint64_t now) {
   for (const auto &q : dev.queues) {
     auto &list = q->tracker_pending;
     while (!list.empty()) {
-      const VkResult r = dev.table.GetFenceStatus(dev.device, list.front()->fence);
+      const VkResult r = fence_status(dev, *list.front());
       if (r != VK_SUCCESS) {
         if (r == VK_ERROR_DEVICE_LOST) on_device_lost(dev, "vkGetFenceStatus (layer thread)");
         break;
@@ -293,12 +306,29 @@ void tracker_main(DeviceState *dev) {
     if (busy) {
       // Wait (1 ms at most) for the oldest submission of each busy queue; then complete, per
       // queue, what is signalled. Only each queue's oldest is looked at (they complete in order).
+      // An application's fence is waited on only while it is not released, and vkResetFences /
+      // vkDestroyFence wait for this call to end before theirs (release_app_fences).
       oldest.clear();
-      for (const auto &q : dev->queues)
-        if (!q->tracker_pending.empty()) oldest.push_back(q->tracker_pending.front()->fence);
-      const VkResult r = oldest.empty() ? VK_NOT_READY
-                                        : dev->table.WaitForFences(dev->device, static_cast<std::uint32_t>(oldest.size()),
-                                                                   oldest.data(), VK_FALSE, kPollNs);
+      bool released = false;
+      {
+        std::lock_guard lock(dev->app_fence_mutex);
+        for (const auto &q : dev->queues) {
+          if (q->tracker_pending.empty()) continue;
+          const Submission &s = *q->tracker_pending.front();
+          released = released || s.released_ns != 0;
+          oldest.push_back(s.waited());
+          if (s.app_fence != VK_NULL_HANDLE) dev->tracker_waits_on.push_back(s.app_fence);
+        }
+        if (released) dev->tracker_waits_on.clear();
+      }
+      VkResult r = released ? VK_SUCCESS : VK_NOT_READY;
+      if (!released && !oldest.empty()) {
+        r = dev->table.WaitForFences(dev->device, static_cast<std::uint32_t>(oldest.size()), oldest.data(), VK_FALSE,
+                                     kPollNs);
+        std::lock_guard lock(dev->app_fence_mutex);
+        dev->tracker_waits_on.clear();
+      }
+      dev->app_fence_cv.notify_all();
       const std::uint64_t now = now_ns();
       if (r == VK_SUCCESS) poll_heads(*dev, now);
       else if (r == VK_ERROR_DEVICE_LOST) on_device_lost(*dev, "vkWaitForFences (layer thread)");
@@ -471,13 +501,15 @@ void start_tracking(DeviceState &dev, const std::vector<VkQueueFamilyProperties>
   // Timestamps where the family has them and can reset queries in a command buffer (graphics or compute).
   for (const auto &q : dev.queues) {
     const std::uint32_t f = q->family;
-    if (dev.timestamp_pools.count(f) || f >= families.size()) continue;
+    if (!settings().timestamps || dev.timestamp_pools.count(f) || f >= families.size()) continue;
     if (families[f].timestampValidBits == 0 || !(families[f].queueFlags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)))
       continue;
     if (auto tp = make_pool(dev, f, families[f].timestampValidBits, memory)) dev.timestamp_pools[f] = std::move(tp);
   }
   for (const auto &q : dev.queues) q->timestamps = dev.timestamp_pools.count(q->family) != 0;
   dev.tracker = std::thread(tracker_main, &dev);
+  // Named, so that its CPU time can be told apart (top -H, /proc/<pid>/task/*/comm, novem-bench-layer).
+  pthread_setname_np(dev.tracker.native_handle(), "novem-qd");
 }
 
 void stop_tracking(DeviceState &dev) {
@@ -500,6 +532,10 @@ void stop_tracking(DeviceState &dev) {
   std::scoped_lock lock(dev.track_mutex, dev.free_mutex);
   drain_incoming(dev);
   for (const auto &q : dev.queues) q->tracker_pending.clear();
+  {
+    std::lock_guard app_lock(dev.app_fence_mutex);
+    dev.app_fences.clear();
+  }
   for (const auto &s : dev.pending)
     if (s->fence) dev.table.DestroyFence(dev.device, s->fence, nullptr);
   dev.pending.clear();
@@ -524,6 +560,8 @@ std::unique_ptr<Submission> take_submission(DeviceState &dev) {
   } else { // clear() keeps the vectors' capacity
     s->seq = s->submit_ns = 0;
     s->call = "";
+    s->app_fence = VK_NULL_HANDLE;
+    s->released_ns = 0;
     s->command_buffers.clear();
     s->waits.clear();
     s->signals.clear();
@@ -534,7 +572,7 @@ std::unique_ptr<Submission> take_submission(DeviceState &dev) {
     s->watchdog_reported = false;
     s->done.store(false, std::memory_order_relaxed);
   }
-  if (s->fence == VK_NULL_HANDLE) {
+  if (s->fence == VK_NULL_HANDLE && dev.latency) {
     VkFenceCreateInfo ci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     if (dev.table.CreateFence(dev.device, &ci, nullptr, &s->fence) != VK_SUCCESS) s->fence = VK_NULL_HANDLE;
   }
@@ -588,6 +626,23 @@ void drain_incoming(DeviceState &dev) {
     dev.pending.emplace(dev.pending.begin() + static_cast<std::ptrdiff_t>(at), s);
     s = next;
   }
+}
+
+void release_app_fences(DeviceState &dev, std::uint32_t count, const VkFence *fences) {
+  std::unique_lock lock(dev.app_fence_mutex);
+  if (dev.app_fences.empty() && dev.tracker_waits_on.empty()) return;
+  const std::uint64_t now = now_ns();
+  for (std::uint32_t i = 0; i < count; ++i)
+    if (auto it = dev.app_fences.find(fences[i]); it != dev.app_fences.end()) {
+      it->second->released_ns = now;
+      dev.app_fences.erase(it);
+    }
+  dev.app_fence_cv.wait(lock, [&] {
+    for (std::uint32_t i = 0; i < count; ++i)
+      if (std::find(dev.tracker_waits_on.begin(), dev.tracker_waits_on.end(), fences[i]) != dev.tracker_waits_on.end())
+        return false;
+    return true;
+  });
 }
 
 void on_device_lost(DeviceState &dev, const char *call) {

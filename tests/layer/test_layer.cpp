@@ -868,6 +868,26 @@ TEST_CASE("layer: on the test ICD, a lost device dumps the submissions in flight
   }
 }
 
+TEST_CASE("layer: on the test ICD, an application's fence is waited on, with no submit of the layer's own",
+          "[layer][icd]") {
+  // novem-icd-workload's normal mode starts on queue 0.0 with vkQueueSubmit {cb} with a fence, waits
+  // for it, resets it, then vkQueueSubmit2. The ICD loses the device at its second submit: that is
+  // the application's vkQueueSubmit2 only if the layer added no submit of its own for a fence.
+  TempDir tmp;
+  const fs::path report = tmp.path / "report.json", dump = tmp.path / "dump.json";
+  auto env = icd_env(report, dump);
+  env["NOVEM_TEST_ICD_LOSE_DEVICE"] = "2";
+  auto unset = kIcdUnset;
+  unset.erase(std::find(unset.begin(), unset.end(), "NOVEM_TEST_ICD_LOSE_DEVICE"));
+  const Run r = run({NOVEM_QD_ICD_WORKLOAD, "--mode", "normal"}, env, unset, tmp.path / "log.txt");
+  INFO(r.output);
+  CHECK(has_line(r.output, "vkQueueSubmit 0.0: VK_SUCCESS"));
+  CHECK(has_line(r.output, "vkWaitForFences 0.0: VK_SUCCESS"));
+  CHECK(has_line(r.output, "vkQueueSubmit2 0.0: VK_ERROR_DEVICE_LOST"));
+  CHECK(r.output.find("layer fence") == std::string::npos);
+  CHECK(r.output.find("VK_LAYER_NOVEM_queue_diagnostics: device_lost in ") != std::string::npos);
+}
+
 TEST_CASE("layer: on the test ICD, a hung submission is dumped by the watchdog", "[layer][icd]") {
   TempDir tmp;
   const fs::path report = tmp.path / "report.json", dump = tmp.path / "dump.json";
