@@ -1,17 +1,15 @@
-// novem-bench-layer: what VK_LAYER_NOVEM_queue_diagnostics adds to vkQueueSubmit. See README.md.
+// novem-bench-layer: what VK_LAYER_NOVEM_queue_diagnostics costs, per submit and per frame, with
+// each of its switches and against Mesa's overlay layer. See README.md.
 //
-//   novem-bench-layer [--submits N] [--batch B] [--runs R] [--rounds K] [--layer-data-dir DIR]
+//   novem-bench-layer [--workload submit|frame] [--count N] [--batch B] [--runs R] [--rounds K]
+//                     [--configs NAME,...] [--layer-data-dir DIR]
+//   novem-bench-layer [--rounds K] [--configs NAME,...] [--layer-data-dir DIR] --program CMD [ARG...]
 //
-// --layer-data-dir: the directory holding vulkan/implicit_layer.d/ with the layer's manifest
-// (default: this build's <build>/share), e.g. a standalone layer build's <build>/share.
-// It re-runs itself as a child process, alternately without the layer and with it (enabled only
-// through the build-tree manifest: XDG_DATA_DIRS=<build>/share:..., NOVEM_QUEUE_DIAGNOSTICS=1), K
-// rounds of each. A child times N vkQueueSubmit calls of one empty command buffer, no fence, on
-// lavapipe's queue (family 0, index 0), in batches of B with a vkQueueWaitIdle between batches (not
-// timed) so the queue stays bounded; it does that R times and prints each run's ns per submit.
-// The parent prints the median (and the best) over every run of each side and the differences. A benchmark: it
-// prints figures and judges nothing (exit 0 unless a child fails).
-#include <vulkan/vulkan.h>
+// The parent runs, K rounds, every configuration once per round (interleaved, the order rotated
+// each round): a child process (this program with --child, child.cpp) or CMD, with the layer off,
+// on, on with one switch off, or with Mesa's overlay layer instead. It prints each run, then per
+// configuration the median, the spread and the ratio to "off". A benchmark: it judges nothing.
+#include "child.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -22,11 +20,13 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,111 +34,41 @@ extern char **environ;
 
 namespace {
 
-struct Options {
-  std::uint32_t submits = 100000, batch = 64, runs = 5, rounds = 2;
-  std::string data_dir = NOVEM_QD_DATA_DIR; // prepended to XDG_DATA_DIRS for the layer's manifest
+// One way of running the workload: the layer or not, with which settings, or the overlay layer.
+struct Config {
+  std::string name;
+  bool layer = false;                          // VK_LAYER_NOVEM_queue_diagnostics enabled
+  std::map<std::string, std::string> settings; // NOVEM_QUEUE_DIAGNOSTICS_<KEY>
+  bool overlay = false;                        // VK_LAYER_MESA_overlay instead
 };
 
-[[noreturn]] void die(const char *what, VkResult r) {
-  std::fprintf(stderr, "novem-bench-layer: %s failed (VkResult %d)\n", what, static_cast<int>(r));
-  std::exit(1);
-}
-#define MUST(call)                                                                                               \
-  do {                                                                                                           \
-    const VkResult r_ = (call);                                                                                  \
-    if (r_ != VK_SUCCESS) die(#call, r_);                                                                        \
-  } while (0)
-
-// ---- the child: the measurement ----
-int child(const Options &o) {
-  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-  app.pApplicationName = "novem-bench-layer";
-  app.apiVersion = VK_API_VERSION_1_3;
-  VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-  ici.pApplicationInfo = &app;
-  VkInstance instance;
-  MUST(vkCreateInstance(&ici, nullptr, &instance));
-  std::uint32_t count = 0;
-  MUST(vkEnumeratePhysicalDevices(instance, &count, nullptr));
-  std::vector<VkPhysicalDevice> gpus(count);
-  MUST(vkEnumeratePhysicalDevices(instance, &count, gpus.data()));
-  VkPhysicalDevice gpu = VK_NULL_HANDLE;
-  VkPhysicalDeviceProperties props{};
-  for (VkPhysicalDevice g : gpus) { // lavapipe; else the first device
-    vkGetPhysicalDeviceProperties(g, &props);
-    if (std::strstr(props.deviceName, "llvmpipe")) {
-      gpu = g;
-      break;
-    }
-  }
-  if (!gpu && !gpus.empty()) {
-    gpu = gpus[0];
-    vkGetPhysicalDeviceProperties(gpu, &props);
-  }
-  if (!gpu)
-    die("finding a Vulkan device", VK_ERROR_INITIALIZATION_FAILED);
-  std::printf("device %s\n", props.deviceName);
-
-  const float priority = 1.0f;
-  VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-  qci.queueFamilyIndex = 0;
-  qci.queueCount = 1;
-  qci.pQueuePriorities = &priority;
-  VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-  dci.queueCreateInfoCount = 1;
-  dci.pQueueCreateInfos = &qci;
-  VkDevice device;
-  MUST(vkCreateDevice(gpu, &dci, nullptr, &device));
-  VkQueue queue;
-  vkGetDeviceQueue(device, 0, 0, &queue);
-  VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  pci.queueFamilyIndex = 0;
-  VkCommandPool pool;
-  MUST(vkCreateCommandPool(device, &pci, nullptr, &pool));
-  VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  cai.commandPool = pool;
-  cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  cai.commandBufferCount = 1;
-  VkCommandBuffer cb;
-  MUST(vkAllocateCommandBuffers(device, &cai, &cb));
-  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  begin.flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT; // submitted again while pending
-  MUST(vkBeginCommandBuffer(cb, &begin));
-  MUST(vkEndCommandBuffer(cb));
-  VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  si.commandBufferCount = 1;
-  si.pCommandBuffers = &cb;
-
-  using clock = std::chrono::steady_clock;
-  auto measure = [&](std::uint32_t submits) {
-    std::chrono::nanoseconds total{0};
-    for (std::uint32_t done = 0; done < submits;) {
-      const std::uint32_t n = std::min(o.batch, submits - done);
-      const auto t0 = clock::now();
-      for (std::uint32_t i = 0; i < n; ++i)
-        MUST(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE));
-      total += clock::now() - t0;
-      MUST(vkQueueWaitIdle(queue));
-      done += n;
-    }
-    return static_cast<double>(total.count()) / submits;
+const std::vector<Config> &all_configs() {
+  static const std::vector<Config> configs = {
+      {"off", false, {}, false},
+      {"on", true, {}, false},
+      {"timestamps=0", true, {{"TIMESTAMPS", "0"}}, false},
+      {"latency=0", true, {{"LATENCY", "0"}}, false}, // no completion tracking: no timestamps either
+      {"thread_safety=0", true, {{"THREAD_SAFETY", "0"}}, false},
+      {"events=0", true, {{"EVENTS", "0"}}, false},
+      {"timestamps=0,events=0", true, {{"TIMESTAMPS", "0"}, {"EVENTS", "0"}}, false},
+      {"all switches off", true, {{"TIMESTAMPS", "0"}, {"LATENCY", "0"}, {"THREAD_SAFETY", "0"}, {"EVENTS", "0"}}, false},
+      {"mesa-overlay", false, {}, true},
   };
-  measure(std::min<std::uint32_t>(o.submits, 5000)); // warm-up
-  for (std::uint32_t r = 0; r < o.runs; ++r) {
-    std::printf("run %.1f\n", measure(o.submits));
-    std::fflush(stdout);
-  }
-
-  vkDestroyCommandPool(device, pool, nullptr);
-  vkDestroyDevice(device, nullptr);
-  vkDestroyInstance(instance, nullptr);
-  return 0;
+  return configs;
 }
 
-// ---- the parent: children with and without the layer ----
+struct Options {
+  bench_layer::ChildOptions child;
+  std::uint32_t rounds = 3;
+  std::vector<std::string> configs; // names; empty: all
+  std::string data_dir = NOVEM_QD_DATA_DIR; // prepended to XDG_DATA_DIRS for the layer's manifest
+  std::vector<std::string> program;         // --program CMD ARG...: measure that instead of a child
+};
+
 struct ChildResult {
   int status = -1;
   std::string output;
+  double wall_ns = 0, cpu_ns = 0; // the whole process (and its children), as wait4 reports
 };
 
 ChildResult spawn(const std::vector<std::string> &argv, const std::map<std::string, std::string> &set,
@@ -146,30 +76,26 @@ ChildResult spawn(const std::vector<std::string> &argv, const std::map<std::stri
   std::vector<std::string> env;
   for (char **e = environ; *e; ++e) {
     const std::string entry = *e, name = entry.substr(0, entry.find('='));
-    if (set.count(name) == 0 && std::find(unset.begin(), unset.end(), name) == unset.end())
-      env.push_back(entry);
+    if (set.count(name) == 0 && std::find(unset.begin(), unset.end(), name) == unset.end()) env.push_back(entry);
   }
-  for (const auto &[k, v] : set)
-    env.push_back(k + "=" + v);
+  for (const auto &[k, v] : set) env.push_back(k + "=" + v);
   std::vector<char *> envp, args;
-  for (auto &e : env)
-    envp.push_back(e.data());
+  for (auto &e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
   std::vector<std::string> argv_copy = argv;
-  for (auto &a : argv_copy)
-    args.push_back(a.data());
+  for (auto &a : argv_copy) args.push_back(a.data());
   args.push_back(nullptr);
   ChildResult r;
   int fds[2];
-  if (pipe(fds) != 0)
-    return r;
+  if (pipe(fds) != 0) return r;
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
   posix_spawn_file_actions_addclose(&actions, fds[0]);
   posix_spawn_file_actions_addclose(&actions, fds[1]);
   pid_t pid = -1;
-  const int err = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), envp.data());
+  const auto t0 = std::chrono::steady_clock::now();
+  const int err = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   close(fds[1]);
   if (err != 0) {
@@ -180,16 +106,20 @@ ChildResult spawn(const std::vector<std::string> &argv, const std::map<std::stri
   char buf[4096];
   for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) != 0;) {
     if (n < 0) {
-      if (errno == EINTR)
-        continue;
+      if (errno == EINTR) continue;
       break;
     }
     r.output.append(buf, static_cast<std::size_t>(n));
   }
   close(fds[0]);
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  rusage usage{};
+  while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
   }
+  r.wall_ns = static_cast<double>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
+  auto ns = [](const timeval &t) { return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_usec) * 1e3; };
+  r.cpu_ns = ns(usage.ru_utime) + ns(usage.ru_stime);
   r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
 }
@@ -203,105 +133,178 @@ double median(std::vector<double> v) {
 bool parse_u32(const char *s, std::uint32_t &out) {
   char *end = nullptr;
   const unsigned long v = std::strtoul(s, &end, 10);
-  if (!*s || *end || v == 0 || v > 100000000ul)
-    return false;
+  if (!*s || *end || v == 0 || v > 100000000ul) return false;
   out = static_cast<std::uint32_t>(v);
   return true;
+}
+
+// The figures of one run: wall and process CPU per unit (submit or frame), the layer thread's CPU.
+struct Figures {
+  std::vector<double> wall, cpu, layer;
+};
+
+// A program's own frame time where it prints one (novem-demo: "rendered N frames of WxH in S s"),
+// else the whole run's wall clock; the CPU time is the whole run's either way.
+void program_figures(const ChildResult &r, Figures &f, std::string &unit) {
+  static const std::regex rendered(R"(rendered (\d+) frames of \S+ in ([0-9.]+) s)");
+  std::smatch m;
+  if (std::regex_search(r.output, m, rendered)) {
+    const double frames = std::stod(m[1].str());
+    f.wall.push_back(std::stod(m[2].str()) * 1e9 / frames);
+    f.cpu.push_back(r.cpu_ns / frames);
+    unit = "frame (the program's frame loop; CPU: whole run / frames)";
+  } else {
+    f.wall.push_back(r.wall_ns);
+    f.cpu.push_back(r.cpu_ns);
+    unit = "run (whole process, start-up included)";
+  }
+}
+
+void usage() {
+  std::fprintf(stderr,
+               "usage: novem-bench-layer [--workload submit|frame] [--count N] [--batch B] [--runs R] [--rounds K]\n"
+               "                         [--configs NAME,...] [--layer-data-dir DIR] [--program CMD ARG...]\n"
+               "configurations:");
+  for (const Config &c : all_configs()) std::fprintf(stderr, " %s", c.name.c_str());
+  std::fprintf(stderr, "\n");
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
   Options o;
-  bool is_child = false;
+  bool is_child = false, count_set = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    std::uint32_t *target = a == "--submits" ? &o.submits
-                            : a == "--batch" ? &o.batch
-                            : a == "--runs"  ? &o.runs
-                            : a == "--rounds" ? &o.rounds
-                                              : nullptr;
+    std::uint32_t *target = a == "--count" || a == "--submits" ? &o.child.count
+                            : a == "--batch"                   ? &o.child.batch
+                            : a == "--runs"                    ? &o.child.runs
+                            : a == "--rounds"                  ? &o.rounds
+                                                               : nullptr;
     if (a == "--child") {
       is_child = true;
+    } else if (a == "--program" && i + 1 < argc) {
+      o.program.assign(argv + i + 1, argv + argc);
+      break;
+    } else if (a == "--workload" && i + 1 < argc && (std::strcmp(argv[i + 1], "submit") == 0 ||
+                                                     std::strcmp(argv[i + 1], "frame") == 0)) {
+      o.child.workload = std::strcmp(argv[++i], "frame") == 0 ? bench_layer::Workload::Frame
+                                                              : bench_layer::Workload::Submit;
+    } else if (a == "--configs" && i + 1 < argc) {
+      std::stringstream list(argv[++i]);
+      for (std::string name; std::getline(list, name, ',');) {
+        const auto &all = all_configs();
+        if (std::none_of(all.begin(), all.end(), [&](const Config &c) { return c.name == name; })) {
+          std::fprintf(stderr, "novem-bench-layer: no configuration %s\n", name.c_str());
+          usage();
+          return 2;
+        }
+        o.configs.push_back(name);
+      }
     } else if (a == "--layer-data-dir" && i + 1 < argc) {
       o.data_dir = argv[++i];
     } else if (target && i + 1 < argc && parse_u32(argv[i + 1], *target)) {
+      count_set = count_set || target == &o.child.count;
       ++i;
     } else {
-      std::fprintf(stderr, "usage: novem-bench-layer [--submits N] [--batch B] [--runs R] [--rounds K] "
-                           "[--layer-data-dir DIR]\n");
+      usage();
       return 2;
     }
   }
-  if (is_child)
-    return child(o);
+  const bool frame = o.child.workload == bench_layer::Workload::Frame;
+  if (frame && !count_set) o.child.count = 2000;
+  if (is_child) return bench_layer::run_child(o.child);
 
+  std::vector<Config> configs;
+  for (const Config &c : all_configs())
+    if (o.configs.empty() || std::find(o.configs.begin(), o.configs.end(), c.name) != o.configs.end())
+      configs.push_back(c);
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
-  const std::vector<std::string> child_argv = {self,           "--child",  "--submits", std::to_string(o.submits),
-                                               "--batch",      std::to_string(o.batch), "--runs",
-                                               std::to_string(o.runs)};
+  const std::vector<std::string> argv_run =
+      !o.program.empty() ? o.program
+                         : std::vector<std::string>{self,        "--child", "--workload", frame ? "frame" : "submit",
+                                                    "--count",   std::to_string(o.child.count), "--batch",
+                                                    std::to_string(o.child.batch), "--runs", std::to_string(o.child.runs)};
   const char *old_xdg = std::getenv("XDG_DATA_DIRS");
-  const std::string xdg =
-      o.data_dir + ":" + (old_xdg && *old_xdg ? old_xdg : "/usr/local/share:/usr/share");
+  const std::string xdg = o.data_dir + ":" + (old_xdg && *old_xdg ? old_xdg : "/usr/local/share:/usr/share");
   const std::filesystem::path report =
       std::filesystem::temp_directory_path() / ("novem-bench-layer-" + std::to_string(getpid()) + ".json");
-  // Validation or any other explicit layer would swamp the figure: no VK_INSTANCE_LAYERS in either.
-  const std::vector<std::string> common_unset = {"VK_INSTANCE_LAYERS", "NOVEM_QUEUE_DIAGNOSTICS",
-                                                 "NOVEM_QUEUE_DIAGNOSTICS_DISABLE", "NOVEM_QUEUE_DIAGNOSTICS_REPORT"};
+  // Validation or any other explicit layer would swamp the figure; no setting of the layer but ours.
+  std::vector<std::string> unset = {"VK_INSTANCE_LAYERS", "NOVEM_QUEUE_DIAGNOSTICS", "NOVEM_QUEUE_DIAGNOSTICS_DISABLE"};
+  for (char **e = environ; *e; ++e)
+    if (std::strncmp(*e, "NOVEM_QUEUE_DIAGNOSTICS_", 24) == 0) unset.emplace_back(std::string(*e).substr(0, std::strcspn(*e, "=")));
 
-  std::printf("novem-bench-layer: vkQueueSubmit of 1 empty command buffer, no fence; %u submits per run in "
-              "batches of %u (vkQueueWaitIdle between, not timed), %u runs per child, %u rounds\n",
-              o.submits, o.batch, o.runs, o.rounds);
-  std::vector<double> results[2];
+  std::string unit = frame ? "frame (wait for its fence, reset, submit a 1024x1024 clear with it)"
+                           : "vkQueueSubmit (1 empty command buffer, no fence)";
+  if (o.program.empty())
+    std::printf("novem-bench-layer: %u %s per run, %u runs per child, %u rounds, configurations interleaved\n",
+                o.child.count, frame ? "frames" : "submits", o.child.runs, o.rounds);
+  else
+    std::printf("novem-bench-layer: %s, %u rounds, configurations interleaved\n", o.program[0].c_str(), o.rounds);
+  std::map<std::string, Figures> results;
   std::string device;
   for (std::uint32_t round = 0; round < o.rounds; ++round) {
-    for (int with = 0; with < 2; ++with) {
+    for (std::size_t k = 0; k < configs.size(); ++k) {
+      const Config &c = configs[(k + round) % configs.size()]; // each round starts one further
       std::map<std::string, std::string> set;
-      if (with)
-        set = {{"XDG_DATA_DIRS", xdg},
-               {"NOVEM_QUEUE_DIAGNOSTICS", "1"},
-               {"NOVEM_QUEUE_DIAGNOSTICS_REPORT", report.string()}};
+      if (c.layer) {
+        set = {{"XDG_DATA_DIRS", xdg}, {"NOVEM_QUEUE_DIAGNOSTICS", "1"}, {"NOVEM_QUEUE_DIAGNOSTICS_REPORT", report.string()}};
+        for (const auto &[key, value] : c.settings) set["NOVEM_QUEUE_DIAGNOSTICS_" + key] = value;
+      }
+      if (c.overlay) set["VK_INSTANCE_LAYERS"] = "VK_LAYER_MESA_overlay";
       std::error_code ec;
       std::filesystem::remove(report, ec);
-      const ChildResult r = spawn(child_argv, set, common_unset);
+      const ChildResult r = spawn(argv_run, set, unset);
       if (r.status != 0) {
-        std::fprintf(stderr, "novem-bench-layer: the child %s the layer failed (exit %d)\n%s",
-                     with ? "with" : "without", r.status, r.output.c_str());
+        std::fprintf(stderr, "novem-bench-layer: %s failed under %s (exit %d)\n%s", argv_run[0].c_str(), c.name.c_str(),
+                     r.status, r.output.c_str());
         return 1;
       }
       const bool report_written = std::filesystem::exists(report, ec);
       std::filesystem::remove(report, ec);
-      if (with && !report_written) {
+      if (c.layer && !report_written) {
         std::fprintf(stderr, "novem-bench-layer: the layer wrote no report: it was not loaded (is %s/vulkan/"
                              "implicit_layer.d there?)\n", o.data_dir.c_str());
         return 1;
       }
-      std::stringstream lines(r.output);
-      std::string line;
-      std::vector<double> runs;
-      while (std::getline(lines, line)) {
-        if (line.rfind("device ", 0) == 0)
-          device = line.substr(7);
-        else if (line.rfind("run ", 0) == 0)
-          runs.push_back(std::strtod(line.c_str() + 4, nullptr));
+      Figures &f = results[c.name];
+      std::printf("round %u %-22s", round + 1, c.name.c_str());
+      if (!o.program.empty()) {
+        program_figures(r, f, unit);
+        std::printf(" %12.1f ns, cpu %12.1f ns\n", f.wall.back(), f.cpu.back());
+      } else {
+        std::stringstream lines(r.output);
+        for (std::string line; std::getline(lines, line);) {
+          if (line.rfind("device ", 0) == 0) device = line.substr(7);
+          double w = 0, cpu = 0, layer = 0;
+          if (std::sscanf(line.c_str(), "run %lf %lf %lf", &w, &cpu, &layer) == 3) {
+            f.wall.push_back(w);
+            f.cpu.push_back(cpu);
+            f.layer.push_back(layer);
+            std::printf(" %9.1f", w);
+          }
+        }
+        std::printf("  ns\n");
       }
-      std::printf("round %u, %-14s", round + 1, with ? "with layer:" : "without layer:");
-      for (double v : runs)
-        std::printf(" %8.1f", v);
-      std::printf("  ns/submit\n");
       std::fflush(stdout);
-      results[with].insert(results[with].end(), runs.begin(), runs.end());
     }
   }
-  const double off = median(results[0]), on = median(results[1]);
-  const double off_min = results[0].empty() ? 0 : *std::min_element(results[0].begin(), results[0].end());
-  const double on_min = results[1].empty() ? 0 : *std::min_element(results[1].begin(), results[1].end());
-  std::printf("device: %s\n", device.c_str());
-  std::printf("without layer: %9.1f ns per vkQueueSubmit (median of %zu runs; best %.1f)\n", off, results[0].size(),
-              off_min);
-  std::printf("with layer:    %9.1f ns per vkQueueSubmit (median of %zu runs; best %.1f)\n", on, results[1].size(),
-              on_min);
-  std::printf("difference:    %+9.1f ns per vkQueueSubmit (%+.1f%%); best to best %+.1f ns\n", on - off,
-              off > 0 ? (on - off) / off * 100 : 0.0, on_min - off_min);
+  if (!device.empty()) std::printf("device: %s\n", device.c_str());
+  std::printf("ns per %s; medians over all runs, ratio to \"off\"; spread: (max - min) / median\n", unit.c_str());
+  std::printf("%-22s %12s %7s %7s %12s %7s %12s\n", "configuration", "wall", "ratio", "spread", "process cpu", "ratio",
+              "layer thread");
+  const double off_wall = results.count("off") ? median(results["off"].wall) : 0;
+  const double off_cpu = results.count("off") ? median(results["off"].cpu) : 0;
+  for (const Config &c : configs) {
+    const Figures &f = results[c.name];
+    const double w = median(f.wall), cpu = median(f.cpu);
+    const auto [lo, hi] = std::minmax_element(f.wall.begin(), f.wall.end());
+    std::printf("%-22s %12.1f %7.3f %6.0f%% %12.1f %7.3f", c.name.c_str(), w, off_wall > 0 ? w / off_wall : 0.0,
+                w > 0 ? (*hi - *lo) / w * 100 : 0.0, cpu, off_cpu > 0 ? cpu / off_cpu : 0.0);
+    if (f.layer.empty())
+      std::printf(" %12s\n", "-");
+    else
+      std::printf(" %12.1f\n", median(f.layer));
+  }
   return 0;
 }
