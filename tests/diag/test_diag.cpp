@@ -4,6 +4,7 @@
 
 #include "run_child.hpp"
 
+#include "frames.hpp"
 #include "json.hpp"
 
 #include <novem/image.hpp>
@@ -180,8 +181,8 @@ TEST_CASE("diag: a handcrafted report: the table and a count-bar timeline", "[di
   const auto img = novem::image::read_png(png, &error);
   INFO(error);
   REQUIRE(img);
-  CHECK(img->width == 800);
-  CHECK(img->height == 10 + 3 * 20 + 10); // one 20-pixel row per queue, 10-pixel margins
+  CHECK(img->width == 1200);
+  CHECK(img->height == 10 + 3 * 20 + 10 + 20); // one 20-pixel row per queue, 10-pixel margins, the legend
   // Queue 1.0.1 has the most submits: its blue submits bar runs the whole row; queue 1.1.0 has none.
   const std::uint8_t *full = img->at(780, 10 + 20 + 4), *empty = img->at(400, 10 + 2 * 20 + 4);
   CHECK(full[2] > 200);
@@ -235,7 +236,7 @@ TEST_CASE("diag: schema /3 events draw a timeline: submissions, GPU time, waits,
   const auto img = novem::image::read_png(png);
   REQUIRE(img);
   CHECK(img->width == 400);
-  CHECK(img->height == 24 + 3 * 44 + 10); // axis, one 44-pixel row per queue, bottom margin
+  CHECK(img->height == 24 + 3 * 44 + 10 + 20); // axis, one 44-pixel row per queue, margin, legend
   // Time 1000..11000 over x 64..390 (a 64-pixel label column, a 10-pixel right margin); queue 0.0.0
   // is the first row, y 24..68: lanes from y 31 (6 pixels each), waits at y 57..61, presents y 25..29.
   auto px = [&](std::uint32_t x, std::uint32_t y) { return img->at(x, y); };
@@ -284,6 +285,157 @@ TEST_CASE("diag: unreadable, malformed or foreign input: one line, exit 1", "[di
   CHECK(unwritable.output.find("novem-diag: cannot write") != std::string::npos);
 }
 
+TEST_CASE("diag: frame-time statistics, as MangoHud computes them", "[diag]") {
+  struct Case {
+    const char *name;
+    std::vector<std::uint64_t> intervals_ms; // between successive presents
+    std::size_t frames;
+    double p50, p90, p99, fps, low1, low01;
+  };
+  std::vector<std::uint64_t> hitch(99, 10);
+  hitch.push_back(50); // one slow frame in a hundred: the 1 % low is its rate
+  std::vector<std::uint64_t> ramp;
+  for (std::uint64_t i = 1; i <= 1000; ++i) ramp.push_back(i % 10 + 1);
+  const Case cases[] = {
+      {"no presents", {}, 0, 0, 0, 0, 0, 0, 0},
+      {"two presents", {20}, 1, 20, 20, 20, 50, 50, 50},
+      {"a hitch in a hundred frames", hitch, 100, 10, 10, 10, 100000.0 / 1040, 20, 20},
+      {"a thousand frames of 1..10 ms", ramp, 1000, 5, 9, 10, 1000000.0 / 5500, 100, 100},
+  };
+  for (const Case &c : cases) {
+    SECTION(c.name) {
+      std::vector<std::uint64_t> presents;
+      if (!c.intervals_ms.empty() || c.frames) presents.push_back(1000);
+      for (std::uint64_t ms : c.intervals_ms) presents.push_back(presents.back() + ms * 1000000);
+      const novem::diag::FrameStats f = novem::diag::frame_stats(presents);
+      CHECK(f.frames == c.frames);
+      CHECK(f.p50_ms == Approx(c.p50));
+      CHECK(f.p90_ms == Approx(c.p90));
+      CHECK(f.p99_ms == Approx(c.p99));
+      CHECK(f.fps == Approx(c.fps));
+      CHECK(f.low1_fps == Approx(c.low1));
+      CHECK(f.low01_fps == Approx(c.low01));
+    }
+  }
+}
+
+TEST_CASE("diag: the presents give frame-time percentiles and a per-frame CSV", "[diag]") {
+  TempDir tmp;
+  std::string text = kReport;
+  std::string presents;
+  for (std::uint64_t i = 0, t = 5000000; i < 101; ++i, t += i == 50 ? 50000000 : 10000000)
+    presents += (i ? ", " : "") + std::to_string(t);
+  const std::string anchor = "\"blocked_ns\": 32900,";
+  text.replace(text.find(anchor), anchor.size(), anchor + " \"present_times\": [" + presents + "],");
+  const fs::path report = tmp.write("frames.json", text), csv = tmp.path / "frames.csv";
+  const Run r = run({NOVEM_DIAG, report.string(), "--csv", csv.string()});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(r.output.find("0.0.0 frames 100: frame time ms p50 10.000 p90 10.000 p99 10.000; fps 96.2, 1% low 20.0, "
+                      "0.1% low 20.0") != std::string::npos);
+  CHECK(r.output.find("frames: " + csv.string() + " (1 queues)") != std::string::npos);
+  std::ifstream in(csv);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  REQUIRE(lines.size() == 1 + 101);
+  CHECK(lines[0] == "device,family,index,frame,present_ns,frame_time_ms");
+  CHECK(lines[1] == "0,0,0,0,5000000,");
+  CHECK(lines[2] == "0,0,0,1,15000000,10.000000");
+  CHECK(lines[51] == "0,0,0,50,545000000,50.000000");
+}
+
+TEST_CASE("diag: --from / --to draw a window of the timeline", "[diag]") {
+  TempDir tmp;
+  std::string text = kReport;
+  const std::string anchor = "\"blocked_ns\": 32900,";
+  text.replace(text.find(anchor), anchor.size(),
+               anchor + R"( "submissions": [{"seq": 1, "submit_ns": 1000000, "complete_ns": 5000000},
+                                            {"seq": 2, "submit_ns": 6000000, "complete_ns": 11000000}],)");
+  const fs::path report = tmp.write("zoom.json", text);
+  struct Case {
+    const char *from, *to;
+    bool first_at_left, second_at_right; // submission 1 drawn at the left, 2 at the right of lane 0
+  };
+  const Case cases[] = {{nullptr, nullptr, true, true}, {"4.5", "10", false, true}, {"0", "4.5", true, false}};
+  for (const Case &c : cases) {
+    SECTION(std::string(c.from ? c.from : "-") + ".." + (c.to ? c.to : "-")) {
+      const fs::path png = tmp.path / "zoom.png";
+      std::vector<std::string> argv = {NOVEM_DIAG, report.string(), "--timeline", png.string(), "--width", "400"};
+      if (c.from) argv.insert(argv.end(), {"--from", c.from, "--to", c.to});
+      const Run r = run(argv);
+      INFO(r.output);
+      REQUIRE(r.status == 0);
+      const auto img = novem::image::read_png(png);
+      REQUIRE(img);
+      auto blue = [&](std::uint32_t x) { return img->at(x, 33)[2] > 200 && img->at(x, 33)[0] < 120; };
+      CHECK(blue(70) == c.first_at_left);
+      CHECK(blue(385) == c.second_at_right);
+    }
+  }
+  CHECK(run({NOVEM_DIAG, report.string(), "--from", "-1"}).status == 2);
+  CHECK(run({NOVEM_DIAG, report.string(), "--from", "5", "--to", "5"}).status == 2);
+}
+
+TEST_CASE("diag: a hang or device-lost dump: the list, and open bars with their labels", "[diag]") {
+  TempDir tmp;
+  // Three submissions in flight on queue 0.0 (ages 300, 200 and 100 ms), one on 1.0.
+  const fs::path dump = tmp.write("dump.json", R"json({
+    "schema": "novem-queue-dump/1", "layer": "VK_LAYER_NOVEM_queue_diagnostics", "pid": 42,
+    "reason": "watchdog", "call": "", "watchdog_ms": 50, "device": {"id": 0, "name": "llvmpipe"},
+    "in_flight": [
+      {"family": 0, "index": 0, "seq": 5, "call": "vkQueueSubmit", "age_ms": 300.0, "command_buffers": ["0x1", "0x2"],
+       "wait_semaphores": [{"handle": "0x9", "type": "timeline", "value": 102}], "signal_semaphores": [],
+       "labels": ["shadow pass"]},
+      {"family": 0, "index": 0, "seq": 6, "call": "vkQueueSubmit", "age_ms": 200.0, "command_buffers": ["0x3"],
+       "wait_semaphores": [], "signal_semaphores": [], "labels": [{"name": "gbuffer"}]},
+      {"family": 0, "index": 0, "seq": 7, "call": "vkQueueSubmit2", "age_ms": 100.0, "command_buffers": ["0x4"],
+       "wait_semaphores": [], "signal_semaphores": []},
+      {"family": 1, "index": 0, "seq": 1, "call": "vkQueueSubmit", "age_ms": 150.0, "command_buffers": [],
+       "wait_semaphores": [], "signal_semaphores": []}
+    ]})json");
+  const fs::path png = tmp.path / "dump.png";
+  const Run r = run({NOVEM_DIAG, dump.string(), "--timeline", png.string(), "--width", "640"});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(r.output.find("dump: schema novem-queue-dump/1, pid 42, reason watchdog, call -, device 0 (llvmpipe), "
+                      "watchdog_ms 50, in flight 4") != std::string::npos);
+  CHECK(r.output.find("  0.0 seq 5 vkQueueSubmit age 300.000 ms, command buffers 2, waits 0x9/timeline=102, signals -, "
+                      "labels: shadow pass") != std::string::npos);
+  CHECK(r.output.find("  0.0 seq 6 vkQueueSubmit age 200.000 ms, command buffers 1, waits -, signals -, labels: gbuffer") !=
+        std::string::npos);
+  CHECK(r.output.find("  1.0 seq 1 vkQueueSubmit age 150.000 ms, command buffers 0") != std::string::npos);
+  const auto img = novem::image::read_png(png);
+  REQUIRE(img);
+  CHECK(img->width == 640);
+  CHECK(img->height == 24 + (3 * 16 + 4) + (16 + 4) + 10 + 20); // axis, lanes per queue, margin, legend
+  // x: 0..300 ms over 96..630. Each submission on a lane of its own (16 pixels from y 24), red from
+  // its submit call (300 - age) to the right edge: seq 5 from x 96, seq 6 from 274, seq 7 from 452.
+  auto red = [&](std::uint32_t x, std::uint32_t y) {
+    const std::uint8_t *p = img->at(x, y);
+    return p[0] > 200 && p[1] < 100 && p[2] < 100;
+  };
+  auto any_red_in = [&](std::uint32_t x0, std::uint32_t x1, std::uint32_t y) {
+    for (std::uint32_t x = x0; x < x1; ++x)
+      if (red(x, y)) return true;
+    return false;
+  };
+  CHECK(red(100, 24 + 1));
+  CHECK(!any_red_in(96, 270, 24 + 16 + 1));
+  CHECK(red(600, 24 + 16 + 1));
+  CHECK(!any_red_in(96, 448, 24 + 32 + 1));
+  CHECK(red(600, 24 + 32 + 1));
+  // Labels are drawn in the bars (dark text on red): the three bars are not alike.
+  auto dark_in = [&](std::uint32_t x0, std::uint32_t x1, std::uint32_t y0) {
+    for (std::uint32_t y = y0 + 3; y < y0 + 13; ++y)
+      for (std::uint32_t x = x0; x < x1; ++x)
+        if (img->at(x, y)[0] < 40) return true;
+    return false;
+  };
+  CHECK(dark_in(100, 300, 24));
+  CHECK(dark_in(280, 450, 24 + 16));
+  CHECK(red(600, 24 + 52 + 1)); // queue 1.0, below a 4-pixel gap
+}
+
 #ifdef NOVEM_QD_WORKLOAD
 TEST_CASE("diag: a real report from the layer under tests/layer's workload", "[diag]") {
   TempDir tmp;
@@ -319,8 +471,8 @@ TEST_CASE("diag: a real report from the layer under tests/layer's workload", "[d
   CHECK(queue[17] == "0");  // in flight at report
   const auto img = novem::image::read_png(png);
   REQUIRE(img);
-  CHECK(img->width == 800);
-  CHECK(img->height == 24 + 44 + 10); // schema /3 has events: the time-axis timeline
+  CHECK(img->width == 1200);
+  CHECK(img->height == 24 + 44 + 10 + 20); // schema /3 has events: the time-axis timeline
   CHECK(r.output.find("time axis, submission bars") != std::string::npos);
 }
 #endif

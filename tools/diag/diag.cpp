@@ -1,7 +1,10 @@
-// novem-diag REPORT.json [--timeline OUT.png] [--width W]
+// novem-diag REPORT.json|DUMP.json [--timeline OUT.png] [--width W] [--from MS] [--to MS] [--csv OUT.csv]
 // Reads a report of VK_LAYER_NOVEM_queue_diagnostics (schema novem-queue-diagnostics/N, see
 // layer/README.md), prints a per-queue table and optionally draws a timeline PNG, one row per queue.
 // See README.md. Exit: 0 done, 1 unreadable / invalid report or unwritable PNG, 2 usage error.
+#include "draw.hpp"
+#include "dump.hpp"
+#include "frames.hpp"
 #include "json.hpp"
 
 #include <novem/image.hpp>
@@ -20,8 +23,12 @@
 
 namespace {
 
+using novem::diag::draw_text;
+using novem::diag::fill_rect;
 using novem::diag::Json;
 using novem::diag::JsonParser;
+using novem::diag::tick_label;
+using novem::diag::tick_step;
 
 // Versions add members and change none (layer/README.md), so any /N (N >= 1) is read: /1 members
 // are the columns, /2's latency, GPU time, in-flight maximum, overlaps too, /3's vkWaitSemaphores
@@ -204,59 +211,26 @@ void print_table(const Json &report, const std::vector<QueueRow> &rows) {
 constexpr std::uint32_t kRowHeight = 20, kMargin = 10;
 // Time mode (schema /3 events): a label column, a time axis on top, one kQueueRow row per queue.
 constexpr std::uint32_t kLabelWidth = 64, kAxisHeight = 24, kQueueRow = 44;
+// Both: a legend under the rows.
+constexpr std::uint32_t kLegendHeight = 20;
 
-void fill_rect(novem::image::Image &img, std::int64_t x0, std::int64_t y0, std::int64_t x1, std::int64_t y1,
-               const std::uint8_t rgb[3]) {
-  x0 = std::max<std::int64_t>(x0, 0);
-  y0 = std::max<std::int64_t>(y0, 0);
-  x1 = std::min<std::int64_t>(x1, img.width);
-  y1 = std::min<std::int64_t>(y1, img.height);
-  for (std::int64_t y = y0; y < y1; ++y)
-    for (std::int64_t x = x0; x < x1; ++x)
-      img.set(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), rgb[0], rgb[1], rgb[2]);
+// One legend entry: a swatch and its meaning; returns the x after it.
+std::int64_t legend(novem::image::Image &img, std::int64_t x, std::int64_t y, const std::uint8_t rgb[3],
+                    const std::string &what) {
+  static const std::uint8_t text[3] = {200, 200, 210};
+  fill_rect(img, x, y, x + 16, y + 10, rgb);
+  return draw_text(img, x + 22, y, what, text) + 16;
 }
 
-// A 3x5 pixel font, drawn 2x, for the labels: digits, '.', '-', ' ', and the letters used.
-void draw_text(novem::image::Image &img, std::int64_t x, std::int64_t y, const std::string &text,
-               const std::uint8_t rgb[3]) {
-  struct Glyph {
-    char c;
-    std::uint8_t rows[5]; // 3 bits each, left = 4
-  };
-  static const Glyph glyphs[] = {
-      {'0', {7, 5, 5, 5, 7}}, {'1', {2, 6, 2, 2, 7}}, {'2', {7, 1, 7, 4, 7}}, {'3', {7, 1, 7, 1, 7}},
-      {'4', {5, 5, 7, 1, 1}}, {'5', {7, 4, 7, 1, 7}}, {'6', {7, 4, 7, 5, 7}}, {'7', {7, 1, 1, 1, 1}},
-      {'8', {7, 5, 7, 5, 7}}, {'9', {7, 5, 7, 1, 7}}, {'.', {0, 0, 0, 0, 2}}, {'-', {0, 0, 7, 0, 0}},
-      {'m', {0, 0, 7, 7, 5}}, {'s', {3, 4, 2, 1, 6}}, {'D', {6, 5, 5, 5, 6}}, {'q', {0, 7, 5, 7, 1}},
-  };
-  for (char c : text) {
-    for (const Glyph &g : glyphs)
-      if (g.c == c)
-        for (int row = 0; row < 5; ++row)
-          for (int col = 0; col < 3; ++col)
-            if (g.rows[row] & (4 >> col))
-              fill_rect(img, x + 2 * col, y + 2 * row, x + 2 * col + 2, y + 2 * row + 2, rgb);
-    x += 8;
-  }
-}
-
-// The first 1, 2 or 5 x 10^n (ns) that gives at most `ticks` intervals over `duration`.
-std::uint64_t tick_step(std::uint64_t duration, std::uint64_t ticks) {
-  for (std::uint64_t p = 1;; p *= 10)
-    for (std::uint64_t m : {1, 2, 5})
-      if (duration / (m * p) <= ticks) return m * p;
-}
-
-std::string tick_label(std::uint64_t ns) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", static_cast<double>(ns) / 1e6);
-  return buf;
-}
+// The time window drawn: all events, or --from / --to (ms after the earliest event).
+struct Window {
+  double from_ms = -1, to_ms = -1; // < 0: not given
+};
 
 // Counts mode: three bars per queue, each scaled to the largest value over all queues.
 novem::image::Image draw_counts(const std::vector<QueueRow> &rows, std::uint32_t width) {
   const std::uint32_t count = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(rows.size()));
-  novem::image::Image img(width, 2 * kMargin + count * kRowHeight, 24, 24, 28);
+  novem::image::Image img(width, 2 * kMargin + count * kRowHeight + kLegendHeight, 24, 24, 28);
   const std::int64_t left = kMargin, right = static_cast<std::int64_t>(width) - kMargin;
   const std::int64_t span = std::max<std::int64_t>(1, right - left);
   static const std::uint8_t band[2][3] = {{40, 40, 46}, {48, 48, 56}};
@@ -282,6 +256,10 @@ novem::image::Image draw_counts(const std::vector<QueueRow> &rows, std::uint32_t
       fill_rect(img, left, y + 2 + m * h, left + len, y + 2 + (m + 1) * h, metric[m]);
     }
   }
+  const std::int64_t ly = 2 * kMargin + count * kRowHeight;
+  std::int64_t x = legend(img, left, ly, metric[0], "submits");
+  x = legend(img, x, ly, metric[1], "command buffers");
+  legend(img, x, ly, metric[2], "blocked time (each scaled to the largest)");
   return img;
 }
 
@@ -291,11 +269,11 @@ novem::image::Image draw_counts(const std::vector<QueueRow> &rows, std::uint32_t
 // up to four lanes; the GPU execution shaded green inside its bar; the application's waits
 // attributed to the queue as orange bars at the bottom. GPU times are on the device's clock: they
 // are shifted by min over the device's submissions of (completion - GPU end), as the trace does.
-novem::image::Image draw_timeline(const std::vector<QueueRow> &rows, std::uint32_t width) {
+novem::image::Image draw_timeline(const std::vector<QueueRow> &rows, std::uint32_t width, const Window &window) {
   const bool have_events = std::any_of(rows.begin(), rows.end(), [](const QueueRow &r) { return !r.events.empty(); });
   if (!have_events) return draw_counts(rows, width);
   const std::uint32_t count = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(rows.size()));
-  novem::image::Image img(width, kAxisHeight + count * kQueueRow + kMargin, 24, 24, 28);
+  novem::image::Image img(width, kAxisHeight + count * kQueueRow + kMargin + kLegendHeight, 24, 24, 28);
   const std::int64_t left = kLabelWidth, right = static_cast<std::int64_t>(width) - kMargin;
   const std::int64_t span = std::max<std::int64_t>(1, right - left);
   static const std::uint8_t band[2][3] = {{40, 40, 46}, {48, 48, 56}};
@@ -333,18 +311,25 @@ novem::image::Image draw_timeline(const std::vector<QueueRow> &rows, std::uint32
       t1 = std::max(t1, p);
     }
   }
-  const std::uint64_t duration = std::max<std::uint64_t>(1, t1 - t0);
+  // The window: [v0, v1] in ns; the labels stay ms after the earliest event (t0), zoomed or not.
+  const std::uint64_t origin = t0;
+  if (window.from_ms >= 0) t0 = origin + static_cast<std::uint64_t>(window.from_ms * 1e6);
+  if (window.to_ms >= 0) t1 = origin + static_cast<std::uint64_t>(window.to_ms * 1e6);
+  const std::uint64_t duration = std::max<std::uint64_t>(1, t1 - std::min(t0, t1));
   auto x_of = [&](std::int64_t t) {
     const double f = static_cast<double>(t - static_cast<std::int64_t>(t0)) / static_cast<double>(duration);
     return left + static_cast<std::int64_t>(std::clamp(f, 0.0, 1.0) * static_cast<double>(span));
   };
+  // Whether [a, b] shows in the window at all (what does not is not drawn, not squeezed to an edge).
+  auto visible = [&](std::uint64_t a, std::uint64_t b) { return b >= t0 && a <= t1; };
+  const std::int64_t rows_bottom = kAxisHeight + static_cast<std::int64_t>(count) * kQueueRow;
 
   // The axis: a tick and its label (ms) every step; "ms" in the label column.
   draw_text(img, 4, 6, "ms", text);
   const std::uint64_t step = tick_step(duration, std::max<std::int64_t>(1, span / 90));
-  for (std::uint64_t t = 0; t <= duration; t += step) {
-    const std::int64_t x = x_of(static_cast<std::int64_t>(t0 + t));
-    fill_rect(img, x, kAxisHeight - 6, x + 1, static_cast<std::int64_t>(img.height) - kMargin, grid);
+  for (std::uint64_t t = (t0 - origin + step - 1) / step * step; origin + t <= t1; t += step) {
+    const std::int64_t x = x_of(static_cast<std::int64_t>(origin + t));
+    fill_rect(img, x, kAxisHeight - 6, x + 1, rows_bottom, grid);
     if (x + 8 * static_cast<std::int64_t>(tick_label(t).size()) <= static_cast<std::int64_t>(width))
       draw_text(img, x + 2, 4, tick_label(t), text);
   }
@@ -358,6 +343,7 @@ novem::image::Image draw_timeline(const std::vector<QueueRow> &rows, std::uint32
                   std::to_string(r.queue->u64("index")),
               text);
     for (std::uint64_t p : r.presents) {
+      if (!visible(p, p)) continue;
       const std::int64_t x = x_of(static_cast<std::int64_t>(p));
       fill_rect(img, x, y + 1, x + 1, y + 6, present);
     }
@@ -372,6 +358,7 @@ novem::image::Image draw_timeline(const std::vector<QueueRow> &rows, std::uint32
       int lane = 0;
       while (lane < kLanes - 1 && lane_end[lane] > e.submit) ++lane;
       lane_end[lane] = end;
+      if (!visible(e.submit, end)) continue;
       const std::int64_t ly = lane_top + lane * lane_h;
       const std::int64_t x0 = x_of(static_cast<std::int64_t>(e.submit));
       const std::int64_t x1 = e.completed ? std::max(x_of(static_cast<std::int64_t>(end)), x0 + 1) : right;
@@ -383,22 +370,61 @@ novem::image::Image draw_timeline(const std::vector<QueueRow> &rows, std::uint32
       }
     }
     for (const Span &w : r.waits) {
+      if (!visible(w.begin, w.end)) continue;
       const std::int64_t x0 = x_of(static_cast<std::int64_t>(w.begin));
       fill_rect(img, x0, y + 33, std::max(x_of(static_cast<std::int64_t>(w.end)), x0 + 1), y + 38, wait);
     }
   }
+  const std::int64_t ly = rows_bottom + kMargin;
+  std::int64_t x = legend(img, left, ly, bars[0], "submit to complete");
+  x = legend(img, x, ly, pending, "in flight");
+  x = legend(img, x, ly, gpu, "GPU");
+  x = legend(img, x, ly, wait, "app waits");
+  legend(img, x, ly, present, "present");
   return img;
+}
+
+// Frame times per queue that presented (MangoHud's figures), and the per-frame CSV.
+void print_frames(const std::vector<QueueRow> &rows) {
+  for (const QueueRow &r : rows) {
+    const novem::diag::FrameStats f = novem::diag::frame_stats(r.presents);
+    if (!f.frames) continue;
+    std::printf("     %" PRIu64 ".%" PRIu64 ".%" PRIu64 " frames %zu: frame time ms p50 %.3f p90 %.3f p99 %.3f; "
+                "fps %.1f, 1%% low %.1f, 0.1%% low %.1f\n",
+                r.device, r.queue->u64("family"), r.queue->u64("index"), f.frames, f.p50_ms, f.p90_ms, f.p99_ms, f.fps,
+                f.low1_fps, f.low01_fps);
+  }
+}
+
+constexpr const char *kUsage =
+    "usage: novem-diag REPORT.json|DUMP.json [--timeline OUT.png] [--width W] [--from MS] [--to MS] [--csv OUT.csv]\n";
+
+// A number of milliseconds >= 0 (a fraction allowed), or -1.
+double parse_ms(const char *s) {
+  char *end = nullptr;
+  const double v = std::strtod(s, &end);
+  return *s && !*end && v >= 0 && v < 1e12 ? v : -1;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string input, timeline;
-  std::uint32_t width = 800;
+  std::string input, timeline, csv;
+  std::uint32_t width = 1200;
+  Window window;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--timeline" && i + 1 < argc) {
       timeline = argv[++i];
+    } else if (a == "--csv" && i + 1 < argc) {
+      csv = argv[++i];
+    } else if ((a == "--from" || a == "--to") && i + 1 < argc) {
+      const double v = parse_ms(argv[++i]);
+      if (v < 0) {
+        std::fprintf(stderr, "novem-diag: %s takes milliseconds (0 or more) after the earliest event\n", a.c_str());
+        return 2;
+      }
+      (a == "--from" ? window.from_ms : window.to_ms) = v;
     } else if (a == "--width" && i + 1 < argc) {
       const long w = std::strtol(argv[++i], nullptr, 10);
       if (w < 64 || w > 16384) {
@@ -407,17 +433,21 @@ int main(int argc, char **argv) {
       }
       width = static_cast<std::uint32_t>(w);
     } else if (a == "-h" || a == "--help") {
-      std::printf("usage: novem-diag REPORT.json [--timeline OUT.png] [--width W]\n");
+      std::printf("%s", kUsage);
       return 0;
     } else if (input.empty() && (a.empty() || a[0] != '-')) {
       input = a;
     } else {
-      std::fprintf(stderr, "usage: novem-diag REPORT.json [--timeline OUT.png] [--width W]\n");
+      std::fprintf(stderr, "%s", kUsage);
       return 2;
     }
   }
   if (input.empty()) {
-    std::fprintf(stderr, "usage: novem-diag REPORT.json [--timeline OUT.png] [--width W]\n");
+    std::fprintf(stderr, "%s", kUsage);
+    return 2;
+  }
+  if (window.from_ms >= 0 && window.to_ms >= 0 && window.to_ms <= window.from_ms) {
+    std::fprintf(stderr, "novem-diag: --to must be after --from\n");
     return 2;
   }
 
@@ -437,8 +467,18 @@ int main(int argc, char **argv) {
     return fail(input + ": not JSON: " + error);
   if (!report.is_object())
     return fail(input + ": not a queue diagnostics report (not a JSON object)");
+  if (report.str("schema").rfind(novem::diag::kDumpSchemaPrefix, 0) == 0) {
+    novem::diag::print_dump(report);
+    if (!timeline.empty()) {
+      const novem::image::Image img = novem::diag::draw_dump(report, width);
+      if (!novem::image::write_png(timeline, img, &error)) return fail("cannot write " + timeline + ": " + error);
+      std::printf("timeline: %s (%ux%u, in-flight bars)\n", timeline.c_str(), img.width, img.height);
+    }
+    return 0;
+  }
   if (!schema_ok(report.str("schema")))
-    return fail(input + ": schema is '" + report.str("schema", "(none)") + "', expected '" + kSchemaPrefix + "N'");
+    return fail(input + ": schema is '" + report.str("schema", "(none)") + "', expected '" + kSchemaPrefix + "N' or '" +
+                novem::diag::kDumpSchemaPrefix + "N'");
   const Json *devices = report.find("devices");
   if (!devices || !devices->is_array())
     return fail(input + ": no \"devices\" array");
@@ -473,8 +513,17 @@ int main(int argc, char **argv) {
   }
 
   print_table(report, rows);
+  print_frames(rows);
+  if (!csv.empty()) {
+    std::vector<novem::diag::FrameSeries> series;
+    for (const QueueRow &r : rows)
+      if (!r.presents.empty())
+        series.push_back({r.device, r.queue->u64("family"), r.queue->u64("index"), r.presents});
+    if (!novem::diag::write_frames_csv(csv, series, error)) return fail("cannot write " + csv + ": " + error);
+    std::printf("frames: %s (%zu queues)\n", csv.c_str(), series.size());
+  }
   if (!timeline.empty()) {
-    const novem::image::Image img = draw_timeline(rows, width);
+    const novem::image::Image img = draw_timeline(rows, width, window);
     if (!novem::image::write_png(timeline, img, &error))
       return fail("cannot write " + timeline + ": " + error);
     std::printf("timeline: %s (%ux%u, %zu rows, %s)\n", timeline.c_str(), img.width, img.height, rows.size(),
