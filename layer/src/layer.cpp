@@ -627,7 +627,9 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::DeviceWaitIdle(VkDevice device) {
 VKAPI_ATTR VkResult VKAPI_CALL hook::WaitForFences(VkDevice device, uint32_t fenceCount, const VkFence *pFences,
                                                 VkBool32 waitAll, uint64_t timeout) {
   DeviceState *dev = Registry::get().device(key(device));
-  std::vector<FenceUse> uses;
+  PerThread &pt = per_thread();
+  std::vector<FenceUse> &uses = pt.fence_uses;
+  uses.clear();
   {
     std::lock_guard lock(dev->sync_mutex);
     for (std::uint32_t i = 0; i < fenceCount; ++i) {
@@ -640,7 +642,8 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::WaitForFences(VkDevice device, uint32_t fen
   check_lost(dev, result, "vkWaitForFences");
   const std::uint64_t t1 = now_ns(), dt = t1 - t0;
   // The blocked time goes to each distinct queue whose submission carried one of the fences.
-  std::vector<QueueState *> queues;
+  std::vector<QueueState *> &queues = pt.wait_queues;
+  queues.clear();
   for (const FenceUse &u : uses)
     if (std::find(queues.begin(), queues.end(), u.queue) == queues.end()) queues.push_back(u.queue);
   if (queues.empty()) {
@@ -665,7 +668,8 @@ namespace {
 VkResult wait_semaphores(PFN_vkWaitSemaphores next, VkDevice device, const VkSemaphoreWaitInfo *pWaitInfo,
                          std::uint64_t timeout, const char *call) {
   DeviceState *dev = Registry::get().device(key(device));
-  std::vector<QueueState *> queues;
+  std::vector<QueueState *> &queues = per_thread().wait_queues; // scratch: no allocation per wait
+  queues.clear();
   {
     std::lock_guard lock(dev->sync_mutex);
     for (std::uint32_t i = 0; i < pWaitInfo->semaphoreCount; ++i) {

@@ -107,6 +107,7 @@ struct Overlap {
 std::uint64_t thread_id();
 
 struct QueueState;
+struct FenceUse;
 
 // What the layer keeps per application thread, reached with one TLS lookup per intercepted call
 // (a layer is a dlopen()ed library: each access to a thread_local costs a __tls_get_addr call).
@@ -122,6 +123,10 @@ struct PerThread {
   std::vector<VkCommandBuffer> wrapped;
   std::vector<VkSubmitInfo2> infos2;
   std::vector<VkCommandBufferSubmitInfo> wrapped2;
+  // Scratch lists of the wait hooks (layer.cpp), kept so that a wait allocates nothing: the
+  // fences' submissions, the queues a wait is attributed to.
+  std::vector<FenceUse> fence_uses;
+  std::vector<QueueState *> wait_queues;
   std::uint64_t thread_id();
 };
 PerThread &per_thread();
