@@ -177,8 +177,8 @@ private:
   bool owner_ = false;
 };
 
-void check_lost(DeviceState *dev, VkResult result, const char *call) {
-  if (result == VK_ERROR_DEVICE_LOST && dev) on_device_lost(*dev, call);
+void check_lost(DeviceState *dev, VkResult result, const char *call, const QueueState *queue = nullptr) {
+  if (result == VK_ERROR_DEVICE_LOST && dev) on_device_lost(*dev, call, queue);
 }
 
 TimestampPool *timestamp_pool(DeviceState &dev, std::uint32_t family) {
@@ -195,7 +195,7 @@ void finish_submit(DeviceState &dev, QueueState &q, bool v2, VkResult result, st
   if (result != VK_SUCCESS) {
     add(q.failed_submits, 1);
     if (sub->timestamps) return_slots(*sub->timestamps, sub->slots);
-    check_lost(&dev, result, sub->call);
+    check_lost(&dev, result, sub->call, &q);
     recycle(dev, std::move(sub));
     return;
   }
@@ -429,6 +429,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
     }
   }
   sub->batches = submitCount;
+  dev->labels.open_queue_labels(queue, sub->queue_labels);
   const VkFence layer_fence = sub->fence;
 
   // Timestamps: each batch with command buffers gets the layer's begin / end pair around them.
@@ -507,6 +508,7 @@ VkResult submit2(PerThread &pt, PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue q
     }
   }
   sub->batches = submitCount;
+  dev->labels.open_queue_labels(queue, sub->queue_labels);
   sub->v2 = true;
   const VkFence layer_fence = sub->fence;
 
@@ -571,7 +573,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueuePresentKHR(VkQueue queue, const VkPres
   auto [q, dev] = lookup(pt, queue);
   QueueUse use(pt, q, "vkQueuePresentKHR");
   const VkResult result = dev->table.QueuePresentKHR(queue, pPresentInfo);
-  check_lost(dev, result, "vkQueuePresentKHR");
+  check_lost(dev, result, "vkQueuePresentKHR", q);
   if (q && result >= 0) {
     add(q->presents, 1);
     add(q->present_swapchains, pPresentInfo->swapchainCount);
@@ -593,7 +595,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueWaitIdle(VkQueue queue) {
   const std::uint64_t seq = q->submitted_seq.load(std::memory_order_relaxed);
   const std::uint64_t t0 = now_ns();
   const VkResult result = dev->table.QueueWaitIdle(queue);
-  check_lost(dev, result, "vkQueueWaitIdle");
+  check_lost(dev, result, "vkQueueWaitIdle", q);
   const std::uint64_t t1 = now_ns();
   q->queue_wait_idle.add(t1 - t0);
   record_wait(*q, "vkQueueWaitIdle", t0, t1);
@@ -876,6 +878,9 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL hook::GetDeviceProcAddr(VkDevice device
     // device was not created with stays NULL); these two always.
     if (std::strcmp(pName, "vkGetDeviceProcAddr") == 0 || std::strcmp(pName, "vkDestroyDevice") == 0)
       return i->hook;
+    // The debug-utils names and labels are recorded whether or not a driver below has them (the
+    // loader implements the instance extension; the hooks call down only where there is a next).
+    if (std::strstr(pName, "DebugUtils")) return i->hook;
     return dev->next_gdpa(device, pName) ? i->hook : nullptr;
   }
   return dev->next_gdpa(device, pName);

@@ -22,6 +22,7 @@
 #include "novem_qd_dispatch.h" // generated at build time from vk.xml (VK_NO_PROTOTYPES)
 #include <vulkan/vk_layer.h>
 
+#include "labels.hpp"
 #include "settings.hpp"
 
 namespace novem_qd {
@@ -234,11 +235,12 @@ struct Submission {
   VkFence waited() const { return app_fence != VK_NULL_HANDLE ? app_fence : fence; }
   std::vector<VkCommandBuffer> command_buffers; // the application's
   std::vector<SemRef> waits, signals;
+  std::vector<std::string> queue_labels; // the queue's open debug-utils labels at the call, outermost first
   TimestampPool *timestamps = nullptr;
   std::vector<std::uint32_t> slots; // timestamp slots (one per timed batch)
   std::uint32_t batches = 0;        // for the event (SubmissionEvent)
   bool v2 = false;
-  bool watchdog_reported = false;   // touched by the tracker thread only
+  bool watchdog_reported = false;   // in a dump already; touched by the tracker thread only
   Submission *next_incoming = nullptr; // DeviceState::incoming's link
   std::atomic<bool> done{false};    // seen complete (set by the tracker thread)
 };
@@ -338,6 +340,12 @@ struct DeviceState {
   std::thread tracker;
   std::atomic<bool> device_lost{false};
   Counter watchdog_dumps{0};
+  // The watchdog's own: submissions completed, and their number at its last dump. A hang lasts
+  // until the device completes something: no second dump before that (dump.cpp).
+  std::uint64_t completions = 0, completions_at_dump = 0;
+  bool watchdog_dumped = false;
+
+  DebugLabels labels; // VK_EXT_debug_utils names and labels (labels.cpp)
 
   bool is_timeline(VkSemaphore s) {
     std::lock_guard lock(sync_mutex);
@@ -424,8 +432,19 @@ void drain_incoming(DeviceState &dev);
 // Before vkResetFences / vkDestroyFence of the application's fences: the submissions they belong to
 // are complete, and the tracker is out of any call on them.
 void release_app_fences(DeviceState &dev, std::uint32_t count, const VkFence *fences);
-// An intercepted call returned VK_ERROR_DEVICE_LOST: dump every submission in flight (once per device).
-void on_device_lost(DeviceState &dev, const char *call);
+// An intercepted call returned VK_ERROR_DEVICE_LOST: dump every submission in flight (once per
+// device). `queue`: the queue the call was on (nullptr for a device-level call), the calling thread
+// is the failing one.
+void on_device_lost(DeviceState &dev, const char *call, const QueueState *queue = nullptr);
+
+// ---- the dumps (dump.cpp) ----
+
+// Writes a numbered dump of every submission of `dev` in flight (never over an earlier one) and its
+// stderr line; `reason` is "watchdog" or "device_lost", `call` the entry point that returned
+// VK_ERROR_DEVICE_LOST (or ""), `queue` its queue (or nullptr).
+void write_dump(DeviceState &dev, const char *reason, const char *call, const QueueState *queue);
+// The tracker's watchdog pass over `dev`'s pending submissions at `now` (tracker thread only).
+void run_watchdog(DeviceState &dev, std::uint64_t now);
 // Records one overlap (both threads) in the queue's report and prints it on stderr (capped).
 void report_overlap(QueueState &q, const Overlap &o);
 

@@ -33,79 +33,10 @@ constexpr std::uint64_t kPollNs = 1000000;       // the thread's fence wait: 1 m
 constexpr std::uint64_t kIdleWaitNs = 100000000; // the thread's sleep when nothing is in flight
 constexpr std::uint64_t kTriggerPollNs = 50000000; // how often the trigger file is looked for
 
-std::string hex(std::uint64_t h) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "\"0x%" PRIx64 "\"", h);
-  return buf;
-}
-template <class T> std::uint64_t handle_bits(T h) {
-  if constexpr (std::is_pointer_v<T>)
-    return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(h));
-  else
-    return static_cast<std::uint64_t>(h);
-}
-
 std::string ms_text(std::uint64_t ns) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3f ms", static_cast<double>(ns) / 1e6);
   return buf;
-}
-
-// ---- the dump ----
-
-void write_sems(std::ostringstream &o, const std::vector<SemRef> &sems) {
-  o << "[";
-  for (std::size_t i = 0; i < sems.size(); ++i)
-    o << (i ? ", " : "") << "{\"handle\": " << hex(handle_bits(sems[i].semaphore)) << ", \"type\": \""
-      << (sems[i].timeline ? "timeline" : "binary") << "\", \"value\": " << sems[i].value << "}";
-  o << "]";
-}
-
-// Writes the dump of every submission of `dev` still in flight; `reason` is "watchdog" or
-// "device_lost", `call` the entry point that returned VK_ERROR_DEVICE_LOST (or "").
-void write_dump(DeviceState &dev, const char *reason, const char *call) {
-  static std::mutex dump_mutex;
-  const std::uint64_t now = now_ns();
-  std::ostringstream o;
-  std::size_t n = 0;
-  const Submission *oldest = nullptr;
-  o << "{\n  \"schema\": \"novem-queue-dump/1\",\n  \"layer\": \"" << kPrefix << "\",\n  \"pid\": "
-    << static_cast<long>(getpid()) << ",\n  \"reason\": \"" << reason << "\",\n  \"call\": \"" << call
-    << "\",\n  \"watchdog_ms\": " << settings().watchdog_ms << ",\n  \"device\": {\"id\": " << dev.id
-    << ", \"name\": \"" << dev.name << "\"},\n  \"in_flight\": [";
-  {
-    std::lock_guard lock(dev.track_mutex);
-    drain_incoming(dev);
-    for (const auto &s : dev.pending) {
-      if (s->done.load(std::memory_order_relaxed)) continue;
-      if (!oldest) oldest = s.get();
-      o << (n++ ? "," : "") << "\n    {\"family\": " << s->queue->family << ", \"index\": " << s->queue->index
-        << ", \"seq\": " << s->seq << ", \"call\": \"" << s->call << "\", \"age_ms\": "
-        << static_cast<double>(now - std::min(now, s->submit_ns)) / 1e6 << ",\n     \"command_buffers\": [";
-      for (std::size_t i = 0; i < s->command_buffers.size(); ++i)
-        o << (i ? ", " : "") << hex(handle_bits(s->command_buffers[i]));
-      o << "],\n     \"wait_semaphores\": ";
-      write_sems(o, s->waits);
-      o << ",\n     \"signal_semaphores\": ";
-      write_sems(o, s->signals);
-      o << "}";
-    }
-    if (oldest) {
-      std::fprintf(stderr,
-                   "%s: %s%s%s: device %u (%s): %zu submission(s) in flight, oldest queue %u.%u seq %" PRIu64
-                   " (%s) age %s; dump: %s\n",
-                   kPrefix, reason, *call ? " in " : "", call, dev.id, dev.name.c_str(), n, oldest->queue->family,
-                   oldest->queue->index, oldest->seq, oldest->call,
-                   ms_text(now - std::min(now, oldest->submit_ns)).c_str(), settings().dump_path.c_str());
-    } else {
-      std::fprintf(stderr, "%s: %s%s%s: device %u (%s): nothing in flight; dump: %s\n", kPrefix, reason,
-                   *call ? " in " : "", call, dev.id, dev.name.c_str(), settings().dump_path.c_str());
-    }
-  }
-  o << (n ? "\n  ]" : "]") << "\n}\n";
-
-  std::lock_guard lock(dump_mutex);
-  write_file_atomically(settings().dump_path, o.str());
 }
 
 // ---- the tracker thread ----
@@ -161,6 +92,7 @@ void complete(DeviceState &dev, Submission &s, std::uint64_t now) {
     s.fence = VK_NULL_HANDLE;
   }
   s.done.store(true, std::memory_order_relaxed);
+  ++dev.completions;
 }
 
 // Whether a submission's fence is signalled: the layer's own, or the application's while it has not
@@ -332,20 +264,7 @@ void tracker_main(DeviceState *dev) {
       const std::uint64_t now = now_ns();
       if (r == VK_SUCCESS) poll_heads(*dev, now);
       else if (r == VK_ERROR_DEVICE_LOST) on_device_lost(*dev, "vkWaitForFences (layer thread)");
-      // The watchdog: one dump when a submission first passes the threshold.
-      if (st.watchdog_ms) {
-        bool fire = false;
-        for (const auto &q : dev->queues)
-          for (Submission *s : q->tracker_pending)
-            if (!s->watchdog_reported && now - std::min(now, s->submit_ns) >= st.watchdog_ms * kMs) {
-              s->watchdog_reported = true;
-              fire = true;
-            }
-        if (fire) {
-          dev->watchdog_dumps.fetch_add(1, std::memory_order_relaxed);
-          write_dump(*dev, "watchdog", "");
-        }
-      }
+      if (st.watchdog_ms) run_watchdog(*dev, now);
       release_done(*dev);
     }
     if (st.interval_ms && now_ns() >= next_summary) {
@@ -570,6 +489,7 @@ std::unique_ptr<Submission> take_submission(DeviceState &dev) {
     s->batches = 0;
     s->v2 = false;
     s->watchdog_reported = false;
+    s->queue_labels.clear();
     s->done.store(false, std::memory_order_relaxed);
   }
   if (s->fence == VK_NULL_HANDLE && dev.latency) {
@@ -645,9 +565,9 @@ void release_app_fences(DeviceState &dev, std::uint32_t count, const VkFence *fe
   });
 }
 
-void on_device_lost(DeviceState &dev, const char *call) {
+void on_device_lost(DeviceState &dev, const char *call, const QueueState *queue) {
   if (dev.device_lost.exchange(true)) return;
-  write_dump(dev, "device_lost", call);
+  write_dump(dev, "device_lost", call, queue);
 }
 
 void report_overlap(QueueState &q, const Overlap &o) {

@@ -6,19 +6,31 @@
 //   timestamps: ordered|unordered     (normal mode)
 //   workload: done
 //
-//   novem-icd-workload [--mode normal|hang|lose] [--submits N]
+//   novem-icd-workload [--mode normal|hang|lose] [--submits N] [--gap-ms G] [--labels]
 // normal: on every queue (0.0, 0.1, 1.0) a vkQueueSubmit with a fence and a vkQueueSubmit2 signalling
 //         a timeline semaphore, the waits for them, host signal/wait of the timeline, timestamps.
 // hang:   one submit with a fence, then bounded waits (50 ms) that must time out.
 // lose:   N submits (the ICD is told which one loses the device), then the waits.
+// --gap-ms G: G ms of sleep after each of the lose mode's submits (a hang that grows over time).
+// --labels: VK_EXT_debug_utils names (device "icd device", queue 0.0 "main queue", the family 0
+//   command buffer "lose cb", the binary semaphore "lose signal") and labels (the command buffers:
+//   begin "pass A", insert "draw 1", end; queue 0.0: "frame 1" open around the lose mode's submits).
+//   Prints "thread: <gettid>" first, the thread that makes every call.
 #include <vulkan/vulkan.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "workload_labels.hpp"
 
 namespace {
 
@@ -65,13 +77,19 @@ struct Ctx {
 int main(int argc, char **argv) {
   std::string mode = "normal";
   int submits = 3;
+  int gap_ms = 0;
+  bool labels = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--mode") == 0 && i + 1 < argc)
       mode = argv[++i];
     else if (std::strcmp(argv[i], "--submits") == 0 && i + 1 < argc)
       submits = std::atoi(argv[++i]);
+    else if (std::strcmp(argv[i], "--gap-ms") == 0 && i + 1 < argc)
+      gap_ms = std::atoi(argv[++i]);
+    else if (std::strcmp(argv[i], "--labels") == 0)
+      labels = true;
     else {
-      std::fprintf(stderr, "usage: %s [--mode normal|hang|lose] [--submits N]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--mode normal|hang|lose] [--submits N] [--gap-ms G] [--labels]\n", argv[0]);
       return 1;
     }
   }
@@ -80,12 +98,19 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  if (labels)
+    std::printf("thread: %ld\n", static_cast<long>(syscall(SYS_gettid)));
 
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   app.pApplicationName = "novem-icd-workload";
   app.apiVersion = VK_API_VERSION_1_3;
   VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
   ici.pApplicationInfo = &app;
+  const char *debug_utils = VK_EXT_DEBUG_UTILS_EXTENSION_NAME; // the loader implements it
+  if (labels) {
+    ici.enabledExtensionCount = 1;
+    ici.ppEnabledExtensionNames = &debug_utils;
+  }
   VkInstance instance;
   MUST(vkCreateInstance(&ici, nullptr, &instance));
 
@@ -164,6 +189,12 @@ int main(int argc, char **argv) {
       die("vkGetDeviceQueue", VK_ERROR_INITIALIZATION_FAILED);
   }
 
+  const qd_workload::Labels names(instance, c.device);
+  if (labels) {
+    names.name(VK_OBJECT_TYPE_DEVICE, c.device, "icd device");
+    names.name(VK_OBJECT_TYPE_QUEUE, queues[0].queue, "main queue");
+  }
+
   // Host-visible buffer, command buffers (timestamp, fill, barrier, timestamp), a query pool.
   VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   bci.size = 1024;
@@ -212,6 +243,8 @@ int main(int argc, char **argv) {
     // Both timestamps and their availability, into the buffer at 256 + 32 f (checked in normal mode).
     vkCmdCopyQueryPoolResults(c.cb[f], c.queries, 2 * f, 2, c.buffer, 256 + 32 * f, 16,
                               VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+    if (labels)
+      names.region(c.cb[f], "pass A", "draw 1");
     MUST(vkEndCommandBuffer(c.cb[f]));
   }
 
@@ -226,6 +259,10 @@ int main(int argc, char **argv) {
   MUST(vkCreateSemaphore(c.device, &tsci, nullptr, &timeline));
   VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
   MUST(vkCreateSemaphore(c.device, &sci, nullptr, &binary));
+  if (labels) {
+    names.name(VK_OBJECT_TYPE_COMMAND_BUFFER, c.cb[0], "lose cb");
+    names.name(VK_OBJECT_TYPE_SEMAPHORE, binary, "lose signal");
+  }
 
   auto submit = [&](VkQueue queue, VkCommandBuffer cb, VkFence f) {
     VkSubmitInfo s{VK_STRUCTURE_TYPE_SUBMIT_INFO};
@@ -309,8 +346,14 @@ int main(int argc, char **argv) {
     report("vkGetQueryPoolResults", vkGetQueryPoolResults(c.device, c.queries, 0, 2, sizeof stamps, stamps,
                                                           sizeof stamps[0], VK_QUERY_RESULT_64_BIT));
   } else { // lose
-    for (int i = 1; i <= submits; ++i)
+    if (labels)
+      names.begin_queue(queues[0].queue, "frame 1");
+    for (int i = 1; i <= submits; ++i) {
       report(("vkQueueSubmit #" + std::to_string(i)).c_str(), submit(queues[0].queue, c.cb[0], VK_NULL_HANDLE));
+      std::this_thread::sleep_for(std::chrono::milliseconds(gap_ms));
+    }
+    if (labels)
+      names.end_queue(queues[0].queue);
     report("vkQueueSubmit2", submit2(queues[1].queue, c.cb[0]));
     report("vkWaitForFences", vkWaitForFences(c.device, 1, &fence, VK_TRUE, k50ms));
     report("vkGetFenceStatus", vkGetFenceStatus(c.device, fence));

@@ -200,4 +200,37 @@ inline std::uint64_t num(const Json &j) {
   return static_cast<std::uint64_t>(j.number);
 }
 
+// The strings of a JSON array.
+inline std::vector<std::string> texts(const Json &array) {
+  std::vector<std::string> out;
+  for (const Json &j : array.items)
+    out.push_back(j.text);
+  return out;
+}
+
+// The n-th dump the layer wrote for the dump setting `path` (dump.json -> dump-1.json, ...).
+inline fs::path numbered_dump(const fs::path &path, int n) {
+  return path.parent_path() / (path.stem().string() + "-" + std::to_string(n) + path.extension().string());
+}
+
+#ifdef NOVEM_QD_TEST_ICD_JSON
+// The environment of a program on the test ICD (tests/icd) with the layer on. The test ICD is not a
+// conformant driver: validation is never stacked on it (VK_INSTANCE_LAYERS is in kIcdUnset).
+inline std::map<std::string, std::string> icd_env(const fs::path &report, const fs::path &dump) {
+  auto env = enabled_env(report);
+  env["VK_DRIVER_FILES"] = NOVEM_QD_TEST_ICD_JSON;
+  env["VK_ICD_FILENAMES"] = NOVEM_QD_TEST_ICD_JSON;
+  env["NOVEM_TEST_ICD_HANGCHECK_MS"] = "1000"; // an unbounded wait on a hung device ends in 1 s
+  env["NOVEM_QUEUE_DIAGNOSTICS_DUMP"] = dump.string();
+  return env;
+}
+inline const std::vector<std::string> kIcdUnset = {"VK_INSTANCE_LAYERS", "NOVEM_TEST_ICD_HANG", "NOVEM_TEST_ICD_LOSE_DEVICE",
+                                            "NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS", "NOVEM_QUEUE_DIAGNOSTICS_INTERVAL_MS"};
+
+inline bool has_line(const std::string &output, const std::string &line) {
+  return ("\n" + output).find("\n" + line + "\n") != std::string::npos;
+}
+
+#endif
+
 } // namespace qd_test

@@ -30,6 +30,9 @@
 //                 the test ICD's NOVEM_TEST_ICD_HANG=1): the submission is still in flight at teardown
 //                 (without it: vkSignalSemaphore from the host, then vkWaitSemaphores on that value,
 //                 which no submission signals: unattributed)
+//   --labels      VK_EXT_debug_utils names (queue "workload queue", cb0 "fill 0", the timeline
+//                 "stall timeline") and labels (every command buffer: begin "fill", insert "fill N",
+//                 end; the queue: "stall" open around --stall-ms's submission)
 //   --extension on|off  VK_NOVEM_queue_diagnostics: lists what vkEnumerateDeviceExtensionProperties gives
 //                 for the layer's name and for NULL; with `on` enables it (when the NULL list has it);
 //                 prints whether vkGetDeviceProcAddr gives vkGetQueueDiagnosticsNOVEM, and with it the
@@ -58,6 +61,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "workload_labels.hpp"
 
 namespace {
 
@@ -98,6 +103,8 @@ struct Extras {
   std::string extension;      // --extension on|off
   std::string trigger, trigger_copy;
   bool exit_without_teardown = false; // --exit-without-teardown
+  bool labels = false;                // --labels
+  VkInstance instance = VK_NULL_HANDLE; // for the debug-utils entry points
 };
 
 // VK_EXT_layer_settings as the registry defines it; Debian 12's headers predate it.
@@ -231,10 +238,13 @@ void run_device(VkPhysicalDevice gpu, const VkPhysicalDeviceMemoryProperties &me
   cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   cai.commandBufferCount = 4;
   CHECK(vkAllocateCommandBuffers(device, &cai, cb));
+  const qd_workload::Labels names(extras.instance, device);
+  const char *const points[4] = {"fill 0", "fill 1", "fill 2", "fill 3"};
   for (std::uint32_t i = 0; i < 4; ++i) {
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     CHECK(vkBeginCommandBuffer(cb[i], &begin));
     vkCmdFillBuffer(cb[i], buffer, 256 * i, 256, 0x01010101u * (i + 1));
+    if (extras.labels) names.region(cb[i], "fill", points[i]);
     CHECK(vkEndCommandBuffer(cb[i]));
   }
 
@@ -249,6 +259,11 @@ void run_device(VkPhysicalDevice gpu, const VkPhysicalDeviceMemoryProperties &me
   VkSemaphoreCreateInfo tsci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
   tsci.pNext = &tci;
   CHECK(vkCreateSemaphore(device, &tsci, nullptr, &sem_t));
+  if (extras.labels) {
+    names.name(VK_OBJECT_TYPE_QUEUE, queue, "workload queue");
+    names.name(VK_OBJECT_TYPE_COMMAND_BUFFER, cb[0], "fill 0");
+    names.name(VK_OBJECT_TYPE_SEMAPHORE, sem_t, "stall timeline");
+  }
   VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   VkFence fence0, fence1;
   CHECK(vkCreateFence(device, &fci, nullptr, &fence0));
@@ -377,7 +392,9 @@ void run_device(VkPhysicalDevice gpu, const VkPhysicalDeviceMemoryProperties &me
     si.pWaitDstStageMask = &all;
     si.commandBufferCount = 1;
     si.pCommandBuffers = &cb[0];
+    if (extras.labels) names.begin_queue(queue, "stall");
     CHECK(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE));
+    if (extras.labels) names.end_queue(queue);
     std::this_thread::sleep_for(std::chrono::milliseconds(extras.stall_ms));
   }
   if (extras.stall_ms > 0 && extras.stall_no_wait) {
@@ -447,6 +464,8 @@ int main(int argc, char **argv) {
       extras.race = std::atoi(argv[++i]);
     } else if (std::strcmp(argv[i], "--stall-ms") == 0 && i + 1 < argc) {
       extras.stall_ms = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--labels") == 0) {
+      extras.labels = true;
     } else if (std::strcmp(argv[i], "--stall-no-wait") == 0) {
       extras.stall_no_wait = true;
     } else if (std::strcmp(argv[i], "--extension") == 0 && i + 1 < argc) {
@@ -464,7 +483,7 @@ int main(int argc, char **argv) {
       setting_names.push_back(kv.substr(0, kv.find('=')));
       setting_values.push_back(kv.substr(kv.find('=') + 1));
     } else {
-      std::fprintf(stderr, "usage: %s [--iterations K] [--threads T] [--provoke-validation-error] [--race N] [--stall-ms M] [--stall-no-wait] [--extension on|off] [--trigger PATH --trigger-copy COPY] [--exit-without-teardown] [--instances N] [--layer-setting KEY=VALUE]...\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--iterations K] [--threads T] [--provoke-validation-error] [--race N] [--stall-ms M] [--stall-no-wait] [--labels] [--extension on|off] [--trigger PATH --trigger-copy COPY] [--exit-without-teardown] [--instances N] [--layer-setting KEY=VALUE]...\n", argv[0]);
       return 1;
     }
   }
@@ -510,6 +529,7 @@ int main(int argc, char **argv) {
   ici.ppEnabledExtensionNames = ext_names.data();
   VkInstance instance;
   CHECK(vkCreateInstance(&ici, nullptr, &instance));
+  extras.instance = instance;
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
   auto create_messenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
       vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));

@@ -527,7 +527,7 @@ TEST_CASE("layer: the intercept table is generated from intercepts.txt and vk.xm
   const fs::path header = tmp.path / "i.h", source = tmp.path / "i.cpp";
   auto gen = [&](const fs::path &list) {
     return run({NOVEM_QD_REGISTRY_GEN, "vk-intercepts", "--registry", NOVEM_QD_VK_XML, "--version", "1.3",
-                "--extension", "VK_KHR_swapchain,VK_KHR_synchronization2,VK_KHR_timeline_semaphore", "--commands",
+                "--extension", "VK_KHR_swapchain,VK_KHR_synchronization2,VK_KHR_timeline_semaphore,VK_EXT_debug_utils,VK_EXT_device_fault", "--commands",
                 list.string(), "--namespace", "novem_qd", "--out-header", header.string(), "--out-source",
                 source.string()},
                {}, {}, tmp.path / "log.txt");
@@ -647,9 +647,9 @@ TEST_CASE("layer: the watchdog dumps a stalled submission and the periodic summa
   REQUIRE(r.status == 0);
   CHECK(r.output.find("VK_LAYER_NOVEM_queue_diagnostics: watchdog: device 0") != std::string::npos);
   CHECK(r.output.find("VK_LAYER_NOVEM_queue_diagnostics: device 0 queue 0.0: submits ") != std::string::npos);
-  REQUIRE(fs::exists(dump));
-  const Json d = read_json(dump);
-  CHECK(d["schema"].text == "novem-queue-dump/1");
+  REQUIRE(fs::exists(numbered_dump(dump, 1)));
+  const Json d = read_json(numbered_dump(dump, 1));
+  CHECK(d["schema"].text == "novem-queue-dump/2");
   CHECK(d["reason"].text == "watchdog");
   CHECK(num(d["watchdog_ms"]) == 50);
   CHECK(num(d["device"]["id"]) == 0);
@@ -665,6 +665,7 @@ TEST_CASE("layer: the watchdog dumps a stalled submission and the periodic summa
   REQUIRE(s["wait_semaphores"].items.size() == 1);
   CHECK(s["wait_semaphores"][0]["type"].text == "timeline");
   CHECK(num(s["wait_semaphores"][0]["value"]) == 102);
+  CHECK(num(s["wait_semaphores"][0]["current_value"]) == 2); // the iteration's signal, not the host's yet
   CHECK(s["signal_semaphores"].items.empty());
   const Json j = read_json(report);
   CHECK(num(j["devices"][0]["watchdog_dumps"]) == 1);
@@ -687,7 +688,7 @@ TEST_CASE("layer: a watchdog longer than any submission writes no dump", "[layer
   const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", std::to_string(kIterations)}, env, {}, tmp.path / "log.txt");
   INFO(r.output);
   REQUIRE(r.status == 0);
-  CHECK_FALSE(fs::exists(dump));
+  CHECK_FALSE(fs::exists(numbered_dump(dump, 1)));
   CHECK(r.output.find("VK_LAYER_NOVEM_queue_diagnostics: watchdog") == std::string::npos);
   check_workload_report(read_json(report), kIterations);
 }
@@ -698,21 +699,6 @@ TEST_CASE("layer: a watchdog longer than any submission writes no dump", "[layer
 #ifdef NOVEM_QD_TEST_ICD_JSON
 namespace {
 
-std::map<std::string, std::string> icd_env(const fs::path &report, const fs::path &dump) {
-  auto env = enabled_env(report);
-  env["VK_DRIVER_FILES"] = NOVEM_QD_TEST_ICD_JSON;
-  env["VK_ICD_FILENAMES"] = NOVEM_QD_TEST_ICD_JSON;
-  env["NOVEM_TEST_ICD_HANGCHECK_MS"] = "1000"; // an unbounded wait on a hung device ends in 1 s
-  env["NOVEM_QUEUE_DIAGNOSTICS_DUMP"] = dump.string();
-  return env;
-}
-const std::vector<std::string> kIcdUnset = {"VK_INSTANCE_LAYERS", "NOVEM_TEST_ICD_HANG", "NOVEM_TEST_ICD_LOSE_DEVICE",
-                                            "NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS", "NOVEM_QUEUE_DIAGNOSTICS_INTERVAL_MS"};
-
-bool has_line(const std::string &output, const std::string &line) {
-  return ("\n" + output).find("\n" + line + "\n") != std::string::npos;
-}
-
 const Json &find_queue(const Json &dev, std::uint64_t family, std::uint64_t index) {
   for (const Json &q : dev["queues"].items)
     if (num(q["family"]) == family && num(q["index"]) == index)
@@ -720,13 +706,6 @@ const Json &find_queue(const Json &dev, std::uint64_t family, std::uint64_t inde
   FAIL("queue " << family << "." << index << " not in the report");
   static const Json none;
   return none;
-}
-
-std::vector<std::string> texts(const Json &array) {
-  std::vector<std::string> out;
-  for (const Json &j : array.items)
-    out.push_back(j.text);
-  return out;
 }
 
 // The in-flight submissions of a device-lost dump: those of queue 0.0 that novem-icd-workload's
@@ -763,7 +742,7 @@ TEST_CASE("layer: on the test ICD, every queue is listed and counted apart", "[l
   CHECK(has_line(r.output, "timestamps: ordered")); // the layer's own timestamps leave the app's alone
   CHECK(has_line(r.output, "copied timestamps: match"));
   CHECK(has_line(r.output, "workload: done"));
-  CHECK_FALSE(fs::exists(dump));
+  CHECK_FALSE(fs::exists(numbered_dump(dump, 1)));
   const Json j = read_json(report);
   REQUIRE(j["devices"].items.size() == 1);
   const Json &dev = j["devices"][0];
@@ -836,9 +815,9 @@ TEST_CASE("layer: on the test ICD, a lost device dumps the submissions in flight
   CHECK(has_line(r.output, "vkQueueSubmit #3: VK_SUCCESS"));
   CHECK(has_line(r.output, "vkQueueSubmit #4: VK_ERROR_DEVICE_LOST"));
   CHECK(r.output.find("VK_LAYER_NOVEM_queue_diagnostics: device_lost in ") != std::string::npos);
-  REQUIRE(fs::exists(dump));
-  const Json d = read_json(dump);
-  CHECK(d["schema"].text == "novem-queue-dump/1");
+  REQUIRE(fs::exists(numbered_dump(dump, 1)));
+  const Json d = read_json(numbered_dump(dump, 1));
+  CHECK(d["schema"].text == "novem-queue-dump/2");
   CHECK(d["reason"].text == "device_lost");
   // Whichever saw it first: the application's submit, or the layer thread's fence calls.
   const std::string call = d["call"].text;
@@ -904,9 +883,9 @@ TEST_CASE("layer: on the test ICD, a hung submission is dumped by the watchdog",
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK(r.output.find("VK_LAYER_NOVEM_queue_diagnostics: watchdog: device 0 (Novem test ICD)") != std::string::npos);
-  REQUIRE(fs::exists(dump));
-  const Json d = read_json(dump);
-  CHECK(d["schema"].text == "novem-queue-dump/1");
+  REQUIRE(fs::exists(numbered_dump(dump, 1)));
+  const Json d = read_json(numbered_dump(dump, 1));
+  CHECK(d["schema"].text == "novem-queue-dump/2");
   CHECK(d["reason"].text == "watchdog");
   CHECK(d["call"].text.empty());
   CHECK(num(d["watchdog_ms"]) == 100);
@@ -924,6 +903,7 @@ TEST_CASE("layer: on the test ICD, a hung submission is dumped by the watchdog",
   REQUIRE(s["wait_semaphores"].items.size() == 1);
   CHECK(s["wait_semaphores"][0]["type"].text == "timeline");
   CHECK(num(s["wait_semaphores"][0]["value"]) == 100);
+  CHECK(num(s["wait_semaphores"][0]["current_value"]) == 0); // the hung ICD signals nothing
   CHECK(s["signal_semaphores"].items.empty());
   const Json j = read_json(report);
   const Json &dev = j["devices"][0];

@@ -34,12 +34,13 @@ TEST_CASE("layer settings: every output is written under its own name however th
     const char *name;
     std::vector<std::string> args;
     std::size_t devices; // in the last report
+    std::set<std::string> dumps; // one per device: each stalls a submission past the watchdog
   };
   // With two instances, the loader may unload the layer in between (a new report then starts); the
   // loader of Debian 12 keeps it, and the report holds both instances' devices.
   const Case cases[] = {
-      {"exit() with the device and the instance alive", {"--exit-without-teardown"}, 1},
-      {"two instances one after another", {"--instances", "2"}, 2},
+      {"exit() with the device and the instance alive", {"--exit-without-teardown"}, 1, {"dump-1.json"}},
+      {"two instances one after another", {"--instances", "2"}, 2, {"dump-1.json", "dump-2.json"}},
   };
   for (const Case &c : cases) {
     SECTION(c.name) {
@@ -60,13 +61,16 @@ TEST_CASE("layer settings: every output is written under its own name however th
       CHECK(r.output.find("cannot write") == std::string::npos);
       std::set<std::string> names;
       for (const auto &e : fs::directory_iterator(tmp.path)) names.insert(e.path().filename().string());
-      CHECK(names == std::set<std::string>{"report.json", "trace.json", "dump.json", "on-demand.json", "log.txt"});
+      std::set<std::string> expected = {"report.json", "trace.json", "on-demand.json", "log.txt"};
+      expected.insert(c.dumps.begin(), c.dumps.end());
+      CHECK(names == expected);
       const Json rep = read_json(report);
       CHECK(rep["reason"].text == "unload");
       REQUIRE(rep["devices"].items.size() == c.devices);
       CHECK(num(rep["devices"][0]["queues"][0]["submits"]) >= 9);
       CHECK(read_json(copy)["reason"].text == "trigger");
-      CHECK(read_json(dump)["reason"].text == "watchdog");
+      for (std::size_t n = 1; n <= c.dumps.size(); ++n)
+        CHECK(read_json(numbered_dump(dump, static_cast<int>(n)))["reason"].text == "watchdog");
       const Json t = read_json(trace);
       CHECK(t["otherData"]["schema"].text == "novem-queue-trace/1");
       CHECK(!t["traceEvents"].items.empty());

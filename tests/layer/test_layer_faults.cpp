@@ -1,0 +1,146 @@
+// The queue diagnostics layer's fault reports: debug-utils names and labels, timeline payloads, the
+// failing call with its queue and thread, numbered dumps, one watchdog dump per hang — on the test
+// ICD (hung and lost devices) and on lavapipe (a stalled submission, validation stacked).
+#include "layer_fixture.hpp"
+
+#include <algorithm>
+
+using namespace qd_test;
+
+namespace {
+
+std::uint64_t count_of(const std::string &text, const std::string &what) {
+  std::uint64_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// A command buffer's labels as "op:label" words.
+std::vector<std::string> label_ops(const Json &cb) {
+  std::vector<std::string> out;
+  for (const Json &l : cb["labels"].items) out.push_back(l["op"].text + ":" + l["label"].text);
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("layer faults: on lavapipe, the watchdog dump names the stalled work and reads its timeline",
+          "[layer][faults]") {
+  TempDir tmp;
+  const fs::path report = tmp.path / "report.json", dump = tmp.path / "dump.json";
+  auto env = enabled_env(report);
+  env["NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS"] = "50";
+  env["NOVEM_QUEUE_DIAGNOSTICS_DUMP"] = dump.string();
+  // Validation stays stacked (the ctest environment): the workload exits 3 on any message.
+  const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", "1", "--stall-ms", "400", "--labels"}, env, {},
+                    tmp.path / "log.txt");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(count_of(r.output, "VK_LAYER_NOVEM_queue_diagnostics: watchdog") == 1);
+  const Json d = read_json(numbered_dump(dump, 1));
+  CHECK_FALSE(fs::exists(numbered_dump(dump, 2)));
+  CHECK(d["schema"].text == "novem-queue-dump/2");
+  CHECK(num(d["number"]) == 1);
+  CHECK(d["thread"].kind == Json::Null); // no call failed
+  CHECK(d["queue"].kind == Json::Null);
+  REQUIRE(d["in_flight"].items.size() == 1);
+  const Json &s = d["in_flight"][0];
+  CHECK(s["queue_name"].text == "workload queue");
+  CHECK(texts(s["queue_labels"]) == std::vector<std::string>{"stall"});
+  REQUIRE(s["command_buffer_details"].items.size() == 1);
+  const Json &cb = s["command_buffer_details"][0];
+  CHECK(cb["handle"].text == s["command_buffers"][0].text);
+  CHECK(cb["name"].text == "fill 0");
+  CHECK(label_ops(cb) == std::vector<std::string>{"begin:fill", "insert:fill 0", "end:"});
+  REQUIRE(s["wait_semaphores"].items.size() == 1);
+  const Json &w = s["wait_semaphores"][0];
+  CHECK(w["name"].text == "stall timeline");
+  CHECK(num(w["value"]) == 102);
+  CHECK(num(w["current_value"]) == 2); // the iteration's last signal: the wait is what holds it
+}
+
+#ifdef NOVEM_QD_TEST_ICD_JSON
+TEST_CASE("layer faults: on the test ICD, a lost device's dump names the failing call, its queue and thread, "
+          "and the labelled work",
+          "[layer][faults][icd]") {
+  TempDir tmp;
+  const fs::path report = tmp.path / "report.json", dump = tmp.path / "dump.json";
+  auto env = icd_env(report, dump);
+  env["NOVEM_TEST_ICD_LOSE_DEVICE"] = "4";
+  env["NOVEM_TEST_ICD_HANG"] = "1"; // #1-#3 stay in flight
+  auto unset = kIcdUnset;
+  std::erase(unset, "NOVEM_TEST_ICD_LOSE_DEVICE");
+  std::erase(unset, "NOVEM_TEST_ICD_HANG");
+  const Run r = run({NOVEM_QD_ICD_WORKLOAD, "--mode", "lose", "--submits", "5", "--labels"}, env, unset,
+                    tmp.path / "log.txt");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const std::size_t at = r.output.find("thread: ");
+  REQUIRE(at != std::string::npos);
+  const std::uint64_t app_thread = std::stoull(r.output.substr(at + 8));
+  CHECK(count_of(r.output, "VK_LAYER_NOVEM_queue_diagnostics: device_lost") == 1);
+  const Json d = read_json(numbered_dump(dump, 1));
+  CHECK_FALSE(fs::exists(numbered_dump(dump, 2))); // one event, one file
+  CHECK(d["reason"].text == "device_lost");
+  CHECK(d["device"]["debug_name"].text == "icd device");
+  // Whoever saw it first: the application's 4th submit (its queue, its thread), or the layer thread.
+  if (d["call"].text == "vkQueueSubmit") {
+    CHECK(num(d["thread"]) == app_thread);
+    CHECK(num(d["queue"]["family"]) == 0);
+    CHECK(num(d["queue"]["index"]) == 0);
+    CHECK(d["queue"]["name"].text == "main queue");
+    CHECK(r.output.find("device_lost in vkQueueSubmit on queue 0.0, thread " + std::to_string(app_thread) +
+                        ": device 0 (Novem test ICD): 3 submission(s) in flight") != std::string::npos);
+  } else {
+    CHECK(d["call"].text.find("(layer thread)") != std::string::npos);
+    CHECK(num(d["thread"]) != app_thread);
+    CHECK(d["queue"].kind == Json::Null);
+  }
+  REQUIRE(d["in_flight"].items.size() == 3);
+  for (const Json &s : d["in_flight"].items) {
+    CHECK(s["queue_name"].text == "main queue");
+    CHECK(texts(s["queue_labels"]) == std::vector<std::string>{"frame 1"});
+    REQUIRE(s["command_buffer_details"].items.size() == 1);
+    CHECK(s["command_buffer_details"][0]["name"].text == "lose cb");
+    CHECK(label_ops(s["command_buffer_details"][0]) ==
+          std::vector<std::string>{"begin:pass A", "insert:draw 1", "end:"});
+    REQUIRE(s["signal_semaphores"].items.size() == 1);
+    CHECK(s["signal_semaphores"][0]["name"].text == "lose signal");
+    CHECK_FALSE(s["signal_semaphores"][0].has("current_value")); // binary: no payload
+  }
+}
+
+TEST_CASE("layer faults: on the test ICD, a hang that grows gives one watchdog dump, and the loss after it "
+          "a second file",
+          "[layer][faults][icd]") {
+  TempDir tmp;
+  const fs::path report = tmp.path / "report.json", dump = tmp.path / "dump.json";
+  auto env = icd_env(report, dump);
+  env["NOVEM_TEST_ICD_HANG"] = "1";
+  env["NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS"] = "100";
+  auto unset = kIcdUnset;
+  std::erase(unset, "NOVEM_TEST_ICD_HANG");
+  std::erase(unset, "NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS");
+  // Three submits 150 ms apart on the hung device: each passes the watchdog's 100 ms at another
+  // time, none completes. Then vkQueueWaitIdle, which the ICD's hang check ends (1 s) with a loss.
+  const Run r = run({NOVEM_QD_ICD_WORKLOAD, "--mode", "lose", "--submits", "3", "--gap-ms", "150"}, env, unset,
+                    tmp.path / "log.txt");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(has_line(r.output, "vkQueueWaitIdle: VK_ERROR_DEVICE_LOST"));
+  CHECK(count_of(r.output, "VK_LAYER_NOVEM_queue_diagnostics: watchdog") == 1);
+  CHECK(count_of(r.output, "VK_LAYER_NOVEM_queue_diagnostics: device_lost") == 1);
+  const Json first = read_json(numbered_dump(dump, 1)), second = read_json(numbered_dump(dump, 2));
+  CHECK_FALSE(fs::exists(numbered_dump(dump, 3)));
+  CHECK(first["reason"].text == "watchdog");
+  CHECK(num(first["number"]) == 1);
+  REQUIRE_FALSE(first["in_flight"].items.empty());
+  CHECK(num(first["in_flight"][0]["seq"]) == 1);
+  CHECK(second["reason"].text == "device_lost");
+  CHECK(num(second["number"]) == 2);
+  CHECK(second["in_flight"].items.size() == 4); // the three on queue 0.0, the vkQueueSubmit2 on 0.1
+  const Json j = read_json(report);
+  CHECK(num(j["devices"][0]["watchdog_dumps"]) == 1);
+  CHECK(j["devices"][0]["device_lost"].boolean);
+}
+#endif
