@@ -113,25 +113,6 @@ void write_strings(std::ostringstream &o, const std::vector<std::string> &list) 
   o << "]";
 }
 
-// A command buffer of a submission: its handle, name and recorded label commands (labels mutex held).
-void write_command_buffer(std::ostringstream &o, const DebugLabels &labels, VkCommandBuffer cb) {
-  o << "{\"handle\": " << hex(handle_key(cb));
-  write_name(o, labels.name_of(handle_key(cb)));
-  o << ", \"labels\": [";
-  auto it = labels.command_buffers.find(cb);
-  if (it != labels.command_buffers.end()) {
-    bool first = true;
-    for (const LabelOp &op : it->second) {
-      o << (first ? "" : ", ") << "{\"op\": \""
-        << (op.kind == LabelOp::Begin ? "begin" : op.kind == LabelOp::End ? "end" : "insert") << "\"";
-      if (op.kind != LabelOp::End) o << ", \"label\": " << json_quoted(op.name);
-      o << "}";
-      first = false;
-    }
-  }
-  o << "]}";
-}
-
 // The next dump's number and file: one more than the last one this process wrote, and past any
 // file already there (a library the loader unloaded and loaded again starts counting anew).
 std::pair<std::uint64_t, std::string> next_dump_file() {
@@ -209,7 +190,7 @@ void write_dump(DeviceState &dev, const char *reason, const char *call, const Qu
     o << "],\n     \"command_buffer_details\": [";
     for (std::size_t i = 0; i < e.command_buffers.size(); ++i) {
       o << (i ? ",\n       " : "\n       ");
-      write_command_buffer(o, labels, e.command_buffers[i]);
+      o << command_buffer_json(labels, e.command_buffers[i]);
     }
     o << "],\n     \"wait_semaphores\": ";
     write_sems(o, e.waits);

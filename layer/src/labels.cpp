@@ -1,6 +1,8 @@
 // VK_EXT_debug_utils names and labels, kept for the dumps and the trace (labels.hpp). Every hook
 // records, then passes the call down when the chain below has the command: a driver without the
 // extension (the loader answers the instance extension itself) still gets its labels reported.
+#include <cinttypes>
+#include <cstdio>
 #include <cstring>
 
 #include "novem_qd_intercepts.h"
@@ -20,6 +22,51 @@ void DebugLabels::open_queue_labels(VkQueue queue, std::vector<std::string> &out
   std::lock_guard lock(mutex);
   auto it = queues.find(queue);
   if (it != queues.end()) out.assign(it->second.begin(), it->second.end());
+}
+
+std::string command_buffer_json(const DebugLabels &labels, VkCommandBuffer cb) {
+  char handle[32];
+  std::snprintf(handle, sizeof handle, "\"0x%" PRIx64 "\"", handle_key(cb));
+  std::string o = std::string("{\"handle\": ") + handle;
+  const std::string &name = labels.name_of(handle_key(cb));
+  if (!name.empty()) o += ", \"name\": " + json_quoted(name);
+  o += ", \"labels\": [";
+  auto it = labels.command_buffers.find(cb);
+  if (it != labels.command_buffers.end()) {
+    bool first = true;
+    for (const LabelOp &op : it->second) {
+      o += first ? "" : ", ";
+      o += op.kind == LabelOp::Begin ? "{\"op\": \"begin\"" : op.kind == LabelOp::End ? "{\"op\": \"end\"" : "{\"op\": \"insert\"";
+      if (op.kind != LabelOp::End) o += ", \"label\": " + json_quoted(op.name);
+      o += "}";
+      first = false;
+    }
+  }
+  return o + "]}";
+}
+
+std::string label_members(DebugLabels &labels, VkQueue queue, const std::vector<std::string> &queue_labels,
+                          const std::vector<VkCommandBuffer> &command_buffers) {
+  if (!labels.used.load(std::memory_order_acquire)) return {};
+  std::string o;
+  std::lock_guard lock(labels.mutex);
+  const std::string &queue_name = labels.name_of(handle_key(queue));
+  if (!queue_name.empty()) o += ", \"queue_name\": " + json_quoted(queue_name);
+  if (!queue_labels.empty()) {
+    o += ", \"queue_labels\": [";
+    for (std::size_t i = 0; i < queue_labels.size(); ++i) o += (i ? ", " : "") + json_quoted(queue_labels[i]);
+    o += "]";
+  }
+  bool any = false;
+  for (VkCommandBuffer cb : command_buffers)
+    any = any || labels.command_buffers.count(cb) || labels.names.count(handle_key(cb));
+  if (any) {
+    o += ", \"command_buffer_details\": [";
+    for (std::size_t i = 0; i < command_buffers.size(); ++i)
+      o += (i ? ", " : "") + command_buffer_json(labels, command_buffers[i]);
+    o += "]";
+  }
+  return o;
 }
 
 namespace {

@@ -39,6 +39,16 @@ struct DebugLabels {
   void open_queue_labels(VkQueue queue, std::vector<std::string> &out);
 };
 
+// A command buffer as the dumps and the trace show it: {"handle", "name" (if named), "labels":
+// [{"op": "begin" | "end" | "insert", "label"}]} (mutex held).
+std::string command_buffer_json(const DebugLabels &labels, VkCommandBuffer cb);
+
+// The names and labels of one submission as JSON members for the report's and the trace's events:
+// `, "queue_name": ..., "queue_labels": [...], "command_buffer_details": [...]`, each only where
+// there is something to say; "" while the application has named and labelled nothing.
+std::string label_members(DebugLabels &labels, VkQueue queue, const std::vector<std::string> &queue_labels,
+                          const std::vector<VkCommandBuffer> &command_buffers);
+
 // The handle's bits as the names map keys them.
 template <class T> std::uint64_t handle_key(T h) {
   if constexpr (std::is_pointer_v<T>)

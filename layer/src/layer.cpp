@@ -430,6 +430,8 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
   }
   sub->batches = submitCount;
   dev->labels.open_queue_labels(queue, sub->queue_labels);
+  // Taken now: the application may re-record the command buffers once the work is complete.
+  sub->labels = label_members(dev->labels, queue, sub->queue_labels, sub->command_buffers);
   const VkFence layer_fence = sub->fence;
 
   // Timestamps: each batch with command buffers gets the layer's begin / end pair around them.
@@ -509,6 +511,8 @@ VkResult submit2(PerThread &pt, PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue q
   }
   sub->batches = submitCount;
   dev->labels.open_queue_labels(queue, sub->queue_labels);
+  // Taken now: the application may re-record the command buffers once the work is complete.
+  sub->labels = label_members(dev->labels, queue, sub->queue_labels, sub->command_buffers);
   sub->v2 = true;
   const VkFence layer_fence = sub->fence;
 

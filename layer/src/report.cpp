@@ -110,7 +110,7 @@ void write_queue(std::ostringstream &o, QueueState &q) {
       if (e.gpu_measured)
         events << ", \"gpu_ns\": " << e.gpu_ns << ", \"gpu_begin_ns\": " << e.gpu_begin_ns
                << ", \"gpu_end_ns\": " << e.gpu_end_ns;
-      events << "}";
+      events << e.labels << "}";
       first = false;
     });
     events << (first ? "]" : "\n          ]");

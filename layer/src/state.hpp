@@ -88,6 +88,9 @@ struct SubmissionEvent {
   bool gpu_measured = false;
   std::uint64_t gpu_ns = 0;                       // sum over the timed batches
   std::uint64_t gpu_begin_ns = 0, gpu_end_ns = 0; // device clock (ticks x period): first begin, last end
+  // The application's debug-utils names and labels of the submission, as JSON members (leading
+  // ", "; labels.hpp, label_members): empty while the application named and labelled nothing.
+  std::string labels;
 };
 
 // A wait the application's thread spent blocked (vkQueueWaitIdle, vkDeviceWaitIdle, vkWaitForFences,
@@ -236,6 +239,7 @@ struct Submission {
   std::vector<VkCommandBuffer> command_buffers; // the application's
   std::vector<SemRef> waits, signals;
   std::vector<std::string> queue_labels; // the queue's open debug-utils labels at the call, outermost first
+  std::string labels; // the names and labels at the call, for the events (SubmissionEvent::labels)
   TimestampPool *timestamps = nullptr;
   std::vector<std::uint32_t> slots; // timestamp slots (one per timed batch)
   std::uint32_t batches = 0;        // for the event (SubmissionEvent)

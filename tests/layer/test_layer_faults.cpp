@@ -27,10 +27,11 @@ std::vector<std::string> label_ops(const Json &cb) {
 TEST_CASE("layer faults: on lavapipe, the watchdog dump names the stalled work and reads its timeline",
           "[layer][faults]") {
   TempDir tmp;
-  const fs::path report = tmp.path / "report.json", dump = tmp.path / "dump.json";
+  const fs::path report = tmp.path / "report.json", dump = tmp.path / "dump.json", trace = tmp.path / "trace.json";
   auto env = enabled_env(report);
   env["NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS"] = "50";
   env["NOVEM_QUEUE_DIAGNOSTICS_DUMP"] = dump.string();
+  env["NOVEM_QUEUE_DIAGNOSTICS_TRACE"] = trace.string();
   // Validation stays stacked (the ctest environment): the workload exits 3 on any message.
   const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", "1", "--stall-ms", "400", "--labels"}, env, {},
                     tmp.path / "log.txt");
@@ -57,6 +58,29 @@ TEST_CASE("layer faults: on lavapipe, the watchdog dump names the stalled work a
   CHECK(w["name"].text == "stall timeline");
   CHECK(num(w["value"]) == 102);
   CHECK(num(w["current_value"]) == 2); // the iteration's last signal: the wait is what holds it
+
+  // The same names and labels on the report's events and the trace's slices, as at each submit.
+  const Json j = read_json(report);
+  const Json &q = j["devices"][0]["queues"][0];
+  REQUIRE(q["submissions"].items.size() == 5);
+  std::map<std::uint64_t, const Json *> slices; // seq -> the trace's slice args
+  const Json t = read_json(trace);
+  for (const Json &e : t["traceEvents"].items)
+    if (e["ph"].text == "X" && e["cat"].text == "submission") slices[num(e["args"]["seq"])] = &e["args"];
+  REQUIRE(slices.size() == 5);
+  for (const Json &e : q["submissions"].items) {
+    const std::uint64_t seq = num(e["seq"]);
+    INFO("seq " << seq);
+    for (const Json *ev : {&e, slices.at(seq)}) {
+      CHECK((*ev)["queue_name"].text == "workload queue");
+      CHECK(texts((*ev)["queue_labels"]) == (seq == 5 ? std::vector<std::string>{"stall"} : std::vector<std::string>{}));
+      for (const Json &c : (*ev)["command_buffer_details"].items) {
+        REQUIRE(c["labels"].items.size() == 3);
+        CHECK(c["labels"][0]["label"].text == "fill");
+      }
+    }
+  }
+  CHECK(slices.at(5)->operator[]("command_buffer_details")[0]["name"].text == "fill 0");
 }
 
 #ifdef NOVEM_QD_TEST_ICD_JSON
