@@ -123,10 +123,10 @@ void record_unattributed_wait(DeviceState &dev, const char *call, std::uint64_t 
 void add(Counter &c, std::uint64_t v) { c.fetch_add(v, std::memory_order_relaxed); }
 
 // After a successful submission call: counts, the next sequence number (returned), the fence's owner.
-std::uint64_t record_submit(QueueState &q, bool v2, std::uint64_t batches, std::uint64_t cbs, const SemCounts &s,
-                            VkFence fence) {
+std::uint64_t record_submit(QueueState &q, Counter &calls, std::uint64_t batches, std::uint64_t cbs,
+                            const SemCounts &s, VkFence fence) {
   add(q.submits, 1);
-  add(v2 ? q.submit_calls_v2 : q.submit_calls_v1, 1);
+  add(calls, 1);
   add(q.batches, batches);
   add(q.command_buffers, cbs);
   add(q.wait_binary, s.wait_binary);
@@ -189,7 +189,7 @@ TimestampPool *timestamp_pool(DeviceState &dev, std::uint32_t family) {
 // The end of every submission call: counts, then the submission handed to the tracker thread
 // (or, on failure, the layer's fence and timestamp slots taken back); `waited` is the fence the
 // tracker waits on (watch_app_fence).
-void finish_submit(DeviceState &dev, QueueState &q, bool v2, VkResult result, std::uint64_t batches,
+void finish_submit(DeviceState &dev, QueueState &q, Counter &calls, VkResult result, std::uint64_t batches,
                    std::uint64_t cbs, const SemCounts &s, VkFence app_fence, VkFence waited,
                    std::uint64_t unmeasured, std::unique_ptr<Submission> sub) {
   if (result != VK_SUCCESS) {
@@ -199,7 +199,7 @@ void finish_submit(DeviceState &dev, QueueState &q, bool v2, VkResult result, st
     recycle(dev, std::move(sub));
     return;
   }
-  sub->seq = record_submit(q, v2, batches, cbs, s, app_fence);
+  sub->seq = record_submit(q, calls, batches, cbs, s, app_fence);
   if (unmeasured) {
     std::lock_guard lock(q.stats_mutex);
     q.gpu_unmeasured_batches += unmeasured;
@@ -479,7 +479,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
   const VkResult result =
       dev->table.QueueSubmit(queue, submitCount, submits, fence != VK_NULL_HANDLE ? fence : layer_fence);
   if (result != VK_SUCCESS) unwatch_app_fence(*dev, *sub, fence);
-  finish_submit(*dev, *q, false, result, submitCount, cbs, s, fence, waited, unmeasured, std::move(sub));
+  finish_submit(*dev, *q, q->submit_calls_v1, result, submitCount, cbs, s, fence, waited, unmeasured, std::move(sub));
   return result;
 }
 
@@ -553,7 +553,7 @@ VkResult submit2(PerThread &pt, PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue q
   sub->submit_ns = now_ns();
   const VkResult result = next(queue, submitCount, submits, fence != VK_NULL_HANDLE ? fence : layer_fence);
   if (result != VK_SUCCESS) unwatch_app_fence(*dev, *sub, fence);
-  finish_submit(*dev, *q, true, result, submitCount, cbs, s, fence, waited, unmeasured, std::move(sub));
+  finish_submit(*dev, *q, q->submit_calls_v2, result, submitCount, cbs, s, fence, waited, unmeasured, std::move(sub));
   return result;
 }
 } // namespace
@@ -570,6 +570,51 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit2KHR(VkQueue queue, uint32_t sub
   PerThread &pt = per_thread();
   QueueRef ref = lookup(pt, queue);
   return submit2(pt, ref.dev->table.QueueSubmit2KHR, ref, queue, submitCount, pSubmits, fence, "vkQueueSubmit2KHR");
+}
+
+// vkQueueBindSparse: tracked as a submission (sequence number, latency, events, dumps, the
+// thread-safety mark); its batches are the VkBindSparseInfos, with no command buffers (nothing to
+// time on the GPU). The tracker waits on the application's fence where it passed one, else on the
+// layer's, which rides in the call (watch_app_fence).
+VKAPI_ATTR VkResult VKAPI_CALL hook::QueueBindSparse(VkQueue queue, uint32_t bindInfoCount,
+                                                  const VkBindSparseInfo *pBindInfo, VkFence fence) {
+  PerThread &pt = per_thread();
+  auto [q, dev] = lookup(pt, queue);
+  if (!q) return dev->table.QueueBindSparse(queue, bindInfoCount, pBindInfo, fence);
+  QueueUse use(pt, q, "vkQueueBindSparse");
+  std::unique_ptr<Submission> sub = take_submission(*dev);
+  sub->queue = q;
+  sub->call = "vkQueueBindSparse";
+  sub->sparse = true;
+  SemCounts s;
+  {
+    std::lock_guard lock(dev->sync_mutex);
+    for (std::uint32_t i = 0; i < bindInfoCount; ++i) {
+      const VkBindSparseInfo &bi = pBindInfo[i];
+      const auto *tl =
+          find_in_chain<VkTimelineSemaphoreSubmitInfo>(bi.pNext, VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
+      for (std::uint32_t j = 0; j < bi.waitSemaphoreCount; ++j)
+        classify(*dev, bi.pWaitSemaphores[j],
+                 tl && tl->pWaitSemaphoreValues && j < tl->waitSemaphoreValueCount ? tl->pWaitSemaphoreValues[j] : 0,
+                 s.wait_binary, s.wait_timeline, sub->waits);
+      for (std::uint32_t j = 0; j < bi.signalSemaphoreCount; ++j)
+        classify(*dev, bi.pSignalSemaphores[j],
+                 tl && tl->pSignalSemaphoreValues && j < tl->signalSemaphoreValueCount ? tl->pSignalSemaphoreValues[j]
+                                                                                       : 0,
+                 s.signal_binary, s.signal_timeline, sub->signals, q);
+    }
+  }
+  sub->batches = bindInfoCount;
+  dev->labels.open_queue_labels(queue, sub->queue_labels);
+  sub->labels = label_members(dev->labels, queue, sub->queue_labels, sub->command_buffers);
+  const VkFence layer_fence = sub->fence;
+  const VkFence waited = watch_app_fence(*dev, *sub, fence);
+  sub->submit_ns = now_ns();
+  const VkResult result =
+      dev->table.QueueBindSparse(queue, bindInfoCount, pBindInfo, fence != VK_NULL_HANDLE ? fence : layer_fence);
+  if (result != VK_SUCCESS) unwatch_app_fence(*dev, *sub, fence);
+  finish_submit(*dev, *q, q->submit_calls_sparse, result, bindInfoCount, 0, s, fence, waited, 0, std::move(sub));
+  return result;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL hook::QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR *pPresentInfo) {

@@ -107,6 +107,7 @@ void write_queue(std::ostringstream &o, QueueState &q) {
       events << (first ? "\n" : ",\n") << "            {\"seq\": " << e.seq << ", \"submit_ns\": " << e.submit_ns
              << ", \"complete_ns\": " << e.complete_ns << ", \"batches\": " << e.batches
              << ", \"command_buffers\": " << e.command_buffers;
+      if (e.sparse) events << ", \"call\": \"vkQueueBindSparse\"";
       if (e.gpu_measured)
         events << ", \"gpu_ns\": " << e.gpu_ns << ", \"gpu_begin_ns\": " << e.gpu_begin_ns
                << ", \"gpu_end_ns\": " << e.gpu_end_ns;
@@ -135,7 +136,8 @@ void write_queue(std::ostringstream &o, QueueState &q) {
     << "          \"family\": " << q.family << ", \"index\": " << q.index
     << ", \"family_flags\": " << flag_list(q.family_flags) << ", \"create_flags\": " << q.create_flags << ",\n"
     << "          \"submits\": " << load(q.submits) << ", \"submit_calls\": {\"vkQueueSubmit\": "
-    << load(q.submit_calls_v1) << ", \"vkQueueSubmit2\": " << load(q.submit_calls_v2) << "}"
+    << load(q.submit_calls_v1) << ", \"vkQueueSubmit2\": " << load(q.submit_calls_v2)
+    << ", \"vkQueueBindSparse\": " << load(q.submit_calls_sparse) << "}"
     << ", \"failed_submits\": " << load(q.failed_submits) << ",\n"
     << "          \"batches\": " << load(q.batches) << ", \"command_buffers\": " << load(q.command_buffers) << ",\n"
     << "          \"wait_semaphores\": {\"binary\": " << load(q.wait_binary) << ", \"timeline\": "

@@ -85,6 +85,7 @@ struct SubmissionEvent {
   std::uint64_t seq = 0, submit_ns = 0, complete_ns = 0;
   std::uint32_t batches = 0, command_buffers = 0, wait_semaphores = 0, signal_semaphores = 0;
   bool v2 = false;
+  bool sparse = false; // vkQueueBindSparse
   bool gpu_measured = false;
   std::uint64_t gpu_ns = 0;                       // sum over the timed batches
   std::uint64_t gpu_begin_ns = 0, gpu_end_ns = 0; // device clock (ticks x period): first begin, last end
@@ -147,9 +148,10 @@ struct QueueState {
   VkQueueFlags family_flags = 0;
   bool timestamps = false; // the layer times this queue's batches (set before the tracker starts)
 
-  Counter submits{0};          // successful vkQueueSubmit + vkQueueSubmit2(KHR) calls
+  Counter submits{0};          // successful vkQueueSubmit + vkQueueSubmit2(KHR) + vkQueueBindSparse calls
   Counter submit_calls_v1{0};  // of which vkQueueSubmit
   Counter submit_calls_v2{0};  // of which vkQueueSubmit2 / vkQueueSubmit2KHR
+  Counter submit_calls_sparse{0}; // of which vkQueueBindSparse (counted as submissions throughout)
   Counter failed_submits{0};   // calls that returned an error (not counted above)
   Counter batches{0};          // VkSubmitInfo / VkSubmitInfo2
   Counter command_buffers{0};
@@ -244,6 +246,7 @@ struct Submission {
   std::vector<std::uint32_t> slots; // timestamp slots (one per timed batch)
   std::uint32_t batches = 0;        // for the event (SubmissionEvent)
   bool v2 = false;
+  bool sparse = false;              // vkQueueBindSparse
   bool watchdog_reported = false;   // in a dump already; touched by the tracker thread only
   Submission *next_incoming = nullptr; // DeviceState::incoming's link
   std::atomic<bool> done{false};    // seen complete (set by the tracker thread)

@@ -164,7 +164,7 @@ void write_trace() {
                            ", \"signal_semaphores\": " + std::to_string(e.signal_semaphores);
         if (e.gpu_measured) args += ", \"gpu_ns\": " + std::to_string(e.gpu_ns);
         args += e.labels;
-        w.complete(pid, base + lane, "submission", e.v2 ? "vkQueueSubmit2" : "vkQueueSubmit",
+        w.complete(pid, base + lane, "submission", e.sparse ? "vkQueueBindSparse" : e.v2 ? "vkQueueSubmit2" : "vkQueueSubmit",
                    static_cast<std::int64_t>(e.submit_ns), static_cast<std::int64_t>(e.complete_ns), args);
       }
       std::vector<const SubmissionEvent *> timed;

@@ -52,6 +52,7 @@ void complete(DeviceState &dev, Submission &s, std::uint64_t now) {
   ev.wait_semaphores = static_cast<std::uint32_t>(s.waits.size());
   ev.signal_semaphores = static_cast<std::uint32_t>(s.signals.size());
   ev.v2 = s.v2;
+  ev.sparse = s.sparse;
   ev.labels = s.labels;
   auto ns = [&](std::uint64_t ticks) {
     return static_cast<std::uint64_t>(std::llround(static_cast<double>(ticks) * dev.timestamp_period));
@@ -489,6 +490,7 @@ std::unique_ptr<Submission> take_submission(DeviceState &dev) {
     s->slots.clear();
     s->batches = 0;
     s->v2 = false;
+    s->sparse = false;
     s->watchdog_reported = false;
     s->queue_labels.clear();
     s->labels.clear();

@@ -6,11 +6,14 @@
 //   timestamps: ordered|unordered     (normal mode)
 //   workload: done
 //
-//   novem-icd-workload [--mode normal|hang|lose] [--submits N] [--gap-ms G] [--labels]
+//   novem-icd-workload [--mode normal|hang|lose|sparse] [--submits N] [--gap-ms G] [--labels]
 // normal: on every queue (0.0, 0.1, 1.0) a vkQueueSubmit with a fence and a vkQueueSubmit2 signalling
 //         a timeline semaphore, the waits for them, host signal/wait of the timeline, timestamps.
 // hang:   one submit with a fence, then bounded waits (50 ms) that must time out.
 // lose:   N submits (the ICD is told which one loses the device), then the waits.
+// sparse: on queue 0.0, vkQueueBindSparse {signal binary} with a fence, vkWaitForFences (200 ms),
+//         vkQueueBindSparse {wait binary; signal timeline 1} without, vkWaitSemaphores(1, 200 ms),
+//         vkQueueWaitIdle (no sparse resource: the binds carry only their semaphores and fences).
 // --gap-ms G: G ms of sleep after each of the lose mode's submits (a hang that grows over time).
 // --labels: VK_EXT_debug_utils names (device "icd device", queue 0.0 "main queue", the family 0
 //   command buffer "lose cb", the binary semaphore "lose signal") and labels (the command buffers:
@@ -89,11 +92,11 @@ int main(int argc, char **argv) {
     else if (std::strcmp(argv[i], "--labels") == 0)
       labels = true;
     else {
-      std::fprintf(stderr, "usage: %s [--mode normal|hang|lose] [--submits N] [--gap-ms G] [--labels]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--mode normal|hang|lose|sparse] [--submits N] [--gap-ms G] [--labels]\n", argv[0]);
       return 1;
     }
   }
-  if (mode != "normal" && mode != "hang" && mode != "lose") {
+  if (mode != "normal" && mode != "hang" && mode != "lose" && mode != "sparse") {
     std::fprintf(stderr, "novem-icd-workload: unknown mode '%s'\n", mode.c_str());
     return 1;
   }
@@ -345,6 +348,25 @@ int main(int argc, char **argv) {
     std::uint64_t stamps[2] = {};
     report("vkGetQueryPoolResults", vkGetQueryPoolResults(c.device, c.queries, 0, 2, sizeof stamps, stamps,
                                                           sizeof stamps[0], VK_QUERY_RESULT_64_BIT));
+  } else if (mode == "sparse") {
+    VkBindSparseInfo first{VK_STRUCTURE_TYPE_BIND_SPARSE_INFO};
+    first.signalSemaphoreCount = 1;
+    first.pSignalSemaphores = &binary;
+    report("vkQueueBindSparse fence", vkQueueBindSparse(queues[0].queue, 1, &first, fence));
+    report("vkWaitForFences 200ms", vkWaitForFences(c.device, 1, &fence, VK_TRUE, 4 * k50ms));
+    const std::uint64_t one = 1;
+    VkTimelineSemaphoreSubmitInfo tl{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+    tl.signalSemaphoreValueCount = 1;
+    tl.pSignalSemaphoreValues = &one;
+    VkBindSparseInfo second{VK_STRUCTURE_TYPE_BIND_SPARSE_INFO};
+    second.pNext = &tl;
+    second.waitSemaphoreCount = 1;
+    second.pWaitSemaphores = &binary;
+    second.signalSemaphoreCount = 1;
+    second.pSignalSemaphores = &timeline;
+    report("vkQueueBindSparse", vkQueueBindSparse(queues[0].queue, 1, &second, VK_NULL_HANDLE));
+    report("vkWaitSemaphores 200ms", wait_timeline(1, 4 * k50ms));
+    report("vkQueueWaitIdle", vkQueueWaitIdle(queues[0].queue));
   } else { // lose
     if (labels)
       names.begin_queue(queues[0].queue, "frame 1");

@@ -35,7 +35,8 @@ namespace {
 constexpr std::uint32_t kApiVersion = VK_MAKE_API_VERSION(0, 1, 3, 0);
 constexpr std::uint32_t kFamilyCount = 2;
 constexpr std::uint32_t kQueueCounts[kFamilyCount] = {2, 1};
-constexpr VkQueueFlags kFamilyFlags[kFamilyCount] = {VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT,
+constexpr VkQueueFlags kFamilyFlags[kFamilyCount] = {VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT |
+                                                         VK_QUEUE_SPARSE_BINDING_BIT,
                                                      VK_QUEUE_TRANSFER_BIT};
 
 std::uint64_t now_ns() {
@@ -761,6 +762,26 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue queue, std::uint32_t count, 
   return VK_SUCCESS;
 }
 
+// No sparse resource exists here: a bind executes its semaphore signals and its fence only.
+VKAPI_ATTR VkResult VKAPI_CALL QueueBindSparse(VkQueue queue, std::uint32_t count, const VkBindSparseInfo *infos,
+                                               VkFence fence) {
+  Queue *q = get<Queue>(queue);
+  std::lock_guard lock(q->device->mutex);
+  const VkResult r = begin_submit(q);
+  if (r != VK_SUCCESS)
+    return r == VK_NOT_READY ? VK_SUCCESS : r;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const VkBindSparseInfo &b = infos[i];
+    auto *values = find_in_chain<VkTimelineSemaphoreSubmitInfo>(b.pNext,
+                                                                VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
+    for (std::uint32_t j = 0; j < b.signalSemaphoreCount; ++j)
+      signal({b.pSignalSemaphores[j],
+              values && j < values->signalSemaphoreValueCount ? values->pSignalSemaphoreValues[j] : 0});
+  }
+  finish_submit(q->device, fence);
+  return VK_SUCCESS;
+}
+
 // ---- the tables ----
 enum class Level { Global, Instance, Physical, Device };
 struct Entry {
@@ -803,6 +824,7 @@ const Entry kEntries[] = {
     E("vkQueueSubmit", Device, QueueSubmit),
     E("vkQueueSubmit2", Device, QueueSubmit2),
     E("vkQueueSubmit2KHR", Device, QueueSubmit2),
+    E("vkQueueBindSparse", Device, QueueBindSparse),
     E("vkCreateFence", Device, CreateFence),
     E("vkDestroyFence", Device, DestroyFence),
     E("vkResetFences", Device, ResetFences),

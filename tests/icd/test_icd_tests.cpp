@@ -53,7 +53,7 @@ TEST_CASE("icd: the test ICD is the only device, with its two families and three
   CHECK(has_line(r, "devices: 1"));
   CHECK(has_line(r, "device 0: Novem test ICD"));
   CHECK(has_line(r, "timestamp_period: 1"));
-  CHECK(has_line(r, "family 0: flags 0x7 queues 2 timestamp_bits 64"));
+  CHECK(has_line(r, "family 0: flags 0xf queues 2 timestamp_bits 64"));
   CHECK(has_line(r, "family 1: flags 0x4 queues 1 timestamp_bits 64"));
   CHECK(has_line(r, "features: timelineSemaphore 1 synchronization2 1 hostQueryReset 1"));
   CHECK(has_line(r, "queue 0.0: ok"));

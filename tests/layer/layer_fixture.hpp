@@ -200,6 +200,16 @@ inline std::uint64_t num(const Json &j) {
   return static_cast<std::uint64_t>(j.number);
 }
 
+// The report's queue family.index of a device.
+inline const Json &find_queue(const Json &dev, std::uint64_t family, std::uint64_t index) {
+  for (const Json &q : dev["queues"].items)
+    if (num(q["family"]) == family && num(q["index"]) == index)
+      return q;
+  FAIL("queue " << family << "." << index << " not in the report");
+  static const Json none;
+  return none;
+}
+
 // The strings of a JSON array.
 inline std::vector<std::string> texts(const Json &array) {
   std::vector<std::string> out;

@@ -699,15 +699,6 @@ TEST_CASE("layer: a watchdog longer than any submission writes no dump", "[layer
 #ifdef NOVEM_QD_TEST_ICD_JSON
 namespace {
 
-const Json &find_queue(const Json &dev, std::uint64_t family, std::uint64_t index) {
-  for (const Json &q : dev["queues"].items)
-    if (num(q["family"]) == family && num(q["index"]) == index)
-      return q;
-  FAIL("queue " << family << "." << index << " not in the report");
-  static const Json none;
-  return none;
-}
-
 // The in-flight submissions of a device-lost dump: those of queue 0.0 that novem-icd-workload's
 // lose mode made (one command buffer, one binary signal semaphore each), seq below `lost_at`.
 void check_lost_entries(const Json &dump, std::uint64_t lost_at) {
@@ -760,7 +751,7 @@ TEST_CASE("layer: on the test ICD, every queue is listed and counted apart", "[l
     INFO("queue " << family << "." << index);
     const Json &q = find_queue(dev, family, index);
     if (family == 0)
-      CHECK(texts(q["family_flags"]) == std::vector<std::string>{"graphics", "compute", "transfer"});
+      CHECK(texts(q["family_flags"]) == std::vector<std::string>{"graphics", "compute", "transfer", "sparse_binding"});
     else
       CHECK(texts(q["family_flags"]) == std::vector<std::string>{"transfer"});
     CHECK(num(q["submits"]) == 2);

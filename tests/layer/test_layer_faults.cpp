@@ -167,4 +167,79 @@ TEST_CASE("layer faults: on the test ICD, a hang that grows gives one watchdog d
   CHECK(num(j["devices"][0]["watchdog_dumps"]) == 1);
   CHECK(j["devices"][0]["device_lost"].boolean);
 }
+TEST_CASE("layer faults: vkQueueBindSparse is tracked like a submission", "[layer][faults][icd]") {
+  struct Case {
+    const char *name;
+    bool hang;
+  };
+  const Case cases[] = {{"completing", false}, {"hung, then lost", true}};
+  for (const Case &c : cases) {
+    SECTION(c.name) {
+      TempDir tmp;
+      const fs::path report = tmp.path / "report.json", dump = tmp.path / "dump.json", trace = tmp.path / "trace.json";
+      auto env = icd_env(report, dump);
+      env["NOVEM_QUEUE_DIAGNOSTICS_TRACE"] = trace.string();
+      auto unset = kIcdUnset;
+      if (c.hang) {
+        env["NOVEM_TEST_ICD_HANG"] = "1";
+        env["NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS"] = "100";
+        std::erase(unset, "NOVEM_TEST_ICD_HANG");
+        std::erase(unset, "NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS");
+      }
+      // Queue 0.0: bind {signal binary} with a fence, wait for it (200 ms at most), bind {wait
+      // binary; signal timeline 1}, wait for the timeline (200 ms at most), vkQueueWaitIdle.
+      const Run r = run({NOVEM_QD_ICD_WORKLOAD, "--mode", "sparse"}, env, unset, tmp.path / "log.txt");
+      INFO(r.output);
+      REQUIRE(r.status == 0);
+      CHECK(has_line(r.output, std::string("vkWaitForFences 200ms: ") + (c.hang ? "VK_TIMEOUT" : "VK_SUCCESS")));
+      const Json j = read_json(report);
+      const Json &q = find_queue(j["devices"][0], 0, 0);
+      CHECK(num(q["submits"]) == 2);
+      CHECK(num(q["submit_calls"]["vkQueueBindSparse"]) == 2);
+      CHECK(num(q["submit_calls"]["vkQueueSubmit"]) == 0);
+      CHECK(num(q["failed_submits"]) == 0);
+      CHECK(num(q["batches"]) == 2);
+      CHECK(num(q["command_buffers"]) == 0);
+      CHECK(num(q["wait_semaphores"]["binary"]) == 1);
+      CHECK(num(q["signal_semaphores"]["binary"]) == 1);
+      CHECK(num(q["signal_semaphores"]["timeline"]) == 1);
+      CHECK(num(q["fences"]) == 1);
+      CHECK(num(q["wait_for_fences"]["calls"]) == 1);         // the fence's wait, on this queue
+      CHECK(num(q["wait_semaphores_blocked"]["calls"]) == 1); // the value the second bind signals
+      CHECK(num(q["queue_wait_idle"]["calls"]) == 1);
+      CHECK(num(q["gpu_time"]["count"]) == 0); // no command buffers: nothing to time
+      if (!c.hang) {
+        CHECK(num(q["latency"]["count"]) == 2);
+        CHECK(num(q["in_flight_at_report"]) == 0);
+        REQUIRE(q["submissions"].items.size() == 2);
+        for (const Json &e : q["submissions"].items) CHECK(e["call"].text == "vkQueueBindSparse");
+        std::uint64_t slices = 0;
+        const Json t = read_json(trace);
+        for (const Json &e : t["traceEvents"].items)
+          slices += e["ph"].text == "X" && e["name"].text == "vkQueueBindSparse";
+        CHECK(slices == 2);
+        CHECK_FALSE(fs::exists(numbered_dump(dump, 1)));
+        continue;
+      }
+      // Hung: the watchdog's dump holds the first bind; the loss vkQueueWaitIdle ends in, both.
+      CHECK(num(q["latency"]["count"]) == 0);
+      CHECK(num(q["in_flight_at_report"]) == 2);
+      CHECK(count_of(r.output, "VK_LAYER_NOVEM_queue_diagnostics: watchdog") == 1);
+      const Json first = read_json(numbered_dump(dump, 1)), lost = read_json(numbered_dump(dump, 2));
+      CHECK(first["reason"].text == "watchdog");
+      REQUIRE(first["in_flight"].items.size() == 1);
+      CHECK(first["in_flight"][0]["call"].text == "vkQueueBindSparse");
+      CHECK(first["in_flight"][0]["command_buffers"].items.empty());
+      CHECK(lost["reason"].text == "device_lost");
+      REQUIRE(lost["in_flight"].items.size() == 2);
+      const Json &second = lost["in_flight"][1];
+      CHECK(second["call"].text == "vkQueueBindSparse");
+      CHECK(num(second["seq"]) == 2);
+      REQUIRE(second["signal_semaphores"].items.size() == 1);
+      CHECK(num(second["signal_semaphores"][0]["value"]) == 1);
+      // Read after the loss: the driver answers VK_ERROR_DEVICE_LOST, and the dump says so.
+      CHECK(second["signal_semaphores"][0]["current_value_error"].text == "VK_ERROR_DEVICE_LOST");
+    }
+  }
+}
 #endif

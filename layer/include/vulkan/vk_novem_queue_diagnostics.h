@@ -52,7 +52,7 @@ typedef struct VkQueueDiagnosticsNOVEM {
     void *pNext;           /* NULL: no extending structure is defined */
     uint32_t queueFamilyIndex;
     uint32_t queueIndex;
-    uint64_t submits;        /* successful vkQueueSubmit + vkQueueSubmit2(KHR) calls */
+    uint64_t submits;        /* successful vkQueueSubmit + vkQueueSubmit2(KHR) + vkQueueBindSparse calls */
     uint64_t failedSubmits;
     uint64_t batches;
     uint64_t commandBuffers;
