@@ -12,6 +12,7 @@
 
 #include <unistd.h>
 
+#include "fault.hpp"
 #include "state.hpp"
 
 namespace novem_qd {
@@ -152,6 +153,8 @@ void write_dump(DeviceState &dev, const char *reason, const char *call, const Qu
     }
   }
   read_values(dev, entries);
+  // Asked only of a lost device: the driver's account of the fault is valid after the loss.
+  const std::string fault = std::string(reason) == "device_lost" ? device_fault_json(dev) : "";
 
   std::ostringstream o;
   o << "{\n  \"schema\": \"novem-queue-dump/2\",\n  \"layer\": \"" << kPrefix << "\",\n  \"pid\": "
@@ -173,7 +176,9 @@ void write_dump(DeviceState &dev, const char *reason, const char *call, const Qu
     << ", \"name\": " << json_quoted(dev.name);
   const std::string &device_name = labels.name_of(handle_key(dev.device));
   if (!device_name.empty()) o << ", \"debug_name\": " << json_quoted(device_name);
-  o << "},\n  \"in_flight\": [";
+  o << "}";
+  if (!fault.empty()) o << ",\n  \"device_fault\": " << fault;
+  o << ",\n  \"in_flight\": [";
   for (std::size_t n = 0; n < entries.size(); ++n) {
     EntryView &e = entries[n];
     for (auto *list : {&e.waits, &e.signals})

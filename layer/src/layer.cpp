@@ -11,6 +11,7 @@
 
 #include "novem_qd_intercepts.h" // generated: the hooks' declarations and the table
 #include "vulkan/vk_novem_queue_diagnostics.h"
+#include "fault.hpp"
 #include "state.hpp"
 
 namespace novem_qd {
@@ -301,13 +302,15 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::CreateDevice(VkPhysicalDevice physicalDevic
   VkDeviceCreateInfo down = *pCreateInfo;
   down.enabledExtensionCount = static_cast<std::uint32_t>(extensions.size());
   down.ppEnabledExtensionNames = extensions.empty() ? nullptr : extensions.data();
-  VkResult result = create(physicalDevice, own_extension ? &down : pCreateInfo, pAllocator, pDevice);
+  const FaultEnabler fault(*inst, physicalDevice, down, extensions); // VK_EXT_device_fault where offered
+  VkResult result = create(physicalDevice, &down, pAllocator, pDevice);
   if (result != VK_SUCCESS) return result;
 
   auto dev = std::make_shared<DeviceState>();
   dev->diagnostics_extension = own_extension;
   dev->thread_safety = settings().thread_safety;
   dev->latency = settings().latency;
+  dev->fault_enabled = fault.enabled();
   dev->unattributed_waits.capacity = settings().max_events;
   dev->set_loader_data = device_loader_data(pCreateInfo);
   dev->device = *pDevice;

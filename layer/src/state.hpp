@@ -305,6 +305,7 @@ struct DeviceState {
   WaitStats wait_semaphores_unattributed; // vkWaitSemaphores on values no known submission signals
   bool diagnostics_extension = false;     // VK_NOVEM_queue_diagnostics enabled (fixed after vkCreateDevice)
   bool thread_safety = true, latency = true; // the settings of the same names, read once (hot path)
+  bool fault_enabled = false;             // VK_EXT_device_fault enabled, by the application or the layer (fault.hpp)
   std::mutex events_mutex;                // guards unattributed_waits
   Ring<WaitEvent> unattributed_waits;     // waits no queue got, for the trace
 

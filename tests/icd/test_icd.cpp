@@ -19,10 +19,12 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -226,6 +228,11 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceProperties2(VkPhysicalDevice, VkPhys
 }
 void features(VkPhysicalDeviceFeatures *f) { *f = {}; }
 VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures(VkPhysicalDevice, VkPhysicalDeviceFeatures *f) { features(f); }
+// VK_EXT_device_fault is offered unless NOVEM_TEST_ICD_NO_DEVICE_FAULT=1.
+bool device_fault_offered() {
+  const char *v = std::getenv("NOVEM_TEST_ICD_NO_DEVICE_FAULT");
+  return !(v && std::string_view(v) == "1");
+}
 VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2(VkPhysicalDevice, VkPhysicalDeviceFeatures2 *f) {
   features(&f->features);
   if (auto *v = find_in_chain<VkPhysicalDeviceVulkan12Features>(f->pNext,
@@ -245,6 +252,9 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2(VkPhysicalDevice, VkPhysic
   if (auto *v = find_in_chain<VkPhysicalDeviceHostQueryResetFeatures>(
           f->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES))
     v->hostQueryReset = VK_TRUE;
+  if (auto *v = find_in_chain<VkPhysicalDeviceFaultFeaturesEXT>(f->pNext,
+                                                                VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FAULT_FEATURES_EXT))
+    v->deviceFault = device_fault_offered() ? VK_TRUE : VK_FALSE;
 }
 void queue_families(std::uint32_t *count, VkQueueFamilyProperties *out) {
   VkQueueFamilyProperties families[kFamilyCount]{};
@@ -305,11 +315,19 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceSparseImageFormatProperties(VkPhysic
   *count = 0;
 }
 VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevice, const char *layer,
-                                                                  std::uint32_t *count, VkExtensionProperties *) {
+                                                                  std::uint32_t *count, VkExtensionProperties *out) {
   if (layer)
     return VK_ERROR_LAYER_NOT_PRESENT;
-  *count = 0;
-  return VK_SUCCESS;
+  const std::uint32_t n = device_fault_offered() ? 1 : 0;
+  if (!out) {
+    *count = n;
+    return VK_SUCCESS;
+  }
+  const std::uint32_t written = std::min(*count, n);
+  if (written)
+    out[0] = VkExtensionProperties{VK_EXT_DEVICE_FAULT_EXTENSION_NAME, VK_EXT_DEVICE_FAULT_SPEC_VERSION};
+  *count = written;
+  return written < n ? VK_INCOMPLETE : VK_SUCCESS;
 }
 VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceLayerProperties(VkPhysicalDevice, std::uint32_t *count,
                                                               VkLayerProperties *) {
@@ -333,8 +351,9 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice, const VkDeviceCrea
     if (q.queueFamilyIndex >= kFamilyCount || q.queueCount == 0 || q.queueCount > kQueueCounts[q.queueFamilyIndex])
       return VK_ERROR_INITIALIZATION_FAILED;
   }
-  if (info->enabledExtensionCount != 0)
-    return VK_ERROR_EXTENSION_NOT_PRESENT;
+  for (std::uint32_t i = 0; i < info->enabledExtensionCount; ++i)
+    if (!device_fault_offered() || std::strcmp(info->ppEnabledExtensionNames[i], VK_EXT_DEVICE_FAULT_EXTENSION_NAME) != 0)
+      return VK_ERROR_EXTENSION_NOT_PRESENT;
   auto device = std::make_unique<Device>();
   set_loader_magic_value(device.get());
   const char *hang = std::getenv("NOVEM_TEST_ICD_HANG");
@@ -782,6 +801,35 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueBindSparse(VkQueue queue, std::uint32_t coun
   return VK_SUCCESS;
 }
 
+// VK_EXT_device_fault: once lost, a description with the submits made, one address (a write to
+// 0xdead0000, 4 KiB precision) and one vendor record (code 42, data 7); nothing before.
+VKAPI_ATTR VkResult VKAPI_CALL GetDeviceFaultInfoEXT(VkDevice device, VkDeviceFaultCountsEXT *counts,
+                                                     VkDeviceFaultInfoEXT *info) {
+  Device *d = device_of(device);
+  std::lock_guard lock(d->mutex);
+  const std::uint32_t n = d->lost ? 1 : 0;
+  if (!info) {
+    counts->addressInfoCount = n;
+    counts->vendorInfoCount = n;
+    counts->vendorBinarySize = 0;
+    return VK_SUCCESS;
+  }
+  std::snprintf(info->description, sizeof info->description, "%s",
+                d->lost ? ("Novem test ICD: device lost after " + std::to_string(d->submits) + " submits").c_str() : "");
+  counts->addressInfoCount = std::min(counts->addressInfoCount, n);
+  counts->vendorInfoCount = std::min(counts->vendorInfoCount, n);
+  counts->vendorBinarySize = 0;
+  if (counts->addressInfoCount && info->pAddressInfos)
+    info->pAddressInfos[0] = VkDeviceFaultAddressInfoEXT{VK_DEVICE_FAULT_ADDRESS_TYPE_WRITE_INVALID_EXT, 0xdead0000, 4096};
+  if (counts->vendorInfoCount && info->pVendorInfos) {
+    VkDeviceFaultVendorInfoEXT &v = info->pVendorInfos[0];
+    std::snprintf(v.description, sizeof v.description, "test hang check");
+    v.vendorFaultCode = 42;
+    v.vendorFaultData = 7;
+  }
+  return VK_SUCCESS;
+}
+
 // ---- the tables ----
 enum class Level { Global, Instance, Physical, Device };
 struct Entry {
@@ -825,6 +873,7 @@ const Entry kEntries[] = {
     E("vkQueueSubmit2", Device, QueueSubmit2),
     E("vkQueueSubmit2KHR", Device, QueueSubmit2),
     E("vkQueueBindSparse", Device, QueueBindSparse),
+    E("vkGetDeviceFaultInfoEXT", Device, GetDeviceFaultInfoEXT),
     E("vkCreateFence", Device, CreateFence),
     E("vkDestroyFence", Device, DestroyFence),
     E("vkResetFences", Device, ResetFences),

@@ -85,52 +85,79 @@ TEST_CASE("layer faults: on lavapipe, the watchdog dump names the stalled work a
 
 #ifdef NOVEM_QD_TEST_ICD_JSON
 TEST_CASE("layer faults: on the test ICD, a lost device's dump names the failing call, its queue and thread, "
-          "and the labelled work",
+          "the labelled work and the driver's fault report",
           "[layer][faults][icd]") {
-  TempDir tmp;
-  const fs::path report = tmp.path / "report.json", dump = tmp.path / "dump.json";
-  auto env = icd_env(report, dump);
-  env["NOVEM_TEST_ICD_LOSE_DEVICE"] = "4";
-  env["NOVEM_TEST_ICD_HANG"] = "1"; // #1-#3 stay in flight
-  auto unset = kIcdUnset;
-  std::erase(unset, "NOVEM_TEST_ICD_LOSE_DEVICE");
-  std::erase(unset, "NOVEM_TEST_ICD_HANG");
-  const Run r = run({NOVEM_QD_ICD_WORKLOAD, "--mode", "lose", "--submits", "5", "--labels"}, env, unset,
-                    tmp.path / "log.txt");
-  INFO(r.output);
-  REQUIRE(r.status == 0);
-  const std::size_t at = r.output.find("thread: ");
-  REQUIRE(at != std::string::npos);
-  const std::uint64_t app_thread = std::stoull(r.output.substr(at + 8));
-  CHECK(count_of(r.output, "VK_LAYER_NOVEM_queue_diagnostics: device_lost") == 1);
-  const Json d = read_json(numbered_dump(dump, 1));
-  CHECK_FALSE(fs::exists(numbered_dump(dump, 2))); // one event, one file
-  CHECK(d["reason"].text == "device_lost");
-  CHECK(d["device"]["debug_name"].text == "icd device");
-  // Whoever saw it first: the application's 4th submit (its queue, its thread), or the layer thread.
-  if (d["call"].text == "vkQueueSubmit") {
-    CHECK(num(d["thread"]) == app_thread);
-    CHECK(num(d["queue"]["family"]) == 0);
-    CHECK(num(d["queue"]["index"]) == 0);
-    CHECK(d["queue"]["name"].text == "main queue");
-    CHECK(r.output.find("device_lost in vkQueueSubmit on queue 0.0, thread " + std::to_string(app_thread) +
-                        ": device 0 (Novem test ICD): 3 submission(s) in flight") != std::string::npos);
-  } else {
-    CHECK(d["call"].text.find("(layer thread)") != std::string::npos);
-    CHECK(num(d["thread"]) != app_thread);
-    CHECK(d["queue"].kind == Json::Null);
-  }
-  REQUIRE(d["in_flight"].items.size() == 3);
-  for (const Json &s : d["in_flight"].items) {
-    CHECK(s["queue_name"].text == "main queue");
-    CHECK(texts(s["queue_labels"]) == std::vector<std::string>{"frame 1"});
-    REQUIRE(s["command_buffer_details"].items.size() == 1);
-    CHECK(s["command_buffer_details"][0]["name"].text == "lose cb");
-    CHECK(label_ops(s["command_buffer_details"][0]) ==
-          std::vector<std::string>{"begin:pass A", "insert:draw 1", "end:"});
-    REQUIRE(s["signal_semaphores"].items.size() == 1);
-    CHECK(s["signal_semaphores"][0]["name"].text == "lose signal");
-    CHECK_FALSE(s["signal_semaphores"][0].has("current_value")); // binary: no payload
+  struct Case {
+    const char *name;
+    bool fault_offered; // the driver offers VK_EXT_device_fault (the application never enables it)
+  };
+  const Case cases[] = {{"with VK_EXT_device_fault", true}, {"without VK_EXT_device_fault", false}};
+  for (const Case &c : cases) {
+    SECTION(c.name) {
+      TempDir tmp;
+      const fs::path report = tmp.path / "report.json", dump = tmp.path / "dump.json";
+      auto env = icd_env(report, dump);
+      env["NOVEM_TEST_ICD_LOSE_DEVICE"] = "4";
+      env["NOVEM_TEST_ICD_NO_DEVICE_FAULT"] = c.fault_offered ? "0" : "1";
+      env["NOVEM_TEST_ICD_HANG"] = "1"; // #1-#3 stay in flight
+      auto unset = kIcdUnset;
+      std::erase(unset, "NOVEM_TEST_ICD_LOSE_DEVICE");
+      std::erase(unset, "NOVEM_TEST_ICD_HANG");
+      const Run r = run({NOVEM_QD_ICD_WORKLOAD, "--mode", "lose", "--submits", "5", "--labels"}, env, unset,
+                        tmp.path / "log.txt");
+      INFO(r.output);
+      REQUIRE(r.status == 0);
+      const std::size_t at = r.output.find("thread: ");
+      REQUIRE(at != std::string::npos);
+      const std::uint64_t app_thread = std::stoull(r.output.substr(at + 8));
+      CHECK(count_of(r.output, "VK_LAYER_NOVEM_queue_diagnostics: device_lost") == 1);
+      const Json d = read_json(numbered_dump(dump, 1));
+      CHECK_FALSE(fs::exists(numbered_dump(dump, 2))); // one event, one file
+      CHECK(d["reason"].text == "device_lost");
+      CHECK(d["device"]["debug_name"].text == "icd device");
+      // Whoever saw it first: the application's 4th submit (its queue, its thread), or the layer thread.
+      if (d["call"].text == "vkQueueSubmit") {
+        CHECK(num(d["thread"]) == app_thread);
+        CHECK(num(d["queue"]["family"]) == 0);
+        CHECK(num(d["queue"]["index"]) == 0);
+        CHECK(d["queue"]["name"].text == "main queue");
+        CHECK(r.output.find("device_lost in vkQueueSubmit on queue 0.0, thread " + std::to_string(app_thread) +
+                            ": device 0 (Novem test ICD): 3 submission(s) in flight") != std::string::npos);
+      } else {
+        CHECK(d["call"].text.find("(layer thread)") != std::string::npos);
+        CHECK(num(d["thread"]) != app_thread);
+        CHECK(d["queue"].kind == Json::Null);
+      }
+      REQUIRE(d["in_flight"].items.size() == 3);
+      for (const Json &s : d["in_flight"].items) {
+        CHECK(s["queue_name"].text == "main queue");
+        CHECK(texts(s["queue_labels"]) == std::vector<std::string>{"frame 1"});
+        REQUIRE(s["command_buffer_details"].items.size() == 1);
+        CHECK(s["command_buffer_details"][0]["name"].text == "lose cb");
+        CHECK(label_ops(s["command_buffer_details"][0]) ==
+              std::vector<std::string>{"begin:pass A", "insert:draw 1", "end:"});
+        REQUIRE(s["signal_semaphores"].items.size() == 1);
+        CHECK(s["signal_semaphores"][0]["name"].text == "lose signal");
+        CHECK_FALSE(s["signal_semaphores"][0].has("current_value")); // binary: no payload
+      }
+      // The driver's own account, through VK_EXT_device_fault, which the layer enabled.
+      const Json &f = d["device_fault"];
+      if (!c.fault_offered) {
+        CHECK(d.has("device_fault"));
+        CHECK(f.kind == Json::Null);
+        continue;
+      }
+      CHECK(f["description"].text == "Novem test ICD: device lost after 4 submits");
+      REQUIRE(f["address_infos"].items.size() == 1);
+      CHECK(f["address_infos"][0]["type"].text == "write_invalid");
+      CHECK(f["address_infos"][0]["address"].text == "0xdead0000");
+      CHECK(num(f["address_infos"][0]["precision"]) == 4096);
+      REQUIRE(f["vendor_infos"].items.size() == 1);
+      CHECK(f["vendor_infos"][0]["description"].text == "test hang check");
+      CHECK(num(f["vendor_infos"][0]["code"]) == 42);
+      CHECK(num(f["vendor_infos"][0]["data"]) == 7);
+      CHECK(num(f["vendor_binary_size"]) == 0);
+    }
   }
 }
 
@@ -157,10 +184,12 @@ TEST_CASE("layer faults: on the test ICD, a hang that grows gives one watchdog d
   const Json first = read_json(numbered_dump(dump, 1)), second = read_json(numbered_dump(dump, 2));
   CHECK_FALSE(fs::exists(numbered_dump(dump, 3)));
   CHECK(first["reason"].text == "watchdog");
+  CHECK_FALSE(first.has("device_fault")); // asked of a lost device only
   CHECK(num(first["number"]) == 1);
   REQUIRE_FALSE(first["in_flight"].items.empty());
   CHECK(num(first["in_flight"][0]["seq"]) == 1);
   CHECK(second["reason"].text == "device_lost");
+  CHECK(second["device_fault"]["description"].text == "Novem test ICD: device lost after 4 submits");
   CHECK(num(second["number"]) == 2);
   CHECK(second["in_flight"].items.size() == 4); // the three on queue 0.0, the vkQueueSubmit2 on 0.1
   const Json j = read_json(report);
