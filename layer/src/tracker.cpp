@@ -1,8 +1,8 @@
 // Step 2 of the layer: one tracker thread per device that waits on fences of the layer's own (one
 // per submission), so that the application's thread never waits for it. On completion it records
 // submit -> complete latency, reads the GPU timestamps the layer's own command buffers wrote around
-// each batch, recycles the fence and the timestamp slots; it also runs the watchdog and the
-// periodic stderr summary. The dumps (watchdog, device lost) and the thread-safety reports are here.
+// each batch, recycles the fence and the timestamp slots; it also runs the watchdog (dump.cpp) and
+// the periodic stderr summary. The thread-safety reports are here.
 //
 // Locks: track_mutex guards the pending list, free_mutex the recycled submissions; stats_mutex a
 // queue's statistics. Submissions reach the tracker through a lock-free list (track()).
@@ -14,7 +14,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <sstream>
 #include <string>
 
 #include <pthread.h>
