@@ -4,6 +4,7 @@
 #include "layer_fixture.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 using namespace qd_test;
 
@@ -32,16 +33,20 @@ TEST_CASE("layer faults: on lavapipe, the watchdog dump names the stalled work a
   env["NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS"] = "50";
   env["NOVEM_QUEUE_DIAGNOSTICS_DUMP"] = dump.string();
   env["NOVEM_QUEUE_DIAGNOSTICS_TRACE"] = trace.string();
+  // A dump of an earlier run is there: never overwritten, the new one takes the next number.
+  std::ofstream(numbered_dump(dump, 1)) << "earlier";
   // Validation stays stacked (the ctest environment): the workload exits 3 on any message.
   const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", "1", "--stall-ms", "400", "--labels"}, env, {},
                     tmp.path / "log.txt");
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK(count_of(r.output, "VK_LAYER_NOVEM_queue_diagnostics: watchdog") == 1);
-  const Json d = read_json(numbered_dump(dump, 1));
-  CHECK_FALSE(fs::exists(numbered_dump(dump, 2)));
+  std::ifstream earlier(numbered_dump(dump, 1));
+  CHECK(std::string(std::istreambuf_iterator<char>(earlier), {}) == "earlier");
+  const Json d = read_json(numbered_dump(dump, 2));
+  CHECK_FALSE(fs::exists(numbered_dump(dump, 3)));
   CHECK(d["schema"].text == "novem-queue-dump/2");
-  CHECK(num(d["number"]) == 1);
+  CHECK(num(d["number"]) == 2);
   CHECK(d["thread"].kind == Json::Null); // no call failed
   CHECK(d["queue"].kind == Json::Null);
   REQUIRE(d["in_flight"].items.size() == 1);
