@@ -387,7 +387,6 @@ private:
   VertexDeclaration *fvf_declaration(DWORD fvf);
   // Parses, checks and translates bytecode (or finds its translation); nullptr when refused.
   std::shared_ptr<const CompiledShader> compile_shader(const DWORD *function, bool pixel, std::vector<DWORD> &tokens);
-  HRESULT draw(D3DPRIMITIVETYPE type, UINT start_vertex, UINT primitive_count);
   // Sends SET_VERTEX_BUFFER for each slot the sent pipeline reads whose binding changed; false
   // when one of them has no buffer. With `up`, slot 0 already holds the UP data.
   bool flush_streams(bool up);

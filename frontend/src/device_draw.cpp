@@ -577,14 +577,6 @@ void Device::unset_stream0() {
   state_.streams[0].buffer = nullptr, state_.streams[0].offset = 0, state_.streams[0].stride = 0;
 }
 
-HRESULT Device::draw(D3DPRIMITIVETYPE type, UINT start_vertex, UINT primitive_count) {
-  uint32_t count = vertex_count(type, primitive_count);
-  if (count == 0) return D3DERR_INVALIDCALL;
-  if (!flush_state(type)) return D3DERR_INVALIDCALL;
-  commands().push(nv_cmd_draw{start_vertex, count, 1});
-  return D3D_OK;
-}
-
 HRESULT Device::DrawPrimitive(D3DPRIMITIVETYPE type, UINT start_vertex, UINT primitive_count) {
   if (primitive_count == 0) return D3D_OK;
   uint32_t count = vertex_count(type, primitive_count);

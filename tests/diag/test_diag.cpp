@@ -385,9 +385,9 @@ TEST_CASE("diag: a hang or device-lost dump: the list, and open bars with their 
     "in_flight": [
       {"family": 0, "index": 0, "seq": 5, "call": "vkQueueSubmit", "age_ms": 300.0, "command_buffers": ["0x1", "0x2"],
        "wait_semaphores": [{"handle": "0x9", "type": "timeline", "value": 102}], "signal_semaphores": [],
-       "labels": ["shadow pass"]},
+       "queue_labels": ["shadow pass"]},
       {"family": 0, "index": 0, "seq": 6, "call": "vkQueueSubmit", "age_ms": 200.0, "command_buffers": ["0x3"],
-       "wait_semaphores": [], "signal_semaphores": [], "labels": [{"name": "gbuffer"}]},
+       "wait_semaphores": [], "signal_semaphores": [], "command_buffer_details": [{"handle": "0x1", "name": "gbuffer", "labels": [{"op": "end"}]}]},
       {"family": 0, "index": 0, "seq": 7, "call": "vkQueueSubmit2", "age_ms": 100.0, "command_buffers": ["0x4"],
        "wait_semaphores": [], "signal_semaphores": []},
       {"family": 1, "index": 0, "seq": 1, "call": "vkQueueSubmit", "age_ms": 150.0, "command_buffers": [],

@@ -17,17 +17,22 @@ namespace {
 constexpr std::int64_t kLabelWidth = 96, kAxisHeight = 24, kLaneHeight = 16, kMargin = 10, kLegendHeight = 20;
 constexpr std::size_t kMaxLanes = 8; // per queue; further submissions are counted on the last lane
 
-// The labels a dump entry carries, whatever their form: strings, or objects with a name.
+// What names a dump entry (novem-queue-dump/2): the queue's name and its open labels, then each
+// command buffer's name and the labels it began or inserted, in order.
 std::vector<std::string> labels_of(const Json &entry) {
   std::vector<std::string> out;
-  for (const char *key : {"labels", "debug_labels"}) {
-    const Json *list = entry.find(key);
-    if (!list || !list->is_array()) continue;
+  if (const std::string name = entry.str("queue_name"); !name.empty()) out.push_back(name);
+  if (const Json *list = entry.find("queue_labels"); list && list->is_array())
     for (const Json &l : list->items)
       if (l.is_string()) out.push_back(l.text);
-      else if (l.is_object() && !l.str("name").empty()) out.push_back(l.str("name"));
-      else if (l.is_object() && !l.str("label").empty()) out.push_back(l.str("label"));
-  }
+  if (const Json *cbs = entry.find("command_buffer_details"); cbs && cbs->is_array())
+    for (const Json &cb : cbs->items) {
+      if (!cb.is_object()) continue;
+      if (const std::string name = cb.str("name"); !name.empty()) out.push_back(name);
+      if (const Json *ops = cb.find("labels"); ops && ops->is_array())
+        for (const Json &op : ops->items)
+          if (op.is_object() && !op.str("label").empty()) out.push_back(op.str("label"));
+    }
   return out;
 }
 
