@@ -41,8 +41,8 @@ public:
     ring.stage();
     if (ring.unpublished_bytes() >= kBatchBytes) ring.publish();
   }
-  // Hands every command pushed so far to the plugin's thread.
-  void flush() { channel_->ring.publish(); }
+  // Hands every command pushed so far to the plugin's thread, and wakes it.
+  void flush() { channel_->ring.flush(); }
 
   // Largest payload one record can carry after an argument struct of `args_size` bytes.
   size_t max_payload(size_t args_size) const {

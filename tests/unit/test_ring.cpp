@@ -1,6 +1,8 @@
-// The command ring: records, wrap-around, waits, and a two-thread stress test.
+// The command ring: records, wrap-around, waits, the wake-up rule, and a two-thread stress test.
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <random>
 #include <thread>
@@ -75,15 +77,14 @@ TEST_CASE("ring wraps around with a pad record and stays in order", "[ring]") {
   CHECK(ring.counters.producer_waits == 0);     // and never had to wait
 }
 
-TEST_CASE("ring producer waits only when full, and counts it", "[ring]") {
+TEST_CASE("ring producer waits only when full, until half of it is free, and counts it", "[ring]") {
   CommandRing ring(4096);
   const size_t payload = 1000 - sizeof(TestArgs) - sizeof(nv_cmd_header); // 1008-byte records
   for (int i = 0; i < 4; ++i) push_test(ring, uint64_t(i), payload);   // 4032 of 4096 bytes used
   CHECK(ring.counters.producer_waits == 0);
   std::thread consumer([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    const nv_cmd_header *h = ring.peek();
-    ring.pop(h);
+    for (int i = 0; i < 2; ++i) ring.pop(ring.peek()); // 2016 bytes free: about half
   });
   push_test(ring, 4, payload); // must wait for the consumer's pop
   consumer.join();
@@ -113,6 +114,7 @@ TEST_CASE("ring stress: two threads, every command intact and in order", "[ring]
   std::mt19937 rng(1234);
   std::uniform_int_distribution<size_t> size(0, 3000);
   for (uint64_t i = 0; i < kCommands; ++i) push_test(ring, i, size(rng));
+  ring.flush(); // the consumer may sleep below its mark
   consumer.join();
   CHECK_FALSE(failed);
   CHECK(ring.counters.commands == kCommands);
@@ -183,7 +185,7 @@ TEST_CASE("ring producer publishes what it staged before waiting for space", "[r
     args->sequence = uint64_t(i);
     ring.stage(); // never published by hand
   }
-  ring.publish();
+  ring.flush();
   consumer.join();
   CHECK(executed == 5);
   CHECK(ring.drained());
@@ -207,4 +209,147 @@ TEST_CASE("ring stop publishes what is staged before the consumer drains", "[rin
   ring.stop();
   consumer.join();
   CHECK(executed == 1);
+}
+
+namespace {
+
+// A consumer thread that executes records as they come; `pace` records may run, the rest wait
+// until the test raises it (so that the test decides when each record is freed).
+struct PacedConsumer {
+  explicit PacedConsumer(CommandRing &r) : ring(r), thread([this] { run(); }) {}
+  ~PacedConsumer() {
+    pace = UINT64_MAX;
+    ring.stop();
+    thread.join();
+  }
+  void run() {
+    for (;;) {
+      if (executed.load() == pace.load()) {
+        std::this_thread::yield();
+        continue;
+      }
+      if (const nv_cmd_header *h = ring.peek()) {
+        ring.pop(h);
+        ++executed;
+        continue;
+      }
+      if (!ring.wait_for_work()) break;
+    }
+  }
+  void wait_executed(uint64_t n) {
+    while (executed.load() < n) std::this_thread::yield();
+  }
+  CommandRing &ring;
+  std::atomic<uint64_t> pace{0}, executed{0};
+  std::thread thread;
+};
+
+constexpr size_t kQuarterRecord = 256 - sizeof(TestArgs) - sizeof(nv_cmd_header); // 256-byte records
+
+} // namespace
+
+// The wake-up rule, counted: a full producer sleeps until half the ring is free and is woken once,
+// at that mark, however the consumer's frees are spread. The sleeps only let the other thread
+// reach its wait; the checks are on counts.
+TEST_CASE("ring wake-up rule: a full producer is woken once, when half the ring is free", "[ring][wake]") {
+  CommandRing ring(4096); // 16 records of 256 bytes
+  PacedConsumer consumer(ring);
+  for (uint64_t i = 0; i < 16; ++i) push_test(ring, i, kQuarterRecord);
+  std::atomic<bool> pushed{false};
+  std::thread producer([&] {
+    push_test(ring, 16, kQuarterRecord); // the ring is full: sleeps
+    pushed = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  for (uint64_t freed = 1; freed < 8; ++freed) { // up to 7 of 16 records freed: not yet
+    consumer.pace = freed;
+    consumer.wait_executed(freed);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    CHECK(ring.counters.producer_wakes == 0);
+    CHECK_FALSE(pushed);
+  }
+  consumer.pace = 8; // half the ring free: woken, once
+  producer.join();
+  CHECK(ring.counters.producer_waits == 1);
+  consumer.pace = 17;
+  consumer.wait_executed(17); // the consumer counts the wake-up after giving it
+  CHECK(ring.counters.producer_wakes == 1);
+}
+
+TEST_CASE("ring wake-up rule: an idle consumer is woken once a quarter of the ring is published, or by flush",
+          "[ring][wake]") {
+  CommandRing ring(4096);
+  PacedConsumer consumer(ring);
+  consumer.pace = UINT64_MAX;
+  std::this_thread::sleep_for(std::chrono::milliseconds(50)); // it ran dry and sleeps
+  for (uint64_t i = 0; i < 3; ++i) push_test(ring, i, kQuarterRecord); // 768 of 1024 bytes
+  CHECK(ring.counters.consumer_wakes == 0);
+  push_test(ring, 3, kQuarterRecord); // the mark: woken, once
+  CHECK(ring.counters.consumer_wakes == 1);
+  consumer.wait_executed(4);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  push_test(ring, 4, kQuarterRecord);
+  CHECK(ring.counters.consumer_wakes == 1);
+  ring.flush();
+  CHECK(ring.counters.consumer_wakes == 2);
+  consumer.wait_executed(5);
+}
+
+// The producer far ahead of a slower consumer, 32 rings' worth of records: a handful of wake-ups
+// per ring's worth (two for the producer, four for the consumer), not one per record.
+TEST_CASE("ring wake-up rule: a handful of wake-ups per ring's worth of commands", "[ring][wake]") {
+  CommandRing ring(64 * 1024);
+  constexpr uint64_t kRecords = 32 * 64 * 1024 / 256;
+  std::atomic<uint64_t> executed{0};
+  std::thread consumer([&] {
+    volatile uint32_t work = 0;
+    for (;;) {
+      if (const nv_cmd_header *h = ring.peek()) {
+        for (int i = 0; i < 2000; ++i) work = work + uint32_t(i); // slower than the producer
+        ring.pop(h);
+        ++executed;
+        continue;
+      }
+      if (!ring.wait_for_work()) break;
+    }
+  });
+  for (uint64_t i = 0; i < kRecords; ++i) push_test(ring, i, kQuarterRecord);
+  ring.stop();
+  consumer.join();
+  CHECK(executed == kRecords);
+  const uint64_t rings = ring.counters.bytes / ring.capacity();
+  INFO("rings " << rings << ", producer waits " << ring.counters.producer_waits << " / wakes "
+                << ring.counters.producer_wakes << ", consumer waits " << ring.counters.consumer_waits << " / wakes "
+                << ring.counters.consumer_wakes);
+  CHECK(ring.counters.producer_waits >= 1); // the consumer was the slower one
+  CHECK(ring.counters.producer_wakes <= 2 * rings + 1);
+  CHECK(ring.counters.consumer_wakes <= 4 * rings + ring.counters.producer_waits + 2);
+}
+
+// At a frame's end the producer asks for room for the next frame: it sleeps until that much is
+// free, woken once.
+TEST_CASE("ring wait_for_room sleeps until the asked bytes are free, woken once", "[ring][wake]") {
+  CommandRing ring(4096);
+  PacedConsumer consumer(ring);
+  for (uint64_t i = 0; i < 12; ++i) push_test(ring, i, kQuarterRecord); // 3 KiB of 4 used
+  CHECK_FALSE(ring.wait_for_room(1024));                                // 1 KiB free: at once
+  std::atomic<bool> done{false}, slept{false};
+  std::thread producer([&] {
+    slept = ring.wait_for_room(3072);
+    done = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  consumer.pace = 7; // 7 freed: 2816 bytes free
+  consumer.wait_executed(7);
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  CHECK_FALSE(done);
+  CHECK(ring.counters.producer_wakes == 0);
+  consumer.pace = 8;
+  producer.join();
+  CHECK(slept);
+  CHECK(ring.counters.room_waits == 1);
+  CHECK(ring.used_bytes() <= 4 * 256);
+  consumer.pace = 12;
+  consumer.wait_executed(12); // the consumer counts the wake-up after giving it
+  CHECK(ring.counters.producer_wakes == 1);
 }

@@ -33,9 +33,12 @@ struct nv_channel {
     fence_epoch.fetch_add(1, std::memory_order_seq_cst);
     novem::futex_wake_all(fence_epoch);
   }
-  // Blocks until fence `value` has completed; counts the wait if it had to sleep.
+  // Blocks until fence `value` has completed; counts the wait if it had to sleep. Called on the
+  // producer's thread: the ring is flushed first, since a consumer asleep below its mark would
+  // otherwise never see the fence (ring.hpp).
   void wait_fence(uint64_t value) {
     if (completed_fence.load(std::memory_order_acquire) >= value) return;
+    ring.flush();
     fence_waits.fetch_add(1, std::memory_order_relaxed);
     for (;;) {
       uint32_t epoch = fence_epoch.load(std::memory_order_seq_cst);
@@ -109,5 +112,11 @@ struct nv_channel {
     s.ring_allocations = ring_allocations.load(std::memory_order_relaxed);
     s.api_draw_calls = api_draw_calls.load(std::memory_order_relaxed);
     s.creation_failures = creation_failures.load(std::memory_order_relaxed);
+    const novem::RingCounters &r = ring.counters;
+    s.ring_bytes = r.bytes.load(std::memory_order_relaxed);
+    s.ring_full_waits = r.producer_waits.load(std::memory_order_relaxed);
+    s.ring_room_waits = r.room_waits.load(std::memory_order_relaxed);
+    s.ring_empty_waits = r.consumer_waits.load(std::memory_order_relaxed);
+    s.ring_wakes = r.producer_wakes.load(std::memory_order_relaxed) + r.consumer_wakes.load(std::memory_order_relaxed);
   }
 };

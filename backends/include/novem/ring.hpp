@@ -5,7 +5,15 @@
 // NV_CMD_ALIGN. A record that would cross the end of the buffer is preceded by an NV_OP_PAD
 // record that fills the rest, and starts again at offset 0. Positions are 64-bit and only grow,
 // so full and empty never look alike. The producer waits only when the ring is full; the consumer
-// frees a record's bytes after executing it. Every wait is counted.
+// frees a record's bytes after executing it. Every wait and every wake-up is counted.
+//
+// Back-pressure with hysteresis: a side that sleeps is woken once, when a large share of the ring
+// has changed hands, not after each record. A producer that finds the ring full sleeps until half
+// of it is free (kProducerWakeShare); a consumer that finds it empty sleeps until a quarter of it
+// is published (kConsumerWakeShare), or until flush(). Waking per record makes the two threads
+// hand control back and forth once per command as soon as the ring fills (on two cores, some
+// hundred thousand context switches a second); with the marks, a ring's worth of commands costs
+// the producer at most two wake-ups and the consumer four, plus one per flush().
 //
 // The producer ends each record with stage() and shows the staged records to the consumer with
 // publish(), so that it can hand them over in batches: each publish writes the shared head and
@@ -34,6 +42,9 @@ struct alignas(64) RingCounters {
   std::atomic<uint64_t> bytes{0};          // bytes committed, pads included
   std::atomic<uint64_t> producer_waits{0}; // times the producer found the ring full and slept
   std::atomic<uint64_t> consumer_waits{0}; // times the consumer found it empty and slept
+  std::atomic<uint64_t> room_waits{0};     // times wait_for_room() slept (the producer, at a frame's end)
+  std::atomic<uint64_t> producer_wakes{0}; // futex wake-ups the consumer gave the producer
+  std::atomic<uint64_t> consumer_wakes{0}; // futex wake-ups the producer gave the consumer
 };
 
 class CommandRing {
@@ -49,6 +60,10 @@ public:
   ~CommandRing() { std::free(data_); }
   CommandRing(const CommandRing &) = delete;
   CommandRing &operator=(const CommandRing &) = delete;
+
+  // The shares of the ring a sleeping side waits for (see the top of this file).
+  static constexpr size_t kProducerWakeShare = 2; // free: capacity / 2
+  static constexpr size_t kConsumerWakeShare = 4; // published: capacity / 4
 
   size_t capacity() const { return capacity_; }
   // The largest record begin() accepts; larger payloads must be split by the sender.
@@ -81,12 +96,24 @@ public:
     staged_ = pending_;
   }
 
-  // Shows every staged record to the consumer (and wakes it if it sleeps).
+  // Shows every staged record to the consumer; wakes it if it sleeps and the published records
+  // reach its mark (a quarter of the ring past where it ran dry).
   void publish() {
     if (staged_ == published_) return;
     published_ = staged_;
     head_.store(published_, std::memory_order_release);
-    consumer_.wake();
+    if (consumer_.wake_if([&] { return published_ >= consumer_wake_at_.load(std::memory_order_relaxed); }))
+      bump(counters.consumer_wakes);
+  }
+
+  // Shows every staged record to the consumer and wakes it if it sleeps, mark or not: before the
+  // producer waits for the consumer (a fence, the ring's space) or has nothing more to say for now.
+  void flush() {
+    if (staged_ != published_) {
+      published_ = staged_;
+      head_.store(published_, std::memory_order_release);
+    }
+    if (consumer_.wake()) bump(counters.consumer_wakes);
   }
 
   // Ends and publishes the record from the last begin().
@@ -97,6 +124,25 @@ public:
 
   // Bytes staged but not yet published.
   uint64_t unpublished_bytes() const { return staged_ - published_; }
+
+  // Bytes the consumer has not freed yet (staged ones included), as last seen by the producer.
+  uint64_t used_bytes() {
+    tail_seen_ = tail_.load(std::memory_order_acquire);
+    return staged_ - tail_seen_;
+  }
+
+  // Whether room_for(bytes) bytes are free.
+  bool has_room(size_t bytes) { return capacity_ - used_bytes() >= room_for(bytes); }
+
+  // Flushes, then waits until room_for(bytes) bytes are free: where a producer that knows how
+  // much it is about to write (a frame like the last one) prefers to wait, rather than inside its
+  // next records. Returns whether it slept.
+  bool wait_for_room(size_t bytes) {
+    flush();
+    if (!sleep_until_free(staged_, room_for(bytes))) return false;
+    bump(counters.room_waits);
+    return true;
+  }
 
   // ---- consumer side ----
 
@@ -118,6 +164,8 @@ public:
 
   // Sleeps until a record is there or stop() was called. Returns false once stopped and empty.
   bool wait_for_work() {
+    consumer_wake_at_.store(tail_.load(std::memory_order_relaxed) + capacity_ / kConsumerWakeShare,
+                            std::memory_order_relaxed);
     bool slept = consumer_.wait_until([&] {
       return stopping_.load(std::memory_order_acquire) ||
              tail_.load(std::memory_order_relaxed) != head_.load(std::memory_order_acquire);
@@ -130,9 +178,8 @@ public:
   // Asks the consumer to finish what is queued and return from wait_for_work with false.
   // Called on the producer's thread: what is staged is published first.
   void stop() {
-    publish();
     stopping_.store(true, std::memory_order_release);
-    consumer_.wake();
+    flush();
   }
 
   // True when the consumer has freed everything the producer published.
@@ -143,6 +190,10 @@ public:
   RingCounters counters;
 
 private:
+  // `bytes`, or for more than the ring holds half of it: such a producer waits inside its records
+  // anyway, and waiting for the whole ring to drain would leave the consumer idle while it refills.
+  size_t room_for(size_t bytes) const { return bytes <= capacity_ ? bytes : capacity_ / kProducerWakeShare; }
+
   // The slow path of begin(): pads to the end of the buffer when the record does not fit there,
   // and waits for the space. Returns where the record starts.
   [[gnu::noinline]] uint64_t make_room(uint64_t pos, uint32_t size) {
@@ -158,19 +209,28 @@ private:
     return pos;
   }
 
+  // Waits until `need` bytes are free past `head`; once it must sleep, until half the ring is.
   void wait_for_space(uint64_t head, size_t need) {
-    auto fits = [&] {
+    if (capacity_ - (head - (tail_seen_ = tail_.load(std::memory_order_acquire))) >= need) return;
+    flush(); // the consumer can only free what it has been shown
+    const size_t half = capacity_ / kProducerWakeShare;
+    if (sleep_until_free(head, need > half ? need : half)) bump(counters.producer_waits, 1);
+  }
+
+  // Sleeps until `bytes` are free past `head` (everything up to head published), the consumer
+  // waking the producer once, at that mark. Returns whether it slept.
+  bool sleep_until_free(uint64_t head, size_t bytes) {
+    producer_wake_at_.store(head + bytes - capacity_, std::memory_order_relaxed);
+    return producer_.wait_until([&] {
       tail_seen_ = tail_.load(std::memory_order_acquire);
-      return capacity_ - (head - tail_seen_) >= need;
-    };
-    if (fits()) return;
-    publish(); // the consumer can only free what it has been shown
-    if (producer_.wait_until(fits)) bump(counters.producer_waits, 1);
+      return capacity_ - (head - tail_seen_) >= bytes;
+    });
   }
 
   void release(uint64_t new_tail) {
     tail_.store(new_tail, std::memory_order_release);
-    producer_.wake();
+    if (producer_.wake_if([&] { return new_tail >= producer_wake_at_.load(std::memory_order_relaxed); }))
+      bump(counters.producer_wakes);
   }
 
   // Each line below is written by one side only, so that neither pulls the other's writes.
@@ -186,7 +246,9 @@ private:
   alignas(64) std::atomic<uint64_t> tail_{0}; // written by the consumer
   alignas(64) std::atomic<bool> stopping_{false};
   Waiter consumer_; // the consumer sleeps here when empty
+  std::atomic<uint64_t> consumer_wake_at_{0}; // written by the consumer: the head to be woken at
   alignas(64) Waiter producer_; // the producer sleeps here when full
+  std::atomic<uint64_t> producer_wake_at_{0}; // written by the producer: the tail to be woken at
 };
 
 // Typed helpers: push a command by its argument struct (which names its opcode, command_table.hpp)

@@ -30,6 +30,12 @@ typedef struct nv_statistics {
   uint64_t ring_allocations;  /* constant blocks pushed into the upload ring (Vulkan) */
   uint64_t api_draw_calls;    /* draw calls made to the API; a run of draws recorded as one multi-draw counts once */
   uint64_t creation_failures; /* images and buffers the plugin could not make (out of memory, past an API limit) */
+  /* ABI 10: the command ring */
+  uint64_t ring_bytes;        /* bytes of commands written into the ring */
+  uint64_t ring_full_waits;   /* times the application thread found the ring full inside a call and slept */
+  uint64_t ring_room_waits;   /* times Present slept until the ring had room for the next frame */
+  uint64_t ring_empty_waits;  /* times the plugin's thread found the ring empty and slept */
+  uint64_t ring_wakes;        /* futex wake-ups either side gave the other */
 } nv_statistics;
 
 /* int novem_get_statistics(IDirect3DDevice9 *device, nv_statistics *out): 0 and out filled for a
