@@ -499,9 +499,11 @@ private:
   std::vector<uint32_t> free_query_slots_;
   uint32_t query_slots_used_ = 0;
 
-  // Present throttling: fences of the frames in flight.
+  // Present throttling: fences of the frames in flight, and where the last frame began in the
+  // ring (its byte count, RingCounters::bytes), so that Present waits for room for the next.
   std::deque<uint64_t> frame_fences_;
   UINT max_frame_latency_ = 3;
+  uint64_t frame_start_bytes_ = 0;
 };
 
 } // namespace novem

@@ -79,14 +79,23 @@ bool to_rect(const RECT *r, bool clip, UINT width, UINT height, nv_rect &out) {
 // scaled (D3D9 stretches the back buffer over the client area). As wined3d, the rectangles are
 // honoured whatever the swap effect; an empty source or destination presents nothing to the
 // window. The dirty region is a hint Windows may ignore, and so does Novem.
-// D3DPRESENT_DONOTWAIT answers D3DERR_WASSTILLDRAWING instead of waiting when the frame-latency
-// limit is reached, as Windows does when the GPU is busy.
+// Present is where the application waits for the plugin's thread (docs/d3d9-behaviour.md, "Frame
+// latency"): until at most the maximum frame latency's frames are in flight, and until the command
+// ring has room for a frame as large as this one, so that the next frame's calls do not wait
+// inside the ring (only a frame larger than the ring does). D3DPRESENT_DONOTWAIT answers
+// D3DERR_WASSTILLDRAWING instead of waiting, as Windows does when the GPU is busy.
 HRESULT Device::present_chain(const PresentChain &chain, const RECT *src_rect, const RECT *dst_rect, HWND dst_window,
                               DWORD flags) {
   if (HRESULT hr = presentation_blocked(); hr != D3D_OK) return hr; // lost or occluded (device_fullscreen.cpp)
   CommandStream &cs = commands();
-  if ((flags & D3DPRESENT_DONOTWAIT) && frame_fences_.size() >= max_frame_latency_ &&
-      !cs.completed(frame_fences_.front()))
+  CommandRing &ring = cs.channel().ring;
+  // Room for a frame like this one, and a sixteenth of the ring for the next one's differences
+  // (the pad where it wraps round the ring, a few more commands).
+  const uint64_t frame_bytes =
+      ring.counters.bytes.load(std::memory_order_relaxed) - frame_start_bytes_ + ring.capacity() / 16;
+  if ((flags & D3DPRESENT_DONOTWAIT) &&
+      ((frame_fences_.size() >= max_frame_latency_ && !cs.completed(frame_fences_.front())) ||
+       !ring.has_room(frame_bytes)))
     return D3DERR_WASSTILLDRAWING;
   std::this_thread::sleep_for(frame_limiter_.wait(FrameLimiter::Clock::now())); // NOVEM_FRAME_RATE
   const D3DPRESENT_PARAMETERS &pp = *chain.parameters;
@@ -106,11 +115,12 @@ HRESULT Device::present_chain(const PresentChain &chain, const RECT *src_rect, c
   cs.push(present);
   ++*chain.present_count;
   frame_fences_.push_back(cs.fence());
-  // At most max_frame_latency_ frames in flight: the one reason Present waits.
   while (frame_fences_.size() > max_frame_latency_) {
     cs.wait(frame_fences_.front());
     frame_fences_.pop_front();
   }
+  ring.wait_for_room(frame_bytes);
+  frame_start_bytes_ = ring.counters.bytes.load(std::memory_order_relaxed);
   return cs.channel().device_lost.load() ? D3DERR_DEVICELOST : D3D_OK;
 }
 

@@ -3,7 +3,9 @@
 // test finds with dlopen(RTLD_NOLOAD) + dlsym on the same file. It tells which commands a draw
 // sent, so tests can check that only what changed is sent. It also keeps a log of the buffer and
 // image updates it executed (counting_log.hpp), for tests of which bytes a lock sent and when.
+// And it can hold its thread at PRESENT, for tests of how far the application may run ahead.
 #include <algorithm>
+#include <condition_variable>
 #include <cstring>
 #include <mutex>
 #include <thread>
@@ -19,10 +21,19 @@ namespace {
 std::mutex log_mutex;
 std::vector<CountingUpdate> update_log;
 
+// While true, the plugin's thread stops at each PRESENT until it is set false.
+std::mutex hold_mutex;
+std::condition_variable hold_changed;
+bool hold_presents = false;
+
 struct CountingExecutor {
   nv_channel &channel;
 
   void fence(const nv_cmd_fence &a, const nv_cmd_header *) { channel.complete_fence(a.value); }
+  void present(const nv_cmd_present &, const nv_cmd_header *) {
+    std::unique_lock<std::mutex> lock(hold_mutex);
+    hold_changed.wait(lock, [] { return !hold_presents; });
+  }
   void read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
     size_t bytes = size_t(a.rect.width) * size_t(a.rect.height) * 4;
     if (bytes <= channel.readback_size) std::memset(channel.readback, 0, bytes);
@@ -109,4 +120,13 @@ extern "C" __attribute__((visibility("default"))) uint64_t novem_counting_plugin
 extern "C" __attribute__((visibility("default"))) void novem_counting_plugin_forget_updates() {
   std::lock_guard<std::mutex> lock(log_mutex);
   update_log.clear();
+}
+
+// hold != 0: the plugin's thread stops at the next PRESENT (and each after it) until called with 0.
+extern "C" __attribute__((visibility("default"))) void novem_counting_plugin_hold_presents(int hold) {
+  {
+    std::lock_guard<std::mutex> lock(hold_mutex);
+    hold_presents = hold != 0;
+  }
+  hold_changed.notify_all();
 }
