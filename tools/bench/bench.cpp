@@ -3,7 +3,7 @@
 // unchanged against Windows' d3d9.h with mingw-w64. The only platform code is the block marked
 // PLATFORM below (environment, path of this executable, running a child and reading its output).
 //
-//   novem-bench [--backend vulkan|opengl|null|all] [--frames N] [--draws-per-frame N]
+//   novem-bench [--backend vulkan|opengl|null|all] [--frames N] [--draws-per-frame N[,N...]]
 //               [--workload NAME|all] [--repeat N] [--ablation] [--wined3d 'COMMAND']
 //
 // Each backend runs in a child process of its own (this program again, with NOVEM_BACKEND set and
@@ -44,7 +44,17 @@ static std::string self_path(const char *argv0) {
   return n && n < MAX_PATH ? std::string(path) : std::string(argv0);
 }
 static std::string quote(const std::string &s) { return "\"" + s + "\""; }
+static double context_switches() { return -1; } // not counted on Windows
+// CPU time the calling thread has used, in ns.
+static double thread_cpu_ns() {
+  FILETIME created, exited, kernel, user;
+  if (!GetThreadTimes(GetCurrentThread(), &created, &exited, &kernel, &user)) return -1;
+  auto ticks = [](const FILETIME &t) { return double((ULONGLONG(t.dwHighDateTime) << 32) | t.dwLowDateTime); };
+  return (ticks(kernel) + ticks(user)) * 100.0;
+}
 #else
+#include <sys/resource.h> // getrusage (POSIX)
+#include <time.h>         // clock_gettime (POSIX)
 #include <dlfcn.h>  // dlsym (Linux-only)
 #include <unistd.h> // readlink (Linux-only)
 #define NOVEM_BENCH_POPEN popen
@@ -58,6 +68,19 @@ static std::string self_path(const char *argv0) {
   char path[4096];
   ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
   return n > 0 ? std::string(path, size_t(n)) : std::string(argv0);
+}
+// The process's context switches so far, voluntary and not, every thread's: the application
+// thread's, the plugin's and the driver's.
+static double context_switches() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return -1;
+  return double(usage.ru_nvcsw) + double(usage.ru_nivcsw);
+}
+// CPU time the calling thread has used, in ns.
+static double thread_cpu_ns() {
+  timespec t{};
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0) return -1;
+  return double(t.tv_sec) * 1e9 + double(t.tv_nsec);
 }
 static std::string quote(const std::string &s) {
   std::string q = "'";
@@ -157,7 +180,7 @@ struct Options {
   std::string backend = "all";
   std::string workload = "all";
   int frames = 200;
-  int draws = 1000;
+  std::vector<int> draws{1000}; // frame sizes, each workload run at each
   int repeat = 1;
   bool child = false;
   bool ablation = false;
@@ -165,14 +188,20 @@ struct Options {
 };
 
 // Counters over one workload run (warm-up included), from novem_get_statistics; -1: not available.
+// The last four are per measured frame: the process's context switches (getrusage), and the
+// times the application thread slept because the command ring was full inside a call, or at
+// Present until the ring had room for the next frame, and the ring's wake-ups.
 struct Counters {
   double created = -1, loaded = -1, barriers = -1, allocations = -1, waits = -1, api_draws = -1;
+  double switches = -1, full_waits = -1, room_waits = -1, wakes = -1;
 };
 
 struct Result {
   std::string backend, workload;
+  int draws = 0; // per frame
   bool ok = false;
   double draws_per_s = 0, ns_per_call = 0, ns_per_draw = 0, median_ms = 0, p99_ms = 0;
+  double cpu_ns_per_draw = -1; // the application thread's CPU time in the calls, per draw
   Counters counters;
 };
 
@@ -469,15 +498,21 @@ struct Scene {
 
     calls = 0;
     Clock::duration in_calls{};
+    double cpu_in_calls = 0;
+    nv_statistics measured{};
+    const bool counted_frames = sample(measured);
+    const double switches = context_switches();
     std::vector<double> frame_ms;
     frame_ms.reserve(size_t(frames));
     Clock::time_point start = Clock::now(), last_present = start;
     for (int f = 0; f < frames; ++f) {
       CHECK_HR(device->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff101820, 1.0f, 0));
       CHECK_HR(device->BeginScene());
+      const double cpu0 = thread_cpu_ns();
       Clock::time_point t0 = Clock::now();
       if (!frame(w, draws, calls)) return false;
       in_calls += Clock::now() - t0;
+      cpu_in_calls += thread_cpu_ns() - cpu0;
       CHECK_HR(device->EndScene());
       CHECK_HR(device->Present(nullptr, nullptr, nullptr, nullptr));
       Clock::time_point now = Clock::now();
@@ -485,6 +520,7 @@ struct Scene {
       last_present = now;
     }
     if (!finish()) return false; // draws per second counts the GPU finishing them
+    const double switches_after = context_switches();
     double seconds = std::chrono::duration<double>(Clock::now() - start).count();
     std::sort(frame_ms.begin(), frame_ms.end());
     size_t n = frame_ms.size();
@@ -502,10 +538,18 @@ struct Scene {
       c.waits = double(after.fence_waits - before.fence_waits);
       if (after.struct_size >= offsetof(nv_statistics, api_draw_calls) + sizeof after.api_draw_calls)
         c.api_draws = double(after.api_draw_calls - before.api_draw_calls); // ABI 6
+      if (counted_frames && after.struct_size >= offsetof(nv_statistics, ring_wakes) + sizeof after.ring_wakes) {
+        c.full_waits = double(after.ring_full_waits - measured.ring_full_waits) / frames; // ABI 10
+        c.room_waits = double(after.ring_room_waits - measured.ring_room_waits) / frames;
+        c.wakes = double(after.ring_wakes - measured.ring_wakes) / frames;
+      }
     }
-    std::printf("novem-bench-result %s %.1f %.2f %.2f %.4f %.4f %.0f %.0f %.0f %.0f %.0f %.0f\n", kWorkloads[w],
-                total_draws / seconds, ns / double(calls), ns / total_draws, median, frame_ms[p99], c.created,
-                c.loaded, c.barriers, c.allocations, c.waits, c.api_draws);
+    if (switches >= 0 && switches_after >= 0) c.switches = (switches_after - switches) / frames;
+    std::printf("novem-bench-result %s %d %.1f %.2f %.2f %.4f %.4f %.0f %.0f %.0f %.0f %.0f %.0f %.2f %.2f %.2f %.2f "
+                "%.2f\n",
+                kWorkloads[w], draws, total_draws / seconds, ns / double(calls), ns / total_draws, median,
+                frame_ms[p99], c.created, c.loaded, c.barriers, c.allocations, c.waits, c.api_draws, c.switches,
+                c.full_waits, c.room_waits, c.wakes, cpu_in_calls >= 0 ? cpu_in_calls / total_draws : -1.0);
     std::fflush(stdout);
     return true;
   }
@@ -514,7 +558,7 @@ struct Scene {
 int usage(const char *why) {
   std::fprintf(stderr,
                "novem-bench: %s\nusage: novem-bench [--backend vulkan|opengl|null|all] [--frames N] "
-               "[--draws-per-frame N] [--workload draw|state|texture|shader|up|dynamic|game|all]\n"
+               "[--draws-per-frame N[,N...]] [--workload draw|state|texture|shader|up|dynamic|game|stream|all]\n"
                "       [--repeat N] [--ablation] [--wined3d 'COMMAND']\n",
                why);
   return 2;
@@ -551,7 +595,8 @@ int run_child(const Options &o) {
   Scene scene;
   bool ok = scene.create(device);
   for (int w = 0; ok && w < kWorkloadCount; ++w)
-    if (o.workload == "all" || o.workload == kWorkloads[w]) ok = scene.run(w, o.frames, o.draws);
+    for (size_t size = 0; ok && size < o.draws.size(); ++size)
+      if (o.workload == "all" || o.workload == kWorkloads[w]) ok = scene.run(w, o.frames, o.draws[size]);
   scene.release();
   device->Release();
   d3d->Release();
@@ -562,11 +607,12 @@ int run_child(const Options &o) {
 std::vector<Result> run_command(const std::string &command, const std::string &backend, const Options &o) {
   std::vector<Result> results;
   for (int w = 0; w < kWorkloadCount; ++w)
-    if (o.workload == "all" || o.workload == kWorkloads[w]) {
-      Result r;
-      r.backend = backend, r.workload = kWorkloads[w];
-      results.push_back(r);
-    }
+    for (int draws : o.draws)
+      if (o.workload == "all" || o.workload == kWorkloads[w]) {
+        Result r;
+        r.backend = backend, r.workload = kWorkloads[w], r.draws = draws;
+        results.push_back(r);
+      }
   std::fflush(stdout);
   FILE *child = NOVEM_BENCH_POPEN(command.c_str(), "r");
   if (!child) {
@@ -578,12 +624,13 @@ std::vector<Result> run_command(const std::string &command, const std::string &b
     char name[64];
     Result r;
     Counters &c = r.counters;
-    if (std::sscanf(line, "novem-bench-result %63s %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", name,
-                    &r.draws_per_s, &r.ns_per_call, &r.ns_per_draw, &r.median_ms, &r.p99_ms, &c.created, &c.loaded,
-                    &c.barriers, &c.allocations, &c.waits, &c.api_draws) != 12)
+    if (std::sscanf(line, "novem-bench-result %63s %d %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf",
+                    name, &r.draws, &r.draws_per_s, &r.ns_per_call, &r.ns_per_draw, &r.median_ms, &r.p99_ms,
+                    &c.created, &c.loaded, &c.barriers, &c.allocations, &c.waits, &c.api_draws, &c.switches,
+                    &c.full_waits, &c.room_waits, &c.wakes, &r.cpu_ns_per_draw) != 18)
       continue;
     for (Result &slot : results)
-      if (slot.workload == name) {
+      if (slot.workload == name && slot.draws == r.draws) {
         r.backend = backend, r.workload = name, r.ok = true;
         slot = r;
       }
@@ -593,9 +640,15 @@ std::vector<Result> run_command(const std::string &command, const std::string &b
   return results;
 }
 
+std::string draws_list(const Options &o) {
+  std::string list;
+  for (int draws : o.draws) list += (list.empty() ? "" : ",") + std::to_string(draws);
+  return list;
+}
+
 std::string child_arguments(const Options &o) {
-  return " --child --frames " + std::to_string(o.frames) + " --draws-per-frame " + std::to_string(o.draws) +
-         " --workload " + o.workload;
+  return " --child --frames " + std::to_string(o.frames) + " --draws-per-frame " + draws_list(o) + " --workload " +
+         o.workload;
 }
 
 std::vector<Result> run_backend(const std::string &self, const std::string &backend, const Options &o) {
@@ -620,65 +673,73 @@ std::vector<Result> median_rows(const std::vector<std::vector<Result>> &runs) {
   return rows;
 }
 
-const Result *find(const std::vector<Result> &all, const std::string &backend, const std::string &workload) {
+const Result *find(const std::vector<Result> &all, const std::string &backend, const Result &like) {
   for (const Result &r : all)
-    if (r.backend == backend && r.workload == workload && r.ok) return &r;
+    if (r.backend == backend && r.workload == like.workload && r.draws == like.draws && r.ok) return &r;
   return nullptr;
 }
 
-std::string counter(double v) {
+std::string counter(double v, const char *format = "%.0f") {
   char s[32];
   if (v < 0) return "-";
-  std::snprintf(s, sizeof s, "%.0f", v);
+  std::snprintf(s, sizeof s, format, v);
   return s;
 }
 
 void print_row(const char *first, const Result &r) {
   if (!r.ok) {
-    std::printf("| %s | %s | failed | | | | | | | | | |\n", first, r.workload.c_str());
+    std::printf("| %s | %s | %d | failed | | | | | | | | | | | | | |\n", first, r.workload.c_str(), r.draws);
     return;
   }
   const Counters &c = r.counters;
-  std::printf("| %s | %s | %.0f | %.1f | %.1f | %.3f | %.3f | %s / %s | %s | %s | %s | %s |\n", first,
-              r.workload.c_str(), r.draws_per_s, r.ns_per_call, r.ns_per_draw, r.median_ms, r.p99_ms,
+  std::printf("| %s | %s | %d | %.0f | %.1f | %.1f | %.3f | %.3f | %s / %s | %s | %s | %s | %s | %s | %s / %s | %s | %s |\n",
+              first, r.workload.c_str(), r.draws, r.draws_per_s, r.ns_per_call, r.ns_per_draw, r.median_ms, r.p99_ms,
               counter(c.created).c_str(), counter(c.loaded).c_str(), counter(c.barriers).c_str(),
-              counter(c.allocations).c_str(), counter(c.waits).c_str(), counter(c.api_draws).c_str());
+              counter(c.allocations).c_str(), counter(c.waits).c_str(), counter(c.api_draws).c_str(),
+              counter(c.switches, "%.1f").c_str(), counter(c.full_waits, "%.2f").c_str(),
+              counter(c.room_waits, "%.2f").c_str(), counter(c.wakes, "%.1f").c_str(),
+              counter(r.cpu_ns_per_draw, "%.1f").c_str());
 }
 
-const char *kHeader = "| %s | workload | draws/s | ns/call | ns/draw | frame median ms | frame p99 ms | pipelines "
-                      "created / loaded | barriers | device allocations | waits on the worker | API draw calls |\n"
-                      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+const char *kHeader = "| %s | workload | draws/frame | draws/s | ns/call | ns/draw | frame median ms | frame p99 ms | "
+                      "pipelines created / loaded | barriers | device allocations | waits on the worker | API draw "
+                      "calls | context switches/frame | ring waits/frame: full / room | ring wake-ups/frame | CPU ns/draw |\n"
+                      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+                      "| ---: | ---: | ---: |\n";
 
 void print_table(const std::vector<Result> &all, const Options &o) {
-  std::printf("novem-bench: %d frames x %d draws per workload (+%d warm-up frames), %ux%u, one child per backend",
-              o.frames, o.draws, kWarmupFrames, kWidth, kHeight);
+  std::printf("novem-bench: %d frames x %s draws per workload (+%d warm-up frames), %ux%u, one child per backend",
+              o.frames, draws_list(o).c_str(), kWarmupFrames, kWidth, kHeight);
   if (o.repeat > 1) std::printf(", %d runs each: every row is the run of median draws/s", o.repeat);
   std::printf("\n\n");
   std::printf(kHeader, "backend");
   for (const Result &r : all) print_row(r.backend.c_str(), r);
   bool any_ratio = false;
   for (const Result &r : all) {
-    const Result *null = find(all, "null", r.workload);
+    const Result *null = find(all, "null", r);
     if (!r.ok || !null || r.backend == "null" || r.backend == "wined3d") continue;
     if (!any_ratio) {
       std::printf("\nratios vs the null backend (draws/s: backend / null; ns/call and frame median: backend / null)\n\n");
-      std::printf("| backend | workload | draws/s | ns/call | frame median |\n| --- | --- | ---: | ---: | ---: |\n");
+      std::printf("| backend | workload | draws/frame | draws/s | ns/call | frame median |\n"
+                  "| --- | --- | ---: | ---: | ---: | ---: |\n");
       any_ratio = true;
     }
-    std::printf("| %s | %s | %.3f | %.2f | %.2f |\n", r.backend.c_str(), r.workload.c_str(),
+    std::printf("| %s | %s | %d | %.3f | %.2f | %.2f |\n", r.backend.c_str(), r.workload.c_str(), r.draws,
                 r.draws_per_s / null->draws_per_s, r.ns_per_call / null->ns_per_call, r.median_ms / null->median_ms);
   }
   any_ratio = false;
   for (const Result &r : all) {
-    const Result *wine = find(all, "wined3d", r.workload);
+    const Result *wine = find(all, "wined3d", r);
     if (!r.ok || !wine || r.backend == "wined3d") continue;
     if (!any_ratio) {
       std::printf("\nNovem vs wined3d, same program, same machine, same run (draws/s: Novem / wined3d, higher is "
                   "better; app-thread ns/draw: wined3d / Novem, higher is better)\n\n");
-      std::printf("| backend | workload | draws/s ratio | ns/draw ratio |\n| --- | --- | ---: | ---: |\n");
+      std::printf("| backend | workload | draws/frame | draws/s ratio | ns/draw ratio |\n"
+                  "| --- | --- | ---: | ---: | ---: |\n");
       any_ratio = true;
     }
-    std::printf("| %s | %s | %.2f | %.2f |\n", r.backend.c_str(), r.workload.c_str(), r.draws_per_s / wine->draws_per_s,
+    std::printf("| %s | %s | %d | %.2f | %.2f |\n", r.backend.c_str(), r.workload.c_str(), r.draws,
+                r.draws_per_s / wine->draws_per_s,
                 wine->ns_per_draw / r.ns_per_draw);
   }
   std::printf("\nworkloads:");
@@ -690,8 +751,8 @@ void print_table(const std::vector<Result> &all, const Options &o) {
 // keeps the ones before it), the last step being all on.
 bool run_ablation(const std::string &self, const Options &o) {
   bool ok = true;
-  std::printf("\nablation: %d frames x %d draws, each step a child of its own; speed-up = draws/s / all off\n", o.frames,
-              o.draws);
+  std::printf("\nablation: %d frames x %s draws, each step a child of its own; speed-up = draws/s / all off\n", o.frames,
+              draws_list(o).c_str());
   for (const char *plugin : {"vulkan", "opengl"}) {
     if (o.backend != "all" && o.backend != plugin) continue;
     const char *const *switches = std::string(plugin) == "vulkan" ? kVulkanSwitches : kOpenGLSwitches;
@@ -710,8 +771,8 @@ bool run_ablation(const std::string &self, const Options &o) {
       }
       for (size_t i = 0; step > 0 && i < results.size() && i < off.size(); ++i)
         if (results[i].ok && off[i].ok)
-          std::printf("|  | speed-up vs all off (%s) | %.2fx | | | | | | | | | |\n", results[i].workload.c_str(),
-                      results[i].draws_per_s / off[i].draws_per_s);
+          std::printf("|  | speed-up vs all off (%s) | %d | %.2fx | | | | | | | | | | | | | |\n",
+                      results[i].workload.c_str(), results[i].draws, results[i].draws_per_s / off[i].draws_per_s);
     }
     for (int t = 0; t < 5; ++t) set_env(switches[t], "1");
   }
@@ -737,7 +798,15 @@ int main(int argc, char **argv) {
       if (!v || (o.frames = std::atoi(v)) <= 0) return usage("--frames needs a positive number");
     } else if (arg == "--draws-per-frame") {
       const char *v = value();
-      if (!v || (o.draws = std::atoi(v)) <= 0) return usage("--draws-per-frame needs a positive number");
+      if (!v) return usage("--draws-per-frame needs positive numbers");
+      o.draws.clear();
+      for (const char *p = v; *p;) {
+        char *end = nullptr;
+        const long n = std::strtol(p, &end, 10);
+        if (end == p || n <= 0 || n > 10000000 || (*end && *end != ',')) return usage("--draws-per-frame needs positive numbers, comma-separated");
+        o.draws.push_back(int(n));
+        p = *end ? end + 1 : end;
+      }
     } else if (arg == "--workload") {
       const char *v = value();
       if (!v) return usage("--workload needs a value");
