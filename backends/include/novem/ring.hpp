@@ -220,11 +220,13 @@ private:
   // Sleeps until `bytes` are free past `head` (everything up to head published), the consumer
   // waking the producer once, at that mark. Returns whether it slept.
   bool sleep_until_free(uint64_t head, size_t bytes) {
-    producer_wake_at_.store(head + bytes - capacity_, std::memory_order_relaxed);
-    return producer_.wait_until([&] {
+    auto free_enough = [&] {
       tail_seen_ = tail_.load(std::memory_order_acquire);
       return capacity_ - (head - tail_seen_) >= bytes;
-    });
+    };
+    if (free_enough()) return false; // otherwise head + bytes > capacity: the mark does not wrap
+    producer_wake_at_.store(head + bytes - capacity_, std::memory_order_relaxed);
+    return producer_.wait_until(free_enough);
   }
 
   void release(uint64_t new_tail) {
