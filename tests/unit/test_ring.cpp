@@ -1,9 +1,15 @@
 // The command ring: records, wrap-around, waits, the wake-up rule, and a two-thread stress test.
 #include <catch2/catch.hpp>
 
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
 #include <random>
 #include <thread>
 #include <vector>
@@ -213,10 +219,29 @@ TEST_CASE("ring stop publishes what is staged before the consumer drains", "[rin
 
 namespace {
 
+// The calling thread's kernel id, for wait_until_asleep.
+pid_t thread_id() { return pid_t(syscall(SYS_gettid)); }
+
+// Returns once thread `tid` of this process sleeps (state S in /proc): the thread has reached
+// its futex wait. Each side's only sleep in these tests is the ring's.
+void wait_until_asleep(pid_t tid) {
+  for (;;) {
+    std::ifstream stat("/proc/self/task/" + std::to_string(tid) + "/stat");
+    std::string line;
+    std::getline(stat, line);
+    const size_t paren = line.rfind(')');
+    if (paren != std::string::npos && paren + 2 < line.size() && line[paren + 2] == 'S') return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
 // A consumer thread that executes records as they come; `pace` records may run, the rest wait
 // until the test raises it (so that the test decides when each record is freed).
 struct PacedConsumer {
-  explicit PacedConsumer(CommandRing &r) : ring(r), thread([this] { run(); }) {}
+  explicit PacedConsumer(CommandRing &r) : ring(r), thread([this] {
+    tid = thread_id();
+    run();
+  }) {}
   ~PacedConsumer() {
     pace = UINT64_MAX;
     ring.stop();
@@ -241,6 +266,7 @@ struct PacedConsumer {
   }
   CommandRing &ring;
   std::atomic<uint64_t> pace{0}, executed{0};
+  std::atomic<pid_t> tid{0};
   std::thread thread;
 };
 
@@ -249,18 +275,21 @@ constexpr size_t kQuarterRecord = 256 - sizeof(TestArgs) - sizeof(nv_cmd_header)
 } // namespace
 
 // The wake-up rule, counted: a full producer sleeps until half the ring is free and is woken once,
-// at that mark, however the consumer's frees are spread. The sleeps only let the other thread
-// reach its wait; the checks are on counts.
+// at that mark, however the consumer's frees are spread. The tests wait until the other thread
+// sleeps in the ring (wait_until_asleep); the checks are on counts.
 TEST_CASE("ring wake-up rule: a full producer is woken once, when half the ring is free", "[ring][wake]") {
   CommandRing ring(4096); // 16 records of 256 bytes
   PacedConsumer consumer(ring);
   for (uint64_t i = 0; i < 16; ++i) push_test(ring, i, kQuarterRecord);
   std::atomic<bool> pushed{false};
+  std::atomic<pid_t> producer_tid{0};
   std::thread producer([&] {
+    producer_tid = thread_id();
     push_test(ring, 16, kQuarterRecord); // the ring is full: sleeps
     pushed = true;
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  while (!producer_tid) std::this_thread::yield();
+  wait_until_asleep(producer_tid);
   for (uint64_t freed = 1; freed < 8; ++freed) { // up to 7 of 16 records freed: not yet
     consumer.pace = freed;
     consumer.wait_executed(freed);
@@ -281,13 +310,14 @@ TEST_CASE("ring wake-up rule: an idle consumer is woken once a quarter of the ri
   CommandRing ring(4096);
   PacedConsumer consumer(ring);
   consumer.pace = UINT64_MAX;
-  std::this_thread::sleep_for(std::chrono::milliseconds(50)); // it ran dry and sleeps
+  while (!consumer.tid) std::this_thread::yield();
+  wait_until_asleep(consumer.tid); // it ran dry and sleeps
   for (uint64_t i = 0; i < 3; ++i) push_test(ring, i, kQuarterRecord); // 768 of 1024 bytes
   CHECK(ring.counters.consumer_wakes == 0);
   push_test(ring, 3, kQuarterRecord); // the mark: woken, once
   CHECK(ring.counters.consumer_wakes == 1);
   consumer.wait_executed(4);
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  wait_until_asleep(consumer.tid);
   push_test(ring, 4, kQuarterRecord);
   CHECK(ring.counters.consumer_wakes == 1);
   ring.flush();
@@ -334,11 +364,14 @@ TEST_CASE("ring wait_for_room sleeps until the asked bytes are free, woken once"
   for (uint64_t i = 0; i < 12; ++i) push_test(ring, i, kQuarterRecord); // 3 KiB of 4 used
   CHECK_FALSE(ring.wait_for_room(1024));                                // 1 KiB free: at once
   std::atomic<bool> done{false}, slept{false};
+  std::atomic<pid_t> producer_tid{0};
   std::thread producer([&] {
+    producer_tid = thread_id();
     slept = ring.wait_for_room(3072);
     done = true;
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  while (!producer_tid) std::this_thread::yield();
+  wait_until_asleep(producer_tid);
   consumer.pace = 7; // 7 freed: 2816 bytes free
   consumer.wait_executed(7);
   std::this_thread::sleep_for(std::chrono::milliseconds(5));
