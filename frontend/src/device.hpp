@@ -502,7 +502,7 @@ private:
   // Present throttling: fences of the frames in flight, and where the last frame began in the
   // ring (its byte count, RingCounters::bytes), so that Present waits for room for the next.
   std::deque<uint64_t> frame_fences_;
-  UINT max_frame_latency_ = 3;
+  UINT max_frame_latency_ = library_settings().max_frame_latency.value_or(3); // SetMaximumFrameLatency's, default 3
   uint64_t frame_start_bytes_ = 0;
 };
 

@@ -188,7 +188,9 @@ void Device::GetGammaRamp(UINT swapchain, D3DGAMMARAMP *ramp) {
 // D3D9Ex: 0 restores the default of 3; at most 16 (D3D9Ex's documented range).
 HRESULT Device::SetMaximumFrameLatency(UINT latency) {
   if (latency > 16) return D3DERR_INVALIDCALL;
-  max_frame_latency_ = latency ? latency : 3;
+  // NOVEM_MAX_FRAME_LATENCY, when set, overrides the program's choice (GetMaximumFrameLatency
+  // answers the latency in force).
+  max_frame_latency_ = library_settings().max_frame_latency.value_or(latency ? latency : 3);
   return D3D_OK;
 }
 

@@ -15,6 +15,7 @@ const LibrarySettings &library_settings() {
     if (auto v = options.number("NOVEM_PRESENT_INTERVAL", kUnset); v != kUnset) s.present_interval = static_cast<unsigned>(v);
     if (auto v = options.number("NOVEM_VENDOR_ID", kUnset); v != kUnset) s.vendor_id = static_cast<uint16_t>(v);
     if (auto v = options.number("NOVEM_DEVICE_ID", kUnset); v != kUnset) s.device_id = static_cast<uint16_t>(v);
+    if (auto v = options.number("NOVEM_MAX_FRAME_LATENCY", kUnset); v != kUnset) s.max_frame_latency = static_cast<unsigned>(v);
     return s;
   }();
   return settings;

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 
 #include <unistd.h>
@@ -25,6 +26,46 @@ TEST_CASE("settings child: prints the adapter identifier", "[.settings-child]") 
   std::printf("vendor %#lx device %#lx\n", static_cast<unsigned long>(id.VendorId), static_cast<unsigned long>(id.DeviceId));
   d3d->Release();
   std::exit(0);
+}
+
+TEST_CASE("settings child: prints the frame latency before and after the program sets 5", "[.settings-child]") {
+  if (!std::getenv("NOVEM_TEST_SETTINGS_CHILD")) return;
+  IDirect3D9Ex *d3d = nullptr;
+  if (Direct3DCreate9Ex(D3D_SDK_VERSION, &d3d) != D3D_OK) std::exit(3);
+  D3DPRESENT_PARAMETERS pp = headless();
+  IDirect3DDevice9Ex *device = nullptr;
+  if (d3d->CreateDeviceEx(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, nullptr, &device) !=
+      D3D_OK)
+    std::exit(3);
+  UINT before = 0, after = 0;
+  device->GetMaximumFrameLatency(&before);
+  const HRESULT set = device->SetMaximumFrameLatency(5);
+  device->GetMaximumFrameLatency(&after);
+  std::printf("latency %u, set %s, then %u\n", before, set == D3D_OK ? "ok" : "refused", after);
+  device->Release();
+  d3d->Release();
+  std::exit(0);
+}
+
+TEST_CASE("settings: NOVEM_MAX_FRAME_LATENCY is the frame latency whatever the program sets", "[api][settings]") {
+  struct Case {
+    const char *setting; // nullptr: unset
+    const char *expected;
+  };
+  const Case cases[] = {{nullptr, "latency 3, set ok, then 5"}, {"1", "latency 1, set ok, then 1"},
+                        {"16", "latency 16, set ok, then 16"}, {"17", "latency 3, set ok, then 5"}};
+  for (const Case &c : cases) {
+    std::map<std::string, std::string> env = {{"NOVEM_BACKEND", "null"},
+                                              {"NOVEM_TEST_SETTINGS_CHILD", "1"},
+                                              {"NOVEM_CONFIG", "/nonexistent/novem.conf"}};
+    if (c.setting) env["NOVEM_MAX_FRAME_LATENCY"] = c.setting;
+    const novem::test::ChildRun child = novem::test::run_child(
+        {"/proc/self/exe", "settings child: prints the frame latency before and after the program sets 5"}, env,
+        c.setting ? std::vector<std::string>{} : std::vector<std::string>{"NOVEM_MAX_FRAME_LATENCY"});
+    INFO("NOVEM_MAX_FRAME_LATENCY=" << (c.setting ? c.setting : "(unset)") << "\n" << child.output);
+    REQUIRE(child.status == 0);
+    CHECK(child.output.find(c.expected) != std::string::npos);
+  }
 }
 
 TEST_CASE("settings: NOVEM_VENDOR_ID and NOVEM_DEVICE_ID are what GetAdapterIdentifier reports", "[api][settings]") {

@@ -34,6 +34,7 @@ inline constexpr KnownSetting kKnownSettings[] = {
     {"NOVEM_PRESENT_INTERVAL", SettingKind::number, 0, 4},   // overrides PresentationInterval
     {"NOVEM_VENDOR_ID", SettingKind::number, 0, 0xffff},     // GetAdapterIdentifier's VendorId
     {"NOVEM_DEVICE_ID", SettingKind::number, 0, 0xffff},     // and DeviceId
+    {"NOVEM_MAX_FRAME_LATENCY", SettingKind::number, 1, 16}, // frames in flight, whatever the program sets
     {"NOVEM_CACHE_DIR", SettingKind::text},
     // The Vulkan plugin's techniques and checks (plugins/vulkan/README.md).
     {"NOVEM_VK_VALIDATION", SettingKind::flag},
