@@ -22,7 +22,7 @@ namespace {
 // the bound.
 size_t ring_capacity() {
   constexpr size_t kDefault = size_t(4) << 20, kMin = size_t(1) << 20, kMax = size_t(1) << 30;
-  const Options options;
+  const Options &options = process_options();
   const char *env = options.value("NOVEM_RING_SIZE");
   if (!env || !*env) return kDefault;
   char *end = nullptr;

@@ -92,7 +92,7 @@ ff::VertexKey Device::ff_vertex_key() const {
   const VertexDeclaration &decl = *state_.vertex_declaration;
   const auto &rs = state_.render_states;
   ff::VertexKey k;
-  k.pretransformed = decl.find(D3DDECLUSAGE_POSITIONT, 0) != nullptr;
+  k.pretransformed = decl.pretransformed();
   const D3DVERTEXELEMENT9 *normal = decl.find(D3DDECLUSAGE_NORMAL, 0);
   k.has_normal = !k.pretransformed && normal && element_size(normal->Type) >= 3;
   k.has_color0 = decl.find(D3DDECLUSAGE_COLOR, 0) != nullptr;

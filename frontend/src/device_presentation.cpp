@@ -97,7 +97,8 @@ HRESULT Device::present_chain(const PresentChain &chain, const RECT *src_rect, c
       ((frame_fences_.size() >= max_frame_latency_ && !cs.completed(frame_fences_.front())) ||
        !ring.has_room(frame_bytes)))
     return D3DERR_WASSTILLDRAWING;
-  std::this_thread::sleep_for(frame_limiter_.wait(FrameLimiter::Clock::now())); // NOVEM_FRAME_RATE
+  if (library_settings().frame_rate) // NOVEM_FRAME_RATE; no clock read without it
+    std::this_thread::sleep_for(frame_limiter_.wait(FrameLimiter::Clock::now()));
   const D3DPRESENT_PARAMETERS &pp = *chain.parameters;
   const uint32_t shown = chain.buffers->present(*this, pp);
   // Where a back buffer is bound, the next draw binds it again: a FLIP moved its image, and a

@@ -82,7 +82,7 @@ std::shared_ptr<const CompiledShader> Device::compile_shader(const DWORD *functi
 }
 
 bool Device::draws_pretransformed() const {
-  return !state_.vertex_shader && state_.vertex_declaration && state_.vertex_declaration->find(D3DDECLUSAGE_POSITIONT, 0);
+  return !state_.vertex_shader && state_.vertex_declaration && state_.vertex_declaration->pretransformed();
 }
 
 uint8_t Device::clip_planes() const {

@@ -98,7 +98,7 @@ bool load_uncached(const std::string &spec, LoadedPlugin &out, std::string &erro
 
 std::vector<std::string> plugin_search_dirs() {
   std::vector<std::string> dirs;
-  const Options options;
+  const Options &options = process_options();
   if (const char *env = options.value("NOVEM_PLUGIN_PATH")) {
     std::string list = env;
     size_t start = 0;
@@ -137,7 +137,7 @@ bool load_plugin(const std::string &spec, LoadedPlugin &out, std::string &error)
 }
 
 bool load_backend(LoadedPlugin &out, std::string &error) {
-  const Options options;
+  const Options &options = process_options();
   const char *env = options.value("NOVEM_BACKEND");
   if (env && *env) return load_plugin(env, out, error);
   std::string vulkan_error, opengl_error;

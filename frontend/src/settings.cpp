@@ -7,7 +7,7 @@ namespace novem {
 
 const LibrarySettings &library_settings() {
   static const LibrarySettings settings = [] {
-    const Options options;
+    const Options &options = process_options();
     for (const std::string &problem : options.problems()) log_warn("%s", problem.c_str());
     LibrarySettings s;
     s.frame_rate = static_cast<unsigned>(options.number("NOVEM_FRAME_RATE", 0));

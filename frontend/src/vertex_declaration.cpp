@@ -19,7 +19,8 @@ D3DVERTEXELEMENT9 element(WORD offset, BYTE type, BYTE usage, BYTE index) {
 } // namespace
 
 VertexDeclaration::VertexDeclaration(Device *device, ULONG public_refs, std::vector<D3DVERTEXELEMENT9> elements, DWORD fvf)
-    : DeviceObject(device, public_refs), elements_(std::move(elements)), fvf_(fvf) {
+    : DeviceObject(device, public_refs), elements_(std::move(elements)), fvf_(fvf),
+      pretransformed_(find(D3DDECLUSAGE_POSITIONT, 0) != nullptr) {
   remember_vtable<VertexDeclaration, IDirect3DVertexDeclaration9>(this);
 }
 

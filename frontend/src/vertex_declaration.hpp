@@ -17,6 +17,9 @@ public:
   DWORD fvf() const { return fvf_; }
   // The element with this usage and usage index, or nullptr.
   const D3DVERTEXELEMENT9 *find(BYTE usage, BYTE usage_index) const;
+  // Whether it has POSITIONT 0: pre-transformed vertices for the fixed-function pipeline (asked
+  // at every draw, so found once).
+  bool pretransformed() const { return pretransformed_; }
 
   HRESULT STDMETHODCALLTYPE QueryInterface(REFIID iid, void **out) override { return query(iid, IID_IDirect3DVertexDeclaration9, out); }
   HRESULT STDMETHODCALLTYPE GetDeclaration(D3DVERTEXELEMENT9 *elements, UINT *count) override;
@@ -24,6 +27,7 @@ public:
 private:
   std::vector<D3DVERTEXELEMENT9> elements_;
   DWORD fvf_;
+  bool pretransformed_;
 };
 
 // Checks an application's element array (ending with D3DDECL_END) as Windows does: D3D_OK, or

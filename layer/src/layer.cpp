@@ -111,6 +111,22 @@ void classify(DeviceState &dev, VkSemaphore sem, std::uint64_t value, std::uint6
   }
 }
 
+// Classifies the semaphores of one batch of the first generation (VkSubmitInfo and
+// VkBindSparseInfo alike: wait and signal arrays, timeline values in the pNext chain).
+template <class Batch>
+void classify_batch(DeviceState &dev, const Batch &batch, QueueState &q, SemCounts &s, Submission &sub) {
+  const auto *tl =
+      find_in_chain<VkTimelineSemaphoreSubmitInfo>(batch.pNext, VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
+  for (std::uint32_t j = 0; j < batch.waitSemaphoreCount; ++j)
+    classify(dev, batch.pWaitSemaphores[j],
+             tl && tl->pWaitSemaphoreValues && j < tl->waitSemaphoreValueCount ? tl->pWaitSemaphoreValues[j] : 0,
+             s.wait_binary, s.wait_timeline, sub.waits);
+  for (std::uint32_t j = 0; j < batch.signalSemaphoreCount; ++j)
+    classify(dev, batch.pSignalSemaphores[j],
+             tl && tl->pSignalSemaphoreValues && j < tl->signalSemaphoreValueCount ? tl->pSignalSemaphoreValues[j] : 0,
+             s.signal_binary, s.signal_timeline, sub.signals, &q);
+}
+
 // A wait of the application's thread, on the queue's track of the trace and in the report.
 void record_wait(QueueState &q, const char *call, std::uint64_t t0, std::uint64_t t1) {
   std::lock_guard lock(q.stats_mutex);
@@ -418,17 +434,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
       const VkSubmitInfo &si = pSubmits[i];
       cbs += si.commandBufferCount;
       for (std::uint32_t j = 0; j < si.commandBufferCount; ++j) sub->command_buffers.push_back(si.pCommandBuffers[j]);
-      const auto *tl =
-          find_in_chain<VkTimelineSemaphoreSubmitInfo>(si.pNext, VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
-      for (std::uint32_t j = 0; j < si.waitSemaphoreCount; ++j)
-        classify(*dev, si.pWaitSemaphores[j],
-                 tl && tl->pWaitSemaphoreValues && j < tl->waitSemaphoreValueCount ? tl->pWaitSemaphoreValues[j] : 0,
-                 s.wait_binary, s.wait_timeline, sub->waits);
-      for (std::uint32_t j = 0; j < si.signalSemaphoreCount; ++j)
-        classify(*dev, si.pSignalSemaphores[j],
-                 tl && tl->pSignalSemaphoreValues && j < tl->signalSemaphoreValueCount ? tl->pSignalSemaphoreValues[j]
-                                                                                       : 0,
-                 s.signal_binary, s.signal_timeline, sub->signals, q);
+      classify_batch(*dev, si, *q, s, *sub);
     }
   }
   sub->batches = submitCount;
@@ -592,20 +598,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueBindSparse(VkQueue queue, uint32_t bin
   SemCounts s;
   {
     std::lock_guard lock(dev->sync_mutex);
-    for (std::uint32_t i = 0; i < bindInfoCount; ++i) {
-      const VkBindSparseInfo &bi = pBindInfo[i];
-      const auto *tl =
-          find_in_chain<VkTimelineSemaphoreSubmitInfo>(bi.pNext, VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
-      for (std::uint32_t j = 0; j < bi.waitSemaphoreCount; ++j)
-        classify(*dev, bi.pWaitSemaphores[j],
-                 tl && tl->pWaitSemaphoreValues && j < tl->waitSemaphoreValueCount ? tl->pWaitSemaphoreValues[j] : 0,
-                 s.wait_binary, s.wait_timeline, sub->waits);
-      for (std::uint32_t j = 0; j < bi.signalSemaphoreCount; ++j)
-        classify(*dev, bi.pSignalSemaphores[j],
-                 tl && tl->pSignalSemaphoreValues && j < tl->signalSemaphoreValueCount ? tl->pSignalSemaphoreValues[j]
-                                                                                       : 0,
-                 s.signal_binary, s.signal_timeline, sub->signals, q);
-    }
+    for (std::uint32_t i = 0; i < bindInfoCount; ++i) classify_batch(*dev, pBindInfo[i], *q, s, *sub);
   }
   sub->batches = bindInfoCount;
   dev->labels.open_queue_labels(queue, sub->queue_labels);

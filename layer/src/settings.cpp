@@ -2,6 +2,8 @@
 // VK_EXT_layer_settings, each value checked once.
 #include "settings.hpp"
 
+#include <vulkan/vk_ext_layer_settings.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -21,38 +23,21 @@ constexpr const char *kLayerName = "VK_LAYER_NOVEM_queue_diagnostics";
 constexpr const char *kFilePrefix = "novem_queue_diagnostics."; // vk_layer_settings.txt keys
 constexpr const char *kEnvPrefix = "NOVEM_QUEUE_DIAGNOSTICS_";
 
-// VK_EXT_layer_settings as the registry defines it (extension 497); Debian 12's headers predate it.
-constexpr VkStructureType kLayerSettingsCreateInfo = static_cast<VkStructureType>(1000496000);
-enum LayerSettingType : std::uint32_t { kBool32, kInt32, kInt64, kUint32, kUint64, kFloat32, kFloat64, kString };
-struct LayerSetting {
-  const char *pLayerName;
-  const char *pSettingName;
-  LayerSettingType type;
-  std::uint32_t valueCount;
-  const void *pValues;
-};
-struct LayerSettingsCreateInfo {
-  VkStructureType sType;
-  const void *pNext;
-  std::uint32_t settingCount;
-  const LayerSetting *pSettings;
-};
-
-std::string value_text(const LayerSetting &s, std::uint32_t i) {
+std::string value_text(const VkLayerSettingEXT &s, std::uint32_t i) {
   switch (s.type) {
-  case kBool32: return static_cast<const VkBool32 *>(s.pValues)[i] ? "1" : "0";
-  case kInt32: return std::to_string(static_cast<const std::int32_t *>(s.pValues)[i]);
-  case kInt64: return std::to_string(static_cast<const std::int64_t *>(s.pValues)[i]);
-  case kUint32: return std::to_string(static_cast<const std::uint32_t *>(s.pValues)[i]);
-  case kUint64: return std::to_string(static_cast<const std::uint64_t *>(s.pValues)[i]);
-  case kFloat32: return std::to_string(static_cast<const float *>(s.pValues)[i]);
-  case kFloat64: return std::to_string(static_cast<const double *>(s.pValues)[i]);
-  case kString: {
+  case VK_LAYER_SETTING_TYPE_BOOL32_EXT: return static_cast<const VkBool32 *>(s.pValues)[i] ? "1" : "0";
+  case VK_LAYER_SETTING_TYPE_INT32_EXT: return std::to_string(static_cast<const std::int32_t *>(s.pValues)[i]);
+  case VK_LAYER_SETTING_TYPE_INT64_EXT: return std::to_string(static_cast<const std::int64_t *>(s.pValues)[i]);
+  case VK_LAYER_SETTING_TYPE_UINT32_EXT: return std::to_string(static_cast<const std::uint32_t *>(s.pValues)[i]);
+  case VK_LAYER_SETTING_TYPE_UINT64_EXT: return std::to_string(static_cast<const std::uint64_t *>(s.pValues)[i]);
+  case VK_LAYER_SETTING_TYPE_FLOAT32_EXT: return std::to_string(static_cast<const float *>(s.pValues)[i]);
+  case VK_LAYER_SETTING_TYPE_FLOAT64_EXT: return std::to_string(static_cast<const double *>(s.pValues)[i]);
+  case VK_LAYER_SETTING_TYPE_STRING_EXT: {
     const char *t = static_cast<const char *const *>(s.pValues)[i];
     return t ? t : "";
   }
+  default: return {}; // refused before (api_settings)
   }
-  return {};
 }
 
 std::string trim(const std::string &s) {
@@ -172,12 +157,12 @@ void check_output(const char *what, const std::string &path) {
 std::vector<ApiSetting> api_settings(const VkInstanceCreateInfo *ci) {
   std::vector<ApiSetting> out;
   for (auto *s = ci ? static_cast<const VkBaseInStructure *>(ci->pNext) : nullptr; s; s = s->pNext) {
-    if (s->sType != kLayerSettingsCreateInfo) continue;
-    const auto *info = reinterpret_cast<const LayerSettingsCreateInfo *>(s);
+    if (s->sType != VK_STRUCTURE_TYPE_LAYER_SETTINGS_CREATE_INFO_EXT) continue;
+    const auto *info = reinterpret_cast<const VkLayerSettingsCreateInfoEXT *>(s);
     for (std::uint32_t i = 0; info->pSettings && i < info->settingCount; ++i) {
-      const LayerSetting &setting = info->pSettings[i];
+      const VkLayerSettingEXT &setting = info->pSettings[i];
       if (!setting.pLayerName || !setting.pSettingName || std::strcmp(setting.pLayerName, kLayerName) != 0) continue;
-      if (setting.type > kString || (setting.valueCount && !setting.pValues)) {
+      if (setting.type > VK_LAYER_SETTING_TYPE_STRING_EXT || (setting.valueCount && !setting.pValues)) {
         std::fprintf(stderr, "%s: VK_EXT_layer_settings %s: unknown type %u; ignored\n", kPrefix,
                      setting.pSettingName, static_cast<unsigned>(setting.type));
         continue;
@@ -194,8 +179,8 @@ OwnSettingsUnlinked::OwnSettingsUnlinked(const VkInstanceCreateInfo *ci) {
   auto *before = reinterpret_cast<VkBaseOutStructure *>(const_cast<VkInstanceCreateInfo *>(ci));
   while (before && before->pNext) {
     VkBaseOutStructure *s = before->pNext;
-    bool own = s->sType == kLayerSettingsCreateInfo;
-    const auto *info = reinterpret_cast<const LayerSettingsCreateInfo *>(s);
+    bool own = s->sType == VK_STRUCTURE_TYPE_LAYER_SETTINGS_CREATE_INFO_EXT;
+    const auto *info = reinterpret_cast<const VkLayerSettingsCreateInfoEXT *>(s);
     for (std::uint32_t i = 0; own && i < info->settingCount; ++i)
       own = info->pSettings && info->pSettings[i].pLayerName &&
             std::strcmp(info->pSettings[i].pLayerName, kLayerName) == 0;

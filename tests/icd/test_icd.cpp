@@ -737,6 +737,16 @@ void signal(const SemaphoreSignal &s) {
   Semaphore *sem = get<Semaphore>(s.semaphore);
   sem->value = sem->timeline ? std::max(sem->value, s.value) : 1;
 }
+// The signals of one batch of the first generation (VkSubmitInfo, VkBindSparseInfo): binary ones,
+// and timeline ones with their values from the pNext chain.
+template <class Batch> void signal_batch(const Batch &b) {
+  auto *values = find_in_chain<VkTimelineSemaphoreSubmitInfo>(b.pNext,
+                                                              VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
+  for (std::uint32_t j = 0; j < b.signalSemaphoreCount; ++j)
+    signal({b.pSignalSemaphores[j],
+            values && j < values->signalSemaphoreValueCount ? values->pSignalSemaphoreValues[j] : 0});
+}
+
 void finish_submit(Device *d, VkFence fence) {
   if (fence)
     get<Fence>(fence)->signalled = true;
@@ -754,11 +764,7 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, std::uint32_t count, c
     const VkSubmitInfo &s = submits[i];
     for (std::uint32_t j = 0; j < s.commandBufferCount; ++j)
       execute(get<CommandBuffer>(s.pCommandBuffers[j]));
-    auto *values = find_in_chain<VkTimelineSemaphoreSubmitInfo>(s.pNext,
-                                                                VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
-    for (std::uint32_t j = 0; j < s.signalSemaphoreCount; ++j)
-      signal({s.pSignalSemaphores[j],
-              values && j < values->signalSemaphoreValueCount ? values->pSignalSemaphoreValues[j] : 0});
+    signal_batch(s);
   }
   finish_submit(q->device, fence);
   return VK_SUCCESS;
@@ -789,14 +795,8 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueBindSparse(VkQueue queue, std::uint32_t coun
   const VkResult r = begin_submit(q);
   if (r != VK_SUCCESS)
     return r == VK_NOT_READY ? VK_SUCCESS : r;
-  for (std::uint32_t i = 0; i < count; ++i) {
-    const VkBindSparseInfo &b = infos[i];
-    auto *values = find_in_chain<VkTimelineSemaphoreSubmitInfo>(b.pNext,
-                                                                VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
-    for (std::uint32_t j = 0; j < b.signalSemaphoreCount; ++j)
-      signal({b.pSignalSemaphores[j],
-              values && j < values->signalSemaphoreValueCount ? values->pSignalSemaphoreValues[j] : 0});
-  }
+  for (std::uint32_t i = 0; i < count; ++i)
+    signal_batch(infos[i]);
   finish_submit(q->device, fence);
   return VK_SUCCESS;
 }

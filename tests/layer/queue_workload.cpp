@@ -47,6 +47,7 @@
 //                 NOVEM_QUEUE_DIAGNOSTICS_TRIGGER), waits (10 s at most) for the layer to take it and
 //                 write the report (NOVEM_QUEUE_DIAGNOSTICS_REPORT) with reason "trigger", copies it to COPY
 #include <vulkan/vulkan.h>
+#include <vulkan/vk_ext_layer_settings.h>
 #include <vulkan/vk_novem_queue_diagnostics.h>
 
 #include <fstream>
@@ -107,22 +108,6 @@ struct Extras {
   VkInstance instance = VK_NULL_HANDLE; // for the debug-utils entry points
 };
 
-// VK_EXT_layer_settings as the registry defines it; Debian 12's headers predate it.
-constexpr VkStructureType kLayerSettingsCreateInfo = static_cast<VkStructureType>(1000496000);
-constexpr std::uint32_t kLayerSettingTypeString = 7;
-struct LayerSetting {
-  const char *pLayerName;
-  const char *pSettingName;
-  std::uint32_t type;
-  std::uint32_t valueCount;
-  const void *pValues;
-};
-struct LayerSettingsCreateInfo {
-  VkStructureType sType;
-  const void *pNext;
-  std::uint32_t settingCount;
-  const LayerSetting *pSettings;
-};
 
 bool has_extension(VkPhysicalDevice gpu, const char *layer, const char *name) {
   std::uint32_t n = 0;
@@ -511,13 +496,13 @@ int main(int argc, char **argv) {
   mci.pfnUserCallback = on_message;
   std::vector<const char *> ext_names;
   if (debug_utils) ext_names.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
-  std::vector<LayerSetting> settings;
+  std::vector<VkLayerSettingEXT> settings;
   std::vector<const char *> setting_texts;
   for (const std::string &v : setting_values) setting_texts.push_back(v.c_str());
   for (std::size_t k = 0; k < setting_names.size(); ++k)
-    settings.push_back({"VK_LAYER_NOVEM_queue_diagnostics", setting_names[k].c_str(), kLayerSettingTypeString, 1,
+    settings.push_back({"VK_LAYER_NOVEM_queue_diagnostics", setting_names[k].c_str(), VK_LAYER_SETTING_TYPE_STRING_EXT, 1,
                         &setting_texts[k]});
-  LayerSettingsCreateInfo lsci{kLayerSettingsCreateInfo, debug_utils ? &mci : nullptr,
+  VkLayerSettingsCreateInfoEXT lsci{VK_STRUCTURE_TYPE_LAYER_SETTINGS_CREATE_INFO_EXT, debug_utils ? &mci : nullptr,
                                static_cast<std::uint32_t>(settings.size()), settings.data()};
   // The structure is chained without enabling VK_EXT_layer_settings: Debian 12's loader (1.3.239)
   // refuses an instance extension that only an implicit layer offers (so the layer offers none), and

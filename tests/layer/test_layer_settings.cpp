@@ -78,7 +78,7 @@ TEST_CASE("layer settings: every output is written under its own name however th
   }
 }
 
-TEST_CASE("layer settings: a value that is not a number in range is one line, and the default stays", "[layer]") {
+TEST_CASE("layer settings: a value that is not a number in range or a switch is one line, and the default stays", "[layer]") {
   struct Case {
     const char *variable;
     const char *value;
@@ -96,6 +96,11 @@ TEST_CASE("layer settings: a value that is not a number in range is one line, an
        "NOVEM_QUEUE_DIAGNOSTICS_EVENTS=abc is not a whole number of events from 0 to 10000000; using 10000"},
       {"NOVEM_QUEUE_DIAGNOSTICS_EVENTS", "+3", "NOVEM_QUEUE_DIAGNOSTICS_EVENTS=+3 is not"},
       {"NOVEM_QUEUE_DIAGNOSTICS_LOG", "verbose", "log=verbose is not error, warn or info; using warn"},
+      {"NOVEM_QUEUE_DIAGNOSTICS_TIMESTAMPS", "2",
+       "NOVEM_QUEUE_DIAGNOSTICS_TIMESTAMPS=2 is not 0, 1, true, false, on or off; using 1"},
+      {"NOVEM_QUEUE_DIAGNOSTICS_LATENCY", "no",
+       "NOVEM_QUEUE_DIAGNOSTICS_LATENCY=no is not 0, 1, true, false, on or off; using 1"},
+      {"NOVEM_QUEUE_DIAGNOSTICS_THREAD_SAFETY", " on", "NOVEM_QUEUE_DIAGNOSTICS_THREAD_SAFETY= on is not"},
   };
   for (const Case &c : cases) {
     SECTION(std::string(c.variable) + "=" + c.value) {
@@ -107,11 +112,15 @@ TEST_CASE("layer settings: a value that is not a number in range is one line, an
       INFO(r.output);
       REQUIRE(r.status == 0);
       CHECK(occurrences(r.output, "VK_LAYER_NOVEM_queue_diagnostics: " + std::string(c.line)) == 1);
-      // The defaults: no periodic summary, no watchdog dump, the events kept.
+      // The defaults: no periodic summary, no watchdog dump, the events kept, GPU timestamps and
+      // latency measured.
       CHECK(r.output.find("queue 0.0: submits ") == std::string::npos);
       CHECK(r.output.find("watchdog") == std::string::npos);
       const Json rep = read_json(report);
-      CHECK(rep["devices"][0]["queues"][0]["submissions"].items.size() == 8);
+      const Json &q = rep["devices"][0]["queues"][0];
+      CHECK(q["submissions"].items.size() == 8);
+      CHECK(q["timestamps"].boolean);
+      CHECK(num(q["latency"]["count"]) == 8);
     }
   }
 }

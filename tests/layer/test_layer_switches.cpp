@@ -52,33 +52,6 @@ TEST_CASE("layer switches: each turns off what it names and nothing else", "[lay
   }
 }
 
-TEST_CASE("layer switches: a value that is not a switch is one line, and the default stays", "[layer]") {
-  struct Case {
-    const char *variable, *value, *line;
-  };
-  const Case cases[] = {
-      {"NOVEM_QUEUE_DIAGNOSTICS_TIMESTAMPS", "2", "NOVEM_QUEUE_DIAGNOSTICS_TIMESTAMPS=2 is not 0, 1, true, false, on or off; using 1"},
-      {"NOVEM_QUEUE_DIAGNOSTICS_LATENCY", "no", "NOVEM_QUEUE_DIAGNOSTICS_LATENCY=no is not 0, 1, true, false, on or off; using 1"},
-      {"NOVEM_QUEUE_DIAGNOSTICS_THREAD_SAFETY", " on", "NOVEM_QUEUE_DIAGNOSTICS_THREAD_SAFETY= on is not"},
-  };
-  for (const Case &c : cases) {
-    SECTION(std::string(c.variable) + "=" + c.value) {
-      TempDir tmp;
-      const fs::path report = tmp.path / "report.json";
-      auto env = enabled_env(report);
-      env[c.variable] = c.value;
-      const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", "1"}, env, {}, tmp.path / "log.txt");
-      INFO(r.output);
-      REQUIRE(r.status == 0);
-      CHECK(r.output.find("VK_LAYER_NOVEM_queue_diagnostics: " + std::string(c.line)) != std::string::npos);
-      const Json j = read_json(report);
-      const Json &q = j["devices"][0]["queues"][0];
-      CHECK(q["timestamps"].boolean);
-      CHECK(num(q["latency"]["count"]) == 4);
-    }
-  }
-}
-
 TEST_CASE("layer switches: the watchdog keeps latency tracking on, and says so", "[layer]") {
   TempDir tmp;
   const fs::path report = tmp.path / "report.json", dump = tmp.path / "dump.json";

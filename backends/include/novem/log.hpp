@@ -108,10 +108,8 @@ private:
 // This module's logger, made from the settings (environment, then config file) at its first use
 // and never destroyed.
 inline Logger &process_logger() {
-  static Logger *logger = [] {
-    const Options options;
-    return new Logger(options.value("NOVEM_LOG"), options.value("NOVEM_LOG_FILE"));
-  }();
+  static Logger *logger =
+      new Logger(process_options().value("NOVEM_LOG"), process_options().value("NOVEM_LOG_FILE"));
   return *logger;
 }
 

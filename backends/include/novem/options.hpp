@@ -146,4 +146,12 @@ private:
   std::vector<std::string> problems_;
 };
 
+// This module's settings: the config file read once, at the first use, and never destroyed (a
+// setting may be read from any module's destructor); the environment is read at each call. The
+// plugins make an Options per device instead, so that a config file changed between devices counts.
+inline const Options &process_options() {
+  static const Options *options = new Options;
+  return *options;
+}
+
 } // namespace novem
