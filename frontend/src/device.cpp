@@ -150,7 +150,8 @@ HRESULT Device::CreateAdditionalSwapChain(D3DPRESENT_PARAMETERS *parameters, IDi
 Device::Device(Direct3D9 *parent, const LoadedPlugin &plugin, const D3DDEVICE_CREATION_PARAMETERS &creation,
                const D3DPRESENT_PARAMETERS &parameters)
     : parent_(parent), plugin_(plugin), creation_(creation), present_parameters_(parameters),
-      multithreaded_(creation.BehaviorFlags & D3DCREATE_MULTITHREADED) {
+      multithreaded_(creation.BehaviorFlags & D3DCREATE_MULTITHREADED),
+      state_(vertex_constant_files(creation.BehaviorFlags)) {
   parent_->AddRef();
   device_window_ = parameters.hDeviceWindow ? parameters.hDeviceWindow : creation.hFocusWindow;
 }
@@ -234,7 +235,7 @@ void Device::unbind_all() {
   if (recording_) recording_->release_private_ref();
   recording_ = nullptr;
   release_bound_objects(state_);
-  state_ = DeviceState{};
+  state_ = DeviceState(vertex_constant_files(creation_.BehaviorFlags));
   palettes_ = Palettes{};
   for (DWORD i = 0; i < NV_MAX_COLOR_TARGETS; ++i) bind_render_target(i, nullptr);
   bind_depth_stencil(nullptr);
@@ -332,6 +333,10 @@ HRESULT Device::GetDirect3D(IDirect3D9 **d3d) {
 HRESULT Device::GetDeviceCaps(D3DCAPS9 *caps) {
   if (!caps) return D3DERR_INVALIDCALL;
   fill_device_caps(adapter(), caps);
+  // A software vertex-processing device reports the software pipeline's register file; a mixed
+  // one the hardware caps, as Windows (its SetShaderConstant calls still take 8192).
+  if (creation_.BehaviorFlags & D3DCREATE_SOFTWARE_VERTEXPROCESSING)
+    caps->MaxVertexShaderConst = kSoftwareVertexConstantFiles.f;
   return D3D_OK;
 }
 

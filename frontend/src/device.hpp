@@ -382,7 +382,8 @@ private:
   // Sends the stage's shader constants: the whole block when `full` or when the plugin's block
   // does not hold shader constants, else the changed range only.
   void flush_shader_constants(nv_shader_stage stage, const ShaderConstants &constants, bool full);
-  void mark_constants(nv_shader_stage stage, size_t offset, size_t bytes); // a changed byte range
+  // Registers start..start+count of a file ('f', 'i' or 'b') changed: the bytes of the uniform block to resend.
+  void mark_constants(nv_shader_stage stage, char kind, UINT start, UINT count);
   void bind_vertex_declaration(VertexDeclaration *declaration);
   VertexDeclaration *fvf_declaration(DWORD fvf);
   // Parses, checks and translates bytecode (or finds its translation); nullptr when refused.

@@ -24,18 +24,17 @@ constexpr size_t kMaxShaderTokens = size_t(1) << 20;
 // The uniform block every translated shader reads (docs/shader-conventions.md).
 using Block = d3d9::conv::UniformBlock;
 
-// Register file sizes the SetShaderConstant calls accept (D3D9's for shader model 3.0).
-constexpr UINT kVertexFloatConstants = 256, kPixelFloatConstants = 224, kIntConstants = 16, kBoolConstants = 16;
-
-template <class T> HRESULT set_constants(T *dst, UINT limit, UINT start, const T *src, UINT count, size_t per_register) {
-  if (!src || start >= limit || count > limit - start) return D3DERR_INVALIDCALL;
-  std::memcpy(dst + start * per_register, src, size_t(count) * per_register * sizeof(T));
+// The SetShaderConstant checks: the registers must lie inside the file (start + count without
+// wrapping) and the data must be there.
+template <class T> HRESULT set_constants(std::vector<T> &file, UINT start, const void *src, UINT count) {
+  if (!src || start >= file.size() || count > file.size() - start) return D3DERR_INVALIDCALL;
+  std::memcpy(file.data() + start, src, size_t(count) * sizeof(T));
   return D3D_OK;
 }
 
-template <class T> HRESULT get_constants(const T *src, UINT limit, UINT start, T *dst, UINT count, size_t per_register) {
-  if (!dst || start >= limit || count > limit - start) return D3DERR_INVALIDCALL;
-  std::memcpy(dst, src + start * per_register, size_t(count) * per_register * sizeof(T));
+template <class T> HRESULT get_constants(const std::vector<T> &file, UINT start, void *dst, UINT count) {
+  if (!dst || start >= file.size() || count > file.size() - start) return D3DERR_INVALIDCALL;
+  std::memcpy(dst, file.data() + start, size_t(count) * sizeof(T));
   return D3D_OK;
 }
 
@@ -224,63 +223,76 @@ HRESULT Device::GetPixelShader(IDirect3DPixelShader9 **shader) {
 
 HRESULT Device::SetVertexShaderConstantF(UINT start, const float *data, UINT count) {
   if (recording_) return recording_->record_constants(false, 'f', start, data, count);
-  HRESULT hr = set_constants(&state_.vs_constants.f[0][0], kVertexFloatConstants, start, data, count, 4);
-  if (hr == D3D_OK) mark_constants(NV_STAGE_VERTEX, offsetof(Block, c) + start * 16u, count * 16u);
+  HRESULT hr = set_constants(state_.vs_constants.f, start, data, count);
+  if (hr == D3D_OK) mark_constants(NV_STAGE_VERTEX, 'f', start, count);
   return hr;
 }
 HRESULT Device::GetVertexShaderConstantF(UINT start, float *data, UINT count) {
-  return get_constants(&state_.vs_constants.f[0][0], kVertexFloatConstants, start, data, count, 4);
+  return get_constants(state_.vs_constants.f, start, data, count);
 }
 HRESULT Device::SetVertexShaderConstantI(UINT start, const int *data, UINT count) {
   if (recording_) return recording_->record_constants(false, 'i', start, data, count);
-  HRESULT hr = set_constants(&state_.vs_constants.i[0][0], kIntConstants, start, data, count, 4);
-  if (hr == D3D_OK) mark_constants(NV_STAGE_VERTEX, offsetof(Block, i) + start * 16u, count * 16u);
+  HRESULT hr = set_constants(state_.vs_constants.i, start, data, count);
+  if (hr == D3D_OK) mark_constants(NV_STAGE_VERTEX, 'i', start, count);
   return hr;
 }
 HRESULT Device::GetVertexShaderConstantI(UINT start, int *data, UINT count) {
-  return get_constants(&state_.vs_constants.i[0][0], kIntConstants, start, data, count, 4);
+  return get_constants(state_.vs_constants.i, start, data, count);
 }
 HRESULT Device::SetVertexShaderConstantB(UINT start, const WINBOOL *data, UINT count) {
   if (recording_) return recording_->record_constants(false, 'b', start, data, count);
-  HRESULT hr = set_constants(state_.vs_constants.b, kBoolConstants, start, data, count, 1);
-  if (hr == D3D_OK) mark_constants(NV_STAGE_VERTEX, offsetof(Block, b), sizeof(Block::b));
+  HRESULT hr = set_constants(state_.vs_constants.b, start, data, count);
+  if (hr == D3D_OK) mark_constants(NV_STAGE_VERTEX, 'b', start, count);
   return hr;
 }
 HRESULT Device::GetVertexShaderConstantB(UINT start, WINBOOL *data, UINT count) {
-  return get_constants(state_.vs_constants.b, kBoolConstants, start, data, count, 1);
+  return get_constants(state_.vs_constants.b, start, data, count);
 }
 HRESULT Device::SetPixelShaderConstantF(UINT start, const float *data, UINT count) {
   if (recording_) return recording_->record_constants(true, 'f', start, data, count);
-  HRESULT hr = set_constants(&state_.ps_constants.f[0][0], kPixelFloatConstants, start, data, count, 4);
-  if (hr == D3D_OK) mark_constants(NV_STAGE_PIXEL, offsetof(Block, c) + start * 16u, count * 16u);
+  HRESULT hr = set_constants(state_.ps_constants.f, start, data, count);
+  if (hr == D3D_OK) mark_constants(NV_STAGE_PIXEL, 'f', start, count);
   return hr;
 }
 HRESULT Device::GetPixelShaderConstantF(UINT start, float *data, UINT count) {
-  return get_constants(&state_.ps_constants.f[0][0], kPixelFloatConstants, start, data, count, 4);
+  return get_constants(state_.ps_constants.f, start, data, count);
 }
 HRESULT Device::SetPixelShaderConstantI(UINT start, const int *data, UINT count) {
   if (recording_) return recording_->record_constants(true, 'i', start, data, count);
-  HRESULT hr = set_constants(&state_.ps_constants.i[0][0], kIntConstants, start, data, count, 4);
-  if (hr == D3D_OK) mark_constants(NV_STAGE_PIXEL, offsetof(Block, i) + start * 16u, count * 16u);
+  HRESULT hr = set_constants(state_.ps_constants.i, start, data, count);
+  if (hr == D3D_OK) mark_constants(NV_STAGE_PIXEL, 'i', start, count);
   return hr;
 }
 HRESULT Device::GetPixelShaderConstantI(UINT start, int *data, UINT count) {
-  return get_constants(&state_.ps_constants.i[0][0], kIntConstants, start, data, count, 4);
+  return get_constants(state_.ps_constants.i, start, data, count);
 }
 HRESULT Device::SetPixelShaderConstantB(UINT start, const WINBOOL *data, UINT count) {
   if (recording_) return recording_->record_constants(true, 'b', start, data, count);
-  HRESULT hr = set_constants(state_.ps_constants.b, kBoolConstants, start, data, count, 1);
-  if (hr == D3D_OK) mark_constants(NV_STAGE_PIXEL, offsetof(Block, b), sizeof(Block::b));
+  HRESULT hr = set_constants(state_.ps_constants.b, start, data, count);
+  if (hr == D3D_OK) mark_constants(NV_STAGE_PIXEL, 'b', start, count);
   return hr;
 }
 HRESULT Device::GetPixelShaderConstantB(UINT start, WINBOOL *data, UINT count) {
-  return get_constants(state_.ps_constants.b, kBoolConstants, start, data, count, 1);
+  return get_constants(state_.ps_constants.b, start, data, count);
 }
 
-void Device::mark_constants(nv_shader_stage stage, size_t offset, size_t bytes) {
+void Device::mark_constants(nv_shader_stage stage, char kind, UINT start, UINT count) {
+  // Only the registers the uniform block holds reach the plugin; a software vertex-processing
+  // device's registers beyond them are kept for the getters and state blocks.
+  uint32_t offset = 0, end = 0;
+  if (kind == 'f') {
+    offset = uint32_t(offsetof(Block, c)) + std::min<UINT>(start, d3d9::conv::kFloatConstantCount) * 16u;
+    end = uint32_t(offsetof(Block, c)) + std::min<UINT>(start + count, d3d9::conv::kFloatConstantCount) * 16u;
+  } else if (kind == 'i') {
+    offset = uint32_t(offsetof(Block, i)) + std::min<UINT>(start, d3d9::conv::kIntConstantCount) * 16u;
+    end = uint32_t(offsetof(Block, i)) + std::min<UINT>(start + count, d3d9::conv::kIntConstantCount) * 16u;
+  } else if (start < d3d9::conv::kBoolConstantCount) {
+    offset = uint32_t(offsetof(Block, b)), end = offset + uint32_t(sizeof(Block::b));
+  }
+  if (offset == end) return;
   SentConstants &sent = sent_constants_[stage];
-  sent.begin = std::min(sent.begin, uint32_t(offset));
-  sent.end = std::max(sent.end, uint32_t(offset + bytes));
+  sent.begin = std::min(sent.begin, offset);
+  sent.end = std::max(sent.end, end);
   dirty_ |= stage == NV_STAGE_VERTEX ? kDirtyVertexConstantRange : kDirtyPixelConstantRange;
 }
 
@@ -290,10 +302,13 @@ void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants
   // zeros for the vertex stage, whose block has the same layout).
   static_assert(sizeof(Block) == d3d9::conv::kUniformBlockSize);
   static_assert(d3d9::conv::kBumpEnvStageCount == DeviceState::kTextureStages);
-  static_assert(sizeof(Block::c) == sizeof(constants.f) && sizeof(Block::i) == sizeof(constants.i));
+  // The registers the block holds: a pixel stage's 224 float registers leave the rest of c[256]
+  // zero; a software vertex-processing device's registers beyond c[256], i[16] and b[16] stay out.
+  const size_t f_bytes = std::min<size_t>(constants.f.size(), d3d9::conv::kFloatConstantCount) * 16u;
+  const size_t i_bytes = std::min<size_t>(constants.i.size(), d3d9::conv::kIntConstantCount) * 16u;
   SentConstants &sent = sent_constants_[stage];
   uint32_t bits = 0;
-  for (UINT n = 0; n < kBoolConstants; ++n)
+  for (UINT n = 0; n < d3d9::conv::kBoolConstantCount; ++n)
     if (constants.b[n]) bits |= 1u << n;
   const uint32_t b[4] = {bits, 0, 0, 0};
 
@@ -306,12 +321,13 @@ void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants
       auto *args = commands().begin<nv_cmd_update_constants>(end - begin);
       *args = nv_cmd_update_constants{uint32_t(stage), begin, end - begin};
       auto *out = static_cast<uint8_t *>(command_payload(args));
+      std::memset(out, 0, end - begin); // what no register covers (past a pixel stage's c223)
       auto copy = [&](uint32_t offset, const void *src, size_t bytes) { // the part of [begin, end) in this field
         const uint32_t lo = std::max(begin, offset), hi = std::min<uint32_t>(end, offset + uint32_t(bytes));
         if (lo < hi) std::memcpy(out + (lo - begin), static_cast<const uint8_t *>(src) + (lo - offset), hi - lo);
       };
-      copy(offsetof(Block, c), constants.f, sizeof constants.f);
-      copy(offsetof(Block, i), constants.i, sizeof constants.i);
+      copy(offsetof(Block, c), constants.f.data(), f_bytes);
+      copy(offsetof(Block, i), constants.i.data(), i_bytes);
       copy(offsetof(Block, b), b, sizeof b);
       commands().commit();
     }
@@ -322,8 +338,9 @@ void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants
   auto *args = commands().begin<nv_cmd_set_constants>(sizeof(Block));
   *args = nv_cmd_set_constants{uint32_t(stage), uint32_t(sizeof(Block))};
   auto *block = static_cast<Block *>(command_payload(args));
-  std::memcpy(block->c, constants.f, sizeof block->c);
-  std::memcpy(block->i, constants.i, sizeof block->i);
+  std::memset(block->c, 0, sizeof block->c);
+  std::memcpy(block->c, constants.f.data(), f_bytes);
+  std::memcpy(block->i, constants.i.data(), i_bytes);
   std::memcpy(block->b, b, sizeof b);
   std::memset(block->bumpenv_mat, 0, sizeof block->bumpenv_mat);
   std::memset(block->bumpenv_lum, 0, sizeof block->bumpenv_lum);

@@ -8,7 +8,9 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <map>
+#include <vector>
 
 #include <d3d9.h>
 
@@ -24,11 +26,30 @@ template <class Iface> class ShaderObject;
 using VertexShader = ShaderObject<IDirect3DVertexShader9>;
 using PixelShader = ShaderObject<IDirect3DPixelShader9>;
 
-// A stage's shader constants as the application set them.
+// How many float, integer and boolean constant registers a stage has: what the SetShaderConstant
+// calls accept and D3DCAPS9::MaxVertexShaderConst reports.
+struct ConstantFiles {
+  uint32_t f, i, b;
+};
+// Shader model 3.0's files; pixel shaders have 224 float registers.
+inline constexpr ConstantFiles kPixelConstantFiles{224, 16, 16};
+inline constexpr ConstantFiles kVertexConstantFiles{256, 16, 16};
+// A device of software or mixed vertex processing: Windows' software vertex pipeline has 8192
+// float registers (c2048 and above are D3DSPR_CONST2..4 in the bytecode) and 2048 integer and
+// boolean ones, whichever mode a mixed device is in (DXVK's limits agree).
+inline constexpr ConstantFiles kSoftwareVertexConstantFiles{8192, 2048, 2048};
+inline ConstantFiles vertex_constant_files(DWORD behavior_flags) {
+  return behavior_flags & (D3DCREATE_SOFTWARE_VERTEXPROCESSING | D3DCREATE_MIXED_VERTEXPROCESSING)
+             ? kSoftwareVertexConstantFiles
+             : kVertexConstantFiles;
+}
+
+// A stage's shader constants as the application set them, as many as its files hold.
 struct ShaderConstants {
-  float f[256][4];
-  int32_t i[16][4];
-  WINBOOL b[16];
+  explicit ShaderConstants(ConstantFiles files) : f(files.f), i(files.i), b(files.b) {}
+  std::vector<std::array<float, 4>> f;
+  std::vector<std::array<int32_t, 4>> i;
+  std::vector<WINBOOL> b;
 };
 
 struct StreamBinding {
@@ -55,6 +76,8 @@ struct LightSlot {
 };
 
 struct DeviceState {
+  explicit DeviceState(ConstantFiles vertex_files) : vs_constants(vertex_files) {}
+
   // Texture slots: 0..15 the pixel samplers (stages), 16..19 D3DVERTEXTEXTURESAMPLER0..3.
   static constexpr uint32_t kTextureSlots = 20, kVertexSlot0 = 16;
   static constexpr uint32_t kTextureStages = 8; // fixed-function texture stages
@@ -72,8 +95,8 @@ struct DeviceState {
   VertexDeclaration *vertex_declaration = nullptr;
   VertexShader *vertex_shader = nullptr; // nullptr: fixed function
   PixelShader *pixel_shader = nullptr;
-  ShaderConstants vs_constants{};
-  ShaderConstants ps_constants{};
+  ShaderConstants vs_constants;
+  ShaderConstants ps_constants{kPixelConstantFiles};
   std::array<StreamBinding, NV_MAX_VERTEX_BUFFERS> streams{};
   IndexBuffer *indices = nullptr;
 

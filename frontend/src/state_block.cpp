@@ -80,9 +80,6 @@ constexpr D3DRENDERSTATETYPE kVertexRenderStates[] = {
 
 constexpr D3DTEXTURESTAGESTATETYPE kVertexTextureStageStates[] = {D3DTSS_TEXCOORDINDEX, D3DTSS_TEXTURETRANSFORMFLAGS};
 
-// Register file sizes, as the device's SetShaderConstant calls check them (shader model 3.0).
-constexpr UINT kVertexFloatConstants = 256, kPixelFloatConstants = 224, kIntConstants = 16, kBoolConstants = 16;
-
 DWORD sampler_of(uint32_t slot) {
   return slot < DeviceState::kVertexSlot0 ? slot : D3DVERTEXTEXTURESAMPLER0 + (slot - DeviceState::kVertexSlot0);
 }
@@ -139,7 +136,8 @@ StateMask StateMask::for_type(D3DSTATEBLOCKTYPE type) {
 }
 
 StateBlock::StateBlock(Device *device, const StateMask &mask, ULONG public_refs)
-    : DeviceObject(device, public_refs), mask_(mask), recorded_(public_refs == 0) {
+    : DeviceObject(device, public_refs), mask_(mask), state_(vertex_constant_files(device->creation_.BehaviorFlags)),
+      recorded_(public_refs == 0) {
   copy_from(device->state_, false);
 }
 
@@ -183,11 +181,11 @@ void StateBlock::copy_from(const DeviceState &from, bool capture) {
   if (m.vertex_shader) hold(state_.vertex_shader, from.vertex_shader);
   if (m.pixel_shader) hold(state_.pixel_shader, from.pixel_shader);
   auto constants = [](const StateMask::Constants &cm, ShaderConstants &to, const ShaderConstants &c) {
-    for (size_t i = 0; i < cm.f.size(); ++i)
-      if (cm.f[i]) std::memcpy(to.f[i], c.f[i], sizeof to.f[i]);
-    for (size_t i = 0; i < cm.i.size(); ++i)
-      if (cm.i[i]) std::memcpy(to.i[i], c.i[i], sizeof to.i[i]);
-    for (size_t i = 0; i < cm.b.size(); ++i)
+    for (size_t i = 0; i < c.f.size(); ++i)
+      if (cm.f[i]) to.f[i] = c.f[i];
+    for (size_t i = 0; i < c.i.size(); ++i)
+      if (cm.i[i]) to.i[i] = c.i[i];
+    for (size_t i = 0; i < c.b.size(); ++i)
       if (cm.b[i]) to.b[i] = c.b[i];
   };
   constants(m.vs_constants, state_.vs_constants, from.vs_constants);
@@ -292,14 +290,13 @@ void StateBlock::apply_constants(bool pixel) {
   const StateMask::Constants &m = pixel ? mask_.ps_constants : mask_.vs_constants;
   const ShaderConstants &c = pixel ? state_.ps_constants : state_.vs_constants;
   const ShaderConstants &now = pixel ? d.state_.ps_constants : d.state_.vs_constants;
-  const UINT float_count = pixel ? kPixelFloatConstants : kVertexFloatConstants;
-  for (UINT i = 0; i < float_count; ++i)
-    if (m.f[i] && std::memcmp(c.f[i], now.f[i], sizeof c.f[i]) != 0)
-      pixel ? d.SetPixelShaderConstantF(i, c.f[i], 1) : d.SetVertexShaderConstantF(i, c.f[i], 1);
-  for (UINT i = 0; i < kIntConstants; ++i)
-    if (m.i[i] && std::memcmp(c.i[i], now.i[i], sizeof c.i[i]) != 0)
-      pixel ? d.SetPixelShaderConstantI(i, c.i[i], 1) : d.SetVertexShaderConstantI(i, c.i[i], 1);
-  for (UINT i = 0; i < kBoolConstants; ++i)
+  for (UINT i = 0; i < c.f.size(); ++i)
+    if (m.f[i] && std::memcmp(c.f[i].data(), now.f[i].data(), sizeof c.f[i]) != 0) // bits: -0 and NaN too
+      pixel ? d.SetPixelShaderConstantF(i, c.f[i].data(), 1) : d.SetVertexShaderConstantF(i, c.f[i].data(), 1);
+  for (UINT i = 0; i < c.i.size(); ++i)
+    if (m.i[i] && c.i[i] != now.i[i])
+      pixel ? d.SetPixelShaderConstantI(i, c.i[i].data(), 1) : d.SetVertexShaderConstantI(i, c.i[i].data(), 1);
+  for (UINT i = 0; i < c.b.size(); ++i)
     if (m.b[i] && c.b[i] != now.b[i])
       pixel ? d.SetPixelShaderConstantB(i, &c.b[i], 1) : d.SetVertexShaderConstantB(i, &c.b[i], 1);
 }
@@ -388,16 +385,15 @@ HRESULT StateBlock::record_pixel_shader(PixelShader *shader) {
 HRESULT StateBlock::record_constants(bool pixel, char kind, UINT start, const void *data, UINT count) {
   ShaderConstants &c = pixel ? state_.ps_constants : state_.vs_constants;
   StateMask::Constants &m = pixel ? mask_.ps_constants : mask_.vs_constants;
-  const UINT limit = kind == 'f' ? (pixel ? kPixelFloatConstants : kVertexFloatConstants)
-                     : kind == 'i' ? kIntConstants : kBoolConstants;
+  const size_t limit = kind == 'f' ? c.f.size() : kind == 'i' ? c.i.size() : c.b.size();
   // The same checks as the device's SetShaderConstant calls.
   if (!data || start >= limit || count > limit - start) return D3DERR_INVALIDCALL;
   for (UINT n = 0; n < count; ++n) {
     if (kind == 'f') {
-      std::memcpy(c.f[start + n], static_cast<const float *>(data) + 4 * n, sizeof c.f[0]);
+      std::memcpy(c.f[start + n].data(), static_cast<const float *>(data) + 4 * n, sizeof c.f[0]);
       m.f.set(start + n);
     } else if (kind == 'i') {
-      std::memcpy(c.i[start + n], static_cast<const int32_t *>(data) + 4 * n, sizeof c.i[0]);
+      std::memcpy(c.i[start + n].data(), static_cast<const int32_t *>(data) + 4 * n, sizeof c.i[0]);
       m.i.set(start + n);
     } else {
       c.b[start + n] = static_cast<const WINBOOL *>(data)[n];

@@ -19,9 +19,10 @@ namespace novem {
 
 // Which parts of a DeviceState a state block holds.
 struct StateMask {
+  // Bits for the largest files (kSoftwareVertexConstantFiles); a stage's own files use the first ones.
   struct Constants {
-    std::bitset<256> f;
-    std::bitset<16> i, b;
+    std::bitset<kSoftwareVertexConstantFiles.f> f;
+    std::bitset<kSoftwareVertexConstantFiles.i> i, b;
   };
 
   std::bitset<D3DRS_BLENDOPALPHA + 1> render_states;
