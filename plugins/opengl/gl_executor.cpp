@@ -38,7 +38,6 @@ Config Config::from_environment() {
   // Multi-draws skip a joined draw's state checks, so they go with batching and the state
   // cache: NOVEM_GL_BATCHING=0 or NOVEM_GL_STATE_CACHE=0 turns them off too.
   c.multi_draw = c.batching && c.state_cache && settings.flag("NOVEM_GL_MULTI_DRAW", true);
-  c.driver_heap = settings.flag("NOVEM_GL_DRIVER_HEAP", true);
   if (c.pipeline_cache) c.cache_dir = settings.cache_dir();
   return c;
 }
@@ -66,14 +65,9 @@ bool Executor::init(std::string &error) {
   // window y 0, so that is GL's lower-left sprite origin.
   gl_.PointParameteri(GL_POINT_SPRITE_COORD_ORIGIN, GL_LOWER_LEFT);
   gl_.Disable(GL_DITHER);
-  // llvmpipe counts glPolygonOffset's units in twice the minimum resolvable difference of UNORM
-  // depth formats (Mesa's lp_state_setup.c: offset_units * mrd * 2), which GL allows (r is
-  // implementation-dependent); D3D9 needs exactly one 2^-n step per unit, so the units are
-  // halved there. Float depth is counted as the spec defines.
   const GLubyte *renderer = gl_.GetString(GL_RENDERER);
-  const bool llvmpipe = renderer && std::strstr(reinterpret_cast<const char *>(renderer), "llvmpipe");
-  unorm_depth_bias_scale_ = llvmpipe ? 0.5f : 1.0f;
-  if (llvmpipe && config_.driver_heap) novem::keep_driver_heap();
+  quirks_ = driver_quirks(renderer ? reinterpret_cast<const char *>(renderer) : "");
+  if (quirks_.has(Quirk::driver_heap)) novem::keep_driver_heap();
   gl_.PixelStorei(GL_PACK_ALIGNMENT, 1);
   gl_.PixelStorei(GL_UNPACK_ALIGNMENT, 1);
   framebuffers_.query_limits();
@@ -517,10 +511,11 @@ bool Executor::bind_targets() {
                    targets_.color_layers[i]};
     fbo_ = framebuffers_.framebuffer(colors, targets_.depth_stencil, targets_.srgb_write != 0);
     fbo_dirty_ = false;
-    // The contract counts the depth bias' constant in 2^-n steps of a UNORM depth format.
+    // The contract counts the depth bias' constant in 2^-n steps of a UNORM depth format; halved
+    // where the driver counts twice that (Quirk::depth_bias_units).
     const Image *depth = framebuffers_.image(targets_.depth_stencil);
     const bool unorm = depth && (depth->nv_format == NV_FORMAT_D16_UNORM || depth->nv_format == NV_FORMAT_D24_UNORM_S8_UINT);
-    const float scale = unorm ? unorm_depth_bias_scale_ : 1.0f;
+    const float scale = unorm && quirks_.has(Quirk::depth_bias_units) ? 0.5f : 1.0f;
     if (scale != depth_bias_scale_) {
       depth_bias_scale_ = scale;
       pipeline_dirty_ = true; // glPolygonOffset goes with the pipeline

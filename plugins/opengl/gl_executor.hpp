@@ -16,6 +16,7 @@
 #include "gl_framebuffers.hpp"
 #include "gl_pipelines.hpp"
 #include "gl_programs.hpp"
+#include "gl_quirks.hpp"
 #include "gl_query.hpp"
 #include "gl_state.hpp"
 #include "gl_upload_ring.hpp"
@@ -41,7 +42,6 @@ struct Config {
   bool barrier_tracking = true; // NOVEM_GL_BARRIERS: 0 = glMemoryBarrier(ALL) before every draw
   bool multi_draw = true;    // NOVEM_GL_MULTI_DRAW: 0 (or BATCHING=0, STATE_CACHE=0) = every draw its own glDraw* call
   bool suballocation = true; // NOVEM_GL_SUBALLOC: buffers split from large mapped storage, constants through a ring
-  bool driver_heap = true;   // NOVEM_GL_DRIVER_HEAP: 0 = leave glibc's trim threshold alone on llvmpipe (novem/driver_heap.hpp)
   std::string cache_dir;     // NOVEM_CACHE_DIR: where program binaries live ("" = none)
   static Config from_environment();
 };
@@ -169,7 +169,7 @@ private:
   nv_cmd_set_render_targets targets_{};
   GLuint fbo_ = 0;
   bool fbo_dirty_ = true;
-  float unorm_depth_bias_scale_ = 1.0f; // the driver's factor for UNORM depth (init)
+  DriverQuirks quirks_; // the driver's habits worked around (init)
   float depth_bias_scale_ = 1.0f;       // the factor for the bound depth target
   nv_rect scissor_ = {0, 0, 16384, 16384};
 

@@ -47,7 +47,9 @@ inline constexpr KnownSetting kKnownSettings[] = {
     {"NOVEM_VK_DYNAMIC_BLEND", SettingKind::flag},
     {"NOVEM_VK_SLABS", SettingKind::flag},
     {"NOVEM_VK_MULTI_DRAW", SettingKind::flag},
-    {"NOVEM_VK_DRIVER_HEAP", SettingKind::flag},
+    {"NOVEM_VK_DRIVER_HEAP", SettingKind::flag},          // its quirks (vk_quirks.hpp)
+    {"NOVEM_VK_DEPTH_BIAS_UNITS", SettingKind::flag},
+    {"NOVEM_VK_NARROW_TEXTURE_SETS", SettingKind::flag},
     {"NOVEM_VK_MAX_ALLOCATION", SettingKind::number, 1, ~0ull},
     // The OpenGL plugin's (plugins/opengl/README.md).
     {"NOVEM_GL_DEBUG", SettingKind::flag},
@@ -59,7 +61,8 @@ inline constexpr KnownSetting kKnownSettings[] = {
     {"NOVEM_GL_BARRIERS", SettingKind::flag},
     {"NOVEM_GL_SUBALLOC", SettingKind::flag},
     {"NOVEM_GL_MULTI_DRAW", SettingKind::flag},
-    {"NOVEM_GL_DRIVER_HEAP", SettingKind::flag},
+    {"NOVEM_GL_DRIVER_HEAP", SettingKind::flag},          // its quirks (gl_quirks.hpp)
+    {"NOVEM_GL_DEPTH_BIAS_UNITS", SettingKind::flag},
 };
 
 inline const KnownSetting *known_setting(const std::string &name) {

@@ -67,15 +67,10 @@ Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu, bool want_
     : instance_(instance), gpu_(gpu) {
   require_support(instance, gpu);
   instance.GetPhysicalDeviceProperties(gpu, &properties_);
-  // llvmpipe (lavapipe) counts vkCmdSetDepthBias' constant in twice the minimum resolvable
-  // difference of UNORM depth formats (Mesa's lp_state_setup.c: offset_units * mrd * 2), which
-  // the spec allows (r is "implementation-dependent"); D3D9 needs exactly one 2^-n step per
-  // unit, so the constant is halved there. Float depth is counted as the spec defines.
   VkPhysicalDeviceVulkan12Properties v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
   VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &v12};
   instance.GetPhysicalDeviceProperties2(gpu, &props2);
-  cpu_rasterizer_ = v12.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
-  unorm_depth_bias_scale_ = cpu_rasterizer_ ? 0.5f : 1.0f;
+  quirks_ = driver_quirks(v12.driverID);
   instance.GetPhysicalDeviceMemoryProperties(gpu, &memory_);
   queue_family_ = graphics_family(instance, gpu);
   VkPhysicalDeviceFeatures have{};

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "vk_common.hpp"
+#include "vk_quirks.hpp"
 
 namespace novem::vk {
 
@@ -39,10 +40,8 @@ public:
   bool fill_mode_non_solid() const { return fill_mode_non_solid_; } // wireframe and point fill
   // The independentBlend feature: colour attachments may have different blend states (masks).
   bool independent_blend() const { return independent_blend_; }
-  // What vkCmdSetDepthBias' constant is multiplied by, for a UNORM depth format, so that one
-  // unit is that format's 2^-n step (the contract's unit); 1 where the driver counts so already.
-  float unorm_depth_bias_scale() const { return unorm_depth_bias_scale_; }
-  bool cpu_rasterizer() const { return cpu_rasterizer_; } // lavapipe (novem/driver_heap.hpp)
+  // The driver's habits the plugin works around (vk_quirks.hpp).
+  const DriverQuirks &quirks() const { return quirks_; }
   bool swapchain() const { return swapchain_; } // VK_KHR_swapchain is enabled
   // VK_EXT_extended_dynamic_state3 is enabled with colorBlendEnable, colorBlendEquation and
   // colorWriteMask: blend state is set with vkCmdSet*EXT, not built into pipelines.
@@ -62,8 +61,7 @@ private:
   VkPhysicalDeviceMemoryProperties memory_{};
   bool fill_mode_non_solid_ = false;
   bool independent_blend_ = false;
-  float unorm_depth_bias_scale_ = 1.0f;
-  bool cpu_rasterizer_ = false;
+  DriverQuirks quirks_;
   bool swapchain_ = false;
   bool dynamic_blend_ = false;
   uint32_t max_multi_draw_ = 1;

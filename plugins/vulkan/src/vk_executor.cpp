@@ -48,7 +48,7 @@ Executor::Executor(nv_channel &channel, const Options &options)
   instance_ = std::make_unique<Instance>(options_);
   device_ = std::make_unique<Device>(instance_->vk(), instance_->pick_physical_device(), options_.dynamic_blend,
                                      options_.multi_draw);
-  if (options_.driver_heap && device_->cpu_rasterizer()) keep_driver_heap();
+  if (device_->quirks().has(Quirk::driver_heap)) keep_driver_heap();
   allocator_ = std::make_unique<MemoryAllocator>(*device_, options_.suballocation, channel_.device_allocations,
                                                  options_.max_allocation);
   layout_ = std::make_unique<PipelineLayout>(*device_);
@@ -547,7 +547,7 @@ void Executor::bind_descriptors(VkCommandBuffer cmd) {
   }
   // The pipeline's width of pixel texture set: a new one needs a set of that layout, and disturbs
   // the sets from 2 on (the vertex textures too).
-  const uint32_t width = PipelineLayout::pixel_width(declared_slots_[NV_STAGE_PIXEL]);
+  const uint32_t width = layout_->pixel_width(declared_slots_[NV_STAGE_PIXEL]);
   if (width != pixel_width_) {
     pixel_width_ = width;
     sets_[PipelineLayout::kPixelTextureSet].dirty = true;
@@ -1014,15 +1014,15 @@ void Executor::set_render_targets(const nv_cmd_set_render_targets &a, const nv_c
   dynamic_dirty_ = true; // the depth bias' unit follows the depth target's format
 }
 
-// The contract counts depth_bias_constant in 2^-n steps of a UNORM depth format; the device
-// scales it where its driver counts otherwise (Device::unorm_depth_bias_scale).
+// The contract counts depth_bias_constant in 2^-n steps of a UNORM depth format; halved where the
+// driver counts twice that (Quirk::depth_bias_units).
 float Executor::depth_bias_scale() {
   const Image *depth = find_image(targets_.depth_stencil);
   if (!depth) return 1.0f;
   switch (depth->format().format) {
   case VK_FORMAT_D16_UNORM: case VK_FORMAT_D16_UNORM_S8_UINT: case VK_FORMAT_X8_D24_UNORM_PACK32:
   case VK_FORMAT_D24_UNORM_S8_UINT:
-    return device_->unorm_depth_bias_scale();
+    return device_->quirks().has(Quirk::depth_bias_units) ? 0.5f : 1.0f;
   default:
     return 1.0f;
   }

@@ -22,7 +22,6 @@ Options Options::from_environment() {
   // A draw joining a multi-draw skips prepare_draw, so multi-draws go with batching and dirty
   // state: NOVEM_VK_BATCHING=0 or NOVEM_VK_DIRTY=0 turns them off too.
   o.multi_draw = o.batching && o.dirty_state && settings.flag("NOVEM_VK_MULTI_DRAW", true);
-  o.driver_heap = settings.flag("NOVEM_VK_DRIVER_HEAP", true);
   if (const char *bytes = settings.value("NOVEM_VK_MAX_ALLOCATION")) o.max_allocation = std::strtoull(bytes, nullptr, 0);
   if (o.pipeline_cache) o.cache_dir = settings.cache_dir();
   return o;

@@ -20,7 +20,6 @@ struct Options {
   bool dynamic_blend = true;        // NOVEM_VK_DYNAMIC_BLEND=0: blend state in the pipeline, not VK_EXT_extended_dynamic_state3
   bool slabs = true;                // NOVEM_VK_SLABS=0 (or SUBALLOC=0): every buffer slice a VkBuffer of its own
   bool multi_draw = true;           // NOVEM_VK_MULTI_DRAW=0 (or BATCHING=0, DIRTY=0): every draw its own vkCmdDraw*
-  bool driver_heap = true;          // NOVEM_VK_DRIVER_HEAP=0: leave glibc's trim threshold alone on lavapipe (novem/driver_heap.hpp)
   // NOVEM_VK_MAX_ALLOCATION=bytes: no single allocation larger, as on a driver whose
   // maxMemoryAllocationSize is that (0: the device's own limits; at least 32 MiB).
   uint64_t max_allocation = 0;

@@ -105,7 +105,8 @@ bool has_stencil(VkFormat f) {
 
 // ---- PipelineLayout ----
 
-PipelineLayout::PipelineLayout(const Device &device) : device_(device) {
+PipelineLayout::PipelineLayout(const Device &device)
+    : device_(device), narrow_(device.quirks().has(Quirk::narrow_texture_sets)) {
   const NovemVkDevice &vk = device.vk();
   // Set 0: the vertex uniform block (binding 0); set 1: the pixel one (binding 1); sets 2 and 3:
   // the combined image samplers of the contract, pixel sN at 16 + N, vertex sN at 32 + N.
@@ -453,7 +454,7 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
   ci.pDepthStencilState = &ds;
   ci.pColorBlendState = &cb;
   ci.pDynamicState = &dyn;
-  ci.layout = layout_.handle(PipelineLayout::pixel_width(ps ? ps->texture_slots() : 0));
+  ci.layout = layout_.handle(layout_.pixel_width(ps ? ps->texture_slots() : 0));
   VkPipeline pipeline = VK_NULL_HANDLE;
   check(device_.vk().CreateGraphicsPipelines(device_.handle(), vk_cache_, 1, &ci, nullptr, &pipeline), "vkCreateGraphicsPipelines");
   const bool hit = (feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT) &&

@@ -61,17 +61,18 @@ public:
     return set == kVertexUniformSet || set == kVertexTextureSet ? NV_STAGE_VERTEX : NV_STAGE_PIXEL;
   }
 
-  // The pixel texture set comes in widths of 1, 2, 4, 8 and 16 slots, a pipeline layout each, and
-  // a pipeline is made with the narrowest that holds what its pixel shader declares. lavapipe
-  // stages every binding of a set at each vkCmdBindDescriptorSets, and llvmpipe then flushes and
-  // references every bound view at each draw: a shader that samples s0 through a set of 16 paid
-  // for 16 textures per texture change. The layouts differ only from set 2 on, so sets 0 and 1
-  // stay bound across a width change (the layouts are compatible for them).
+  // The pixel texture set comes in widths of 1, 2, 4, 8 and 16 slots, a pipeline layout each.
+  // With Quirk::narrow_texture_sets a pipeline is made with the narrowest that holds what its
+  // pixel shader declares (a shader that samples s0 through a set of 16 paid lavapipe for 16
+  // textures per texture change), else with 16. The layouts differ only from set 2 on, so sets
+  // 0 and 1 stay bound across a width change (the layouts are compatible for them).
   static constexpr uint32_t kPixelWidths = 5;
-  // The width (an index: 1 << width slots) for a pixel shader declaring `slots` (a mask).
-  static constexpr uint32_t pixel_width(uint32_t slots) {
+  // The narrowest width (an index: 1 << width slots) for a pixel shader declaring `slots` (a mask).
+  static constexpr uint32_t narrowest_width(uint32_t slots) {
     return slots ? uint32_t(std::bit_width(uint32_t(std::bit_width(slots)) - 1u)) : 0;
   }
+  // The width this device's pipelines use for a pixel shader declaring `slots`.
+  uint32_t pixel_width(uint32_t slots) const { return narrow_ ? narrowest_width(slots) : kPixelWidths - 1; }
   // The descriptors a set of `set` holds: its combined image samplers, or a uniform set's one buffer.
   static constexpr uint32_t slot_count(uint32_t set, uint32_t width) {
     return set == kPixelTextureSet ? 1u << width : set == kVertexTextureSet ? NV_MAX_VERTEX_TEXTURES : 1;
@@ -87,6 +88,7 @@ private:
   void destroy();
 
   const Device &device_;
+  const bool narrow_; // Quirk::narrow_texture_sets
   VkDescriptorSetLayout set_layouts_[kSetCount] = {}; // the pixel texture set's is in pixel_texture_layouts_
   VkDescriptorSetLayout pixel_texture_layouts_[kPixelWidths] = {};
   VkPipelineLayout layouts_[kPixelWidths] = {};
@@ -94,10 +96,10 @@ private:
 
 static_assert(PipelineLayout::slot_count(PipelineLayout::kPixelTextureSet, PipelineLayout::kPixelWidths - 1) ==
               NV_MAX_PIXEL_TEXTURES);
-static_assert(PipelineLayout::pixel_width(1u) == 0 && PipelineLayout::pixel_width(2u) == 1 &&
-              PipelineLayout::pixel_width(4u) == 2 && PipelineLayout::pixel_width(0x10u) == 3 &&
-              PipelineLayout::pixel_width(0x81u) == 3 && PipelineLayout::pixel_width(0x100u) == 4 &&
-              PipelineLayout::pixel_width(0x8000u) == 4);
+static_assert(PipelineLayout::narrowest_width(1u) == 0 && PipelineLayout::narrowest_width(2u) == 1 &&
+              PipelineLayout::narrowest_width(4u) == 2 && PipelineLayout::narrowest_width(0x10u) == 3 &&
+              PipelineLayout::narrowest_width(0x81u) == 3 && PipelineLayout::narrowest_width(0x100u) == 4 &&
+              PipelineLayout::narrowest_width(0x8000u) == 4);
 
 // Everything that shapes a pipeline. Built zeroed and normalized (state that has no effect, and
 // state that is dynamic, is cleared), so equal pipelines have equal bytes.

@@ -1,0 +1,22 @@
+#include "gl_quirks.hpp"
+
+namespace novem_gl {
+
+namespace {
+
+bool llvmpipe(const std::string &renderer) { return renderer.find("llvmpipe") != std::string::npos; }
+
+// In the order of Quirk.
+const novem::QuirkRow<std::string> kQuirks[] = {
+    {"driver_heap", "NOVEM_GL_DRIVER_HEAP", "llvmpipe", llvmpipe},
+    {"depth_bias_units", "NOVEM_GL_DEPTH_BIAS_UNITS", "llvmpipe", llvmpipe},
+};
+static_assert(std::size(kQuirks) == std::size_t(Quirk::count));
+
+} // namespace
+
+DriverQuirks driver_quirks(const std::string &renderer) {
+  return DriverQuirks(kQuirks, renderer, novem::Options(), "novem-opengl");
+}
+
+} // namespace novem_gl
