@@ -1,5 +1,7 @@
 #include "gl_formats.hpp"
 
+#include <vector>
+
 #include "gl_vertex_format.hpp"
 #include "novem/backend.h"
 
@@ -145,6 +147,21 @@ uint32_t format_support(const NovemGL &gl, uint32_t format) {
       bits |= NV_SUPPORT_SRGB_WRITE;
   }
   return bits;
+}
+
+uint32_t multisample_counts(const NovemGL &gl, uint32_t format) {
+  const ImageFormat *f = image_format(format);
+  if (!f || f->compressed) return 0;
+  const GLenum target = f->depth ? GL_RENDERBUFFER : GL_TEXTURE_2D_MULTISAMPLE;
+  GLint count = 0;
+  gl.GetInternalformativ(target, f->internal_format, GL_NUM_SAMPLE_COUNTS, 1, &count);
+  if (count <= 0) return 0;
+  std::vector<GLint> samples(size_t(count), 0);
+  gl.GetInternalformativ(target, f->internal_format, GL_SAMPLES, GLsizei(count), samples.data());
+  uint32_t counts = 0;
+  for (GLint n : samples)
+    if (n > 1 && n <= 16 && (n & (n - 1)) == 0) counts |= uint32_t(n);
+  return counts;
 }
 
 } // namespace novem_gl

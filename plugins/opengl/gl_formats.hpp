@@ -36,5 +36,10 @@ const VertexFormat *vertex_format(uint32_t format);
 
 // nv_format_support bits for format, asked of the current context.
 uint32_t format_support(const NovemGL &gl, uint32_t format);
+// The sample counts N > 1 at which the context makes the format's multisampled targets exactly
+// (bit value N, as nv_adapter_info.sample_counts): colour formats as GL_TEXTURE_2D_MULTISAMPLE,
+// depth formats as renderbuffers, as create_image makes them. A count missing here would be
+// rounded up by the driver (llvmpipe makes a 2-sample image with 4), so it is never claimed.
+uint32_t multisample_counts(const NovemGL &gl, uint32_t format);
 
 } // namespace novem_gl

@@ -1,7 +1,6 @@
 // The plugin's entry point: probe, create_device, destroy_device. Each device is a submission
 // thread that owns its EGL context and runs novem::run_worker with the GL executor; probe()
 // starts GL on a short-lived thread of its own and describes the device.
-#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <future>
@@ -91,15 +90,17 @@ void describe(const Context &ctx, nv_adapter_info &info) {
   else
     info.video_memory_bytes = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE)) / 4;
 
-  for (uint32_t f = 1; f < NV_FORMAT_COUNT; ++f) info.format_support[f] = novem_gl::format_support(gl, f);
-  // Multisampled targets are textures (colour) and renderbuffers (depth): the smallest limit.
-  GLint samples[3] = {1, 1, 1};
-  gl.GetIntegerv(GL_MAX_SAMPLES, &samples[0]);
-  gl.GetIntegerv(GL_MAX_COLOR_TEXTURE_SAMPLES, &samples[1]);
-  gl.GetIntegerv(GL_MAX_DEPTH_TEXTURE_SAMPLES, &samples[2]);
-  const GLint max_samples = std::min({samples[0], samples[1], samples[2]});
-  info.sample_counts = 0;
-  for (GLint n = 1; n <= max_samples && n <= 64; n *= 2) info.sample_counts |= uint32_t(n);
+  // Multisampled targets are textures (colour) and renderbuffers (depth): the counts that every
+  // target format makes exactly. GL_MAX_SAMPLES alone would claim every power of two below it,
+  // and a driver rounds a count it lacks up (llvmpipe: 2 samples become 4), so that targets of
+  // "one" count would differ and resolves would not be the count's.
+  info.sample_counts = ~0u;
+  for (uint32_t f = 1; f < NV_FORMAT_COUNT; ++f) {
+    info.format_support[f] = novem_gl::format_support(gl, f);
+    if (info.format_support[f] & (NV_SUPPORT_RENDER_TARGET | NV_SUPPORT_DEPTH_STENCIL))
+      info.sample_counts &= novem_gl::multisample_counts(gl, f);
+  }
+  info.sample_counts = (info.sample_counts & 0xFFFEu) | 1u;
   // glVertexArrayBindingDivisor (GL 4.5 core) takes any divisor.
   info.max_instance_divisor = UINT32_MAX;
   info.max_anisotropy = ctx.max_anisotropy();
