@@ -11,7 +11,7 @@ void BackBufferChain::create(Device &device, const D3DPRESENT_PARAMETERS &pp, ID
     // Public count 0, as native d3d9's implicit surfaces: GetBackBuffer's reference is the first,
     // and it holds the device (DeviceObject::AddRef).
     Surface *back = Surface::create_image(&device, 0, pp.BackBufferWidth, pp.BackBufferHeight, pp.BackBufferFormat,
-                                          D3DUSAGE_RENDERTARGET, pp.MultiSampleType, lockable);
+                                          D3DUSAGE_RENDERTARGET, pp.MultiSampleType, pp.MultiSampleQuality, lockable);
     back->add_private_ref();
     back->set_swap_chain(swap_chain);
     back_buffers_.push_back(back);

@@ -68,10 +68,11 @@ HRESULT check_present_parameters(const char *call, const nv_adapter_info &adapte
   }
   if (!valid_chain(*pp, extended)) return D3DERR_INVALIDCALL;
   // A multisampled back buffer needs D3DSWAPEFFECT_DISCARD and a quality below the levels
-  // CheckDeviceMultiSampleType reports (1), as in Windows.
+  // CheckDeviceMultiSampleType reports, as in Windows.
   if (pp->MultiSampleType != D3DMULTISAMPLE_NONE) {
-    if (pp->SwapEffect != D3DSWAPEFFECT_DISCARD || pp->MultiSampleQuality != 0) return D3DERR_INVALIDCALL;
-    if (!multisample_count(adapter, pp->MultiSampleType)) return D3DERR_NOTAVAILABLE;
+    if (!multisample_quality_levels(adapter, pp->MultiSampleType)) return D3DERR_NOTAVAILABLE;
+    if (pp->SwapEffect != D3DSWAPEFFECT_DISCARD || !multisample_count(adapter, pp->MultiSampleType, pp->MultiSampleQuality))
+      return D3DERR_INVALIDCALL;
   }
   // Windows writes back what it chose.
   if (pp->BackBufferFormat == D3DFMT_UNKNOWN) pp->BackBufferFormat = D3DFMT_X8R8G8B8;
@@ -180,7 +181,8 @@ void Device::create_implicit_surfaces() {
   back_buffers_.create(*this, pp, nullptr); // the implicit swap chain's
   if (pp.EnableAutoDepthStencil) {
     auto_depth_stencil_ = Surface::create_image(this, 0, pp.BackBufferWidth, pp.BackBufferHeight,
-                                                pp.AutoDepthStencilFormat, D3DUSAGE_DEPTHSTENCIL, pp.MultiSampleType);
+                                                pp.AutoDepthStencilFormat, D3DUSAGE_DEPTHSTENCIL, pp.MultiSampleType,
+                                                pp.MultiSampleQuality);
     auto_depth_stencil_->set_discardable(pp.Flags & D3DPRESENTFLAG_DISCARD_DEPTHSTENCIL);
     auto_depth_stencil_->add_private_ref();
   }
@@ -363,11 +365,13 @@ HRESULT Device::create_target_surface(UINT width, UINT height, D3DFORMAT format,
   bool depth = usage & D3DUSAGE_DEPTHSTENCIL;
   uint32_t needed = depth ? NV_SUPPORT_DEPTH_STENCIL : NV_SUPPORT_RENDER_TARGET;
   if ((depth ? !info.depth : !info.color) || !(adapter().format_support[info.storage] & needed)) return D3DERR_INVALIDCALL;
-  if (!multisample_count(adapter(), multisample)) return D3DERR_NOTAVAILABLE;
-  if (quality != 0) return D3DERR_INVALIDCALL; // CheckDeviceMultiSampleType reports one quality level
-  const uint64_t bytes = uint64_t(width) * height * info.bytes_per_pixel * multisample_count(adapter(), multisample);
+  if (!multisample_quality_levels(adapter(), multisample)) return D3DERR_NOTAVAILABLE;
+  // A quality at or past the levels CheckDeviceMultiSampleType reports.
+  const uint32_t samples = multisample_count(adapter(), multisample, quality);
+  if (!samples) return D3DERR_INVALIDCALL;
+  const uint64_t bytes = uint64_t(width) * height * info.bytes_per_pixel * samples;
   if (!take_video_memory(bytes)) return D3DERR_OUTOFVIDEOMEMORY;
-  Surface *created = Surface::create_image(this, 1, width, height, format, usage, multisample, lockable);
+  Surface *created = Surface::create_image(this, 1, width, height, format, usage, multisample, quality, lockable);
   created->hold_video_memory(bytes);
   if (HRESULT hr = plugin_answer(*this, PluginResource::Image, created->image(), bytes, D3DPOOL_DEFAULT); FAILED(hr)) {
     delete created; // gives the video memory back
@@ -437,16 +441,30 @@ void Device::bind_render_target(DWORD index, Surface *surface) {
   // target, so they are ready before it can be sampled (Windows regenerates them before the
   // next sampling, or at GenerateMipSubLevels).
   if (slot && slot != surface && slot->texture()) slot->texture()->store().generate_mips();
+  const Surface *drawn_before = drawn_depth_stencil();
   if (surface) surface->add_private_ref();
   if (slot) slot->release_private_ref();
   slot = surface;
   // The targets' formats shape only the pipeline's state fields (render_states): no shader
-  // nor key reads them.
+  // nor key reads them. Target 0's sample count decides whether the depth-stencil surface is
+  // drawn with (bind_depth_stencil).
   dirty_ |= kDirtyTargets | kDirtyPipelineStates;
+  if (drawn_depth_stencil() != drawn_before) dirty_ |= kDirtyPipeline | kDirtyDynamic;
+}
+
+// Wine's test_multisample_mismatch: with a multisampled render target and a single-sampled
+// depth-stencil surface (or the reverse) Windows clears and draws the colour; what happens to
+// depth differs between drivers (AMD tests and clears it, Nvidia neither, and draws nothing
+// while the depth test is on). Novem leaves that depth-stencil surface out, as if none were set:
+// its depth and stencil are neither tested nor cleared.
+Surface *Device::drawn_depth_stencil() const {
+  return depth_stencil_ && render_target_ && depth_stencil_->samples() == render_target_->samples() ? depth_stencil_
+                                                                                                   : nullptr;
 }
 
 nv_cmd_set_render_targets Device::targets_command() const {
-  nv_cmd_set_render_targets c{render_target_->image(), depth_stencil_ ? depth_stencil_->image() : 0, {}};
+  const Surface *depth_stencil = drawn_depth_stencil();
+  nv_cmd_set_render_targets c{render_target_->image(), depth_stencil ? depth_stencil->image() : 0, {}};
   for (size_t i = 0; i < std::size(more_targets_); ++i) c.more_colors[i] = more_targets_[i] ? more_targets_[i]->image() : 0;
   // The level and cube face of a render-target texture's surface (0 for other surfaces).
   for (size_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i)
@@ -460,11 +478,12 @@ nv_cmd_set_render_targets Device::targets_command() const {
 }
 
 void Device::bind_depth_stencil(Surface *surface) {
+  const bool drawn_before = drawn_depth_stencil() != nullptr;
   if (surface) surface->add_private_ref();
   if (depth_stencil_) depth_stencil_->release_private_ref();
-  // A pixel shader writing oDepth has a variant without that write for drawing with no depth buffer.
-  if ((surface == nullptr) != (depth_stencil_ == nullptr)) dirty_ |= kDirtyPipeline;
   depth_stencil_ = surface;
+  // A pixel shader writing oDepth has a variant without that write for drawing with no depth buffer.
+  if ((drawn_depth_stencil() != nullptr) != drawn_before) dirty_ |= kDirtyPipeline;
   dirty_ |= kDirtyTargets | kDirtyPipelineStates | kDirtyDynamic; // the depth bias scale follows the format
 }
 
@@ -604,7 +623,7 @@ bool Device::clear_sizes_differ(DWORD flags) const {
   if (flags & D3DCLEAR_TARGET)
     for (const Surface *s : more_targets_)
       if (differs(s)) return true;
-  return (flags & (D3DCLEAR_ZBUFFER | D3DCLEAR_STENCIL)) && differs(depth_stencil_);
+  return (flags & (D3DCLEAR_ZBUFFER | D3DCLEAR_STENCIL)) && differs(drawn_depth_stencil());
 }
 
 // Each target, and the depth-stencil surface, bound alone and cleared whole; the draw after it
@@ -626,10 +645,10 @@ void Device::clear_each_target(uint32_t nv_flags, D3DCOLOR color, float z, DWORD
       alone.srgb_write = all.srgb_write;
       clear_alone(s, alone, NV_CLEAR_COLOR);
     }
-  if (depth_stencil_ && (nv_flags & (NV_CLEAR_DEPTH | NV_CLEAR_STENCIL))) {
+  if (const Surface *depth_stencil = drawn_depth_stencil(); depth_stencil && (nv_flags & (NV_CLEAR_DEPTH | NV_CLEAR_STENCIL))) {
     nv_cmd_set_render_targets alone{};
     alone.depth_stencil = all.depth_stencil;
-    clear_alone(depth_stencil_, alone, NV_CLEAR_DEPTH | NV_CLEAR_STENCIL);
+    clear_alone(depth_stencil, alone, NV_CLEAR_DEPTH | NV_CLEAR_STENCIL);
   }
   dirty_ |= kDirtyTargets;
 }

@@ -341,6 +341,9 @@ private:
   void bind_render_target(DWORD index, Surface *surface);
   // SET_RENDER_TARGETS for the bound targets.
   nv_cmd_set_render_targets targets_command() const;
+  // The depth-stencil surface draws and clears use: the bound one when its sample count is render
+  // target 0's, else none (D3D9 requires them to match; Windows still draws and clears the colour).
+  Surface *drawn_depth_stencil() const;
   void push_clear(uint32_t nv_flags, D3DCOLOR color, float z, DWORD stencil, const std::vector<nv_rect> &rects);
   bool clear_sizes_differ(DWORD flags) const;
   void clear_each_target(uint32_t nv_flags, D3DCOLOR color, float z, DWORD stencil);

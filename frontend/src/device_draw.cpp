@@ -383,7 +383,8 @@ nv_render_states Device::render_states(uint8_t topology) const {
   nv_render_states d{};
   d.cull = rs[D3DRS_CULLMODE] == D3DCULL_CW ? NV_CULL_CW : rs[D3DRS_CULLMODE] == D3DCULL_CCW ? NV_CULL_CCW : NV_CULL_NONE;
   // Without a depth buffer there is nothing to test or write.
-  d.depth_test = depth_stencil_ && rs[D3DRS_ZENABLE] != D3DZB_FALSE;
+  const Surface *depth_stencil = drawn_depth_stencil();
+  d.depth_test = depth_stencil && rs[D3DRS_ZENABLE] != D3DZB_FALSE;
   d.depth_write = d.depth_test && rs[D3DRS_ZWRITEENABLE];
   d.depth_compare = compare(rs[D3DRS_ZFUNC]);
   d.blend_enable = rs[D3DRS_ALPHABLENDENABLE] != FALSE;
@@ -403,7 +404,7 @@ nv_render_states Device::render_states(uint8_t topology) const {
   // points and lines) use the STENCIL* ops; with TWOSIDEDSTENCILMODE counter-clockwise ones use
   // the CCW_STENCIL* ops (D3D9's winding on screen, the one D3DCULL names; clockwise is the
   // front face, so they are the back face's ops).
-  d.stencil_enable = rs[D3DRS_STENCILENABLE] && depth_stencil_ && depth_stencil_->format().stencil;
+  d.stencil_enable = rs[D3DRS_STENCILENABLE] && depth_stencil && depth_stencil->format().stencil;
   if (d.stencil_enable) {
     d.stencil_front = nv_stencil_face{stencil_op(rs[D3DRS_STENCILFAIL]), stencil_op(rs[D3DRS_STENCILZFAIL]),
                                       stencil_op(rs[D3DRS_STENCILPASS]), uint8_t(compare(rs[D3DRS_STENCILFUNC]))};
@@ -412,7 +413,7 @@ nv_render_states Device::render_states(uint8_t topology) const {
                          : nv_stencil_face{stencil_op(rs[D3DRS_CCW_STENCILFAIL]), stencil_op(rs[D3DRS_CCW_STENCILZFAIL]),
                                            stencil_op(rs[D3DRS_CCW_STENCILPASS]), uint8_t(compare(rs[D3DRS_CCW_STENCILFUNC]))};
   }
-  d.depth_bias_enable = depth_stencil_ && (float_of(rs[D3DRS_DEPTHBIAS]) != 0.0f || float_of(rs[D3DRS_SLOPESCALEDEPTHBIAS]) != 0.0f);
+  d.depth_bias_enable = depth_stencil && (float_of(rs[D3DRS_DEPTHBIAS]) != 0.0f || float_of(rs[D3DRS_SLOPESCALEDEPTHBIAS]) != 0.0f);
   d.more_color_write_masks[0] = uint8_t(rs[D3DRS_COLORWRITEENABLE1] & 0xf);
   d.more_color_write_masks[1] = uint8_t(rs[D3DRS_COLORWRITEENABLE2] & 0xf);
   d.more_color_write_masks[2] = uint8_t(rs[D3DRS_COLORWRITEENABLE3] & 0xf);
@@ -425,7 +426,8 @@ nv_render_states Device::render_states(uint8_t topology) const {
     if (!(outputs >> i & 1u)) d.more_color_write_masks[i - 1] = 0;
   // "Each bit ... controls modification of one of the samples in a multisample render target"
   // (D3DRENDERSTATETYPE); the plugins ignore it on single-sampled targets, as D3D9 does.
-  d.masked_samples = ~rs[D3DRS_MULTISAMPLEMASK];
+  // D3DMULTISAMPLE_NONMASKABLE names multisampling that is not masked: its samples are all written.
+  d.masked_samples = render_target_->desc().MultiSampleType == D3DMULTISAMPLE_NONMASKABLE ? 0u : ~rs[D3DRS_MULTISAMPLEMASK];
   return d;
 }
 
@@ -454,7 +456,8 @@ void Device::flush_dynamic_state() {
   // D3DRS_DEPTHBIAS is added to the depth in [0, 1]; the APIs count in the depth format's least
   // resolvable difference, 2^-16 for D16 and 2^-24 for D24 (DXVK scales the same way). The slope
   // factor means the same in D3D9 and both APIs.
-  const float units = depth_stencil_ && depth_stencil_->desc().Format == D3DFMT_D16 ? 65536.0f : 16777216.0f;
+  const Surface *depth_stencil = drawn_depth_stencil();
+  const float units = depth_stencil && depth_stencil->desc().Format == D3DFMT_D16 ? 65536.0f : 16777216.0f;
   d.depth_bias_constant = float_of(rs[D3DRS_DEPTHBIAS]) * units;
   d.depth_bias_slope = float_of(rs[D3DRS_SLOPESCALEDEPTHBIAS]);
   if (dynamic_sent_ && std::memcmp(&d, &sent_dynamic_, sizeof d) == 0) return;

@@ -143,7 +143,7 @@ uint32_t Device::pixel_shader_variant(D3DPRIMITIVETYPE type) {
   }
   e.clip_planes = clip_planes();
   e.depth_samplers = depth_samplers();
-  e.drop_depth = compiled.reflection.writes_depth && !depth_stencil_;
+  e.drop_depth = compiled.reflection.writes_depth && !drawn_depth_stencil();
   e.missing_inputs = compiled.interface_locations & ~written;
   e.point_sprite = type == D3DPT_POINTLIST && rs[D3DRS_POINTSPRITEENABLE];
   if (!e.active()) return compiled.handle;

@@ -2,6 +2,7 @@
 
 #include "settings.hpp"
 
+#include <bit>
 #include <cstdio>
 #include <cstring>
 
@@ -17,6 +18,9 @@ namespace {
 // The display formats a windowed device's display may have (the adapter format the Check* calls
 // take); full screen takes those the display has modes of (display.hpp).
 bool is_display_format(D3DFORMAT f) { return f == D3DFMT_X8R8G8B8 || f == D3DFMT_R5G6B5; }
+
+// The counts N > 1 the plugin renders, as bits of value N.
+uint32_t multisample_counts(const nv_adapter_info &adapter) { return adapter.sample_counts & 0x1FFFEu; }
 
 } // namespace
 
@@ -181,15 +185,25 @@ HRESULT Direct3D9::CheckDeviceFormat(UINT adapter, D3DDEVTYPE device_type, D3DFO
   return D3D_OK;
 }
 
-uint32_t multisample_count(const nv_adapter_info &adapter, D3DMULTISAMPLE_TYPE type) {
+uint32_t multisample_quality_levels(const nv_adapter_info &adapter, D3DMULTISAMPLE_TYPE type) {
   if (type == D3DMULTISAMPLE_NONE) return 1;
+  if (type == D3DMULTISAMPLE_NONMASKABLE) return uint32_t(std::popcount(multisample_counts(adapter)));
   const uint32_t n = uint32_t(type);
-  if (type == D3DMULTISAMPLE_NONMASKABLE || n < 2 || n > 16 || (n & (n - 1))) return 0;
-  return (adapter.sample_counts & n) ? n : 0;
+  if (n < 2 || n > 16 || !std::has_single_bit(n)) return 0;
+  return (multisample_counts(adapter) & n) ? 1 : 0;
+}
+
+uint32_t multisample_count(const nv_adapter_info &adapter, D3DMULTISAMPLE_TYPE type, DWORD quality) {
+  if (quality >= multisample_quality_levels(adapter, type)) return 0;
+  if (type == D3DMULTISAMPLE_NONE) return 1;
+  if (type != D3DMULTISAMPLE_NONMASKABLE) return uint32_t(type);
+  uint32_t counts = multisample_counts(adapter);
+  for (DWORD skip = 0; skip < quality; ++skip) counts &= counts - 1;
+  return counts & (~counts + 1); // the lowest count left
 }
 
 // Truthful for what the plugin renders: the sample counts it reports for colour and depth
-// targets, of a format that is a target; one quality level each.
+// targets (what it makes exactly, not rounded up), of a format that is a target.
 HRESULT Direct3D9::CheckDeviceMultiSampleType(UINT adapter, D3DDEVTYPE device_type, D3DFORMAT surface_format,
                                               WINBOOL, D3DMULTISAMPLE_TYPE multisample_type, DWORD *quality_levels) {
   if (HRESULT hr = check_adapter(adapter, device_type); FAILED(hr)) return hr;
@@ -200,8 +214,9 @@ HRESULT Direct3D9::CheckDeviceMultiSampleType(UINT adapter, D3DDEVTYPE device_ty
   if (multisample_type != D3DMULTISAMPLE_NONE &&
       !(support & (info.depth ? NV_SUPPORT_DEPTH_STENCIL : NV_SUPPORT_RENDER_TARGET)))
     return D3DERR_NOTAVAILABLE;
-  if (!multisample_count(backend_.adapter, multisample_type)) return D3DERR_NOTAVAILABLE;
-  if (quality_levels) *quality_levels = 1;
+  const uint32_t levels = multisample_quality_levels(backend_.adapter, multisample_type);
+  if (!levels) return D3DERR_NOTAVAILABLE;
+  if (quality_levels) *quality_levels = levels;
   return D3D_OK;
 }
 

@@ -57,8 +57,13 @@ private:
 
 // Fills caps honestly: what this frontend implements, within the device's limits.
 void fill_device_caps(const nv_adapter_info &adapter, D3DCAPS9 *caps);
-// Samples per pixel for a multisample type the adapter supports (1 for D3DMULTISAMPLE_NONE), or 0.
-// D3DMULTISAMPLE_NONMASKABLE and counts that are not powers of two are not supported.
-uint32_t multisample_count(const nv_adapter_info &adapter, D3DMULTISAMPLE_TYPE type);
+// The quality levels CheckDeviceMultiSampleType reports for a multisample type (0: not
+// supported): one for D3DMULTISAMPLE_NONE and for each count N > 1 the plugin renders (powers of
+// two, nv_adapter_info.sample_counts); for D3DMULTISAMPLE_NONMASKABLE one level per such count.
+uint32_t multisample_quality_levels(const nv_adapter_info &adapter, D3DMULTISAMPLE_TYPE type);
+// Samples per pixel of a surface of that type and quality (1 for D3DMULTISAMPLE_NONE), or 0 when
+// the quality is not below the type's levels. NONMASKABLE's quality q is the (q+1)th smallest
+// count the plugin renders.
+uint32_t multisample_count(const nv_adapter_info &adapter, D3DMULTISAMPLE_TYPE type, DWORD quality);
 
 } // namespace novem

@@ -5,6 +5,7 @@
 #include <exception>
 #include <utility>
 
+#include "direct3d9.hpp"
 #include "host_memory.hpp"
 #include "texture.hpp"
 
@@ -16,9 +17,11 @@ Surface::Surface(Device *device, ULONG public_refs, const D3DSURFACE_DESC &desc)
 }
 
 Surface *Surface::create_image(Device *device, ULONG public_refs, UINT width, UINT height,
-                               D3DFORMAT format, DWORD usage, D3DMULTISAMPLE_TYPE multisample, bool lockable) {
-  D3DSURFACE_DESC desc{format, D3DRTYPE_SURFACE, usage, D3DPOOL_DEFAULT, multisample, 0, width, height};
+                               D3DFORMAT format, DWORD usage, D3DMULTISAMPLE_TYPE multisample, DWORD quality,
+                               bool lockable) {
+  D3DSURFACE_DESC desc{format, D3DRTYPE_SURFACE, usage, D3DPOOL_DEFAULT, multisample, quality, width, height};
   auto *surface = new Surface(device, public_refs, desc);
+  surface->samples_ = multisample_count(device->adapter(), multisample, quality);
   surface->image_ = device->commands().new_handle();
   const bool depth = usage & D3DUSAGE_DEPTHSTENCIL;
   // Single-sampled colour images are sampled images too where the plugin samples the format:
@@ -28,13 +31,12 @@ Surface *Surface::create_image(Device *device, ULONG public_refs, UINT width, UI
                          (device->adapter().format_support[surface->format_.storage] & NV_SUPPORT_SAMPLED);
   surface->lockable_ = lockable && surface->uploadable_;
   device->commands().push(nv_cmd_create_image{surface->image_, surface->format_.storage, width, height, surface->image_usage(), 1,
-                                              NV_IMAGE_TYPE_2D, 1,
-                                              multisample == D3DMULTISAMPLE_NONE ? 1u : uint32_t(multisample)});
+                                              NV_IMAGE_TYPE_2D, 1, surface->samples_});
   return surface;
 }
 
 Surface *Surface::create_plain(Device *device, UINT width, UINT height, D3DFORMAT format) {
-  Surface *surface = create_image(device, 1, width, height, format, D3DUSAGE_RENDERTARGET, D3DMULTISAMPLE_NONE, true);
+  Surface *surface = create_image(device, 1, width, height, format, D3DUSAGE_RENDERTARGET, D3DMULTISAMPLE_NONE, 0, true);
   surface->desc_.Usage = 0; // a plain surface, though its backend image can be written like a target's
   return surface;
 }

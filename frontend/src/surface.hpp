@@ -17,11 +17,12 @@ class Surface final : public DeviceChild<IDirect3DSurface9> {
 public:
   // A backend image for a render target (usage D3DUSAGE_RENDERTARGET) or depth-stencil surface
   // (D3DUSAGE_DEPTHSTENCIL); sends CREATE_IMAGE.
-  // multisample: D3DMULTISAMPLE_NONE, or a type whose count the plugin supports. lockable: LockRect
-  // works (a single-sampled colour surface: CreateRenderTarget's Lockable, a lockable back buffer).
+  // multisample, quality: D3DMULTISAMPLE_NONE, or a type and a quality below its levels
+  // (multisample_quality_levels). lockable: LockRect works (a single-sampled colour surface:
+  // CreateRenderTarget's Lockable, a lockable back buffer).
   static Surface *create_image(Device *device, ULONG public_refs, UINT width, UINT height,
                                D3DFORMAT format, DWORD usage, D3DMULTISAMPLE_TYPE multisample = D3DMULTISAMPLE_NONE,
-                               bool lockable = false);
+                               DWORD quality = 0, bool lockable = false);
   // A D3DPOOL_DEFAULT offscreen plain surface (usage 0): a lockable backend image of a
   // render-target format, so that copies and fills can write it.
   static Surface *create_plain(Device *device, UINT width, UINT height, D3DFORMAT format);
@@ -59,6 +60,9 @@ public:
   // A depth-stencil surface whose contents Present or SetDepthStencilSurface may discard
   // (CreateDepthStencilSurface's Discard, D3DPRESENTFLAG_DISCARD_DEPTHSTENCIL).
   bool discardable() const { return discardable_; }
+  // Samples per pixel of its image (1 but for multisampled render targets and depth-stencil
+  // surfaces): what decides whether a depth-stencil surface can be drawn with a render target.
+  uint32_t samples() const { return samples_; }
   void set_discardable(bool discardable) { discardable_ = discardable; }
   // A swap chain's back buffer: GetContainer answers with that swap chain. nullptr: the device's
   // own (implicit) swap chain, made on demand.
@@ -111,6 +115,7 @@ private:
   bool uploadable_ = false;
   bool discardable_ = false;
   bool back_buffer_ = false;
+  uint32_t samples_ = 1;
   IDirect3DSwapChain9 *swap_chain_ = nullptr;
   RECT locked_rect_{};    // a lockable image's locked rectangle
   DWORD lock_flags_ = 0;

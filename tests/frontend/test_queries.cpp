@@ -201,8 +201,10 @@ TEST_CASE("Multisample types: what the plugin reports, and where D3D9 refuses th
   CHECK(d3d->CheckDeviceMultiSampleType(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, TRUE, D3DMULTISAMPLE_3_SAMPLES, &levels) ==
         D3DERR_NOTAVAILABLE);
   CHECK(levels == 0);
-  CHECK(d3d->CheckDeviceMultiSampleType(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, TRUE, D3DMULTISAMPLE_NONMASKABLE, nullptr) ==
-        D3DERR_NOTAVAILABLE);
+  // NONMASKABLE: one quality level per count the plugin renders, the smallest first.
+  CHECK(d3d->CheckDeviceMultiSampleType(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, TRUE, D3DMULTISAMPLE_NONMASKABLE, &levels) ==
+        D3D_OK);
+  CHECK(levels == 4);
 
   // A multisampled back buffer needs D3DSWAPEFFECT_DISCARD and quality 0.
   D3DPRESENT_PARAMETERS pp = api_fixture::headless();
@@ -226,6 +228,15 @@ TEST_CASE("Multisample types: what the plugin reports, and where D3D9 refuses th
 
   CHECK(dev->CreateRenderTarget(64, 64, D3DFMT_X8R8G8B8, D3DMULTISAMPLE_3_SAMPLES, 0, FALSE, &ms, nullptr) == D3DERR_NOTAVAILABLE);
   CHECK(dev->CreateRenderTarget(64, 64, D3DFMT_X8R8G8B8, D3DMULTISAMPLE_2_SAMPLES, 1, FALSE, &ms, nullptr) == D3DERR_INVALIDCALL);
+  CHECK(dev->CreateRenderTarget(64, 64, D3DFMT_X8R8G8B8, D3DMULTISAMPLE_NONMASKABLE, 4, FALSE, &ms, nullptr) ==
+        D3DERR_INVALIDCALL);
+  CHECK(dev->CreateDepthStencilSurface(64, 64, D3DFMT_D24S8, D3DMULTISAMPLE_NONMASKABLE, 4, FALSE, &ms, nullptr) ==
+        D3DERR_INVALIDCALL);
+  REQUIRE(dev->CreateRenderTarget(64, 64, D3DFMT_X8R8G8B8, D3DMULTISAMPLE_NONMASKABLE, 3, FALSE, &ms, nullptr) == D3D_OK);
+  REQUIRE(ms->GetDesc(&desc) == D3D_OK);
+  CHECK(desc.MultiSampleType == D3DMULTISAMPLE_NONMASKABLE);
+  CHECK(desc.MultiSampleQuality == 3);
+  ms->Release();
   REQUIRE(dev->CreateRenderTarget(64, 64, D3DFMT_A8R8G8B8, D3DMULTISAMPLE_2_SAMPLES, 0, FALSE, &ms, nullptr) == D3D_OK);
   REQUIRE(dev->CreateRenderTarget(32, 32, D3DFMT_A8R8G8B8, D3DMULTISAMPLE_NONE, 0, FALSE, &plain, nullptr) == D3D_OK);
   REQUIRE(dev->CreateOffscreenPlainSurface(64, 64, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM, &sysmem, nullptr) == D3D_OK);
