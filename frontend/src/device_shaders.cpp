@@ -1,5 +1,6 @@
 // Programmable shaders, their constants, and vertex declarations.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstring>
@@ -23,6 +24,8 @@ constexpr size_t kMaxShaderTokens = size_t(1) << 20;
 
 // The uniform block every translated shader reads (docs/shader-conventions.md).
 using Block = d3d9::conv::UniformBlock;
+// The float registers a stage's file lacks (a pixel stage's c224..c255) read zero.
+constexpr std::array<uint8_t, sizeof(Block::c)> kZeroRegisters{};
 
 // The SetShaderConstant checks: the registers must lie inside the file (start + count without
 // wrapping) and the data must be there.
@@ -321,12 +324,12 @@ void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants
       auto *args = commands().begin<nv_cmd_update_constants>(end - begin);
       *args = nv_cmd_update_constants{uint32_t(stage), begin, end - begin};
       auto *out = static_cast<uint8_t *>(command_payload(args));
-      std::memset(out, 0, end - begin); // what no register covers (past a pixel stage's c223)
       auto copy = [&](uint32_t offset, const void *src, size_t bytes) { // the part of [begin, end) in this field
         const uint32_t lo = std::max(begin, offset), hi = std::min<uint32_t>(end, offset + uint32_t(bytes));
         if (lo < hi) std::memcpy(out + (lo - begin), static_cast<const uint8_t *>(src) + (lo - offset), hi - lo);
       };
       copy(offsetof(Block, c), constants.f.data(), f_bytes);
+      copy(offsetof(Block, c) + f_bytes, kZeroRegisters.data(), sizeof(Block::c) - f_bytes);
       copy(offsetof(Block, i), constants.i.data(), i_bytes);
       copy(offsetof(Block, b), b, sizeof b);
       commands().commit();
@@ -338,8 +341,8 @@ void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants
   auto *args = commands().begin<nv_cmd_set_constants>(sizeof(Block));
   *args = nv_cmd_set_constants{uint32_t(stage), uint32_t(sizeof(Block))};
   auto *block = static_cast<Block *>(command_payload(args));
-  std::memset(block->c, 0, sizeof block->c);
   std::memcpy(block->c, constants.f.data(), f_bytes);
+  std::memset(reinterpret_cast<uint8_t *>(block->c) + f_bytes, 0, sizeof block->c - f_bytes);
   std::memcpy(block->i, constants.i.data(), i_bytes);
   std::memcpy(block->b, b, sizeof b);
   std::memset(block->bumpenv_mat, 0, sizeof block->bumpenv_mat);

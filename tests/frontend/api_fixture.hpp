@@ -39,10 +39,10 @@ inline D3DPRESENT_PARAMETERS headless(UINT w = 64, UINT h = 64) {
 }
 
 struct NullDevice {
-  NullDevice() {
+  explicit NullDevice(DWORD behaviour = D3DCREATE_HARDWARE_VERTEXPROCESSING) {
     d3d = Direct3DCreate9(D3D_SDK_VERSION);
     D3DPRESENT_PARAMETERS pp = headless();
-    REQUIRE(d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &device) == D3D_OK);
+    REQUIRE(d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, behaviour, &pp, &device) == D3D_OK);
   }
   ~NullDevice() {
     CHECK(device->Release() == 0);

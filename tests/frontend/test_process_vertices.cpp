@@ -25,20 +25,11 @@ struct Screen {
 };
 constexpr DWORD kScreenFVF = D3DFVF_XYZRHW | D3DFVF_DIFFUSE | D3DFVF_TEX1;
 
-struct SoftwareDevice {
-  explicit SoftwareDevice(DWORD behaviour = D3DCREATE_SOFTWARE_VERTEXPROCESSING) {
-    d3d = Direct3DCreate9(D3D_SDK_VERSION);
-    D3DPRESENT_PARAMETERS pp = headless();
-    REQUIRE(d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, behaviour, &pp, &device) == D3D_OK);
+// A device of software vertex processing on the null plugin, lighting off.
+struct SoftwareDevice : NullDevice {
+  explicit SoftwareDevice(DWORD behaviour = D3DCREATE_SOFTWARE_VERTEXPROCESSING) : NullDevice(behaviour) {
     REQUIRE(device->SetRenderState(D3DRS_LIGHTING, FALSE) == D3D_OK);
   }
-  ~SoftwareDevice() {
-    CHECK(device->Release() == 0);
-    CHECK(d3d->Release() == 0);
-  }
-  Backend backend{"null"};
-  IDirect3D9 *d3d = nullptr;
-  IDirect3DDevice9 *device = nullptr;
 };
 
 IDirect3DVertexBuffer9 *make_buffer(IDirect3DDevice9 *dev, const void *data, UINT size, DWORD fvf) {

@@ -12,21 +12,6 @@ using namespace api_fixture;
 
 namespace {
 
-struct Device {
-  explicit Device(DWORD behaviour) {
-    d3d = Direct3DCreate9(D3D_SDK_VERSION);
-    D3DPRESENT_PARAMETERS pp = headless();
-    REQUIRE(d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, behaviour, &pp, &device) == D3D_OK);
-  }
-  ~Device() {
-    CHECK(device->Release() == 0);
-    CHECK(d3d->Release() == 0);
-  }
-  Backend backend{"null"};
-  IDirect3D9 *d3d = nullptr;
-  IDirect3DDevice9 *device = nullptr;
-};
-
 constexpr DWORD kHardware = D3DCREATE_HARDWARE_VERTEXPROCESSING;
 constexpr DWORD kSoftware = D3DCREATE_SOFTWARE_VERTEXPROCESSING;
 constexpr DWORD kMixed = D3DCREATE_MIXED_VERTEXPROCESSING;
@@ -98,7 +83,7 @@ TEST_CASE("Software vertex processing has Windows' vertex shader constant files"
   };
   for (const Case &c : cases) {
     CAPTURE(c.behaviour, c.pixel, c.kind, c.start, c.count);
-    Device d(c.behaviour);
+    NullDevice d(c.behaviour);
     CHECK(set_and_get(d.device, c.pixel, c.kind, c.start, c.count) == c.expected);
     if (c.behaviour == kMixed) { // the same in the other mode
       REQUIRE(d.device->SetSoftwareVertexProcessing(TRUE) == D3D_OK);
@@ -110,7 +95,7 @@ TEST_CASE("Software vertex processing has Windows' vertex shader constant files"
 TEST_CASE("Only a software vertex-processing device reports 8192 vertex shader constants", "[api][constants]") {
   for (auto [behaviour, expected] : {std::pair{kHardware, 256u}, {kSoftware, 8192u}, {kMixed, 256u}}) {
     CAPTURE(behaviour);
-    Device d(behaviour);
+    NullDevice d(behaviour);
     D3DCAPS9 caps{};
     REQUIRE(d.device->GetDeviceCaps(&caps) == D3D_OK);
     CHECK(caps.MaxVertexShaderConst == expected);
@@ -120,7 +105,7 @@ TEST_CASE("Only a software vertex-processing device reports 8192 vertex shader c
 }
 
 TEST_CASE("State blocks hold software vertex processing's constants", "[api][constants][stateblock]") {
-  Device d(kSoftware);
+  NullDevice d(kSoftware);
   IDirect3DDevice9 *dev = d.device;
   const float one[4] = {1, 2, 3, 4}, two[4] = {5, 6, 7, 8};
   const int i_one[4] = {1, 1, 1, 1};

@@ -65,8 +65,8 @@ void slanted_triangle(IDirect3DDevice9 *dev) {
   HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLELIST, 1, v, sizeof(TLVertex)));
 }
 
-// The red channel of every pixel of a single-sampled render target, read back.
-std::vector<uint32_t> red_channel(IDirect3DDevice9 *dev, IDirect3DSurface9 *target) {
+// Every pixel of a single-sampled render target, read back (rows of its width, X8R8G8B8 bits).
+std::vector<DWORD> read_back(IDirect3DDevice9 *dev, IDirect3DSurface9 *target) {
   IDirect3DSurface9 *mem = nullptr;
   D3DSURFACE_DESC d;
   HR(target->GetDesc(&d));
@@ -74,27 +74,26 @@ std::vector<uint32_t> red_channel(IDirect3DDevice9 *dev, IDirect3DSurface9 *targ
   HR(dev->GetRenderTargetData(target, mem));
   D3DLOCKED_RECT lr;
   HR(mem->LockRect(&lr, nullptr, D3DLOCK_READONLY));
-  std::vector<uint32_t> red;
+  std::vector<DWORD> pixels;
   for (UINT y = 0; y < d.Height; ++y)
-    for (UINT x = 0; x < d.Width; ++x)
-      red.push_back((static_cast<const DWORD *>(lr.pBits)[size_t(y) * (UINT(lr.Pitch) / 4) + x] >> 16) & 0xff);
+    for (UINT x = 0; x < d.Width; ++x) pixels.push_back(static_cast<const DWORD *>(lr.pBits)[size_t(y) * (UINT(lr.Pitch) / 4) + x]);
   HR(mem->UnlockRect());
   mem->Release();
+  return pixels;
+}
+
+// The red channel of every pixel of a single-sampled render target.
+std::vector<uint32_t> red_channel(IDirect3DDevice9 *dev, IDirect3DSurface9 *target) {
+  std::vector<uint32_t> red;
+  for (DWORD p : read_back(dev, target)) red.push_back((p >> 16) & 0xff);
   return red;
 }
 
+// The colour (without alpha) of pixel (x, y) of a single-sampled render target.
 DWORD pixel(IDirect3DDevice9 *dev, IDirect3DSurface9 *target, UINT x, UINT y) {
-  IDirect3DSurface9 *mem = nullptr;
   D3DSURFACE_DESC d;
   HR(target->GetDesc(&d));
-  HR(dev->CreateOffscreenPlainSurface(d.Width, d.Height, d.Format, D3DPOOL_SYSTEMMEM, &mem, nullptr));
-  HR(dev->GetRenderTargetData(target, mem));
-  D3DLOCKED_RECT lr;
-  HR(mem->LockRect(&lr, nullptr, D3DLOCK_READONLY));
-  const DWORD p = static_cast<const DWORD *>(lr.pBits)[size_t(y) * (UINT(lr.Pitch) / 4) + x] & 0x00ffffff;
-  HR(mem->UnlockRect());
-  mem->Release();
-  return p;
+  return read_back(dev, target)[size_t(y) * d.Width + x] & 0x00ffffff;
 }
 
 // Checks that the resolved edge pixels of slanted_triangle took coverage steps of exactly
