@@ -149,6 +149,20 @@ uint32_t Device::pixel_shader_variant(D3DPRIMITIVETYPE type) {
   e.drop_depth = compiled.reflection.writes_depth && !drawn_depth_stencil();
   e.missing_inputs = compiled.interface_locations & ~written;
   e.point_sprite = type == D3DPT_POINTLIST && rs[D3DRS_POINTSPRITEENABLE];
+  e.flat = rs[D3DRS_SHADEMODE] == D3DSHADE_FLAT;
+  // ps_1_1-1_3 take D3DTTFF_PROJECTED from the texture stages (ps_1_4 and later divide in the
+  // shader): by the component the count names, w without a count (COUNT1 too, as the
+  // fixed-function stages read it).
+  const d3d9::Version version = compiled.reflection.version;
+  if (version.major == 1 && version.minor <= 3) {
+    for (uint32_t stage = 0; stage < 4; ++stage) {
+      const DWORD flags = state_.texture_stage_states[stage][D3DTSS_TEXTURETRANSFORMFLAGS];
+      if (!(flags & D3DTTFF_PROJECTED)) continue;
+      const DWORD count = flags & 0xffu;
+      const uint32_t component = count >= 2 && count <= 4 ? count - 1 : 3;
+      e.projected |= uint8_t(component << (2 * stage));
+    }
+  }
   if (!e.active()) return compiled.handle;
   auto [it, inserted] = compiled.variants.try_emplace(e.pack(), 0);
   if (inserted) {

@@ -3,8 +3,8 @@
 // same bytecode on the device.
 #pragma once
 
+#include <map>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 #include "device_child.hpp"
@@ -23,7 +23,7 @@ struct CompiledShader {
   // what a draw compares to find the pixel inputs no vertex stage writes.
   uint32_t interface_locations = 0;
   d3d9::Program program;                                    // for the variants
-  mutable std::unordered_map<uint64_t, uint32_t> variants;  // epilogue pack() -> handle
+  mutable std::map<d3d9::EpilogueKey, uint32_t> variants;  // epilogue pack() -> handle
 };
 
 template <class Iface> class ShaderObject final : public DeviceObject<Iface> {

@@ -117,6 +117,7 @@ private:
   Id sample_depth(spv::Op op, Id sampled_image, Id coord4, spv::ImageOperandsMask mask = spv::ImageOperandsMask::MaskNone,
                   std::initializer_list<Id> operands = {});
   Id texcoord(const Instruction& in, uint32_t n);
+  Id projected_texcoord(const Instruction& in, uint32_t n);
   void write_depth(Id depth);
 
   bool defer_writes_ = false;
@@ -679,6 +680,15 @@ Id Translator::texcoord(const Instruction& in, uint32_t n) {
   return it->second ? b_.load(it->second) : b_.const_fvec({0.0f, 0.0f, 0.0f, 0.0f}); // 0: nothing writes it
 }
 
+// ps_1_1-1_3: texture coordinate set n as `tex` and `texbem` read it, divided by the component
+// stage n's D3DTTFF_PROJECTED names (the epilogue's projected bits), as D3D9 applies that state
+// to these shader models.
+Id Translator::projected_texcoord(const Instruction& in, uint32_t n) {
+  const Id tc = texcoord(in, n);
+  const uint32_t component = n < 4 ? epilogue_.projected >> (2 * n) & 3u : 0;
+  return component ? b_.fdiv(tc, splat4(scalar(tc, component))) : tc;
+}
+
 void Translator::write_depth(Id depth) {
   const Id d = b_.glsl(GLSLstd450FClamp, {depth, zero_, one_});
   b_.store(reg_pointer(RegType::DepthOut, 0), splat4(d));
@@ -869,7 +879,7 @@ void Translator::emit_instruction(const Instruction& in, std::vector<Frame>& sta
     case Opcode::Tex: case Opcode::TexLdl: case Opcode::TexLdd:
       if (v_.sm1()) {
         if (v_.minor >= 4) write(in, sample_at(in.dst.index, s(0)));   // texld rN, t#/r#
-        else write(in, sample_at(in.dst.index, texcoord(in, in.dst.index)));   // tex tN
+        else write(in, sample_at(in.dst.index, projected_texcoord(in, in.dst.index)));   // tex tN
         return;
       }
       write(in, texture(in));
@@ -896,10 +906,11 @@ void Translator::emit_instruction(const Instruction& in, std::vector<Frame>& sta
     case Opcode::TexBem: case Opcode::TexBemL: {
       // u' = u(m) + M00(m) * t(n).r + M10(m) * t(n).g; v' = v(m) + M01(m) * t(n).r + M11(m) * t(n).g;
       // t(m) = sample(stage m, (u', v')); texbeml then multiplies by
-      // t(n).b * LSCALE(m) + LOFFSET(m) (not clamped, as the SDK pages give it).
+      // t(n).b * LSCALE(m) + LOFFSET(m) (not clamped, as the SDK pages give it). A projected
+      // stage m divides its coordinate before the perturbation is added.
       const uint32_t m = in.dst.index;
       const Id n = s(0);
-      const Id tc = texcoord(in, m);
+      const Id tc = projected_texcoord(in, m);
       const Id uv = b_.fadd(b_.swizzle(tc, {0, 1}), bump_offset(m, n));
       const Id coord = b_.composite_construct(t_v4_, {uv, scalar(tc, 2), scalar(tc, 3)});
       Id result = sample_at(m, coord);
@@ -1480,7 +1491,8 @@ Translation Translator::run() {
       }
       const Id var = b_.variable(StorageClass::Input, t_v4_, register_name(t, index, v_) + "_in");
       b_.decorate_location(var, ri.location);
-      if (ri.centroid && !vs_) b_.decorate(var, Decoration::Centroid);
+      if (!vs_ && epilogue_.flat && ri.usage == conv::kUsageColor) b_.decorate(var, Decoration::Flat);
+      else if (ri.centroid && !vs_) b_.decorate(var, Decoration::Centroid);
       refl_.inputs.push_back(ri);
       input_copies_.push_back({key, var});
       if (is_ps_texture(t)) texcoord_vars_[index] = var;

@@ -5,6 +5,7 @@
 // an empty `spirv` and a one-line `error`.
 #pragma once
 
+#include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -60,6 +61,12 @@ struct Translation {
   bool ok() const { return error.empty() && !spirv.empty(); }
 };
 
+// The variant key of an epilogue (pack()): its fields packed into two words.
+struct EpilogueKey {
+  uint64_t low = 0, high = 0;
+  auto operator<=>(const EpilogueKey&) const = default;
+};
+
 // D3D9 state applied to a pixel shader's colour 0 after the shader, as D3D9's fixed-function
 // back end does: fog (ps_1_x and ps_2_x only; ps_3_0 does its own) and the alpha test (every
 // model). Both read fog_color / fog of the uniform block (conventions.hpp). A vertex shader
@@ -88,14 +95,22 @@ struct PixelEpilogue {
   // dcl_texcoord) reads (PointCoord.x, PointCoord.y, 0, 1) instead, as the fixed-function stages
   // do; (0, 0) is the sprite's top left.
   uint8_t point_sprite = 0;
+  // ps_1_1-1_3 only: 2 bits per texture stage 0..3, D3DTSS_TEXTURETRANSFORMFLAGS' PROJECTED.
+  // `tex`, `texbem` and `texbeml` divide stage n's coordinate by its component
+  // (projected >> 2n & 3), 1 = y (COUNT2), 2 = z (COUNT3), 3 = w (COUNT4 or no count); 0: none.
+  uint8_t projected = 0;
+  // D3DRS_SHADEMODE FLAT: the COLOR inputs are not interpolated (the provoking vertex's value,
+  // D3D9's first vertex), as with the fixed-function pipeline.
+  uint8_t flat = 0;
   bool active() const {
     return (alpha_func && alpha_func != 8) || fog || clip_planes || depth_samplers || drop_depth || missing_inputs ||
-           point_sprite;
+           point_sprite || projected || flat;
   }
-  uint64_t pack() const {
-    return uint64_t(alpha_func) | uint64_t(fog) << 4 | uint64_t(fog_w) << 7 | uint64_t(fog_input) << 8 |
-           uint64_t(clip_planes) << 9 | uint64_t(drop_depth) << 15 | uint64_t(depth_samplers) << 16 |
-           uint64_t(missing_inputs) << 32 | uint64_t(point_sprite) << 63;
+  EpilogueKey pack() const {
+    return {uint64_t(alpha_func) | uint64_t(fog) << 4 | uint64_t(fog_w) << 7 | uint64_t(fog_input) << 8 |
+                uint64_t(clip_planes) << 9 | uint64_t(drop_depth) << 15 | uint64_t(depth_samplers) << 16 |
+                uint64_t(missing_inputs) << 32 | uint64_t(point_sprite) << 63,
+            uint64_t(projected) | uint64_t(flat) << 8};
   }
 };
 
@@ -116,8 +131,8 @@ struct VertexEpilogue {
   // it PointSize is oPts.x or 1, which only points read.
   uint8_t point_size = 0;
   bool active() const { return clip_planes != 0 || w_one_inputs != 0 || missing_inputs != 0 || point_size != 0; }
-  uint64_t pack() const {
-    return clip_planes | uint64_t(w_one_inputs) << 8 | uint64_t(missing_inputs) << 24 | uint64_t(point_size) << 40;
+  EpilogueKey pack() const {
+    return {clip_planes | uint64_t(w_one_inputs) << 8 | uint64_t(missing_inputs) << 24 | uint64_t(point_size) << 40, 0};
   }
 };
 
