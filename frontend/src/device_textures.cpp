@@ -275,7 +275,9 @@ nv_cmd_set_texture Device::texture_command(uint32_t slot) const {
                            ss[D3DSAMP_MIPFILTER] == D3DTEXF_ANISOTROPIC;
   d.max_anisotropy = anisotropic ? uint8_t(std::clamp<DWORD>(ss[D3DSAMP_MAXANISOTROPY], 1, std::max(adapter().max_anisotropy, 1u))) : 1;
   // The most detailed level: the larger of MAXMIPLEVEL and the texture's LOD, within the chain.
-  DWORD top = ss[D3DSAMP_MAXMIPLEVEL];
+  // Without a mip filter MAXMIPLEVEL is ignored and only the LOD counts (Windows: Wine's
+  // maxmip_test; wined3d's base level).
+  DWORD top = d.mip_filter == NV_FILTER_NONE ? 0 : ss[D3DSAMP_MAXMIPLEVEL];
   if (t) top = std::min<DWORD>(std::max(top, t->lod()), t->levels() - 1);
   d.max_mip_level = uint8_t(std::min<DWORD>(top, 15));
   float bias;

@@ -2,6 +2,7 @@
 // states, and pixels probed against the texels D3D9 defines.
 #include <catch2/catch.hpp>
 
+#include <bit>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -203,8 +204,15 @@ TEST_CASE("scene: two mip levels: MIPFILTER POINT reads level 1 on a smaller qua
     // MIPFILTER NONE samples level 0 whatever the size.
     HR(dev->SetSamplerState(0, D3DSAMP_MIPFILTER, D3DTEXF_NONE));
     tex_quad(dev, 32, 0, 36, 4, 0.5f / 4, 0.5f / 4, 1 + 0.5f / 4, 1 + 0.5f / 4);
-    // MAXMIPLEVEL 1 keeps to level 1 on a large quad.
+    // Without a mip filter MAXMIPLEVEL is ignored: level 0 on a large quad (Wine's maxmip_test).
     HR(dev->SetSamplerState(0, D3DSAMP_MAXMIPLEVEL, 1));
+    tex_quad(dev, 32, 32, 64, 64, 0, 0, 1, 1);
+    // The texture's LOD still counts without one: level 1.
+    REQUIRE(tex->SetLOD(1) == 0);
+    tex_quad(dev, 48, 0, 64, 16, 0, 0, 1, 1);
+    REQUIRE(tex->SetLOD(0) == 1);
+    // With a mip filter, MAXMIPLEVEL 1 keeps to level 1 on a large quad.
+    HR(dev->SetSamplerState(0, D3DSAMP_MIPFILTER, D3DTEXF_POINT));
     tex_quad(dev, 0, 32, 32, 64, 0, 0, 1, 1);
     HR(dev->SetTexture(0, nullptr));
     CHECK(tex->Release() == 0);
@@ -216,6 +224,40 @@ TEST_CASE("scene: two mip levels: MIPFILTER POINT reads level 1 on a smaller qua
     // Level 0 at every other texel: pixel i reads u = (i + 0.5) / 4, texel 2i + 1 of 8.
     for (UINT i = 0; i < 4; ++i) probe(r, 32 + i, i, texel0(2 * i + 1, 2 * i + 1), 0);
     probe_grid(r, 0, 32, 32, 4, texel1);
+    probe_grid(r, 32, 32, 32, 8, texel0);
+    probe_grid(r, 48, 0, 16, 4, texel1);
+  }
+}
+
+TEST_CASE("scene: MIPMAPLODBIAS moves the level MIPFILTER POINT picks", "[scene][texture]") {
+  // One texel per pixel is level 0's size (lod 0): a bias of 1 reads level 1. Two texels per
+  // pixel is level 1's (lod 1): a bias of -1 reads level 0. Without a mip filter the bias moves
+  // nothing.
+  auto bits = [](float f) { return std::bit_cast<DWORD>(f); };
+  auto images = render_all("texture_lod_bias", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    Shaders s(dev, kVS3, kPS3);
+    IDirect3DTexture9 *tex = make_texture(dev, 8, 2); // 8x8 and 4x4
+    HR(dev->SetTexture(0, tex));
+    HR(dev->SetSamplerState(0, D3DSAMP_MIPFILTER, D3DTEXF_POINT));
+    HR(dev->SetSamplerState(0, D3DSAMP_MIPMAPLODBIAS, bits(1.0f)));
+    tex_quad(dev, 0, 0, 8, 8, 0.5f / 8, 0.5f / 8, 1 + 0.5f / 8, 1 + 0.5f / 8);
+    HR(dev->SetSamplerState(0, D3DSAMP_MIPMAPLODBIAS, bits(-1.0f)));
+    tex_quad(dev, 16, 0, 20, 4, 0.5f / 4, 0.5f / 4, 1 + 0.5f / 4, 1 + 0.5f / 4);
+    HR(dev->SetSamplerState(0, D3DSAMP_MIPFILTER, D3DTEXF_NONE));
+    HR(dev->SetSamplerState(0, D3DSAMP_MIPMAPLODBIAS, bits(1.0f)));
+    tex_quad(dev, 32, 0, 40, 8, 0.5f / 8, 0.5f / 8, 1 + 0.5f / 8, 1 + 0.5f / 8);
+    HR(dev->SetSamplerState(0, D3DSAMP_MIPMAPLODBIAS, 0));
+    HR(dev->SetTexture(0, nullptr));
+    CHECK(tex->Release() == 0);
+    s.release(dev);
+  }, 0);
+  for (const auto &r : images) {
+    // Level 1 at every other pixel: pixel i reads u = (i + 0.5) / 8, texel i / 2 of 4.
+    for (UINT i = 0; i < 8; ++i) probe(r, i, i, texel1(i / 2, i / 2), 0);
+    // Level 0 at every other texel: pixel i reads u = (i + 0.5) / 4, texel 2i + 1 of 8.
+    for (UINT i = 0; i < 4; ++i) probe(r, 16 + i, i, texel0(2 * i + 1, 2 * i + 1), 0);
+    for (UINT i = 0; i < 8; ++i) probe(r, 32 + i, i, texel0(i, i), 0);
   }
 }
 
