@@ -85,9 +85,10 @@ HRESULT Texture::unlock_rect(LockEntry entry, UINT layer, UINT level) {
 }
 
 HRESULT Texture::set_autogen_filter(D3DTEXTUREFILTERTYPE filter) {
-  // Only AUTOGENMIPMAP textures have one; POINT or LINEAR (the filters the plugins' blits have).
-  if (!(usage_ & D3DUSAGE_AUTOGENMIPMAP) || (filter != D3DTEXF_POINT && filter != D3DTEXF_LINEAR))
-    return D3DERR_INVALIDCALL;
+  // Every 2D and cube texture keeps a filter, AUTOGENMIPMAP or not, as Windows does (wined3d
+  // accepts it and only warns); NONE, another value that names no filter and volumes are
+  // refused. The plugins' blits have POINT and LINEAR: the other filters generate as LINEAR.
+  if (type_ == NV_IMAGE_TYPE_3D || filter < D3DTEXF_POINT || filter > D3DTEXF_GAUSSIANQUAD) return D3DERR_INVALIDCALL;
   autogen_filter_ = filter;
   store_.set_autogen_filter(filter == D3DTEXF_POINT ? NV_FILTER_POINT : NV_FILTER_LINEAR);
   return D3D_OK;

@@ -267,9 +267,25 @@ TEST_CASE("AUTOGENMIPMAP textures: one level seen, Windows' creation rules, filt
   tex->GenerateMipSubLevels();
   CHECK(tex->Release() == 0);
   REQUIRE(d.device->CreateTexture(16, 16, 0, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr) == D3D_OK);
-  CHECK(tex->SetAutoGenFilterType(D3DTEXF_LINEAR) == D3DERR_INVALIDCALL); // not an AUTOGENMIPMAP texture
+  // A texture without AUTOGENMIPMAP keeps a filter too (Windows, and wined3d, answer D3D_OK).
+  CHECK(tex->GetAutoGenFilterType() == D3DTEXF_LINEAR);
+  CHECK(tex->SetAutoGenFilterType(D3DTEXF_LINEAR) == D3D_OK);
+  CHECK(tex->SetAutoGenFilterType(D3DTEXF_ANISOTROPIC) == D3D_OK);
+  CHECK(tex->GetAutoGenFilterType() == D3DTEXF_ANISOTROPIC);
+  CHECK(tex->SetAutoGenFilterType(D3DTEXF_NONE) == D3DERR_INVALIDCALL);
+  CHECK(tex->SetAutoGenFilterType(D3DTEXTUREFILTERTYPE(9)) == D3DERR_INVALIDCALL);
+  CHECK(tex->GetAutoGenFilterType() == D3DTEXF_ANISOTROPIC);
   CHECK(tex->Release() == 0);
+  IDirect3DCubeTexture9 *cube = nullptr;
+  REQUIRE(d.device->CreateCubeTexture(16, 0, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &cube, nullptr) == D3D_OK);
+  CHECK(cube->SetAutoGenFilterType(D3DTEXF_POINT) == D3D_OK);
+  CHECK(cube->GetAutoGenFilterType() == D3DTEXF_POINT);
+  CHECK(cube->Release() == 0);
   IDirect3DVolumeTexture9 *volume = nullptr;
   CHECK(d.device->CreateVolumeTexture(4, 4, 4, 0, D3DUSAGE_AUTOGENMIPMAP, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &volume,
                                       nullptr) == D3DERR_INVALIDCALL);
+  // Volumes have no filter to set (Windows: D3DERR_INVALIDCALL).
+  REQUIRE(d.device->CreateVolumeTexture(4, 4, 4, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &volume, nullptr) == D3D_OK);
+  CHECK(volume->SetAutoGenFilterType(D3DTEXF_LINEAR) == D3DERR_INVALIDCALL);
+  CHECK(volume->Release() == 0);
 }
