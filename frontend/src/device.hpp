@@ -325,8 +325,7 @@ private:
                                 DWORD quality, DWORD usage, bool lockable, IDirect3DSurface9 **surface,
                                 HANDLE *shared_handle);
   // StretchRect between depth-stencil surfaces (device_copies.cpp).
-  HRESULT stretch_depth_stencil(const Surface &src, const RECT *src_rect, const Surface &dst, const RECT *dst_rect,
-                                D3DTEXTUREFILTERTYPE filter);
+  HRESULT stretch_depth_stencil(const Surface &src, const RECT *src_rect, const Surface &dst, const RECT *dst_rect);
   // A surface's backend image, mip level and cube face, as BLIT_IMAGE and FILL_IMAGE address it.
   struct ImageLevel {
     uint32_t image = 0;

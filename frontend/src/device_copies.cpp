@@ -117,7 +117,7 @@ HRESULT Device::StretchRect(IDirect3DSurface9 *src_iface, const RECT *src_rect, 
   if (s.Pool != D3DPOOL_DEFAULT || d.Pool != D3DPOOL_DEFAULT) return D3DERR_INVALIDCALL;
   const SurfaceKind from_kind = kind_of(*src), to_kind = kind_of(*dst);
   if (from_kind == SurfaceKind::DepthStencil || to_kind == SurfaceKind::DepthStencil)
-    return stretch_depth_stencil(*src, src_rect, *dst, dst_rect, filter);
+    return stretch_depth_stencil(*src, src_rect, *dst, dst_rect);
   if (to_kind == SurfaceKind::Texture) return D3DERR_INVALIDCALL;
   if (to_kind == SurfaceKind::Plain && from_kind != SurfaceKind::Plain) return D3DERR_INVALIDCALL;
   if (src->format().storage != dst->format().storage || !src->format().color) return D3DERR_INVALIDCALL;
@@ -148,15 +148,16 @@ HRESULT Device::StretchRect(IDirect3DSurface9 *src_iface, const RECT *src_rect, 
 
 // D3D9's "additional restrictions for depth and stencil surfaces": two depth-stencil surfaces
 // (not textures), neither discardable, of one format and size, copied whole (no rectangle
-// smaller than the surface, no stretching), outside BeginScene/EndScene. Filter NONE or POINT
-// (Novem's choice: depth is not filtered). Narrower than Windows: multisampled ones are refused.
+// smaller than the surface, no stretching), outside BeginScene/EndScene. Any filter StretchRect
+// takes, LINEAR included, as Windows (Wine's depth_blit_test): with one size there is nothing to
+// filter, and the texels are copied as they are. Narrower than Windows: multisampled ones are refused.
 HRESULT Device::stretch_depth_stencil(const Surface &src, const RECT *src_rect, const Surface &dst,
-                                      const RECT *dst_rect, D3DTEXTUREFILTERTYPE filter) {
+                                      const RECT *dst_rect) {
   const D3DSURFACE_DESC &s = src.desc(), &d = dst.desc();
   if (&src == &dst || kind_of(src) != SurfaceKind::DepthStencil || kind_of(dst) != SurfaceKind::DepthStencil ||
       src.texture() || dst.texture() || src.discardable() || dst.discardable() || in_scene_)
     return D3DERR_INVALIDCALL;
-  if (s.Format != d.Format || s.Width != d.Width || s.Height != d.Height || filter == D3DTEXF_LINEAR ||
+  if (s.Format != d.Format || s.Width != d.Width || s.Height != d.Height ||
       s.MultiSampleType != D3DMULTISAMPLE_NONE || d.MultiSampleType != D3DMULTISAMPLE_NONE)
     return D3DERR_INVALIDCALL;
   nv_rect sr, dr;

@@ -166,6 +166,8 @@ TEST_CASE("StretchRect takes the surface combinations of D3D9 drivers and refuse
           D3D_OK);
   CHECK(dev->StretchRect(ds, nullptr, ds2, nullptr, D3DTEXF_NONE) == D3D_OK);
   CHECK(dev->StretchRect(ds, &big, ds2, &big, D3DTEXF_POINT) == D3D_OK);
+  CHECK(dev->StretchRect(ds, nullptr, ds2, nullptr, D3DTEXF_LINEAR) == D3D_OK); // Windows takes LINEAR too
+  CHECK(dev->StretchRect(ds, nullptr, ds2, nullptr, D3DTEXF_ANISOTROPIC) == D3DERR_INVALIDCALL);
   CHECK(dev->StretchRect(ds, &half, ds2, &half, D3DTEXF_NONE) == D3DERR_INVALIDCALL);   // a part
   CHECK(dev->StretchRect(ds, nullptr, ds16, nullptr, D3DTEXF_NONE) == D3DERR_INVALIDCALL); // conversion
   CHECK(dev->StretchRect(ds, nullptr, ds_discard, nullptr, D3DTEXF_NONE) == D3DERR_INVALIDCALL);
