@@ -191,3 +191,46 @@ TEST_CASE("scene: SHADEMODE FLAT with shaders takes each triangle's first vertex
     }
   }
 }
+
+TEST_CASE("scene: ps_1_1 texbeml scales by the bump texel's luminance, LSCALE and LOFFSET", "[scene][shader][ps1x]") {
+  // Stage 0 is a Q8W8V8U8 bump map with (du, dv) = (0, 0) and W (the luminance texbeml reads from
+  // blue) = 64 / 127; stage 1's BUMPENVLSCALE 1 and BUMPENVLOFFSET 0.25 make the factor
+  // 64 / 127 + 0.25 = 0.754, which scales the texel stage 1 reads at its unperturbed coordinate.
+  const float lum = 64.0f / 127.0f + 0.25f;
+  auto scaled = [&](D3DCOLOR c) {
+    auto ch = [&](int shift) { return D3DCOLOR(int(float((c >> shift) & 0xff) * lum + 0.5f)) << shift; };
+    return D3DCOLOR(0xff000000u | ch(16) | ch(8) | ch(0));
+  };
+  auto images = render_all("ps1x_texbeml", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+    ShaderSet s(dev, "vs11_texcoord_half", "ps11_texbeml", kVertexElements);
+    IDirect3DTexture9 *bump = nullptr;
+    HR(dev->CreateTexture(1, 1, 1, 0, D3DFMT_Q8W8V8U8, D3DPOOL_MANAGED, &bump, nullptr));
+    D3DLOCKED_RECT lr;
+    HR(bump->LockRect(0, &lr, nullptr, 0));
+    const DWORD quvw = 0x7f400000; // Q 127, W 64, V 0, U 0
+    std::memcpy(lr.pBits, &quvw, 4);
+    HR(bump->UnlockRect(0));
+    IDirect3DTexture9 *env = texture2x2(dev, texel);
+    HR(dev->SetTexture(0, bump));
+    HR(dev->SetTexture(1, env));
+    point_sampling(dev, 0);
+    point_sampling(dev, 1);
+    HR(dev->SetTextureStageState(1, D3DTSS_BUMPENVMAT00, std::bit_cast<DWORD>(1.0f)));
+    HR(dev->SetTextureStageState(1, D3DTSS_BUMPENVMAT11, std::bit_cast<DWORD>(1.0f)));
+    HR(dev->SetTextureStageState(1, D3DTSS_BUMPENVLSCALE, std::bit_cast<DWORD>(1.0f)));
+    HR(dev->SetTextureStageState(1, D3DTSS_BUMPENVLOFFSET, std::bit_cast<DWORD>(0.25f)));
+    full_quad(dev, 2.0f, 0.0f, 1.0f); // TEXCOORD1 = TEXCOORD0 / 2: 0..1
+    HR(dev->SetTexture(0, nullptr));
+    HR(dev->SetTexture(1, nullptr));
+    CHECK(bump->Release() == 0);
+    CHECK(env->Release() == 0);
+    s.release(dev);
+  }, 1);
+  for (const auto &r : images) {
+    probe(r, 16, 16, scaled(texel(0, 0)), 1);
+    probe(r, 48, 16, scaled(texel(1, 0)), 1);
+    probe(r, 16, 48, scaled(texel(0, 1)), 1);
+    probe(r, 48, 48, scaled(texel(1, 1)), 1);
+  }
+}
