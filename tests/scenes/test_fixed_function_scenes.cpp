@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <string>
 
 #include "scene_harness.hpp"
 
@@ -802,4 +803,55 @@ TEST_CASE("scene: fixed-function BUMPENVMAP perturbs the next stage's coordinate
   for (const auto &r : images)
     for (UINT j = 0; j < 4; ++j)
       for (UINT i = 0; i < 4; ++i) probe(r, i * 16 + 8, j * 16 + 8, grid_texel((i + 1) % 4, j), 1);
+}
+
+TEST_CASE("scene: fixed-function BUMPENVMAP(LUMINANCE) with a signed bump map", "[scene][ff]") {
+  // Stage 0 is a 1x1 Q8W8V8U8 bump map: du = -64 / 127, dv = 0, W (the luminance) = 64 / 127.
+  // BUMPENVMAT is the identity, so stage 1 reads half a texture (plus a little) to the left:
+  // pixel centre u = i / 4 + 1/8 reads texel i - 2 (wrapping). With BUMPENVMAPLUMINANCE,
+  // LSCALE 1 and LOFFSET 0.25 scale that texel by 64 / 127 + 0.25 (the Bump Mapping Formulas).
+  struct Case {
+    const char *name;
+    DWORD op;
+    float scale;
+  };
+  const Case cases[] = {{"BUMPENVMAP", D3DTOP_BUMPENVMAP, 1.0f},
+                        {"BUMPENVMAPLUMINANCE", D3DTOP_BUMPENVMAPLUMINANCE, 64.0f / 127.0f + 0.25f}};
+  for (const Case &c : cases) {
+    SECTION(c.name) {
+      auto images = render_all(std::string("ff_bump_signed_") + c.name, SceneSetup{}, [&](IDirect3DDevice9 *dev) {
+        HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kClear, 1.0f, 0));
+        IDirect3DTexture9 *bump = nullptr;
+        HR(dev->CreateTexture(1, 1, 1, 0, D3DFMT_Q8W8V8U8, D3DPOOL_MANAGED, &bump, nullptr));
+        D3DLOCKED_RECT lr;
+        HR(bump->LockRect(0, &lr, nullptr, 0));
+        const DWORD quvw = 0x7f4000c0; // Q 127, W 64, V 0, U -64
+        std::memcpy(lr.pBits, &quvw, 4);
+        HR(bump->UnlockRect(0));
+        IDirect3DTexture9 *tex = make_texture(dev, grid_texel);
+        HR(dev->SetTexture(0, bump));
+        HR(dev->SetTexture(1, tex));
+        set_stage(dev, 0, c.op, D3DTA_TEXTURE, D3DTA_CURRENT, D3DTOP_SELECTARG1, D3DTA_DIFFUSE, D3DTA_CURRENT);
+        HR(dev->SetTextureStageState(0, D3DTSS_BUMPENVMAT00, fbits(1.0f)));
+        HR(dev->SetTextureStageState(0, D3DTSS_BUMPENVMAT11, fbits(1.0f)));
+        HR(dev->SetTextureStageState(0, D3DTSS_BUMPENVLSCALE, fbits(1.0f)));
+        HR(dev->SetTextureStageState(0, D3DTSS_BUMPENVLOFFSET, fbits(0.25f)));
+        set_stage(dev, 1, D3DTOP_SELECTARG1, D3DTA_TEXTURE, D3DTA_CURRENT, D3DTOP_SELECTARG1, D3DTA_TEXTURE, D3DTA_CURRENT);
+        tl_quad(dev, 0, 0, 64, 64, 0xffffffff);
+        set_stage(dev, 1, D3DTOP_DISABLE, D3DTA_TEXTURE, D3DTA_CURRENT, D3DTOP_DISABLE, D3DTA_TEXTURE, D3DTA_CURRENT);
+        set_stage(dev, 0, D3DTOP_MODULATE, D3DTA_TEXTURE, D3DTA_CURRENT, D3DTOP_SELECTARG1, D3DTA_TEXTURE, D3DTA_CURRENT);
+        HR(dev->SetTexture(0, nullptr));
+        HR(dev->SetTexture(1, nullptr));
+        CHECK(bump->Release() == 0);
+        CHECK(tex->Release() == 0);
+      }, 1);
+      for (const auto &r : images)
+        for (UINT j = 0; j < 4; ++j)
+          for (UINT i = 0; i < 4; ++i) {
+            Color t = from_d3d(grid_texel((i + 2) % 4, j));
+            t = {t.r * c.scale, t.g * c.scale, t.b * c.scale, 1.0f};
+            probe(r, i * 16 + 8, j * 16 + 8, to_d3d(t), 1);
+          }
+    }
+  }
 }
