@@ -105,7 +105,8 @@ TEST_CASE("options: unknown keys, lines that are not settings and bad values are
                          "NOVEM_DEVICE_ID = x\n"      // 8: another program's: not checked for this one
                          "NOVEM_FOO = 1\n";           // 9: unknown in any section
   ScopedEnv a("NOVEM_VK_SLABS", nullptr), b("NOVEM_FRAME_RATE", nullptr), c("NOVEM_PRESENT_INTERVAL", nullptr),
-      d("NOVEM_DEVICE_ID", nullptr), e("NOVEM_VENDOR_ID", "0x10000"); // the environment's values are checked too
+      d("NOVEM_DEVICE_ID", nullptr), e("NOVEM_VENDOR_ID", "0x10000"), // the environment's values are checked too
+      f("NOVEM_CAPTURE_FRAMES", "5-2");
   const novem::Options o(conf.string(), "my-game");
   const std::string at = conf.string() + ":";
   const std::vector<std::string> expected = {
@@ -115,11 +116,32 @@ TEST_CASE("options: unknown keys, lines that are not settings and bad values are
       at + "4: NOVEM_FRAME_RATE=-5 is not a whole number from 0 to 1000; ignored",
       at + "6: NOVEM_PRESENT_INTERVAL=9 is not a whole number from 0 to 4; ignored",
       "NOVEM_VENDOR_ID=0x10000 is not a whole number from 0 to 65535; ignored",
+      "NOVEM_CAPTURE_FRAMES=5-2 is not a range of frames A-B, from 1, with A no larger than B; ignored",
       at + "3: NOVEM_VK_SLABS=maybe is not 0, off, false, no, 1, on, true or yes; ignored",
   };
   CHECK(o.problems() == expected);
   CHECK(o.number("NOVEM_FRAME_RATE", 7) == 7); // a bad value keeps the default
   CHECK(o.number("NOVEM_VENDOR_ID", 3) == 3);
+}
+
+TEST_CASE("options: a range of frames is A-B or A, from 1, with A no larger than B") {
+  struct Case {
+    const char *text;
+    bool ok;
+    unsigned long long first, last;
+  };
+  const Case cases[] = {
+      {"2-5", true, 2, 5}, {"7", true, 7, 7}, {"1-1", true, 1, 1}, {"5-2", false, 0, 0}, {"0-3", false, 0, 0},
+      {"0", false, 0, 0},  {"", false, 0, 0}, {"x", false, 0, 0},  {"3-", false, 0, 0},  {"-3", false, 0, 0},
+      {"1-2x", false, 0, 0}, {"1 - 2", false, 0, 0}, {"+1-2", false, 0, 0}, {"1-99999999999999999999", false, 0, 0},
+  };
+  for (const Case &c : cases) {
+    INFO("'" << c.text << "'");
+    novem::FrameRange r{9, 9};
+    CHECK(novem::frame_range(c.text, r) == c.ok);
+    if (c.ok) CHECK((r.first == c.first && r.last == c.last));
+    else CHECK((r.first == 9 && r.last == 9)); // left as it was
+  }
 }
 
 TEST_CASE("options: off values, cache folder defaults") {

@@ -15,6 +15,7 @@ enum class SettingKind {
   number, // a whole number (decimal, or 0x hex) from `min` to `max`
   text,   // anything (paths, names)
   own,    // checked where it is read, which says what it does with a bad value
+  frames, // a range of frames A-B, counted from 1 (frame_range below)
 };
 
 struct KnownSetting {
@@ -36,6 +37,8 @@ inline constexpr KnownSetting kKnownSettings[] = {
     {"NOVEM_DEVICE_ID", SettingKind::number, 0, 0xffff},     // and DeviceId
     {"NOVEM_MAX_FRAME_LATENCY", SettingKind::number, 1, 16}, // frames in flight, whatever the program sets
     {"NOVEM_CACHE_DIR", SettingKind::text},
+    {"NOVEM_CAPTURE", SettingKind::text},            // a capture file of the first device's commands (docs/capture.md)
+    {"NOVEM_CAPTURE_FRAMES", SettingKind::frames},   // the frames it is for; unset: every frame
     // The Vulkan plugin's techniques and checks (plugins/vulkan/README.md).
     {"NOVEM_VK_VALIDATION", SettingKind::flag},
     {"NOVEM_VK_VALIDATION_NOABORT", SettingKind::text},
@@ -65,6 +68,35 @@ inline constexpr KnownSetting kKnownSettings[] = {
     {"NOVEM_GL_DEPTH_BIAS_UNITS", SettingKind::flag},
 };
 
+// The frames from `first` to `last` (both counted from 1): frame N ends with the Nth Present.
+struct FrameRange {
+  unsigned long long first = 1, last = 0; // last 0: no end
+};
+
+// Reads "A-B" (1 <= A <= B) or "A" (that frame alone) into r; false when text is neither.
+inline bool frame_range(const char *text, FrameRange &r) {
+  auto number = [](const char *&p, unsigned long long &n) {
+    if (*p < '0' || *p > '9') return false;
+    char *end = nullptr;
+    errno = 0;
+    n = std::strtoull(p, &end, 10);
+    p = end;
+    return errno != ERANGE;
+  };
+  const char *p = text;
+  unsigned long long a = 0, b = 0;
+  if (!number(p, a)) return false;
+  if (*p == '-') {
+    ++p;
+    if (!number(p, b)) return false;
+  } else {
+    b = a;
+  }
+  if (*p || a < 1 || b < a) return false;
+  r = {a, b};
+  return true;
+}
+
 inline const KnownSetting *known_setting(const std::string &name) {
   for (const KnownSetting &s : kKnownSettings)
     if (name == s.name) return &s;
@@ -85,6 +117,12 @@ inline bool valid_setting(const KnownSetting &s, const char *value, std::string 
     const unsigned long long n = std::strtoull(value, &end, 0);
     if (*value && !std::strchr(value, '-') && end && !*end && errno != ERANGE && n >= s.min && n <= s.max) return true;
     expected = "a whole number from " + std::to_string(s.min) + " to " + std::to_string(s.max);
+    return false;
+  }
+  case SettingKind::frames: {
+    FrameRange r;
+    if (frame_range(value, r)) return true;
+    expected = "a range of frames A-B, from 1, with A no larger than B";
     return false;
   }
   case SettingKind::text:
