@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "capture.hpp"
 #include "novem/channel.hpp"
 #include "plugin_loader.hpp"
 
@@ -27,16 +28,20 @@ public:
 
   // A command, named by its argument struct (novem/command_table.hpp).
   template <CommandArgs Args> void push(const Args &args) {
-    *ring_begin<Args>(channel_->ring) = args;
+    *begin<Args>(0) = args;
     commit();
   }
   // A command whose payload the caller writes into the returned struct's tail before commit().
   template <CommandArgs Args> Args *begin(size_t payload_bytes) {
-    return ring_begin<Args>(channel_->ring, payload_bytes);
+    Args *args = ring_begin<Args>(channel_->ring, payload_bytes);
+    record_ = reinterpret_cast<const nv_cmd_header *>(args) - 1;
+    return args;
   }
   // Ends the command; the plugin's thread sees commands in batches of kBatchBytes (ring.hpp says
   // why), and at every fence, wait and flush.
   void commit() {
+    if (capture_) [[unlikely]]
+      capture_->record(record_);
     CommandRing &ring = channel_->ring;
     ring.stage();
     if (ring.unpublished_bytes() >= kBatchBytes) ring.publish();
@@ -86,6 +91,8 @@ private:
   std::unique_ptr<nv_channel> channel_;
   nv_device *device_ = nullptr;
   std::string error_;
+  std::unique_ptr<CaptureWriter> capture_; // NOVEM_CAPTURE
+  const nv_cmd_header *record_ = nullptr; // the record begun last, for capture_
   uint32_t last_handle_ = 0;
   uint64_t last_fence_ = 0;
 };
