@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -21,6 +22,7 @@
 #include "novem/capture_file.hpp"
 #include "novem/image.hpp"
 #include "run_child.hpp"
+#include "x_server.hpp"
 
 namespace {
 
@@ -134,6 +136,28 @@ TEST_CASE("replay: frames captured on one plugin replay on the other as the prog
       CHECK(result.within_tolerance());
     }
   }
+}
+
+TEST_CASE("replay: a program presenting to a window replays headless, its swapchains left out", "[replay]") {
+  XServer server; // DISPLAY points at it while it runs
+  std::string why;
+  if (!server.start(why)) {
+    const char *required = std::getenv("NOVEM_TEST_REQUIRE_BACKENDS");
+    if (required && *required) FAIL(why << " (NOVEM_TEST_REQUIRE_BACKENDS is set: windows are required)");
+    WARN(why << ": skipped");
+    return;
+  }
+  const std::string name = "demo_window_vulkan_to_opengl";
+  const fs::path file = capture(NOVEM_DEMO_PATH, name, "vulkan", 3, {"--window", "--size", "160x120"});
+  const fs::path pngs = out_dir() / (name + "_frames");
+  fs::remove_all(pngs);
+  const auto run = replay({file.string(), "--backend", "opengl", "--dump-png", pngs.string()});
+  INFO(run.output);
+  REQUIRE(run.status == 0);
+  const auto result = novem::image::compare(read_png(out_dir() / (name + ".png")), read_png(pngs / "frame-0003.png"),
+                                            kTolerance);
+  INFO("max channel difference " << result.max_channel_diff);
+  CHECK(result.within_tolerance());
 }
 
 TEST_CASE("replay: --bench times the captured frames, on the null plugin too", "[replay]") {
