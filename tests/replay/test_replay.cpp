@@ -238,6 +238,23 @@ TEST_CASE("replay: a payload shorter than its command announces is refused", "[r
   CHECK(run.output.find("(UPDATE_BUFFER) announces 1048576 payload bytes and holds ") != std::string::npos);
 }
 
+TEST_CASE("replay: a program that ends before the last frame asked for leaves the frames it presented", "[replay]") {
+  const fs::path file = out_dir() / "ended_early.nvcap";
+  fs::remove(file);
+  auto env = kValidation;
+  env["NOVEM_CAPTURE"] = file.string();
+  env["NOVEM_CAPTURE_FRAMES"] = "2-9";
+  const auto run = novem::test::run_child({NOVEM_DEMO_PATH, "--backend", "vulkan", "--frames", "3", "--size", "32x32",
+                                           "--out", (out_dir() / "ended_early.png").string()},
+                                          env);
+  INFO(run.output);
+  REQUIRE(run.status == 0);
+  const auto replayed = replay({file.string(), "--backend", "null"});
+  INFO(replayed.output);
+  CHECK(replayed.status == 0);
+  CHECK(replayed.output.find("replayed frames 2-3 of ") != std::string::npos);
+}
+
 TEST_CASE("replay: NOVEM_CAPTURE_FRAMES that is no range is one line and ignored", "[replay]") {
   const fs::path file = out_dir() / "bad_range.nvcap";
   fs::remove(file);

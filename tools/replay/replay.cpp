@@ -7,6 +7,7 @@
 // dropped (nobody reads the answer) and FENCE values are numbered anew, the replay's own fences
 // among them. Frames before A only rebuild the state frames A-B start from. docs/capture.md
 // has the file format and the reasons.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -170,7 +171,9 @@ int run(const Options &o) {
   if (!novem::capture::read(bytes.data(), bytes.size(), capture, why)) return fail(o.file + ": " + why);
   const novem::capture::FileHeader &h = capture.header;
   novem::FrameRange frames = o.frames;
-  if (!frames.first) frames = {h.first_frame, h.last_frame ? h.last_frame : capture.frames};
+  // By default the frames it was made for, or as many of them as the program presented.
+  if (!frames.first)
+    frames = {h.first_frame, std::min<uint64_t>(h.last_frame ? h.last_frame : capture.frames, capture.frames)};
   if (!capture.frames) return fail(o.file + ": holds no whole frame (no PRESENT)");
   if (frames.last > capture.frames || frames.first > frames.last)
     return fail(o.file + ": holds " + std::to_string(capture.frames) + " frames; frames " +
