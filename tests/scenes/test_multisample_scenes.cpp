@@ -403,3 +403,31 @@ TEST_CASE("Render targets and depth-stencil surfaces of different sample counts 
     CHECK(d3d->Release() == 0);
   }
 }
+
+TEST_CASE("MULTISAMPLEMASK masks maskable targets only: a NONMASKABLE target's samples are all written",
+          "[scenes][multisample]") {
+  for (const std::string &backend : available_backends()) {
+    INFO("backend " << backend);
+    IDirect3D9 *d3d = make_d3d(backend);
+    IDirect3DDevice9 *dev = make_device(d3d);
+    IDirect3DSurface9 *maskable = nullptr, *nonmaskable = nullptr, *resolved = nullptr;
+    HR(dev->CreateRenderTarget(kSize, kSize, D3DFMT_X8R8G8B8, D3DMULTISAMPLE_4_SAMPLES, 0, FALSE, &maskable, nullptr));
+    HR(dev->CreateRenderTarget(kSize, kSize, D3DFMT_X8R8G8B8, D3DMULTISAMPLE_NONMASKABLE, 0, FALSE, &nonmaskable, nullptr));
+    HR(dev->CreateRenderTarget(kSize, kSize, D3DFMT_X8R8G8B8, D3DMULTISAMPLE_NONE, 0, FALSE, &resolved, nullptr));
+    HR(dev->SetRenderState(D3DRS_ZENABLE, D3DZB_FALSE));
+    HR(dev->SetRenderState(D3DRS_MULTISAMPLEMASK, 0));
+    for (IDirect3DSurface9 *target : {maskable, nonmaskable}) {
+      HR(dev->SetRenderTarget(0, target));
+      HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlack, 1.0f, 0));
+      HR(dev->BeginScene());
+      quad(dev, 0, 0, 64, 64, 0.5f, kRed);
+      HR(dev->EndScene());
+      HR(dev->StretchRect(target, nullptr, resolved, nullptr, D3DTEXF_NONE));
+      CHECK(pixel(dev, resolved, 32, 32) == (target == maskable ? 0x000000u : 0xff0000u));
+    }
+    HR(dev->SetRenderTarget(0, resolved));
+    for (IDirect3DSurface9 *s : {maskable, nonmaskable, resolved}) s->Release();
+    CHECK(dev->Release() == 0);
+    CHECK(d3d->Release() == 0);
+  }
+}
