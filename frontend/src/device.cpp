@@ -70,9 +70,9 @@ HRESULT check_present_parameters(const char *call, const nv_adapter_info &adapte
   // A multisampled back buffer needs D3DSWAPEFFECT_DISCARD and a quality below the levels
   // CheckDeviceMultiSampleType reports, as in Windows.
   if (pp->MultiSampleType != D3DMULTISAMPLE_NONE) {
+    if (pp->SwapEffect != D3DSWAPEFFECT_DISCARD) return D3DERR_INVALIDCALL;
     if (!multisample_quality_levels(adapter, pp->MultiSampleType)) return D3DERR_NOTAVAILABLE;
-    if (pp->SwapEffect != D3DSWAPEFFECT_DISCARD || !multisample_count(adapter, pp->MultiSampleType, pp->MultiSampleQuality))
-      return D3DERR_INVALIDCALL;
+    if (!multisample_count(adapter, pp->MultiSampleType, pp->MultiSampleQuality)) return D3DERR_INVALIDCALL;
   }
   // Windows writes back what it chose.
   if (pp->BackBufferFormat == D3DFMT_UNKNOWN) pp->BackBufferFormat = D3DFMT_X8R8G8B8;
