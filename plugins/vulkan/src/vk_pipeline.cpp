@@ -428,7 +428,10 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
                                     VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT, VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT,
                                     VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT};
   VkPipelineDynamicStateCreateInfo dyn{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
-  dyn.dynamicStateCount = uint32_t(std::size(dynamic)) - (device_.dynamic_blend() ? 0 : 3);
+  // A pipeline without colour attachments (depth-only drawing) declares no blend state dynamic:
+  // the executor sets blend state only for colour attachments, and the validation layers want
+  // every declared state set before a draw (VUID-vkCmdDraw-None-07627).
+  dyn.dynamicStateCount = uint32_t(std::size(dynamic)) - (device_.dynamic_blend() && color_count ? 0 : 3);
   dyn.pDynamicStates = dynamic;
 
   VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
