@@ -61,6 +61,14 @@ constexpr ImageFormat kBC3 = {GL_COMPRESSED_RGBA_S3TC_DXT5_EXT, 0, 0, 16, false,
                               {GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA}, true, false,
                               kSrgbAlphaDxt5};
 
+// ATI1 reads its one channel everywhere (AMD's Direct3D 10-class drivers); ATI2 returns its second
+// channel in R and its first in G (every vendor): RGTC, core since GL 3.0.
+constexpr ImageFormat kBC4 = {GL_COMPRESSED_RED_RGTC1, 0, 0, 8, false, false, {GL_RED, GL_RED, GL_RED, GL_RED}, true};
+constexpr ImageFormat kBC5 = {GL_COMPRESSED_RG_RGTC2, 0, 0, 16, false, false, {GL_GREEN, GL_RED, GL_ONE, GL_ONE}, true};
+// V16U16 and Q16W16V16U16.
+constexpr ImageFormat kR16G16S = {GL_RG16_SNORM, GL_RG, GL_SHORT, 4, false, false, {GL_RED, GL_GREEN, GL_ONE, GL_ONE}};
+constexpr ImageFormat kR16G16B16A16S = {GL_RGBA16_SNORM, GL_RGBA, GL_SHORT, 8, false, false};
+
 // D3DCOLOR (bytes B, G, R, A) read as (R, G, B, A): GL_BGRA as the size does exactly that.
 constexpr VertexFormat kColor = {GL_BGRA, GL_UNSIGNED_BYTE, GL_TRUE};
 constexpr VertexFormat kFloat1 = {1, GL_FLOAT, GL_FALSE};
@@ -105,6 +113,10 @@ const ImageFormat *image_format(uint32_t format) {
   case NV_FORMAT_BC1_UNORM: return &kBC1;
   case NV_FORMAT_BC2_UNORM: return &kBC2;
   case NV_FORMAT_BC3_UNORM: return &kBC3;
+  case NV_FORMAT_BC4_UNORM: return &kBC4;
+  case NV_FORMAT_BC5_UNORM: return &kBC5;
+  case NV_FORMAT_R16G16_SNORM: return &kR16G16S;
+  case NV_FORMAT_R16G16B16A16_SNORM: return &kR16G16B16A16S;
   default: return nullptr;
   }
 }

@@ -72,10 +72,14 @@ typedef enum nv_format {
   NV_FORMAT_R8G8B8A8_UNORM,        /* D3DDECLTYPE_UBYTE4N */
   NV_FORMAT_R16G16_SSCALED,        /* D3DDECLTYPE_SHORT2 */
   NV_FORMAT_R16G16B16A16_SSCALED,  /* D3DDECLTYPE_SHORT4 */
-  NV_FORMAT_R16G16_SNORM,          /* D3DDECLTYPE_SHORT2N */
-  NV_FORMAT_R16G16B16A16_SNORM,    /* D3DDECLTYPE_SHORT4N */
+  NV_FORMAT_R16G16_SNORM,          /* D3DDECLTYPE_SHORT2N; as an image D3DFMT_V16U16: words U, V; samples (U, V, 1, 1) */
+  NV_FORMAT_R16G16B16A16_SNORM,    /* D3DDECLTYPE_SHORT4N; as an image D3DFMT_Q16W16V16U16: words U, V, W, Q */
   NV_FORMAT_R10G10B10A2_USCALED,   /* D3DDECLTYPE_UDEC3: R bits 9..0, G 19..10, B 29..20, A 31..30 (w is those 2 bits) */
   NV_FORMAT_R10G10B10A2_SNORM,     /* D3DDECLTYPE_DEC3N: the same layout, each field signed (A: -1, 0 or 1) */
+  /* Texture formats (ABI 11). */
+  NV_FORMAT_BC4_UNORM, /* FOURCC ATI1: 4x4 blocks of 8 bytes (BC4's one channel); samples (R, R, R, R) */
+  NV_FORMAT_BC5_UNORM, /* FOURCC ATI2: 4x4 blocks of 16 bytes (BC5), the first 8 bytes' channel X and the
+                        * next 8 bytes' Y; samples (Y, X, 1, 1) */
   NV_FORMAT_COUNT
 } nv_format;
 

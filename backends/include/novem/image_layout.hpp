@@ -30,6 +30,7 @@ inline ImageLayout image_layout(uint32_t format) {
   case NV_FORMAT_D16_UNORM: return {1, 2};
   case NV_FORMAT_B8G8R8A8_UNORM:
   case NV_FORMAT_R8G8B8A8_SNORM:
+  case NV_FORMAT_R16G16_SNORM:
   case NV_FORMAT_R16G16_UNORM:
   case NV_FORMAT_R16G16_SFLOAT:
   case NV_FORMAT_R32_SFLOAT:
@@ -39,10 +40,13 @@ inline ImageLayout image_layout(uint32_t format) {
   case NV_FORMAT_D24_UNORM_S8_UINT: return {1, 4};
   case NV_FORMAT_R16G16B16A16_UNORM:
   case NV_FORMAT_R16G16B16A16_SFLOAT:
+  case NV_FORMAT_R16G16B16A16_SNORM:
   case NV_FORMAT_R32G32_SFLOAT: return {1, 8};
   case NV_FORMAT_R32G32B32A32_SFLOAT: return {1, 16};
-  case NV_FORMAT_BC1_UNORM: return {4, 8};
+  case NV_FORMAT_BC1_UNORM:
+  case NV_FORMAT_BC4_UNORM: return {4, 8};
   case NV_FORMAT_BC2_UNORM:
+  case NV_FORMAT_BC5_UNORM:
   case NV_FORMAT_BC3_UNORM: return {4, 16};
   default: return {};
   }

@@ -26,11 +26,17 @@ VkComponentMapping swizzle_of(nv_format format) {
   case NV_FORMAT_L8A8_UNORM:
   case NV_FORMAT_L4A4_UNORM: return {R, R, R, G};
   case NV_FORMAT_R8G8_SNORM:
+  case NV_FORMAT_R16G16_SNORM:
   case NV_FORMAT_R16G16_UNORM:
   case NV_FORMAT_R16G16_SFLOAT:
   case NV_FORMAT_R32G32_SFLOAT: return {R, G, ONE, ONE};
   case NV_FORMAT_R16_SFLOAT:
   case NV_FORMAT_R32_SFLOAT: return {R, ONE, ONE, ONE};
+  // ATI1 reads its one channel everywhere, as AMD's Direct3D 10-class drivers return it (older
+  // AMD and NVIDIA drivers differ; Wine's test_3dc_formats records them all); ATI2 stores the
+  // channel sampling returns in G first (every vendor agrees).
+  case NV_FORMAT_BC4_UNORM: return {R, R, R, R};
+  case NV_FORMAT_BC5_UNORM: return {G, R, ONE, ONE};
   default: return {R, G, B, A};
   }
 }
@@ -88,6 +94,10 @@ VkFormat to_vk_format(nv_format format) {
   case NV_FORMAT_BC1_UNORM: return VK_FORMAT_BC1_RGBA_UNORM_BLOCK;
   case NV_FORMAT_BC2_UNORM: return VK_FORMAT_BC2_UNORM_BLOCK;
   case NV_FORMAT_BC3_UNORM: return VK_FORMAT_BC3_UNORM_BLOCK;
+  case NV_FORMAT_BC4_UNORM: return VK_FORMAT_BC4_UNORM_BLOCK;
+  case NV_FORMAT_BC5_UNORM: return VK_FORMAT_BC5_UNORM_BLOCK;
+  case NV_FORMAT_R16G16_SNORM: return VK_FORMAT_R16G16_SNORM;
+  case NV_FORMAT_R16G16B16A16_SNORM: return VK_FORMAT_R16G16B16A16_SNORM;
   default: return VK_FORMAT_UNDEFINED;
   }
 }
