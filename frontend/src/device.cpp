@@ -363,6 +363,17 @@ HRESULT Device::create_target_surface(UINT width, UINT height, D3DFORMAT format,
   if (std::max(width, height) > adapter().max_texture_size) return D3DERR_INVALIDCALL;
   FormatInfo info = format_info(format);
   bool depth = usage & D3DUSAGE_DEPTHSTENCIL;
+  if (info.null_target && !depth) {
+    // A render target that takes no memory: nothing to make in the plugin; draws write only
+    // the depth-stencil surface.
+    if (!multisample_count(adapter(), multisample)) return D3DERR_NOTAVAILABLE;
+    if (quality != 0) return D3DERR_INVALIDCALL;
+    Surface *created = Surface::create_null(this, width, height, multisample); // never lockable
+    created->count_default_pool();
+    *surface = created;
+    AddRef();
+    return D3D_OK;
+  }
   uint32_t needed = depth ? NV_SUPPORT_DEPTH_STENCIL : NV_SUPPORT_RENDER_TARGET;
   if ((depth ? !info.depth : !info.color) || !(adapter().format_support[info.storage] & needed)) return D3DERR_INVALIDCALL;
   if (!multisample_quality_levels(adapter(), multisample)) return D3DERR_NOTAVAILABLE;
@@ -496,7 +507,8 @@ HRESULT Device::SetRenderTarget(DWORD index, IDirect3DSurface9 *iface) {
   if (iface && !surface) return D3DERR_INVALIDCALL; // not Novem's object
   // Any level of any face of a render-target texture is a target (an AUTOGENMIPMAP one shows only
   // level 0); a surface without D3DUSAGE_RENDERTARGET is refused, as Windows does.
-  if (surface && (!(surface->desc().Usage & D3DUSAGE_RENDERTARGET) || !surface->has_image())) return D3DERR_INVALIDCALL;
+  if (surface && (!(surface->desc().Usage & D3DUSAGE_RENDERTARGET) || !(surface->has_image() || surface->format().null_target)))
+    return D3DERR_INVALIDCALL;
   if (index > 0) {
     bind_render_target(index, surface);
     return D3D_OK;

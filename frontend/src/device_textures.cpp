@@ -10,6 +10,7 @@
 #include "surface.hpp"
 #include "cube_texture.hpp"
 #include "texture.hpp"
+#include "upload_conversion.hpp"
 #include "volume_texture.hpp"
 
 namespace novem {
@@ -203,8 +204,8 @@ HRESULT Device::UpdateSurface(IDirect3DSurface9 *src_iface, const RECT *src_rect
   bytes += size_t(r.top / b) * pitch + size_t(r.left / b) * f.bytes_per_pixel;
   if (!dst->texture()) {
     // Ordered with draws: those before see the old texels, those after the new.
-    commands().update_image(dst->image(), f.storage, 0, 0, p.x, p.y, UINT(r.right - r.left), UINT(r.bottom - r.top),
-                            bytes, pitch);
+    send_texels(commands(), f, dst->image(), 0, 0, p.x, p.y, UINT(r.right - r.left), UINT(r.bottom - r.top), bytes,
+                pitch);
     return D3D_OK;
   }
   if (!dst->texture()->store().write(dst->layer(), dst->level(), UINT(p.x), UINT(p.y), UINT(r.right - r.left),
@@ -287,7 +288,7 @@ nv_cmd_set_texture Device::texture_command(uint32_t slot) const {
   if (!vertex && compares_depth_at(slot)) c.flags |= NV_TEXTURE_COMPARE_DEPTH;
   // D3DSAMP_SRGBTEXTURE decodes the formats that answer QUERY_SRGBREAD; others read as they are
   // (Windows ignores the state for them).
-  if (t && ss[D3DSAMP_SRGBTEXTURE] && (adapter().format_support[t->format().storage] & NV_SUPPORT_SRGB_READ))
+  if (t && ss[D3DSAMP_SRGBTEXTURE] && t->format().srgb_readable(adapter().format_support[t->format().storage]))
     c.flags |= NV_TEXTURE_SRGB;
   return c;
 }

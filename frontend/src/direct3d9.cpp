@@ -130,21 +130,22 @@ HRESULT Direct3D9::CheckDeviceFormat(UINT adapter, D3DDEVTYPE device_type, D3DFO
   if (resource_type == D3DRTYPE_TEXTURE || resource_type == D3DRTYPE_CUBETEXTURE ||
       resource_type == D3DRTYPE_VOLUMETEXTURE) {
     // 2D, cube and volume textures of every format format_info marks as one, that the backend
-    // samples (no DXTn volumes); 2D depth textures (D3DUSAGE_DEPTHSTENCIL) of the depth formats
-    // that have one, where the backend samples them.
-    FormatInfo info = format_info(format);
+    // samples (volumes of the block formats as the B8G8R8A8 they are decoded into); 2D depth
+    // textures (D3DUSAGE_DEPTHSTENCIL) of the depth formats that have one, where the backend
+    // samples them.
+    FormatInfo info = resource_type == D3DRTYPE_VOLUMETEXTURE ? volume_format_info(format) : format_info(format);
     const uint32_t support = backend_.adapter.format_support[info.storage];
     if (usage & D3DUSAGE_DEPTHSTENCIL) {
       if (resource_type != D3DRTYPE_TEXTURE || info.depth_sampling == DepthSampling::None ||
           !(support & NV_SUPPORT_DEPTH_SAMPLED))
         return D3DERR_NOTAVAILABLE;
-      // A depth texture that compares filters (PCF); the depth values of INTZ, DF24 and DF16 are
+      // A depth texture that compares filters (PCF); the depth values of INTZ are
       // read nearest. It is nothing else.
       if ((usage & D3DUSAGE_QUERY_FILTER) && info.depth_sampling != DepthSampling::Compare) return D3DERR_NOTAVAILABLE;
       constexpr DWORD depth_known = D3DUSAGE_DEPTHSTENCIL | D3DUSAGE_QUERY_FILTER | D3DUSAGE_QUERY_WRAPANDMIP;
       return (usage & ~depth_known) ? D3DERR_NOTAVAILABLE : D3D_OK;
     }
-    if (!info.texture || (resource_type == D3DRTYPE_VOLUMETEXTURE && info.block != 1)) return D3DERR_NOTAVAILABLE;
+    if (!info.texture) return D3DERR_NOTAVAILABLE;
     if (!(support & NV_SUPPORT_SAMPLED)) return D3DERR_NOTAVAILABLE;
     if ((usage & D3DUSAGE_QUERY_FILTER) && !(support & NV_SUPPORT_FILTER)) return D3DERR_NOTAVAILABLE;
     // Render-target textures: 2D or cube, of a render-target format.
@@ -154,7 +155,7 @@ HRESULT Direct3D9::CheckDeviceFormat(UINT adapter, D3DDEVTYPE device_type, D3DFO
     if ((usage & D3DUSAGE_QUERY_POSTPIXELSHADER_BLENDING) && !(support & NV_SUPPORT_BLEND)) return D3DERR_NOTAVAILABLE;
     // sRGB: D3DSAMP_SRGBTEXTURE decodes where the plugin reads the format as sRGB;
     // D3DRS_SRGBWRITEENABLE encodes into render targets it writes as sRGB.
-    if ((usage & D3DUSAGE_QUERY_SRGBREAD) && !(support & NV_SUPPORT_SRGB_READ)) return D3DERR_NOTAVAILABLE;
+    if ((usage & D3DUSAGE_QUERY_SRGBREAD) && !info.srgb_readable(support)) return D3DERR_NOTAVAILABLE;
     if ((usage & D3DUSAGE_QUERY_SRGBWRITE) && !(info.color && (support & NV_SUPPORT_SRGB_WRITE)))
       return D3DERR_NOTAVAILABLE;
     constexpr DWORD known = D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY | D3DUSAGE_SOFTWAREPROCESSING |
@@ -172,6 +173,8 @@ HRESULT Direct3D9::CheckDeviceFormat(UINT adapter, D3DDEVTYPE device_type, D3DFO
   }
   if (resource_type != D3DRTYPE_SURFACE) return D3DERR_NOTAVAILABLE;
   FormatInfo info = format_info(format);
+  // The NULL format is a render-target surface and nothing else (what NVIDIA and AMD report).
+  if (info.null_target) return usage == D3DUSAGE_RENDERTARGET ? D3D_OK : D3DERR_NOTAVAILABLE;
   if (info.storage == NV_FORMAT_UNDEFINED) return D3DERR_NOTAVAILABLE;
   uint32_t support = backend_.adapter.format_support[info.storage];
   if ((usage & D3DUSAGE_RENDERTARGET) && !(info.color && (support & NV_SUPPORT_RENDER_TARGET))) return D3DERR_NOTAVAILABLE;
@@ -209,9 +212,10 @@ HRESULT Direct3D9::CheckDeviceMultiSampleType(UINT adapter, D3DDEVTYPE device_ty
   if (HRESULT hr = check_adapter(adapter, device_type); FAILED(hr)) return hr;
   if (quality_levels) *quality_levels = 0;
   FormatInfo info = format_info(surface_format);
-  if (info.storage == NV_FORMAT_UNDEFINED) return D3DERR_NOTAVAILABLE;
+  // A NULL target has no samples of its own: any count the depth-stencil surface can have.
+  if (info.storage == NV_FORMAT_UNDEFINED && !info.null_target) return D3DERR_NOTAVAILABLE;
   const uint32_t support = backend_.adapter.format_support[info.storage];
-  if (multisample_type != D3DMULTISAMPLE_NONE &&
+  if (multisample_type != D3DMULTISAMPLE_NONE && !info.null_target &&
       !(support & (info.depth ? NV_SUPPORT_DEPTH_STENCIL : NV_SUPPORT_RENDER_TARGET)))
     return D3DERR_NOTAVAILABLE;
   const uint32_t levels = multisample_quality_levels(backend_.adapter, multisample_type);
@@ -225,8 +229,8 @@ HRESULT Direct3D9::CheckDepthStencilMatch(UINT adapter, D3DDEVTYPE device_type, 
   if (HRESULT hr = check_adapter(adapter, device_type); FAILED(hr)) return hr;
   if (!is_display_format(adapter_format)) return D3DERR_INVALIDCALL;
   FormatInfo rt = format_info(rt_format), ds = format_info(ds_format);
-  if (!rt.color || !ds.depth) return D3DERR_NOTAVAILABLE;
-  if (!(backend_.adapter.format_support[rt.storage] & NV_SUPPORT_RENDER_TARGET) ||
+  if (!(rt.color || rt.null_target) || !ds.depth) return D3DERR_NOTAVAILABLE;
+  if (!(rt.null_target || (backend_.adapter.format_support[rt.storage] & NV_SUPPORT_RENDER_TARGET)) ||
       !(backend_.adapter.format_support[ds.storage] & NV_SUPPORT_DEPTH_STENCIL))
     return D3DERR_NOTAVAILABLE;
   return D3D_OK; // any implemented depth format works with any colour format

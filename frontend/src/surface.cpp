@@ -29,7 +29,10 @@ Surface *Surface::create_image(Device *device, ULONG public_refs, UINT width, UI
   // one); as a render-target texture of one level they are still rendered into at level 0.
   surface->uploadable_ = !depth && multisample == D3DMULTISAMPLE_NONE &&
                          (device->adapter().format_support[surface->format_.storage] & NV_SUPPORT_SAMPLED);
-  surface->lockable_ = lockable && surface->uploadable_;
+  // The lockable depth formats lock to read the depth (single-sampled ones: a multisampled image
+  // cannot be read).
+  const bool readable_depth = depth && surface->format_.lockable_depth && multisample == D3DMULTISAMPLE_NONE;
+  surface->lockable_ = (lockable && surface->uploadable_) || readable_depth;
   device->commands().push(nv_cmd_create_image{surface->image_, surface->format_.storage, width, height, surface->image_usage(), 1,
                                               NV_IMAGE_TYPE_2D, 1, surface->samples_});
   return surface;
@@ -39,6 +42,11 @@ Surface *Surface::create_plain(Device *device, UINT width, UINT height, D3DFORMA
   Surface *surface = create_image(device, 1, width, height, format, D3DUSAGE_RENDERTARGET, D3DMULTISAMPLE_NONE, 0, true);
   surface->desc_.Usage = 0; // a plain surface, though its backend image can be written like a target's
   return surface;
+}
+
+Surface *Surface::create_null(Device *device, UINT width, UINT height, D3DMULTISAMPLE_TYPE multisample) {
+  D3DSURFACE_DESC desc{kFormatNULL, D3DRTYPE_SURFACE, D3DUSAGE_RENDERTARGET, D3DPOOL_DEFAULT, multisample, 0, width, height};
+  return new Surface(device, 1, desc);
 }
 
 HRESULT Surface::create_memory(Device *device, UINT width, UINT height, D3DFORMAT format, D3DPOOL pool, Surface **out) {
@@ -192,7 +200,9 @@ HRESULT Surface::lock_image(const RECT &rect, DWORD flags) {
 }
 
 void Surface::unlock_image() {
-  if (!(lock_flags_ & D3DLOCK_READONLY)) {
+  // What a lock of a depth surface wrote is not sent: the plugins write no depth image from
+  // the CPU.
+  if (!(lock_flags_ & D3DLOCK_READONLY) && uploadable_) {
     const RECT &r = locked_rect_;
     device_->commands().update_image(image_, format_.storage, 0, 0, r.left, r.top, UINT(r.right - r.left),
                                      UINT(r.bottom - r.top),

@@ -6,6 +6,7 @@
 
 #include "device.hpp"
 #include "host_memory.hpp"
+#include "upload_conversion.hpp"
 
 namespace novem {
 
@@ -37,7 +38,7 @@ int64_t floor_div(int64_t v, int64_t d) { return v >= 0 ? v / d : -((-v + d - 1)
 
 TexelStore::TexelStore(Device *device, D3DFORMAT format, nv_image_type type, UINT width, UINT height, UINT depth,
                        UINT levels, DWORD usage, D3DPOOL pool)
-    : device_(device), format_(format_info(format)), type_(type), width_(width), height_(height),
+    : device_(device), format_(type == NV_IMAGE_TYPE_3D ? volume_format_info(format) : format_info(format)), type_(type), width_(width), height_(height),
       depth_(type == NV_IMAGE_TYPE_3D ? depth : 1), levels_(levels), layers_(type == NV_IMAGE_TYPE_CUBE ? 6 : 1),
       pool_(pool), dynamic_(pool == D3DPOOL_DEFAULT && (usage & D3DUSAGE_DYNAMIC)) {
   subresources_.resize(size_t(layers_) * levels_);
@@ -256,8 +257,8 @@ void TexelStore::send_dirty(UINT layer, UINT i) {
   for (UINT z = b.Front; z < b.Back; ++z) {
     const uint8_t *first = data(l) + size_t(z) * l.slice_pitch + size_t(b.Top / format_.block) * l.pitch +
                            size_t(b.Left / format_.block) * format_.bytes_per_pixel;
-    device_->commands().update_image(image_, format_.storage, i, type_ == NV_IMAGE_TYPE_3D ? z : layer, b.Left, b.Top,
-                                     b.Right - b.Left, b.Bottom - b.Top, first, l.pitch, flags);
+    send_texels(device_->commands(), format_, image_, i, type_ == NV_IMAGE_TYPE_3D ? z : layer, int32_t(b.Left),
+                int32_t(b.Top), b.Right - b.Left, b.Bottom - b.Top, first, l.pitch, flags);
   }
   if (autogen_ && i == 0) generate_mips();
 }

@@ -24,8 +24,9 @@ HRESULT Texture::check(Device *device, UINT width, UINT height, UINT depth, UINT
   if (std::max({width, height, depth}) > adapter.max_texture_size) return D3DERR_INVALIDCALL;
   FormatInfo info = format_info(format);
   if (!info.texture) return D3DERR_INVALIDCALL;
-  // DXTn: level 0 is whole 4x4 blocks, in every pool (Windows); smaller levels need not be.
-  if (info.block > 1 && (width % info.block != 0 || height % info.block != 0)) return D3DERR_INVALIDCALL;
+  // DXTn: level 0 is whole 4x4 blocks, in every pool (Windows); smaller levels need not be, nor any
+  // level of the 3Dc formats.
+  if (info.whole_blocks && (width % info.block != 0 || height % info.block != 0)) return D3DERR_INVALIDCALL;
   if (pool != D3DPOOL_SCRATCH && !(adapter.format_support[info.storage] & NV_SUPPORT_SAMPLED)) return D3DERR_INVALIDCALL;
   // Depth-stencil textures are not implemented yet.
   constexpr DWORD known = D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY | D3DUSAGE_SOFTWAREPROCESSING | D3DUSAGE_RENDERTARGET |

@@ -30,9 +30,11 @@ HRESULT VolumeTexture::create(Device *device, UINT width, UINT height, UINT dept
   // Volumes are never render targets (Windows refuses them too).
   if (std::max({width, height, depth}) > kMaxExtent || (usage & (D3DUSAGE_RENDERTARGET | D3DUSAGE_AUTOGENMIPMAP)))
     return D3DERR_INVALIDCALL;
-  // DXTn volumes are not implemented (neither plugin lays out 3D block images yet).
-  if (format_info(format).block != 1) return D3DERR_INVALIDCALL;
   if (HRESULT hr = check(device, width, height, depth, levels, usage, format, pool); FAILED(hr)) return hr;
+  // DXTn and 3Dc volumes are decoded into B8G8R8A8 (volume_format_info), which must be sampled.
+  const FormatInfo info = volume_format_info(format);
+  if (pool != D3DPOOL_SCRATCH && !(device->adapter().format_support[info.storage] & NV_SUPPORT_SAMPLED))
+    return D3DERR_INVALIDCALL;
   const uint64_t bytes = video_bytes(pool, format, NV_IMAGE_TYPE_3D, width, height, depth, levels);
   if (!device->take_video_memory(bytes)) return D3DERR_OUTOFVIDEOMEMORY;
   auto *created = new VolumeTexture(device, width, height, depth, levels, usage, format, pool);

@@ -20,9 +20,27 @@ HRESULT check(IDirect3D9 *d3d, DWORD usage, D3DRESOURCETYPE type, D3DFORMAT form
   return d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, usage, type, format);
 }
 
-const std::vector<D3DFORMAT> kDepthTextureFormats = {D3DFMT_D16, D3DFMT_D24X8, D3DFMT_D24S8, kINTZ, kDF24, kDF16};
+const std::vector<D3DFORMAT> kDepthTextureFormats = {D3DFMT_D16, D3DFMT_D24X8, D3DFMT_D24S8, kINTZ};
 
 } // namespace
+
+// AMD's DF24 and DF16 tell a program it runs on a driver with FETCH4 (a sampler state that
+// gathers four depth values), which Novem does not have: it reports neither, as a driver without
+// FETCH4 does, so that programs take INTZ or the comparing formats instead.
+TEST_CASE("DF24 and DF16 are not reported without FETCH4", "[api][depth_srgb]") {
+  NullDevice n;
+  for (D3DFORMAT f : {kDF24, kDF16}) {
+    INFO("format " << f);
+    CHECK(check(n.d3d, D3DUSAGE_DEPTHSTENCIL, D3DRTYPE_TEXTURE, f) == D3DERR_NOTAVAILABLE);
+    CHECK(check(n.d3d, D3DUSAGE_DEPTHSTENCIL, D3DRTYPE_SURFACE, f) == D3DERR_NOTAVAILABLE);
+    IDirect3DTexture9 *tex = nullptr;
+    CHECK(n.device->CreateTexture(32, 32, 1, D3DUSAGE_DEPTHSTENCIL, f, D3DPOOL_DEFAULT, &tex, nullptr) ==
+          D3DERR_INVALIDCALL);
+    IDirect3DSurface9 *ds = nullptr;
+    CHECK(n.device->CreateDepthStencilSurface(32, 32, f, D3DMULTISAMPLE_NONE, 0, FALSE, &ds, nullptr) ==
+          D3DERR_INVALIDCALL);
+  }
+}
 
 TEST_CASE("CheckDeviceFormat answers for depth textures", "[api][depth_srgb]") {
   Backend backend("null"); // every backend format supported: the frontend's own answers

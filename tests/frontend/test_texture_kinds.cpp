@@ -110,7 +110,15 @@ TEST_CASE("volume textures: levels, volumes and boxes", "[api][texture][volume]"
   REQUIRE(d.device->SetTexture(0, nullptr) == D3D_OK);
   CHECK(tex->Release() == 0);
 
-  CHECK(d.device->CreateVolumeTexture(4, 4, 4, 1, 0, D3DFMT_DXT1, D3DPOOL_MANAGED, &tex, nullptr) == D3DERR_INVALIDCALL);
+  // DXTn volumes lock in blocks, a row of blocks a row and the blocks of a slice a slice.
+  REQUIRE(d.device->CreateVolumeTexture(8, 8, 2, 1, 0, D3DFMT_DXT1, D3DPOOL_MANAGED, &tex, nullptr) == D3D_OK);
+  REQUIRE(tex->LockBox(0, &lb, nullptr, 0) == D3D_OK);
+  CHECK(lb.RowPitch == 2 * 8);
+  CHECK(lb.SlicePitch == 2 * 2 * 8);
+  REQUIRE(tex->UnlockBox(0) == D3D_OK);
+  CHECK(tex->Release() == 0);
+  tex = nullptr;
+  CHECK(d.device->CreateVolumeTexture(6, 4, 4, 1, 0, D3DFMT_DXT1, D3DPOOL_MANAGED, &tex, nullptr) == D3DERR_INVALIDCALL);
   CHECK(d.device->CreateVolumeTexture(512, 4, 4, 1, 0, D3DFMT_L8, D3DPOOL_MANAGED, &tex, nullptr) == D3DERR_INVALIDCALL);
   CHECK(d.device->CreateVolumeTexture(4, 4, 0, 1, 0, D3DFMT_L8, D3DPOOL_MANAGED, &tex, nullptr) == D3DERR_INVALIDCALL);
   CHECK(tex == nullptr);
@@ -125,7 +133,9 @@ TEST_CASE("CheckDeviceFormat: cube and volume textures", "[api][texture][format]
   CHECK(check(D3DRTYPE_CUBETEXTURE, D3DFMT_DXT5) == D3D_OK);
   CHECK(check(D3DRTYPE_CUBETEXTURE, D3DFMT_L8) == D3D_OK);
   CHECK(check(D3DRTYPE_VOLUMETEXTURE, D3DFMT_A16B16G16R16F) == D3D_OK);
-  CHECK(check(D3DRTYPE_VOLUMETEXTURE, D3DFMT_DXT1) == D3DERR_NOTAVAILABLE);
+  for (D3DFORMAT f : {D3DFMT_DXT1, D3DFMT_DXT2, D3DFMT_DXT3, D3DFMT_DXT4, D3DFMT_DXT5,
+                      D3DFORMAT(MAKEFOURCC('A', 'T', 'I', '1')), D3DFORMAT(MAKEFOURCC('A', 'T', 'I', '2'))})
+    CHECK(check(D3DRTYPE_VOLUMETEXTURE, f) == D3D_OK);
   CHECK(check(D3DRTYPE_CUBETEXTURE, D3DFMT_D24S8) == D3DERR_NOTAVAILABLE);
   D3DCAPS9 caps;
   REQUIRE(d3d->GetDeviceCaps(0, D3DDEVTYPE_HAL, &caps) == D3D_OK);

@@ -1,7 +1,8 @@
 // Texture formats sampled by a ps_2_0 shader on every backend: each format's texels are written
 // through LockRect in D3D9's memory layout, and the pixels are probed against what D3D9 defines
 // for sampling them (missing channels read 1, luminance replicated, A8 reads (0, 0, 0, A), signed
-// formats in [-1, 1], DXTn decoded as the format defines). Each texel covers 8 x 8 pixels; the
+// formats in [-1, 1], DXTn and 3Dc decoded as the formats define), or against what Windows
+// returns where D3D9 defines nothing (YUV conversion, the mixed bump-map formats). Each texel covers 8 x 8 pixels; the
 // top row of cells shows the texels' RGB, the row below (y 32..) their alpha.
 #include <catch2/catch.hpp>
 
@@ -150,6 +151,107 @@ FormatCase dxt(D3DFORMAT format) {
   return c;
 }
 
+// ATI1 and ATI2 (3Dc): BC4 blocks, whose values decode like DXT5's alpha. ATI1 (8 x 4, the two
+// DXT5 alpha blocks above) reads its value in every channel, as AMD's Direct3D 10-class drivers
+// return it; ATI2 (8 x 4) stores a channel X in each block's first 8 bytes and Y in the next 8
+// and reads (Y, X, 1, 1) (Wine's test_3dc_formats on Windows, every vendor).
+UINT ati2_y_index(UINT x, UINT y) { return (alpha_index(x, y) + 3) % 8; }
+
+void write_bc4_block(uint8_t *p, UINT block, UINT (*index)(UINT, UINT)) {
+  p[0] = kA0[block], p[1] = kA1[block];
+  uint64_t indices = 0;
+  for (UINT y = 0; y < 4; ++y)
+    for (UINT x = 0; x < 4; ++x) indices |= uint64_t(index(x, y)) << (3 * (4 * y + x));
+  std::memcpy(p + 2, &indices, 6);
+}
+
+FormatCase ati(bool two) {
+  FormatCase c{D3DFORMAT(two ? MAKEFOURCC('A', 'T', 'I', '2') : MAKEFOURCC('A', 'T', 'I', '1')), 8, 4, false, nullptr,
+               nullptr, 3};
+  c.fill = [two](uint8_t *bits, INT) {
+    for (UINT b = 0; b < 2; ++b) {
+      uint8_t *block = bits + b * (two ? 16 : 8);
+      write_bc4_block(block, b, alpha_index);
+      if (two) write_bc4_block(block + 8, 1 - b, ati2_y_index);
+    }
+  };
+  c.expect = [two](UINT i, UINT j) {
+    const UINT b = i / 4, x = i % 4;
+    const float v = dxt5_alpha(b, alpha_index(x, j));
+    if (!two) return Rgba{v, v, v, v};
+    return Rgba{dxt5_alpha(1 - b, ati2_y_index(x, j)), v, 1, 1};
+  };
+  return c;
+}
+
+// YUY2 and UYVY, 4 x 2 texels (two pairs a row): inputs and the RGB that Wine's yuv_color_test
+// records on Windows for each pair's two texels (full-range BT.601, both texels of a pair reading
+// its U and V), chosen where the drivers it lists agree within 2.
+struct YuvPair {
+  uint32_t in;
+  D3DCOLOR left, right;
+};
+constexpr YuvPair kUyvy[4] = {{0x4cff4c54, 0xff0000, 0xff0000},
+                              {0xff000000, 0x008700, 0x4bff1c},
+                              {0x1c6b1cff, 0x0000fd, 0x0000fd},
+                              {0xff80ff80, 0xffffff, 0xffffff}};
+constexpr YuvPair kYuy2[4] = {{0x4cff4c54, 0x0b8b00, 0xb6ffa3},
+                              {0xff000000, 0xb30000, 0xb30000},
+                              {0x00800080, 0x00ff00, 0x00ff00},
+                              {0xff80ff80, 0xff00ff, 0xff00ff}};
+
+Rgba rgb_of(D3DCOLOR c) { return {((c >> 16) & 0xff) / 255.0f, ((c >> 8) & 0xff) / 255.0f, (c & 0xff) / 255.0f, 1}; }
+
+FormatCase yuv(D3DFORMAT format) {
+  const YuvPair *pairs = format == D3DFMT_YUY2 ? kYuy2 : kUyvy;
+  FormatCase c{format, 4, 2, false, nullptr, nullptr, 2};
+  c.fill = [pairs](uint8_t *bits, INT pitch) {
+    for (UINT k = 0; k < 4; ++k) put(bits + (k / 2) * pitch + (k % 2) * 4, pairs[k].in);
+  };
+  c.expect = [pairs](UINT i, UINT j) {
+    const YuvPair &p = pairs[2 * j + i / 2];
+    return rgb_of(i % 2 ? p.right : p.left);
+  };
+  return c;
+}
+
+// The bump-map formats, 4 x 4: texels and the colours (0.5 * v + 0.5) that Wine's
+// test_signed_formats records on Windows, shared by every format; a format without a third
+// channel reads 1 there, and every one reads alpha 1. X8L8V8U8 and L6V5U5 read their unsigned L
+// in the third channel; L6V5U5's 5-bit U and V read 15 as 1 and -16 as -1, each sign over its own
+// range (12 reads 0.8, -12 reads -0.75).
+constexpr D3DCOLOR kSignedColours[4][4] = {
+    {0x00808080, 0x00fefeff, 0x00010780, 0x008080ff},
+    {0x00018080, 0x00800180, 0x0080fe80, 0x00fe8080},
+    {0x00ba98a0, 0x004767a8, 0x00888881, 0x007878ff},
+    {0x00c3c3c0, 0x003f3f80, 0x00e51fe1, 0x005fa2c8},
+};
+constexpr uint32_t kV16U16[4][4] = {{0x00000000, 0x7fff7fff, 0x88008000, 0x00000000},
+                                    {0x00008000, 0x80000000, 0x7fff0000, 0x00007fff},
+                                    {0x19993bbb, 0xe800c800, 0x08880888, 0xf800f800},
+                                    {0x44444444, 0xc000c000, 0xa0006666, 0x2222e000}};
+constexpr uint32_t kX8L8V8U8[4][4] = {{0x00000000, 0x00ff7f7f, 0x00008880, 0x00ff0000},
+                                      {0x00000080, 0x00008000, 0x00007f00, 0x0000007f},
+                                      {0x0041193b, 0x0051e8c8, 0x00040808, 0x00fff8f8},
+                                      {0x00824444, 0x0000c0c0, 0x00c2a066, 0x009222e0}};
+constexpr uint16_t kL6V5U5[4][4] = {{0x0000, 0xfdef, 0x0230, 0xfc00},
+                                    {0x0010, 0x0200, 0x01e0, 0x000f},
+                                    {0x4067, 0x53b9, 0x0421, 0xffff},
+                                    {0x8108, 0x0318, 0xc28c, 0x909c}};
+
+template <typename T, size_t N> FormatCase bump(D3DFORMAT format, const T (&texels)[N][N], bool third) {
+  FormatCase c{format, 4, 4, true, nullptr, nullptr, 2};
+  c.fill = [&texels](uint8_t *bits, INT pitch) {
+    for (UINT j = 0; j < 4; ++j) std::memcpy(bits + j * pitch, texels[j], sizeof texels[j]);
+  };
+  c.expect = [third](UINT i, UINT j) {
+    const D3DCOLOR shown = kSignedColours[j][i] | (third ? 0 : 0xff);
+    auto value = [](uint32_t byte) { return (float(byte) / 255.0f - 0.5f) * 2.0f; };
+    return Rgba{value((shown >> 16) & 0xff), value((shown >> 8) & 0xff), value(shown & 0xff), 1};
+  };
+  return c;
+}
+
 std::vector<FormatCase> format_cases() {
   std::vector<FormatCase> cases;
   // 16-bit RGB(A): the channels of texel k.
@@ -229,6 +331,20 @@ std::vector<FormatCase> format_cases() {
       D3DFMT_A2B10G10R10, 4, false, [](uint8_t *p, UINT k) { put(p, a2[k] << 30 | b10[k] << 20 | g10[k] << 10 | r10[k]); },
       [](UINT k) { return Rgba{r10[k] / 1023.0f, g10[k] / 1023.0f, b10[k] / 1023.0f, a2[k] / 3.0f}; }));
   for (D3DFORMAT f : {D3DFMT_DXT1, D3DFMT_DXT2, D3DFMT_DXT3, D3DFMT_DXT4, D3DFMT_DXT5}) cases.push_back(dxt(f));
+  cases.push_back(ati(false));
+  cases.push_back(ati(true));
+  cases.push_back(yuv(D3DFMT_YUY2));
+  cases.push_back(yuv(D3DFMT_UYVY));
+  cases.push_back(bump(D3DFMT_V16U16, kV16U16, false));
+  cases.push_back(bump(D3DFMT_X8L8V8U8, kX8L8V8U8, true));
+  cases.push_back(bump(D3DFMT_L6V5U5, kL6V5U5, true));
+  // Q16W16V16U16: four signed words, read (U, V, W, Q) like Q8W8V8U8.
+  static constexpr int16_t u16[4] = {32767, -32767, 16384, 0}, v16[4] = {0, 16384, -16384, 32767},
+                           w16[4] = {-8192, 25600, 0, -32767}, q16[4] = {32767, 0, -32767, 16384};
+  cases.push_back(per_texel(
+      D3DFMT_Q16W16V16U16, 8, true,
+      [](uint8_t *p, UINT k) { put(p, u16[k]), put(p + 2, v16[k]), put(p + 4, w16[k]), put(p + 6, q16[k]); },
+      [](UINT k) { return Rgba{u16[k] / 32767.0f, v16[k] / 32767.0f, w16[k] / 32767.0f, q16[k] / 32767.0f}; }));
   return cases;
 }
 
@@ -255,7 +371,11 @@ std::string format_name(D3DFORMAT f) {
   case D3DFMT_A32B32G32R32F: return "A32B32G32R32F";
   case D3DFMT_A2R10G10B10: return "A2R10G10B10";
   case D3DFMT_A2B10G10R10: return "A2B10G10R10";
-  default: // DXTn: the FOURCC
+  case D3DFMT_V16U16: return "V16U16";
+  case D3DFMT_Q16W16V16U16: return "Q16W16V16U16";
+  case D3DFMT_X8L8V8U8: return "X8L8V8U8";
+  case D3DFMT_L6V5U5: return "L6V5U5";
+  default: // DXTn, ATIn, YUY2, UYVY: the FOURCC
     return std::string{char(f & 0xff), char((f >> 8) & 0xff), char((f >> 16) & 0xff), char(f >> 24)};
   }
 }
@@ -318,6 +438,53 @@ TEST_CASE("scene: every texture format samples as D3D9 defines", "[scene][textur
             probe(r, x, y, to_color(v[0] * scale + bias, v[1] * scale + bias, v[2] * scale + bias), fc.tolerance);
             const float a = v[3] * scale + bias;
             probe(r, x, kAlphaRow + y, to_color(a, a, a), fc.tolerance);
+          }
+    }
+  }
+}
+
+// Volume textures of the block formats (DXTn, ATI1, ATI2) sample as their 2D twins: the same
+// blocks written through LockBox into a one-slice volume, read by a dcl_volume sampler.
+TEST_CASE("scene: DXTn and 3Dc volume textures sample as D3D9 defines", "[scene][texture][format]") {
+  std::vector<FormatCase> cases;
+  for (D3DFORMAT f : {D3DFMT_DXT1, D3DFMT_DXT3, D3DFMT_DXT5}) cases.push_back(dxt(f));
+  cases.push_back(ati(false));
+  cases.push_back(ati(true));
+  for (const FormatCase &fc : cases) {
+    const std::string name = format_name(fc.format);
+    DYNAMIC_SECTION(name) {
+      auto images = render_all("volume_format_" + name, SceneSetup{}, [&](IDirect3DDevice9 *dev) {
+        HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
+        IDirect3DVolumeTexture9 *tex = nullptr;
+        HR(dev->CreateVolumeTexture(fc.width, fc.height, 1, 1, 0, fc.format, D3DPOOL_MANAGED, &tex, nullptr));
+        D3DLOCKED_BOX lb;
+        HR(tex->LockBox(0, &lb, nullptr, 0));
+        fc.fill(static_cast<uint8_t *>(lb.pBits), lb.RowPitch);
+        HR(tex->UnlockBox(0));
+        HR(dev->SetTexture(0, tex));
+        const float c[8] = {1, 1, 1, 1, 0, 0, 0, 0};
+        HR(dev->SetPixelShaderConstantF(0, c, 2));
+        const float w = float(fc.width * kCell), h = float(fc.height * kCell);
+        {
+          ShaderSet s(dev, "vs20_pass_texcoord_v1", "ps20_texld_volume_scale_bias", kElements);
+          quad(dev, 0, 0, w, h);
+          s.release(dev);
+        }
+        {
+          ShaderSet s(dev, "vs20_pass_texcoord_v1", "ps20_texld_volume_alpha_scale_bias", kElements);
+          quad(dev, 0, float(kAlphaRow), w, h);
+          s.release(dev);
+        }
+        HR(dev->SetTexture(0, nullptr));
+        CHECK(tex->Release() == 0);
+      }, fc.tolerance);
+      for (const auto &r : images)
+        for (UINT j = 0; j < fc.height; ++j)
+          for (UINT i = 0; i < fc.width; ++i) {
+            const Rgba v = fc.expect(i, j);
+            const UINT x = i * kCell + kCell / 2, y = j * kCell + kCell / 2;
+            probe(r, x, y, to_color(v[0], v[1], v[2]), fc.tolerance);
+            probe(r, x, kAlphaRow + y, to_color(v[3], v[3], v[3]), fc.tolerance);
           }
     }
   }
