@@ -418,7 +418,7 @@ HRESULT Device::CreateOffscreenPlainSurface(UINT width, UINT height, D3DFORMAT f
   if (shared_handle || width == 0 || height == 0 || pool == D3DPOOL_MANAGED || DWORD(pool) > DWORD(D3DPOOL_SCRATCH))
     return D3DERR_INVALIDCALL;
   const FormatInfo info = format_info(format);
-  if (!info.color) return D3DERR_INVALIDCALL;
+  if (!info.color && !info.yuv()) return D3DERR_INVALIDCALL;
   if (pool == D3DPOOL_DEFAULT) {
     // A backend image that copies, fills and locks write: formats the plugin renders to and
     // samples (DXTn and other plain-only formats are not available yet), within the caps' size.
@@ -427,7 +427,8 @@ HRESULT Device::CreateOffscreenPlainSurface(UINT width, UINT height, D3DFORMAT f
     if (std::max(width, height) > adapter().max_texture_size) return D3DERR_INVALIDCALL;
     const uint64_t bytes = uint64_t(width) * height * info.bytes_per_pixel;
     if (!take_video_memory(bytes)) return D3DERR_OUTOFVIDEOMEMORY;
-    Surface *created = Surface::create_plain(this, width, height, format);
+    Surface *created = info.yuv() ? Surface::create_yuv_plain(this, width, height, format)
+                                  : Surface::create_plain(this, width, height, format);
     created->hold_video_memory(bytes);
     if (HRESULT hr = plugin_answer(*this, PluginResource::Image, created->image(), bytes, pool); FAILED(hr)) {
       delete created; // gives the video memory back

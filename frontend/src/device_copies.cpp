@@ -106,7 +106,8 @@ void Device::blit_through_scratch(ImageLevel from, nv_rect src_rect, ImageLevel 
 //  - rectangles (NULL: the whole surface) inside their surfaces and not empty;
 //  - filter NONE, POINT or LINEAR (StretchRectFilterCaps); NONE copies as POINT;
 //  - a multisampled source resolves (then scales); a multisampled destination is refused.
-// Narrower than Windows: DXTn surfaces are refused.
+// Narrower than Windows: DXTn surfaces are refused, and YUY2/UYVY only go into render targets of
+// the RGB format they are converted to (B8G8R8A8: A8R8G8B8, X8R8G8B8).
 HRESULT Device::StretchRect(IDirect3DSurface9 *src_iface, const RECT *src_rect, IDirect3DSurface9 *dst_iface,
                             const RECT *dst_rect, D3DTEXTUREFILTERTYPE filter) {
   auto *src = known_object<Surface>(src_iface);
@@ -120,7 +121,11 @@ HRESULT Device::StretchRect(IDirect3DSurface9 *src_iface, const RECT *src_rect, 
     return stretch_depth_stencil(*src, src_rect, *dst, dst_rect);
   if (to_kind == SurfaceKind::Texture) return D3DERR_INVALIDCALL;
   if (to_kind == SurfaceKind::Plain && from_kind != SurfaceKind::Plain) return D3DERR_INVALIDCALL;
-  if (src->format().storage != dst->format().storage || !src->format().color) return D3DERR_INVALIDCALL;
+  // YUY2 and UYVY plain surfaces copy into render targets of the RGB format they are kept in, as
+  // video players use them (the conversion happened as their texels were sent).
+  if (src->format().storage != dst->format().storage || !(src->format().color || src->format().yuv()) ||
+      !dst->format().color)
+    return D3DERR_INVALIDCALL;
   if (src->format().block != 1) return D3DERR_INVALIDCALL; // DXTn: the plugins blit no compressed images
   nv_rect sr, dr;
   if (!surface_rect(src_rect, s, sr) || !surface_rect(dst_rect, d, dr)) return D3DERR_INVALIDCALL;

@@ -202,6 +202,14 @@ HRESULT Device::UpdateSurface(IDirect3DSurface9 *src_iface, const RECT *src_rect
     pitch = src->pitch();
   }
   bytes += size_t(r.top / b) * pitch + size_t(r.left / b) * f.bytes_per_pixel;
+  if (dst->keeps_texels()) { // a YUV plain surface: its own bytes, then its image
+    const size_t row = f.row_bytes(UINT(r.right - r.left));
+    for (LONG y = 0; y < r.bottom - r.top; ++y)
+      std::memcpy(dst->memory() + size_t(p.y + y) * dst->pitch() + size_t(p.x) * f.bytes_per_pixel,
+                  bytes + size_t(y) * pitch, row);
+    dst->send_kept(RECT{p.x, p.y, p.x + (r.right - r.left), p.y + (r.bottom - r.top)}, 0);
+    return D3D_OK;
+  }
   if (!dst->texture()) {
     // Ordered with draws: those before see the old texels, those after the new.
     send_texels(commands(), f, dst->image(), 0, 0, p.x, p.y, UINT(r.right - r.left), UINT(r.bottom - r.top), bytes,

@@ -184,7 +184,7 @@ HRESULT Direct3D9::CheckDeviceFormat(UINT adapter, D3DDEVTYPE device_type, D3DFO
   constexpr DWORD known = D3DUSAGE_RENDERTARGET | D3DUSAGE_DEPTHSTENCIL | D3DUSAGE_QUERY_POSTPIXELSHADER_BLENDING |
                           D3DUSAGE_QUERY_SRGBWRITE;
   if (usage & ~known) return D3DERR_NOTAVAILABLE; // other usages need textures
-  if (!(usage & (D3DUSAGE_RENDERTARGET | D3DUSAGE_DEPTHSTENCIL)) && !info.color) return D3DERR_NOTAVAILABLE;
+  if (!(usage & (D3DUSAGE_RENDERTARGET | D3DUSAGE_DEPTHSTENCIL)) && !info.color && !info.yuv()) return D3DERR_NOTAVAILABLE;
   return D3D_OK;
 }
 
@@ -238,8 +238,12 @@ HRESULT Direct3D9::CheckDepthStencilMatch(UINT adapter, D3DDEVTYPE device_type, 
 
 HRESULT Direct3D9::CheckDeviceFormatConversion(UINT adapter, D3DDEVTYPE device_type, D3DFORMAT src, D3DFORMAT dst) {
   if (HRESULT hr = check_adapter(adapter, device_type); FAILED(hr)) return hr;
-  // StretchRect is not implemented yet, so no conversion is available except the identity.
-  return src == dst && format_info(src).color ? D3D_OK : D3DERR_NOTAVAILABLE;
+  // StretchRect converts nothing, except YUY2 and UYVY into render targets of the RGB format
+  // they are kept in (B8G8R8A8).
+  const FormatInfo from = format_info(src), to = format_info(dst);
+  if (src == dst && from.color) return D3D_OK;
+  const bool target = backend_.adapter.format_support[to.storage] & NV_SUPPORT_RENDER_TARGET;
+  return from.yuv() && to.color && to.storage == from.storage && target ? D3D_OK : D3DERR_NOTAVAILABLE;
 }
 
 HRESULT Direct3D9::GetDeviceCaps(UINT adapter, D3DDEVTYPE device_type, D3DCAPS9 *caps) {

@@ -55,10 +55,12 @@ struct FormatInfo {
   bool whole_blocks = false;   // DXTn: level 0 must be whole blocks (Windows refuses others)
   bool lockable_depth = false; // D16_LOCKABLE, D32F_LOCKABLE: a depth-stencil surface that locks
 
+  // YUY2 or UYVY: converted to RGB as it is sent to the plugin.
+  bool yuv() const { return upload == Upload::YUY2 || upload == Upload::UYVY; }
   // Whether D3DSAMP_SRGBTEXTURE decodes it, given its storage's nv_format_support: YUV converted
   // to RGB is no sRGB texture, though its storage could be.
   bool srgb_readable(uint32_t support) const {
-    return (support & NV_SUPPORT_SRGB_READ) && upload != Upload::YUY2 && upload != Upload::UYVY;
+    return (support & NV_SUPPORT_SRGB_READ) && !yuv();
   }
   // Bytes of one row of blocks width texels wide, and the rows of blocks in height texels.
   size_t row_bytes(UINT width) const { return size_t((width + block - 1) / block) * bytes_per_pixel; }

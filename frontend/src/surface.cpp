@@ -8,6 +8,7 @@
 #include "direct3d9.hpp"
 #include "host_memory.hpp"
 #include "texture.hpp"
+#include "upload_conversion.hpp"
 
 namespace novem {
 
@@ -47,6 +48,14 @@ Surface *Surface::create_plain(Device *device, UINT width, UINT height, D3DFORMA
 Surface *Surface::create_null(Device *device, UINT width, UINT height, D3DMULTISAMPLE_TYPE multisample) {
   D3DSURFACE_DESC desc{kFormatNULL, D3DRTYPE_SURFACE, D3DUSAGE_RENDERTARGET, D3DPOOL_DEFAULT, multisample, 0, width, height};
   return new Surface(device, 1, desc);
+}
+
+Surface *Surface::create_yuv_plain(Device *device, UINT width, UINT height, D3DFORMAT format) {
+  Surface *surface = create_plain(device, width, height, format);
+  surface->pitch_ = (width * surface->format_.bytes_per_pixel + 3) & ~3u; // as a memory surface's
+  surface->memory_.assign(size_t(surface->pitch_) * height, 0);
+  surface->keeps_texels_ = true;
+  return surface;
 }
 
 HRESULT Surface::create_memory(Device *device, UINT width, UINT height, D3DFORMAT format, D3DPOOL pool, Surface **out) {
@@ -166,8 +175,12 @@ HRESULT Surface::LockRect(D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD f
     r = *rect;
   }
   copy_to_front(); // a DISCARD lock reads nothing, and its unlock writes the back buffer
-  if (image_)
+  if (keeps_texels_) {
+    locked_rect_ = r;
+    lock_flags_ = flags;
+  } else if (image_) {
     if (HRESULT hr = lock_image(r, flags); FAILED(hr)) return hr;
+  }
   locked_rect->Pitch = INT(pitch_);
   locked_rect->pBits = memory_.data() + size_t(r.top) * pitch_ + size_t(r.left) * format_.bytes_per_pixel;
   locked_ = true;
@@ -178,7 +191,8 @@ HRESULT Surface::UnlockRect() {
   DeviceLock lock(*device_);
   if (texture_) return texture_->unlock_rect(level_entry(), layer_, level_);
   if (!locked_) return D3DERR_INVALIDCALL;
-  if (image_) unlock_image();
+  if (keeps_texels_) send_kept(locked_rect_, lock_flags_);
+  else if (image_) unlock_image();
   locked_ = false;
   return D3D_OK;
 }
@@ -211,6 +225,12 @@ void Surface::unlock_image() {
   }
   // The bytes are the GPU's again; the next lock reads them afresh.
   std::vector<uint8_t>().swap(memory_);
+}
+
+void Surface::send_kept(const RECT &r, DWORD flags) {
+  if (flags & D3DLOCK_READONLY) return;
+  send_texels(device_->commands(), format_, image_, 0, 0, r.left, r.top, UINT(r.right - r.left), UINT(r.bottom - r.top),
+              memory_.data() + size_t(r.top) * pitch_ + size_t(r.left) * format_.bytes_per_pixel, pitch_);
 }
 
 HRESULT Surface::GetDC(HDC *) { NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL); }

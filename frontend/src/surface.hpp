@@ -26,6 +26,10 @@ public:
   // A D3DPOOL_DEFAULT offscreen plain surface (usage 0): a lockable backend image of a
   // render-target format, so that copies and fills can write it.
   static Surface *create_plain(Device *device, UINT width, UINT height, D3DFORMAT format);
+  // A D3DPOOL_DEFAULT offscreen plain surface of YUY2 or UYVY: its texels stay in the frontend in
+  // D3D9's layout (locks read and write them there) and its backend image holds them converted
+  // to RGB, for StretchRect into render targets.
+  static Surface *create_yuv_plain(Device *device, UINT width, UINT height, D3DFORMAT format);
   // A render target of the NULL format: no backend image (image() is 0), so that draws write
   // only the depth-stencil surface.
   static Surface *create_null(Device *device, UINT width, UINT height, D3DMULTISAMPLE_TYPE multisample);
@@ -82,6 +86,11 @@ public:
   const D3DSURFACE_DESC &desc() const { return desc_; }
   const FormatInfo &format() const { return format_; }
   uint8_t *memory() { return memory_.data(); }
+  // A YUV plain surface: memory() holds its texels in D3D9's layout for good.
+  bool keeps_texels() const { return keeps_texels_; }
+  // Sends a rectangle of those texels to the backend image, converted (nothing with
+  // D3DLOCK_READONLY in flags).
+  void send_kept(const RECT &rect, DWORD flags);
   UINT pitch() const { return pitch_; }
 
   HRESULT STDMETHODCALLTYPE QueryInterface(REFIID iid, void **out) override { return query(iid, IID_IDirect3DSurface9, out); }
@@ -117,6 +126,7 @@ private:
   bool lockable_ = false; // memory surfaces, lockable images
   bool uploadable_ = false;
   bool discardable_ = false;
+  bool keeps_texels_ = false;
   bool back_buffer_ = false;
   uint32_t samples_ = 1;
   IDirect3DSwapChain9 *swap_chain_ = nullptr;

@@ -257,3 +257,50 @@ TEST_CASE("the NULL format is a render target without memory", "[api][format][ta
   back->Release();
   CHECK(rt->Release() == 0);
 }
+
+TEST_CASE("YUY2 and UYVY plain surfaces keep their texels and StretchRect converts them", "[api][format][copies]") {
+  NullDevice d;
+  for (D3DFORMAT f : {D3DFMT_YUY2, D3DFMT_UYVY}) {
+    INFO("format " << f);
+    CHECK(d.d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, 0, D3DRTYPE_SURFACE, f) == D3D_OK);
+    CHECK(d.d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DUSAGE_RENDERTARGET, D3DRTYPE_SURFACE, f) ==
+          D3DERR_NOTAVAILABLE);
+    // Into render targets of the RGB format they are converted to; nothing else.
+    CHECK(d.d3d->CheckDeviceFormatConversion(0, D3DDEVTYPE_HAL, f, D3DFMT_X8R8G8B8) == D3D_OK);
+    CHECK(d.d3d->CheckDeviceFormatConversion(0, D3DDEVTYPE_HAL, f, D3DFMT_A8R8G8B8) == D3D_OK);
+    CHECK(d.d3d->CheckDeviceFormatConversion(0, D3DDEVTYPE_HAL, f, D3DFMT_R5G6B5) == D3DERR_NOTAVAILABLE);
+    CHECK(d.d3d->CheckDeviceFormatConversion(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, f) == D3DERR_NOTAVAILABLE);
+    CHECK(d.d3d->CheckDeviceFormatConversion(0, D3DDEVTYPE_HAL, f, f) == D3DERR_NOTAVAILABLE);
+
+    IDirect3DSurface9 *s = nullptr, *mem = nullptr, *rt = nullptr, *other = nullptr;
+    REQUIRE(d.device->CreateOffscreenPlainSurface(6, 2, f, D3DPOOL_DEFAULT, &s, nullptr) == D3D_OK);
+    REQUIRE(d.device->CreateOffscreenPlainSurface(6, 2, f, D3DPOOL_SYSTEMMEM, &mem, nullptr) == D3D_OK);
+    REQUIRE(d.device->CreateRenderTarget(6, 2, D3DFMT_X8R8G8B8, D3DMULTISAMPLE_NONE, 0, FALSE, &rt, nullptr) == D3D_OK);
+    REQUIRE(d.device->CreateOffscreenPlainSurface(6, 2, f, D3DPOOL_DEFAULT, &other, nullptr) == D3D_OK);
+    // A DEFAULT surface locks the bytes last written, in D3D9's layout (not read back converted).
+    D3DLOCKED_RECT lr;
+    REQUIRE(s->LockRect(&lr, nullptr, 0) == D3D_OK);
+    CHECK(lr.Pitch == 12);
+    static_cast<uint8_t *>(lr.pBits)[lr.Pitch + 5] = 0x5a;
+    REQUIRE(s->UnlockRect() == D3D_OK);
+    REQUIRE(s->LockRect(&lr, nullptr, D3DLOCK_READONLY) == D3D_OK);
+    CHECK(static_cast<uint8_t *>(lr.pBits)[lr.Pitch + 5] == 0x5a);
+    REQUIRE(s->UnlockRect() == D3D_OK);
+    // UpdateSurface from system memory writes them too.
+    REQUIRE(mem->LockRect(&lr, nullptr, 0) == D3D_OK);
+    static_cast<uint8_t *>(lr.pBits)[0] = 0xa5;
+    REQUIRE(mem->UnlockRect() == D3D_OK);
+    REQUIRE(d.device->UpdateSurface(mem, nullptr, s, nullptr) == D3D_OK);
+    REQUIRE(s->LockRect(&lr, nullptr, D3DLOCK_READONLY) == D3D_OK);
+    CHECK(static_cast<uint8_t *>(lr.pBits)[0] == 0xa5);
+    REQUIRE(s->UnlockRect() == D3D_OK);
+    CHECK(d.device->StretchRect(s, nullptr, rt, nullptr, D3DTEXF_POINT) == D3D_OK);
+    CHECK(d.device->StretchRect(s, nullptr, other, nullptr, D3DTEXF_POINT) == D3DERR_INVALIDCALL);
+    CHECK(d.device->StretchRect(rt, nullptr, s, nullptr, D3DTEXF_POINT) == D3DERR_INVALIDCALL);
+    CHECK(d.device->ColorFill(s, nullptr, 0) == D3DERR_INVALIDCALL); // narrower than Windows
+    CHECK(other->Release() == 0);
+    CHECK(rt->Release() == 0);
+    CHECK(mem->Release() == 0);
+    CHECK(s->Release() == 0);
+  }
+}
