@@ -429,6 +429,10 @@ HRESULT Device::CreateOffscreenPlainSurface(UINT width, UINT height, D3DFORMAT f
     if (!take_video_memory(bytes)) return D3DERR_OUTOFVIDEOMEMORY;
     Surface *created = info.yuv() ? Surface::create_yuv_plain(this, width, height, format)
                                   : Surface::create_plain(this, width, height, format);
+    if (!created) {
+      give_video_memory(bytes);
+      return E_OUTOFMEMORY;
+    }
     created->hold_video_memory(bytes);
     if (HRESULT hr = plugin_answer(*this, PluginResource::Image, created->image(), bytes, pool); FAILED(hr)) {
       delete created; // gives the video memory back

@@ -454,10 +454,10 @@ void Device::flush_dynamic_state() {
   d.stencil_write_mask = rs[D3DRS_STENCILWRITEMASK] & 0xff;
   color_to_floats(rs[D3DRS_BLENDFACTOR], d.blend_constant);
   // D3DRS_DEPTHBIAS is added to the depth in [0, 1]; the APIs count in the depth format's least
-  // resolvable difference, 2^-16 for D16 and 2^-24 for D24 (DXVK scales the same way). The slope
-  // factor means the same in D3D9 and both APIs.
+  // resolvable difference, 2^-16 for D16 (and D16_LOCKABLE) and 2^-24 for D24 (DXVK scales the
+  // same way). The slope factor means the same in D3D9 and both APIs.
   const Surface *depth_stencil = drawn_depth_stencil();
-  const float units = depth_stencil && depth_stencil->desc().Format == D3DFMT_D16 ? 65536.0f : 16777216.0f;
+  const float units = depth_stencil && depth_stencil->format().storage == NV_FORMAT_D16_UNORM ? 65536.0f : 16777216.0f;
   d.depth_bias_constant = float_of(rs[D3DRS_DEPTHBIAS]) * units;
   d.depth_bias_slope = float_of(rs[D3DRS_SLOPESCALEDEPTHBIAS]);
   if (dynamic_sent_ && std::memcmp(&d, &sent_dynamic_, sizeof d) == 0) return;

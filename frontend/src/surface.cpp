@@ -51,9 +51,16 @@ Surface *Surface::create_null(Device *device, UINT width, UINT height, D3DMULTIS
 }
 
 Surface *Surface::create_yuv_plain(Device *device, UINT width, UINT height, D3DFORMAT format) {
+  const UINT pitch = (width * format_info(format).bytes_per_pixel + 3) & ~3u; // as a memory surface's
+  std::vector<uint8_t> memory;
+  try {
+    memory.assign(size_t(pitch) * height, 0);
+  } catch (const std::exception &) {
+    return nullptr;
+  }
   Surface *surface = create_plain(device, width, height, format);
-  surface->pitch_ = (width * surface->format_.bytes_per_pixel + 3) & ~3u; // as a memory surface's
-  surface->memory_.assign(size_t(surface->pitch_) * height, 0);
+  surface->pitch_ = pitch;
+  surface->memory_ = std::move(memory);
   surface->keeps_texels_ = true;
   return surface;
 }

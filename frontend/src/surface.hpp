@@ -28,7 +28,7 @@ public:
   static Surface *create_plain(Device *device, UINT width, UINT height, D3DFORMAT format);
   // A D3DPOOL_DEFAULT offscreen plain surface of YUY2 or UYVY: its texels stay in the frontend in
   // D3D9's layout (locks read and write them there) and its backend image holds them converted
-  // to RGB, for StretchRect into render targets.
+  // to RGB, for StretchRect into render targets. nullptr when its bytes cannot be had.
   static Surface *create_yuv_plain(Device *device, UINT width, UINT height, D3DFORMAT format);
   // A render target of the NULL format: no backend image (image() is 0), so that draws write
   // only the depth-stencil surface.

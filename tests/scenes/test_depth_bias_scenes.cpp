@@ -37,7 +37,7 @@ TEST_CASE("Depth bias moves depth by its value on every depth format", "[scenes]
     D3DCOLOR colour;
   } expected[] = {{1, blue},  {14, blue}, {15, blue}, {17, green}, {18, green}, {31, green},
                   {33, red},  {34, red},  {47, red},  {49, black}, {50, black}, {62, black}};
-  for (D3DFORMAT format : {D3DFMT_D16, D3DFMT_D24X8, D3DFMT_D24S8, D3DFMT_D32, kINTZ}) {
+  for (D3DFORMAT format : {D3DFMT_D16, D3DFMT_D16_LOCKABLE, D3DFMT_D24X8, D3DFMT_D24S8, D3DFMT_D32, kINTZ}) {
     for (const std::string &backend : available_backends()) {
       setenv("NOVEM_BACKEND", backend.c_str(), 1);
       IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
