@@ -213,3 +213,42 @@ TEST_CASE("cache file: written and read back, and corrupt, truncated, foreign or
   CHECK(novem::CacheFile::read(path, 42, got, why) == novem::CacheFile::Read::Rejected);
   CHECK(why.find("not a Novem") != std::string::npos);
 }
+
+TEST_CASE("options: the HUD's settings take their words, and a bad value is one line that names them") {
+  struct Case {
+    const char *name, *value;
+    const char *problem; // nullptr: accepted
+  };
+  const char *items = "a comma-separated list of fps, frametimes, draws, pipelines, memory, backend, version or full";
+  const char *corners = "one of top-left, top-right, bottom-left or bottom-right";
+  const Case cases[] = {
+      {"NOVEM_HUD", "full", nullptr},
+      {"NOVEM_HUD", "fps", nullptr},
+      {"NOVEM_HUD", "fps,frametimes,draws,pipelines,memory,backend,version", nullptr},
+      {"NOVEM_HUD", "fps,", items},        // an empty word
+      {"NOVEM_HUD", ",fps", items},
+      {"NOVEM_HUD", "fps,fpss", items},    // a misspelt word
+      {"NOVEM_HUD", "FPS", items},         // words are lower case
+      {"NOVEM_HUD", "fps draws", items},   // commas, not spaces
+      {"NOVEM_HUD_SCALE", "1", nullptr},
+      {"NOVEM_HUD_SCALE", "8", nullptr},
+      {"NOVEM_HUD_SCALE", "0", "a whole number from 1 to 8"},
+      {"NOVEM_HUD_SCALE", "9", "a whole number from 1 to 8"},
+      {"NOVEM_HUD_POSITION", "top-left", nullptr},
+      {"NOVEM_HUD_POSITION", "bottom-right", nullptr},
+      {"NOVEM_HUD_POSITION", "top", corners},
+      {"NOVEM_HUD_POSITION", "top-left,top-right", corners},
+  };
+  for (const Case &c : cases) {
+    TempDir dir;
+    const fs::path conf = dir.path / "novem.conf";
+    std::ofstream(conf) << c.name << " = " << c.value << "\n";
+    ScopedEnv hud("NOVEM_HUD", nullptr), scale("NOVEM_HUD_SCALE", nullptr), position("NOVEM_HUD_POSITION", nullptr);
+    const novem::Options o(conf.string(), "my-game");
+    INFO(c.name << " = " << c.value);
+    std::vector<std::string> expected;
+    if (c.problem) expected.push_back(conf.string() + ":1: " + c.name + "=" + c.value + " is not " + c.problem + "; ignored");
+    CHECK(o.problems() == expected);
+    CHECK((o.checked(c.name) != nullptr) == (c.problem == nullptr)); // a bad value reads as unset
+  }
+}

@@ -16,12 +16,15 @@ enum class SettingKind {
   text,   // anything (paths, names)
   own,    // checked where it is read, which says what it does with a bad value
   frames, // a range of frames A-B, counted from 1 (frame_range below)
+  choice, // one of the words of `choices`
+  words,  // one or more of the words of `choices`, comma separated
 };
 
 struct KnownSetting {
   const char *name;
   SettingKind kind;
   unsigned long long min = 0, max = 0;
+  const char *choices = nullptr; // choice and words: the words, '|' between them
 };
 
 inline constexpr KnownSetting kKnownSettings[] = {
@@ -39,6 +42,10 @@ inline constexpr KnownSetting kKnownSettings[] = {
     {"NOVEM_CACHE_DIR", SettingKind::text},
     {"NOVEM_CAPTURE", SettingKind::text},            // a capture file of the first device's commands (docs/capture.md)
     {"NOVEM_CAPTURE_FRAMES", SettingKind::frames},   // the frames it is for; unset: every frame
+    // The HUD the frontend draws before each Present (frontend/src/hud.hpp).
+    {"NOVEM_HUD", SettingKind::words, 0, 0, "fps|frametimes|draws|pipelines|memory|backend|version|full"},
+    {"NOVEM_HUD_SCALE", SettingKind::number, 1, 8},           // pixels per font pixel
+    {"NOVEM_HUD_POSITION", SettingKind::choice, 0, 0, "top-left|top-right|bottom-left|bottom-right"},
     // The Vulkan plugin's techniques and checks (plugins/vulkan/README.md).
     {"NOVEM_VK_VALIDATION", SettingKind::flag},
     {"NOVEM_VK_VALIDATION_NOABORT", SettingKind::text},
@@ -97,6 +104,27 @@ inline bool frame_range(const char *text, FrameRange &r) {
   return true;
 }
 
+// Whether `word` (its first `length` characters) is one of the '|'-separated `choices`.
+inline bool is_choice(const char *choices, const char *word, size_t length) {
+  for (const char *c = choices; *c;) {
+    const char *end = std::strchr(c, '|');
+    const size_t n = end ? size_t(end - c) : std::strlen(c);
+    if (n == length && std::strncmp(c, word, n) == 0) return true;
+    c += n + (end ? 1 : 0);
+  }
+  return false;
+}
+
+// The '|'-separated `choices` as prose: "a, b or c".
+inline std::string choices_text(const char *choices) {
+  const std::string all(choices);
+  const size_t last = all.rfind('|');
+  std::string out;
+  for (size_t i = 0; i < all.size(); ++i)
+    out += all[i] != '|' ? std::string(1, all[i]) : i == last ? std::string(" or ") : std::string(", ");
+  return out;
+}
+
 inline const KnownSetting *known_setting(const std::string &name) {
   for (const KnownSetting &s : kKnownSettings)
     if (name == s.name) return &s;
@@ -123,6 +151,23 @@ inline bool valid_setting(const KnownSetting &s, const char *value, std::string 
     FrameRange r;
     if (frame_range(value, r)) return true;
     expected = "a range of frames A-B, from 1, with A no larger than B";
+    return false;
+  }
+  case SettingKind::choice:
+    if (is_choice(s.choices, value, std::strlen(value))) return true;
+    expected = "one of " + choices_text(s.choices);
+    return false;
+  case SettingKind::words: {
+    bool ok = *value != 0;
+    for (const char *w = value; ok;) {
+      const char *end = std::strchr(w, ',');
+      const size_t n = end ? size_t(end - w) : std::strlen(w);
+      ok = is_choice(s.choices, w, n);
+      if (!end) break;
+      w = end + 1;
+    }
+    if (ok) return true;
+    expected = "a comma-separated list of " + choices_text(s.choices);
     return false;
   }
   case SettingKind::text:

@@ -79,6 +79,15 @@ public:
     return std::strtoull(v, nullptr, 0);
   }
 
+  // A setting's value when it has the form known_settings.hpp gives it; nullptr when unset, empty
+  // or not of that form (problems() says so).
+  const char *checked(const char *name) const {
+    const char *v = value(name);
+    const KnownSetting *s = known_setting(name);
+    std::string expected;
+    return v && *v && s && valid_setting(*s, v, expected) ? v : nullptr;
+  }
+
   // The folder for on-disk caches (not created here); empty: no disk cache.
   std::string cache_dir() const {
     if (const char *v = value("NOVEM_CACHE_DIR")) return v;
