@@ -82,6 +82,7 @@ struct nv_channel {
   // ---- counters ----
   std::atomic<uint64_t> fence_waits{0};                // frontend waits on the plugin
   std::atomic<uint64_t> executed[NV_OP_COUNT] = {};    // commands executed, per opcode
+  std::atomic<uint64_t> overlay_executed[NV_OP_COUNT] = {}; // NV_CMD_OVERLAY commands, not in executed
   std::atomic<uint64_t> pipelines_created{0};          // API pipelines/programs built
   std::atomic<uint64_t> submits{0};                    // batches handed to the API
   // What the plugins' techniques save, read by the frontend (statistics.h).
@@ -108,6 +109,8 @@ struct nv_channel {
     s.gpu_waits = gpu_waits.load(std::memory_order_relaxed);
     s.draws = executed[NV_OP_DRAW].load(std::memory_order_relaxed) +
               executed[NV_OP_DRAW_INDEXED].load(std::memory_order_relaxed);
+    s.overlay_draws = overlay_executed[NV_OP_DRAW].load(std::memory_order_relaxed) +
+                      overlay_executed[NV_OP_DRAW_INDEXED].load(std::memory_order_relaxed);
     s.slab_allocations = slab_allocations.load(std::memory_order_relaxed);
     s.ring_allocations = ring_allocations.load(std::memory_order_relaxed);
     s.api_draw_calls = api_draw_calls.load(std::memory_order_relaxed);

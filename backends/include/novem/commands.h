@@ -76,7 +76,7 @@ typedef enum nv_format {
   NV_FORMAT_R16G16B16A16_SNORM,    /* D3DDECLTYPE_SHORT4N; as an image D3DFMT_Q16W16V16U16: words U, V, W, Q */
   NV_FORMAT_R10G10B10A2_USCALED,   /* D3DDECLTYPE_UDEC3: R bits 9..0, G 19..10, B 29..20, A 31..30 (w is those 2 bits) */
   NV_FORMAT_R10G10B10A2_SNORM,     /* D3DDECLTYPE_DEC3N: the same layout, each field signed (A: -1, 0 or 1) */
-  /* Texture formats (ABI 11). */
+  /* 3Dc texture formats. */
   NV_FORMAT_BC4_UNORM, /* FOURCC ATI1: 4x4 blocks of 8 bytes (BC4's one channel); samples (R, R, R, R) */
   NV_FORMAT_BC5_UNORM, /* FOURCC ATI2: 4x4 blocks of 16 bytes (BC5), the first 8 bytes' channel X and the
                         * next 8 bytes' Y; samples (Y, X, 1, 1) */
@@ -266,12 +266,19 @@ typedef enum nv_opcode {
 #undef NV_OPCODE_ENUMERATOR
 
 /* Every record starts with this; size counts header, arguments and payload, rounded up to
- * NV_CMD_ALIGN. */
+ * NV_CMD_ALIGN. flags: nv_cmd_flags. */
 typedef struct nv_cmd_header {
   uint16_t opcode;
-  uint16_t reserved;
+  uint16_t flags;
   uint32_t size;
 } nv_cmd_header;
+
+enum nv_cmd_flags {
+  /* The frontend's own drawing (the HUD), not the application's: executed as any command, but
+   * counted in nv_channel::overlay_executed instead of executed, so that the application's
+   * counters (nv_statistics.draws) do not include it. */
+  NV_CMD_OVERLAY = 1u << 0,
+};
 
 #define NV_CMD_ALIGN 16u
 

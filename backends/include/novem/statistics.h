@@ -25,17 +25,19 @@ typedef struct nv_statistics {
   uint64_t submits;           /* batches handed to the API (vkQueueSubmit2, GL fence + flush) */
   uint64_t fence_waits;       /* times the application thread slept waiting for the plugin */
   uint64_t gpu_waits;         /* times the plugin's thread blocked on the GPU */
-  uint64_t draws;             /* DRAW and DRAW_INDEXED commands executed */
+  uint64_t draws;             /* DRAW and DRAW_INDEXED commands of the application executed */
   uint64_t slab_allocations;  /* buffer slices served from a slab of small buffers (Vulkan) */
   uint64_t ring_allocations;  /* constant blocks pushed into the upload ring (Vulkan) */
   uint64_t api_draw_calls;    /* draw calls made to the API; a run of draws recorded as one multi-draw counts once */
   uint64_t creation_failures; /* images and buffers the plugin could not make (out of memory, past an API limit) */
-  /* ABI 10: the command ring */
+  /* the command ring */
   uint64_t ring_bytes;        /* bytes of commands written into the ring */
   uint64_t ring_full_waits;   /* times the application thread found the ring full inside a call and slept */
   uint64_t ring_room_waits;   /* times Present slept until the ring had room for the next frame */
   uint64_t ring_empty_waits;  /* times the plugin's thread found the ring empty and slept */
   uint64_t ring_wakes;        /* futex wake-ups either side gave the other */
+  /* the frontend's own drawing */
+  uint64_t overlay_draws;     /* draws of the frontend's HUD (NOVEM_HUD), which `draws` does not count */
 } nv_statistics;
 
 /* int novem_get_statistics(IDirect3DDevice9 *device, nv_statistics *out): 0 and out filled for a

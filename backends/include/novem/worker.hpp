@@ -54,7 +54,8 @@ template <class Executor> void run_worker(nv_channel &channel, Executor &ex) {
   for (;;) {
     if (const nv_cmd_header *h = ring.peek()) {
       if (h->opcode < NV_OP_COUNT && table[h->opcode]) table[h->opcode](ex, h);
-      bump(channel.executed[h->opcode < NV_OP_COUNT ? h->opcode : 0]); // this thread is its one writer
+      const uint16_t counted = h->opcode < NV_OP_COUNT ? h->opcode : 0; // this thread is their one writer
+      bump(h->flags & NV_CMD_OVERLAY ? channel.overlay_executed[counted] : channel.executed[counted]);
       ring.pop(h);
       if (++since_poll == Executor::kCommandsPerPoll) {
         since_poll = 0;
