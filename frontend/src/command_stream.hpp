@@ -35,8 +35,13 @@ public:
   template <CommandArgs Args> Args *begin(size_t payload_bytes) {
     Args *args = ring_begin<Args>(channel_->ring, payload_bytes);
     record_ = reinterpret_cast<const nv_cmd_header *>(args) - 1;
+    if (overlay_) [[unlikely]]
+      reinterpret_cast<nv_cmd_header *>(args)[-1].flags = NV_CMD_OVERLAY;
     return args;
   }
+  // While on, the commands pushed are the frontend's own drawing (the HUD), which the plugin
+  // counts apart from the application's (NV_CMD_OVERLAY).
+  void set_overlay(bool on) { overlay_ = on; }
   // Ends the command; the plugin's thread sees commands in batches of kBatchBytes (ring.hpp says
   // why), and at every fence, wait and flush.
   void commit() {
@@ -88,6 +93,7 @@ private:
   static constexpr uint64_t kBatchBytes = 65536;
 
   const nv_plugin *plugin_;
+  bool overlay_ = false;
   std::unique_ptr<nv_channel> channel_;
   nv_device *device_ = nullptr;
   std::string error_;

@@ -194,6 +194,7 @@ Device::~Device() {
     unbind_all();
     for (auto &[fvf, declaration] : fvf_declarations_) declaration->release_private_ref();
     back_buffers_.destroy(*this);
+    destroy_hud_resources();
     if (auto_depth_stencil_) auto_depth_stencil_->release_private_ref();
     if (swap_chain_) swap_chain_->release_private_ref();
     for (auto &[window, target] : window_targets_)

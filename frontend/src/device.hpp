@@ -24,6 +24,8 @@
 #include <d3d9.h>
 
 #include "frame_limiter.hpp"
+#include "hud.hpp"
+#include "novem/options.hpp"
 #include "settings.hpp"
 #include "back_buffer_chain.hpp"
 #include "command_stream.hpp"
@@ -402,6 +404,11 @@ private:
   // and consecutive UP draws reach the plugin with no command between them (multi-draws).
   uint32_t up_upload(UpBuffer &up, uint32_t usage, const void *data, uint32_t bytes, uint32_t unit);
   void unset_stream0();
+  // The HUD (device_hud.cpp): draws it into `target`, the back buffer about to be presented, and
+  // leaves the application's state to be sent again by its next draw.
+  void draw_hud(Surface &target);
+  bool create_hud_resources();
+  void destroy_hud_resources();
 
   std::atomic<ULONG> refs_{1};
   std::atomic<int> default_pool_resources_{0};
@@ -498,6 +505,15 @@ private:
     uint32_t cursor = 0;
   };
   UpBuffer up_vertices_, up_indices_;
+
+  // ---- the HUD (device_hud.cpp) ----
+  hud::Overlay hud_{hud::settings(process_options())}; // NOVEM_HUD* as at the device's creation
+  struct HudResources {
+    uint32_t font = 0, vertex_shader = 0, pixel_shader = 0;
+    uint32_t vertices = 0, vertex_bytes = 0; // a vertex buffer, rewritten each frame
+    bool failed = false;                     // logged once; no HUD on this device
+  } hud_resources_;
+  uint64_t frame_draws_ = 0; // the application's draw calls since the last Present
 
   std::vector<uint32_t> free_query_slots_;
   uint32_t query_slots_used_ = 0;

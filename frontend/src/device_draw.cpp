@@ -586,6 +586,7 @@ HRESULT Device::DrawPrimitive(D3DPRIMITIVETYPE type, UINT start_vertex, UINT pri
   if (count == 0) return D3DERR_INVALIDCALL;
   if (!flush_state(type) || !flush_streams(false)) return D3DERR_INVALIDCALL;
   commands().push(nv_cmd_draw{start_vertex, count, 1});
+  ++frame_draws_;
   return D3D_OK;
 }
 
@@ -601,6 +602,7 @@ HRESULT Device::DrawPrimitiveUP(D3DPRIMITIVETYPE type, UINT primitive_count, con
   const uint32_t first = up_upload(up_vertices_, NV_BUFFER_VERTEX, data, uint32_t(bytes), stride);
   bind_vertex_buffer(0, up_vertices_.buffer, 0, stride);
   commands().push(nv_cmd_draw{first, count, 1});
+  ++frame_draws_;
   return D3D_OK;
 }
 
@@ -621,6 +623,7 @@ HRESULT Device::DrawIndexedPrimitive(D3DPRIMITIVETYPE type, INT base_vertex, UIN
   state_.indices->send_for_draw();
   bind_index_buffer(state_.indices->buffer(), 0, index_size);
   commands().push(nv_cmd_draw_indexed{start_index, count, base_vertex, instances});
+  ++frame_draws_;
   return D3D_OK;
 }
 
@@ -647,6 +650,7 @@ HRESULT Device::DrawIndexedPrimitiveUP(D3DPRIMITIVETYPE type, UINT min_vertex_in
   bind_vertex_buffer(0, up_vertices_.buffer, 0, stride);
   bind_index_buffer(up_indices_.buffer, 0, index_size);
   commands().push(nv_cmd_draw_indexed{first_index, count, int32_t(first_vertex), 1});
+  ++frame_draws_;
   return D3D_OK;
 }
 
