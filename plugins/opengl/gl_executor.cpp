@@ -965,7 +965,7 @@ void Executor::flush_draws() {
   if (p.indexed && n > 1)
     gl_.MultiDrawElementsBaseVertex(pipeline_->mode, p.count.data(), p.index_type, p.offset.data(), n,
                                     p.base_vertex.data());
-  novem::bump(channel_.api_draw_calls);
+  novem::bump(p.overlay ? channel_.overlay_api_draw_calls : channel_.api_draw_calls);
   p.count.clear(), p.first.clear(), p.offset.clear(), p.base_vertex.clear();
   p.vertex_moved = false;
   if (check_errors_) check_errors(NV_OP_DRAW);
@@ -984,7 +984,7 @@ void Executor::hold_elements(const nv_cmd_draw_indexed &a, const void *offset) {
   pending_.base_vertex.push_back(GLint(std::clamp<int64_t>(int64_t(a.base_vertex) + vertex_shift_, INT32_MIN, INT32_MAX)));
 }
 
-void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
+void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *h) {
   if (!a.vertex_count || names_failed_resource(false)) return;
   const bool single = a.instance_count <= 1;
   if (pending_.vertex_moved) settle_vertex_moves();
@@ -995,9 +995,10 @@ void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
   if (!prepare_draw()) return;
   mark_buffers_used();
   unflushed_ = true;
+  pending_.overlay = h->flags & NV_CMD_OVERLAY;
   if (single && config_.multi_draw) return hold_arrays(first(), a);
   gl_.DrawArraysInstanced(pipeline_->mode, first(), GLsizei(a.vertex_count), GLsizei(std::max(a.instance_count, 1u)));
-  novem::bump(channel_.api_draw_calls);
+  novem::bump(pending_.overlay ? channel_.overlay_api_draw_calls : channel_.api_draw_calls);
   if (!config_.batching) finish();
 }
 
@@ -1010,7 +1011,7 @@ void Executor::set_index_buffer(const nv_cmd_set_index_buffer &a, const nv_cmd_h
   index_ = a;
 }
 
-void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *) {
+void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *h) {
   if (!a.index_count || names_failed_resource(true)) return;
   auto it = buffers_.find(index_.buffer);
   if (it == buffers_.end()) return;
@@ -1034,6 +1035,7 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
   }
   const GLenum type = index_.index_size == 4 ? GL_UNSIGNED_INT : GL_UNSIGNED_SHORT;
   unflushed_ = true;
+  pending_.overlay = h->flags & NV_CMD_OVERLAY;
   if (single && config_.multi_draw) {
     pending_.index_type = type;
     return hold_elements(a, offset);
@@ -1041,7 +1043,7 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
   gl_.DrawElementsInstancedBaseVertex(pipeline_->mode, GLsizei(a.index_count), type, offset,
                                       GLsizei(std::max(a.instance_count, 1u)),
                                       GLint(std::clamp<int64_t>(int64_t(a.base_vertex) + vertex_shift_, INT32_MIN, INT32_MAX)));
-  novem::bump(channel_.api_draw_calls);
+  novem::bump(pending_.overlay ? channel_.overlay_api_draw_calls : channel_.api_draw_calls);
   if (!config_.batching) finish();
 }
 

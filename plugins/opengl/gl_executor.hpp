@@ -231,6 +231,9 @@ private:
     std::vector<const void *> offset;      // elements: byte offset into the element buffer
     std::vector<GLint> base_vertex;        // elements
     bool vertex_moved = false;             // SET_VERTEX_BUFFER came after the run's last draw
+    // The run is the frontend's own drawing (NV_CMD_OVERLAY), counted apart. Its draws follow
+    // their own SET_PIPELINE and come before a PRESENT, so no run mixes them with the program's.
+    bool overlay = false;
   };
   PendingDraws pending_;
 };

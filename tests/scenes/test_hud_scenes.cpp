@@ -7,6 +7,10 @@
 #include <filesystem>
 #include <string>
 
+#include <dlfcn.h>
+
+#include <novem/statistics.h>
+
 #include "scene_harness.hpp"
 
 namespace {
@@ -40,6 +44,7 @@ void draw_quad(IDirect3DDevice9 *dev) {
 struct Frames {
   Image first;  // after the first Present: the application's frame with the HUD on it
   Image second; // the next frame's draw, made with no state set after that Present
+  nv_statistics counters{}; // once both are read back
 };
 
 Image read_back(IDirect3DDevice9 *dev, IDirect3DSurface9 *back, IDirect3DSurface9 *readback) {
@@ -96,6 +101,9 @@ Frames render(const std::string &backend, const char *hud) {
   frames.first = read_back(dev, back, readback);
   draw_quad(dev);
   frames.second = read_back(dev, back, readback);
+  auto statistics = reinterpret_cast<nv_get_statistics_fn>(dlsym(RTLD_DEFAULT, NV_STATISTICS_ENTRY_NAME));
+  REQUIRE(statistics);
+  REQUIRE(statistics(dev, &frames.counters) == 0);
 
   CHECK(readback->Release() == 0);
   CHECK(back->Release() == 0);
@@ -157,6 +165,13 @@ TEST_CASE("scene: the HUD looks the same on every backend, over its panel alone,
     CHECK(white > 40);                            // "novem 0.1.0" in white
     // The next draw, with no state set since Present, renders as it does without the HUD.
     CHECK(max_difference(on.second, off.second, [](uint32_t x, uint32_t y) { return !in_panel(x, y); }) == 0);
+    // The program's counters are as without the HUD; the HUD's one draw a frame is counted apart.
+    CHECK(on.counters.draws == off.counters.draws);
+    CHECK(on.counters.api_draw_calls == off.counters.api_draw_calls);
+    CHECK(on.counters.overlay_draws == 1);
+    CHECK(on.counters.overlay_api_draw_calls == 1);
+    CHECK(off.counters.overlay_draws == 0);
+    CHECK(off.counters.overlay_api_draw_calls == 0);
     with_hud.push_back(on.first);
   }
   // Across backends: the panel alike, but for the lines whose figures differ by plugin (the

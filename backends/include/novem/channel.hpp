@@ -94,6 +94,7 @@ struct nv_channel {
   std::atomic<uint64_t> slab_allocations{0};  // buffer slices served from a slab (Vulkan)
   std::atomic<uint64_t> ring_allocations{0};  // ranges taken from the upload ring (Vulkan)
   std::atomic<uint64_t> api_draw_calls{0};    // vkCmdDraw*/glDraw* calls; a multi-draw is one
+  std::atomic<uint64_t> overlay_api_draw_calls{0}; // those of NV_CMD_OVERLAY draws, not in api_draw_calls
   std::atomic<uint64_t> creation_failures{0}; // CREATE_IMAGE / CREATE_BUFFER that made nothing
 
   // Fills s from the counters above.
@@ -114,6 +115,7 @@ struct nv_channel {
     s.slab_allocations = slab_allocations.load(std::memory_order_relaxed);
     s.ring_allocations = ring_allocations.load(std::memory_order_relaxed);
     s.api_draw_calls = api_draw_calls.load(std::memory_order_relaxed);
+    s.overlay_api_draw_calls = overlay_api_draw_calls.load(std::memory_order_relaxed);
     s.creation_failures = creation_failures.load(std::memory_order_relaxed);
     const novem::RingCounters &r = ring.counters;
     s.ring_bytes = r.bytes.load(std::memory_order_relaxed);

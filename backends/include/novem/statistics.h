@@ -38,6 +38,7 @@ typedef struct nv_statistics {
   uint64_t ring_wakes;        /* futex wake-ups either side gave the other */
   /* the frontend's own drawing */
   uint64_t overlay_draws;     /* draws of the frontend's HUD (NOVEM_HUD), which `draws` does not count */
+  uint64_t overlay_api_draw_calls; /* the API draw calls they made, which `api_draw_calls` does not count */
 } nv_statistics;
 
 /* int novem_get_statistics(IDirect3DDevice9 *device, nv_statistics *out): 0 and out filled for a

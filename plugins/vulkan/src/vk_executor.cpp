@@ -1187,7 +1187,7 @@ void Executor::flush_draws() {
   if (!pending_.indexed && n == 1) vk.CmdDraw(cmd, d[0].indexCount, instances, d[0].firstIndex, 0);
   if (!pending_.indexed && n > 1)
     vk.CmdDrawMultiEXT(cmd, n, reinterpret_cast<const VkMultiDrawInfoEXT *>(d.data()), instances, 0, sizeof d[0]);
-  novem::bump(channel_.api_draw_calls);
+  novem::bump(pending_.overlay ? channel_.overlay_api_draw_calls : channel_.api_draw_calls);
   pending_.draws.clear();
   pending_.vertex_moved = false;
 }
@@ -1208,7 +1208,7 @@ void Executor::record_draw(bool indexed, uint32_t instances, const VkMultiDrawIn
   if (!options_.batching) submit_and_wait();
 }
 
-void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
+void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *h) {
   if (a.vertex_count == 0 || names_failed_resource(false)) return;
   const uint32_t instances = std::max(a.instance_count, 1u);
   if (pending_.vertex_moved) settle_vertex_moves();
@@ -1224,10 +1224,11 @@ void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *) {
   prepare_textures();
   if (!begin_rendering()) return;
   if (!prepare_draw(batches_->cmd())) return;
+  pending_.overlay = h->flags & NV_CMD_OVERLAY;
   record_draw(false, instances, shifted());
 }
 
-void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *) {
+void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *h) {
   if (a.index_count == 0 || names_failed_resource(true)) return;
   // Without robustBufferAccess2 an index read past the buffer is invalid: draw nothing.
   Buffer *indices = find_buffer(index_.buffer);
@@ -1248,6 +1249,7 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *)
   if (!begin_rendering()) return;
   VkCommandBuffer cmd = batches_->cmd();
   if (!prepare_draw(cmd) || !bind_index_buffer(cmd)) return;
+  pending_.overlay = h->flags & NV_CMD_OVERLAY;
   record_draw(true, instances, shifted());
 }
 

@@ -274,6 +274,9 @@ private:
     bool indexed = false;
     uint32_t instances = 1;
     bool vertex_moved = false; // SET_VERTEX_BUFFER came after the run's last draw
+    // The run is the frontend's own drawing (NV_CMD_OVERLAY), counted apart. Its draws follow
+    // their own SET_PIPELINE and come before a PRESENT, so no run mixes them with the program's.
+    bool overlay = false;
   };
   PendingDraws pending_;
   BarrierBatch barriers_;
