@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <string>
 
@@ -56,10 +57,18 @@ Image read_back(IDirect3DDevice9 *dev, IDirect3DSurface9 *back, IDirect3DSurface
   return image;
 }
 
-Frames render(const std::string &backend, const char *hud) {
+// Sets (or unsets, with nullptr) an environment variable.
+void set_env(const char *name, const char *value) {
+  if (value) setenv(name, value, 1);
+  else unsetenv(name);
+}
+
+// NOVEM_HUD, NOVEM_HUD_SCALE and NOVEM_HUD_POSITION as given (nullptr: unset) for the device.
+Frames render(const std::string &backend, const char *hud, const char *scale = nullptr, const char *position = nullptr) {
   setenv("NOVEM_BACKEND", backend.c_str(), 1);
-  if (hud) setenv("NOVEM_HUD", hud, 1);
-  else unsetenv("NOVEM_HUD");
+  set_env("NOVEM_HUD", hud);
+  set_env("NOVEM_HUD_SCALE", scale);
+  set_env("NOVEM_HUD_POSITION", position);
   IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
   REQUIRE(d3d != nullptr);
   D3DPRESENT_PARAMETERS pp{};
@@ -69,7 +78,7 @@ Frames render(const std::string &backend, const char *hud) {
   pp.Windowed = TRUE;
   IDirect3DDevice9 *dev = nullptr;
   HR(d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &dev));
-  unsetenv("NOVEM_HUD");
+  for (const char *name : {"NOVEM_HUD", "NOVEM_HUD_SCALE", "NOVEM_HUD_POSITION"}) unsetenv(name);
 
   // State the HUD's own draw also sets: viewport, pipeline (blending, FVF), texture and sampler.
   IDirect3DTexture9 *texture = nullptr;
@@ -184,5 +193,38 @@ TEST_CASE("scene: the HUD looks the same on every backend, over its panel alone,
       return in_panel(x, y) && !varying;
     };
     CHECK(max_difference(with_hud[0], with_hud[i], compared) <= 1);
+  }
+}
+
+TEST_CASE("scene: NOVEM_HUD_SCALE and NOVEM_HUD_POSITION size the panel and put it in its corner", "[scene][hud]") {
+  struct Case {
+    const char *hud, *scale, *position;
+    uint32_t left, top, right, bottom; // the panel's pixels: 4 (times the scale) from the corner
+  };
+  // One line is 14 pixels high with its padding, two 24; the panel is 132 wide (hud.hpp).
+  const Case cases[] = {
+      {"version", nullptr, "bottom-right", kWidth - 4 - 132, kHeight - 4 - 14, kWidth - 4, kHeight - 4},
+      {"version", "1", "top-right", kWidth - 4 - 132, 4, kWidth - 4, 4 + 14},
+      {"fps,draws", nullptr, "bottom-left", 4, kHeight - 4 - 24, 4 + 132, kHeight - 4},
+      {"version", "2", "top-left", 8, 8, kWidth, 8 + 28}, // 264 wide: cut at the back buffer's edge
+      {"version", "2", nullptr, 8, 8, kWidth, 8 + 28},     // top-left by default
+  };
+  for (const std::string &backend : scenes::available_backends()) {
+    const Frames off = render(backend, nullptr);
+    for (const Case &c : cases) {
+      INFO("backend " << backend << ", NOVEM_HUD=" << c.hud << ", NOVEM_HUD_SCALE=" << (c.scale ? c.scale : "(unset)")
+                      << ", NOVEM_HUD_POSITION=" << (c.position ? c.position : "(unset)"));
+      const Frames on = render(backend, c.hud, c.scale, c.position);
+      uint32_t outside = 0, inside_unchanged = 0;
+      for (uint32_t y = 0; y < kHeight; ++y)
+        for (uint32_t x = 0; x < kWidth; ++x) {
+          const bool changed = std::memcmp(on.first.at(x, y), off.first.at(x, y), 3) != 0;
+          const bool inside = x >= c.left && x < c.right && y >= c.top && y < c.bottom;
+          outside += changed && !inside;
+          inside_unchanged += !changed && inside;
+        }
+      CHECK(outside == 0);
+      CHECK(inside_unchanged == 0);
+    }
   }
 }
