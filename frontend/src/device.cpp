@@ -367,9 +367,9 @@ HRESULT Device::create_target_surface(UINT width, UINT height, D3DFORMAT format,
   if (info.null_target && !depth) {
     // A render target that takes no memory: nothing to make in the plugin; draws write only
     // the depth-stencil surface.
-    if (!multisample_count(adapter(), multisample)) return D3DERR_NOTAVAILABLE;
-    if (quality != 0) return D3DERR_INVALIDCALL;
-    Surface *created = Surface::create_null(this, width, height, multisample); // never lockable
+    if (!multisample_quality_levels(adapter(), multisample)) return D3DERR_NOTAVAILABLE;
+    if (!multisample_count(adapter(), multisample, quality)) return D3DERR_INVALIDCALL;
+    Surface *created = Surface::create_null(this, width, height, multisample, quality); // never lockable
     created->count_default_pool();
     *surface = created;
     AddRef();

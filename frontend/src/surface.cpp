@@ -45,9 +45,12 @@ Surface *Surface::create_plain(Device *device, UINT width, UINT height, D3DFORMA
   return surface;
 }
 
-Surface *Surface::create_null(Device *device, UINT width, UINT height, D3DMULTISAMPLE_TYPE multisample) {
-  D3DSURFACE_DESC desc{kFormatNULL, D3DRTYPE_SURFACE, D3DUSAGE_RENDERTARGET, D3DPOOL_DEFAULT, multisample, 0, width, height};
-  return new Surface(device, 1, desc);
+Surface *Surface::create_null(Device *device, UINT width, UINT height, D3DMULTISAMPLE_TYPE multisample,
+                              DWORD quality) {
+  D3DSURFACE_DESC desc{kFormatNULL, D3DRTYPE_SURFACE, D3DUSAGE_RENDERTARGET, D3DPOOL_DEFAULT, multisample, quality, width, height};
+  Surface *surface = new Surface(device, 1, desc);
+  surface->samples_ = multisample_count(device->adapter(), multisample, quality);
+  return surface;
 }
 
 Surface *Surface::create_yuv_plain(Device *device, UINT width, UINT height, D3DFORMAT format) {

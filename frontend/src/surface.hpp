@@ -32,7 +32,8 @@ public:
   static Surface *create_yuv_plain(Device *device, UINT width, UINT height, D3DFORMAT format);
   // A render target of the NULL format: no backend image (image() is 0), so that draws write
   // only the depth-stencil surface.
-  static Surface *create_null(Device *device, UINT width, UINT height, D3DMULTISAMPLE_TYPE multisample);
+  static Surface *create_null(Device *device, UINT width, UINT height, D3DMULTISAMPLE_TYPE multisample,
+                              DWORD quality);
   // Bytes in memory: D3DPOOL_SYSTEMMEM or D3DPOOL_SCRATCH.
   // E_OUTOFMEMORY when its bytes cannot be had.
   static HRESULT create_memory(Device *device, UINT width, UINT height, D3DFORMAT format, D3DPOOL pool, Surface **out);
