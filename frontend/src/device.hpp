@@ -404,9 +404,9 @@ private:
   // and consecutive UP draws reach the plugin with no command between them (multi-draws).
   uint32_t up_upload(UpBuffer &up, uint32_t usage, const void *data, uint32_t bytes, uint32_t unit);
   void unset_stream0();
-  // The HUD (device_hud.cpp): draws it into `target`, the back buffer about to be presented, and
-  // leaves the application's state to be sent again by its next draw.
-  void draw_hud(Surface &target);
+  // The HUD (device_hud.cpp): draws it into `image` (width x height), the image about to be shown,
+  // and leaves the application's state to be sent again by its next draw.
+  void draw_hud(uint32_t image, UINT width, UINT height);
   bool create_hud_resources();
   void destroy_hud_resources();
 

@@ -1,6 +1,6 @@
-// The HUD's commands (hud.hpp says what it shows). It is drawn into the back buffer just before
-// Present with the commands a D3D9 draw sends (targets, viewport, scissor, pipeline, texture,
-// vertex buffer, draw), each marked NV_CMD_OVERLAY so that the plugin counts them apart from the
+// The HUD's commands (hud.hpp says what it shows). It is drawn into the image Present shows
+// (device_presentation.cpp), with the commands a D3D9 draw sends (targets, viewport, scissor,
+// pipeline, texture, vertex buffer, draw), each marked NV_CMD_OVERLAY so that the plugin counts them apart from the
 // application's. Nothing of the application's D3D9 state is saved or changed: the HUD sends its
 // own, then records in the device's sent_* caches what it left bound and marks those groups dirty,
 // so the application's next draw sends its own state again.
@@ -76,7 +76,7 @@ void Device::destroy_hud_resources() {
   r = HudResources{};
 }
 
-void Device::draw_hud(Surface &target) {
+void Device::draw_hud(uint32_t image, UINT width, UINT height) {
   hud_.frame(std::chrono::steady_clock::now());
   CommandStream &cs = commands();
   cs.set_overlay(true);
@@ -85,14 +85,13 @@ void Device::draw_hud(Surface &target) {
     return;
   }
   HudResources &r = hud_resources_;
-  const D3DSURFACE_DESC &desc = target.desc();
   hud::Figures figures;
   figures.draws = frame_draws_;
   figures.pipelines = cs.channel().pipelines_created.load(std::memory_order_relaxed);
   figures.memory_bytes = video_memory_used_.load(std::memory_order_relaxed);
   figures.backend = plugin_.plugin->name;
   figures.version = NOVEM_VERSION;
-  const std::vector<hud::Vertex> vertices = hud_.vertices(desc.Width, desc.Height, figures);
+  const std::vector<hud::Vertex> vertices = hud_.vertices(width, height, figures);
   const uint32_t bytes = uint32_t(vertices.size() * sizeof(hud::Vertex));
   if (bytes > r.vertex_bytes) {
     if (r.vertices) cs.push(nv_cmd_destroy_buffer{r.vertices});
@@ -103,11 +102,11 @@ void Device::draw_hud(Surface &target) {
   cs.update_buffer(r.vertices, 0, vertices.data(), bytes, NV_UPDATE_DISCARD);
 
   nv_cmd_set_render_targets targets{};
-  targets.color = target.image();
+  targets.color = image;
   cs.push(targets);
   // Pixel edges on whole coordinates, as hud::Overlay places them: no half-pixel shift.
-  const nv_cmd_set_viewport viewport{0.0f, 0.0f, float(desc.Width), float(desc.Height), 0.0f, 1.0f};
-  const nv_rect scissor{0, 0, int32_t(desc.Width), int32_t(desc.Height)};
+  const nv_cmd_set_viewport viewport{0.0f, 0.0f, float(width), float(height), 0.0f, 1.0f};
+  const nv_rect scissor{0, 0, int32_t(width), int32_t(height)};
   cs.push(viewport);
   cs.push(nv_cmd_set_scissor{scissor});
   nv_pipeline_desc d{};

@@ -100,10 +100,19 @@ HRESULT Device::present_chain(const PresentChain &chain, const RECT *src_rect, c
   if (library_settings().frame_rate) // NOVEM_FRAME_RATE; no clock read without it
     std::this_thread::sleep_for(frame_limiter_.wait(FrameLimiter::Clock::now()));
   const D3DPRESENT_PARAMETERS &pp = *chain.parameters;
-  // The HUD goes on the implicit swap chain's frames, drawn into back buffer 0 before it is shown.
-  if (hud_.on() && chain.buffers == &back_buffers_) draw_hud(chain.buffers->back_buffer(0));
-  if (chain.buffers == &back_buffers_) frame_draws_ = 0;
-  const uint32_t shown = chain.buffers->present(*this, pp);
+  uint32_t shown = chain.buffers->present(*this, pp);
+  if (chain.buffers == &back_buffers_) {
+    // The HUD goes on the implicit swap chain's frames, drawn into the image shown, never into a
+    // back buffer: the program's next frame (COPY keeps the back buffer) and its read-backs see
+    // none of it, as with an overlay on Windows. A back buffer shown as it is (its front copy
+    // deferred) is copied into the front image first; GetFrontBufferData sees the HUD, as a
+    // screenshot of the screen would.
+    if (hud_.on()) {
+      shown = chain.buffers->front_image();
+      draw_hud(shown, pp.BackBufferWidth, pp.BackBufferHeight);
+    }
+    frame_draws_ = 0;
+  }
   // Where a back buffer is bound, the next draw binds it again: a FLIP moved its image, and a
   // deferred front copy is made by that binding.
   if (pp.MultiSampleType == D3DMULTISAMPLE_NONE) dirty_ |= kDirtyTargets;

@@ -1,6 +1,6 @@
-// The HUD (NOVEM_HUD): a panel of figures the frontend draws into the back buffer before each
-// Present of the implicit swap chain, through the same commands a D3D9 draw sends, so that it
-// looks the same on every plugin. This part knows no device: the settings, the frame clock and
+// The HUD (NOVEM_HUD): a panel of figures the frontend draws into the frame each Present of the
+// implicit swap chain shows (never into a back buffer), through the same commands a D3D9 draw
+// sends, so that it looks the same on every plugin. This part knows no device: the settings, the frame clock and
 // the panel's quads; device_hud.cpp sends them.
 //
 // The panel, top to bottom, one line of 10 font pixels each (8 of glyph, 2 apart) for the items
