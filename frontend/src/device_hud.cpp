@@ -87,7 +87,9 @@ void Device::draw_hud(uint32_t image, UINT width, UINT height) {
   HudResources &r = hud_resources_;
   hud::Figures figures;
   figures.draws = frame_draws_;
-  figures.pipelines = cs.channel().pipelines_created.load(std::memory_order_relaxed);
+  // Built from scratch or taken from the plugin's cache on disk: the pipelines in use either way.
+  figures.pipelines = cs.channel().pipelines_created.load(std::memory_order_relaxed) +
+                      cs.channel().pipelines_loaded.load(std::memory_order_relaxed);
   figures.memory_bytes = video_memory_used_.load(std::memory_order_relaxed);
   figures.backend = plugin_.plugin->name;
   figures.version = NOVEM_VERSION;

@@ -7,8 +7,8 @@
 // NOVEM_HUD names, in this order whatever the order named: fps ("fps 59.9", over the last
 // kFrames frames), frametimes ("frame 16.7 ms", the last frame, then a graph of the last kFrames
 // frames, kGraphHeight font pixels high, 0 to 50 ms), draws (the application's draws of the frame
-// presented), pipelines (the pipelines the plugin has built), memory (the video memory the
-// device's resources take, as GetAvailableTextureMem counts it), backend (the plugin's name),
+// presented), pipelines (the pipelines the plugin has built or loaded from its cache), memory
+// (the video memory the device's resources take, as GetAvailableTextureMem counts it), backend (the plugin's name),
 // version (Novem's). The panel is kPanelWidth font pixels wide whatever the figures, so that it
 // does not change size from frame to frame, and stands kMargin font pixels from the corner
 // NOVEM_HUD_POSITION names; NOVEM_HUD_SCALE multiplies every size.

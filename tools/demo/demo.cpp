@@ -171,7 +171,7 @@ int main(int argc, char **argv) {
   }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  if (!novem::headless::write_back_buffer("novem-demo", device, width, height, o.out)) return 1;
+  if (!novem::headless::write_front_buffer("novem-demo", device, width, height, o.out)) return 1;
   std::printf("rendered %d frames of %ux%u in %.3f s (%.1f frames/s), wrote %s\n", frames, width, height, seconds,
               frames / seconds, o.out.c_str());
   vb->Release();

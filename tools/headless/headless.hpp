@@ -1,5 +1,5 @@
 // What Novem's headless sample programs share: their command line (--backend, --frames, --size,
-// --out) and writing the back buffer as a PNG through GetRenderTargetData. Plain D3D9 and the
+// --out) and writing the frame last shown as a PNG through GetFrontBufferData. Plain D3D9 and the
 // image library; nothing here knows about Novem's internals.
 #pragma once
 
@@ -57,15 +57,15 @@ inline int parse(const char *tool, const char *what, int argc, char **argv, Opti
   return -1;
 }
 
-// Reads the back buffer (width x height, X8R8G8B8 or A8R8G8B8) and writes it to `path` as a PNG
-// with opaque alpha. False, with one line on stderr, when a call or the file fails.
-inline bool write_back_buffer(const char *tool, IDirect3DDevice9 *device, UINT width, UINT height,
-                              const std::string &path) {
-  IDirect3DSurface9 *back = nullptr, *readback = nullptr;
-  HRESULT hr = device->GetBackBuffer(0, 0, D3DBACKBUFFER_TYPE_MONO, &back);
-  if (SUCCEEDED(hr))
-    hr = device->CreateOffscreenPlainSurface(width, height, D3DFMT_X8R8G8B8, D3DPOOL_SYSTEMMEM, &readback, nullptr);
-  if (SUCCEEDED(hr)) hr = device->GetRenderTargetData(back, readback);
+// Reads what the last Present showed (GetFrontBufferData: width x height on Novem, the back
+// buffer's size) and writes it to `path` as a PNG with opaque alpha: the frame as a screenshot
+// would have it, NOVEM_HUD's panel included. False, with one line on stderr, when a call or the
+// file fails.
+inline bool write_front_buffer(const char *tool, IDirect3DDevice9 *device, UINT width, UINT height,
+                               const std::string &path) {
+  IDirect3DSurface9 *readback = nullptr;
+  HRESULT hr = device->CreateOffscreenPlainSurface(width, height, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM, &readback, nullptr);
+  if (SUCCEEDED(hr)) hr = device->GetFrontBufferData(0, readback);
   D3DLOCKED_RECT locked{};
   if (SUCCEEDED(hr)) hr = readback->LockRect(&locked, nullptr, D3DLOCK_READONLY);
   novem::image::Image image;
@@ -74,9 +74,8 @@ inline bool write_back_buffer(const char *tool, IDirect3DDevice9 *device, UINT w
     readback->UnlockRect();
   }
   if (readback) readback->Release();
-  if (back) back->Release();
   if (FAILED(hr)) {
-    std::fprintf(stderr, "%s: reading the back buffer failed: 0x%08x\n", tool, unsigned(hr));
+    std::fprintf(stderr, "%s: reading the front buffer failed: 0x%08x\n", tool, unsigned(hr));
     return false;
   }
   std::string error;

@@ -87,7 +87,7 @@ int main(int argc, char **argv) {
     CHECK_HR(device->Present(nullptr, nullptr, nullptr, nullptr));
   }
 
-  if (!novem::headless::write_back_buffer(kTool, device, width, height, o.out)) return 1;
+  if (!novem::headless::write_front_buffer(kTool, device, width, height, o.out)) return 1;
 
   ImGui_ImplDX9_Shutdown();
   ImGui::DestroyContext();
