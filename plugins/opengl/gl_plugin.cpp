@@ -3,7 +3,6 @@
 // starts GL on a short-lived thread of its own and describes the device.
 #include <cstdio>
 #include <cstring>
-#include <future>
 #include <string>
 #include <thread>
 #include <unistd.h>
@@ -27,20 +26,20 @@ void set_error(char *error, size_t error_size, const std::string &message) {
 
 // The submission thread: context, executor, the worker loop until destroy_device, teardown.
 // x11_display: the device window's Xlib Display* (its windows can be presented to), or nullptr.
-void device_thread(nv_channel &channel, Config config, void *x11_display, std::promise<std::string> started) {
+void device_thread(nv_channel &channel, const Config &config, void *x11_display, const novem::StartedFn &started) {
   Context context;
   std::string error;
   if (!context.create(config.debug, x11_display, error)) {
-    started.set_value(error);
+    started(error);
     return;
   }
   Executor executor(channel, context, config);
   if (!executor.init(error)) {
     executor.shutdown();
-    started.set_value(error);
+    started(error);
     return;
   }
-  started.set_value({});
+  started({});
   novem::run_worker(channel, executor);
   executor.shutdown();
 }
@@ -133,19 +132,14 @@ nv_device *create_device(const nv_device_desc *desc, nv_channel *channel, char *
     }
     x11_display = reinterpret_cast<void *>(uintptr_t(window->display));
   }
-  auto *device = new nv_device(*channel);
-  std::promise<std::string> started;
-  std::future<std::string> result = started.get_future();
-  device->thread =
-      std::thread(device_thread, std::ref(*channel), Config::from_environment(), x11_display, std::move(started));
-  std::string failure = result.get();
-  if (!failure.empty()) {
-    device->thread.join();
-    delete device;
-    set_error(error, error_size, failure);
-    return nullptr;
-  }
-  novem::stop_at_exit(*device);
+  std::string failure;
+  nv_device *device = novem::start_device_thread(
+      *channel,
+      [channel, config = Config::from_environment(), x11_display](const novem::StartedFn &started) {
+        device_thread(*channel, config, x11_display, started);
+      },
+      failure);
+  if (!device) set_error(error, error_size, failure);
   return device;
 }
 

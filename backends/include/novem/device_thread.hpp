@@ -14,7 +14,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <exception>
+#include <functional>
+#include <future>
+#include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -67,6 +72,43 @@ inline void stop_at_exit(nv_device &device) {
   live.devices.push_back(&device);
   static std::once_flag registered;
   std::call_once(registered, [] { std::atexit(detail::stop_live_devices); });
+}
+
+// create_device's start-up, the same for every plugin that drives an API: `body(started)` runs on
+// the new submission thread. It makes the API's context and the executor, calls started("") and
+// runs the worker loop, or calls started(why) and returns. create_device waits for that answer:
+// the device, registered with the exit handler once its driver is up; or nullptr, its thread
+// joined, and the reason in `failure`. A body that throws or returns before it answers fails the
+// start with that reason, so create_device never waits forever.
+using StartedFn = std::function<void(const std::string &failure)>;
+template <class Body> nv_device *start_device_thread(nv_channel &channel, Body body, std::string &failure) {
+  auto device = std::make_unique<nv_device>(channel);
+  auto answer = std::make_shared<std::promise<std::string>>();
+  std::future<std::string> result = answer->get_future();
+  device->thread = std::thread([body = std::move(body), answer]() mutable {
+    bool answered = false;
+    const StartedFn started = [&](const std::string &why) {
+      if (!answered) answer->set_value(why);
+      answered = true;
+    };
+    try {
+      body(started);
+    } catch (const std::exception &e) {
+      if (answered) throw; // past the start: as from any thread
+      started(e.what()[0] ? e.what() : "unknown error");
+    } catch (...) {
+      if (answered) throw;
+      started("unknown error");
+    }
+    started("the device's thread ended before it started");
+  });
+  failure = result.get();
+  if (!failure.empty()) {
+    device->thread.join();
+    return nullptr;
+  }
+  stop_at_exit(*device);
+  return device.release();
 }
 
 // destroy_device: stops the thread (unless the exit handler did) and deletes the device.

@@ -3,7 +3,6 @@
 // destroy_device. No Vulkan call happens on the caller's thread.
 #include <cstdio>
 #include <exception>
-#include <future>
 #include <memory>
 #include <string>
 #include <thread>
@@ -54,30 +53,22 @@ nv_device *create_device(const nv_device_desc *desc, nv_channel *channel, char *
   // A device window needs nothing at device creation: windows are presented to through
   // CREATE_SWAPCHAIN (vk_present.cpp).
   (void)desc;
-  auto device = std::make_unique<nv_device>(*channel);
-  std::promise<std::string> started;
-  std::future<std::string> result = started.get_future();
-  nv_device *dev = device.get();
-  device->thread = std::thread([dev, started = std::move(started)]() mutable {
-    std::unique_ptr<Executor> executor;
-    try {
-      executor = std::make_unique<Executor>(dev->channel, Options::from_environment());
-    } catch (const std::exception &e) {
-      started.set_value(e.what()[0] ? e.what() : "unknown error");
-      return;
-    }
-    started.set_value(std::string());
-    novem::run_worker(dev->channel, *executor);
-    executor.reset(); // every Vulkan object dies on this thread
-  });
-  std::string failure = result.get();
-  if (!failure.empty()) {
-    device->thread.join();
+  std::string failure;
+  nv_device *device = novem::start_device_thread(
+      *channel,
+      [channel](const novem::StartedFn &started) {
+        // Made, used and destroyed on this thread: every Vulkan object dies here. A failure to
+        // make it throws, which start_device_thread answers.
+        auto executor = std::make_unique<Executor>(*channel, Options::from_environment());
+        started({});
+        novem::run_worker(*channel, *executor);
+      },
+      failure);
+  if (!device) {
     write_error(error, error_size, failure);
     return nullptr;
   }
-  novem::stop_at_exit(*dev);
-  return device.release();
+  return device;
 }
 
 void destroy_device(nv_device *device) { novem::destroy_device_thread(device); }
