@@ -1,9 +1,13 @@
-// The shared submission-thread loop: dispatch by table, counting, fences, draining on stop.
+// The shared submission-thread loop: dispatch by table, counting, fences, draining on stop; and
+// the plugins' shared start-up of that thread.
 #include <catch2/catch.hpp>
 
+#include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
+#include "novem/device_thread.hpp"
 #include "novem/worker.hpp"
 
 namespace {
@@ -64,4 +68,40 @@ TEST_CASE("worker polls every kCommandsPerPoll commands, and whenever the ring r
   REQUIRE(ex.draws_at_poll.size() >= 250 + 2); // 1000 draws / 4, then the fence's two polls
   for (size_t i = 0; i < 250; ++i) CHECK(ex.draws_at_poll[i] == 4 * (i + 1));
   for (size_t i = 250; i < ex.draws_at_poll.size(); ++i) CHECK(ex.draws_at_poll[i] == 1001);
+}
+
+TEST_CASE("start_device_thread answers what the thread's start gave, never waiting forever", "[worker][start]") {
+  struct Case {
+    const char *name;
+    int body; // 0: starts and runs the loop; 1: answers a failure; 2: throws; 3: returns without an answer
+    const char *failure;
+  };
+  const Case cases[] = {
+      {"started", 0, ""},
+      {"a failure answered", 1, "no context"},
+      {"a throw before the answer", 2, "no driver"},
+      {"a return without an answer", 3, "the device's thread ended before it started"},
+  };
+  for (const Case &c : cases) {
+    INFO(c.name);
+    nv_channel channel(1 << 16);
+    bool thread_ran_loop = false;
+    std::string failure = "unset";
+    nv_device *device = novem::start_device_thread(
+        channel,
+        [&, body = c.body](const novem::StartedFn &started) {
+          if (body == 1) return started("no context");
+          if (body == 2) throw std::runtime_error("no driver");
+          if (body == 3) return;
+          RecordingExecutor ex{channel};
+          started({});
+          novem::run_worker(channel, ex);
+          thread_ran_loop = true;
+        },
+        failure);
+    CHECK(failure == c.failure);
+    CHECK((device != nullptr) == (c.body == 0));
+    novem::destroy_device_thread(device); // stops and joins the loop; null is nothing
+    CHECK(thread_ran_loop == (c.body == 0));
+  }
 }
