@@ -419,7 +419,11 @@ HRESULT Device::CreateOffscreenPlainSurface(UINT width, UINT height, D3DFORMAT f
   if (shared_handle || width == 0 || height == 0 || pool == D3DPOOL_MANAGED || DWORD(pool) > DWORD(D3DPOOL_SCRATCH))
     return D3DERR_INVALIDCALL;
   const FormatInfo info = format_info(format);
-  if (!info.color && !info.yuv()) return D3DERR_INVALIDCALL;
+  // Memory surfaces also hold the texture-only formats (DXTn, 3Dc, the bump-map formats): bytes
+  // a program fills and UpdateSurface copies into a texture (DEFAULT ones are not available
+  // below). DXTn ones are whole blocks, as a DXTn texture's level 0 (test_surface_blocks).
+  if (!info.color && !info.yuv() && !(info.texture && !info.depth)) return D3DERR_INVALIDCALL;
+  if (info.whole_blocks && (width % info.block || height % info.block)) return D3DERR_INVALIDCALL;
   if (pool == D3DPOOL_DEFAULT) {
     // A backend image that copies, fills and locks write: formats the plugin renders to and
     // samples (DXTn and other plain-only formats are not available yet), within the caps' size.

@@ -69,12 +69,15 @@ Surface *Surface::create_yuv_plain(Device *device, UINT width, UINT height, D3DF
 }
 
 HRESULT Surface::create_memory(Device *device, UINT width, UINT height, D3DFORMAT format, D3DPOOL pool, Surface **out) {
-  // Rows start 4-byte aligned, as in Windows' system-memory surfaces.
-  const uint64_t pitch = (uint64_t(width) * format_info(format).bytes_per_pixel + 3) & ~uint64_t(3);
-  if (pitch > uint64_t(INT32_MAX) || pitch * height > host_memory_bytes()) return E_OUTOFMEMORY;
+  // Rows (of 4x4 blocks for DXTn and 3Dc) start 4-byte aligned, as in Windows' system-memory
+  // surfaces.
+  const FormatInfo info = format_info(format);
+  const uint64_t pitch = (uint64_t(info.row_bytes(width)) + 3) & ~uint64_t(3);
+  const uint64_t rows = info.block_rows(height);
+  if (pitch > uint64_t(INT32_MAX) || pitch * rows > host_memory_bytes()) return E_OUTOFMEMORY;
   std::vector<uint8_t> memory;
   try {
-    memory.assign(size_t(pitch) * height, 0);
+    memory.assign(size_t(pitch) * rows, 0);
   } catch (const std::exception &) { // bad_alloc, or length_error past what a vector can hold
     return E_OUTOFMEMORY;
   }
@@ -192,7 +195,10 @@ HRESULT Surface::LockRect(D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD f
     if (HRESULT hr = lock_image(r, flags); FAILED(hr)) return hr;
   }
   locked_rect->Pitch = INT(pitch_);
-  locked_rect->pBits = memory_.data() + size_t(r.top) * pitch_ + size_t(r.left) * format_.bytes_per_pixel;
+  // DXTn and 3Dc: the block holding the rectangle's first texel; no surface outside DEFAULT checks
+  // that the rectangle is whole blocks (docs/d3d9-behaviour.md, "Lock rectangles").
+  locked_rect->pBits = memory_.data() + size_t(r.top / format_.block) * pitch_ +
+                       size_t(r.left / format_.block) * format_.bytes_per_pixel;
   locked_ = true;
   return D3D_OK;
 }

@@ -5,6 +5,7 @@
 // test_surface_blocks, test_lockbox_invalid, test_volume_locking, add_dirty_rect_test);
 // docs/d3d9-behaviour.md (Resources) lists them and where Novem chose.
 #include <cstdint>
+#include <cstring>
 
 #include "api_fixture.hpp"
 
@@ -359,4 +360,63 @@ TEST_CASE("DXTn textures are made of whole 4x4 blocks at level 0", "[api][textur
   REQUIRE(d.device->CreateTexture(4, 4, 0, 0, D3DFMT_DXT1, D3DPOOL_MANAGED, &chain, nullptr) == D3D_OK);
   CHECK(chain->GetLevelCount() == 3); // 4x4, 2x2, 1x1
   CHECK(chain->Release() == 0);
+}
+
+TEST_CASE("DXTn offscreen plain surfaces in SYSTEMMEM and SCRATCH lock in blocks", "[api][surface][lock][format]") {
+  // Windows makes them (test_surface_blocks locks them): whole 4x4 blocks, as a DXTn texture's
+  // level 0; rows of blocks; a rectangle inside blocks taken there, one outside the surface not.
+  NullDevice d;
+  struct Format {
+    D3DFORMAT format;
+    INT block_bytes;
+  };
+  for (Format f : {Format{D3DFMT_DXT1, 8}, Format{D3DFMT_DXT3, 16}, Format{D3DFMT_DXT5, 16}})
+    for (D3DPOOL pool : {D3DPOOL_SYSTEMMEM, D3DPOOL_SCRATCH}) {
+      INFO("format " << f.format << ", pool " << pool);
+      IDirect3DSurface9 *s = nullptr;
+      for (UINT edge : {1u, 2u, 6u}) {
+        CHECK(d.device->CreateOffscreenPlainSurface(edge, 8, f.format, pool, &s, nullptr) == D3DERR_INVALIDCALL);
+        CHECK(d.device->CreateOffscreenPlainSurface(8, edge, f.format, pool, &s, nullptr) == D3DERR_INVALIDCALL);
+      }
+      REQUIRE(d.device->CreateOffscreenPlainSurface(16, 8, f.format, pool, &s, nullptr) == D3D_OK);
+      D3DSURFACE_DESC desc{};
+      REQUIRE(s->GetDesc(&desc) == D3D_OK);
+      CHECK(desc.Format == f.format);
+      CHECK(desc.Pool == pool);
+      D3DLOCKED_RECT lr{};
+      REQUIRE(s->LockRect(&lr, nullptr, 0) == D3D_OK);
+      CHECK(lr.Pitch == 4 * f.block_bytes); // 16 texels: 4 blocks
+      auto *base = static_cast<uint8_t *>(lr.pBits);
+      std::memset(base, 0xab, size_t(lr.Pitch) * 2); // the whole surface: 2 rows of blocks
+      CHECK(s->UnlockRect() == D3D_OK);
+      const RECT inside_blocks{5, 5, 7, 7}; // the second row's second block
+      REQUIRE(s->LockRect(&lr, &inside_blocks, 0) == D3D_OK);
+      CHECK(static_cast<uint8_t *>(lr.pBits) - base == 4 * f.block_bytes + f.block_bytes);
+      CHECK(s->UnlockRect() == D3D_OK);
+      const RECT outside{8, 4, 20, 8};
+      D3DLOCKED_RECT refused = poisoned();
+      CHECK(s->LockRect(&refused, &outside, 0) == D3DERR_INVALIDCALL);
+      CHECK(refused.pBits == kPoison);
+      CHECK(s->Release() == 0);
+    }
+  IDirect3DSurface9 *s = nullptr;
+  CHECK(d.device->CreateOffscreenPlainSurface(16, 16, D3DFMT_DXT1, D3DPOOL_MANAGED, &s, nullptr) == D3DERR_INVALIDCALL);
+}
+
+TEST_CASE("UpdateSurface copies blocks from a DXTn SYSTEMMEM plain surface", "[api][surface][format]") {
+  NullDevice d;
+  IDirect3DSurface9 *src = nullptr, *level = nullptr;
+  IDirect3DTexture9 *tex = nullptr;
+  REQUIRE(d.device->CreateOffscreenPlainSurface(8, 8, D3DFMT_DXT1, D3DPOOL_SYSTEMMEM, &src, nullptr) == D3D_OK);
+  REQUIRE(d.device->CreateTexture(16, 16, 1, 0, D3DFMT_DXT1, D3DPOOL_DEFAULT, &tex, nullptr) == D3D_OK);
+  REQUIRE(tex->GetSurfaceLevel(0, &level) == D3D_OK);
+  const POINT at{4, 8};
+  CHECK(d.device->UpdateSurface(src, nullptr, level, &at) == D3D_OK);
+  const RECT blocks{4, 4, 8, 8};
+  CHECK(d.device->UpdateSurface(src, &blocks, level, nullptr) == D3D_OK);
+  const RECT inside_block{1, 0, 4, 4};
+  CHECK(d.device->UpdateSurface(src, &inside_block, level, nullptr) == D3DERR_INVALIDCALL);
+  level->Release();
+  CHECK(tex->Release() == 0);
+  CHECK(src->Release() == 0);
 }

@@ -1,11 +1,13 @@
 // Surfaces and copies on every backend: DEFAULT-pool offscreen plain surfaces and lockable render
 // targets (LockRect reads the GPU's texels, UnlockRect writes them), UpdateSurface into render
 // targets, StretchRect within one surface, from texture levels and from a multisampled surface
-// with scaling, and D3DLOCK_DISCARD / NOOVERWRITE on dynamic textures between draws. Probed
-// against the texels D3D9 defines.
+// with scaling, D3DLOCK_DISCARD / NOOVERWRITE on dynamic textures between draws, and a DXT1
+// memory plain surface sent into a texture by UpdateSurface. Probed against the texels D3D9
+// defines.
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <utility>
 
 #include "scene_harness.hpp"
 
@@ -298,5 +300,53 @@ TEST_CASE("StretchRect copies depth and stencil between depth-stencil surfaces o
     probe(r, 8, 8, kBlack, 0);   // depth 0.2: the quad fails LESS
     probe(r, 48, 48, kBlack, 0); // stencil 0: fails EQUAL 1
     probe(r, 8, 48, kBlack, 0);
+  }
+}
+
+TEST_CASE("UpdateSurface sends a DXT1 SYSTEMMEM plain surface's blocks into a texture", "[scenes][copies]") {
+  // Four one-colour DXT1 blocks (colour 0 = colour 1, every index 0) written through the plain
+  // surface's LockRect, two of them through a lock of their own rectangle; the texture drawn
+  // 8x magnified with point sampling.
+  auto block = [](uint16_t rgb565) { return uint64_t(rgb565) | uint64_t(rgb565) << 16; };
+  const uint64_t red = block(0xf800), green = block(0x07e0), blue = block(0x001f), white = block(0xffff);
+  auto rendered = render_all("copy_dxt1_plain_surface", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
+    IDirect3DSurface9 *plain = nullptr, *level = nullptr;
+    IDirect3DTexture9 *tex = nullptr;
+    IDirect3DVertexDeclaration9 *decl = nullptr;
+    HR(dev->CreateOffscreenPlainSurface(8, 8, D3DFMT_DXT1, D3DPOOL_SYSTEMMEM, &plain, nullptr));
+    D3DLOCKED_RECT lr;
+    HR(plain->LockRect(&lr, nullptr, 0));
+    std::memcpy(lr.pBits, &red, 8);
+    std::memcpy(static_cast<uint8_t *>(lr.pBits) + 8, &green, 8);
+    HR(plain->UnlockRect());
+    for (const auto &[r, b] : {std::pair{rect(0, 4, 4, 8), blue}, std::pair{rect(4, 4, 8, 8), white}}) {
+      HR(plain->LockRect(&lr, &r, 0));
+      std::memcpy(lr.pBits, &b, 8);
+      HR(plain->UnlockRect());
+    }
+    HR(dev->CreateTexture(8, 8, 1, 0, D3DFMT_DXT1, D3DPOOL_DEFAULT, &tex, nullptr));
+    HR(tex->GetSurfaceLevel(0, &level));
+    HR(dev->UpdateSurface(plain, nullptr, level, nullptr));
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlack, 1.0f, 0));
+    HR(dev->CreateVertexDeclaration(kTexVertexElements, &decl));
+    HR(dev->SetVertexDeclaration(decl));
+    HR(dev->SetRenderState(D3DRS_LIGHTING, FALSE));
+    HR(dev->SetTexture(0, tex));
+    HR(dev->SetSamplerState(0, D3DSAMP_MINFILTER, D3DTEXF_POINT));
+    HR(dev->SetSamplerState(0, D3DSAMP_MAGFILTER, D3DTEXF_POINT));
+    tex_quad(dev, 0, 0, 64, 64, 0, 1);
+    HR(dev->SetTexture(0, nullptr));
+    level->Release();
+    CHECK(tex->Release() == 0);
+    CHECK(plain->Release() == 0);
+    CHECK(decl->Release() == 0);
+  }, 0);
+  for (const Rendered &r : rendered) {
+    INFO("backend " << r.backend);
+    probe(r, 2, 2, kRed, 0);
+    probe(r, 30, 30, kRed, 0);
+    probe(r, 33, 2, kGreen, 0);
+    probe(r, 2, 33, kBlue, 0);
+    probe(r, 61, 61, kWhite, 0);
   }
 }
