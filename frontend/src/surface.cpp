@@ -205,6 +205,7 @@ HRESULT Surface::LockRect(D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD f
 
 HRESULT Surface::UnlockRect() {
   DeviceLock lock(*device_);
+  if (dc_out_) return D3DERR_INVALIDCALL; // GetDC's lock is ReleaseDC's to end
   if (texture_) return texture_->unlock_rect(level_entry(), layer_, level_);
   if (!locked_) return D3DERR_INVALIDCALL;
   if (keeps_texels_) send_kept(locked_rect_, lock_flags_);
@@ -249,7 +250,43 @@ void Surface::send_kept(const RECT &r, DWORD flags) {
               memory_.data() + size_t(r.top) * pitch_ + size_t(r.left) * format_.bytes_per_pixel, pitch_);
 }
 
-HRESULT Surface::GetDC(HDC *) { NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL); }
-HRESULT Surface::ReleaseDC(HDC) { NOVEM_UNIMPLEMENTED(D3DERR_INVALIDCALL); }
+// The formats GDI draws into: the documented four, and the two with alpha Windows takes too
+// (Wine's test_getdc records A8R8G8B8 and A1R5G5B5 succeeding).
+static bool gdi_format(D3DFORMAT format) {
+  switch (format) {
+  case D3DFMT_R5G6B5:
+  case D3DFMT_X1R5G5B5:
+  case D3DFMT_A1R5G5B5:
+  case D3DFMT_R8G8B8:
+  case D3DFMT_X8R8G8B8:
+  case D3DFMT_A8R8G8B8:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// GetDC is an implicit lock of the whole surface, as in Windows: one DC at a time, none while the
+// surface is locked, no lock while the DC is out, and only where the surface locks (a render
+// target created lockable, a DEFAULT texture level only if the texture is dynamic), never in
+// SCRATCH. There is no GDI on Linux to draw through the HDC: it names the surface's DC for
+// ReleaseDC, and holding it keeps the surface locked (docs/d3d9-behaviour.md).
+HRESULT Surface::GetDC(HDC *dc) {
+  DeviceLock lock(*device_);
+  if (!dc || dc_out_ || !gdi_format(desc_.Format) || desc_.Pool == D3DPOOL_SCRATCH) return D3DERR_INVALIDCALL;
+  if (desc_.Pool == D3DPOOL_DEFAULT && texture_ && !(texture_->usage() & D3DUSAGE_DYNAMIC)) return D3DERR_INVALIDCALL;
+  D3DLOCKED_RECT locked;
+  if (FAILED(LockRect(&locked, nullptr, 0))) return D3DERR_INVALIDCALL;
+  dc_out_ = true;
+  *dc = reinterpret_cast<HDC>(&dc_out_);
+  return D3D_OK;
+}
+
+HRESULT Surface::ReleaseDC(HDC dc) {
+  DeviceLock lock(*device_);
+  if (!dc_out_ || dc != reinterpret_cast<HDC>(&dc_out_)) return D3DERR_INVALIDCALL;
+  dc_out_ = false;
+  return UnlockRect();
+}
 
 } // namespace novem

@@ -124,6 +124,7 @@ private:
   std::vector<uint8_t> memory_; // memory surfaces, and lockable images while locked
   UINT pitch_ = 0;
   bool locked_ = false;
+  bool dc_out_ = false; // GetDC's lock is held; the HDC handed out is &dc_out_
   bool lockable_ = false; // memory surfaces, lockable images
   bool uploadable_ = false;
   bool discardable_ = false;
