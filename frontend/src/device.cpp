@@ -416,8 +416,11 @@ HRESULT Device::CreateOffscreenPlainSurface(UINT width, UINT height, D3DFORMAT f
                                             IDirect3DSurface9 **surface, HANDLE *shared_handle) {
   if (!surface) return D3DERR_INVALIDCALL;
   *surface = nullptr;
-  if (shared_handle || width == 0 || height == 0 || pool == D3DPOOL_MANAGED || DWORD(pool) > DWORD(D3DPOOL_SCRATCH))
+  if (width == 0 || height == 0 || pool == D3DPOOL_MANAGED || DWORD(pool) > DWORD(D3DPOOL_SCRATCH))
     return D3DERR_INVALIDCALL;
+  // D3D9Ex takes the program's memory for a SYSTEMMEM surface (pSharedHandle points at it, Wine's
+  // test_user_memory); nothing else shares or takes memory.
+  if (shared_handle && (!extended() || pool != D3DPOOL_SYSTEMMEM || !*shared_handle)) return D3DERR_INVALIDCALL;
   const FormatInfo info = format_info(format);
   // Memory surfaces also hold the texture-only formats (DXTn, 3Dc, the bump-map formats): bytes
   // a program fills and UpdateSurface copies into a texture (DEFAULT ones are not available
@@ -449,7 +452,9 @@ HRESULT Device::CreateOffscreenPlainSurface(UINT width, UINT height, D3DFORMAT f
     // Memory surfaces are not bounded by the caps, as in Windows: only by the memory there is,
     // and by a row pitch that D3DLOCKED_RECT's INT can hold.
     Surface *created = nullptr;
-    if (HRESULT hr = Surface::create_memory(this, width, height, format, pool, &created); FAILED(hr)) return hr;
+    uint8_t *program_memory = shared_handle ? static_cast<uint8_t *>(*shared_handle) : nullptr;
+    if (HRESULT hr = Surface::create_memory(this, width, height, format, pool, program_memory, &created); FAILED(hr))
+      return hr;
     *surface = created;
   }
   AddRef();

@@ -107,6 +107,8 @@ public:
   void give_video_memory(uint64_t bytes) { video_memory_used_ -= bytes; }
   template <class Buffer, class Format>
   HRESULT create_buffer(UINT length, DWORD usage, Format format, D3DPOOL pool, Buffer **out);
+  // CreateVertexBuffer's and CreateIndexBuffer's answer to a pSharedHandle (D3D_OK without one).
+  HRESULT buffer_shared_handle(HANDLE *shared_handle) const;
   // Query slots (channel.query_results indices) for occlusion and timestamp queries; false when
   // all NV_MAX_QUERIES are taken.
   bool acquire_query_slot(uint32_t &slot);

@@ -178,11 +178,19 @@ HRESULT Device::create_buffer(UINT length, DWORD usage, Format format, D3DPOOL p
   return D3D_OK;
 }
 
+// Buffers take no pSharedHandle: D3D9Ex answers D3DERR_NOTAVAILABLE (it has user memory for
+// textures and surfaces only, Wine's test_user_memory), D3D9 D3DERR_INVALIDCALL.
+HRESULT Device::buffer_shared_handle(HANDLE *shared_handle) const {
+  if (!shared_handle) return D3D_OK;
+  return extended() ? D3DERR_NOTAVAILABLE : D3DERR_INVALIDCALL;
+}
+
 HRESULT Device::CreateVertexBuffer(UINT length, DWORD usage, DWORD fvf, D3DPOOL pool, IDirect3DVertexBuffer9 **buffer,
                                    HANDLE *shared_handle) {
   if (!buffer) return D3DERR_INVALIDCALL;
   *buffer = nullptr;
-  if (shared_handle || length == 0 || DWORD(pool) >= DWORD(D3DPOOL_SCRATCH)) return D3DERR_INVALIDCALL;
+  if (HRESULT hr = buffer_shared_handle(shared_handle); FAILED(hr)) return hr;
+  if (length == 0 || DWORD(pool) >= DWORD(D3DPOOL_SCRATCH)) return D3DERR_INVALIDCALL;
   // A buffer declared with an FVF must hold at least one vertex of it, as in Windows.
   if (fvf && length < fvf_vertex_size(fvf)) return D3DERR_INVALIDCALL;
   VertexBuffer *created = nullptr;
@@ -196,7 +204,8 @@ HRESULT Device::CreateIndexBuffer(UINT length, DWORD usage, D3DFORMAT format, D3
                                   IDirect3DIndexBuffer9 **buffer, HANDLE *shared_handle) {
   if (!buffer) return D3DERR_INVALIDCALL;
   *buffer = nullptr;
-  if (shared_handle || length == 0 || DWORD(pool) >= DWORD(D3DPOOL_SCRATCH)) return D3DERR_INVALIDCALL;
+  if (HRESULT hr = buffer_shared_handle(shared_handle); FAILED(hr)) return hr;
+  if (length == 0 || DWORD(pool) >= DWORD(D3DPOOL_SCRATCH)) return D3DERR_INVALIDCALL;
   if (format != D3DFMT_INDEX16 && format != D3DFMT_INDEX32) return D3DERR_INVALIDCALL;
   IndexBuffer *created = nullptr;
   if (HRESULT hr = create_buffer(length, usage, format, pool, &created); FAILED(hr)) return hr;

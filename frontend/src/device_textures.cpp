@@ -81,9 +81,14 @@ HRESULT Device::CreateTexture(UINT width, UINT height, UINT levels, DWORD usage,
                               IDirect3DTexture9 **texture, HANDLE *shared_handle) {
   if (!texture) return D3DERR_INVALIDCALL;
   *texture = nullptr;
-  if (shared_handle) return D3DERR_INVALIDCALL;
+  // D3D9Ex takes the program's memory for a SYSTEMMEM texture of one level (pSharedHandle points
+  // at it, Wine's test_user_memory); nothing else shares or takes memory (no shared resources
+  // between processes here).
+  if (shared_handle && (!extended() || pool != D3DPOOL_SYSTEMMEM || levels != 1 || !*shared_handle))
+    return D3DERR_INVALIDCALL;
   Texture2D *created = nullptr;
   if (HRESULT hr = Texture2D::create(this, width, height, levels, usage, format, pool, &created); FAILED(hr)) return hr;
+  if (shared_handle) created->store().use_program_memory(static_cast<uint8_t *>(*shared_handle));
   if (pool == D3DPOOL_DEFAULT) created->count_default_pool();
   *texture = created;
   AddRef();

@@ -68,16 +68,18 @@ Surface *Surface::create_yuv_plain(Device *device, UINT width, UINT height, D3DF
   return surface;
 }
 
-HRESULT Surface::create_memory(Device *device, UINT width, UINT height, D3DFORMAT format, D3DPOOL pool, Surface **out) {
+HRESULT Surface::create_memory(Device *device, UINT width, UINT height, D3DFORMAT format, D3DPOOL pool,
+                               uint8_t *program_memory, Surface **out) {
   // Rows (of 4x4 blocks for DXTn and 3Dc) start 4-byte aligned, as in Windows' system-memory
-  // surfaces.
+  // surfaces; the program's memory has rows exactly a row long (Wine's test_user_memory).
   const FormatInfo info = format_info(format);
-  const uint64_t pitch = (uint64_t(info.row_bytes(width)) + 3) & ~uint64_t(3);
+  const uint64_t row = info.row_bytes(width);
+  const uint64_t pitch = program_memory ? row : (row + 3) & ~uint64_t(3);
   const uint64_t rows = info.block_rows(height);
   if (pitch > uint64_t(INT32_MAX) || pitch * rows > host_memory_bytes()) return E_OUTOFMEMORY;
   std::vector<uint8_t> memory;
   try {
-    memory.assign(size_t(pitch) * rows, 0);
+    if (!program_memory) memory.assign(size_t(pitch) * rows, 0);
   } catch (const std::exception &) { // bad_alloc, or length_error past what a vector can hold
     return E_OUTOFMEMORY;
   }
@@ -85,6 +87,7 @@ HRESULT Surface::create_memory(Device *device, UINT width, UINT height, D3DFORMA
   auto *surface = new Surface(device, 1, desc);
   surface->pitch_ = UINT(pitch);
   surface->memory_ = std::move(memory);
+  surface->program_memory_ = program_memory;
   surface->lockable_ = true;
   *out = surface;
   return D3D_OK;
@@ -197,7 +200,7 @@ HRESULT Surface::LockRect(D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD f
   locked_rect->Pitch = INT(pitch_);
   // DXTn and 3Dc: the block holding the rectangle's first texel; no surface outside DEFAULT checks
   // that the rectangle is whole blocks (docs/d3d9-behaviour.md, "Lock rectangles").
-  locked_rect->pBits = memory_.data() + size_t(r.top / format_.block) * pitch_ +
+  locked_rect->pBits = memory() + size_t(r.top / format_.block) * pitch_ +
                        size_t(r.left / format_.block) * format_.bytes_per_pixel;
   locked_ = true;
   return D3D_OK;

@@ -36,7 +36,10 @@ public:
                               DWORD quality);
   // Bytes in memory: D3DPOOL_SYSTEMMEM or D3DPOOL_SCRATCH.
   // E_OUTOFMEMORY when its bytes cannot be had.
-  static HRESULT create_memory(Device *device, UINT width, UINT height, D3DFORMAT format, D3DPOOL pool, Surface **out);
+  // program_memory: D3D9Ex's user memory (CreateOffscreenPlainSurface's pSharedHandle in
+  // SYSTEMMEM), the surface's bytes, never freed here; nullptr: the surface allocates its own.
+  static HRESULT create_memory(Device *device, UINT width, UINT height, D3DFORMAT format, D3DPOOL pool,
+                               uint8_t *program_memory, Surface **out);
   // A level of a texture (GetSurfaceLevel) or of a cube face (GetCubeMapSurface, layer = face): no
   // reference of its own (AddRef and Release count on the texture, which deletes it), locks go to
   // the texture's level.
@@ -86,7 +89,7 @@ public:
   void release_private_ref();
   const D3DSURFACE_DESC &desc() const { return desc_; }
   const FormatInfo &format() const { return format_; }
-  uint8_t *memory() { return memory_.data(); }
+  uint8_t *memory() { return program_memory_ ? program_memory_ : memory_.data(); }
   // A YUV plain surface: memory() holds its texels in D3D9's layout for good.
   bool keeps_texels() const { return keeps_texels_; }
   // Sends a rectangle of those texels to the backend image, converted (nothing with
@@ -122,6 +125,7 @@ private:
   FormatInfo format_;
   uint32_t image_ = 0;          // backend image, or 0 for a memory surface
   std::vector<uint8_t> memory_; // memory surfaces, and lockable images while locked
+  uint8_t *program_memory_ = nullptr; // a memory surface's bytes in the program's memory (D3D9Ex)
   UINT pitch_ = 0;
   bool locked_ = false;
   bool dc_out_ = false; // GetDC's lock is held; the HDC handed out is &dc_out_

@@ -196,8 +196,15 @@ void TexelStore::forget_dirty() {
   for (Level &l : subresources_) l.dirty = D3DBOX{0, 0, 0, 0, 0, 0};
 }
 
+void TexelStore::use_program_memory(uint8_t *memory) {
+  Level &l = subresources_[0];
+  l.pitch = UINT(format_.row_bytes(width_));
+  l.slice_pitch = size_t(l.pitch) * format_.block_rows(height_);
+  program_memory_ = memory;
+}
+
 bool TexelStore::allocate() {
-  if (!bytes_.empty()) return true;
+  if (has_bytes()) return true;
   if (size_ > host_memory_bytes()) return false;
   try {
     bytes_.assign(size_, 0);
@@ -252,7 +259,7 @@ void TexelStore::send_dirty(UINT layer, UINT i) {
   const uint32_t flags = l.update_flags;
   l.dirty = D3DBOX{0, 0, 0, 0, 0, 0};
   l.update_flags = 0;
-  if (empty(b) || bytes_.empty()) return;
+  if (empty(b) || !has_bytes()) return;
   // A volume goes slice by slice (UPDATE_IMAGE's layer is the z slice); a cube face is the layer.
   for (UINT z = b.Front; z < b.Back; ++z) {
     const uint8_t *first = data(l) + size_t(z) * l.slice_pitch + size_t(b.Top / format_.block) * l.pitch +

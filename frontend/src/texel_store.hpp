@@ -82,6 +82,10 @@ public:
   // (the same size) of this store's layer, sends it to the image, and forgets src's dirty box.
   // False, copying nothing, when either store's bytes cannot be allocated.
   bool update_from(TexelStore &src, UINT layer, UINT src_level, UINT dst_level);
+  // D3D9Ex's user memory (CreateTexture's pSharedHandle in SYSTEMMEM, a texture of one level):
+  // the level's bytes are the program's, rows exactly a row of texels (or blocks) long, read and
+  // written where they are and never freed here.
+  void use_program_memory(uint8_t *memory);
   // The bytes of every level of every layer of a texture of these dimensions, laid out as above:
   // its video memory, known before the texture exists.
   static size_t memory_size(D3DFORMAT format, nv_image_type type, UINT width, UINT height, UINT depth, UINT levels);
@@ -108,7 +112,9 @@ private:
   void send_dirty(UINT layer, UINT level);
   // Allocates bytes_ (zero) on first use; false when it cannot be had.
   bool allocate();
-  uint8_t *data(const Level &l) { return bytes_.data() + l.offset; }
+  uint8_t *base() { return program_memory_ ? program_memory_ : bytes_.data(); }
+  bool has_bytes() const { return program_memory_ || !bytes_.empty(); }
+  uint8_t *data(const Level &l) { return base() + l.offset; }
 
   Device *device_;
   FormatInfo format_;
@@ -124,6 +130,7 @@ private:
   std::vector<Level> subresources_; // layer-major
   size_t size_ = 0;
   std::vector<uint8_t> bytes_; // every level, as subresources_ lays them out; empty until first used
+  uint8_t *program_memory_ = nullptr; // use_program_memory's, instead of bytes_
 };
 
 } // namespace novem
