@@ -33,21 +33,17 @@ public:
   }
   // A command whose payload the caller writes into the returned struct's tail before commit().
   template <CommandArgs Args> Args *begin(size_t payload_bytes) {
-    Args *args = ring_begin<Args>(channel_->ring, payload_bytes);
-    record_ = reinterpret_cast<const nv_cmd_header *>(args) - 1;
-    if (overlay_) [[unlikely]]
-      reinterpret_cast<nv_cmd_header *>(args)[-1].flags = NV_CMD_OVERLAY;
-    return args;
+    return ring_begin<Args>(channel_->ring, payload_bytes, header_flags_);
   }
   // While on, the commands pushed are the frontend's own drawing (the HUD), which the plugin
   // counts apart from the application's (NV_CMD_OVERLAY).
-  void set_overlay(bool on) { overlay_ = on; }
+  void set_overlay(bool on) { header_flags_ = on ? NV_CMD_OVERLAY : 0; }
   // Ends the command; the plugin's thread sees commands in batches of kBatchBytes (ring.hpp says
   // why), and at every fence, wait and flush.
   void commit() {
-    if (capture_) [[unlikely]]
-      capture_->record(record_);
     CommandRing &ring = channel_->ring;
+    if (capture_) [[unlikely]]
+      capture_->record(ring.unstaged());
     ring.stage();
     if (ring.unpublished_bytes() >= kBatchBytes) ring.publish();
   }
@@ -93,12 +89,11 @@ private:
   static constexpr uint64_t kBatchBytes = 65536;
 
   const nv_plugin *plugin_;
-  bool overlay_ = false;
+  uint16_t header_flags_ = 0; // nv_cmd_flags of every command begun (set_overlay)
   std::unique_ptr<nv_channel> channel_;
   nv_device *device_ = nullptr;
   std::string error_;
   std::unique_ptr<CaptureWriter> capture_; // NOVEM_CAPTURE
-  const nv_cmd_header *record_ = nullptr; // the record begun last, for capture_
   uint32_t last_handle_ = 0;
   uint64_t last_fence_ = 0;
 };

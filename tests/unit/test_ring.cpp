@@ -48,6 +48,22 @@ void push_test(CommandRing &ring, uint64_t seq, size_t payload) {
 
 } // namespace
 
+TEST_CASE("unstaged() is the record begun last, past the pad of a wrap, with begin()'s flags", "[ring]") {
+  CommandRing ring(4096);
+  for (uint64_t seq = 0; seq < 40; ++seq) {
+    // Records of 96..192 bytes: some of them do not fit before the end and follow a pad.
+    const size_t payload = 64 + (seq % 4) * 32;
+    nv_cmd_header *h = ring.begin(NV_OP_DRAW, sizeof(nv_cmd_header) + sizeof(TestArgs) + payload,
+                                  seq % 2 ? uint16_t(NV_CMD_OVERLAY) : uint16_t(0));
+    INFO("record " << seq);
+    CHECK(ring.unstaged() == h);
+    CHECK(h->flags == (seq % 2 ? NV_CMD_OVERLAY : 0));
+    reinterpret_cast<TestArgs *>(h + 1)->sequence = seq;
+    ring.commit();
+    while (const nv_cmd_header *r = ring.peek()) ring.pop(r); // the consumer keeps up
+  }
+}
+
 TEST_CASE("ring records keep opcode, arguments and payload", "[ring]") {
   CommandRing ring(4096);
   REQUIRE(ring.peek() == nullptr);

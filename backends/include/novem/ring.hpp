@@ -75,8 +75,9 @@ public:
   // ---- producer side ----
 
   // Reserves a record of at least `bytes` (header included) and returns it with the header
-  // filled in; the rest is for the caller to write before commit(). Waits while the ring is full.
-  nv_cmd_header *begin(uint16_t opcode, size_t bytes) {
+  // filled in (flags: nv_cmd_flags); the rest is for the caller to write before commit(). Waits
+  // while the ring is full.
+  nv_cmd_header *begin(uint16_t opcode, size_t bytes, uint16_t flags = 0) {
     uint32_t size = record_size(bytes);
     assert(size <= max_record_size());
     uint64_t pos = staged_;
@@ -85,8 +86,17 @@ public:
       pos = make_room(pos, size);
     pending_ = pos + size;
     auto *header = reinterpret_cast<nv_cmd_header *>(data_ + (pos & mask_));
-    *header = nv_cmd_header{opcode, 0, size};
+    *header = nv_cmd_header{opcode, flags, size};
     return header;
+  }
+
+  // The record from the last begin(), not staged yet: where begin() started, or past the pad it
+  // wrote there when the record did not fit before the end of the buffer.
+  const nv_cmd_header *unstaged() const {
+    const auto *h = reinterpret_cast<const nv_cmd_header *>(data_ + (staged_ & mask_));
+    if (h->opcode == NV_OP_PAD && staged_ + h->size < pending_)
+      h = reinterpret_cast<const nv_cmd_header *>(data_ + ((staged_ + h->size) & mask_));
+    return h;
   }
 
   // Ends the record from the last begin(); the consumer sees it at the next publish().
@@ -255,8 +265,9 @@ private:
 
 // Typed helpers: push a command by its argument struct (which names its opcode, command_table.hpp)
 // with an optional payload that follows it.
-template <CommandArgs Args> inline Args *ring_begin(CommandRing &ring, size_t payload_bytes = 0) {
-  nv_cmd_header *h = ring.begin(uint16_t(opcode_of<Args>), sizeof(nv_cmd_header) + sizeof(Args) + payload_bytes);
+template <CommandArgs Args> inline Args *ring_begin(CommandRing &ring, size_t payload_bytes = 0, uint16_t flags = 0) {
+  nv_cmd_header *h =
+      ring.begin(uint16_t(opcode_of<Args>), sizeof(nv_cmd_header) + sizeof(Args) + payload_bytes, flags);
   return reinterpret_cast<Args *>(h + 1);
 }
 
