@@ -38,19 +38,27 @@ inline D3DPRESENT_PARAMETERS headless(UINT w = 64, UINT h = 64) {
   return pp;
 }
 
-struct NullDevice {
-  explicit NullDevice(DWORD behaviour = D3DCREATE_HARDWARE_VERTEXPROCESSING) {
-    d3d = Direct3DCreate9(D3D_SDK_VERSION);
+// A device on the null plugin, of Direct3DCreate9 (NullDevice) or Direct3DCreate9Ex (NullExDevice).
+template <class D3D, class Dev, bool kExtended> struct NullDeviceOf {
+  explicit NullDeviceOf(DWORD behaviour = D3DCREATE_HARDWARE_VERTEXPROCESSING) {
     D3DPRESENT_PARAMETERS pp = headless();
-    REQUIRE(d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, behaviour, &pp, &device) == D3D_OK);
+    if constexpr (kExtended) {
+      REQUIRE(Direct3DCreate9Ex(D3D_SDK_VERSION, &d3d) == D3D_OK);
+      REQUIRE(d3d->CreateDeviceEx(0, D3DDEVTYPE_HAL, nullptr, behaviour, &pp, nullptr, &device) == D3D_OK);
+    } else {
+      d3d = Direct3DCreate9(D3D_SDK_VERSION);
+      REQUIRE(d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, behaviour, &pp, &device) == D3D_OK);
+    }
   }
-  ~NullDevice() {
+  ~NullDeviceOf() {
     CHECK(device->Release() == 0);
     CHECK(d3d->Release() == 0);
   }
   Backend backend{"null"};
-  IDirect3D9 *d3d = nullptr;
-  IDirect3DDevice9 *device = nullptr;
+  D3D *d3d = nullptr;
+  Dev *device = nullptr;
 };
+using NullDevice = NullDeviceOf<IDirect3D9, IDirect3DDevice9, false>;
+using NullExDevice = NullDeviceOf<IDirect3D9Ex, IDirect3DDevice9Ex, true>;
 
 } // namespace api_fixture

@@ -9,27 +9,6 @@
 
 using namespace api_fixture;
 
-namespace {
-
-// A device of Direct3DCreate9Ex on the null plugin.
-struct NullExDevice {
-  NullExDevice() {
-    REQUIRE(Direct3DCreate9Ex(D3D_SDK_VERSION, &d3d) == D3D_OK);
-    D3DPRESENT_PARAMETERS pp = headless();
-    REQUIRE(d3d->CreateDeviceEx(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, nullptr,
-                                &device) == D3D_OK);
-  }
-  ~NullExDevice() {
-    CHECK(device->Release() == 0);
-    CHECK(d3d->Release() == 0);
-  }
-  Backend backend{"null"};
-  IDirect3D9Ex *d3d = nullptr;
-  IDirect3DDevice9Ex *device = nullptr;
-};
-
-} // namespace
-
 TEST_CASE("D3D9Ex: user memory for SYSTEMMEM textures of one level and plain surfaces", "[api][d3d9ex][memory]") {
   NullExDevice d;
   std::vector<uint8_t> bytes(128 * 128 * 4);
