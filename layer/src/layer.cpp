@@ -31,7 +31,12 @@ Registry &Registry::get() {
 }
 
 const Settings &Registry::settings_for(const VkInstanceCreateInfo *ci) {
-  std::call_once(settings_once_, [&] { settings_ = read_settings(api_settings(ci)); });
+  std::call_once(settings_once_, [&] {
+    settings_ = read_settings(api_settings(ci));
+    trace_ = open_trace(settings_.trace_path);
+    if (!trace_) settings_.trace_path.clear();
+    log_settings(settings_);
+  });
   return settings_;
 }
 
@@ -328,6 +333,8 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::CreateDevice(VkPhysicalDevice physicalDevic
   dev->latency = settings().latency;
   dev->fault_enabled = fault.enabled();
   dev->unattributed_waits.capacity = settings().max_events;
+  const bool streamed = r.trace() != nullptr; // every event also goes to the trace file
+  dev->unattributed_waits.streamed = streamed;
   dev->set_loader_data = device_loader_data(pCreateInfo);
   dev->device = *pDevice;
   dev->physical_device = physicalDevice;
@@ -366,6 +373,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::CreateDevice(VkPhysicalDevice physicalDevic
       q->create_flags = qci.flags;
       q->family_flags = qci.queueFamilyIndex < families.size() ? families[qci.queueFamilyIndex].queueFlags : 0;
       q->submission_events.capacity = q->wait_events.capacity = q->present_events.capacity = settings().max_events;
+      q->submission_events.streamed = q->wait_events.streamed = q->present_events.streamed = streamed;
       dev->queues.push_back(std::move(q));
     }
   }
@@ -955,6 +963,7 @@ __attribute__((destructor)) void on_unload() {
       d->tracker.join();
     }
   if (any) write_outputs("unload");
+  close_trace();
   delete registry; // nothing can call into the layer any more
   g_registry.store(nullptr);
 }

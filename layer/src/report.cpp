@@ -219,7 +219,7 @@ void write_report(const char *reason) {
 
 void write_outputs(const char *reason) {
   write_report(reason);
-  write_trace();
+  flush_trace();
 }
 
 bool write_file_atomically(const std::string &path, const std::string &text) {

@@ -223,9 +223,12 @@ Settings read_settings(const std::vector<ApiSetting> &api) {
     std::fprintf(stderr, "%s: log=%s is not error, warn or info; using warn\n", kPrefix, log.c_str());
 
   check_output("report", s.report_path);
-  check_output("trace", s.trace_path);
-  check_output("dump", s.dump_path);
+  check_output("dump", s.dump_path); // the trace is checked by opening it (open_trace)
   if (!s.trigger_path.empty()) check_output("trigger", s.trigger_path);
+  return s;
+}
+
+void log_settings(const Settings &s) {
   if (s.log_info)
     std::fprintf(stderr,
                  "%s: report %s, dump %s, trace %s, trigger %s, watchdog_ms %llu, interval_ms %llu, events %llu, "
@@ -234,7 +237,6 @@ Settings read_settings(const std::vector<ApiSetting> &api) {
                  s.trigger_path.empty() ? "off" : s.trigger_path.c_str(), static_cast<unsigned long long>(s.watchdog_ms),
                  static_cast<unsigned long long>(s.interval_ms), static_cast<unsigned long long>(s.max_events),
                  s.timestamps ? 1 : 0, s.latency ? 1 : 0, s.thread_safety ? 1 : 0);
-  return s;
 }
 
 } // namespace novem_qd

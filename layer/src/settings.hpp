@@ -66,6 +66,8 @@ private:
 
 // Every source read and checked; warnings go to stderr.
 Settings read_settings(const std::vector<ApiSetting> &api);
+// With log = info, the effective settings in one line on stderr.
+void log_settings(const Settings &s);
 
 // The settings of this process (Registry::settings_for, state.hpp).
 const Settings &settings();

@@ -58,15 +58,20 @@ struct Histogram {
   std::uint64_t percentile(double p) const; // a bucket's upper bound, clamped to [min, max]
 };
 
-// The most recent `capacity` items pushed (older ones dropped and counted). Not thread-safe:
-// guarded by its owner's mutex.
+// The most recent `capacity` items pushed (older ones dropped and counted), for the report; with
+// `streamed` set, every item pushed is also kept in `unwritten` until the trace takes it (take_unwritten),
+// so that the trace file holds the whole run while the ring stays bounded. capacity 0: no events at
+// all. Not thread-safe: guarded by its owner's mutex.
 template <class T> struct Ring {
   std::vector<T> items; // oldest first once read with for_each
   std::size_t head = 0; // where the next push goes once full
   std::size_t capacity = 0;
   std::uint64_t dropped = 0;
+  bool streamed = false;
+  std::vector<T> unwritten; // pushed since the trace last took them (streamed only)
   void push(const T &v) {
     if (capacity == 0) return;
+    if (streamed) unwritten.push_back(v);
     if (items.size() < capacity) {
       items.push_back(v);
       return;
@@ -78,6 +83,8 @@ template <class T> struct Ring {
   template <class F> void for_each(F f) const {
     for (std::size_t i = 0; i < items.size(); ++i) f(items[(head + i) % items.size()]);
   }
+  // Swaps the unwritten items into `out` (empty: the vectors trade their capacity, no allocation).
+  void take_unwritten(std::vector<T> &out) { unwritten.swap(out); }
 };
 
 // A completed submission, for the report's "submissions" and the trace (recorded by the tracker).
@@ -113,6 +120,7 @@ std::uint64_t thread_id();
 
 struct QueueState;
 struct FenceUse;
+class TraceStream;
 
 // What the layer keeps per application thread, reached with one TLS lookup per intercepted call
 // (a layer is a dlopen()ed library: each access to a thread_local costs a __tls_get_addr call).
@@ -378,12 +386,15 @@ public:
   std::atomic<std::uint64_t> generation{1};
   std::uint32_t next_device_id = 0;
   std::uint32_t instances_created = 0;
-  std::mutex report_mutex, trace_mutex; // one writer of each file at a time
+  std::mutex report_mutex; // one writer of the report at a time
 
   // The process's settings, read at the first call (the first vkCreateInstance, whose
   // VK_EXT_layer_settings count); they live as long as the registry, so that the report and the
-  // trace written when the library is unloaded still have their paths.
+  // trace written when the library is unloaded still have their paths. The trace file is opened
+  // then too (trace_path cleared where it cannot be).
   const Settings &settings_for(const VkInstanceCreateInfo *ci);
+  // The open trace file (trace.cpp), or nullptr: no trace. Set with the settings, ended at unload.
+  TraceStream *trace() const { return trace_.get(); }
 
   std::shared_ptr<InstanceState> instance(void *k) {
     std::shared_lock lock(mutex);
@@ -404,14 +415,27 @@ public:
 private:
   std::once_flag settings_once_;
   Settings settings_;
+  std::shared_ptr<TraceStream> trace_; // shared_ptr: deleted here, defined in trace.cpp
 };
 
 // Writes the JSON report (all devices seen so far) to the configured path; `reason` says what
 // triggered it. Safe to call from any thread; calls nothing down the chain.
 void write_report(const char *reason);
-// Writes the Chrome trace-event JSON (trace.cpp) when NOVEM_QUEUE_DIAGNOSTICS_TRACE is set.
-void write_trace();
-// Both of the above: what every report trigger does.
+// ---- the trace file (trace.cpp) ----
+
+// Creates (truncates) the trace file and starts its event array; nullptr, after one line on stderr
+// with the system's reason, where it cannot be written. Called once, with the settings.
+std::shared_ptr<TraceStream> open_trace(const std::string &path);
+// Appends the events `dev` recorded since the last call to the trace file (its layer thread calls
+// it every kTraceFlushNs; the report triggers and vkDestroyDevice too). Any thread; no call down.
+void flush_trace(DeviceState &dev);
+// The same for every device.
+void flush_trace();
+// Ends the event array: the file is whole JSON from then on, and nothing more is appended. At unload.
+void close_trace();
+// How often a device's layer thread appends its events to the trace file.
+inline constexpr std::uint64_t kTraceFlushNs = 100000000;
+// The report written and every device's events appended to the trace: what every report trigger does.
 void write_outputs(const char *reason);
 // Writes `text` to a temporary file beside `path`, then renames it over `path`.
 bool write_file_atomically(const std::string &path, const std::string &text);

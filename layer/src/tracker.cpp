@@ -2,7 +2,8 @@
 // per submission), so that the application's thread never waits for it. On completion it records
 // submit -> complete latency, reads the GPU timestamps the layer's own command buffers wrote around
 // each batch, recycles the fence and the timestamp slots; it also runs the watchdog (dump.cpp) and
-// the periodic stderr summary. The thread-safety reports are here.
+// the periodic stderr summary, and appends the device's events to the trace file (trace.cpp) every
+// kTraceFlushNs. The thread-safety reports are here.
 //
 // Locks: track_mutex guards the pending list, free_mutex the recycled submissions; stats_mutex a
 // queue's statistics. Submissions reach the tracker through a lock-free list (track()).
@@ -212,6 +213,8 @@ void tracker_main(DeviceState *dev) {
   const Settings &st = settings();
   std::uint64_t next_summary = st.interval_ms ? now_ns() + st.interval_ms * kMs : UINT64_MAX;
   std::uint64_t next_trigger_check = 0;
+  const bool trace = Registry::get().trace() != nullptr;
+  std::uint64_t next_trace_flush = now_ns() + kTraceFlushNs;
   std::vector<VkFence> oldest;
   for (;;) {
     bool busy = false;
@@ -223,6 +226,7 @@ void tracker_main(DeviceState *dev) {
         const std::uint64_t now = now_ns();
         std::uint64_t sleep = std::min(kIdleWaitNs, next_summary > now ? next_summary - now : 0);
         if (!st.trigger_path.empty()) sleep = std::min(sleep, kTriggerPollNs);
+        if (trace) sleep = std::min(sleep, next_trace_flush > now ? next_trace_flush - now : 0);
         // seq_cst with track()'s push and load: either it sees the flag and wakes us (taking the
         // mutex first, so not before we wait), or we see its submission here.
         dev->tracker_waiting.store(true);
@@ -271,6 +275,10 @@ void tracker_main(DeviceState *dev) {
     if (st.interval_ms && now_ns() >= next_summary) {
       print_summary(*dev);
       next_summary = now_ns() + st.interval_ms * kMs;
+    }
+    if (trace && now_ns() >= next_trace_flush) {
+      flush_trace(*dev);
+      next_trace_flush = now_ns() + kTraceFlushNs;
     }
     if (!st.trigger_path.empty() && now_ns() >= next_trigger_check) {
       check_trigger();

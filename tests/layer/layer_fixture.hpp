@@ -155,6 +155,17 @@ inline Json read_json(const fs::path &path) {
   return j;
 }
 
+// The trace file (layer/src/trace.cpp): Chrome's JSON Array Format, closed (whole JSON) once the
+// program has ended; each device's process_name metadata carries the schema.
+inline Json read_trace(const fs::path &path) {
+  const Json t = read_json(path);
+  REQUIRE(t.kind == Json::Array);
+  for (const Json &e : t.items)
+    if (e["ph"].text == "M" && e["name"].text == "process_name")
+      CHECK(e["args"]["schema"].text == "novem-queue-trace/2");
+  return t;
+}
+
 // ---- running a program with a changed environment ----
 
 using Run = novem::test::ChildRun;

@@ -13,8 +13,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -158,10 +160,9 @@ struct TraceTrack {
 
 // The trace's tracks by (pid, tid), after checking what every event must have.
 std::map<std::pair<std::uint64_t, std::uint64_t>, TraceTrack> trace_tracks(const Json &trace) {
-  REQUIRE(trace["otherData"]["schema"].text == "novem-queue-trace/1");
-  REQUIRE(trace["traceEvents"].kind == Json::Array);
+  REQUIRE(trace.kind == Json::Array);
   std::map<std::pair<std::uint64_t, std::uint64_t>, TraceTrack> tracks;
-  for (const Json &e : trace["traceEvents"].items) {
+  for (const Json &e : trace.items) {
     const std::string ph = e["ph"].text;
     REQUIRE((ph == "M" || ph == "X" || ph == "i"));
     if (ph == "M") {
@@ -331,13 +332,13 @@ TEST_CASE("layer: the trace file has a track per queue with the workload's submi
   REQUIRE(r.status == 0);
   REQUIRE(fs::exists(trace));
   const Json rep = read_json(report);
-  const Json t = read_json(trace);
+  const Json t = read_trace(trace);
   const auto tracks = trace_tracks(t);
   const std::uint64_t k = kIterations;
 
   // The process: the device.
   bool process = false;
-  for (const Json &e : t["traceEvents"].items)
+  for (const Json &e : t.items)
     if (e["ph"].text == "M" && e["name"].text == "process_name") {
       CHECK(num(e["pid"]) == 1);
       CHECK(e["args"]["name"].text == "device 0: " + rep["devices"][0]["name"].text);
@@ -393,6 +394,99 @@ TEST_CASE("layer: the trace file has a track per queue with the workload's submi
                                                       {"vkWaitForFences", 2 * k},
                                                       {"vkWaitSemaphores", k}});
   CHECK(loose == std::map<std::string, std::uint64_t>{{"vkDeviceWaitIdle", k}});
+}
+
+// The trace's submission seqs and the application's waits by call, on queue 0.0's tracks and lanes.
+struct TraceCounts {
+  std::set<std::uint64_t> seqs;
+  std::uint64_t slices = 0, gpu = 0;
+  std::map<std::string, std::uint64_t> waits, loose;
+};
+TraceCounts trace_counts(const Json &t) {
+  const auto tracks = trace_tracks(t);
+  TraceCounts c;
+  for (const TraceTrack *tr : tracks_named(tracks, "queue family 0 index 0"))
+    for (const Json *e : tr->slices) {
+      c.seqs.insert(num((*e)["args"]["seq"]));
+      ++c.slices;
+    }
+  for (const TraceTrack *tr : tracks_named(tracks, "queue family 0 index 0 GPU")) c.gpu += tr->slices.size();
+  for (const TraceTrack *tr : tracks_named(tracks, "queue family 0 index 0 waits"))
+    for (const Json *e : tr->slices) ++c.waits[(*e)["name"].text];
+  for (const TraceTrack *tr : tracks_named(tracks, "waits (no queue)"))
+    for (const Json *e : tr->slices) ++c.loose[(*e)["name"].text];
+  return c;
+}
+
+TEST_CASE("layer: the trace file holds the whole run, beyond the event limit the report keeps", "[layer]") {
+  TempDir tmp;
+  const fs::path report = tmp.path / "report.json", trace = tmp.path / "trace.json";
+  auto env = enabled_env(report);
+  env["NOVEM_QUEUE_DIAGNOSTICS_TRACE"] = trace.string();
+  env["NOVEM_QUEUE_DIAGNOSTICS_EVENTS"] = "8";
+  // Long enough for the layer thread's appends during the run (every 100 ms), not only at the end.
+  const std::uint64_t k = 50;
+  const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", std::to_string(k), "--stall-ms", "300"}, env, {},
+                    tmp.path / "log.txt");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const Json rep = read_json(report);
+  const Json &q = rep["devices"][0]["queues"][0];
+  const std::uint64_t submits = num(q["submits"]); // the iterations' 4 k and the stalled one
+  CHECK(submits == 4 * k + 1);
+  // The report: the latest 8 of each kind, the rest dropped.
+  CHECK(q["submissions"].items.size() == 8);
+  CHECK(num(q["submissions_dropped"]) == submits - 8);
+  CHECK(q["waits"].items.size() == 8);
+  // The trace: every one of them, closed at exit (whole JSON).
+  std::ifstream in(trace);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(text.substr(text.size() - 3) == "\n]\n");
+  const TraceCounts c = trace_counts(read_trace(trace));
+  CHECK(c.slices == submits);
+  CHECK(c.seqs.size() == submits);
+  CHECK(*c.seqs.begin() == 1);
+  CHECK(*c.seqs.rbegin() == submits);
+  if (q["timestamps"].boolean) CHECK(c.gpu == 3 * k + 1);
+  CHECK(c.waits == std::map<std::string, std::uint64_t>{{"vkDeviceWaitIdle", k},
+                                                        {"vkQueueWaitIdle", k + 1}, // + after the stall
+                                                        {"vkWaitForFences", 2 * k},
+                                                        {"vkWaitSemaphores", k}});
+  CHECK(c.loose == std::map<std::string, std::uint64_t>{{"vkDeviceWaitIdle", k}, {"vkWaitSemaphores", 1}});
+}
+
+TEST_CASE("layer: a process killed mid-run leaves a trace chrome://tracing and Perfetto read", "[layer]") {
+  TempDir tmp;
+  const fs::path report = tmp.path / "report.json", trace = tmp.path / "trace.json";
+  auto env = enabled_env(report);
+  env["NOVEM_QUEUE_DIAGNOSTICS_TRACE"] = trace.string();
+  const std::uint64_t k = 5;
+  // SIGKILL one second into a 5 s stall: no destructor, no closing bracket; the layer thread has
+  // appended the iterations' events by then (every 100 ms).
+  const std::string timeout = find_program("timeout");
+  REQUIRE(!timeout.empty());
+  const Run r = run({timeout, "-s", "KILL", "1", NOVEM_QD_WORKLOAD, "--iterations", std::to_string(k), "--stall-ms",
+                     "5000"},
+                    env, {}, tmp.path / "log.txt");
+  INFO(r.output);
+  REQUIRE(r.status == -1); // killed: timeout sends SIGKILL to its process group, itself included
+  CHECK(!fs::exists(report));
+  std::ifstream in(trace);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE(text.size() > 1);
+  CHECK(text.front() == '[');
+  CHECK(text.back() != ']');
+  // What catapult's trace_event_importer does with a text that starts with '[': trailing newlines
+  // and a trailing comma removed, ']' appended. Perfetto's tokenizer reads the events one by one.
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ' || text.back() == ','))
+    text.pop_back();
+  text += "]";
+  Json t;
+  std::string error;
+  REQUIRE(JsonReader(text).parse(t, error));
+  const TraceCounts c = trace_counts(t);
+  CHECK(c.slices == 4 * k); // the stalled submission never completed
+  CHECK(c.waits.at("vkQueueWaitIdle") == k);
 }
 
 TEST_CASE("layer: VK_NOVEM_queue_diagnostics gives the counters only when enabled", "[layer]") {
@@ -511,7 +605,7 @@ TEST_CASE("layer: vkcube under Xvfb: presents, present intervals and submissions
     CHECK(num(q["present_times"][i]) > num(q["present_times"][i - 1]));
   CHECK(num(q["thread_overlaps"]["count"]) == 0);
   // The trace: the presents as instant events on the queue's track.
-  const auto tracks = trace_tracks(read_json(trace));
+  const auto tracks = trace_tracks(read_trace(trace));
   const std::string track = "queue family " + std::to_string(num(q["family"])) + " index " + std::to_string(num(q["index"]));
   std::uint64_t instants = 0, slices = 0;
   for (const TraceTrack *t : tracks_named(tracks, track)) {

@@ -69,8 +69,8 @@ TEST_CASE("layer faults: on lavapipe, the watchdog dump names the stalled work a
   const Json &q = j["devices"][0]["queues"][0];
   REQUIRE(q["submissions"].items.size() == 5);
   std::map<std::uint64_t, const Json *> slices; // seq -> the trace's slice args
-  const Json t = read_json(trace);
-  for (const Json &e : t["traceEvents"].items)
+  const Json t = read_trace(trace);
+  for (const Json &e : t.items)
     if (e["ph"].text == "X" && e["cat"].text == "submission") slices[num(e["args"]["seq"])] = &e["args"];
   REQUIRE(slices.size() == 5);
   for (const Json &e : q["submissions"].items) {
@@ -248,8 +248,8 @@ TEST_CASE("layer faults: vkQueueBindSparse is tracked like a submission", "[laye
         REQUIRE(q["submissions"].items.size() == 2);
         for (const Json &e : q["submissions"].items) CHECK(e["call"].text == "vkQueueBindSparse");
         std::uint64_t slices = 0;
-        const Json t = read_json(trace);
-        for (const Json &e : t["traceEvents"].items)
+        const Json t = read_trace(trace);
+        for (const Json &e : t.items)
           slices += e["ph"].text == "X" && e["name"].text == "vkQueueBindSparse";
         CHECK(slices == 2);
         CHECK_FALSE(fs::exists(numbered_dump(dump, 1)));
