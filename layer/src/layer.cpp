@@ -102,13 +102,14 @@ struct SemCounts {
   std::uint64_t wait_binary = 0, wait_timeline = 0, signal_binary = 0, signal_timeline = 0;
 };
 
-// Classifies one semaphore (under dev.sync_mutex) and keeps it for the dumps. A timeline value a
-// submission of `signaller` signals is remembered for vkWaitSemaphores' attribution.
+// Classifies one semaphore (under dev.sync_mutex) and keeps it for the dumps in `out` (nullptr: an
+// untracked submission, nothing kept). A timeline value a submission of `signaller` signals is
+// remembered for vkWaitSemaphores' attribution.
 void classify(DeviceState &dev, VkSemaphore sem, std::uint64_t value, std::uint64_t &binary, std::uint64_t &timeline,
-              std::vector<SemRef> &out, QueueState *signaller = nullptr) {
+              std::vector<SemRef> *out, QueueState *signaller = nullptr) {
   const bool t = dev.timeline_semaphores.count(sem) != 0;
   (t ? timeline : binary)++;
-  out.push_back(SemRef{sem, t ? value : 0, t});
+  if (out) out->push_back(SemRef{sem, t ? value : 0, t});
   if (t && signaller) {
     std::deque<TimelineSignal> &signals = dev.timeline_signals[sem];
     if (signals.size() >= DeviceState::kMaxSignals) signals.pop_front();
@@ -117,19 +118,20 @@ void classify(DeviceState &dev, VkSemaphore sem, std::uint64_t value, std::uint6
 }
 
 // Classifies the semaphores of one batch of the first generation (VkSubmitInfo and
-// VkBindSparseInfo alike: wait and signal arrays, timeline values in the pNext chain).
+// VkBindSparseInfo alike: wait and signal arrays, timeline values in the pNext chain); `sub`
+// (nullptr: untracked) keeps them.
 template <class Batch>
-void classify_batch(DeviceState &dev, const Batch &batch, QueueState &q, SemCounts &s, Submission &sub) {
+void classify_batch(DeviceState &dev, const Batch &batch, QueueState &q, SemCounts &s, Submission *sub) {
   const auto *tl =
       find_in_chain<VkTimelineSemaphoreSubmitInfo>(batch.pNext, VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
   for (std::uint32_t j = 0; j < batch.waitSemaphoreCount; ++j)
     classify(dev, batch.pWaitSemaphores[j],
              tl && tl->pWaitSemaphoreValues && j < tl->waitSemaphoreValueCount ? tl->pWaitSemaphoreValues[j] : 0,
-             s.wait_binary, s.wait_timeline, sub.waits);
+             s.wait_binary, s.wait_timeline, sub ? &sub->waits : nullptr);
   for (std::uint32_t j = 0; j < batch.signalSemaphoreCount; ++j)
     classify(dev, batch.pSignalSemaphores[j],
              tl && tl->pSignalSemaphoreValues && j < tl->signalSemaphoreValueCount ? tl->pSignalSemaphoreValues[j] : 0,
-             s.signal_binary, s.signal_timeline, sub.signals, &q);
+             s.signal_binary, s.signal_timeline, sub ? &sub->signals : nullptr, &q);
 }
 
 // A wait of the application's thread, on the queue's track of the trace and in the report.
@@ -222,11 +224,8 @@ void finish_submit(DeviceState &dev, QueueState &q, Counter &calls, VkResult res
     return;
   }
   sub->seq = record_submit(q, calls, batches, cbs, s, app_fence);
-  if (unmeasured) {
-    std::lock_guard lock(q.stats_mutex);
-    q.gpu_unmeasured_batches += unmeasured;
-  }
-  if (waited == VK_NULL_HANDLE) { // untracked: latency off, or no fence (and so no timestamps)
+  if (unmeasured) add(q.gpu_unmeasured_batches, unmeasured);
+  if (waited == VK_NULL_HANDLE) { // untracked: the layer could not create a fence (so no timestamps either)
     recycle(dev, std::move(sub));
     return;
   }
@@ -235,7 +234,8 @@ void finish_submit(DeviceState &dev, QueueState &q, Counter &calls, VkResult res
 
 // The fence the tracker will wait on for a submission: the application's own when it passed one
 // (registered before the call down, so that a vkResetFences racing with the submit call's return
-// still finds it), else the layer's, passed in the call. VK_NULL_HANDLE: not tracked (latency off).
+// still finds it), else the layer's, passed in the call. VK_NULL_HANDLE: not tracked (no fence of the
+// layer's could be created).
 VkFence watch_app_fence(DeviceState &dev, Submission &sub, VkFence app_fence) {
   if (sub.fence == VK_NULL_HANDLE) return VK_NULL_HANDLE;
   if (app_fence == VK_NULL_HANDLE) return sub.fence;
@@ -251,6 +251,41 @@ void unwatch_app_fence(DeviceState &dev, const Submission &sub, VkFence app_fenc
   std::lock_guard lock(dev.app_fence_mutex);
   if (auto it = dev.app_fences.find(app_fence); it != dev.app_fences.end() && it->second == &sub)
     dev.app_fences.erase(it);
+}
+
+// Whether any batch has a semaphore (VkSubmitInfo, VkSubmitInfo2, VkBindSparseInfo): only then is
+// dev.sync_mutex taken to classify them.
+bool any_semaphore(std::uint32_t n, const VkSubmitInfo *b) {
+  for (std::uint32_t i = 0; i < n; ++i)
+    if (b[i].waitSemaphoreCount || b[i].signalSemaphoreCount) return true;
+  return false;
+}
+bool any_semaphore(std::uint32_t n, const VkSubmitInfo2 *b) {
+  for (std::uint32_t i = 0; i < n; ++i)
+    if (b[i].waitSemaphoreInfoCount || b[i].signalSemaphoreInfoCount) return true;
+  return false;
+}
+bool any_semaphore(std::uint32_t n, const VkBindSparseInfo *b) {
+  for (std::uint32_t i = 0; i < n; ++i)
+    if (b[i].waitSemaphoreCount || b[i].signalSemaphoreCount) return true;
+  return false;
+}
+
+// A submission nothing waits for (latency off): no record, no fence of the layer's, no labels, the
+// application's arrays passed down as they are; the counts after a success. `unmeasured`: its
+// batches with command buffers (no timestamps without latency).
+template <class Down>
+VkResult submit_untracked(DeviceState &dev, QueueState &q, Counter &calls, std::uint64_t batches, std::uint64_t cbs,
+                          std::uint64_t unmeasured, const SemCounts &s, VkFence fence, const char *call, Down down) {
+  const VkResult result = down();
+  if (result != VK_SUCCESS) {
+    add(q.failed_submits, 1);
+    check_lost(&dev, result, call, &q);
+    return result;
+  }
+  record_submit(q, calls, batches, cbs, s, fence);
+  if (unmeasured) add(q.gpu_unmeasured_batches, unmeasured);
+  return result;
 }
 
 } // namespace
@@ -431,19 +466,33 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
   auto [q, dev] = lookup(pt, queue);
   if (!q) return dev->table.QueueSubmit(queue, submitCount, pSubmits, fence);
   QueueUse use(pt, q, "vkQueueSubmit");
+  const bool semaphores = any_semaphore(submitCount, pSubmits);
+  SemCounts s;
+  std::uint64_t cbs = 0;
+  if (!dev->latency) {
+    std::uint64_t with_cbs = 0;
+    for (std::uint32_t i = 0; i < submitCount; ++i) {
+      cbs += pSubmits[i].commandBufferCount;
+      with_cbs += pSubmits[i].commandBufferCount ? 1 : 0;
+    }
+    if (semaphores) {
+      std::lock_guard lock(dev->sync_mutex);
+      for (std::uint32_t i = 0; i < submitCount; ++i) classify_batch(*dev, pSubmits[i], *q, s, nullptr);
+    }
+    return submit_untracked(*dev, *q, q->submit_calls_v1, submitCount, cbs, with_cbs, s, fence, "vkQueueSubmit",
+                            [&] { return dev->table.QueueSubmit(queue, submitCount, pSubmits, fence); });
+  }
   std::unique_ptr<Submission> sub = take_submission(*dev);
   sub->queue = q;
   sub->call = "vkQueueSubmit";
-  SemCounts s;
-  std::uint64_t cbs = 0;
-  {
+  for (std::uint32_t i = 0; i < submitCount; ++i) {
+    const VkSubmitInfo &si = pSubmits[i];
+    cbs += si.commandBufferCount;
+    sub->command_buffers.insert(sub->command_buffers.end(), si.pCommandBuffers, si.pCommandBuffers + si.commandBufferCount);
+  }
+  if (semaphores) {
     std::lock_guard lock(dev->sync_mutex);
-    for (std::uint32_t i = 0; i < submitCount; ++i) {
-      const VkSubmitInfo &si = pSubmits[i];
-      cbs += si.commandBufferCount;
-      for (std::uint32_t j = 0; j < si.commandBufferCount; ++j) sub->command_buffers.push_back(si.pCommandBuffers[j]);
-      classify_batch(*dev, si, *q, s, *sub);
-    }
+    for (std::uint32_t i = 0; i < submitCount; ++i) classify_batch(*dev, pSubmits[i], *q, s, sub.get());
   }
   sub->batches = submitCount;
   dev->labels.open_queue_labels(queue, sub->queue_labels);
@@ -506,26 +555,42 @@ VkResult submit2(PerThread &pt, PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue q
   auto [q, dev] = ref;
   if (!q) return next(queue, submitCount, pSubmits, fence);
   QueueUse use(pt, q, call);
-  std::unique_ptr<Submission> sub = take_submission(*dev);
-  sub->queue = q;
-  sub->call = call;
   SemCounts s;
-  std::uint64_t cbs = 0;
-  {
+  // The semaphores of every batch, kept in `sub` unless it is null (untracked).
+  auto classify_all = [&](Submission *sub) {
+    if (!any_semaphore(submitCount, pSubmits)) return;
     std::lock_guard lock(dev->sync_mutex);
     for (std::uint32_t i = 0; i < submitCount; ++i) {
       const VkSubmitInfo2 &si = pSubmits[i];
-      cbs += si.commandBufferInfoCount;
-      for (std::uint32_t j = 0; j < si.commandBufferInfoCount; ++j)
-        sub->command_buffers.push_back(si.pCommandBufferInfos[j].commandBuffer);
       for (std::uint32_t j = 0; j < si.waitSemaphoreInfoCount; ++j)
         classify(*dev, si.pWaitSemaphoreInfos[j].semaphore, si.pWaitSemaphoreInfos[j].value, s.wait_binary,
-                 s.wait_timeline, sub->waits);
+                 s.wait_timeline, sub ? &sub->waits : nullptr);
       for (std::uint32_t j = 0; j < si.signalSemaphoreInfoCount; ++j)
         classify(*dev, si.pSignalSemaphoreInfos[j].semaphore, si.pSignalSemaphoreInfos[j].value, s.signal_binary,
-                 s.signal_timeline, sub->signals, q);
+                 s.signal_timeline, sub ? &sub->signals : nullptr, q);
     }
+  };
+  std::uint64_t cbs = 0;
+  if (!dev->latency) {
+    std::uint64_t with_cbs = 0;
+    for (std::uint32_t i = 0; i < submitCount; ++i) {
+      cbs += pSubmits[i].commandBufferInfoCount;
+      with_cbs += pSubmits[i].commandBufferInfoCount ? 1 : 0;
+    }
+    classify_all(nullptr);
+    return submit_untracked(*dev, *q, q->submit_calls_v2, submitCount, cbs, with_cbs, s, fence, call,
+                            [&] { return next(queue, submitCount, pSubmits, fence); });
   }
+  std::unique_ptr<Submission> sub = take_submission(*dev);
+  sub->queue = q;
+  sub->call = call;
+  for (std::uint32_t i = 0; i < submitCount; ++i) {
+    const VkSubmitInfo2 &si = pSubmits[i];
+    cbs += si.commandBufferInfoCount;
+    for (std::uint32_t j = 0; j < si.commandBufferInfoCount; ++j)
+      sub->command_buffers.push_back(si.pCommandBufferInfos[j].commandBuffer);
+  }
+  classify_all(sub.get());
   sub->batches = submitCount;
   dev->labels.open_queue_labels(queue, sub->queue_labels);
   // Taken now: the application may re-record the command buffers once the work is complete.
@@ -599,14 +664,23 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueBindSparse(VkQueue queue, uint32_t bin
   auto [q, dev] = lookup(pt, queue);
   if (!q) return dev->table.QueueBindSparse(queue, bindInfoCount, pBindInfo, fence);
   QueueUse use(pt, q, "vkQueueBindSparse");
+  const bool semaphores = any_semaphore(bindInfoCount, pBindInfo);
+  SemCounts s;
+  if (!dev->latency) {
+    if (semaphores) {
+      std::lock_guard lock(dev->sync_mutex);
+      for (std::uint32_t i = 0; i < bindInfoCount; ++i) classify_batch(*dev, pBindInfo[i], *q, s, nullptr);
+    }
+    return submit_untracked(*dev, *q, q->submit_calls_sparse, bindInfoCount, 0, 0, s, fence, "vkQueueBindSparse",
+                            [&] { return dev->table.QueueBindSparse(queue, bindInfoCount, pBindInfo, fence); });
+  }
   std::unique_ptr<Submission> sub = take_submission(*dev);
   sub->queue = q;
   sub->call = "vkQueueBindSparse";
   sub->sparse = true;
-  SemCounts s;
-  {
+  if (semaphores) {
     std::lock_guard lock(dev->sync_mutex);
-    for (std::uint32_t i = 0; i < bindInfoCount; ++i) classify_batch(*dev, pBindInfo[i], *q, s, *sub);
+    for (std::uint32_t i = 0; i < bindInfoCount; ++i) classify_batch(*dev, pBindInfo[i], *q, s, sub.get());
   }
   sub->batches = bindInfoCount;
   dev->labels.open_queue_labels(queue, sub->queue_labels);

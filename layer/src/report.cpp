@@ -98,7 +98,7 @@ void write_queue(std::ostringstream &o, QueueState &q) {
     gpu_n = q.gpu_count;
     gpu_total = q.gpu_total;
     gpu_max = q.gpu_max;
-    unmeasured = q.gpu_unmeasured_batches;
+    unmeasured = q.gpu_unmeasured_batches.load(std::memory_order_relaxed);
     overlaps = q.overlap_list;
     present_intervals = stats(q.present_intervals);
     events << ",\n          \"submissions_dropped\": " << q.submission_events.dropped << ", \"submissions\": [";

@@ -166,6 +166,7 @@ struct QueueState {
   Counter wait_binary{0}, wait_timeline{0};
   Counter signal_binary{0}, signal_timeline{0};
   Counter fences{0};           // submissions that carried a fence
+  Counter gpu_unmeasured_batches{0}; // batches with command buffers not timed
   Counter presents{0};         // vkQueuePresentKHR calls
   Counter present_swapchains{0};
   WaitStats queue_wait_idle, device_wait_idle, wait_for_fences;
@@ -200,10 +201,9 @@ struct QueueState {
   std::atomic<const char *> in_use_call{nullptr};
   Counter overlaps{0};
 
-  std::mutex stats_mutex; // guards the four below; never held across a call down
+  std::mutex stats_mutex; // guards the statistics and rings below; never held across a call down
   Histogram latency;      // submit -> complete, ns, per submission
   std::uint64_t gpu_count = 0, gpu_total = 0, gpu_max = 0; // GPU time per submission, ns
-  std::uint64_t gpu_unmeasured_batches = 0;                // batches with command buffers not timed
   std::vector<Overlap> overlap_list;                       // the first kMaxOverlaps
   static constexpr std::size_t kMaxOverlaps = 16;
   Histogram present_intervals;                             // ns between successive presents
@@ -449,8 +449,8 @@ void start_tracking(DeviceState &dev, const std::vector<VkQueueFamilyProperties>
 // Before vkDestroyDevice (and at unload for devices never destroyed): stops the thread, completes
 // what is complete, releases the layer's objects.
 void stop_tracking(DeviceState &dev);
-// A submission record, reset, with a fence of the layer's own, unsignalled (its `fence` is
-// VK_NULL_HANDLE if none could be created).
+// A record for a tracked submission (latency on), reset, with a fence of the layer's own,
+// unsignalled (its `fence` is VK_NULL_HANDLE if none could be created).
 std::unique_ptr<Submission> take_submission(DeviceState &dev);
 // A record whose fence was never submitted (or is unsignalled again): back to the free list.
 void recycle(DeviceState &dev, std::unique_ptr<Submission> s);

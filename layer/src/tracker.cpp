@@ -503,7 +503,7 @@ std::unique_ptr<Submission> take_submission(DeviceState &dev) {
     s->labels.clear();
     s->done.store(false, std::memory_order_relaxed);
   }
-  if (s->fence == VK_NULL_HANDLE && dev.latency) {
+  if (s->fence == VK_NULL_HANDLE) {
     VkFenceCreateInfo ci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     if (dev.table.CreateFence(dev.device, &ci, nullptr, &s->fence) != VK_SUCCESS) s->fence = VK_NULL_HANDLE;
   }

@@ -42,6 +42,11 @@ TEST_CASE("layer switches: each turns off what it names and nothing else", "[lay
       CHECK(num(q["submits"]) == submits); // the counts never depend on a switch
       CHECK(num(q["command_buffers"]) == 2 * 5 + 2 * static_cast<std::uint64_t>(c.race));
       CHECK(num(q["wait_for_fences"]["calls"]) == 2 * 2);
+      // The semaphores classified, and a timeline value a submission signals still attributed, on
+      // every path (latency off: the submission is not recorded at all).
+      CHECK(num(q["wait_semaphores"]["binary"]) + num(q["wait_semaphores"]["timeline"]) == 3 * 2);
+      CHECK(num(q["signal_semaphores"]["binary"]) + num(q["signal_semaphores"]["timeline"]) == 4 * 2);
+      CHECK(num(q["wait_semaphores_blocked"]["calls"]) == 2);
       CHECK(q["timestamps"].boolean == c.timestamps);
       CHECK((num(q["gpu_time"]["count"]) > 0) == c.timestamps);
       CHECK(num(q["latency"]["count"]) == (c.latency ? submits : 0));
