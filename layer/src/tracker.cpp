@@ -560,6 +560,7 @@ void drain_incoming(DeviceState &dev) {
 }
 
 void release_app_fences(DeviceState &dev, std::uint32_t count, const VkFence *fences) {
+  if (!dev.latency) return; // no submission tracked: the layer thread never touches a fence, no lock
   std::unique_lock lock(dev.app_fence_mutex);
   if (dev.app_fences.empty() && dev.tracker_waits_on.empty()) return;
   const std::uint64_t now = now_ns();
