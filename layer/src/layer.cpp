@@ -488,7 +488,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
   for (std::uint32_t i = 0; i < submitCount; ++i) {
     const VkSubmitInfo &si = pSubmits[i];
     cbs += si.commandBufferCount;
-    sub->command_buffers.insert(sub->command_buffers.end(), si.pCommandBuffers, si.pCommandBuffers + si.commandBufferCount);
+    for (std::uint32_t j = 0; j < si.commandBufferCount; ++j) sub->command_buffers.push_back(si.pCommandBuffers[j]);
   }
   if (semaphores) {
     std::lock_guard lock(dev->sync_mutex);
