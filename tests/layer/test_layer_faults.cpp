@@ -205,8 +205,11 @@ TEST_CASE("layer faults: vkQueueBindSparse is tracked like a submission", "[laye
   struct Case {
     const char *name;
     bool hang;
+    bool latency;
   };
-  const Case cases[] = {{"completing", false}, {"hung, then lost", true}};
+  const Case cases[] = {{"completing", false, true},
+                        {"hung, then lost", true, true},
+                        {"latency off: counted and attributed without a record", false, false}};
   for (const Case &c : cases) {
     SECTION(c.name) {
       TempDir tmp;
@@ -220,6 +223,7 @@ TEST_CASE("layer faults: vkQueueBindSparse is tracked like a submission", "[laye
         std::erase(unset, "NOVEM_TEST_ICD_HANG");
         std::erase(unset, "NOVEM_QUEUE_DIAGNOSTICS_WATCHDOG_MS");
       }
+      if (!c.latency) env["NOVEM_QUEUE_DIAGNOSTICS_LATENCY"] = "0";
       // Queue 0.0: bind {signal binary} with a fence, wait for it (200 ms at most), bind {wait
       // binary; signal timeline 1}, wait for the timeline (200 ms at most), vkQueueWaitIdle.
       const Run r = run({NOVEM_QD_ICD_WORKLOAD, "--mode", "sparse"}, env, unset, tmp.path / "log.txt");
@@ -242,6 +246,11 @@ TEST_CASE("layer faults: vkQueueBindSparse is tracked like a submission", "[laye
       CHECK(num(q["wait_semaphores_blocked"]["calls"]) == 1); // the value the second bind signals
       CHECK(num(q["queue_wait_idle"]["calls"]) == 1);
       CHECK(num(q["gpu_time"]["count"]) == 0); // no command buffers: nothing to time
+      if (!c.latency) {
+        CHECK(num(q["latency"]["count"]) == 0);
+        CHECK(q["submissions"].items.empty());
+        continue;
+      }
       if (!c.hang) {
         CHECK(num(q["latency"]["count"]) == 2);
         CHECK(num(q["in_flight_at_report"]) == 0);
