@@ -158,4 +158,9 @@ void probe(const Rendered &r, uint32_t x, uint32_t y, D3DCOLOR expected, uint32_
   for (int c = 0; c < 3; ++c) CHECK(std::abs(int(p[c]) - want[c]) <= int(tolerance));
 }
 
+void probe(const std::vector<Rendered> &images, std::initializer_list<Probe> probes) {
+  for (const Rendered &r : images)
+    for (const Probe &p : probes) probe(r, p.x, p.y, p.expected, p.tolerance);
+}
+
 } // namespace scenes

@@ -4,6 +4,7 @@
 #include <d3d9.h>
 
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,16 @@ struct ShaderSet {
 
 // Checks the pixel at (x, y) against a D3DCOLOR (alpha ignored) within `tolerance` per channel.
 void probe(const Rendered &r, uint32_t x, uint32_t y, D3DCOLOR expected, uint32_t tolerance = 1);
+
+// One row of a scene's table of expected pixels: probe(r, x, y, expected, tolerance).
+struct Probe {
+  uint32_t x, y;
+  D3DCOLOR expected;
+  uint32_t tolerance = 1;
+};
+
+// Checks every row of `probes` on every image, one image after the other.
+void probe(const std::vector<Rendered> &images, std::initializer_list<Probe> probes);
 
 // The direction that reaches face coordinates (sc, tc) in [-1, 1] of cube face `face`: D3D9's
 // cube-map table, sc to the right and tc down on the face as rendered (row 0 at the top).

@@ -130,13 +130,11 @@ TEST_CASE("scene: viewport MinZ and MaxZ map clip-space depth into a sub-range",
     clip_quad(dev, 0, 48, 64, 64, 0.8f, kYellow);
     clip_quad(dev, 0, 0, 16, 16, 0.8f, kWhite);
   }, 0);
-  for (const auto &r : images) {
-    probe(r, 24, 24, kGreen, 0);
-    probe(r, 48, 24, kRed, 0);
-    probe(r, 16, 56, kYellow, 0);
-    probe(r, 48, 56, kYellow, 0);
-    probe(r, 8, 8, kWhite, 0);
-  }
+  probe(images, {{24, 24, kGreen, 0},
+                 {48, 24, kRed, 0},
+                 {16, 56, kYellow, 0},
+                 {48, 56, kYellow, 0},
+                 {8, 8, kWhite, 0}});
 }
 
 TEST_CASE("scene: a viewport offset within the target places and clips transformed geometry", "[scene][coverage]") {
@@ -152,19 +150,17 @@ TEST_CASE("scene: a viewport offset within the target places and clips transform
     // Reaching past the viewport's right and bottom edges: clipped to them.
     clip_quad(dev, 24, 30, 60, 60, 0.5f, kRed, 0, 0, 1, 1, 32, 40);
   }, 0);
-  for (const auto &r : images) {
-    probe(r, 17, 9, kGreen, 0);  // viewport (1, 1)
-    probe(r, 30, 26, kGreen, 0); // viewport (14, 18)
-    probe(r, 33, 9, kBlue, 0);   // right of the quarter
-    probe(r, 17, 29, kBlue, 0);  // below it
-    probe(r, 41, 39, kRed, 0);   // viewport (25, 31)
-    probe(r, 47, 47, kRed, 0);   // the viewport's last pixel
-    probe(r, 15, 9, kBlack, 0);
-    probe(r, 17, 7, kBlack, 0);
-    probe(r, 49, 47, kBlack, 0);
-    probe(r, 47, 49, kBlack, 0);
-    probe(r, 56, 56, kBlack, 0);
-  }
+  probe(images, {{17, 9, kGreen, 0},  // viewport (1, 1)
+                 {30, 26, kGreen, 0}, // viewport (14, 18)
+                 {33, 9, kBlue, 0},   // right of the quarter
+                 {17, 29, kBlue, 0},  // below it
+                 {41, 39, kRed, 0},   // viewport (25, 31)
+                 {47, 47, kRed, 0},   // the viewport's last pixel
+                 {15, 9, kBlack, 0},
+                 {17, 7, kBlack, 0},
+                 {49, 47, kBlack, 0},
+                 {47, 49, kBlack, 0},
+                 {56, 56, kBlack, 0}});
 }
 
 TEST_CASE("scene: clip-space z is clipped to [0, w], not [-w, w]", "[scene][coverage]") {
@@ -182,16 +178,14 @@ TEST_CASE("scene: clip-space z is clipped to [0, w], not [-w, w]", "[scene][cove
                               {-1, -1, 0.5f, kBlue, 0, 0}, {1, -1, 1.5f, kBlue, 0, 0}};
     HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, far_band, sizeof(ClipVertex)));
   }, 0);
-  for (const auto &r : images) {
-    probe(r, 6, 16, kBlack, 0);
-    probe(r, 26, 16, kBlack, 0);
-    probe(r, 38, 16, kGreen, 0);
-    probe(r, 58, 16, kGreen, 0);
-    probe(r, 6, 48, kBlue, 0);
-    probe(r, 26, 48, kBlue, 0);
-    probe(r, 38, 48, kBlack, 0);
-    probe(r, 58, 48, kBlack, 0);
-  }
+  probe(images, {{6, 16, kBlack, 0},
+                 {26, 16, kBlack, 0},
+                 {38, 16, kGreen, 0},
+                 {58, 16, kGreen, 0},
+                 {6, 48, kBlue, 0},
+                 {26, 48, kBlue, 0},
+                 {38, 48, kBlack, 0},
+                 {58, 48, kBlack, 0}});
 }
 
 TEST_CASE("scene: one Clear of several rectangles clears colour and depth inside them only", "[scene][coverage]") {
@@ -203,19 +197,17 @@ TEST_CASE("scene: one Clear of several rectangles clears colour and depth inside
     HR(dev->Clear(3, rects, D3DCLEAR_TARGET | D3DCLEAR_ZBUFFER, kRed, 0.25f, 0));
     tl_quad(dev, 0, 0, 64, 64, kGreen, 0.5f); // fails the depth test inside the rectangles only
   }, 0);
-  for (const auto &r : images) {
-    probe(r, 0, 0, kRed, 0);
-    probe(r, 15, 15, kRed, 0);
-    probe(r, 16, 16, kGreen, 0); // x2 and y2 are exclusive
-    probe(r, 24, 8, kRed, 0);
-    probe(r, 39, 23, kRed, 0);
-    probe(r, 40, 8, kGreen, 0);
-    probe(r, 32, 24, kGreen, 0);
-    probe(r, 48, 40, kRed, 0);
-    probe(r, 63, 63, kRed, 0);
-    probe(r, 47, 63, kGreen, 0);
-    probe(r, 20, 40, kGreen, 0);
-  }
+  probe(images, {{0, 0, kRed, 0},
+                 {15, 15, kRed, 0},
+                 {16, 16, kGreen, 0}, // x2 and y2 are exclusive
+                 {24, 8, kRed, 0},
+                 {39, 23, kRed, 0},
+                 {40, 8, kGreen, 0},
+                 {32, 24, kGreen, 0},
+                 {48, 40, kRed, 0},
+                 {63, 63, kRed, 0},
+                 {47, 63, kGreen, 0},
+                 {20, 40, kGreen, 0}});
 }
 
 TEST_CASE("scene: point and linear magnification around a texel boundary", "[scene][coverage][texture]") {
@@ -237,18 +229,16 @@ TEST_CASE("scene: point and linear magnification around a texel boundary", "[sce
     HR(dev->SetTexture(0, nullptr));
     CHECK(tex->Release() == 0);
   }, 2);
-  for (const auto &r : images) {
-    probe(r, 4, 16, kBlack, 0);
-    probe(r, 30, 16, kBlack, 0);
-    probe(r, 34, 16, kRed, 0);
-    probe(r, 60, 16, kRed, 0);
-    probe(r, 8, 48, kBlack, 2);       // clamped below the first texel centre
-    probe(r, 16, 48, kBlack, 2);      // the first texel centre
-    probe(r, 24, 48, 0xff400000, 2);  // a quarter of the way: 63.75
-    probe(r, 32, 48, 0xff800000, 2);  // half way: 127.5
-    probe(r, 40, 48, 0xffbf0000, 2);  // three quarters: 191.25
-    probe(r, 56, 48, kRed, 2);
-  }
+  probe(images, {{4, 16, kBlack, 0},
+                 {30, 16, kBlack, 0},
+                 {34, 16, kRed, 0},
+                 {60, 16, kRed, 0},
+                 {8, 48, kBlack, 2},      // clamped below the first texel centre
+                 {16, 48, kBlack, 2},     // the first texel centre
+                 {24, 48, 0xff400000, 2}, // a quarter of the way: 63.75
+                 {32, 48, 0xff800000, 2}, // half way: 127.5
+                 {40, 48, 0xffbf0000, 2}, // three quarters: 191.25
+                 {56, 48, kRed, 2}});
 }
 
 TEST_CASE("scene: SetLOD makes a lower level the most detailed one", "[scene][coverage][texture]") {
@@ -269,12 +259,10 @@ TEST_CASE("scene: SetLOD makes a lower level the most detailed one", "[scene][co
     HR(dev->SetTexture(0, nullptr));
     CHECK(tex->Release() == 0);
   }, 0);
-  for (const auto &r : images) {
-    probe(r, 16, 16, kRed, 0);
-    probe(r, 48, 16, kGreen, 0);
-    probe(r, 16, 48, kBlue, 0);
-    probe(r, 48, 48, kRed, 0);
-  }
+  probe(images, {{16, 16, kRed, 0},
+                 {48, 16, kGreen, 0},
+                 {16, 48, kBlue, 0},
+                 {48, 48, kRed, 0}});
 }
 
 TEST_CASE("scene: ps_3_0 texldl picks a level, MIPFILTER LINEAR blends two", "[scene][coverage][texture]") {
@@ -297,12 +285,10 @@ TEST_CASE("scene: ps_3_0 texldl picks a level, MIPFILTER LINEAR blends two", "[s
     CHECK(tex->Release() == 0);
     s.release(dev);
   }, 2);
-  for (const auto &r : images) {
-    probe(r, 16, 16, kRed, 0);
-    probe(r, 48, 16, kGreen, 0);
-    probe(r, 16, 48, 0xff808000, 2);
-    probe(r, 48, 48, 0xff00bf40, 2);
-  }
+  probe(images, {{16, 16, kRed, 0},
+                 {48, 16, kGreen, 0},
+                 {16, 48, 0xff808000, 2},
+                 {48, 48, 0xff00bf40, 2}});
 }
 
 TEST_CASE("scene: ps_2_0 texldb adds its bias to the computed level of detail", "[scene][coverage][texture]") {
@@ -327,12 +313,10 @@ TEST_CASE("scene: ps_2_0 texldb adds its bias to the computed level of detail", 
     CHECK(tex->Release() == 0);
     s.release(dev);
   }, 0);
-  for (const auto &r : images) {
-    probe(r, 32, 8, kRed, 0);
-    probe(r, 32, 24, kGreen, 0);
-    probe(r, 32, 40, kBlue, 0);
-    probe(r, 32, 56, kRed, 0);
-  }
+  probe(images, {{32, 8, kRed, 0},
+                 {32, 24, kGreen, 0},
+                 {32, 40, kBlue, 0},
+                 {32, 56, kRed, 0}});
 }
 
 TEST_CASE("scene: indexed triangle fan and line strip with StartIndex, BaseVertexIndex and MinVertexIndex", "[scene][coverage][index]") {
@@ -370,17 +354,15 @@ TEST_CASE("scene: indexed triangle fan and line strip with StartIndex, BaseVerte
     CHECK(ib32->Release() == 0);
     CHECK(vb->Release() == 0);
   }, 0);
-  for (const auto &r : images) {
-    probe(r, 4, 16, kGreen, 0);
-    probe(r, 16, 4, kGreen, 0);
-    probe(r, 28, 16, kGreen, 0);
-    probe(r, 16, 28, kGreen, 0);
-    probe(r, 16, 48, kYellow, 0);
-    probe(r, 50, 8, kBlue, 0);  // the strip's first segment, mid-way
-    probe(r, 60, 24, kBlue, 0); // its second
-    probe(r, 50, 24, kBlack, 0);
-    probe(r, 48, 56, kBlack, 0);
-  }
+  probe(images, {{4, 16, kGreen, 0},
+                 {16, 4, kGreen, 0},
+                 {28, 16, kGreen, 0},
+                 {16, 28, kGreen, 0},
+                 {16, 48, kYellow, 0},
+                 {50, 8, kBlue, 0},  // the strip's first segment, mid-way
+                 {60, 24, kBlue, 0}, // its second
+                 {50, 24, kBlack, 0},
+                 {48, 56, kBlack, 0}});
 }
 
 TEST_CASE("scene: index buffer updates are ordered with draws", "[scene][coverage][index]") {
@@ -421,12 +403,10 @@ TEST_CASE("scene: index buffer updates are ordered with draws", "[scene][coverag
     CHECK(ib->Release() == 0);
     CHECK(vb->Release() == 0);
   }, 0);
-  for (const auto &r : images) {
-    probe(r, 32, 8, kRed, 0);
-    probe(r, 32, 24, kGreen, 0);
-    probe(r, 32, 40, kBlue, 0);
-    probe(r, 32, 56, kWhite, 0);
-  }
+  probe(images, {{32, 8, kRed, 0},
+                 {32, 24, kGreen, 0},
+                 {32, 40, kBlue, 0},
+                 {32, 56, kWhite, 0}});
 }
 
 TEST_CASE("scene: texture coordinates of pre-transformed vertices interpolate with RHW", "[scene][coverage]") {
@@ -475,12 +455,10 @@ TEST_CASE("scene: SPECULARENABLE adds the specular colour of pre-transformed ver
     HR(dev->SetRenderState(D3DRS_SPECULARENABLE, FALSE));
     quad(32, 32, 0xffc0c0c0, 0xff80ff10);
   }, 0);
-  for (const auto &r : images) {
-    probe(r, 16, 16, 0xff402000, 0);
-    probe(r, 48, 16, 0xff606080, 0);
-    probe(r, 16, 48, 0xffffffd0, 0);
-    probe(r, 48, 48, 0xffc0c0c0, 0);
-  }
+  probe(images, {{16, 16, 0xff402000, 0},
+                 {48, 16, 0xff606080, 0},
+                 {16, 48, 0xffffffd0, 0},
+                 {48, 48, 0xffc0c0c0, 0}});
 }
 
 namespace {
@@ -640,12 +618,10 @@ TEST_CASE("scene: vs_2_0 mova and relative constant addressing", "[scene][covera
     quad(32, 32, 2.75f); // mova rounds to the nearest integer: 3
     s.release(dev);
   }, 0);
-  for (const auto &r : images) {
-    probe(r, 16, 16, kRed, 0);
-    probe(r, 48, 16, kGreen, 0);
-    probe(r, 16, 48, kBlue, 0);
-    probe(r, 48, 48, kYellow, 0);
-  }
+  probe(images, {{16, 16, kRed, 0},
+                 {48, 16, kGreen, 0},
+                 {16, 48, kBlue, 0},
+                 {48, 48, kYellow, 0}});
 }
 
 TEST_CASE("scene: MIPFILTER NONE keeps to level 0 on a minified quad", "[scene][coverage][texture]") {
@@ -711,15 +687,13 @@ TEST_CASE("scene: lines are depth-tested and blended", "[scene][coverage]") {
     line(52, 0.1f, 0x80ffffff);
     HR(dev->SetRenderState(D3DRS_ALPHABLENDENABLE, FALSE));
   }, 1);
-  for (const auto &r : images) {
-    probe(r, 16, 16, kGreen, 0);
-    probe(r, 48, 16, kRed, 0);
-    probe(r, 16, 40, kBlue, 0);
-    probe(r, 48, 40, kBlue, 0);
-    probe(r, 16, 52, 0xff80ff80, 1); // white * 128/255 + green * 127/255
-    probe(r, 48, 52, 0xff808080, 1);
-    probe(r, 48, 28, kBlack, 0);
-  }
+  probe(images, {{16, 16, kGreen, 0},
+                 {48, 16, kRed, 0},
+                 {16, 40, kBlue, 0},
+                 {48, 40, kBlue, 0},
+                 {16, 52, 0xff80ff80, 1}, // white * 128/255 + green * 127/255
+                 {48, 52, 0xff808080, 1},
+                 {48, 28, kBlack, 0}});
 }
 
 TEST_CASE("scene: degenerate and zero-area triangles draw nothing", "[scene][coverage]") {
@@ -845,12 +819,10 @@ TEST_CASE("scene: ps_3_0 call and callnz on boolean constants", "[scene][coverag
     draw(FALSE, FALSE, 32, 32);
     s.release(dev);
   }, 1);
-  for (const auto &r : images) {
-    probe(r, 16, 16, 0xff808000, 1);
-    probe(r, 48, 16, 0xff408000, 1);
-    probe(r, 16, 48, 0xff800000, 1);
-    probe(r, 48, 48, 0xff400000, 1);
-  }
+  probe(images, {{16, 16, 0xff808000, 1},
+                 {48, 16, 0xff408000, 1},
+                 {16, 48, 0xff800000, 1},
+                 {48, 48, 0xff400000, 1}});
 }
 
 TEST_CASE("scene: vs_3_0 if_gt branches per vertex on an attribute", "[scene][coverage][shader]") {
@@ -863,12 +835,10 @@ TEST_CASE("scene: vs_3_0 if_gt branches per vertex on an attribute", "[scene][co
     clip_quad(dev, 0, 32, 64, 64, 0.5f, kWhite, 0, 0, 1, 0); // blue on the left, red on the right
     s.release(dev);
   }, 2);
-  for (const auto &r : images) {
-    probe(r, 16, 16, kRed, 0);
-    probe(r, 48, 16, kBlue, 0);
-    probe(r, 16, 48, 0xff4000bf, 2); // a quarter of the way from blue to red
-    probe(r, 48, 48, 0xffbf0040, 2);
-  }
+  probe(images, {{16, 16, kRed, 0},
+                 {48, 16, kBlue, 0},
+                 {16, 48, 0xff4000bf, 2}, // a quarter of the way from blue to red
+                 {48, 48, 0xffbf0040, 2}});
 }
 
 TEST_CASE("scene: vs_2_0 sge, slt, exp, log and pow give D3D9's values", "[scene][coverage][shader]") {

@@ -155,16 +155,14 @@ TEST_CASE("scene: fixed-function texture stages, operations, arguments, TFACTOR,
   const Color sub{sat(k.r - (1 - t.r)) + s.r, sat(k.g - (1 - t.g)) + s.g, sat(k.b - (1 - t.b)) + s.b, 1};
   const Color mad{t.r + t.a * d.r, t.g + t.a * d.g, t.b + t.a * d.b, 1};
   const Color smooth{d.r + f.r - d.r * f.r, d.g + f.g - d.g * f.g, d.b + f.b - d.b * f.b, 1};
-  for (const auto &r : images) {
-    probe(r, 8, 8, to_d3d(addsigned), 2);
-    probe(r, 24, 8, to_d3d(lerp), 2);
-    probe(r, 40, 8, to_d3d({dp3, dp3, dp3, 1}), 2);
-    probe(r, 56, 8, to_d3d(blend), 2);
-    probe(r, 8, 24, to_d3d(sub), 2);
-    probe(r, 24, 24, to_d3d(mad), 2);
-    probe(r, 40, 24, to_d3d(smooth), 2);
-    probe(r, 56, 24, diffuse, 1);
-  }
+  probe(images, {{8, 8, to_d3d(addsigned), 2},
+                 {24, 8, to_d3d(lerp), 2},
+                 {40, 8, to_d3d({dp3, dp3, dp3, 1}), 2},
+                 {56, 8, to_d3d(blend), 2},
+                 {8, 24, to_d3d(sub), 2},
+                 {24, 24, to_d3d(mad), 2},
+                 {40, 24, to_d3d(smooth), 2},
+                 {56, 24, diffuse, 1}});
 }
 
 TEST_CASE("scene: fixed-function stages with two textures and TEXCOORDINDEX", "[scene][ff]") {
@@ -330,12 +328,10 @@ TEST_CASE("scene: fixed-function lighting: directional, point and spot lights, m
   const D3DCOLOR want_dir = at(dir, -0.5f, 0.5f, false, nullptr);
   const D3DCOLOR want_point = at(p, 0.5f, 0.5f, true, nullptr);
   const D3DCOLOR want_spot = at(s, -0.5f, -0.5f, false, &vd);
-  for (const auto &r : images) {
-    probe(r, 16, 16, want_dir, 2);
-    probe(r, 48, 16, want_point, 2);
-    probe(r, 16, 48, want_spot, 2);
-    probe(r, 48, 48, kClear, 0);
-  }
+  probe(images, {{16, 16, want_dir, 2},
+                 {48, 16, want_point, 2},
+                 {16, 48, want_spot, 2},
+                 {48, 48, kClear, 0}});
 }
 
 TEST_CASE("scene: fixed-function fog: vertex, table (z and w), exp, exp2 and from the specular alpha", "[scene][ff]") {
@@ -378,12 +374,10 @@ TEST_CASE("scene: fixed-function fog: vertex, table (z and w), exp, exp2 and fro
     HR(dev->SetRenderState(D3DRS_FOGTABLEMODE, D3DFOG_NONE));
     HR(dev->SetRenderState(D3DRS_FOGENABLE, FALSE));
   }, 2);
-  for (const auto &r : images) {
-    probe(r, 16, 16, fogged((end - 0.5f) / (end - start)), 2);
-    probe(r, 48, 16, fogged(std::exp(-(0.5f * density) * (0.5f * density))), 2);
-    probe(r, 16, 48, fogged((end - 0.7f) / (end - start)), 2);
-    probe(r, 48, 48, fogged(std::exp(-4.0f * density)), 2);
-  }
+  probe(images, {{16, 16, fogged((end - 0.5f) / (end - start)), 2},
+                 {48, 16, fogged(std::exp(-(0.5f * density) * (0.5f * density))), 2},
+                 {16, 48, fogged((end - 0.7f) / (end - start)), 2},
+                 {48, 48, fogged(std::exp(-4.0f * density)), 2}});
 }
 
 TEST_CASE("scene: fixed-function fog from the specular alpha of pre-transformed vertices", "[scene][ff]") {
@@ -513,12 +507,10 @@ TEST_CASE("scene: fixed-function 2D texture transform translates through _31 and
     CHECK(tex->Release() == 0);
   }, 1);
   // u in [0.5, 1] (texels 2, 3), v in [0.25, 0.75] (texels 1, 2), each over 32 pixels.
-  for (const auto &r : images) {
-    probe(r, 16, 16, grid_texel(2, 1), 1);
-    probe(r, 48, 16, grid_texel(3, 1), 1);
-    probe(r, 16, 48, grid_texel(2, 2), 1);
-    probe(r, 48, 48, grid_texel(3, 2), 1);
-  }
+  probe(images, {{16, 16, grid_texel(2, 1), 1},
+                 {48, 16, grid_texel(3, 1), 1},
+                 {16, 48, grid_texel(2, 2), 1},
+                 {48, 48, grid_texel(3, 2), 1}});
 }
 
 TEST_CASE("scene: fixed-function user clip planes in world space", "[scene][ff]") {
@@ -541,12 +533,10 @@ TEST_CASE("scene: fixed-function user clip planes in world space", "[scene][ff]"
     HR(dev->SetTransform(D3DTS_VIEW, &view));
   }, 0);
   // View x = -0.25 is pixel 24; view y = 0.5 is pixel row 16.
-  for (const auto &r : images) {
-    probe(r, 20, 40, kClear, 0);
-    probe(r, 28, 40, 0xff00ff00, 0);
-    probe(r, 40, 12, kClear, 0);
-    probe(r, 40, 20, 0xff00ff00, 0);
-  }
+  probe(images, {{20, 40, kClear, 0},
+                 {28, 40, 0xff00ff00, 0},
+                 {40, 12, kClear, 0},
+                 {40, 20, 0xff00ff00, 0}});
 }
 
 TEST_CASE("scene: fixed-function vertex blending over two world matrices", "[scene][ff]") {
@@ -578,14 +568,12 @@ TEST_CASE("scene: fixed-function vertex blending over two world matrices", "[sce
     HR(dev->SetTransform(D3DTS_WORLD, &w0));
   }, 0);
   // Rows: y in [0.25, 0.75] is pixels 8..24, [-0.25, 0.25] 24..40, [-0.75, -0.25] 40..56.
-  for (const auto &r : images) {
-    probe(r, 8, 16, 0xffff0000, 0);
-    probe(r, 8, 32, kClear, 0);
-    probe(r, 24, 32, 0xffff0000, 0);
-    probe(r, 24, 16, kClear, 0);
-    probe(r, 40, 48, 0xffff0000, 0);
-    probe(r, 40, 32, kClear, 0);
-  }
+  probe(images, {{8, 16, 0xffff0000, 0},
+                 {8, 32, kClear, 0},
+                 {24, 32, 0xffff0000, 0},
+                 {24, 16, kClear, 0},
+                 {40, 48, 0xffff0000, 0},
+                 {40, 32, kClear, 0}});
 }
 
 TEST_CASE("scene: fixed-function point size and point sprites", "[scene][ff]") {
@@ -607,14 +595,12 @@ TEST_CASE("scene: fixed-function point size and point sprites", "[scene][ff]") {
     CHECK(tex->Release() == 0);
   }, 0);
   // A 16-pixel sprite centred on (32, 32): pixels 24..39; (0, 0) of the texture at its top left.
-  for (const auto &r : images) {
-    probe(r, 27, 27, quadrant(0, 0), 0);
-    probe(r, 36, 27, quadrant(1, 0), 0);
-    probe(r, 27, 36, quadrant(0, 1), 0);
-    probe(r, 36, 36, quadrant(1, 1), 0);
-    probe(r, 21, 32, kClear, 0);
-    probe(r, 42, 32, kClear, 0);
-  }
+  probe(images, {{27, 27, quadrant(0, 0), 0},
+                 {36, 27, quadrant(1, 0), 0},
+                 {27, 36, quadrant(0, 1), 0},
+                 {36, 36, quadrant(1, 1), 0},
+                 {21, 32, kClear, 0},
+                 {42, 32, kClear, 0}});
 }
 
 TEST_CASE("scene: flat shading takes the first vertex's colour", "[scene][ff]") {
@@ -680,15 +666,13 @@ TEST_CASE("scene: fog after ps_2_0 (not ps_3_0) and the alpha test after pixel s
   auto fogged = [&](float f) {
     return to_d3d({f * dc.r + (1 - f) * fc.r, f * dc.g + (1 - f) * fc.g, f * dc.b + (1 - f) * fc.b, 1});
   };
-  for (const auto &r : images) {
-    probe(r, 16, 16, fogged(0.75f), 2);
-    probe(r, 48, 16, fogged(0.5f), 2);
-    probe(r, 16, 48, diffuse, 1);
-    probe(r, 40, 40, kClear, 0);
-    probe(r, 40, 56, 0xff00ff00, 0);
-    probe(r, 56, 40, kClear, 0);
-    probe(r, 56, 56, 0xff00ff00, 0);
-  }
+  probe(images, {{16, 16, fogged(0.75f), 2},
+                 {48, 16, fogged(0.5f), 2},
+                 {16, 48, diffuse, 1},
+                 {40, 40, kClear, 0},
+                 {40, 56, 0xff00ff00, 0},
+                 {56, 40, kClear, 0},
+                 {56, 56, 0xff00ff00, 0}});
 }
 
 TEST_CASE("scene: user clip planes with shaders are in clip space", "[scene][ff]") {
@@ -770,12 +754,10 @@ TEST_CASE("scene: fixed-function point scale with the eye distance", "[scene][ff
     HR(dev->SetTransform(D3DTS_PROJECTION, &proj));
   }, 0);
   // Centred on (32, 32): pixels 16..47.
-  for (const auto &r : images) {
-    probe(r, 18, 32, 0xffffff00, 0);
-    probe(r, 45, 45, 0xffffff00, 0);
-    probe(r, 13, 32, kClear, 0);
-    probe(r, 50, 32, kClear, 0);
-  }
+  probe(images, {{18, 32, 0xffffff00, 0},
+                 {45, 45, 0xffffff00, 0},
+                 {13, 32, kClear, 0},
+                 {50, 32, kClear, 0}});
 }
 
 TEST_CASE("scene: fixed-function BUMPENVMAP perturbs the next stage's coordinates", "[scene][ff]") {

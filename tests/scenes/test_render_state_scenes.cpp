@@ -182,18 +182,16 @@ TEST_CASE("scene: the scissor test clips draws and clears", "[scene][render_stat
     HR(dev->SetRenderState(D3DRS_SCISSORTESTENABLE, FALSE));
     rect(dev, 56, 0, 64, 64, 0.5f, kYellow);
   }, 0);
-  for (const auto &r : images) {
-    probe(r, 4, 4, kBlue, 0);
-    probe(r, 4, 60, kBlue, 0);
-    probe(r, 12, 4, kBlack, 0);
-    probe(r, 20, 8, kBlack, 0);
-    probe(r, 32, 32, kGreen, 0);
-    probe(r, 16, 16, kGreen, 0);
-    probe(r, 47, 47, kGreen, 0);
-    probe(r, 48, 32, kBlack, 0);
-    probe(r, 32, 48, kBlack, 0);
-    probe(r, 60, 32, kYellow, 0);
-  }
+  probe(images, {{4, 4, kBlue, 0},
+                 {4, 60, kBlue, 0},
+                 {12, 4, kBlack, 0},
+                 {20, 8, kBlack, 0},
+                 {32, 32, kGreen, 0},
+                 {16, 16, kGreen, 0},
+                 {47, 47, kGreen, 0},
+                 {48, 32, kBlack, 0},
+                 {32, 48, kBlack, 0},
+                 {60, 32, kYellow, 0}});
 }
 
 TEST_CASE("scene: depth functions, write mask, ZENABLE and USEW", "[scene][render_state][depth]") {
@@ -244,15 +242,13 @@ void depth_bias_scene(const char *name, D3DFORMAT depth) {
     sloped(48, 64, kYellow);
     HR(dev->SetRenderState(D3DRS_SLOPESCALEDEPTHBIAS, bits(0.0f)));
   }, 0);
-  for (const auto &r : images) {
-    probe(r, 16, 16, kGreen, 0);
-    probe(r, 48, 16, kBlack, 0);
-    probe(r, 5, 40, kBlue, 0);
-    probe(r, 15, 40, kBlue, 0);
-    probe(r, 25, 40, kBlack, 0);
-    probe(r, 5, 56, kYellow, 0);
-    probe(r, 15, 56, kBlack, 0);
-  }
+  probe(images, {{16, 16, kGreen, 0},
+                 {48, 16, kBlack, 0},
+                 {5, 40, kBlue, 0},
+                 {15, 40, kBlue, 0},
+                 {25, 40, kBlack, 0},
+                 {5, 56, kYellow, 0},
+                 {15, 56, kBlack, 0}});
 }
 
 TEST_CASE("scene: DEPTHBIAS and SLOPESCALEDEPTHBIAS on D24S8", "[scene][render_state][depth]") {
@@ -275,14 +271,12 @@ TEST_CASE("scene: FILLMODE wireframe and point", "[scene][render_state][fill]") 
     rect(dev, 40, 8, 56, 56, 0.5f, kRed);
     HR(dev->SetRenderState(D3DRS_FILLMODE, D3DFILL_SOLID));
   }, 0);
-  for (const auto &r : images) {
-    probe(r, 8, 30, kGreen, 0);  // the left edge
-    probe(r, 12, 20, kBlack, 0); // inside, off the diagonal
-    probe(r, 20, 48, kBlack, 0);
-    probe(r, 40, 8, kRed, 0);    // a corner point
-    probe(r, 48, 30, kBlack, 0); // no edges, no inside
-    probe(r, 40, 30, kBlack, 0);
-  }
+  probe(images, {{8, 30, kGreen, 0},  // the left edge
+                 {12, 20, kBlack, 0}, // inside, off the diagonal
+                 {20, 48, kBlack, 0},
+                 {40, 8, kRed, 0},    // a corner point
+                 {48, 30, kBlack, 0}, // no edges, no inside
+                 {40, 30, kBlack, 0}});
 }
 
 TEST_CASE("scene: blend factor, separate alpha, BOTH factors, ops and write mask", "[scene][render_state][blend]") {
@@ -333,18 +327,16 @@ TEST_CASE("scene: blend factor, separate alpha, BOTH factors, ops and write mask
     rect(dev, 0, 48, 64, 64, 0.5f, kWhite);
     HR(dev->SetRenderState(D3DRS_COLORWRITEENABLE, 0xf));
   }, 1);
-  for (const auto &r : images) {
-    probe(r, 8, 8, 0xff336699, 1);
-    probe(r, 24, 8, 0xff102040, 1);  // 0x20, 0x40, 0x80 × 127/255
-    probe(r, 40, 8, 0xff902040, 1);  // red × 0x80/255 + dest × 0x7f/255
-    probe(r, 56, 8, 0xffc71020, 1);  // red × 0xbf/255 + dest × 0x40/255
-    probe(r, 8, 24, 0xff404040, 1);
-    probe(r, 24, 24, kWhite, 0);
-    probe(r, 8, 40, 0xff102050, 1);  // 0x204080 - 0x102030
-    probe(r, 24, 40, 0xff204010, 1);
-    probe(r, 40, 40, 0xff306080, 1);
-    probe(r, 8, 56, 0xffff40ff, 0);
-  }
+  probe(images, {{8, 8, 0xff336699, 1},
+                 {24, 8, 0xff102040, 1}, // 0x20, 0x40, 0x80 × 127/255
+                 {40, 8, 0xff902040, 1}, // red × 0x80/255 + dest × 0x7f/255
+                 {56, 8, 0xffc71020, 1}, // red × 0xbf/255 + dest × 0x40/255
+                 {8, 24, 0xff404040, 1},
+                 {24, 24, kWhite, 0},
+                 {8, 40, 0xff102050, 1}, // 0x204080 - 0x102030
+                 {24, 40, 0xff204010, 1},
+                 {40, 40, 0xff306080, 1},
+                 {8, 56, 0xffff40ff, 0}});
 }
 
 TEST_CASE("scene: instancing with SetStreamSourceFreq", "[scene][render_state][instancing]") {

@@ -46,18 +46,16 @@ TEST_CASE("scene: clear with rectangles and viewport", "[scene]") {
     // Clearing depth without a depth buffer is refused.
     CHECK(dev->Clear(0, nullptr, D3DCLEAR_ZBUFFER, 0, 1.0f, 0) == D3DERR_INVALIDCALL);
   }, 0);
-  for (const auto &r : images) {
-    probe(r, 3, 3, kBlue, 0);
-    probe(r, 4, 4, kRed, 0);
-    probe(r, 19, 19, kRed, 0);
-    probe(r, 20, 20, kBlue, 0); // D3DRECT's x2, y2 are exclusive
-    probe(r, 45, 20, kGreen, 0);
-    probe(r, 41, 45, kYellow, 0);
-    probe(r, 55, 55, kWhite, 0);
-    probe(r, 59, 59, kWhite, 0);
-    probe(r, 60, 60, kBlue, 0); // outside the viewport: untouched
-    probe(r, 39, 45, kBlue, 0);
-  }
+  probe(images, {{3, 3, kBlue, 0},
+                 {4, 4, kRed, 0},
+                 {19, 19, kRed, 0},
+                 {20, 20, kBlue, 0}, // D3DRECT's x2, y2 are exclusive
+                 {45, 20, kGreen, 0},
+                 {41, 45, kYellow, 0},
+                 {55, 55, kWhite, 0},
+                 {59, 59, kWhite, 0},
+                 {60, 60, kBlue, 0}, // outside the viewport: untouched
+                 {39, 45, kBlue, 0}});
 }
 
 TEST_CASE("scene: pre-transformed vertex colours in every primitive type", "[scene]") {
@@ -95,22 +93,20 @@ TEST_CASE("scene: pre-transformed vertex colours in every primitive type", "[sce
     HR(dev->SetStreamSource(0, nullptr, 0, 0));
     CHECK(vb->Release() == 0);
   }, 2);
-  for (const auto &r : images) {
-    probe(r, 4, 4, kRed, 0);
-    probe(r, 8, 4, kGreen, 0);
-    probe(r, 12, 6, kBlue, 0);
-    probe(r, 5, 5, kBlack, 0); // a point covers one pixel
-    probe(r, 48, 8, kGreen, 0);
-    probe(r, 48, 20, kRed, 0);
-    probe(r, 70, 16, kBlue, 0);
-    probe(r, 80, 28, kBlue, 0);
-    probe(r, 3, 35, kRed, 24);     // near the red corner of the list triangle
-    probe(r, 28, 60, kBlack, 0);   // outside it
-    probe(r, 48, 35, kWhite, 12);  // the strip's top edge is white
-    probe(r, 48, 61, kYellow, 12); // and its bottom yellow
-    probe(r, 80, 35, kRed, 24);   // the fan's top triangle
-    probe(r, 80, 61, kGreen, 24); // and its bottom one
-  }
+  probe(images, {{4, 4, kRed, 0},
+                 {8, 4, kGreen, 0},
+                 {12, 6, kBlue, 0},
+                 {5, 5, kBlack, 0},      // a point covers one pixel
+                 {48, 8, kGreen, 0},
+                 {48, 20, kRed, 0},
+                 {70, 16, kBlue, 0},
+                 {80, 28, kBlue, 0},
+                 {3, 35, kRed, 24},      // near the red corner of the list triangle
+                 {28, 60, kBlack, 0},    // outside it
+                 {48, 35, kWhite, 12},   // the strip's top edge is white
+                 {48, 61, kYellow, 12},  // and its bottom yellow
+                 {80, 35, kRed, 24},     // the fan's top triangle
+                 {80, 61, kGreen, 24}}); // and its bottom one
 }
 
 TEST_CASE("scene: depth-tested geometry through world, view and projection", "[scene]") {
@@ -139,13 +135,11 @@ TEST_CASE("scene: depth-tested geometry through world, view and projection", "[s
     HR(dev->SetRenderState(D3DRS_ZWRITEENABLE, TRUE));
     quad(-2.7f, 2.7f, 2.25f, 2.7f, 3.0f, kYellow); // the same rows on screen at z = 3
   }, 1);
-  for (const auto &r : images) {
-    probe(r, 12, 32, kRed, 0);    // near only
-    probe(r, 32, 32, kRed, 0);    // both: the near one wins
-    probe(r, 50, 32, kGreen, 0);  // far only
-    probe(r, 32, 60, kBlack, 0);  // neither
-    probe(r, 32, 5, kYellow, 0);  // the top band: yellow over a blue that wrote no depth
-  }
+  probe(images, {{12, 32, kRed, 0},     // near only
+                 {32, 32, kRed, 0},     // both: the near one wins
+                 {50, 32, kGreen, 0},   // far only
+                 {32, 60, kBlack, 0},   // neither
+                 {32, 5, kYellow, 0}}); // the top band: yellow over a blue that wrote no depth
 }
 
 TEST_CASE("scene: alpha blending", "[scene]") {
@@ -169,12 +163,10 @@ TEST_CASE("scene: alpha blending", "[scene]") {
     HR(dev->SetRenderState(D3DRS_BLENDOP, D3DBLENDOP_ADD));
     HR(dev->SetRenderState(D3DRS_ALPHABLENDENABLE, FALSE));
   }, 1);
-  for (const auto &r : images) {
-    probe(r, 16, 16, 0xff80007f, 1);
-    probe(r, 48, 16, 0xff00ffff, 0);
-    probe(r, 16, 48, 0xff000080, 1);
-    probe(r, 48, 48, 0xff0000bf, 0);
-  }
+  probe(images, {{16, 16, 0xff80007f, 1},
+                 {48, 16, 0xff00ffff, 0},
+                 {16, 48, 0xff000080, 1},
+                 {48, 48, 0xff0000bf, 0}});
 }
 
 TEST_CASE("scene: culling by winding", "[scene]") {
@@ -194,14 +186,12 @@ TEST_CASE("scene: culling by winding", "[scene]") {
     HR(dev->SetRenderState(D3DRS_CULLMODE, D3DCULL_NONE));
     tris(43, kBlue);
   }, 0);
-  for (const auto &r : images) {
-    probe(r, 6, 4, kRed, 0);
-    probe(r, 38, 4, kBlack, 0);
-    probe(r, 6, 25, kBlack, 0);
-    probe(r, 38, 25, kGreen, 0);
-    probe(r, 6, 46, kBlue, 0);
-    probe(r, 38, 46, kBlue, 0);
-  }
+  probe(images, {{6, 4, kRed, 0},
+                 {38, 4, kBlack, 0},
+                 {6, 25, kBlack, 0},
+                 {38, 25, kGreen, 0},
+                 {6, 46, kBlue, 0},
+                 {38, 46, kBlue, 0}});
 }
 
 TEST_CASE("scene: fixed-function lighting without lights gives ambient and emissive", "[scene]") {
@@ -254,12 +244,10 @@ TEST_CASE("scene: vertex buffer updates are ordered with draws", "[scene]") {
     HR(dev->SetStreamSource(0, nullptr, 0, 0));
     CHECK(vb->Release() == 0);
   }, 0);
-  for (const auto &r : images) {
-    probe(r, 8, 32, kRed, 0);
-    probe(r, 24, 32, kGreen, 0);
-    probe(r, 40, 32, kBlue, 0);
-    probe(r, 56, 32, kWhite, 0);
-  }
+  probe(images, {{8, 32, kRed, 0},
+                 {24, 32, kGreen, 0},
+                 {40, 32, kBlue, 0},
+                 {56, 32, kWhite, 0}});
 }
 
 TEST_CASE("scene: a second render target, and a viewport larger than the target", "[scene]") {
@@ -298,11 +286,9 @@ TEST_CASE("scene: a second render target, and a viewport larger than the target"
     CHECK(back->Release() == 0); // binding holds no public reference; the device keeps it alive
     CHECK(target->Release() == 0);
   }, 0);
-  for (const auto &r : images) {
-    probe(r, 31, 31, kBlack, 0);
-    probe(r, 32, 32, kBlue, 0);
-    probe(r, 39, 39, kBlue, 0);
-    probe(r, 40, 40, kYellow, 0);
-    probe(r, 63, 63, kYellow, 0);
-  }
+  probe(images, {{31, 31, kBlack, 0},
+                 {32, 32, kBlue, 0},
+                 {39, 39, kBlue, 0},
+                 {40, 40, kYellow, 0},
+                 {63, 63, kYellow, 0}});
 }
