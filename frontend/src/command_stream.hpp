@@ -45,7 +45,8 @@ public:
     if (capture_) [[unlikely]]
       capture_->record(ring.unstaged());
     ring.stage();
-    if (ring.unpublished_bytes() >= kBatchBytes) ring.publish();
+    if (ring.unpublished_bytes() >= kBatchBytes) [[unlikely]]
+      publish_batch();
   }
   // Hands every command pushed so far to the plugin's thread, and wakes it.
   void flush() { channel_->ring.flush(); }
@@ -87,6 +88,10 @@ private:
   // runs); the real plugins, whose threads are behind and seldom sleep, did not move. A batch
   // delays only an idle plugin thread, by some tens of microseconds at most.
   static constexpr uint64_t kBatchBytes = 65536;
+
+  // Out of line, so that commit() stays small enough to be inlined into every command's push: a
+  // batch is published once per kBatchBytes of commands.
+  [[gnu::noinline]] void publish_batch() { channel_->ring.publish(); }
 
   const nv_plugin *plugin_;
   uint16_t header_flags_ = 0; // nv_cmd_flags of every command begun (set_overlay)
