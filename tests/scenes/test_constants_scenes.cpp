@@ -59,10 +59,8 @@ TEST_CASE("scene: constants survive shader switches, partial updates and fixed f
     CHECK(tint_c5->Release() == 0);
     a.release(dev);
   }, 1);
-  for (const auto &r : images) {
-    probe(r, 8, 32, 0xffff0000);
-    probe(r, 24, 32, 0xff00ff00);
-    probe(r, 40, 32, 0xff0000ff);
-    probe(r, 56, 32, 0xffff0000);
-  }
+  probe(images, {{8, 32, 0xffff0000},
+                 {24, 32, 0xff00ff00},
+                 {40, 32, 0xff0000ff},
+                 {56, 32, 0xffff0000}});
 }

@@ -144,12 +144,10 @@ TEST_CASE("scene: DrawIndexedPrimitiveUP, and what it leaves unset", "[scene][in
     CHECK(ib->Release() == 0);
     CHECK(vb->Release() == 0);
   }, 0);
-  for (const auto &r : images) {
-    probe(r, 16, 16, kYellow, 0);
-    probe(r, 48, 48, kGreen, 0);
-    probe(r, 48, 16, kBlack, 0);
-    probe(r, 16, 48, kBlack, 0);
-  }
+  probe(images, {{16, 16, kYellow, 0},
+                 {48, 48, kGreen, 0},
+                 {48, 16, kBlack, 0},
+                 {16, 48, kBlack, 0}});
 }
 
 TEST_CASE("scene: two streams through a vertex declaration", "[scene][index]") {
@@ -196,12 +194,10 @@ TEST_CASE("scene: two streams through a vertex declaration", "[scene][index]") {
     CHECK(cb->Release() == 0);
     CHECK(pb->Release() == 0);
   }, 0);
-  for (const auto &r : images) {
-    probe(r, 16, 32, kRed, 0);
-    probe(r, 48, 32, kBlue, 0);
-    probe(r, 2, 2, kRed, 0);
-    probe(r, 61, 61, kBlue, 0);
-  }
+  probe(images, {{16, 32, kRed, 0},
+                 {48, 32, kBlue, 0},
+                 {2, 2, kRed, 0},
+                 {61, 61, kBlue, 0}});
 }
 
 // A declaration change alone switches the streams a draw reads: the plugins must bind the new
@@ -257,10 +253,8 @@ TEST_CASE("scene: declarations reading other streams take turns with no SetStrea
     CHECK(red->Release() == 0);
     CHECK(pb->Release() == 0);
   }, 0);
-  for (const auto &r : images) {
-    probe(r, 16, 16, kRed, 0);
-    probe(r, 48, 16, kBlue, 0);
-    probe(r, 16, 48, kRed, 0);
-    probe(r, 48, 48, kBlue, 0);
-  }
+  probe(images, {{16, 16, kRed, 0},
+                 {48, 16, kBlue, 0},
+                 {16, 48, kRed, 0},
+                 {48, 48, kBlue, 0}});
 }

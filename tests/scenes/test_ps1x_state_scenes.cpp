@@ -135,15 +135,13 @@ TEST_CASE("scene: ps_1_1 texbem projects the stage's coordinate before perturbin
     CHECK(t1->Release() == 0);
     s.release(dev);
   }, 0);
-  for (const auto &r : images) {
-    // (16, 16): (0.13, 0.13) + (0.5, 0.5) → texel (1, 1).
-    probe(r, 16, 16, texel(1, 1), 0);
-    // (48, 16): (0.38, 0.13) + (0, 0.5) → texel (0, 1).
-    probe(r, 48, 16, texel(0, 1), 0);
-    // Bottom half: no perturbation, (0.13 | 0.38, 0.38) → texel (0, 0).
-    probe(r, 16, 48, texel(0, 0), 0);
-    probe(r, 48, 48, texel(0, 0), 0);
-  }
+  probe(images, {// (16, 16): (0.13, 0.13) + (0.5, 0.5) → texel (1, 1).
+                 {16, 16, texel(1, 1), 0},
+                 // (48, 16): (0.38, 0.13) + (0, 0.5) → texel (0, 1).
+                 {48, 16, texel(0, 1), 0},
+                 // Bottom half: no perturbation, (0.13 | 0.38, 0.38) → texel (0, 0).
+                 {16, 48, texel(0, 0), 0},
+                 {48, 48, texel(0, 0), 0}});
 }
 
 TEST_CASE("scene: SHADEMODE FLAT with shaders takes each triangle's first vertex colour", "[scene][shader][ps1x]") {
@@ -227,10 +225,8 @@ TEST_CASE("scene: ps_1_1 texbeml scales by the bump texel's luminance, LSCALE an
     CHECK(env->Release() == 0);
     s.release(dev);
   }, 1);
-  for (const auto &r : images) {
-    probe(r, 16, 16, scaled(texel(0, 0)), 1);
-    probe(r, 48, 16, scaled(texel(1, 0)), 1);
-    probe(r, 16, 48, scaled(texel(0, 1)), 1);
-    probe(r, 48, 48, scaled(texel(1, 1)), 1);
-  }
+  probe(images, {{16, 16, scaled(texel(0, 0)), 1},
+                 {48, 16, scaled(texel(1, 0)), 1},
+                 {16, 48, scaled(texel(0, 1)), 1},
+                 {48, 48, scaled(texel(1, 1)), 1}});
 }

@@ -119,14 +119,12 @@ TEST_CASE("scene: vs_1_1 m4x4 and oD0 with ps_1_1 tex and mul", "[scene][shader]
     CHECK(tex->Release() == 0);
     s.release(dev);
   }, 1);
-  for (const auto &r : images) {
-    probe(r, 16, 32, 0xff203040, 0);
-    // texel × (0x80, 0xff, 0x40) / 255 per channel: primaries keep the diffuse's channel.
-    probe(r, 40, 16, 0xff800000, 1); // red
-    probe(r, 56, 16, 0xff00ff00, 1); // green
-    probe(r, 40, 48, 0xff000040, 1); // blue
-    probe(r, 56, 48, 0xff80ff40, 1); // white
-  }
+  probe(images, {{16, 32, 0xff203040, 0},
+                 // texel × (0x80, 0xff, 0x40) / 255 per channel: primaries keep the diffuse's channel.
+                 {40, 16, 0xff800000, 1}, // red
+                 {56, 16, 0xff00ff00, 1}, // green
+                 {40, 48, 0xff000040, 1}, // blue
+                 {56, 48, 0xff80ff40, 1}}); // white
 }
 
 TEST_CASE("scene: ps_1_2 mad with co-issue and ps_1_3 dp3 then cnd on r0.a", "[scene][shader][versions]") {
@@ -157,18 +155,16 @@ TEST_CASE("scene: ps_1_2 mad with co-issue and ps_1_3 dp3 then cnd on r0.a", "[s
     CHECK(prim->Release() == 0);
     CHECK(red->Release() == 0);
   }, 1);
-  for (const auto &r : images) {
-    // ps_1_2: t0 · 0.75 + (0.25, 0, 0.125).
-    probe(r, 8, 16, 0xffff0020, 1);  // red:   (1, 0, 0.125)
-    probe(r, 24, 16, 0xff40bf20, 1); // green: (0.25, 0.75, 0.125)
-    probe(r, 8, 48, 0xff4000df, 1);  // blue:  (0.25, 0, 0.875)
-    probe(r, 24, 48, 0xffffbfdf, 1); // white: (1, 0.75, 0.875)
-    // ps_1_3: dp3 = 2 r - 1: 1 (> 0.5: t0), -1 (blue), 0.255 (blue), 0.757 (> 0.5: t0).
-    probe(r, 40, 16, 0xffff0000, 1);
-    probe(r, 56, 16, 0xff0000ff, 1);
-    probe(r, 40, 48, 0xff0000ff, 1);
-    probe(r, 56, 48, 0xffe00000, 1);
-  }
+  probe(images, {// ps_1_2: t0 · 0.75 + (0.25, 0, 0.125).
+                 {8, 16, 0xffff0020, 1}, // red:   (1, 0, 0.125)
+                 {24, 16, 0xff40bf20, 1}, // green: (0.25, 0.75, 0.125)
+                 {8, 48, 0xff4000df, 1}, // blue:  (0.25, 0, 0.875)
+                 {24, 48, 0xffffbfdf, 1}, // white: (1, 0.75, 0.875)
+                 // ps_1_3: dp3 = 2 r - 1: 1 (> 0.5: t0), -1 (blue), 0.255 (blue), 0.757 (> 0.5: t0).
+                 {40, 16, 0xffff0000, 1},
+                 {56, 16, 0xff0000ff, 1},
+                 {40, 48, 0xff0000ff, 1},
+                 {56, 48, 0xffe00000, 1}});
 }
 
 TEST_CASE("scene: ps_1_4 texld, phase and a dependent texld", "[scene][shader][versions]") {
@@ -190,13 +186,11 @@ TEST_CASE("scene: ps_1_4 texld, phase and a dependent texld", "[scene][shader][v
     CHECK(t1->Release() == 0);
     s.release(dev);
   }, 1);
-  for (const auto &r : images) {
-    // Texture 1 texel (1 - i, 1 - j) × (0x80, 0xff, 0x40).
-    probe(r, 16, 16, 0xff80ff40, 1); // texel (1, 1) = white
-    probe(r, 48, 16, 0xff00ff40, 1); // texel (0, 1) = (0, 1, 1)
-    probe(r, 16, 48, 0xff800040, 1); // texel (1, 0) = (1, 0, 1)
-    probe(r, 48, 48, 0xff000040, 1); // texel (0, 0) = (0, 0, 1)
-  }
+  probe(images, {// Texture 1 texel (1 - i, 1 - j) × (0x80, 0xff, 0x40).
+                 {16, 16, 0xff80ff40, 1}, // texel (1, 1) = white
+                 {48, 16, 0xff00ff40, 1}, // texel (0, 1) = (0, 1, 1)
+                 {16, 48, 0xff800040, 1}, // texel (1, 0) = (1, 0, 1)
+                 {48, 48, 0xff000040, 1}}); // texel (0, 0) = (0, 0, 1)
 }
 
 TEST_CASE("scene: vs_2_0 rep over i0 and if b0 from the API", "[scene][shader][versions]") {
@@ -213,10 +207,8 @@ TEST_CASE("scene: vs_2_0 rep over i0 and if b0 from the API", "[scene][shader][v
     quad(dev, 32, 0, 64, 64, 0);
     s.release(dev);
   }, 1);
-  for (const auto &r : images) {
-    probe(r, 16, 32, 0xff60bf80, 1); // 3 × (0.125, 0.25) = (0.375, 0.75); if: z = 0.5
-    probe(r, 48, 32, 0xff4080ff, 1); // 2 × (0.125, 0.25) = (0.25, 0.5); else: z = 1
-  }
+  probe(images, {{16, 32, 0xff60bf80, 1}, // 3 × (0.125, 0.25) = (0.375, 0.75); if: z = 0.5
+                 {48, 32, 0xff4080ff, 1}}); // 2 × (0.125, 0.25) = (0.25, 0.5); else: z = 1
 }
 
 TEST_CASE("scene: vs_2_x predication and call/ret", "[scene][shader][versions]") {
@@ -233,10 +225,8 @@ TEST_CASE("scene: vs_2_x predication and call/ret", "[scene][shader][versions]")
     quad(dev, 32, 0, 64, 64, 0);
     s.release(dev);
   }, 1);
-  for (const auto &r : images) {
-    probe(r, 16, 32, 0xff4040bf, 1);
-    probe(r, 48, 32, 0xffffbf00, 1);
-  }
+  probe(images, {{16, 32, 0xff4040bf, 1},
+                 {48, 32, 0xffffbf00, 1}});
 }
 
 TEST_CASE("scene: ps_2_0 texkill discards pixels with a negative coordinate", "[scene][shader][versions]") {
@@ -252,14 +242,12 @@ TEST_CASE("scene: ps_2_0 texkill discards pixels with a negative coordinate", "[
     CHECK(tex->Release() == 0);
     s.release(dev);
   }, 0);
-  for (const auto &r : images) {
-    probe(r, 8, 16, 0xff0000ff, 0);
-    probe(r, 24, 48, 0xff0000ff, 0);
-    probe(r, 40, 16, ramp(0, 0), 0);
-    probe(r, 56, 16, ramp(1, 0), 0);
-    probe(r, 40, 48, ramp(0, 1), 0);
-    probe(r, 56, 48, ramp(1, 1), 0);
-  }
+  probe(images, {{8, 16, 0xff0000ff, 0},
+                 {24, 48, 0xff0000ff, 0},
+                 {40, 16, ramp(0, 0), 0},
+                 {56, 16, ramp(1, 0), 0},
+                 {40, 48, ramp(0, 1), 0},
+                 {56, 48, ramp(1, 1), 0}});
 }
 
 TEST_CASE("scene: ps_2_x predication per pixel and sincos", "[scene][shader][versions]") {
@@ -269,11 +257,9 @@ TEST_CASE("scene: ps_2_x predication per pixel and sincos", "[scene][shader][ver
     quad(dev, 0, 0, 64, 64, 0);
     s.release(dev);
   }, 1);
-  for (const auto &r : images) {
-    // atan(3 / 4): cos 0.8 → 204, sin 0.6 → 153; blue 1 where u < 0.5 (left), else 0.25 → 64.
-    probe(r, 16, 32, 0xffcc99ff, 1);
-    probe(r, 48, 32, 0xffcc9940, 1);
-  }
+  probe(images, {// atan(3 / 4): cos 0.8 → 204, sin 0.6 → 153; blue 1 where u < 0.5 (left), else 0.25 → 64.
+                 {16, 32, 0xffcc99ff, 1},
+                 {48, 32, 0xffcc9940, 1}});
 }
 
 TEST_CASE("scene: ps_3_0 vFace and vPos on front and back faces", "[scene][shader][versions]") {
@@ -285,11 +271,9 @@ TEST_CASE("scene: ps_3_0 vFace and vPos on front and back faces", "[scene][shade
     quad(dev, 32, 0, 64, 64, 0, 0, 0, 1, 1, true); // counter-clockwise: back, vFace = -1
     s.release(dev);
   }, 1);
-  for (const auto &r : images) {
-    // red 0.25 · vFace + 0.5; green, blue: vPos (integer pixel centres) / 64.
-    probe(r, 16, 40, 0xffbf409f, 1); // 0.75, 16 / 64 = 0.25, 40 / 64 = 0.625 → 191, 64, 159
-    probe(r, 48, 20, 0xff40bf50, 1); // 0.25, 48 / 64 = 0.75, 20 / 64 = 0.3125 → 64, 191, 80
-  }
+  probe(images, {// red 0.25 · vFace + 0.5; green, blue: vPos (integer pixel centres) / 64.
+                 {16, 40, 0xffbf409f, 1}, // 0.75, 16 / 64 = 0.25, 40 / 64 = 0.625 → 191, 64, 159
+                 {48, 20, 0xff40bf50, 1}}); // 0.25, 48 / 64 = 0.75, 20 / 64 = 0.3125 → 64, 191, 80
 }
 
 TEST_CASE("scene: ps_3_0 loop ended by breakc", "[scene][shader][versions]") {
@@ -305,12 +289,10 @@ TEST_CASE("scene: ps_3_0 loop ended by breakc", "[scene][shader][versions]") {
     quad(dev, 0, 32, 64, 64, 0);
     s.release(dev);
   }, 1);
-  for (const auto &r : images) {
-    // Each pass adds (0.1875, 0.0625) until x >= c2.x.
-    probe(r, 16, 16, 0xff8f3000, 1); // 3 passes: (0.5625, 0.1875) → 143, 48
-    probe(r, 48, 16, 0xff602000, 1); // 2 passes: (0.375, 0.125) → 96, 32
-    probe(r, 32, 48, 0xffff9f00, 1); // all 10: (1.875 → 1, 0.625) → 255, 159
-  }
+  probe(images, {// Each pass adds (0.1875, 0.0625) until x >= c2.x.
+                 {16, 16, 0xff8f3000, 1}, // 3 passes: (0.5625, 0.1875) → 143, 48
+                 {48, 16, 0xff602000, 1}, // 2 passes: (0.375, 0.125) → 96, 32
+                 {32, 48, 0xffff9f00, 1}}); // all 10: (1.875 → 1, 0.625) → 255, 159
 }
 
 TEST_CASE("scene: vs_3_0 texldl reads a vertex texture", "[scene][shader][versions]") {
@@ -332,10 +314,8 @@ TEST_CASE("scene: vs_3_0 texldl reads a vertex texture", "[scene][shader][versio
     WARN("vertex textures of A8R8G8B8 are not available: texldl not drawn");
     return;
   }
-  for (const auto &r : images) {
-    probe(r, 16, 32, ramp(1, 0), 1);
-    probe(r, 48, 32, ramp(0, 1), 1);
-  }
+  probe(images, {{16, 32, ramp(1, 0), 1},
+                 {48, 32, ramp(0, 1), 1}});
 }
 
 TEST_CASE("scene: pixel shaders sampling s0 and s9 take turns while a vertex texture stays bound",
@@ -375,12 +355,10 @@ TEST_CASE("scene: pixel shaders sampling s0 and s9 take turns while a vertex tex
     WARN("vertex textures of A8R8G8B8 are not available: nothing drawn");
     return;
   }
-  for (const auto &r : images) {
-    probe(r, 16, 16, 0xffff0000, 1);
-    probe(r, 48, 16, 0xff008000, 1); // 255 × 128 / 255
-    probe(r, 16, 48, 0xffffffff, 1);
-    probe(r, 48, 48, 0xff000080, 1);
-  }
+  probe(images, {{16, 16, 0xffff0000, 1},
+                 {48, 16, 0xff008000, 1}, // 255 × 128 / 255
+                 {16, 48, 0xffffffff, 1},
+                 {48, 48, 0xff000080, 1}});
 }
 
 TEST_CASE("scene: ps_1_1 texbem perturbs the coordinates of the next stage", "[scene][shader][versions]") {
@@ -417,14 +395,12 @@ TEST_CASE("scene: ps_1_1 texbem perturbs the coordinates of the next stage", "[s
     CHECK(t1->Release() == 0);
     s.release(dev);
   }, 0);
-  for (const auto &r : images) {
-    // Pixel (16, 16): (u, v) = (0.125, 0.125), R = 1 → (0.625, 0.625) → texel (1, 1).
-    probe(r, 16, 16, ramp(1, 1), 0);
-    // Pixel (48, 16): (0.375, 0.125), G = 1 → (0.375, 0.625) → texel (0, 1).
-    // (A transposed matrix would give texels (1, 0) and (1, 1) for these two.)
-    probe(r, 48, 16, ramp(0, 1), 0);
-    // Bottom half: no perturbation, (0.125 | 0.375, 0.375) → texel (0, 0).
-    probe(r, 16, 48, ramp(0, 0), 0);
-    probe(r, 48, 48, ramp(0, 0), 0);
-  }
+  probe(images, {// Pixel (16, 16): (u, v) = (0.125, 0.125), R = 1 → (0.625, 0.625) → texel (1, 1).
+                 {16, 16, ramp(1, 1), 0},
+                 // Pixel (48, 16): (0.375, 0.125), G = 1 → (0.375, 0.625) → texel (0, 1).
+                 // (A transposed matrix would give texels (1, 0) and (1, 1) for these two.)
+                 {48, 16, ramp(0, 1), 0},
+                 // Bottom half: no perturbation, (0.125 | 0.375, 0.375) → texel (0, 0).
+                 {16, 48, ramp(0, 0), 0},
+                 {48, 48, ramp(0, 0), 0}});
 }

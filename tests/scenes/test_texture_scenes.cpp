@@ -278,15 +278,13 @@ TEST_CASE("scene: a texture updated between two draws", "[scene][texture]") {
     CHECK(tex->Release() == 0);
     s.release(dev);
   }, 0);
-  for (const auto &r : images) {
-    // Texels are 8 x 16 pixels on each half.
-    probe(r, 12, 24, texel0(1, 1), 0);
-    probe(r, 20, 40, texel0(2, 2), 0);
-    probe(r, 32 + 12, 24, 0xffff0000, 0);
-    probe(r, 32 + 20, 40, 0xffff0000, 0);
-    probe(r, 32 + 4, 8, texel0(0, 0), 0);
-    probe(r, 32 + 28, 56, texel0(3, 3), 0);
-  }
+  probe(images, {// Texels are 8 x 16 pixels on each half.
+                 {12, 24, texel0(1, 1), 0},
+                 {20, 40, texel0(2, 2), 0},
+                 {32 + 12, 24, 0xffff0000, 0},
+                 {32 + 20, 40, 0xffff0000, 0},
+                 {32 + 4, 8, texel0(0, 0), 0},
+                 {32 + 28, 56, texel0(3, 3), 0}});
 }
 
 // Uploads into textures that no draw of the frame has sampled yet may run ahead of the frame's
@@ -318,17 +316,15 @@ TEST_CASE("scene: texture uploads between draws, to a texture not drawn yet and 
     CHECK(second->Release() == 0);
     s.release(dev);
   }, 0);
-  for (const auto &r : images) {
-    // The first quad's texels are 4 x 16 pixels, the second's 8 x 16, the third's 4 x 16.
-    probe(r, 2, 8, texel0(0, 0), 0);
-    probe(r, 14, 56, texel0(3, 3), 0);
-    probe(r, 16 + 4, 8, texel0(0, 0), 0);
-    probe(r, 16 + 12, 24, 0xffff0000, 0);
-    probe(r, 16 + 20, 40, 0xffff0000, 0);
-    probe(r, 16 + 28, 56, texel0(3, 3), 0);
-    probe(r, 50, 8, 0xff0000ff, 0);
-    probe(r, 62, 56, 0xff0000ff, 0);
-  }
+  probe(images, {// The first quad's texels are 4 x 16 pixels, the second's 8 x 16, the third's 4 x 16.
+                 {2, 8, texel0(0, 0), 0},
+                 {14, 56, texel0(3, 3), 0},
+                 {16 + 4, 8, texel0(0, 0), 0},
+                 {16 + 12, 24, 0xffff0000, 0},
+                 {16 + 20, 40, 0xffff0000, 0},
+                 {16 + 28, 56, texel0(3, 3), 0},
+                 {50, 8, 0xff0000ff, 0},
+                 {62, 56, 0xff0000ff, 0}});
 }
 
 TEST_CASE("scene: an unbound sampler reads (0, 0, 0, 1)", "[scene][texture]") {

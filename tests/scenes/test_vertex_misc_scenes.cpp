@@ -52,14 +52,12 @@ void depth_bias_flip_scene(const char *name, D3DFORMAT depth, float step) {
     HR(dev->SetRenderState(D3DRS_DEPTHBIAS, bits(0.0f)));
     for (int i = 0; i < 4; ++i) column(dev, 16.0f * float(i), 32, 64, columns[i].z, 0xff0000ff);
   }, 0);
-  for (const auto &r : images) {
-    probe(r, 8, 16, kBlack, 0);      // 0.5 + 0.1 d fails
-    probe(r, 24, 16, 0xff00ff00, 0); // 0.5 - 0.1 d passes
-    probe(r, 40, 16, 0xff00ff00, 0); // 0.5 - 0.1 d passes
-    probe(r, 56, 16, kBlack, 0);     // 0.5 + 0.1 d fails
-    probe(r, 8, 48, kBlack, 0);      // unbiased 0.5 + d fails
-    probe(r, 40, 48, 0xff0000ff, 0); // unbiased 0.5 - d passes
-  }
+  probe(images, {{8, 16, kBlack, 0}, // 0.5 + 0.1 d fails
+                 {24, 16, 0xff00ff00, 0}, // 0.5 - 0.1 d passes
+                 {40, 16, 0xff00ff00, 0}, // 0.5 - 0.1 d passes
+                 {56, 16, kBlack, 0}, // 0.5 + 0.1 d fails
+                 {8, 48, kBlack, 0}, // unbiased 0.5 + d fails
+                 {40, 48, 0xff0000ff, 0}}); // unbiased 0.5 - d passes
 }
 
 // A D3DPOOL_DEFAULT vertex buffer holding `bytes`.
@@ -140,14 +138,12 @@ TEST_CASE("scene: instance data with dividers 2 and 3", "[scene][vertex_misc][in
     offset_stream->Release();
     s.release(dev);
   }, 0);
-  for (const auto &r : images) {
-    probe(r, 8, 8, 0xff800000, 0);   // offset 0: instances 0 and 1, colour 0 twice
-    probe(r, 24, 8, 0xff404000, 0);  // offset 1: instance 2 (colour 0) and 3 (colour 1)
-    probe(r, 40, 8, 0xff408000, 0);  // offset 2: instances 4 and 5 (colour 1 twice), then the second draw's colour 0
-    probe(r, 56, 8, kBlack, 0);
-    probe(r, 8, 24, 0xff004000, 0);  // offset 3, read only by the second draw (colour 1)
-    probe(r, 24, 24, kBlack, 0);
-  }
+  probe(images, {{8, 8, 0xff800000, 0}, // offset 0: instances 0 and 1, colour 0 twice
+                 {24, 8, 0xff404000, 0}, // offset 1: instance 2 (colour 0) and 3 (colour 1)
+                 {40, 8, 0xff408000, 0}, // offset 2: instances 4 and 5 (colour 1 twice), then the second draw's colour 0
+                 {56, 8, kBlack, 0},
+                 {8, 24, 0xff004000, 0}, // offset 3, read only by the second draw (colour 1)
+                 {24, 24, kBlack, 0}});
 }
 
 TEST_CASE("scene: DEPTHBIAS flips the depth test exactly at the D3D9 bias on D24S8", "[scene][vertex_misc][depth]") {
