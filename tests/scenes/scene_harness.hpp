@@ -60,6 +60,22 @@ struct ShaderSet {
 void probe(const Rendered &r, uint32_t x, uint32_t y, D3DCOLOR expected, uint32_t tolerance = 1);
 
 // One row of a scene's table of expected pixels: probe(r, x, y, expected, tolerance).
+// A vertex in clip space with a colour and four texture coordinates, and its declaration
+// (POSITION, COLOR and TEXCOORD0 in one stream): what the shader scenes draw with.
+struct ShaderVertex {
+  float x, y, z, w;
+  D3DCOLOR color;
+  float u, v, s, q;
+};
+inline constexpr D3DVERTEXELEMENT9 kShaderVertexElements[] = {
+    {0, 0, D3DDECLTYPE_FLOAT4, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_POSITION, 0},
+    {0, 16, D3DDECLTYPE_D3DCOLOR, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_COLOR, 0},
+    {0, 20, D3DDECLTYPE_FLOAT4, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_TEXCOORD, 0},
+    D3DDECL_END()};
+
+// A 2 x 2 A8R8G8B8 managed texture, texel (i, j) = texel(i, j), filled through LockRect.
+IDirect3DTexture9 *texture2x2(IDirect3DDevice9 *dev, const std::function<D3DCOLOR(UINT, UINT)> &texel);
+
 struct Probe {
   uint32_t x, y;
   D3DCOLOR expected;

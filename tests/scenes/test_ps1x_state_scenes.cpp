@@ -14,36 +14,12 @@ using namespace scenes;
 
 namespace {
 
-struct Vertex {
-  float x, y, z, w;
-  D3DCOLOR color;
-  float u, v, s, q;
-};
-
-const D3DVERTEXELEMENT9 kVertexElements[] = {
-    {0, 0, D3DDECLTYPE_FLOAT4, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_POSITION, 0},
-    {0, 16, D3DDECLTYPE_D3DCOLOR, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_COLOR, 0},
-    {0, 20, D3DDECLTYPE_FLOAT4, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_TEXCOORD, 0},
-    D3DDECL_END()};
+using Vertex = ShaderVertex;
 
 // A 2 x 2 A8R8G8B8 texture, point-sampled wherever it is bound: four distinct texels.
 D3DCOLOR texel(UINT i, UINT j) {
   const D3DCOLOR t[2][2] = {{0xffff0000, 0xff00ff00}, {0xff0000ff, 0xffffff00}};
   return t[j][i];
-}
-
-IDirect3DTexture9 *texture2x2(IDirect3DDevice9 *dev, D3DCOLOR (*fill)(UINT, UINT)) {
-  IDirect3DTexture9 *tex = nullptr;
-  HR(dev->CreateTexture(2, 2, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr));
-  D3DLOCKED_RECT lr;
-  HR(tex->LockRect(0, &lr, nullptr, 0));
-  for (UINT j = 0; j < 2; ++j)
-    for (UINT i = 0; i < 2; ++i) {
-      const D3DCOLOR c = fill(i, j);
-      std::memcpy(static_cast<uint8_t *>(lr.pBits) + j * UINT(lr.Pitch) + i * 4, &c, 4);
-    }
-  HR(tex->UnlockRect(0));
-  return tex;
 }
 
 void point_sampling(IDirect3DDevice9 *dev, DWORD stage) {
@@ -85,7 +61,7 @@ TEST_CASE("scene: ps_1_1 tex divides by the component D3DTTFF_PROJECTED names", 
       auto images = render_all(std::string("ps1x_projected_tex_") + std::to_string(&c - cases), SceneSetup{},
                                [&](IDirect3DDevice9 *dev) {
         HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
-        ShaderSet s(dev, "vs11_pass_color_texcoord", "ps11_tex_mul", kVertexElements);
+        ShaderSet s(dev, "vs11_pass_color_texcoord", "ps11_tex_mul", kShaderVertexElements);
         IDirect3DTexture9 *tex = texture2x2(dev, texel);
         HR(dev->SetTexture(0, tex));
         point_sampling(dev, 0);
@@ -115,7 +91,7 @@ TEST_CASE("scene: ps_1_1 texbem projects the stage's coordinate before perturbin
   };
   auto images = render_all("ps1x_projected_texbem", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
-    ShaderSet s(dev, "vs11_texcoord_w2", "ps11_texbem", kVertexElements);
+    ShaderSet s(dev, "vs11_texcoord_w2", "ps11_texbem", kShaderVertexElements);
     IDirect3DTexture9 *t0 = texture2x2(dev, perturb);
     IDirect3DTexture9 *t1 = texture2x2(dev, texel);
     HR(dev->SetTexture(0, t0));
@@ -165,7 +141,7 @@ TEST_CASE("scene: SHADEMODE FLAT with shaders takes each triangle's first vertex
           HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
           HR(dev->SetRenderState(D3DRS_LIGHTING, FALSE));
           HR(dev->SetRenderState(D3DRS_SHADEMODE, mode));
-          ShaderSet s(dev, c.vs, c.ps, kVertexElements);
+          ShaderSet s(dev, c.vs, c.ps, kShaderVertexElements);
           const Vertex v[4] = {{-1, 1, 0.5f, 1, 0xffff0000, 0, 0, 0, 1},
                                {1, 1, 0.5f, 1, 0xff00ff00, 0, 0, 0, 1},
                                {-1, -1, 0.5f, 1, 0xff0000ff, 0, 0, 0, 1},
@@ -201,7 +177,7 @@ TEST_CASE("scene: ps_1_1 texbeml scales by the bump texel's luminance, LSCALE an
   };
   auto images = render_all("ps1x_texbeml", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
-    ShaderSet s(dev, "vs11_texcoord_half", "ps11_texbeml", kVertexElements);
+    ShaderSet s(dev, "vs11_texcoord_half", "ps11_texbeml", kShaderVertexElements);
     IDirect3DTexture9 *bump = nullptr;
     HR(dev->CreateTexture(1, 1, 1, 0, D3DFMT_Q8W8V8U8, D3DPOOL_MANAGED, &bump, nullptr));
     D3DLOCKED_RECT lr;

@@ -14,17 +14,7 @@ using namespace scenes;
 
 namespace {
 
-struct Vertex {
-  float x, y, z, w;
-  D3DCOLOR color;
-  float u, v, s, q;
-};
-
-const D3DVERTEXELEMENT9 kVertexElements[] = {
-    {0, 0, D3DDECLTYPE_FLOAT4, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_POSITION, 0},
-    {0, 16, D3DDECLTYPE_D3DCOLOR, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_COLOR, 0},
-    {0, 20, D3DDECLTYPE_FLOAT4, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_TEXCOORD, 0},
-    D3DDECL_END()};
+using Vertex = ShaderVertex;
 
 // A quad given in clip space, (x0, y0) top left and (x1, y1) bottom right, coloured `c`, with
 // texture coordinates (u0, v0) at the top left and (u1, v1) at the bottom right (z 0, w 1).
@@ -53,23 +43,8 @@ void quad(IDirect3DDevice9 *dev, float px0, float py0, float px1, float py1, D3D
 // Shaders (by name, "" for fixed function) bound with this file's vertex declaration.
 struct Shaders : ShaderSet {
   Shaders(IDirect3DDevice9 *dev, const std::string &vs_name, const std::string &ps_name)
-      : ShaderSet(dev, vs_name, ps_name, kVertexElements) {}
+      : ShaderSet(dev, vs_name, ps_name, kShaderVertexElements) {}
 };
-
-// A 2 x 2 A8R8G8B8 managed texture, texel (i, j) = texel(i, j), filled through LockRect.
-IDirect3DTexture9 *texture2x2(IDirect3DDevice9 *dev, const std::function<D3DCOLOR(UINT, UINT)> &texel) {
-  IDirect3DTexture9 *tex = nullptr;
-  HR(dev->CreateTexture(2, 2, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr));
-  D3DLOCKED_RECT lr;
-  HR(tex->LockRect(0, &lr, nullptr, 0));
-  for (UINT j = 0; j < 2; ++j)
-    for (UINT i = 0; i < 2; ++i) {
-      const D3DCOLOR c = texel(i, j);
-      std::memcpy(static_cast<uint8_t *>(lr.pBits) + j * UINT(lr.Pitch) + i * 4, &c, 4);
-    }
-  HR(tex->UnlockRect(0));
-  return tex;
-}
 
 // Whether the device samples A8R8G8B8 textures in the vertex stage (vs_3_0 texldl).
 bool samples_vertex_textures(IDirect3DDevice9 *dev) {
