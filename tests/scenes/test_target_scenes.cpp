@@ -475,3 +475,48 @@ TEST_CASE("StretchRect scales the formats the backend can blit and copies every 
     CHECK(d3d->Release() == 0);
   }
 }
+
+TEST_CASE("A new render target, DEFAULT plain surface or back buffer reads as zeros on every plugin",
+          "[scenes][targets]") {
+  // Windows hands out zeroed video memory; the APIs leave a new image undefined.
+  for (const std::string &backend : available_backends()) {
+    INFO("backend " << backend);
+    IDirect3D9 *d3d = nullptr;
+    IDirect3DDevice9 *dev = make_device(&d3d, backend);
+    IDirect3DSurface9 *target = nullptr, *plain = nullptr, *back = nullptr, *readback = nullptr;
+    // A few resources made and freed first, so that memory the plugin reuses has held texels.
+    for (int i = 0; i < 4; ++i) {
+      IDirect3DSurface9 *used = nullptr;
+      HR(dev->CreateRenderTarget(64, 64, D3DFMT_A8R8G8B8, D3DMULTISAMPLE_NONE, 0, FALSE, &used, nullptr));
+      HR(dev->ColorFill(used, nullptr, 0xffabcdef));
+      CHECK(used->Release() == 0);
+    }
+    HR(dev->CreateRenderTarget(64, 64, D3DFMT_A8R8G8B8, D3DMULTISAMPLE_NONE, 0, FALSE, &target, nullptr));
+    HR(dev->CreateOffscreenPlainSurface(64, 64, D3DFMT_A8R8G8B8, D3DPOOL_DEFAULT, &plain, nullptr));
+    HR(dev->CreateOffscreenPlainSurface(64, 64, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM, &readback, nullptr));
+    HR(dev->GetBackBuffer(0, 0, D3DBACKBUFFER_TYPE_MONO, &back));
+    auto all_zero = [&](IDirect3DSurface9 *s, DWORD mask) {
+      D3DLOCKED_RECT lr;
+      HR(s->LockRect(&lr, nullptr, D3DLOCK_READONLY));
+      uint32_t nonzero = 0;
+      for (UINT y = 0; y < 64; ++y)
+        for (UINT x = 0; x < 64; ++x)
+          nonzero += (static_cast<const DWORD *>(lr.pBits)[y * UINT(lr.Pitch) / 4 + x] & mask) != 0;
+      HR(s->UnlockRect());
+      return nonzero;
+    };
+    HR(dev->GetRenderTargetData(target, readback));
+    CHECK(all_zero(readback, 0xffffffff) == 0);
+    CHECK(all_zero(plain, 0xffffffff) == 0);
+    IDirect3DSurface9 *back_readback = nullptr;
+    D3DSURFACE_DESC desc{};
+    HR(back->GetDesc(&desc));
+    HR(dev->CreateOffscreenPlainSurface(64, 64, desc.Format, D3DPOOL_SYSTEMMEM, &back_readback, nullptr));
+    HR(dev->GetRenderTargetData(back, back_readback));
+    CHECK(all_zero(back_readback, 0x00ffffff) == 0); // X8R8G8B8's X byte aside
+    for (IDirect3DSurface9 *s : {target, plain, readback, back_readback}) CHECK(s->Release() == 0);
+    back->Release();
+    CHECK(dev->Release() == 0);
+    CHECK(d3d->Release() == 0);
+  }
+}
