@@ -324,10 +324,13 @@ void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants
   const size_t f_bytes = std::min<size_t>(constants.f.size(), d3d9::conv::kFloatConstantCount) * 16u;
   const size_t i_bytes = std::min<size_t>(constants.i.size(), d3d9::conv::kIntConstantCount) * 16u;
   SentConstants &sent = sent_constants_[stage];
-  uint32_t bits = 0;
-  for (UINT n = 0; n < d3d9::conv::kBoolConstantCount; ++n)
-    if (constants.b[n]) bits |= 1u << n;
-  const uint32_t b[4] = {bits, 0, 0, 0};
+  // The booleans packed as the block holds them; only when the block's b is sent.
+  auto bool_bits = [&] {
+    uint32_t bits = 0;
+    for (UINT n = 0; n < d3d9::conv::kBoolConstantCount; ++n)
+      if (constants.b[n]) bits |= 1u << n;
+    return std::array<uint32_t, 4>{bits, 0, 0, 0};
+  };
 
   if (!full && sent.kind == SentConstants::kShader) {
     // Only registers changed: send their bytes (one SetVertexShaderConstantF of one register is
@@ -345,7 +348,8 @@ void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants
       copy(offsetof(Block, c), constants.f.data(), f_bytes);
       copy(offsetof(Block, c) + f_bytes, kZeroRegisters.data(), sizeof(Block::c) - f_bytes);
       copy(offsetof(Block, i), constants.i.data(), i_bytes);
-      copy(offsetof(Block, b), b, sizeof b);
+      if (begin < offsetof(Block, b) + sizeof(Block::b) && end > offsetof(Block, b))
+        copy(offsetof(Block, b), bool_bits().data(), sizeof(Block::b));
       commands().commit();
     }
     sent.begin = UINT32_MAX, sent.end = 0;
@@ -358,7 +362,7 @@ void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants
   std::memcpy(block->c, constants.f.data(), f_bytes);
   std::memset(reinterpret_cast<uint8_t *>(block->c) + f_bytes, 0, sizeof block->c - f_bytes);
   std::memcpy(block->i, constants.i.data(), i_bytes);
-  std::memcpy(block->b, b, sizeof b);
+  std::memcpy(block->b, bool_bits().data(), sizeof block->b);
   std::memset(block->bumpenv_mat, 0, sizeof block->bumpenv_mat);
   std::memset(block->bumpenv_lum, 0, sizeof block->bumpenv_lum);
   std::memset(block->fog_color, 0, sizeof block->fog_color);
