@@ -163,13 +163,13 @@ void probe(const std::vector<Rendered> &images, std::initializer_list<Probe> pro
     for (const Probe &p : probes) probe(r, p.x, p.y, p.expected, p.tolerance);
 }
 
-IDirect3DTexture9 *texture2x2(IDirect3DDevice9 *dev, const std::function<D3DCOLOR(UINT, UINT)> &texel) {
+IDirect3DTexture9 *filled_texture(IDirect3DDevice9 *dev, UINT edge, const std::function<D3DCOLOR(UINT, UINT)> &texel) {
   IDirect3DTexture9 *tex = nullptr;
-  HR(dev->CreateTexture(2, 2, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr));
+  HR(dev->CreateTexture(edge, edge, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr));
   D3DLOCKED_RECT lr;
   HR(tex->LockRect(0, &lr, nullptr, 0));
-  for (UINT j = 0; j < 2; ++j)
-    for (UINT i = 0; i < 2; ++i) {
+  for (UINT j = 0; j < edge; ++j)
+    for (UINT i = 0; i < edge; ++i) {
       const D3DCOLOR c = texel(i, j);
       std::memcpy(static_cast<uint8_t *>(lr.pBits) + j * UINT(lr.Pitch) + i * 4, &c, 4);
     }

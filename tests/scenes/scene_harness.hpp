@@ -73,8 +73,9 @@ inline constexpr D3DVERTEXELEMENT9 kShaderVertexElements[] = {
     {0, 20, D3DDECLTYPE_FLOAT4, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_TEXCOORD, 0},
     D3DDECL_END()};
 
-// A 2 x 2 A8R8G8B8 managed texture, texel (i, j) = texel(i, j), filled through LockRect.
-IDirect3DTexture9 *texture2x2(IDirect3DDevice9 *dev, const std::function<D3DCOLOR(UINT, UINT)> &texel);
+// An edge x edge A8R8G8B8 managed texture of one level, texel (i, j) = texel(i, j), filled
+// through LockRect.
+IDirect3DTexture9 *filled_texture(IDirect3DDevice9 *dev, UINT edge, const std::function<D3DCOLOR(UINT, UINT)> &texel);
 
 struct Probe {
   uint32_t x, y;

@@ -250,16 +250,7 @@ TEST_CASE("scene: fixed-function sphere-map coordinates", "[scene][ff][spheremap
   const float none[3] = {0, 0, 0};
   auto images = render_all("ff_spheremap", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
     plain_state(dev);
-    IDirect3DTexture9 *tex = nullptr;
-    HR(dev->CreateTexture(4, 4, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr));
-    D3DLOCKED_RECT lr;
-    HR(tex->LockRect(0, &lr, nullptr, 0));
-    for (UINT j = 0; j < 4; ++j)
-      for (UINT i = 0; i < 4; ++i) {
-        const D3DCOLOR c = texel(i, j);
-        std::memcpy(static_cast<uint8_t *>(lr.pBits) + j * UINT(lr.Pitch) + i * 4, &c, 4);
-      }
-    HR(tex->UnlockRect(0));
+    IDirect3DTexture9 *tex = filled_texture(dev, 4, texel);
     HR(dev->SetTexture(0, tex));
     HR(dev->SetRenderState(D3DRS_LOCALVIEWER, FALSE));
     HR(dev->SetTextureStageState(0, D3DTSS_TEXCOORDINDEX, D3DTSS_TCI_SPHEREMAP));

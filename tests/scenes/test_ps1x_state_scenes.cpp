@@ -62,7 +62,7 @@ TEST_CASE("scene: ps_1_1 tex divides by the component D3DTTFF_PROJECTED names", 
                                [&](IDirect3DDevice9 *dev) {
         HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
         ShaderSet s(dev, "vs11_pass_color_texcoord", "ps11_tex_mul", kShaderVertexElements);
-        IDirect3DTexture9 *tex = texture2x2(dev, texel);
+        IDirect3DTexture9 *tex = filled_texture(dev, 2, texel);
         HR(dev->SetTexture(0, tex));
         point_sampling(dev, 0);
         HR(dev->SetTextureStageState(0, D3DTSS_TEXTURETRANSFORMFLAGS, c.flags));
@@ -92,8 +92,8 @@ TEST_CASE("scene: ps_1_1 texbem projects the stage's coordinate before perturbin
   auto images = render_all("ps1x_projected_texbem", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
     ShaderSet s(dev, "vs11_texcoord_w2", "ps11_texbem", kShaderVertexElements);
-    IDirect3DTexture9 *t0 = texture2x2(dev, perturb);
-    IDirect3DTexture9 *t1 = texture2x2(dev, texel);
+    IDirect3DTexture9 *t0 = filled_texture(dev, 2, perturb);
+    IDirect3DTexture9 *t1 = filled_texture(dev, 2, texel);
     HR(dev->SetTexture(0, t0));
     HR(dev->SetTexture(1, t1));
     point_sampling(dev, 0);
@@ -185,7 +185,7 @@ TEST_CASE("scene: ps_1_1 texbeml scales by the bump texel's luminance, LSCALE an
     const DWORD quvw = 0x7f400000; // Q 127, W 64, V 0, U 0
     std::memcpy(lr.pBits, &quvw, 4);
     HR(bump->UnlockRect(0));
-    IDirect3DTexture9 *env = texture2x2(dev, texel);
+    IDirect3DTexture9 *env = filled_texture(dev, 2, texel);
     HR(dev->SetTexture(0, bump));
     HR(dev->SetTexture(1, env));
     point_sampling(dev, 0);

@@ -87,7 +87,7 @@ TEST_CASE("scene: vs_1_1 m4x4 and oD0 with ps_1_1 tex and mul", "[scene][shader]
     // the right half (clip x 0..1, pixels 32..63); the left half keeps the clear colour.
     const float m[16] = {0.5f, 0, 0, 0.5f, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     HR(dev->SetVertexShaderConstantF(0, m, 4));
-    IDirect3DTexture9 *tex = texture2x2(dev, primaries);
+    IDirect3DTexture9 *tex = filled_texture(dev, 2, primaries);
     HR(dev->SetTexture(0, tex));
     clip_quad(dev, -1, 1, 1, -1, 0xff80ff40);
     HR(dev->SetTexture(0, nullptr));
@@ -110,8 +110,8 @@ TEST_CASE("scene: ps_1_2 mad with co-issue and ps_1_3 dp3 then cnd on r0.a", "[s
   };
   auto images = render_all("versions_ps12_ps13", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
-    IDirect3DTexture9 *prim = texture2x2(dev, primaries);
-    IDirect3DTexture9 *red = texture2x2(dev, reds);
+    IDirect3DTexture9 *prim = filled_texture(dev, 2, primaries);
+    IDirect3DTexture9 *red = filled_texture(dev, 2, reds);
     {
       Shaders s(dev, kPassVS11, "ps12_mad_coissue");
       HR(dev->SetTexture(0, prim));
@@ -150,8 +150,8 @@ TEST_CASE("scene: ps_1_4 texld, phase and a dependent texld", "[scene][shader][v
   auto images = render_all("versions_ps14", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
     Shaders s(dev, kPassVS11, "ps14_texld_phase");
-    IDirect3DTexture9 *t0 = texture2x2(dev, coords);
-    IDirect3DTexture9 *t1 = texture2x2(dev, target);
+    IDirect3DTexture9 *t0 = filled_texture(dev, 2, coords);
+    IDirect3DTexture9 *t1 = filled_texture(dev, 2, target);
     HR(dev->SetTexture(0, t0));
     HR(dev->SetTexture(1, t1));
     quad(dev, 0, 0, 64, 64, 0xff80ff40);
@@ -208,7 +208,7 @@ TEST_CASE("scene: ps_2_0 texkill discards pixels with a negative coordinate", "[
   auto images = render_all("versions_ps20_texkill", SceneSetup{}, [](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff0000ff, 1.0f, 0));
     Shaders s(dev, "vs20_pass_texcoord_v2", "ps20_texkill");
-    IDirect3DTexture9 *tex = texture2x2(dev, ramp);
+    IDirect3DTexture9 *tex = filled_texture(dev, 2, ramp);
     HR(dev->SetTexture(0, tex));
     // u from -1 to 1: negative on the left half, which keeps the clear colour; on the right half
     // u runs 0..1 over 32 pixels (16 per texel).
@@ -276,7 +276,7 @@ TEST_CASE("scene: vs_3_0 texldl reads a vertex texture", "[scene][shader][versio
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
     if (!(sampled = samples_vertex_textures(dev))) return;
     Shaders s(dev, "vs30_texldl", "ps30_pass_color");
-    IDirect3DTexture9 *tex = texture2x2(dev, ramp);
+    IDirect3DTexture9 *tex = filled_texture(dev, 2, ramp);
     HR(dev->SetTexture(D3DVERTEXTEXTURESAMPLER0, tex));
     // Every vertex of a quad reads the same texel, so the quad is that texel's colour.
     quad(dev, 0, 0, 32, 64, 0, 0.75f, 0.25f, 0.75f, 0.25f); // texel (1, 0)
@@ -302,9 +302,9 @@ TEST_CASE("scene: pixel shaders sampling s0 and s9 take turns while a vertex tex
   auto images = render_all("versions_texture_set_widths", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
     if (!(sampled = samples_vertex_textures(dev))) return;
-    IDirect3DTexture9 *vertex = texture2x2(dev, primaries);
-    IDirect3DTexture9 *white = texture2x2(dev, [](UINT, UINT) { return D3DCOLOR(0xffffffff); });
-    IDirect3DTexture9 *half = texture2x2(dev, [](UINT, UINT) { return D3DCOLOR(0xff808080); });
+    IDirect3DTexture9 *vertex = filled_texture(dev, 2, primaries);
+    IDirect3DTexture9 *white = filled_texture(dev, 2, [](UINT, UINT) { return D3DCOLOR(0xffffffff); });
+    IDirect3DTexture9 *half = filled_texture(dev, 2, [](UINT, UINT) { return D3DCOLOR(0xff808080); });
     HR(dev->SetTexture(D3DVERTEXTEXTURESAMPLER0, vertex));
     HR(dev->SetTexture(0, white));
     HR(dev->SetTexture(9, half));
@@ -347,8 +347,8 @@ TEST_CASE("scene: ps_1_1 texbem perturbs the coordinates of the next stage", "[s
   auto images = render_all("versions_ps11_texbem", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
     Shaders s(dev, "vs11_texcoord_half", "ps11_texbem");
-    IDirect3DTexture9 *t0 = texture2x2(dev, perturb);
-    IDirect3DTexture9 *t1 = texture2x2(dev, ramp);
+    IDirect3DTexture9 *t0 = filled_texture(dev, 2, perturb);
+    IDirect3DTexture9 *t1 = filled_texture(dev, 2, ramp);
     HR(dev->SetTexture(0, t0));
     HR(dev->SetTexture(1, t1));
     for (DWORD stage : {DWORD(0), DWORD(1)}) {
