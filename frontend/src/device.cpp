@@ -152,7 +152,7 @@ Device::Device(Direct3D9 *parent, const LoadedPlugin &plugin, const D3DDEVICE_CR
                const D3DPRESENT_PARAMETERS &parameters)
     : parent_(parent), plugin_(plugin), creation_(creation), present_parameters_(parameters),
       multithreaded_(creation.BehaviorFlags & D3DCREATE_MULTITHREADED),
-      state_(vertex_constant_files(creation.BehaviorFlags)) {
+      live_(vertex_constant_files(creation.BehaviorFlags), StateMask::for_type(D3DSBT_ALL), true) {
   parent_->AddRef();
   device_window_ = parameters.hDeviceWindow ? parameters.hDeviceWindow : creation.hFocusWindow;
 }
@@ -237,8 +237,9 @@ ULONG Device::Release() {
 void Device::unbind_all() {
   if (recording_) recording_->release_private_ref();
   recording_ = nullptr;
-  release_bound_objects(state_);
-  state_ = DeviceState(vertex_constant_files(creation_.BehaviorFlags));
+  update_ = &live_;
+  release_bound_objects(live_.state);
+  live_.state = DeviceState(vertex_constant_files(creation_.BehaviorFlags));
   palettes_ = Palettes{};
   for (DWORD i = 0; i < NV_MAX_COLOR_TARGETS; ++i) bind_render_target(i, nullptr);
   bind_depth_stencil(nullptr);
@@ -474,8 +475,8 @@ void Device::bind_render_target(DWORD index, Surface *surface) {
   // The targets' formats shape only the pipeline's state fields (render_states): no shader
   // nor key reads them. Target 0's sample count decides whether the depth-stencil surface is
   // drawn with (bind_depth_stencil).
-  dirty_ |= kDirtyTargets | kDirtyPipelineStates;
-  if (drawn_depth_stencil() != drawn_before) dirty_ |= kDirtyPipeline | kDirtyDynamic;
+  live_.dirty |= kDirtyTargets | kDirtyPipelineStates;
+  if (drawn_depth_stencil() != drawn_before) live_.dirty |= kDirtyPipeline | kDirtyDynamic;
 }
 
 // Wine's test_multisample_mismatch: with a multisampled render target and a single-sampled
@@ -499,7 +500,7 @@ nv_cmd_set_render_targets Device::targets_command() const {
       c.color_layers[i] = s->layer();
     }
   // D3DRS_SRGBWRITEENABLE: the plugin encodes the targets whose formats answer QUERY_SRGBWRITE.
-  c.srgb_write = state_.render_states[D3DRS_SRGBWRITEENABLE] ? 1u : 0u;
+  c.srgb_write = live_.state.render_states[D3DRS_SRGBWRITEENABLE] ? 1u : 0u;
   return c;
 }
 
@@ -509,8 +510,8 @@ void Device::bind_depth_stencil(Surface *surface) {
   if (depth_stencil_) depth_stencil_->release_private_ref();
   depth_stencil_ = surface;
   // A pixel shader writing oDepth has a variant without that write for drawing with no depth buffer.
-  if ((drawn_depth_stencil() != nullptr) != drawn_before) dirty_ |= kDirtyPipeline;
-  dirty_ |= kDirtyTargets | kDirtyPipelineStates | kDirtyDynamic; // the depth bias scale follows the format
+  if ((drawn_depth_stencil() != nullptr) != drawn_before) live_.dirty |= kDirtyPipeline;
+  live_.dirty |= kDirtyTargets | kDirtyPipelineStates | kDirtyDynamic; // the depth bias scale follows the format
 }
 
 // Targets 1..3 (NumSimultaneousRTs is 4) may be NULL and may differ in format from target 0
@@ -531,9 +532,9 @@ HRESULT Device::SetRenderTarget(DWORD index, IDirect3DSurface9 *iface) {
   if (!surface) return D3DERR_INVALIDCALL;
   bind_render_target(0, surface);
   // As Windows: setting render target 0 resets the viewport and the scissor rect to the whole target.
-  state_.viewport = D3DVIEWPORT9{0, 0, surface->desc().Width, surface->desc().Height, 0.0f, 1.0f};
-  state_.scissor_rect = RECT{0, 0, LONG(surface->desc().Width), LONG(surface->desc().Height)};
-  dirty_ |= kDirtyViewport | kDirtyVertexConstants;
+  live_.state.viewport = D3DVIEWPORT9{0, 0, surface->desc().Width, surface->desc().Height, 0.0f, 1.0f};
+  live_.state.scissor_rect = RECT{0, 0, LONG(surface->desc().Width), LONG(surface->desc().Height)};
+  live_.dirty |= kDirtyViewport | kDirtyVertexConstants;
   return D3D_OK;
 }
 
@@ -608,7 +609,7 @@ HRESULT Device::Clear(DWORD rect_count, const D3DRECT *rects, DWORD flags, D3DCO
   if ((flags & D3DCLEAR_TARGET) && render_target_->front_copy_deferred() && clipped.size() == 1 &&
       clipped[0].x == 0 && clipped[0].y == 0 && UINT(clipped[0].width) == rt.Width && UINT(clipped[0].height) == rt.Height) {
     render_target_->take_front();
-    dirty_ |= kDirtyTargets;
+    live_.dirty |= kDirtyTargets;
   }
   const uint32_t nv_flags = ((flags & D3DCLEAR_TARGET) ? NV_CLEAR_COLOR : 0) |
                             ((flags & D3DCLEAR_ZBUFFER) ? NV_CLEAR_DEPTH : 0) | ((flags & D3DCLEAR_STENCIL) ? NV_CLEAR_STENCIL : 0);
@@ -621,9 +622,9 @@ HRESULT Device::Clear(DWORD rect_count, const D3DRECT *rects, DWORD flags, D3DCO
     clear_each_target(nv_flags, color, z, stencil);
     return D3D_OK;
   }
-  if (dirty_ & kDirtyTargets) {
+  if (live_.dirty & kDirtyTargets) {
     commands().push(targets_command());
-    dirty_ &= ~uint32_t(kDirtyTargets);
+    live_.dirty &= ~uint32_t(kDirtyTargets);
   }
   push_clear(nv_flags, color, z, stencil, clipped);
   return D3D_OK;
@@ -677,7 +678,7 @@ void Device::clear_each_target(uint32_t nv_flags, D3DCOLOR color, float z, DWORD
     alone.depth_stencil = all.depth_stencil;
     clear_alone(depth_stencil, alone, NV_CLEAR_DEPTH | NV_CLEAR_STENCIL);
   }
-  dirty_ |= kDirtyTargets;
+  live_.dirty |= kDirtyTargets;
 }
 
 // D3D9Ex's surface calls add a usage; what Novem honours of it (render target, depth-stencil) the

@@ -31,7 +31,7 @@
 #include "command_stream.hpp"
 #include "ff_key.hpp"
 #include "plugin_loader.hpp"
-#include "state.hpp"
+#include "tracked_state.hpp"
 #include "window.hpp"
 
 namespace novem {
@@ -259,29 +259,6 @@ private:
 
   HRESULT init();
 
-  // Groups of state the next draw must send; one set for every kind of state. (Vertex and index
-  // bindings are compared with what was last sent instead.)
-  enum Dirty : uint32_t {
-    kDirtyTargets = 1u << 0,
-    kDirtyViewport = 1u << 1, // viewport and scissor
-    kDirtyPipeline = 1u << 2,
-    kDirtyVertexConstants = 1u << 3,
-    kDirtyPixelConstants = 1u << 4,
-    kDirtyTextures = 1u << 5, // textures and sampler states
-    kDirtyDynamic = 1u << 6,  // stencil reference and masks, blend factor, depth bias
-    kDirtyAll = (1u << 7) - 1,
-    // Only shader constants changed, in the byte range sent_constants_ records (or a shader was
-    // bound): the next draw sends that range (UPDATE_CONSTANTS), not the whole block. The full
-    // bits above (set by everything else: Reset, bump-env states, transforms) resend it all.
-    kDirtyVertexConstantRange = 1u << 7,
-    kDirtyPixelConstantRange = 1u << 8,
-    // Only render states that feed the pipeline's blend, depth, stencil, cull, fill and mask
-    // fields changed: the next draw rebuilds those fields alone (kDirtyPipeline rebuilds all).
-    kDirtyPipelineStates = 1u << 9,
-  };
-
-  static constexpr size_t kMaxActiveLights = 8; // D3DCAPS9::MaxActiveLights
-
   void set_defaults();
   // Reset and ResetEx: `extended` skips the D3DPOOL_DEFAULT check, as D3D9Ex devices do.
   HRESULT reset(D3DPRESENT_PARAMETERS *parameters, bool extended);
@@ -317,10 +294,8 @@ private:
   // Sends SET_TEXTURE for each slot the bound shaders sample whose texture or sampler changed.
   void flush_textures();
   nv_cmd_set_texture texture_command(uint32_t slot) const;
-  // A depth texture sampled with a comparison (D16, D24X8, D24S8), and the pixel shader's 2D
-  // samplers bound to one (bit N: sN), which its variant compares with.
-  static bool compares_depth(const Texture *t);
-  static ff::TextureKind ff_texture_kind(const Texture *t); // what a fixed-function stage's key reads of it
+  // The slot's texture compares depth (compares_depth), and the pixel shader's 2D samplers bound
+  // to one (bit N: sN), which its variant compares with.
   bool compares_depth_at(uint32_t slot) const;
   uint16_t depth_samplers() const;
   // The nv_image_type the bound shader declares for a texture slot's sampler.
@@ -388,9 +363,6 @@ private:
   // Sends the stage's shader constants: the whole block when `full` or when the plugin's block
   // does not hold shader constants, else the changed range only.
   void flush_shader_constants(nv_shader_stage stage, const ShaderConstants &constants, bool full);
-  // Registers start..start+count of a file ('f', 'i' or 'b') changed: the bytes of the uniform block to resend.
-  void mark_constants(nv_shader_stage stage, char kind, UINT start, UINT count);
-  void bind_vertex_declaration(VertexDeclaration *declaration);
   VertexDeclaration *fvf_declaration(DWORD fvf);
   // Parses, checks and translates bytecode (or finds its translation); nullptr when refused.
   std::shared_ptr<const CompiledShader> compile_shader(const DWORD *function, bool pixel, std::vector<DWORD> &tokens);
@@ -460,23 +432,23 @@ private:
   } palettes_;
 
   // ---- application-side state: what the getters answer and state blocks capture ----
-  DeviceState state_;
+  // The live state, and where the Set* calls write: the live state, or while BeginStateBlock
+  // records, the recording block's (TrackedState).
+  TrackedState live_;
+  TrackedState *update_ = &live_;
   std::unordered_map<DWORD, VertexDeclaration *> fvf_declarations_; // one per FVF used, private references
   Surface *render_target_ = nullptr;  // a private reference
   Surface *more_targets_[NV_MAX_COLOR_TARGETS - 1] = {}; // render targets 1..3, private references
   Surface *depth_stencil_ = nullptr;  // a private reference
   bool in_scene_ = false;
-  // The block BeginStateBlock records into (a private reference): while set, the Set* calls
-  // store into it instead of the device (state_block.hpp).
+  // The block BeginStateBlock records into (a private reference): while set, update_ is its state.
   StateBlock *recording_ = nullptr;
 
-  // ---- what has been sent to the plugin ----
-  uint32_t dirty_ = kDirtyAll;
-  // What each stage's uniform block in the plugin holds, and the bytes of it (conv::UniformBlock
-  // offsets) changed since it was last sent.
+  // ---- the state encoder: what has been sent to the plugin (live_.dirty says what changed since) ----
+  // What each stage's uniform block in the plugin holds (live_.changed_registers: the registers
+  // set since it was last sent).
   struct SentConstants {
     enum Kind : uint8_t { kNothing, kFixedFunction, kShader } kind = kNothing;
-    uint32_t begin = UINT32_MAX, end = 0;
   };
   SentConstants sent_constants_[NV_STAGE_COUNT];
   nv_pipeline_desc sent_pipeline_{};

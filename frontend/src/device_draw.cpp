@@ -218,21 +218,17 @@ HRESULT Device::CreateIndexBuffer(UINT length, DWORD usage, D3DFORMAT format, D3
 // 4: the plugins fetch attributes from addresses aligned to their components (Vulkan requires
 // it) and D3D9's float elements are 4 bytes.
 HRESULT Device::SetStreamSource(UINT stream, IDirect3DVertexBuffer9 *iface, UINT offset, UINT stride) {
-  if (stream >= state_.streams.size() || stride > kMaxStreamStride || offset % 4 != 0) return D3DERR_INVALIDCALL;
+  if (stream >= live_.state.streams.size() || stride > kMaxStreamStride || offset % 4 != 0) return D3DERR_INVALIDCALL;
   auto *buffer = known_object<VertexBuffer>(iface);
   if (iface && !buffer) return D3DERR_INVALIDCALL; // not Novem's object
-  if (recording_) return recording_->record_stream_source(stream, buffer, offset, stride);
-  StreamBinding &s = state_.streams[stream];
-  if (buffer) buffer->add_private_ref();
-  if (s.buffer) s.buffer->release_private_ref();
-  s.buffer = buffer, s.offset = offset, s.stride = stride; // the frequency stays
+  update_->set_stream_source(stream, buffer, offset, stride);
   return D3D_OK;
 }
 
 HRESULT Device::GetStreamSource(UINT stream, IDirect3DVertexBuffer9 **buffer, UINT *offset, UINT *stride) {
-  if (!buffer || !offset || !stride || stream >= state_.streams.size()) return D3DERR_INVALIDCALL;
+  if (!buffer || !offset || !stride || stream >= live_.state.streams.size()) return D3DERR_INVALIDCALL;
   *buffer = nullptr, *offset = 0, *stride = 0;
-  const StreamBinding &s = state_.streams[stream];
+  const StreamBinding &s = live_.state.streams[stream];
   if (!s.buffer) return D3D_OK;
   s.buffer->AddRef();
   *buffer = s.buffer;
@@ -246,17 +242,16 @@ HRESULT Device::GetStreamSource(UINT stream, IDirect3DVertexBuffer9 **buffer, UI
 // D3DSTREAMSOURCE_INSTANCEDATA | m advance once every m instances. The refusals are Windows' (as
 // Wine's tests record them): both flags at once, INSTANCEDATA on stream 0, and 0.
 HRESULT Device::SetStreamSourceFreq(UINT stream, UINT setting) {
-  if (stream >= state_.streams.size() || setting == 0) return D3DERR_INVALIDCALL;
+  if (stream >= live_.state.streams.size() || setting == 0) return D3DERR_INVALIDCALL;
   if ((setting & D3DSTREAMSOURCE_INSTANCEDATA) && (setting & D3DSTREAMSOURCE_INDEXEDDATA)) return D3DERR_INVALIDCALL;
   if ((setting & D3DSTREAMSOURCE_INSTANCEDATA) && stream == 0) return D3DERR_INVALIDCALL;
-  if (recording_) return recording_->record_stream_frequency(stream, setting);
-  state_.streams[stream].frequency = setting; // the draw reads it (instancing())
+  update_->set_stream_frequency(stream, setting);
   return D3D_OK;
 }
 
 HRESULT Device::GetStreamSourceFreq(UINT stream, UINT *setting) {
-  if (!setting || stream >= state_.streams.size()) return D3DERR_INVALIDCALL;
-  *setting = state_.streams[stream].frequency;
+  if (!setting || stream >= live_.state.streams.size()) return D3DERR_INVALIDCALL;
+  *setting = live_.state.streams[stream].frequency;
   return D3D_OK;
 }
 
@@ -267,12 +262,12 @@ HRESULT Device::GetStreamSourceFreq(UINT stream, UINT *setting) {
 bool Device::instancing(uint32_t &instances, uint16_t &instance_slots) {
   constexpr UINT kFlags = D3DSTREAMSOURCE_INDEXEDDATA | D3DSTREAMSOURCE_INSTANCEDATA;
   instances = 1, instance_slots = 0;
-  const UINT stream0 = state_.streams[0].frequency;
+  const UINT stream0 = live_.state.streams[0].frequency;
   if (!(stream0 & D3DSTREAMSOURCE_INDEXEDDATA)) return true; // the divisors are read only with instance slots
   instance_divisors_.fill(0);
   instances = std::max<UINT>(stream0 & ~kFlags, 1);
-  for (uint32_t slot = 1; slot < state_.streams.size(); ++slot) {
-    const UINT f = state_.streams[slot].frequency;
+  for (uint32_t slot = 1; slot < live_.state.streams.size(); ++slot) {
+    const UINT f = live_.state.streams[slot].frequency;
     if (!(f & D3DSTREAMSOURCE_INSTANCEDATA)) continue;
     const UINT divisor = f & ~kFlags; // never 0: SetStreamSourceFreq refuses INSTANCEDATA | 0
     if (divisor > std::max<uint32_t>(adapter().max_instance_divisor, 1)) {
@@ -289,27 +284,24 @@ bool Device::instancing(uint32_t &instances, uint16_t &instance_slots) {
 HRESULT Device::SetIndices(IDirect3DIndexBuffer9 *iface) {
   auto *buffer = known_object<IndexBuffer>(iface);
   if (iface && !buffer) return D3DERR_INVALIDCALL; // not Novem's object
-  if (recording_) return recording_->record_indices(buffer);
-  if (buffer) buffer->add_private_ref();
-  if (state_.indices) state_.indices->release_private_ref();
-  state_.indices = buffer;
+  update_->set_indices(buffer);
   return D3D_OK;
 }
 
 HRESULT Device::GetIndices(IDirect3DIndexBuffer9 **buffer) {
   if (!buffer) return D3DERR_INVALIDCALL;
-  *buffer = state_.indices;
-  if (state_.indices) state_.indices->AddRef();
+  *buffer = live_.state.indices;
+  if (live_.state.indices) live_.state.indices->AddRef();
   return D3D_OK;
 }
 
 bool Device::vertex_attributes(nv_pipeline_desc &d) const {
-  const VertexDeclaration &decl = *state_.vertex_declaration;
+  const VertexDeclaration &decl = *live_.state.vertex_declaration;
   d.attribute_count = 0;
-  if (state_.vertex_shader) {
+  if (live_.state.vertex_shader) {
     // Each input the shader declares reads the element of the same usage and usage index;
     // one the declaration lacks is left unbound (its value is undefined in D3D9).
-    for (const auto &input : state_.vertex_shader->compiled().reflection.inputs) {
+    for (const auto &input : live_.state.vertex_shader->compiled().reflection.inputs) {
       const D3DVERTEXELEMENT9 *e = decl.find(input.usage, input.usage_index);
       if (!e) continue;
       if (d.attribute_count == NV_MAX_VERTEX_ATTRIBUTES ||
@@ -324,7 +316,7 @@ bool Device::vertex_attributes(nv_pipeline_desc &d) const {
 
 // The attributes the fixed-function vertex shader of `key` reads, at the ff::kIn* locations.
 bool Device::ff_vertex_attributes(const ff::VertexKey &key, nv_pipeline_desc &d) const {
-  const VertexDeclaration &decl = *state_.vertex_declaration;
+  const VertexDeclaration &decl = *live_.state.vertex_declaration;
   d.attribute_count = 0;
   auto add = [&](const D3DVERTEXELEMENT9 *e, uint32_t location) {
     if (!e) return true;
@@ -351,16 +343,16 @@ bool Device::ff_vertex_attributes(const ff::VertexKey &key, nv_pipeline_desc &d)
 
 bool Device::flush_pipeline(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
   // The fixed-function shaders for the state that shapes them (generated once per key).
-  if (!state_.vertex_shader) ff_vertex_key_ = ff_vertex_key();
-  const uint32_t ff_pixel = state_.pixel_shader ? 0 : ff_pixel_shader(ff_pixel_key(type));
+  if (!live_.state.vertex_shader) ff_vertex_key_ = ff_vertex_key();
+  const uint32_t ff_pixel = live_.state.pixel_shader ? 0 : ff_pixel_shader(ff_pixel_key(type));
   nv_pipeline_desc d{};
   if (!vertex_attributes(d)) {
     static std::atomic<bool> once{false};
     log_unimplemented(once, "drawing with a vertex element the plugin cannot read, or more than 16 inputs");
     return false;
   }
-  d.vertex_shader = state_.vertex_shader ? vertex_shader_variant(type) : ff_vertex_shader(ff_vertex_key_);
-  d.pixel_shader = state_.pixel_shader ? pixel_shader_variant(type) : ff_pixel;
+  d.vertex_shader = live_.state.vertex_shader ? vertex_shader_variant(type) : ff_vertex_shader(ff_vertex_key_);
+  d.pixel_shader = live_.state.pixel_shader ? pixel_shader_variant(type) : ff_pixel;
   d.topology = topology(type);
   d.instance_slots = instance_slots;
   if (instance_slots) std::memcpy(d.instance_divisors, instance_divisors_.data(), sizeof d.instance_divisors);
@@ -388,7 +380,7 @@ void Device::flush_pipeline_states() {
 }
 
 nv_render_states Device::render_states(uint8_t topology) const {
-  const auto &rs = state_.render_states;
+  const auto &rs = live_.state.render_states;
   nv_render_states d{};
   d.cull = rs[D3DRS_CULLMODE] == D3DCULL_CW ? NV_CULL_CW : rs[D3DRS_CULLMODE] == D3DCULL_CCW ? NV_CULL_CCW : NV_CULL_NONE;
   // Without a depth buffer there is nothing to test or write.
@@ -429,7 +421,7 @@ nv_render_states Device::render_states(uint8_t topology) const {
   // A target the pixel stage does not write keeps its texels in D3D9, where Vulkan and GL leave
   // it undefined: the stage's outputs are part of each mask. The fixed-function stage and ps_1_x
   // write colour 0 only.
-  const uint32_t outputs = state_.pixel_shader ? state_.pixel_shader->compiled().reflection.color_outputs : 1u;
+  const uint32_t outputs = live_.state.pixel_shader ? live_.state.pixel_shader->compiled().reflection.color_outputs : 1u;
   if (!(outputs & 1u)) d.color_write_mask = 0;
   for (uint32_t i = 1; i < NV_MAX_COLOR_TARGETS; ++i)
     if (!(outputs >> i & 1u)) d.more_color_write_masks[i - 1] = 0;
@@ -441,13 +433,13 @@ nv_render_states Device::render_states(uint8_t topology) const {
 }
 
 RECT Device::draw_area() const {
-  const D3DVIEWPORT9 &vp = state_.viewport;
+  const D3DVIEWPORT9 &vp = live_.state.viewport;
   const D3DSURFACE_DESC &rt = render_target_->desc();
   RECT r{LONG(std::min(vp.X, rt.Width)), LONG(std::min(vp.Y, rt.Height)),
          LONG(std::min<uint64_t>(uint64_t(vp.X) + vp.Width, rt.Width)),
          LONG(std::min<uint64_t>(uint64_t(vp.Y) + vp.Height, rt.Height))};
-  if (state_.render_states[D3DRS_SCISSORTESTENABLE]) {
-    const RECT &s = state_.scissor_rect;
+  if (live_.state.render_states[D3DRS_SCISSORTESTENABLE]) {
+    const RECT &s = live_.state.scissor_rect;
     r.left = std::max(r.left, s.left), r.top = std::max(r.top, s.top);
     r.right = std::min(r.right, s.right), r.bottom = std::min(r.bottom, s.bottom);
     r.right = std::max(r.right, r.left), r.bottom = std::max(r.bottom, r.top); // empty, not negative
@@ -456,7 +448,7 @@ RECT Device::draw_area() const {
 }
 
 void Device::flush_dynamic_state() {
-  const auto &rs = state_.render_states;
+  const auto &rs = live_.state.render_states;
   nv_cmd_set_dynamic_state d{};
   d.stencil_reference = rs[D3DRS_STENCILREF] & 0xff; // D24S8, the one stencil format, has 8 bits
   d.stencil_compare_mask = rs[D3DRS_STENCILMASK] & 0xff;
@@ -476,12 +468,12 @@ void Device::flush_dynamic_state() {
 }
 
 bool Device::flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
-  if (!state_.vertex_declaration) return false; // Windows refuses a draw with neither FVF nor declaration
+  if (!live_.state.vertex_declaration) return false; // Windows refuses a draw with neither FVF nor declaration
   CommandStream &cs = commands();
-  if (dirty_ & kDirtyTargets)
+  if (live_.dirty & kDirtyTargets)
     cs.push(targets_command());
   const bool pretransformed = draws_pretransformed();
-  if ((dirty_ & kDirtyViewport) || pretransformed != viewport_pretransformed_) {
+  if ((live_.dirty & kDirtyViewport) || pretransformed != viewport_pretransformed_) {
     // D3D9 puts pixel centres on integer coordinates, Vulkan and GL half a pixel further: the
     // viewport moves by exactly half a pixel, so that an edge through D3D9's centres runs
     // through the host's and the host's top-left rule (which the plugins guarantee) decides the
@@ -489,7 +481,7 @@ bool Device::flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
     // samples off edges of every slope but 1 and give the pixels under shallow right edges to
     // the triangle below.
     constexpr float kPixelCentre = 0.5f;
-    const D3DVIEWPORT9 &vp = state_.viewport;
+    const D3DVIEWPORT9 &vp = live_.state.viewport;
     // Depths outside [0, 1] are D3D9's to accept and no plugin's to take: clamped. A
     // pre-transformed vertex's z is its final depth, whatever MinZ and MaxZ say (equal, reversed
     // or outside [0, 1]): those draws get the range [0, 1], which the fixed-function shader's z
@@ -510,28 +502,28 @@ bool Device::flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
   }
   // The topology and the instanced slots are part of the pipeline, so a new primitive type or
   // instancing rebuilds it too.
-  if ((dirty_ & kDirtyPipeline) || !pipeline_sent_ || sent_pipeline_.topology != topology(type) ||
+  if ((live_.dirty & kDirtyPipeline) || !pipeline_sent_ || sent_pipeline_.topology != topology(type) ||
       sent_pipeline_.instance_slots != instance_slots ||
       (instance_slots && std::memcmp(sent_pipeline_.instance_divisors, instance_divisors_.data(),
                                      sizeof sent_pipeline_.instance_divisors) != 0)) {
     if (!flush_pipeline(type, instance_slots)) return false;
-  } else if (dirty_ & kDirtyPipelineStates) {
+  } else if (live_.dirty & kDirtyPipelineStates) {
     flush_pipeline_states();
   }
-  if (dirty_ & kDirtyDynamic) flush_dynamic_state();
-  if (dirty_ & (kDirtyVertexConstants | kDirtyVertexConstantRange)) {
-    const bool full = dirty_ & kDirtyVertexConstants;
-    if (state_.vertex_shader) flush_shader_constants(NV_STAGE_VERTEX, state_.vs_constants, full);
+  if (live_.dirty & kDirtyDynamic) flush_dynamic_state();
+  if (live_.dirty & (kDirtyVertexConstants | kDirtyVertexConstantRange)) {
+    const bool full = live_.dirty & kDirtyVertexConstants;
+    if (live_.state.vertex_shader) flush_shader_constants(NV_STAGE_VERTEX, live_.state.vs_constants, full);
     else if (full || sent_constants_[NV_STAGE_VERTEX].kind != SentConstants::kFixedFunction) flush_ff_vertex_constants();
   }
-  if (dirty_ & (kDirtyPixelConstants | kDirtyPixelConstantRange)) {
-    const bool full = dirty_ & kDirtyPixelConstants;
-    if (state_.pixel_shader) flush_shader_constants(NV_STAGE_PIXEL, state_.ps_constants, full);
+  if (live_.dirty & (kDirtyPixelConstants | kDirtyPixelConstantRange)) {
+    const bool full = live_.dirty & kDirtyPixelConstants;
+    if (live_.state.pixel_shader) flush_shader_constants(NV_STAGE_PIXEL, live_.state.ps_constants, full);
     else if (full || sent_constants_[NV_STAGE_PIXEL].kind != SentConstants::kFixedFunction) flush_ff_pixel_constants();
   }
   // A new shader may sample slots the previous one did not.
-  if (dirty_ & (kDirtyTextures | kDirtyPipeline)) flush_textures();
-  dirty_ = 0;
+  if (live_.dirty & (kDirtyTextures | kDirtyPipeline)) flush_textures();
+  live_.dirty = 0;
   return true;
 }
 
@@ -554,7 +546,7 @@ bool Device::flush_streams(bool up) {
   if (up) slots &= ~1u;
   for (uint32_t slot = 0; slots >> slot; ++slot) {
     if (!(slots >> slot & 1)) continue;
-    const StreamBinding &s = state_.streams[slot];
+    const StreamBinding &s = live_.state.streams[slot];
     if (!s.buffer) return false; // an element reads a stream that has no buffer
     s.buffer->send_for_draw();
     bind_vertex_buffer(slot, s.buffer->buffer(), s.offset, s.stride);
@@ -585,8 +577,8 @@ uint32_t Device::up_upload(UpBuffer &up, uint32_t usage, const void *data, uint3
 
 // As Windows: a UP draw leaves stream 0 unset, whatever happens next.
 void Device::unset_stream0() {
-  if (state_.streams[0].buffer) state_.streams[0].buffer->release_private_ref();
-  state_.streams[0].buffer = nullptr, state_.streams[0].offset = 0, state_.streams[0].stride = 0;
+  if (live_.state.streams[0].buffer) live_.state.streams[0].buffer->release_private_ref();
+  live_.state.streams[0].buffer = nullptr, live_.state.streams[0].offset = 0, live_.state.streams[0].stride = 0;
 }
 
 HRESULT Device::DrawPrimitive(D3DPRIMITIVETYPE type, UINT start_vertex, UINT primitive_count) {
@@ -619,18 +611,18 @@ HRESULT Device::DrawPrimitiveUP(D3DPRIMITIVETYPE type, UINT primitive_count, con
 // against the indices. The indices read must lie in the index buffer.
 HRESULT Device::DrawIndexedPrimitive(D3DPRIMITIVETYPE type, INT base_vertex, UINT, UINT, UINT start_index,
                                      UINT primitive_count) {
-  if (!state_.indices) return D3DERR_INVALIDCALL;
+  if (!live_.state.indices) return D3DERR_INVALIDCALL;
   if (primitive_count == 0) return D3D_OK;
   uint32_t count = vertex_count(type, primitive_count);
   if (count == 0) return D3DERR_INVALIDCALL;
-  const uint32_t index_size = state_.indices->index_size();
-  if ((uint64_t(start_index) + count) * index_size > state_.indices->size()) return D3DERR_INVALIDCALL;
+  const uint32_t index_size = live_.state.indices->index_size();
+  if ((uint64_t(start_index) + count) * index_size > live_.state.indices->size()) return D3DERR_INVALIDCALL;
   uint32_t instances = 1;
   uint16_t instance_slots = 0;
   if (!instancing(instances, instance_slots)) return D3DERR_INVALIDCALL;
   if (!flush_state(type, instance_slots) || !flush_streams(false)) return D3DERR_INVALIDCALL;
-  state_.indices->send_for_draw();
-  bind_index_buffer(state_.indices->buffer(), 0, index_size);
+  live_.state.indices->send_for_draw();
+  bind_index_buffer(live_.state.indices->buffer(), 0, index_size);
   commands().push(nv_cmd_draw_indexed{start_index, count, base_vertex, instances});
   ++frame_draws_;
   return D3D_OK;

@@ -146,7 +146,7 @@ void Device::draw_hud(uint32_t image, UINT width, UINT height) {
   sent_textures_[0] = texture;
   textures_sent_ |= 1u;
   bound_streams_[0] = stream;
-  dirty_ |= kDirtyTargets | kDirtyViewport | kDirtyPipeline | kDirtyTextures;
+  live_.dirty |= kDirtyTargets | kDirtyViewport | kDirtyPipeline | kDirtyTextures;
 }
 
 } // namespace novem

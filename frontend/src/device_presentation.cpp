@@ -115,7 +115,7 @@ HRESULT Device::present_chain(const PresentChain &chain, const RECT *src_rect, c
   }
   // Where a back buffer is bound, the next draw binds it again: a FLIP moved its image, and a
   // deferred front copy is made by that binding.
-  if (pp.MultiSampleType == D3DMULTISAMPLE_NONE) dirty_ |= kDirtyTargets;
+  if (pp.MultiSampleType == D3DMULTISAMPLE_NONE) live_.dirty |= kDirtyTargets;
   nv_cmd_present present{shown, 0, {}, {}};
   if (HWND window = dst_window ? dst_window : chain.window) {
     nv_rect src, dst;

@@ -214,7 +214,7 @@ HRESULT Device::ProcessVertices(UINT src_start_idx, UINT dst_idx, UINT vertex_co
   // Every device processes vertices, hardware and mixed ones too, as Windows' runtime does (the
   // transform runs on the CPU whatever the device's vertex processing); vertex shaders are not
   // run on the CPU (refused: docs/d3d9-behaviour.md).
-  if (!dst_buffer || state_.vertex_shader || !state_.vertex_declaration) return D3DERR_INVALIDCALL;
+  if (!dst_buffer || live_.state.vertex_shader || !live_.state.vertex_declaration) return D3DERR_INVALIDCALL;
   auto *dst = known_object<VertexBuffer>(dst_buffer);
   if (!dst) return D3DERR_INVALIDCALL; // not Novem's object
   D3DVERTEXBUFFER_DESC dst_desc;
@@ -238,7 +238,7 @@ HRESULT Device::ProcessVertices(UINT src_start_idx, UINT dst_idx, UINT vertex_co
   if (!dst_position || dst_position->Type != D3DDECLTYPE_FLOAT4) return D3DERR_INVALIDCALL;
   if (uint64_t(dst_idx + uint64_t(vertex_count)) * dst_stride > dst_desc.Size) return D3DERR_INVALIDCALL;
 
-  const VertexDeclaration &src_decl = *state_.vertex_declaration;
+  const VertexDeclaration &src_decl = *live_.state.vertex_declaration;
   const D3DVERTEXELEMENT9 *src_position = src_decl.find(D3DDECLUSAGE_POSITION, 0);
   // Pre-transformed sources have nothing to transform; a position must be a type read here.
   Vec4 probe;
@@ -256,7 +256,7 @@ HRESULT Device::ProcessVertices(UINT src_start_idx, UINT dst_idx, UINT vertex_co
   HRESULT hr = D3D_OK;
   for (const auto &e : src_decl.elements()) {
     if (e.Stream >= streams.size() || streams[e.Stream].base) continue;
-    const StreamBinding &binding = state_.streams[e.Stream];
+    const StreamBinding &binding = live_.state.streams[e.Stream];
     if (!binding.buffer) continue;   // an element of an unbound stream reads as absent
     void *bytes = nullptr;
     if (FAILED(hr = binding.buffer->Lock(0, 0, &bytes, D3DLOCK_READONLY))) break;
@@ -265,7 +265,7 @@ HRESULT Device::ProcessVertices(UINT src_start_idx, UINT dst_idx, UINT vertex_co
   }
   for (const auto &e : src_decl.elements())   // every element of a bound stream must fit
     if (SUCCEEDED(hr) && e.Stream < streams.size() && streams[e.Stream].base) {
-      const StreamBinding &binding = state_.streams[e.Stream];
+      const StreamBinding &binding = live_.state.streams[e.Stream];
       D3DVERTEXBUFFER_DESC desc;
       binding.buffer->GetDesc(&desc);
       const uint64_t end = binding.offset + uint64_t(src_start_idx + uint64_t(vertex_count) - 1) * binding.stride +
@@ -284,7 +284,7 @@ HRESULT Device::ProcessVertices(UINT src_start_idx, UINT dst_idx, UINT vertex_co
     if (!e || e->Stream >= streams.size() || !streams[e->Stream].base) return nullptr;
     return streams[e->Stream].base + (src_start_idx + i) * streams[e->Stream].stride + e->Offset;
   };
-  const auto &rs = state_.render_states;
+  const auto &rs = live_.state.render_states;
   // Vertex blending as the fixed-function vertex shader does it: D3DVBF_1..3WEIGHTS blend 2..4
   // world matrices (the last weight is 1 - the others), D3DVBF_0WEIGHTS one; with
   // INDEXEDVERTEXBLENDENABLE the matrices are World(index), indices from BLENDINDICES.
@@ -292,19 +292,19 @@ HRESULT Device::ProcessVertices(UINT src_start_idx, UINT dst_idx, UINT vertex_co
   std::array<D3DMATRIX, 8> world_views;
   std::array<NormalMatrix, 8> normal_matrices;
   for (uint32_t n = 0; n < world_views.size(); ++n) {
-    world_views[n] = multiply(state_.transforms[256 + n], state_.transforms[D3DTS_VIEW]);   // D3DTS_WORLDMATRIX(n)
+    world_views[n] = multiply(live_.state.transforms[256 + n], live_.state.transforms[D3DTS_VIEW]);   // D3DTS_WORLDMATRIX(n)
     normal_matrices[n] = normal_matrix(world_views[n]);
   }
-  const DWORD blend = state_.render_states[D3DRS_VERTEXBLEND];
+  const DWORD blend = live_.state.render_states[D3DRS_VERTEXBLEND];
   const UINT matrices = blend >= D3DVBF_1WEIGHTS && blend <= D3DVBF_3WEIGHTS ? UINT(blend) + 1 : 1;
   const D3DVERTEXELEMENT9 *src_weights = matrices > 1 ? src_decl.find(D3DDECLUSAGE_BLENDWEIGHT, 0) : nullptr;
   const D3DVERTEXELEMENT9 *src_indices = nullptr;
-  if ((matrices > 1 || blend == D3DVBF_0WEIGHTS) && state_.render_states[D3DRS_INDEXEDVERTEXBLENDENABLE]) {
+  if ((matrices > 1 || blend == D3DVBF_0WEIGHTS) && live_.state.render_states[D3DRS_INDEXEDVERTEXBLENDENABLE]) {
     src_indices = src_decl.find(D3DDECLUSAGE_BLENDINDICES, 0);
     if (src_indices && components_of(src_indices->Type) != 4) src_indices = nullptr;
   }
-  const D3DMATRIX &projection = state_.transforms[D3DTS_PROJECTION];
-  const D3DVIEWPORT9 &vp = state_.viewport;
+  const D3DMATRIX &projection = live_.state.transforms[D3DTS_PROJECTION];
+  const D3DVIEWPORT9 &vp = live_.state.viewport;
   const bool copy = !(flags & D3DPV_DONOTCOPYDATA);
   // Tweening, as the fixed-function vertex shader does it (ff_vertex.cpp).
   const bool tweening = rs[D3DRS_VERTEXBLEND] == D3DVBF_TWEENING;
@@ -318,8 +318,8 @@ HRESULT Device::ProcessVertices(UINT src_start_idx, UINT dst_idx, UINT vertex_co
   const D3DVERTEXELEMENT9 *src_colors[2] = {src_decl.find(D3DDECLUSAGE_COLOR, 0), src_decl.find(D3DDECLUSAGE_COLOR, 1)};
   Lighting lighting{};
   if (lit) {
-    const D3DMATRIX &view_matrix = state_.transforms[D3DTS_VIEW];
-    for (const auto &[index, slot] : state_.lights) {
+    const D3DMATRIX &view_matrix = live_.state.transforms[D3DTS_VIEW];
+    for (const auto &[index, slot] : live_.state.lights) {
       if (!slot.enabled || lighting.lights.size() == 8) continue;
       ViewLight vl{slot.light, {}, {}};
       const Vec4 p = row_times(Vec4{{slot.light.Position.x, slot.light.Position.y, slot.light.Position.z, 1}}, view_matrix);
@@ -328,7 +328,7 @@ HRESULT Device::ProcessVertices(UINT src_start_idx, UINT dst_idx, UINT vertex_co
       normalize3(vl.to_light);
       lighting.lights.push_back(vl);
     }
-    const D3DMATERIAL9 &m = state_.material;
+    const D3DMATERIAL9 &m = live_.state.material;
     lighting.cd = m.Diffuse, lighting.ca = m.Ambient, lighting.cs = m.Specular, lighting.ce = m.Emissive;
     lighting.power = m.Power;
     auto material_source = [&](DWORD value) -> DWORD {
@@ -402,7 +402,7 @@ HRESULT Device::ProcessVertices(UINT src_start_idx, UINT dst_idx, UINT vertex_co
       uint8_t *to = vertex + e.Offset;
       if (e.Usage == D3DDECLUSAGE_TEXCOORD && e.UsageIndex < 8) {
         // Stage n's coordinates, as the fixed-function vertex shader computes them.
-        const auto &ts = state_.texture_stage_states[e.UsageIndex];
+        const auto &ts = live_.state.texture_stage_states[e.UsageIndex];
         const DWORD gen = ts[D3DTSS_TEXCOORDINDEX] >> 16;
         const DWORD count = std::min<DWORD>(ts[D3DTSS_TEXTURETRANSFORMFLAGS] & 0xffu, 4);
         const D3DVERTEXELEMENT9 *set = src_decl.find(D3DDECLUSAGE_TEXCOORD, BYTE(ts[D3DTSS_TEXCOORDINDEX] & 7u));
@@ -444,7 +444,7 @@ HRESULT Device::ProcessVertices(UINT src_start_idx, UINT dst_idx, UINT vertex_co
           continue;
         }
         if (count) {
-          tc = row_times(tc, state_.transforms[D3DTS_TEXTURE0 + e.UsageIndex]);
+          tc = row_times(tc, live_.state.transforms[D3DTS_TEXTURE0 + e.UsageIndex]);
           components = count;
         }
         const UINT dst_components = e.Type >= D3DDECLTYPE_FLOAT1 && e.Type <= D3DDECLTYPE_FLOAT4 ? e.Type - D3DDECLTYPE_FLOAT1 + 1u : 0u;

@@ -27,14 +27,6 @@ using Block = d3d9::conv::UniformBlock;
 // The float registers a stage's file lacks (a pixel stage's c224..c255) read zero.
 constexpr std::array<uint8_t, sizeof(Block::c)> kZeroRegisters{};
 
-// The SetShaderConstant checks: the registers must lie inside the file (start + count without
-// wrapping) and the data must be there.
-template <class T> HRESULT set_constants(std::vector<T> &file, UINT start, const void *src, UINT count) {
-  if (!src || start >= file.size() || count > file.size() - start) return D3DERR_INVALIDCALL;
-  std::memcpy(file.data() + start, src, size_t(count) * sizeof(T));
-  return D3D_OK;
-}
-
 template <class T> HRESULT get_constants(const std::vector<T> &file, UINT start, void *dst, UINT count) {
   if (!dst || start >= file.size() || count > file.size() - start) return D3DERR_INVALIDCALL;
   std::memcpy(dst, file.data() + start, size_t(count) * sizeof(T));
@@ -84,11 +76,11 @@ std::shared_ptr<const CompiledShader> Device::compile_shader(const DWORD *functi
 }
 
 bool Device::draws_pretransformed() const {
-  return !state_.vertex_shader && state_.vertex_declaration && state_.vertex_declaration->pretransformed();
+  return !live_.state.vertex_shader && live_.state.vertex_declaration && live_.state.vertex_declaration->pretransformed();
 }
 
 uint8_t Device::clip_planes() const {
-  const auto &rs = state_.render_states;
+  const auto &rs = live_.state.render_states;
   // Pre-transformed vertices are past clipping: D3D9 applies no user clip plane to them, and the
   // fixed-function vertex stage writes no clip distances then.
   if (draws_pretransformed()) return 0;
@@ -96,7 +88,7 @@ uint8_t Device::clip_planes() const {
 }
 
 uint32_t Device::vertex_shader_variant(D3DPRIMITIVETYPE type) {
-  const CompiledShader &compiled = state_.vertex_shader->compiled();
+  const CompiledShader &compiled = live_.state.vertex_shader->compiled();
   d3d9::VertexEpilogue e;
   e.clip_planes = clip_planes();
   // POINTSIZE when the shader writes no size, and POINTSIZE_MIN/MAX clamping either way, as
@@ -105,7 +97,7 @@ uint32_t Device::vertex_shader_variant(D3DPRIMITIVETYPE type) {
   // UDEC3 and DEC3N elements read w as 1 (D3DDECLTYPE's documentation); the fetch reads the
   // 2 bits above z, so the shader's prologue sets it.
   for (const auto &input : compiled.reflection.inputs) {
-    const D3DVERTEXELEMENT9 *element = state_.vertex_declaration ? state_.vertex_declaration->find(input.usage, input.usage_index) : nullptr;
+    const D3DVERTEXELEMENT9 *element = live_.state.vertex_declaration ? live_.state.vertex_declaration->find(input.usage, input.usage_index) : nullptr;
     if (element && (element->Type == D3DDECLTYPE_UDEC3 || element->Type == D3DDECLTYPE_DEC3N) && input.reg < 16)
       e.w_one_inputs |= uint16_t(1u << input.reg);
     if (!element && input.reg < 16) e.missing_inputs |= uint16_t(1u << input.reg);
@@ -122,12 +114,12 @@ uint32_t Device::vertex_shader_variant(D3DPRIMITIVETYPE type) {
 }
 
 uint32_t Device::pixel_shader_variant(D3DPRIMITIVETYPE type) {
-  const CompiledShader &compiled = state_.pixel_shader->compiled();
-  const auto &rs = state_.render_states;
+  const CompiledShader &compiled = live_.state.pixel_shader->compiled();
+  const auto &rs = live_.state.render_states;
   // What the vertex stage writes: a vertex shader its outputs; the fixed-function one colours,
   // texture coordinates 0..7 and fog.
   using namespace d3d9::conv;
-  const uint32_t written = state_.vertex_shader ? state_.vertex_shader->compiled().interface_locations
+  const uint32_t written = live_.state.vertex_shader ? live_.state.vertex_shader->compiled().interface_locations
                                                 : 0xffu << kLocationTexcoord | 3u << kLocationColor | 1u << kLocationFog;
   d3d9::PixelEpilogue e;
   if (rs[D3DRS_ALPHATESTENABLE] && rs[D3DRS_ALPHAFUNC] >= D3DCMP_NEVER && rs[D3DRS_ALPHAFUNC] <= D3DCMP_ALWAYS)
@@ -141,7 +133,7 @@ uint32_t Device::pixel_shader_variant(D3DPRIMITIVETYPE type) {
     case D3DFOG_EXP2: e.fog = 4; break;
     default: e.fog = 1; break;
     }
-    e.fog_w = e.fog >= 2 && state_.transforms[D3DTS_PROJECTION].m[2][3] != 0.0f;
+    e.fog_w = e.fog >= 2 && live_.state.transforms[D3DTS_PROJECTION].m[2][3] != 0.0f;
     e.fog_input = written >> kLocationFog & 1u;
   }
   e.clip_planes = clip_planes();
@@ -156,7 +148,7 @@ uint32_t Device::pixel_shader_variant(D3DPRIMITIVETYPE type) {
   const d3d9::Version version = compiled.reflection.version;
   if (version.major == 1 && version.minor <= 3) {
     for (uint32_t stage = 0; stage < 4; ++stage) {
-      const DWORD flags = state_.texture_stage_states[stage][D3DTSS_TEXTURETRANSFORMFLAGS];
+      const DWORD flags = live_.state.texture_stage_states[stage][D3DTSS_TEXTURETRANSFORMFLAGS];
       if (!(flags & D3DTTFF_PROJECTED)) continue;
       const DWORD count = flags & 0xffu;
       const uint32_t component = count >= 2 && count <= 4 ? count - 1 : 3;
@@ -201,117 +193,90 @@ HRESULT Device::CreatePixelShader(const DWORD *function, IDirect3DPixelShader9 *
 HRESULT Device::SetVertexShader(IDirect3DVertexShader9 *iface) {
   auto *shader = known_object<VertexShader>(iface);
   if (iface && !shader) return D3DERR_INVALIDCALL; // not Novem's object
-  if (recording_) return recording_->record_vertex_shader(shader);
-  if (shader == state_.vertex_shader) return D3D_OK;
-  if (shader) shader->add_private_ref();
-  if (state_.vertex_shader) state_.vertex_shader->release_private_ref();
-  state_.vertex_shader = shader;
-  // Shaders share the stage's constants: another shader needs no resend (flush_state resends
-  // the block when it held the fixed-function constants).
-  dirty_ |= kDirtyPipeline | kDirtyVertexConstantRange;
+  update_->set_vertex_shader(shader);
   return D3D_OK;
 }
 
 HRESULT Device::GetVertexShader(IDirect3DVertexShader9 **shader) {
   if (!shader) return D3DERR_INVALIDCALL;
-  if (state_.vertex_shader) state_.vertex_shader->AddRef();
-  *shader = state_.vertex_shader;
+  if (live_.state.vertex_shader) live_.state.vertex_shader->AddRef();
+  *shader = live_.state.vertex_shader;
   return D3D_OK;
 }
 
 HRESULT Device::SetPixelShader(IDirect3DPixelShader9 *iface) {
   auto *shader = known_object<PixelShader>(iface);
   if (iface && !shader) return D3DERR_INVALIDCALL; // not Novem's object
-  if (recording_) return recording_->record_pixel_shader(shader);
-  if (shader == state_.pixel_shader) return D3D_OK;
-  if (shader) shader->add_private_ref();
-  if (state_.pixel_shader) state_.pixel_shader->release_private_ref();
-  state_.pixel_shader = shader;
-  dirty_ |= kDirtyPipeline | kDirtyPixelConstantRange;
+  update_->set_pixel_shader(shader);
   return D3D_OK;
 }
 
 HRESULT Device::GetPixelShader(IDirect3DPixelShader9 **shader) {
   if (!shader) return D3DERR_INVALIDCALL;
-  if (state_.pixel_shader) state_.pixel_shader->AddRef();
-  *shader = state_.pixel_shader;
+  if (live_.state.pixel_shader) live_.state.pixel_shader->AddRef();
+  *shader = live_.state.pixel_shader;
   return D3D_OK;
 }
 
 HRESULT Device::SetVertexShaderConstantF(UINT start, const float *data, UINT count) {
-  if (recording_) return recording_->record_constants(false, 'f', start, data, count);
-  HRESULT hr = set_constants(state_.vs_constants.f, start, data, count);
-  if (hr == D3D_OK) mark_constants(NV_STAGE_VERTEX, 'f', start, count);
-  return hr;
+  return update_->set_constants(NV_STAGE_VERTEX, 'f', start, data, count);
 }
 HRESULT Device::GetVertexShaderConstantF(UINT start, float *data, UINT count) {
-  return get_constants(state_.vs_constants.f, start, data, count);
+  return get_constants(live_.state.vs_constants.f, start, data, count);
 }
 HRESULT Device::SetVertexShaderConstantI(UINT start, const int *data, UINT count) {
-  if (recording_) return recording_->record_constants(false, 'i', start, data, count);
-  HRESULT hr = set_constants(state_.vs_constants.i, start, data, count);
-  if (hr == D3D_OK) mark_constants(NV_STAGE_VERTEX, 'i', start, count);
-  return hr;
+  return update_->set_constants(NV_STAGE_VERTEX, 'i', start, data, count);
 }
 HRESULT Device::GetVertexShaderConstantI(UINT start, int *data, UINT count) {
-  return get_constants(state_.vs_constants.i, start, data, count);
+  return get_constants(live_.state.vs_constants.i, start, data, count);
 }
 HRESULT Device::SetVertexShaderConstantB(UINT start, const WINBOOL *data, UINT count) {
-  if (recording_) return recording_->record_constants(false, 'b', start, data, count);
-  HRESULT hr = set_constants(state_.vs_constants.b, start, data, count);
-  if (hr == D3D_OK) mark_constants(NV_STAGE_VERTEX, 'b', start, count);
-  return hr;
+  return update_->set_constants(NV_STAGE_VERTEX, 'b', start, data, count);
 }
 HRESULT Device::GetVertexShaderConstantB(UINT start, WINBOOL *data, UINT count) {
-  return get_constants(state_.vs_constants.b, start, data, count);
+  return get_constants(live_.state.vs_constants.b, start, data, count);
 }
 HRESULT Device::SetPixelShaderConstantF(UINT start, const float *data, UINT count) {
-  if (recording_) return recording_->record_constants(true, 'f', start, data, count);
-  HRESULT hr = set_constants(state_.ps_constants.f, start, data, count);
-  if (hr == D3D_OK) mark_constants(NV_STAGE_PIXEL, 'f', start, count);
-  return hr;
+  return update_->set_constants(NV_STAGE_PIXEL, 'f', start, data, count);
 }
 HRESULT Device::GetPixelShaderConstantF(UINT start, float *data, UINT count) {
-  return get_constants(state_.ps_constants.f, start, data, count);
+  return get_constants(live_.state.ps_constants.f, start, data, count);
 }
 HRESULT Device::SetPixelShaderConstantI(UINT start, const int *data, UINT count) {
-  if (recording_) return recording_->record_constants(true, 'i', start, data, count);
-  HRESULT hr = set_constants(state_.ps_constants.i, start, data, count);
-  if (hr == D3D_OK) mark_constants(NV_STAGE_PIXEL, 'i', start, count);
-  return hr;
+  return update_->set_constants(NV_STAGE_PIXEL, 'i', start, data, count);
 }
 HRESULT Device::GetPixelShaderConstantI(UINT start, int *data, UINT count) {
-  return get_constants(state_.ps_constants.i, start, data, count);
+  return get_constants(live_.state.ps_constants.i, start, data, count);
 }
 HRESULT Device::SetPixelShaderConstantB(UINT start, const WINBOOL *data, UINT count) {
-  if (recording_) return recording_->record_constants(true, 'b', start, data, count);
-  HRESULT hr = set_constants(state_.ps_constants.b, start, data, count);
-  if (hr == D3D_OK) mark_constants(NV_STAGE_PIXEL, 'b', start, count);
-  return hr;
+  return update_->set_constants(NV_STAGE_PIXEL, 'b', start, data, count);
 }
 HRESULT Device::GetPixelShaderConstantB(UINT start, WINBOOL *data, UINT count) {
-  return get_constants(state_.ps_constants.b, start, data, count);
+  return get_constants(live_.state.ps_constants.b, start, data, count);
 }
 
-void Device::mark_constants(nv_shader_stage stage, char kind, UINT start, UINT count) {
-  // Only the registers the uniform block holds reach the plugin; a software vertex-processing
-  // device's registers beyond them are kept for the getters and state blocks.
-  uint32_t offset = 0, end = 0;
-  if (kind == 'f') {
-    offset = uint32_t(offsetof(Block, c)) + std::min<UINT>(start, d3d9::conv::kFloatConstantCount) * 16u;
-    end = uint32_t(offsetof(Block, c)) + std::min<UINT>(start + count, d3d9::conv::kFloatConstantCount) * 16u;
-  } else if (kind == 'i') {
-    offset = uint32_t(offsetof(Block, i)) + std::min<UINT>(start, d3d9::conv::kIntConstantCount) * 16u;
-    end = uint32_t(offsetof(Block, i)) + std::min<UINT>(start + count, d3d9::conv::kIntConstantCount) * 16u;
-  } else if (start < d3d9::conv::kBoolConstantCount) {
-    offset = uint32_t(offsetof(Block, b)), end = offset + uint32_t(sizeof(Block::b));
-  }
-  if (offset == end) return;
-  SentConstants &sent = sent_constants_[stage];
-  sent.begin = std::min(sent.begin, offset);
-  sent.end = std::max(sent.end, end);
-  dirty_ |= stage == NV_STAGE_VERTEX ? kDirtyVertexConstantRange : kDirtyPixelConstantRange;
+namespace {
+
+// The bytes of the uniform block that the registers set since the last flush cover. Only the
+// registers the block holds reach the plugin; a software vertex-processing device's registers
+// beyond them are kept for the getters and state blocks.
+std::pair<uint32_t, uint32_t> changed_bytes(const ChangedRegisters &r) {
+  uint32_t begin = UINT32_MAX, end = 0;
+  auto add = [&](const ChangedRegisters::Range &range, uint32_t offset, uint32_t registers, uint32_t bytes) {
+    const uint32_t lo = std::min(range.begin, registers), hi = std::min(range.end, registers);
+    if (lo >= hi) return;
+    begin = std::min(begin, offset + lo * bytes);
+    end = std::max(end, offset + hi * bytes);
+  };
+  add(r.f, offsetof(Block, c), d3d9::conv::kFloatConstantCount, 16);
+  add(r.i, offsetof(Block, i), d3d9::conv::kIntConstantCount, 16);
+  // The booleans are bits of one register: any of them sends it whole.
+  if (r.b.begin < std::min<uint32_t>(r.b.end, d3d9::conv::kBoolConstantCount))
+    begin = std::min<uint32_t>(begin, offsetof(Block, b)), end = std::max<uint32_t>(end, offsetof(Block, b) + sizeof(Block::b));
+  return {begin, end};
 }
+
+} // namespace
 
 void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants &constants, bool full) {
   // The block: vec4 c[256], ivec4 i[16], the booleans as bits of one uvec4's x, then the
@@ -332,12 +297,14 @@ void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants
     return std::array<uint32_t, 4>{bits, 0, 0, 0};
   };
 
+  ChangedRegisters &changed = live_.changed_registers[stage];
   if (!full && sent.kind == SentConstants::kShader) {
     // Only registers changed: send their bytes (one SetVertexShaderConstantF of one register is
     // 16 bytes, not the 4.6 KB block). The range never reaches the bump-environment part, which
     // only the full path writes.
-    if (sent.begin < sent.end) {
-      const uint32_t begin = sent.begin, end = std::min<uint32_t>(sent.end, offsetof(Block, bumpenv_mat));
+    const auto [begin, end] = changed_bytes(changed);
+    changed = {};
+    if (begin < end) {
       auto *args = commands().begin<nv_cmd_update_constants>(end - begin);
       *args = nv_cmd_update_constants{uint32_t(stage), begin, end - begin};
       auto *out = static_cast<uint8_t *>(command_payload(args));
@@ -352,9 +319,9 @@ void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants
         copy(offsetof(Block, b), bool_bits().data(), sizeof(Block::b));
       commands().commit();
     }
-    sent.begin = UINT32_MAX, sent.end = 0;
     return;
   }
+  changed = {};
 
   auto *args = commands().begin<nv_cmd_set_constants>(sizeof(Block));
   *args = nv_cmd_set_constants{uint32_t(stage), uint32_t(sizeof(Block))};
@@ -372,9 +339,9 @@ void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants
   if (stage == NV_STAGE_VERTEX) {
     // With a vertex shader, SetClipPlane's planes are in clip space (the vertex epilogue's).
     for (uint32_t n = 0; n < d3d9::conv::kClipPlaneCount; ++n)
-      std::memcpy(block->clip_planes[n], state_.clip_planes[n].data(), sizeof block->clip_planes[n]);
+      std::memcpy(block->clip_planes[n], live_.state.clip_planes[n].data(), sizeof block->clip_planes[n]);
     // The vertex epilogue's point size; POINTSIZE_MAX is at most MaxPointSize, as with fixed function.
-    const auto &rs = state_.render_states;
+    const auto &rs = live_.state.render_states;
     block->point[0] = std::bit_cast<float>(rs[D3DRS_POINTSIZE]);
     block->point[1] = std::bit_cast<float>(rs[D3DRS_POINTSIZE_MIN]);
     block->point[2] = std::min(std::bit_cast<float>(rs[D3DRS_POINTSIZE_MAX]), adapter().max_point_size);
@@ -382,7 +349,7 @@ void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants
   if (stage == NV_STAGE_PIXEL) {
     // The D3DTSS values are the bits of floats.
     for (uint32_t n = 0; n < DeviceState::kTextureStages; ++n) {
-      const auto &ts = state_.texture_stage_states[n];
+      const auto &ts = live_.state.texture_stage_states[n];
       const DWORD mat[4] = {ts[D3DTSS_BUMPENVMAT00], ts[D3DTSS_BUMPENVMAT01], ts[D3DTSS_BUMPENVMAT10],
                             ts[D3DTSS_BUMPENVMAT11]};
       const DWORD lum[2] = {ts[D3DTSS_BUMPENVLSCALE], ts[D3DTSS_BUMPENVLOFFSET]};
@@ -390,7 +357,7 @@ void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants
       std::memcpy(block->bumpenv_lum[n], lum, sizeof lum);
     }
     // What the pixel epilogue reads (fog, alpha test; d3d9::PixelEpilogue).
-    const auto &rs = state_.render_states;
+    const auto &rs = live_.state.render_states;
     color_to_floats(rs[D3DRS_FOGCOLOR], block->fog_color);
     const DWORD fog[3] = {rs[D3DRS_FOGSTART], rs[D3DRS_FOGEND], rs[D3DRS_FOGDENSITY]};
     std::memcpy(block->fog, fog, sizeof fog);
@@ -398,7 +365,6 @@ void Device::flush_shader_constants(nv_shader_stage stage, const ShaderConstants
   }
   commands().commit();
   sent.kind = SentConstants::kShader;
-  sent.begin = UINT32_MAX, sent.end = 0;
 }
 
 HRESULT Device::CreateVertexDeclaration(const D3DVERTEXELEMENT9 *elements, IDirect3DVertexDeclaration9 **declaration) {
@@ -412,27 +378,17 @@ HRESULT Device::CreateVertexDeclaration(const D3DVERTEXELEMENT9 *elements, IDire
   return D3D_OK;
 }
 
-void Device::bind_vertex_declaration(VertexDeclaration *declaration) {
-  if (declaration == state_.vertex_declaration) return;
-  if (declaration) declaration->add_private_ref();
-  if (state_.vertex_declaration) state_.vertex_declaration->release_private_ref();
-  state_.vertex_declaration = declaration;
-  dirty_ |= kDirtyPipeline | kDirtyVertexConstants;
-}
-
 HRESULT Device::SetVertexDeclaration(IDirect3DVertexDeclaration9 *iface) {
   auto *declaration = known_object<VertexDeclaration>(iface);
   if (iface && !declaration) return D3DERR_INVALIDCALL; // not Novem's object
-  if (recording_) return recording_->record_vertex_declaration(declaration, declaration ? declaration->fvf() : 0);
-  bind_vertex_declaration(declaration);
-  state_.fvf = declaration ? declaration->fvf() : 0;
+  update_->set_vertex_declaration(declaration, declaration ? declaration->fvf() : 0);
   return D3D_OK;
 }
 
 HRESULT Device::GetVertexDeclaration(IDirect3DVertexDeclaration9 **declaration) {
   if (!declaration) return D3DERR_INVALIDCALL;
-  if (state_.vertex_declaration) state_.vertex_declaration->AddRef();
-  *declaration = state_.vertex_declaration;
+  if (live_.state.vertex_declaration) live_.state.vertex_declaration->AddRef();
+  *declaration = live_.state.vertex_declaration;
   return D3D_OK;
 }
 
@@ -448,17 +404,13 @@ VertexDeclaration *Device::fvf_declaration(DWORD fvf) {
 }
 
 HRESULT Device::SetFVF(DWORD fvf) {
-  if (recording_) return recording_->record_fvf(fvf, fvf ? fvf_declaration(fvf) : nullptr);
-  if (fvf == state_.fvf && (fvf == 0 || state_.vertex_declaration)) return D3D_OK;
-  state_.fvf = fvf;
-  if (fvf == 0) return D3D_OK; // as Windows: FVF 0 leaves the declaration alone
-  bind_vertex_declaration(fvf_declaration(fvf));
+  update_->set_fvf(fvf, fvf ? fvf_declaration(fvf) : nullptr);
   return D3D_OK;
 }
 
 HRESULT Device::GetFVF(DWORD *fvf) {
   if (!fvf) return D3DERR_INVALIDCALL;
-  *fvf = state_.fvf;
+  *fvf = live_.state.fvf;
   return D3D_OK;
 }
 

@@ -34,67 +34,11 @@ bool valid_texture_stage_state(D3DTEXTURESTAGESTATETYPE state) {
   }
 }
 
-// Which dirty groups a render state feeds. A state feeds only the groups it changes, so that a
-// draw after it sends only the commands that changed (SetRenderState of a state the draw path
-// ignores sends nothing).
-enum : uint32_t {
-  kAffectsPipeline = 1, kAffectsVertexConstants = 2, kAffectsPixelConstants = 4, kAffectsDynamic = 8,
-  kAffectsViewport = 16,
-  // Only the pipeline's fields that Device::render_states fills: no shader nor key reads them.
-  kAffectsPipelineStates = 32, kAffectsTargets = 64,
-};
-
-constexpr uint32_t render_state_effect(D3DRENDERSTATETYPE state) {
-  switch (state) {
-  case D3DRS_ZENABLE: case D3DRS_ZWRITEENABLE: case D3DRS_ZFUNC: case D3DRS_CULLMODE: case D3DRS_FILLMODE:
-  case D3DRS_ALPHABLENDENABLE: case D3DRS_SRCBLEND: case D3DRS_DESTBLEND: case D3DRS_BLENDOP:
-  case D3DRS_SEPARATEALPHABLENDENABLE: case D3DRS_SRCBLENDALPHA: case D3DRS_DESTBLENDALPHA:
-  case D3DRS_BLENDOPALPHA: case D3DRS_COLORWRITEENABLE:
-  case D3DRS_STENCILENABLE: case D3DRS_STENCILFAIL: case D3DRS_STENCILZFAIL: case D3DRS_STENCILPASS:
-  case D3DRS_STENCILFUNC: case D3DRS_TWOSIDEDSTENCILMODE: case D3DRS_CCW_STENCILFAIL:
-  case D3DRS_CCW_STENCILZFAIL: case D3DRS_CCW_STENCILPASS: case D3DRS_CCW_STENCILFUNC:
-  case D3DRS_COLORWRITEENABLE1: case D3DRS_COLORWRITEENABLE2: case D3DRS_COLORWRITEENABLE3:
-  case D3DRS_MULTISAMPLEMASK:
-    return kAffectsPipelineStates;
-  case D3DRS_STENCILREF: case D3DRS_STENCILMASK: case D3DRS_STENCILWRITEMASK: case D3DRS_BLENDFACTOR:
-    return kAffectsDynamic;
-  case D3DRS_DEPTHBIAS: case D3DRS_SLOPESCALEDEPTHBIAS:
-    return kAffectsPipelineStates | kAffectsDynamic; // the values, and whether bias is on at all
-  case D3DRS_SCISSORTESTENABLE:
-    return kAffectsViewport;
-  case D3DRS_SRGBWRITEENABLE:
-    return kAffectsTargets; // SET_RENDER_TARGETS.srgb_write
-  // The fixed-function pipeline: they shape its shaders (keys) or fill its uniform blocks.
-  case D3DRS_LIGHTING: case D3DRS_COLORVERTEX: case D3DRS_DIFFUSEMATERIALSOURCE:
-  case D3DRS_AMBIENTMATERIALSOURCE: case D3DRS_EMISSIVEMATERIALSOURCE: case D3DRS_SPECULARMATERIALSOURCE:
-  case D3DRS_SPECULARENABLE: case D3DRS_LOCALVIEWER: case D3DRS_NORMALIZENORMALS:
-  case D3DRS_VERTEXBLEND: case D3DRS_INDEXEDVERTEXBLENDENABLE: case D3DRS_FOGENABLE:
-  case D3DRS_FOGTABLEMODE: case D3DRS_FOGVERTEXMODE: case D3DRS_RANGEFOGENABLE:
-  case D3DRS_CLIPPING: case D3DRS_CLIPPLANEENABLE: case D3DRS_POINTSCALEENABLE:
-  case D3DRS_POINTSPRITEENABLE: case D3DRS_ALPHATESTENABLE: case D3DRS_ALPHAFUNC: case D3DRS_SHADEMODE:
-    return kAffectsPipeline | kAffectsVertexConstants | kAffectsPixelConstants;
-  case D3DRS_AMBIENT: case D3DRS_FOGSTART: case D3DRS_FOGEND: case D3DRS_FOGDENSITY: case D3DRS_POINTSIZE:
-  case D3DRS_POINTSIZE_MIN: case D3DRS_POINTSIZE_MAX: case D3DRS_POINTSCALE_A: case D3DRS_POINTSCALE_B:
-  case D3DRS_POINTSCALE_C: case D3DRS_FOGCOLOR: case D3DRS_ALPHAREF: case D3DRS_TEXTUREFACTOR:
-  case D3DRS_TWEENFACTOR:
-    return kAffectsVertexConstants | kAffectsPixelConstants;
-  default:
-    return 0; // stored for the getters; not honoured by the draw path yet
-  }
-}
-
-// render_state_effect of every state, looked up once per SetRenderState.
-constexpr auto kRenderStateEffects = [] {
-  std::array<uint8_t, D3DRS_BLENDOPALPHA + 1> effects{};
-  for (uint32_t s = 0; s < effects.size(); ++s) effects[s] = uint8_t(render_state_effect(D3DRENDERSTATETYPE(s)));
-  return effects;
-}();
-
 } // namespace
 
 void Device::set_defaults() {
   // The values Windows documents for a new device.
-  auto &rs = state_.render_states;
+  auto &rs = live_.state.render_states;
   rs.fill(0);
   set_sampler_defaults();
   set_texture_stage_defaults();
@@ -150,66 +94,46 @@ void Device::set_defaults() {
   rs[D3DRS_DESTBLENDALPHA] = D3DBLEND_ZERO;
   rs[D3DRS_BLENDOPALPHA] = D3DBLENDOP_ADD;
 
-  state_.transforms.fill(kIdentity);
-  state_.material = D3DMATERIAL9{};
-  state_.lights.clear();
-  state_.clip_planes = {};
-  state_.viewport = D3DVIEWPORT9{0, 0, present_parameters_.BackBufferWidth, present_parameters_.BackBufferHeight, 0.0f, 1.0f};
-  state_.scissor_rect = RECT{0, 0, LONG(present_parameters_.BackBufferWidth), LONG(present_parameters_.BackBufferHeight)};
+  live_.state.transforms.fill(kIdentity);
+  live_.state.material = D3DMATERIAL9{};
+  live_.state.lights.clear();
+  live_.state.clip_planes = {};
+  live_.state.viewport = D3DVIEWPORT9{0, 0, present_parameters_.BackBufferWidth, present_parameters_.BackBufferHeight, 0.0f, 1.0f};
+  live_.state.scissor_rect = RECT{0, 0, LONG(present_parameters_.BackBufferWidth), LONG(present_parameters_.BackBufferHeight)};
   bind_render_target(0, &back_buffers_.back_buffer(0));
   bind_depth_stencil(auto_depth_stencil_);
-  dirty_ = kDirtyAll;
+  live_.dirty = kDirtyAll;
 }
 
 HRESULT Device::SetRenderState(D3DRENDERSTATETYPE state, DWORD value) {
   // Windows ignores states it does not know and still returns D3D_OK.
-  if (DWORD(state) >= state_.render_states.size()) return D3D_OK;
-  if (recording_) return recording_->record_render_state(state, value);
-  if (state_.render_states[state] == value) return D3D_OK;
-  state_.render_states[state] = value;
-  // Each state's effects as the dirty groups they set, worked out at compile time.
-  static constexpr auto kDirtyOf = [] {
-    std::array<uint16_t, kRenderStateEffects.size()> dirty{};
-    for (size_t s = 0; s < dirty.size(); ++s) {
-      const uint32_t e = kRenderStateEffects[s];
-      auto when = [e](uint32_t effect, uint32_t dirty_bits) { return (e & effect) ? dirty_bits : 0u; };
-      dirty[s] = uint16_t(when(kAffectsPipeline, kDirtyPipeline) | when(kAffectsPipelineStates, kDirtyPipelineStates) |
-                          when(kAffectsVertexConstants, kDirtyVertexConstants) |
-                          when(kAffectsPixelConstants, kDirtyPixelConstants) | when(kAffectsDynamic, kDirtyDynamic) |
-                          when(kAffectsViewport, kDirtyViewport) | when(kAffectsTargets, kDirtyTargets));
-    }
-    return dirty;
-  }();
-  dirty_ |= kDirtyOf[state]; // the same size as render_states, checked above
+  if (DWORD(state) >= live_.state.render_states.size()) return D3D_OK;
+  update_->set_render_state(state, value);
   return D3D_OK;
 }
 
 HRESULT Device::GetRenderState(D3DRENDERSTATETYPE state, DWORD *value) {
-  if (!value || DWORD(state) >= state_.render_states.size()) return D3DERR_INVALIDCALL;
-  *value = state_.render_states[state];
+  if (!value || DWORD(state) >= live_.state.render_states.size()) return D3DERR_INVALIDCALL;
+  *value = live_.state.render_states[state];
   return D3D_OK;
 }
 
 HRESULT Device::SetTransform(D3DTRANSFORMSTATETYPE state, const D3DMATRIX *matrix) {
-  if (!matrix || DWORD(state) >= state_.transforms.size()) return D3DERR_INVALIDCALL;
-  if (recording_) return recording_->record_transform(state, *matrix);
-  state_.transforms[state] = *matrix;
-  // Every transform feeds the fixed-function vertex block; the projection also chooses w or z fog.
-  dirty_ |= kDirtyVertexConstants;
-  if (state == D3DTS_PROJECTION) dirty_ |= kDirtyPipeline;
+  if (!matrix || DWORD(state) >= live_.state.transforms.size()) return D3DERR_INVALIDCALL;
+  update_->set_transform(state, *matrix);
   return D3D_OK;
 }
 
 HRESULT Device::GetTransform(D3DTRANSFORMSTATETYPE state, D3DMATRIX *matrix) {
-  if (!matrix || DWORD(state) >= state_.transforms.size()) return D3DERR_INVALIDCALL;
-  *matrix = state_.transforms[state];
+  if (!matrix || DWORD(state) >= live_.state.transforms.size()) return D3DERR_INVALIDCALL;
+  *matrix = live_.state.transforms[state];
   return D3D_OK;
 }
 
 HRESULT Device::MultiplyTransform(D3DTRANSFORMSTATETYPE state, const D3DMATRIX *matrix) {
-  if (!matrix || DWORD(state) >= state_.transforms.size()) return D3DERR_INVALIDCALL;
+  if (!matrix || DWORD(state) >= live_.state.transforms.size()) return D3DERR_INVALIDCALL;
   // D3D9 multiplies on the left of the current matrix: M' = matrix * M.
-  const D3DMATRIX product = multiply(*matrix, state_.transforms[state]);
+  const D3DMATRIX product = multiply(*matrix, live_.state.transforms[state]);
   return SetTransform(state, &product);
 }
 
@@ -227,43 +151,37 @@ HRESULT Device::SetViewport(const D3DVIEWPORT9 *viewport) {
   if (viewport->Width > largest || viewport->Height > largest || uint64_t(viewport->X) + viewport->Width > 2 * largest ||
       uint64_t(viewport->Y) + viewport->Height > 2 * largest)
     return D3DERR_INVALIDCALL;
-  if (recording_) return recording_->record_viewport(*viewport);
-  state_.viewport = *viewport;
-  dirty_ |= kDirtyViewport | kDirtyVertexConstants;
+  update_->set_viewport(*viewport);
   return D3D_OK;
 }
 
 HRESULT Device::GetViewport(D3DVIEWPORT9 *viewport) {
   if (!viewport) return D3DERR_INVALIDCALL;
-  *viewport = state_.viewport;
+  *viewport = live_.state.viewport;
   return D3D_OK;
 }
 
 HRESULT Device::SetMaterial(const D3DMATERIAL9 *material) {
   if (!material) return D3DERR_INVALIDCALL;
-  if (recording_) return recording_->record_material(*material);
-  state_.material = *material;
-  dirty_ |= kDirtyVertexConstants;
+  update_->set_material(*material);
   return D3D_OK;
 }
 
 HRESULT Device::GetMaterial(D3DMATERIAL9 *material) {
   if (!material) return D3DERR_INVALIDCALL;
-  *material = state_.material;
+  *material = live_.state.material;
   return D3D_OK;
 }
 
 HRESULT Device::SetScissorRect(const RECT *rect) {
   if (!rect) return D3DERR_INVALIDCALL;
-  if (recording_) return recording_->record_scissor_rect(*rect);
-  state_.scissor_rect = *rect;
-  if (state_.render_states[D3DRS_SCISSORTESTENABLE]) dirty_ |= kDirtyViewport; // otherwise it changes nothing
+  update_->set_scissor_rect(*rect);
   return D3D_OK;
 }
 
 HRESULT Device::GetScissorRect(RECT *rect) {
   if (!rect) return D3DERR_INVALIDCALL;
-  *rect = state_.scissor_rect;
+  *rect = live_.state.scissor_rect;
   return D3D_OK;
 }
 
@@ -283,38 +201,23 @@ HRESULT Device::SetLight(DWORD index, const D3DLIGHT9 *light) {
   default:
     return D3DERR_INVALIDCALL;
   }
-  if (recording_) return recording_->record_light(index, *light);
-  state_.lights[index].light = *light;
-  dirty_ |= kDirtyVertexConstants | kDirtyPipeline; // the light's type shapes the fixed-function shader
+  update_->set_light(index, *light);
   return D3D_OK;
 }
 
 HRESULT Device::GetLight(DWORD index, D3DLIGHT9 *light) {
-  auto it = state_.lights.find(index);
-  if (!light || it == state_.lights.end()) return D3DERR_INVALIDCALL;
+  auto it = live_.state.lights.find(index);
+  if (!light || it == live_.state.lights.end()) return D3DERR_INVALIDCALL;
   *light = it->second.light;
   return D3D_OK;
 }
 
-HRESULT Device::LightEnable(DWORD index, WINBOOL enable) {
-  auto it = state_.lights.find(index);
-  if (recording_) return recording_->record_light_enable(index, enable != FALSE);
-  // Enabling (or disabling) a light never set creates it with the default light.
-  if (it == state_.lights.end()) it = state_.lights.emplace(index, LightSlot::default_light()).first;
-  if (bool(enable) != it->second.enabled && enable) {
-    // At most D3DCAPS9::MaxActiveLights lights are on at once; one more is refused.
-    size_t enabled = 0;
-    for (const auto &entry : state_.lights) enabled += entry.second.enabled;
-    if (enabled >= kMaxActiveLights) return D3DERR_INVALIDCALL;
-  }
-  it->second.enabled = enable != FALSE;
-  dirty_ |= kDirtyVertexConstants | kDirtyPipeline;
-  return D3D_OK;
-}
+// Enabling (or disabling) a light never set creates it with the default light.
+HRESULT Device::LightEnable(DWORD index, WINBOOL enable) { return update_->enable_light(index, enable != FALSE); }
 
 HRESULT Device::GetLightEnable(DWORD index, WINBOOL *enable) {
-  auto it = state_.lights.find(index);
-  if (!enable || it == state_.lights.end()) return D3DERR_INVALIDCALL;
+  auto it = live_.state.lights.find(index);
+  if (!enable || it == live_.state.lights.end()) return D3DERR_INVALIDCALL;
   // Windows answers 128, not TRUE, for an enabled light (Wine's d3d9 tests and DXVK agree).
   *enable = it->second.enabled ? 128 : FALSE;
   return D3D_OK;
@@ -327,16 +230,14 @@ HRESULT Device::GetLightEnable(DWORD index, WINBOOL *enable) {
 HRESULT Device::SetClipPlane(DWORD index, const float *plane) {
   if (!plane) return D3DERR_INVALIDCALL;
   index = std::min<DWORD>(index, DeviceState::kClipPlanes - 1);
-  if (recording_) return recording_->record_clip_plane(index, plane);
-  std::memcpy(state_.clip_planes[index].data(), plane, sizeof(float) * 4);
-  dirty_ |= kDirtyVertexConstants;
+  update_->set_clip_plane(index, plane);
   return D3D_OK;
 }
 
 HRESULT Device::GetClipPlane(DWORD index, float *plane) {
   if (!plane) return D3DERR_INVALIDCALL;
   index = std::min<DWORD>(index, DeviceState::kClipPlanes - 1);
-  std::memcpy(plane, state_.clip_planes[index].data(), sizeof(float) * 4);
+  std::memcpy(plane, live_.state.clip_planes[index].data(), sizeof(float) * 4);
   return D3D_OK;
 }
 
@@ -349,7 +250,7 @@ HRESULT Device::GetClipPlane(DWORD index, float *plane) {
 void Device::set_texture_stage_defaults() {
   // The values Windows documents for a new device.
   for (uint32_t stage = 0; stage < DeviceState::kTextureStages; ++stage) {
-    auto &ts = state_.texture_stage_states[stage];
+    auto &ts = live_.state.texture_stage_states[stage];
     ts.fill(0); // BUMPENVMAT*, BUMPENVLSCALE/LOFFSET (0.0f), TEXTURETRANSFORMFLAGS (DISABLE), CONSTANT
     ts[D3DTSS_COLOROP] = stage == 0 ? D3DTOP_MODULATE : D3DTOP_DISABLE;
     ts[D3DTSS_COLORARG1] = D3DTA_TEXTURE;
@@ -367,19 +268,13 @@ void Device::set_texture_stage_defaults() {
 
 HRESULT Device::SetTextureStageState(DWORD stage, D3DTEXTURESTAGESTATETYPE state, DWORD value) {
   if (stage >= DeviceState::kTextureStages || !valid_texture_stage_state(state)) return D3DERR_INVALIDCALL;
-  if (recording_) return recording_->record_texture_stage_state(stage, state, value);
-  DWORD &current = state_.texture_stage_states[stage][state];
-  if (current == value) return D3D_OK;
-  current = value;
-  // Every stage state shapes or feeds the fixed-function shaders; the bump-environment ones also
-  // the translated pixel shaders' block.
-  dirty_ |= kDirtyPipeline | kDirtyVertexConstants | kDirtyPixelConstants;
+  update_->set_texture_stage_state(stage, state, value);
   return D3D_OK;
 }
 
 HRESULT Device::GetTextureStageState(DWORD stage, D3DTEXTURESTAGESTATETYPE state, DWORD *value) {
   if (!value || stage >= DeviceState::kTextureStages || !valid_texture_stage_state(state)) return D3DERR_INVALIDCALL;
-  *value = state_.texture_stage_states[stage][state];
+  *value = live_.state.texture_stage_states[stage][state];
   return D3D_OK;
 }
 

@@ -21,6 +21,7 @@ HRESULT Device::BeginStateBlock() {
   // device released while recording is still destroyed.
   recording_ = new StateBlock(this, StateMask{}, 0);
   recording_->add_private_ref();
+  update_ = &recording_->recording();
   return D3D_OK;
 }
 
@@ -28,6 +29,7 @@ HRESULT Device::EndStateBlock(IDirect3DStateBlock9 **block) {
   if (!block || !recording_) return D3DERR_INVALIDCALL;
   StateBlock *recorded = recording_;
   recording_ = nullptr;
+  update_ = &live_;
   recorded->AddRef(); // the application's reference (and the block's on the device)
   recorded->release_private_ref();
   *block = recorded;

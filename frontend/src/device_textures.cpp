@@ -59,7 +59,7 @@ Texture *as_texture(IDirect3DBaseTexture9 *iface) {
 
 void Device::set_sampler_defaults() {
   // Windows' defaults for every sampler after CreateDevice.
-  for (auto &ss : state_.sampler_states) {
+  for (auto &ss : live_.state.sampler_states) {
     ss.fill(0);
     ss[D3DSAMP_ADDRESSU] = D3DTADDRESS_WRAP;
     ss[D3DSAMP_ADDRESSV] = D3DTADDRESS_WRAP;
@@ -130,20 +130,7 @@ HRESULT Device::SetTexture(DWORD sampler, IDirect3DBaseTexture9 *iface) {
     texture = as_texture(iface);
     if (!texture || texture->pool() == D3DPOOL_SCRATCH) return D3DERR_INVALIDCALL; // as Windows
   }
-  if (recording_) return recording_->record_texture(slot, texture);
-  if (state_.textures[slot] == texture) return D3D_OK;
-  // Only what shapes the bound pipeline rebuilds it: without a pixel shader, a stage's texture
-  // kind (the fixed-function key); with one, whether a pixel sampler's depth texture compares
-  // (its variant's depth_samplers). Another texture of the same kind is only a new binding.
-  // SetPixelShader rebuilds the pipeline, so the other case is taken up then.
-  const Texture *old = state_.textures[slot];
-  if (state_.pixel_shader ? slot < 16 && compares_depth(texture) != compares_depth(old)
-                          : slot < DeviceState::kTextureStages && ff_texture_kind(texture) != ff_texture_kind(old))
-    dirty_ |= kDirtyPipeline;
-  if (texture) texture->add_private_ref();
-  if (state_.textures[slot]) state_.textures[slot]->release_private_ref();
-  state_.textures[slot] = texture;
-  dirty_ |= kDirtyTextures;
+  update_->set_texture(slot, texture);
   return D3D_OK;
 }
 
@@ -232,7 +219,7 @@ HRESULT Device::GetTexture(DWORD sampler, IDirect3DBaseTexture9 **texture) {
   if (!texture) return D3DERR_INVALIDCALL;
   *texture = nullptr;
   if (!slot_of(sampler, slot)) return D3DERR_INVALIDCALL;
-  if (Texture *t = state_.textures[slot]) {
+  if (Texture *t = live_.state.textures[slot]) {
     t->base()->AddRef();
     *texture = t->base();
   }
@@ -242,11 +229,7 @@ HRESULT Device::GetTexture(DWORD sampler, IDirect3DBaseTexture9 **texture) {
 HRESULT Device::SetSamplerState(DWORD sampler, D3DSAMPLERSTATETYPE state, DWORD value) {
   uint32_t slot;
   if (!slot_of(sampler, slot) || state < D3DSAMP_ADDRESSU || state > D3DSAMP_DMAPOFFSET) return D3DERR_INVALIDCALL;
-  if (recording_) return recording_->record_sampler_state(slot, state, value);
-  DWORD &current = state_.sampler_states[slot][state];
-  if (current == value) return D3D_OK;
-  current = value;
-  dirty_ |= kDirtyTextures;
+  update_->set_sampler_state(slot, state, value);
   return D3D_OK;
 }
 
@@ -254,13 +237,13 @@ HRESULT Device::GetSamplerState(DWORD sampler, D3DSAMPLERSTATETYPE state, DWORD 
   uint32_t slot;
   if (!value || !slot_of(sampler, slot) || state < D3DSAMP_ADDRESSU || state > D3DSAMP_DMAPOFFSET)
     return D3DERR_INVALIDCALL;
-  *value = state_.sampler_states[slot][state];
+  *value = live_.state.sampler_states[slot][state];
   return D3D_OK;
 }
 
 void Device::texture_changed(Texture *texture) {
-  for (Texture *t : state_.textures)
-    if (t == texture) dirty_ |= kDirtyTextures;
+  for (Texture *t : live_.state.textures)
+    if (t == texture) live_.dirty |= kDirtyTextures;
 }
 
 nv_cmd_set_texture Device::texture_command(uint32_t slot) const {
@@ -269,10 +252,10 @@ nv_cmd_set_texture Device::texture_command(uint32_t slot) const {
   const bool vertex = slot >= DeviceState::kVertexSlot0;
   c.stage = vertex ? NV_STAGE_VERTEX : NV_STAGE_PIXEL;
   c.slot = vertex ? slot - DeviceState::kVertexSlot0 : slot;
-  const Texture *t = state_.textures[slot];
+  const Texture *t = live_.state.textures[slot];
   c.image = t ? t->image() : 0;
   c.type = declared_type(slot);
-  const auto &ss = state_.sampler_states[slot];
+  const auto &ss = live_.state.sampler_states[slot];
   nv_sampler_desc &d = c.sampler;
   d.min_filter = filter(ss[D3DSAMP_MINFILTER]);
   d.mag_filter = filter(ss[D3DSAMP_MAGFILTER]);
@@ -306,21 +289,17 @@ nv_cmd_set_texture Device::texture_command(uint32_t slot) const {
   return c;
 }
 
-bool Device::compares_depth(const Texture *t) {
-  return t && (t->usage() & D3DUSAGE_DEPTHSTENCIL) && t->format().depth_sampling == DepthSampling::Compare;
-}
-
 bool Device::compares_depth_at(uint32_t slot) const {
   // A 2D sampler reading a depth texture compares, as the vendors' drivers do: a pixel shader's
   // (depth_samplers in its variant key) and a fixed-function stage's (ff::kTextureDepth).
-  if (!state_.pixel_shader) return slot < ff::kStages && (ff_samplers_ >> slot & 1u) && compares_depth(state_.textures[slot]);
-  return slot < 16 && (state_.pixel_shader->compiled().reflection.samplers_used >> slot & 1u) &&
-         compares_depth(state_.textures[slot]) && declared_type(slot) == NV_IMAGE_TYPE_2D;
+  if (!live_.state.pixel_shader) return slot < ff::kStages && (ff_samplers_ >> slot & 1u) && compares_depth(live_.state.textures[slot]);
+  return slot < 16 && (live_.state.pixel_shader->compiled().reflection.samplers_used >> slot & 1u) &&
+         compares_depth(live_.state.textures[slot]) && declared_type(slot) == NV_IMAGE_TYPE_2D;
 }
 
 uint16_t Device::depth_samplers() const {
   uint16_t mask = 0;
-  if (!state_.pixel_shader) return 0;
+  if (!live_.state.pixel_shader) return 0;
   for (uint32_t slot = 0; slot < 16; ++slot)
     if (compares_depth_at(slot)) mask |= uint16_t(1u << slot);
   return mask;
@@ -330,13 +309,13 @@ uint32_t Device::declared_type(uint32_t slot) const {
   // What the shader that samples the slot declares (dcl_cube, dcl_volume; 2D otherwise). The
   // fixed-function pixel shader declares each stage's sampler as the bound texture's kind.
   uint8_t type = 0;
-  if (slot < DeviceState::kVertexSlot0 && !state_.pixel_shader && state_.textures[slot]) {
-    return state_.textures[slot]->type();
+  if (slot < DeviceState::kVertexSlot0 && !live_.state.pixel_shader && live_.state.textures[slot]) {
+    return live_.state.textures[slot]->type();
   } else if (slot >= DeviceState::kVertexSlot0) {
-    if (state_.vertex_shader)
-      type = state_.vertex_shader->compiled().reflection.sampler_types[slot - DeviceState::kVertexSlot0];
-  } else if (state_.pixel_shader) {
-    type = state_.pixel_shader->compiled().reflection.sampler_types[slot];
+    if (live_.state.vertex_shader)
+      type = live_.state.vertex_shader->compiled().reflection.sampler_types[slot - DeviceState::kVertexSlot0];
+  } else if (live_.state.pixel_shader) {
+    type = live_.state.pixel_shader->compiled().reflection.sampler_types[slot];
   }
   switch (d3d9::SamplerType(type)) {
   case d3d9::SamplerType::Cube: return NV_IMAGE_TYPE_CUBE;
@@ -347,9 +326,9 @@ uint32_t Device::declared_type(uint32_t slot) const {
 
 void Device::flush_textures() {
   uint32_t used = 0; // bit per slot
-  if (state_.pixel_shader) used |= state_.pixel_shader->compiled().reflection.samplers_used & 0xFFFFu;
-  if (state_.vertex_shader) used |= (state_.vertex_shader->compiled().reflection.samplers_used & 0xFu) << DeviceState::kVertexSlot0;
-  if (!state_.pixel_shader) used |= ff_samplers_; // the stages the fixed-function pixel shader samples
+  if (live_.state.pixel_shader) used |= live_.state.pixel_shader->compiled().reflection.samplers_used & 0xFFFFu;
+  if (live_.state.vertex_shader) used |= (live_.state.vertex_shader->compiled().reflection.samplers_used & 0xFu) << DeviceState::kVertexSlot0;
+  if (!live_.state.pixel_shader) used |= ff_samplers_; // the stages the fixed-function pixel shader samples
   for (uint32_t slot = 0; slot < DeviceState::kTextureSlots; ++slot) {
     if (!(used & (1u << slot))) continue;
     nv_cmd_set_texture c = texture_command(slot);

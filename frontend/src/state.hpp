@@ -8,8 +8,10 @@
 #pragma once
 
 #include <array>
+#include <bitset>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <vector>
 
 #include <d3d9.h>
@@ -82,6 +84,7 @@ struct DeviceState {
   static constexpr uint32_t kTextureSlots = 20, kVertexSlot0 = 16;
   static constexpr uint32_t kTextureStages = 8; // fixed-function texture stages
   static constexpr uint32_t kClipPlanes = 6;     // D3DCAPS9::MaxUserClipPlanes
+  static constexpr size_t kMaxActiveLights = 8;   // D3DCAPS9::MaxActiveLights
 
   std::array<DWORD, D3DRS_BLENDOPALPHA + 1> render_states{};
   std::array<D3DMATRIX, 512> transforms{}; // indexed by D3DTRANSFORMSTATETYPE (world matrices from 256)
@@ -104,6 +107,34 @@ struct DeviceState {
   std::array<std::array<DWORD, D3DSAMP_DMAPOFFSET + 1>, kTextureSlots> sampler_states{};
   // Texture stage states (D3DTSS_*) of stages 0..7, indexed by D3DTEXTURESTAGESTATETYPE.
   std::array<std::array<DWORD, D3DTSS_CONSTANT + 1>, kTextureStages> texture_stage_states{};
+};
+
+// Which parts of a DeviceState a state block holds (or, in a TrackedState, holds so far).
+struct StateMask {
+  // Bits for the largest files (kSoftwareVertexConstantFiles); a stage's own files use the first ones.
+  struct Constants {
+    std::bitset<kSoftwareVertexConstantFiles.f> f;
+    std::bitset<kSoftwareVertexConstantFiles.i> i, b;
+  };
+
+  std::bitset<D3DRS_BLENDOPALPHA + 1> render_states;
+  std::bitset<512> transforms;
+  bool viewport = false, scissor_rect = false, material = false;
+  bool all_lights = false; // every light the device has when captured (D3DSBT_ALL, D3DSBT_VERTEXSTATE)
+  std::set<DWORD> lights;  // lights recorded one by one (parameters and enable together)
+  std::bitset<DeviceState::kClipPlanes> clip_planes;
+  bool vertex_declaration = false; // the declaration and the FVF together
+  bool vertex_shader = false, pixel_shader = false;
+  Constants vs_constants, ps_constants;
+  std::bitset<NV_MAX_VERTEX_BUFFERS> streams, stream_frequencies;
+  bool indices = false;
+  std::bitset<DeviceState::kTextureSlots> textures;
+  std::array<std::bitset<D3DSAMP_DMAPOFFSET + 1>, DeviceState::kTextureSlots> sampler_states;
+  std::array<std::bitset<D3DTSS_CONSTANT + 1>, DeviceState::kTextureStages> texture_stage_states;
+
+  // The documented lists ("Saving Pixel States / Vertex States / All Device States with a
+  // Stateblock", Direct3D 9 docs).
+  static StateMask for_type(D3DSTATEBLOCKTYPE type);
 };
 
 } // namespace novem

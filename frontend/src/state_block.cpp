@@ -84,14 +84,6 @@ DWORD sampler_of(uint32_t slot) {
   return slot < DeviceState::kVertexSlot0 ? slot : D3DVERTEXTEXTURESAMPLER0 + (slot - DeviceState::kVertexSlot0);
 }
 
-// Makes `slot` hold `object`, moving the private reference.
-template <class T> void hold(T *&slot, T *object) {
-  if (slot == object) return;
-  if (object) object->add_private_ref();
-  if (slot) slot->release_private_ref();
-  slot = object;
-}
-
 template <size_t N> void set_all(std::bitset<N> &bits) { bits.set(); }
 
 void set_pixel(StateMask &m) {
@@ -136,9 +128,9 @@ StateMask StateMask::for_type(D3DSTATEBLOCKTYPE type) {
 }
 
 StateBlock::StateBlock(Device *device, const StateMask &mask, ULONG public_refs)
-    : DeviceObject(device, public_refs), mask_(mask), state_(vertex_constant_files(device->creation_.BehaviorFlags)),
+    : DeviceObject(device, public_refs), block_(vertex_constant_files(device->creation_.BehaviorFlags), mask, false),
       recorded_(public_refs == 0) {
-  copy_from(device->state_, false);
+  copy_from(device->live_.state, false);
 }
 
 void release_bound_objects(DeviceState &state) {
@@ -152,34 +144,34 @@ void release_bound_objects(DeviceState &state) {
   if (state.pixel_shader) state.pixel_shader->release_private_ref();
 }
 
-StateBlock::~StateBlock() { release_bound_objects(state_); }
+StateBlock::~StateBlock() { release_bound_objects(block_.state); }
 
 // Windows' Capture differs from a block's first capture in two ways (Wine's tests record both, and
 // wined3d and DXVK do the same): a recorded block does not capture the vertex declaration again,
 // and a block CreateStateBlock made captures the stream sources' buffers and strides again but
 // keeps their offsets.
 void StateBlock::copy_from(const DeviceState &from, bool capture) {
-  const StateMask &m = mask_;
+  const StateMask &m = block_.holds;
   for (size_t i = 0; i < m.render_states.size(); ++i)
-    if (m.render_states[i]) state_.render_states[i] = from.render_states[i];
+    if (m.render_states[i]) block_.state.render_states[i] = from.render_states[i];
   for (size_t i = 0; i < m.transforms.size(); ++i)
-    if (m.transforms[i]) state_.transforms[i] = from.transforms[i];
-  if (m.viewport) state_.viewport = from.viewport;
-  if (m.scissor_rect) state_.scissor_rect = from.scissor_rect;
-  if (m.material) state_.material = from.material;
-  if (m.all_lights) state_.lights = from.lights;
+    if (m.transforms[i]) block_.state.transforms[i] = from.transforms[i];
+  if (m.viewport) block_.state.viewport = from.viewport;
+  if (m.scissor_rect) block_.state.scissor_rect = from.scissor_rect;
+  if (m.material) block_.state.material = from.material;
+  if (m.all_lights) block_.state.lights = from.lights;
   for (DWORD index : m.lights) {
     // A recorded light the device does not have (any more) keeps what the block has.
-    if (auto it = from.lights.find(index); it != from.lights.end()) state_.lights[index] = it->second;
+    if (auto it = from.lights.find(index); it != from.lights.end()) block_.state.lights[index] = it->second;
   }
   for (size_t i = 0; i < m.clip_planes.size(); ++i)
-    if (m.clip_planes[i]) state_.clip_planes[i] = from.clip_planes[i];
+    if (m.clip_planes[i]) block_.state.clip_planes[i] = from.clip_planes[i];
   if (m.vertex_declaration && !(capture && recorded_)) {
-    hold(state_.vertex_declaration, from.vertex_declaration);
-    state_.fvf = from.fvf;
+    hold(block_.state.vertex_declaration, from.vertex_declaration);
+    block_.state.fvf = from.fvf;
   }
-  if (m.vertex_shader) hold(state_.vertex_shader, from.vertex_shader);
-  if (m.pixel_shader) hold(state_.pixel_shader, from.pixel_shader);
+  if (m.vertex_shader) hold(block_.state.vertex_shader, from.vertex_shader);
+  if (m.pixel_shader) hold(block_.state.pixel_shader, from.pixel_shader);
   auto constants = [](const StateMask::Constants &cm, ShaderConstants &to, const ShaderConstants &c) {
     for (size_t i = 0; i < c.f.size(); ++i)
       if (cm.f[i]) to.f[i] = c.f[i];
@@ -188,10 +180,10 @@ void StateBlock::copy_from(const DeviceState &from, bool capture) {
     for (size_t i = 0; i < c.b.size(); ++i)
       if (cm.b[i]) to.b[i] = c.b[i];
   };
-  constants(m.vs_constants, state_.vs_constants, from.vs_constants);
-  constants(m.ps_constants, state_.ps_constants, from.ps_constants);
+  constants(m.vs_constants, block_.state.vs_constants, from.vs_constants);
+  constants(m.ps_constants, block_.state.ps_constants, from.ps_constants);
   for (size_t i = 0; i < m.streams.size(); ++i) {
-    StreamBinding &to = state_.streams[i];
+    StreamBinding &to = block_.state.streams[i];
     if (m.streams[i]) {
       hold(to.buffer, from.streams[i].buffer);
       if (!capture || recorded_) to.offset = from.streams[i].offset;
@@ -199,21 +191,21 @@ void StateBlock::copy_from(const DeviceState &from, bool capture) {
     }
     if (m.stream_frequencies[i]) to.frequency = from.streams[i].frequency;
   }
-  if (m.indices) hold(state_.indices, from.indices);
+  if (m.indices) hold(block_.state.indices, from.indices);
   for (size_t i = 0; i < m.textures.size(); ++i)
-    if (m.textures[i]) hold(state_.textures[i], from.textures[i]);
+    if (m.textures[i]) hold(block_.state.textures[i], from.textures[i]);
   for (size_t slot = 0; slot < DeviceState::kTextureSlots; ++slot)
     for (size_t s = 0; s < m.sampler_states[slot].size(); ++s)
-      if (m.sampler_states[slot][s]) state_.sampler_states[slot][s] = from.sampler_states[slot][s];
+      if (m.sampler_states[slot][s]) block_.state.sampler_states[slot][s] = from.sampler_states[slot][s];
   for (size_t stage = 0; stage < DeviceState::kTextureStages; ++stage)
     for (size_t s = 0; s < m.texture_stage_states[stage].size(); ++s)
-      if (m.texture_stage_states[stage][s]) state_.texture_stage_states[stage][s] = from.texture_stage_states[stage][s];
+      if (m.texture_stage_states[stage][s]) block_.state.texture_stage_states[stage][s] = from.texture_stage_states[stage][s];
 }
 
 HRESULT StateBlock::Capture() {
   DeviceLock lock(*device_);
   if (device_->recording_) return D3DERR_INVALIDCALL; // as documented: not while recording
-  copy_from(device_->state_, true);
+  copy_from(device_->live_.state, true);
   return D3D_OK;
 }
 
@@ -224,58 +216,58 @@ HRESULT StateBlock::Apply() {
   DeviceLock lock(*device_);
   Device &d = *device_;
   if (d.recording_) return D3DERR_INVALIDCALL; // as documented: not while recording
-  const DeviceState &now = d.state_;
-  const StateMask &m = mask_;
+  const DeviceState &now = d.live_.state;
+  const StateMask &m = block_.holds;
   for (size_t i = 0; i < m.render_states.size(); ++i)
-    if (m.render_states[i]) d.SetRenderState(D3DRENDERSTATETYPE(i), state_.render_states[i]);
+    if (m.render_states[i]) d.SetRenderState(D3DRENDERSTATETYPE(i), block_.state.render_states[i]);
   for (size_t i = 0; i < m.transforms.size(); ++i)
-    if (m.transforms[i] && std::memcmp(&now.transforms[i], &state_.transforms[i], sizeof(D3DMATRIX)) != 0)
-      d.SetTransform(D3DTRANSFORMSTATETYPE(i), &state_.transforms[i]);
-  if (m.viewport && std::memcmp(&now.viewport, &state_.viewport, sizeof(D3DVIEWPORT9)) != 0)
-    d.SetViewport(&state_.viewport);
-  if (m.scissor_rect && std::memcmp(&now.scissor_rect, &state_.scissor_rect, sizeof(RECT)) != 0)
-    d.SetScissorRect(&state_.scissor_rect);
-  if (m.material && std::memcmp(&now.material, &state_.material, sizeof(D3DMATERIAL9)) != 0)
-    d.SetMaterial(&state_.material);
+    if (m.transforms[i] && std::memcmp(&now.transforms[i], &block_.state.transforms[i], sizeof(D3DMATRIX)) != 0)
+      d.SetTransform(D3DTRANSFORMSTATETYPE(i), &block_.state.transforms[i]);
+  if (m.viewport && std::memcmp(&now.viewport, &block_.state.viewport, sizeof(D3DVIEWPORT9)) != 0)
+    d.SetViewport(&block_.state.viewport);
+  if (m.scissor_rect && std::memcmp(&now.scissor_rect, &block_.state.scissor_rect, sizeof(RECT)) != 0)
+    d.SetScissorRect(&block_.state.scissor_rect);
+  if (m.material && std::memcmp(&now.material, &block_.state.material, sizeof(D3DMATERIAL9)) != 0)
+    d.SetMaterial(&block_.state.material);
   apply_lights();
   for (size_t i = 0; i < m.clip_planes.size(); ++i)
-    if (m.clip_planes[i] && now.clip_planes[i] != state_.clip_planes[i])
-      d.SetClipPlane(DWORD(i), state_.clip_planes[i].data());
+    if (m.clip_planes[i] && now.clip_planes[i] != block_.state.clip_planes[i])
+      d.SetClipPlane(DWORD(i), block_.state.clip_planes[i].data());
   // As Wine: a block holding no declaration leaves the device's alone (a NULL declaration cannot
   // be set to draw with anyway).
   // The declaration itself, whether SetFVF or SetVertexDeclaration put it there: an FVF's is the
   // device's declaration of that FVF, and GetVertexDeclaration must answer the object that was set.
-  if (m.vertex_declaration && state_.vertex_declaration) d.SetVertexDeclaration(state_.vertex_declaration);
-  if (m.vertex_shader) d.SetVertexShader(state_.vertex_shader);
-  if (m.pixel_shader) d.SetPixelShader(state_.pixel_shader);
+  if (m.vertex_declaration && block_.state.vertex_declaration) d.SetVertexDeclaration(block_.state.vertex_declaration);
+  if (m.vertex_shader) d.SetVertexShader(block_.state.vertex_shader);
+  if (m.pixel_shader) d.SetPixelShader(block_.state.pixel_shader);
   apply_constants(false);
   apply_constants(true);
   for (size_t i = 0; i < m.streams.size(); ++i) {
-    const StreamBinding &s = state_.streams[i], &current = now.streams[i];
+    const StreamBinding &s = block_.state.streams[i], &current = now.streams[i];
     if (m.streams[i] && (s.buffer != current.buffer || s.offset != current.offset || s.stride != current.stride))
       d.SetStreamSource(UINT(i), s.buffer, s.offset, s.stride);
     if (m.stream_frequencies[i] && s.frequency != current.frequency) d.SetStreamSourceFreq(UINT(i), s.frequency);
   }
-  if (m.indices) d.SetIndices(state_.indices);
+  if (m.indices) d.SetIndices(block_.state.indices);
   for (uint32_t slot = 0; slot < DeviceState::kTextureSlots; ++slot) {
-    if (m.textures[slot]) d.SetTexture(sampler_of(slot), state_.textures[slot] ? state_.textures[slot]->base() : nullptr);
+    if (m.textures[slot]) d.SetTexture(sampler_of(slot), block_.state.textures[slot] ? block_.state.textures[slot]->base() : nullptr);
     for (size_t s = 0; s < m.sampler_states[slot].size(); ++s)
       if (m.sampler_states[slot][s])
-        d.SetSamplerState(sampler_of(slot), D3DSAMPLERSTATETYPE(s), state_.sampler_states[slot][s]);
+        d.SetSamplerState(sampler_of(slot), D3DSAMPLERSTATETYPE(s), block_.state.sampler_states[slot][s]);
   }
   for (DWORD stage = 0; stage < DeviceState::kTextureStages; ++stage)
     for (size_t s = 0; s < m.texture_stage_states[stage].size(); ++s)
       if (m.texture_stage_states[stage][s])
-        d.SetTextureStageState(stage, D3DTEXTURESTAGESTATETYPE(s), state_.texture_stage_states[stage][s]);
+        d.SetTextureStageState(stage, D3DTEXTURESTAGESTATETYPE(s), block_.state.texture_stage_states[stage][s]);
   return D3D_OK;
 }
 
 void StateBlock::apply_lights() {
   Device &d = *device_;
-  const auto &now = d.state_.lights;
+  const auto &now = d.live_.state.lights;
   // Disables first, so that the lights the block enables fit in the device's eight.
   for (int pass = 0; pass < 2; ++pass) {
-    for (const auto &[index, slot] : state_.lights) {
+    for (const auto &[index, slot] : block_.state.lights) {
       if (slot.enabled != (pass == 1)) continue;
       auto it = now.find(index);
       if (it == now.end() || std::memcmp(&it->second.light, &slot.light, sizeof(D3DLIGHT9)) != 0)
@@ -287,9 +279,9 @@ void StateBlock::apply_lights() {
 
 void StateBlock::apply_constants(bool pixel) {
   Device &d = *device_;
-  const StateMask::Constants &m = pixel ? mask_.ps_constants : mask_.vs_constants;
-  const ShaderConstants &c = pixel ? state_.ps_constants : state_.vs_constants;
-  const ShaderConstants &now = pixel ? d.state_.ps_constants : d.state_.vs_constants;
+  const StateMask::Constants &m = pixel ? block_.holds.ps_constants : block_.holds.vs_constants;
+  const ShaderConstants &c = pixel ? block_.state.ps_constants : block_.state.vs_constants;
+  const ShaderConstants &now = pixel ? d.live_.state.ps_constants : d.live_.state.vs_constants;
   for (UINT i = 0; i < c.f.size(); ++i)
     if (m.f[i] && std::memcmp(c.f[i].data(), now.f[i].data(), sizeof c.f[i]) != 0) // bits: -0 and NaN too
       pixel ? d.SetPixelShaderConstantF(i, c.f[i].data(), 1) : d.SetVertexShaderConstantF(i, c.f[i].data(), 1);
@@ -299,146 +291,6 @@ void StateBlock::apply_constants(bool pixel) {
   for (UINT i = 0; i < c.b.size(); ++i)
     if (m.b[i] && c.b[i] != now.b[i])
       pixel ? d.SetPixelShaderConstantB(i, &c.b[i], 1) : d.SetVertexShaderConstantB(i, &c.b[i], 1);
-}
-
-// ---- recording: the device has validated the call ----
-
-HRESULT StateBlock::record_render_state(D3DRENDERSTATETYPE state, DWORD value) {
-  state_.render_states[state] = value;
-  mask_.render_states.set(state);
-  return D3D_OK;
-}
-
-HRESULT StateBlock::record_transform(D3DTRANSFORMSTATETYPE state, const D3DMATRIX &matrix) {
-  state_.transforms[state] = matrix;
-  mask_.transforms.set(state);
-  return D3D_OK;
-}
-
-HRESULT StateBlock::record_viewport(const D3DVIEWPORT9 &viewport) {
-  state_.viewport = viewport;
-  mask_.viewport = true;
-  return D3D_OK;
-}
-
-HRESULT StateBlock::record_scissor_rect(const RECT &rect) {
-  state_.scissor_rect = rect;
-  mask_.scissor_rect = true;
-  return D3D_OK;
-}
-
-HRESULT StateBlock::record_material(const D3DMATERIAL9 &material) {
-  state_.material = material;
-  mask_.material = true;
-  return D3D_OK;
-}
-
-HRESULT StateBlock::record_light(DWORD index, const D3DLIGHT9 &light) {
-  // A light new to the block starts disabled, as on the device.
-  state_.lights[index].light = light;
-  mask_.lights.insert(index);
-  return D3D_OK;
-}
-
-HRESULT StateBlock::record_light_enable(DWORD index, bool enable) {
-  // As on the device, enabling a light never set creates the default light (and, as Wine does,
-  // the block then holds its parameters as well). The eight-light limit is checked on Apply.
-  auto it = state_.lights.try_emplace(index, LightSlot::default_light()).first;
-  it->second.enabled = enable;
-  mask_.lights.insert(index);
-  return D3D_OK;
-}
-
-HRESULT StateBlock::record_clip_plane(DWORD index, const float plane[4]) {
-  std::memcpy(state_.clip_planes[index].data(), plane, sizeof(float) * 4);
-  mask_.clip_planes.set(index);
-  return D3D_OK;
-}
-
-HRESULT StateBlock::record_vertex_declaration(VertexDeclaration *declaration, DWORD fvf) {
-  hold(state_.vertex_declaration, declaration);
-  state_.fvf = fvf;
-  mask_.vertex_declaration = true;
-  return D3D_OK;
-}
-
-HRESULT StateBlock::record_fvf(DWORD fvf, VertexDeclaration *declaration) {
-  // As on the device, FVF 0 leaves the declaration alone.
-  if (declaration) hold(state_.vertex_declaration, declaration);
-  state_.fvf = fvf;
-  mask_.vertex_declaration = true;
-  return D3D_OK;
-}
-
-HRESULT StateBlock::record_vertex_shader(VertexShader *shader) {
-  hold(state_.vertex_shader, shader);
-  mask_.vertex_shader = true;
-  return D3D_OK;
-}
-
-HRESULT StateBlock::record_pixel_shader(PixelShader *shader) {
-  hold(state_.pixel_shader, shader);
-  mask_.pixel_shader = true;
-  return D3D_OK;
-}
-
-HRESULT StateBlock::record_constants(bool pixel, char kind, UINT start, const void *data, UINT count) {
-  ShaderConstants &c = pixel ? state_.ps_constants : state_.vs_constants;
-  StateMask::Constants &m = pixel ? mask_.ps_constants : mask_.vs_constants;
-  const size_t limit = kind == 'f' ? c.f.size() : kind == 'i' ? c.i.size() : c.b.size();
-  // The same checks as the device's SetShaderConstant calls.
-  if (!data || start >= limit || count > limit - start) return D3DERR_INVALIDCALL;
-  for (UINT n = 0; n < count; ++n) {
-    if (kind == 'f') {
-      std::memcpy(c.f[start + n].data(), static_cast<const float *>(data) + 4 * n, sizeof c.f[0]);
-      m.f.set(start + n);
-    } else if (kind == 'i') {
-      std::memcpy(c.i[start + n].data(), static_cast<const int32_t *>(data) + 4 * n, sizeof c.i[0]);
-      m.i.set(start + n);
-    } else {
-      c.b[start + n] = static_cast<const WINBOOL *>(data)[n];
-      m.b.set(start + n);
-    }
-  }
-  return D3D_OK;
-}
-
-HRESULT StateBlock::record_stream_source(UINT stream, VertexBuffer *buffer, UINT offset, UINT stride) {
-  StreamBinding &s = state_.streams[stream];
-  hold(s.buffer, buffer);
-  s.offset = offset, s.stride = stride;
-  mask_.streams.set(stream);
-  return D3D_OK;
-}
-
-HRESULT StateBlock::record_stream_frequency(UINT stream, UINT frequency) {
-  state_.streams[stream].frequency = frequency;
-  mask_.stream_frequencies.set(stream);
-  return D3D_OK;
-}
-
-HRESULT StateBlock::record_indices(IndexBuffer *buffer) {
-  hold(state_.indices, buffer);
-  mask_.indices = true;
-  return D3D_OK;
-}
-
-HRESULT StateBlock::record_texture(uint32_t slot, Texture *texture) {
-  hold(state_.textures[slot], texture);
-  mask_.textures.set(slot);
-  return D3D_OK;
-}
-
-HRESULT StateBlock::record_sampler_state(uint32_t slot, D3DSAMPLERSTATETYPE state, DWORD value) {
-  state_.sampler_states[slot][state] = value;
-  mask_.sampler_states[slot].set(state);
-  return D3D_OK;
-}
-
-HRESULT StateBlock::record_texture_stage_state(DWORD stage, D3DTEXTURESTAGESTATETYPE state, DWORD value) {
-  state_.texture_stage_states[stage][state] = value;
-  mask_.texture_stage_states[stage].set(state);
-  return D3D_OK;
 }
 
 } // namespace novem

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "device_child.hpp"
+#include "ff_key.hpp"
 #include "format.hpp"
 #include "lock_rules.hpp"
 #include "texel_store.hpp"
@@ -143,5 +144,11 @@ private:
     remember_vtable<Texture2D, IDirect3DTexture9>(this);
   }
 };
+
+// A depth texture sampled with a comparison (D16, D24X8, D24S8), as the vendors' drivers sample
+// one bound to a 2D sampler.
+bool compares_depth(const Texture *t);
+// What a fixed-function stage's key reads of the texture bound to it.
+ff::TextureKind ff_texture_kind(const Texture *t);
 
 } // namespace novem

@@ -386,3 +386,74 @@ TEST_CASE("state blocks: Capture's quirks, as Windows", "[api][stateblock]") {
   CHECK(first->Release() == 0);
   CHECK(second->Release() == 0);
 }
+
+namespace {
+
+// One kind of state: `set` writes value `v` (0 or 1) through the device's Set* call, `get` reads
+// which of the two the device has.
+struct RecordedSetter {
+  const char *name;
+  void (*set)(IDirect3DDevice9 *, int v);
+  int (*get)(IDirect3DDevice9 *);
+};
+
+const D3DVIEWPORT9 kViewports[2] = {{0, 0, 64, 64, 0.0f, 1.0f}, {4, 4, 32, 32, 0.25f, 0.75f}};
+const RECT kScissors[2] = {{0, 0, 64, 64}, {2, 3, 20, 30}};
+const float kPlanes[2][4] = {{0, 0, 0, 0}, {1, 2, 3, 4}};
+
+const RecordedSetter kRecordedSetters[] = {
+    {"render state", [](IDirect3DDevice9 *d, int v) { REQUIRE(d->SetRenderState(D3DRS_FOGENABLE, DWORD(v)) == D3D_OK); },
+     [](IDirect3DDevice9 *d) { return int(render_state(d, D3DRS_FOGENABLE)); }},
+    {"transform", [](IDirect3DDevice9 *d, int v) { const D3DMATRIX m = scale(v ? 3.0f : 1.0f); REQUIRE(d->SetTransform(D3DTS_VIEW, &m) == D3D_OK); },
+     [](IDirect3DDevice9 *d) { return int(world_scale(d, D3DTS_VIEW) == 3.0f); }},
+    {"viewport", [](IDirect3DDevice9 *d, int v) { REQUIRE(d->SetViewport(&kViewports[v]) == D3D_OK); },
+     [](IDirect3DDevice9 *d) { D3DVIEWPORT9 vp; REQUIRE(d->GetViewport(&vp) == D3D_OK); return int(vp.X == 4); }},
+    {"scissor rect", [](IDirect3DDevice9 *d, int v) { REQUIRE(d->SetScissorRect(&kScissors[v]) == D3D_OK); },
+     [](IDirect3DDevice9 *d) { RECT r; REQUIRE(d->GetScissorRect(&r) == D3D_OK); return int(r.left == 2); }},
+    {"material", [](IDirect3DDevice9 *d, int v) { D3DMATERIAL9 m{}; m.Power = float(v); REQUIRE(d->SetMaterial(&m) == D3D_OK); },
+     [](IDirect3DDevice9 *d) { D3DMATERIAL9 m; REQUIRE(d->GetMaterial(&m) == D3D_OK); return int(m.Power == 1.0f); }},
+    {"clip plane", [](IDirect3DDevice9 *d, int v) { REQUIRE(d->SetClipPlane(2, kPlanes[v]) == D3D_OK); },
+     [](IDirect3DDevice9 *d) { float p[4]; REQUIRE(d->GetClipPlane(2, p) == D3D_OK); return int(p[3] == 4.0f); }},
+    {"vertex shader constant", [](IDirect3DDevice9 *d, int v) { const float c[4] = {float(v), 0, 0, 0}; REQUIRE(d->SetVertexShaderConstantF(7, c, 1) == D3D_OK); },
+     [](IDirect3DDevice9 *d) { float c[4]; REQUIRE(d->GetVertexShaderConstantF(7, c, 1) == D3D_OK); return int(c[0]); }},
+    {"pixel shader integer constant", [](IDirect3DDevice9 *d, int v) { const int c[4] = {v, 0, 0, 0}; REQUIRE(d->SetPixelShaderConstantI(3, c, 1) == D3D_OK); },
+     [](IDirect3DDevice9 *d) { int c[4]; REQUIRE(d->GetPixelShaderConstantI(3, c, 1) == D3D_OK); return c[0]; }},
+    {"pixel shader boolean constant", [](IDirect3DDevice9 *d, int v) { const WINBOOL b = v; REQUIRE(d->SetPixelShaderConstantB(9, &b, 1) == D3D_OK); },
+     [](IDirect3DDevice9 *d) { WINBOOL b; REQUIRE(d->GetPixelShaderConstantB(9, &b, 1) == D3D_OK); return int(b); }},
+    {"stream frequency", [](IDirect3DDevice9 *d, int v) { REQUIRE(d->SetStreamSourceFreq(1, v ? (D3DSTREAMSOURCE_INSTANCEDATA | 1u) : 1u) == D3D_OK); },
+     [](IDirect3DDevice9 *d) { UINT f; REQUIRE(d->GetStreamSourceFreq(1, &f) == D3D_OK); return int(f != 1); }},
+    {"FVF", [](IDirect3DDevice9 *d, int v) { REQUIRE(d->SetFVF(v ? D3DFVF_XYZ | D3DFVF_DIFFUSE : D3DFVF_XYZ) == D3D_OK); },
+     [](IDirect3DDevice9 *d) { DWORD f; REQUIRE(d->GetFVF(&f) == D3D_OK); return int(f != D3DFVF_XYZ); }},
+    {"sampler state", [](IDirect3DDevice9 *d, int v) { REQUIRE(d->SetSamplerState(D3DVERTEXTEXTURESAMPLER1, D3DSAMP_MAXMIPLEVEL, DWORD(v)) == D3D_OK); },
+     [](IDirect3DDevice9 *d) { return int(sampler_state(d, D3DVERTEXTEXTURESAMPLER1, D3DSAMP_MAXMIPLEVEL)); }},
+    {"texture stage state", [](IDirect3DDevice9 *d, int v) { REQUIRE(d->SetTextureStageState(3, D3DTSS_TEXCOORDINDEX, DWORD(v ? 7 : 3)) == D3D_OK); },
+     [](IDirect3DDevice9 *d) { return int(stage_state(d, 3, D3DTSS_TEXCOORDINDEX) == 7); }},
+};
+
+} // namespace
+
+// Recording and live state share one setter path: each kind of state set while recording leaves
+// the device as it was, and Apply sets it, also when the recorded value is the device's already.
+TEST_CASE("state blocks: every kind of state set while recording goes into the block only", "[api][stateblock]") {
+  NullDevice d;
+  for (const RecordedSetter &s : kRecordedSetters) {
+    INFO(s.name);
+    s.set(d.device, 0);
+    REQUIRE(s.get(d.device) == 0);
+    REQUIRE(d.device->BeginStateBlock() == D3D_OK);
+    s.set(d.device, 1);
+    CHECK(s.get(d.device) == 0);
+    IDirect3DStateBlock9 *changing = nullptr;
+    REQUIRE(d.device->EndStateBlock(&changing) == D3D_OK);
+    REQUIRE(d.device->BeginStateBlock() == D3D_OK);
+    s.set(d.device, 0); // the device's own value
+    IDirect3DStateBlock9 *same = nullptr;
+    REQUIRE(d.device->EndStateBlock(&same) == D3D_OK);
+    REQUIRE(changing->Apply() == D3D_OK);
+    CHECK(s.get(d.device) == 1);
+    REQUIRE(same->Apply() == D3D_OK);
+    CHECK(s.get(d.device) == 0);
+    CHECK(changing->Release() == 0);
+    CHECK(same->Release() == 0);
+  }
+}
