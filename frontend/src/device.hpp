@@ -1,15 +1,15 @@
-// IDirect3DDevice9Ex: the D3D9 device. Validates each call, keeps the application-side state
-// that getters answer from (a DeviceState, state.hpp), and turns draws into commands for the plugin's thread.
+// IDirect3DDevice9Ex: the D3D9 device, the COM object and its validation. It is one of three
+// parts: the device checks each call as Windows does and writes what it sets through the state
+// (TrackedState: the live state, or a state block being recorded); at each draw the state encoder
+// (StateEncoder) turns what changed into commands for the plugin's thread.
 //
-// The methods are spread over files by topic: device.cpp (lifetime, present, targets),
+// The methods are spread over files by topic: device.cpp (lifetime, Reset, targets, clears),
 // device_state.cpp (render states, transforms, viewport, scissor, material, lights, clip
-// planes), device_shaders.cpp
-// (shaders, their constants, vertex declarations), device_draw.cpp (vertex input, draws),
-// device_fixed_function.cpp (the fixed-function pipeline's shaders and constants),
-// device_state_blocks.cpp (state blocks), device_copies.cpp, device_presentation.cpp,
-// device_cursor.cpp, device_process_vertices.cpp, device_palettes.cpp, device_patches.cpp,
-// device_text_api.cpp (each the methods its name says) and device_fullscreen.cpp (full screen,
-// lost devices); frontend/README.md lists them all.
+// planes), device_shaders.cpp (shaders, their constants, vertex declarations), device_draw.cpp
+// (vertex input, draws), device_state_blocks.cpp (state blocks), device_copies.cpp,
+// device_presentation.cpp, device_cursor.cpp, device_process_vertices.cpp, device_palettes.cpp,
+// device_patches.cpp, device_text_api.cpp (each the methods its name says) and
+// device_fullscreen.cpp (full screen, lost devices); frontend/README.md lists them all.
 #pragma once
 
 #include <array>
@@ -31,6 +31,7 @@
 #include "command_stream.hpp"
 #include "ff_key.hpp"
 #include "plugin_loader.hpp"
+#include "state_encoder.hpp"
 #include "tracked_state.hpp"
 #include "window.hpp"
 
@@ -255,7 +256,8 @@ protected: // LockedDevice (locked_device.hpp) is the device D3DCREATE_MULTITHRE
   virtual ~Device();
 
 private:
-  friend class StateBlock; // captures and applies the DeviceState
+  friend class StateBlock;   // captures and applies the DeviceState
+  friend class StateEncoder; // reads the bound targets, makes shaders
 
   HRESULT init();
 
@@ -291,15 +293,6 @@ private:
   void create_implicit_surfaces();
   void set_sampler_defaults();
   void set_texture_stage_defaults();
-  // Sends SET_TEXTURE for each slot the bound shaders sample whose texture or sampler changed.
-  void flush_textures();
-  nv_cmd_set_texture texture_command(uint32_t slot) const;
-  // The slot's texture compares depth (compares_depth), and the pixel shader's 2D samplers bound
-  // to one (bit N: sN), which its variant compares with.
-  bool compares_depth_at(uint32_t slot) const;
-  uint16_t depth_samplers() const;
-  // The nv_image_type the bound shader declares for a texture slot's sampler.
-  uint32_t declared_type(uint32_t slot) const;
   HRESULT create_target_surface(UINT width, UINT height, D3DFORMAT format, D3DMULTISAMPLE_TYPE multisample,
                                 DWORD quality, DWORD usage, bool lockable, IDirect3DSurface9 **surface,
                                 HANDLE *shared_handle);
@@ -326,58 +319,17 @@ private:
   bool clear_sizes_differ(DWORD flags) const;
   void clear_each_target(uint32_t nv_flags, D3DCOLOR color, float z, DWORD stencil);
   void bind_depth_stencil(Surface *surface);
-  // Sends every dirty group; false when the draw cannot happen (no vertex format).
-  // `instance_slots`: the vertex buffer slots read per instance (instanced DrawIndexedPrimitive).
-  bool flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots = 0);
-  bool flush_pipeline(D3DPRIMITIVETYPE type, uint16_t instance_slots);
-  void flush_pipeline_states();
-  // The pipeline's fields that follow the render states and the bound targets' formats alone,
-  // for a pipeline of that topology.
-  nv_render_states render_states(uint8_t topology) const;
-  void flush_dynamic_state();
-  // The viewport clipped to the render target and, with D3DRS_SCISSORTESTENABLE, to the scissor rect.
-  RECT draw_area() const;
-  // Instancing for a DrawIndexedPrimitive: false when the stream frequencies cannot be drawn.
-  // Sets instance_divisors_ (what flush_pipeline sends for the instance slots).
-  bool instancing(uint32_t &instances, uint16_t &instance_slots);
-  bool vertex_attributes(nv_pipeline_desc &d) const;
-  // The fixed-function pipeline (device_fixed_function.cpp): keys from the state, shaders cached
-  // by key, their uniform blocks.
-  ff::VertexKey ff_vertex_key() const;
-  ff::PixelKey ff_pixel_key(D3DPRIMITIVETYPE type) const;
-  uint32_t ff_vertex_shader(const ff::VertexKey &key);
-  uint32_t ff_pixel_shader(const ff::PixelKey &key);   // also sets ff_samplers_
-  bool ff_vertex_attributes(const ff::VertexKey &key, nv_pipeline_desc &d) const;
-  void flush_ff_vertex_constants();
-  void flush_ff_pixel_constants();
   // CREATE_SHADER; 0, with one line logged, when the SPIR-V does not fit one record of the ring.
   uint32_t create_shader(nv_shader_stage stage, const std::vector<uint32_t> &words);
-  // The bound shaders' translations with what D3D9 applies around them (fog, alpha test, user
-  // clip planes, and for a point list the point size and point sprites); the enabled clip planes
-  // (CLIPPLANEENABLE with CLIPPING).
-  uint32_t pixel_shader_variant(D3DPRIMITIVETYPE type);
-  uint32_t vertex_shader_variant(D3DPRIMITIVETYPE type);
-  uint8_t clip_planes() const;
-  // The draw's vertices are pre-transformed: POSITIONT with no vertex shader.
-  bool draws_pretransformed() const;
-  // Sends the stage's shader constants: the whole block when `full` or when the plugin's block
-  // does not hold shader constants, else the changed range only.
-  void flush_shader_constants(nv_shader_stage stage, const ShaderConstants &constants, bool full);
   VertexDeclaration *fvf_declaration(DWORD fvf);
   // Parses, checks and translates bytecode (or finds its translation); nullptr when refused.
   std::shared_ptr<const CompiledShader> compile_shader(const DWORD *function, bool pixel, std::vector<DWORD> &tokens);
-  // Sends SET_VERTEX_BUFFER for each slot the sent pipeline reads whose binding changed; false
-  // when one of them has no buffer. With `up`, slot 0 already holds the UP data.
-  bool flush_streams(bool up);
-  void bind_vertex_buffer(uint32_t slot, uint32_t buffer, uint32_t offset, uint32_t stride);
-  void bind_index_buffer(uint32_t buffer, uint32_t offset, uint32_t index_size);
   // Appends bytes to a device-owned UP buffer (see UpBuffer); returns the offset they went to.
   struct UpBuffer;
   // Appends bytes to up at a multiple of `unit` (the stride, the index size) and returns that
   // offset / unit: the draws then name their first vertex or index, the buffer stays bound at 0,
   // and consecutive UP draws reach the plugin with no command between them (multi-draws).
   uint32_t up_upload(UpBuffer &up, uint32_t usage, const void *data, uint32_t bytes, uint32_t unit);
-  void unset_stream0();
   // The HUD (device_hud.cpp): draws it into `image` (width x height), the image about to be shown,
   // and leaves the application's state to be sent again by its next draw.
   void draw_hud(uint32_t image, UINT width, UINT height);
@@ -444,32 +396,9 @@ private:
   // The block BeginStateBlock records into (a private reference): while set, update_ is its state.
   StateBlock *recording_ = nullptr;
 
-  // ---- the state encoder: what has been sent to the plugin (live_.dirty says what changed since) ----
-  // What each stage's uniform block in the plugin holds (live_.changed_registers: the registers
-  // set since it was last sent).
-  struct SentConstants {
-    enum Kind : uint8_t { kNothing, kFixedFunction, kShader } kind = kNothing;
-  };
-  SentConstants sent_constants_[NV_STAGE_COUNT];
-  nv_pipeline_desc sent_pipeline_{};
-  std::array<uint32_t, NV_MAX_VERTEX_BUFFERS> instance_divisors_{}; // per slot, set by instancing()
-  bool pipeline_sent_ = false;
-  uint32_t stream_slots_ = 0; // bit per vertex buffer slot that sent_pipeline_'s attributes read
-  nv_cmd_set_dynamic_state sent_dynamic_{};
-  bool dynamic_sent_ = false;
-  nv_cmd_set_viewport sent_viewport_{};
-  nv_rect sent_scissor_{};
-  bool viewport_sent_ = false;
-  bool viewport_pretransformed_ = false; // sent_viewport_ has the range of pre-transformed draws
-  std::unordered_map<ff::VertexKey, uint32_t> ff_vertex_shaders_; // generated shaders by key -> handle
-  std::unordered_map<ff::PixelKey, uint32_t> ff_pixel_shaders_;
+  // ---- the state encoder: turns live_ into commands at each draw ----
+  StateEncoder encoder_{*this, live_};
   std::unordered_map<uint64_t, std::weak_ptr<const CompiledShader>> compiled_shaders_; // bytecode hash
-  ff::VertexKey ff_vertex_key_;     // the key of the fixed-function vertex shader last chosen
-  uint32_t ff_samplers_ = 0;         // bit per stage: the fixed-function pixel shader sent samples it
-  nv_cmd_set_vertex_buffer bound_streams_[NV_MAX_VERTEX_BUFFERS] = {}; // as last sent, per slot
-  nv_cmd_set_index_buffer bound_indices_{};
-  std::array<nv_cmd_set_texture, DeviceState::kTextureSlots> sent_textures_{}; // as last sent, per slot
-  uint32_t textures_sent_ = 0;                                    // bit per slot: sent at least once
 
   // DrawPrimitiveUP and DrawIndexedPrimitiveUP data go through device-owned buffers used as
   // rings: appended with NO_OVERWRITE, restarted with DISCARD when full.

@@ -139,13 +139,7 @@ void Device::draw_hud(uint32_t image, UINT width, UINT height) {
   cs.push(nv_cmd_draw{0, uint32_t(vertices.size()), 1});
   cs.set_overlay(false);
 
-  // What the HUD left bound, for the comparisons of the application's next draw.
-  sent_pipeline_ = d;
-  pipeline_sent_ = true;
-  sent_viewport_ = viewport, sent_scissor_ = scissor, viewport_sent_ = true;
-  sent_textures_[0] = texture;
-  textures_sent_ |= 1u;
-  bound_streams_[0] = stream;
+  encoder_.sent_by_overlay(d, viewport, scissor, texture, stream);
   live_.dirty |= kDirtyTargets | kDirtyViewport | kDirtyPipeline | kDirtyTextures;
 }
 

@@ -17,7 +17,7 @@ namespace {
 
 // The dirty groups a render state feeds. A state feeds only the groups it changes, so that a draw
 // after it sends only the commands that changed (SetRenderState of a state the draw path ignores
-// sends nothing). kDirtyPipelineStates: only the pipeline's fields that Device::render_states
+// sends nothing). kDirtyPipelineStates: only the pipeline's fields that StateEncoder::render_states
 // fills; no shader nor key reads them.
 constexpr uint32_t render_state_dirty(D3DRENDERSTATETYPE state) {
   switch (state) {

@@ -5,7 +5,7 @@
 // wined3d's setters write its update state block.
 //
 // Each write also raises the dirty groups (StateDirty) the next draw must send. Only the live
-// state's are read: the state encoder (Device::flush_state) consumes them and compares what it
+// state's are read: the state encoder (StateEncoder::flush_state) consumes them and compares what it
 // builds with what it last sent, so the setters never decide whether a command is sent.
 //
 // The setters take values the device has validated, except set_constants, whose bounds are the

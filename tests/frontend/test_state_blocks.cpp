@@ -457,3 +457,39 @@ TEST_CASE("state blocks: every kind of state set while recording goes into the b
     CHECK(same->Release() == 0);
   }
 }
+
+// A UP draw unsets the device's stream 0 and index buffer; while a block records, that is still
+// the device's, not a state the block records.
+TEST_CASE("state blocks: a UP draw while recording unsets the device's stream 0 and indices, not the block's",
+          "[api][stateblock]") {
+  NullDevice d;
+  IDirect3DDevice9 *dev = d.device;
+  IDirect3DVertexBuffer9 *vb = nullptr;
+  IDirect3DIndexBuffer9 *ib = nullptr;
+  REQUIRE(dev->CreateVertexBuffer(256, 0, 0, D3DPOOL_MANAGED, &vb, nullptr) == D3D_OK);
+  REQUIRE(dev->CreateIndexBuffer(64, 0, D3DFMT_INDEX16, D3DPOOL_MANAGED, &ib, nullptr) == D3D_OK);
+  REQUIRE(dev->SetFVF(D3DFVF_XYZRHW) == D3D_OK);
+  REQUIRE(dev->BeginStateBlock() == D3D_OK);
+  REQUIRE(dev->SetStreamSource(0, vb, 0, 16) == D3D_OK);
+  REQUIRE(dev->SetIndices(ib) == D3D_OK);
+  const float vertices[3][4] = {{0, 0, 0, 1}, {1, 0, 0, 1}, {0, 1, 0, 1}};
+  const WORD indices[3] = {0, 1, 2};
+  REQUIRE(dev->DrawIndexedPrimitiveUP(D3DPT_TRIANGLELIST, 0, 3, 1, indices, D3DFMT_INDEX16, vertices, 16) == D3D_OK);
+  IDirect3DStateBlock9 *block = nullptr;
+  REQUIRE(dev->EndStateBlock(&block) == D3D_OK);
+  REQUIRE(block->Apply() == D3D_OK);
+  IDirect3DVertexBuffer9 *stream = nullptr;
+  IDirect3DIndexBuffer9 *bound = nullptr;
+  UINT offset = 0, stride = 0;
+  REQUIRE(dev->GetStreamSource(0, &stream, &offset, &stride) == D3D_OK);
+  CHECK(stream == vb);
+  REQUIRE(dev->GetIndices(&bound) == D3D_OK);
+  CHECK(bound == ib);
+  if (stream) stream->Release();
+  if (bound) bound->Release();
+  CHECK(block->Release() == 0);
+  REQUIRE(dev->SetStreamSource(0, nullptr, 0, 0) == D3D_OK);
+  REQUIRE(dev->SetIndices(nullptr) == D3D_OK);
+  CHECK(vb->Release() == 0);
+  CHECK(ib->Release() == 0);
+}

@@ -3,7 +3,7 @@
 // vec4 (`vec4 v[N]`, ArrayStride 16); the structs below name the vec4s. Matrices are D3D's
 // row-vector matrices stored row by row, which the shaders read as column-major mat4 columns, so
 // that `M * v` in the shader is D3D's `v * M`. The frontend fills them
-// (frontend/src/device_fixed_function.cpp) and sends them only when the state they hold changed.
+// (frontend/src/state_encoder_fixed_function.cpp) and sends them only when the state they hold changed.
 #pragma once
 
 #include <cstddef>

@@ -2,7 +2,7 @@
 // changes the code of the vertex or the pixel shader (values that only change numbers go into the
 // uniform blocks of ff_constants.hpp instead). Both keys are plain bytes (no padding, every field a
 // uint8_t), compared and hashed as such; the frontend builds them from its state
-// (frontend/src/device_fixed_function.cpp), the generators (ff_vertex.cpp, ff_pixel.cpp) emit
+// (frontend/src/state_encoder_fixed_function.cpp), the generators (ff_vertex.cpp, ff_pixel.cpp) emit
 // SPIR-V from them, and the device caches the modules by key.
 #pragma once
 

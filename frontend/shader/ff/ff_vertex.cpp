@@ -109,7 +109,7 @@ void VertexGenerator::transform() {
     // Window coordinates back to clip space: ndc.xy = (pos.xy - viewport.xy) * viewport.zw + (-1, 1),
     // w = 1 / rhw (rhw = 0, undefined in D3D9, gives w = 1), clip = (ndc * w, w) so that
     // attributes interpolate perspective-correctly as in D3D9. z is the final depth: these draws
-    // get the depth range [0, 1] (Device::flush_state), and z is clamped to it rather than
+    // get the depth range [0, 1] (StateEncoder::flush_state), and z is clamped to it rather than
     // clipped, as by Windows' drivers without D3DPMISCCAPS_CLIPTLVERTS (per vertex here).
     const Id vp = e_.uvec(vs::kViewport);
     const Id pos_xy = b_.swizzle(position_, {0, 1});

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "state_encoder.hpp"
+
 #include "device.hpp"
 #include "ff_constants.hpp"
 #include "conventions.hpp"
@@ -77,7 +79,7 @@ uint8_t texture_op(DWORD op) { return op >= D3DTOP_DISABLE && op <= D3DTOP_LERP 
 
 } // namespace
 
-ff::VertexKey Device::ff_vertex_key() const {
+ff::VertexKey StateEncoder::ff_vertex_key() const {
   const VertexDeclaration &decl = *live_.state.vertex_declaration;
   const auto &rs = live_.state.render_states;
   ff::VertexKey k;
@@ -149,7 +151,7 @@ ff::VertexKey Device::ff_vertex_key() const {
   return k;
 }
 
-ff::PixelKey Device::ff_pixel_key(D3DPRIMITIVETYPE type) const {
+ff::PixelKey StateEncoder::ff_pixel_key(D3DPRIMITIVETYPE type) const {
   const auto &rs = live_.state.render_states;
   ff::PixelKey k;
   for (uint32_t s = 0; s < ff::kStages; ++s) {
@@ -207,29 +209,13 @@ ff::PixelKey Device::ff_pixel_key(D3DPRIMITIVETYPE type) const {
   return k;
 }
 
-uint32_t Device::create_shader(nv_shader_stage stage, const std::vector<uint32_t> &words) {
-  // A record may take a quarter of the ring (NOVEM_RING_SIZE); the fixed-function shaders, a few
-  // KiB, always fit.
-  if (words.size() * 4 > commands().max_payload(sizeof(nv_cmd_create_shader))) {
-    log_warn("a shader of %zu bytes of SPIR-V does not fit a command record: NOVEM_RING_SIZE=%zu or more carries it",
-              words.size() * 4, (words.size() * 4 + 4096) * 4);
-    return 0;
-  }
-  const uint32_t handle = commands().new_handle();
-  auto *args = commands().begin<nv_cmd_create_shader>(words.size() * 4);
-  *args = nv_cmd_create_shader{handle, stage, uint32_t(words.size())};
-  std::memcpy(command_payload(args), words.data(), words.size() * 4);
-  commands().commit();
-  return handle;
-}
-
-uint32_t Device::ff_vertex_shader(const ff::VertexKey &key) {
+uint32_t StateEncoder::ff_vertex_shader(const ff::VertexKey &key) {
   auto [it, inserted] = ff_vertex_shaders_.try_emplace(key, 0);
   if (inserted) it->second = create_shader(NV_STAGE_VERTEX, ff::build_vertex_shader(key));
   return it->second;
 }
 
-uint32_t Device::ff_pixel_shader(const ff::PixelKey &key) {
+uint32_t StateEncoder::ff_pixel_shader(const ff::PixelKey &key) {
   auto [it, inserted] = ff_pixel_shaders_.try_emplace(key, 0);
   if (inserted) it->second = create_shader(NV_STAGE_PIXEL, ff::build_pixel_shader(key));
   // The slots the shader samples: stages with a texture whose value is read.
@@ -239,7 +225,7 @@ uint32_t Device::ff_pixel_shader(const ff::PixelKey &key) {
   return it->second;
 }
 
-void Device::flush_ff_vertex_constants() {
+void StateEncoder::flush_ff_vertex_constants() {
   ff::VertexConstants c{};
   const auto &rs = live_.state.render_states;
   const D3DMATRIX &view = live_.state.transforms[D3DTS_VIEW];
@@ -302,10 +288,10 @@ void Device::flush_ff_vertex_constants() {
   std::memcpy(command_payload(args), &c, sizeof c);
   commands().commit();
   // The stage's block now holds these, not a shader's constants (flush_state resends theirs).
-  sent_constants_[NV_STAGE_VERTEX].kind = SentConstants::kFixedFunction;
+  sent_constants_[NV_STAGE_VERTEX] = Constants::kFixedFunction;
 }
 
-void Device::flush_ff_pixel_constants() {
+void StateEncoder::flush_ff_pixel_constants() {
   ff::PixelConstants c{};
   const auto &rs = live_.state.render_states;
   color_to_floats(rs[D3DRS_TEXTUREFACTOR], c.texture_factor);
@@ -327,7 +313,7 @@ void Device::flush_ff_pixel_constants() {
   std::memcpy(command_payload(args), &c, sizeof c);
   commands().commit();
   // The stage's block now holds these, not a shader's constants (flush_state resends theirs).
-  sent_constants_[NV_STAGE_PIXEL].kind = SentConstants::kFixedFunction;
+  sent_constants_[NV_STAGE_PIXEL] = Constants::kFixedFunction;
 }
 
 } // namespace novem
