@@ -274,7 +274,7 @@ HRESULT Device::reset(D3DPRESENT_PARAMETERS *parameters, bool extended) {
   if (auto_depth_stencil_) auto_depth_stencil_->release_private_ref();
   auto_depth_stencil_ = nullptr;
   create_implicit_surfaces();
-  encoder_.forget_sent();
+  encoder().forget_sent();
   in_scene_ = false;
   set_defaults();
   return D3D_OK;
@@ -587,7 +587,7 @@ HRESULT Device::Clear(DWORD rect_count, const D3DRECT *rects, DWORD flags, D3DCO
   // Clears are clipped to the viewport (and the render target), as in Windows, and to the scissor
   // rect while D3DRS_SCISSORTESTENABLE is on ("The scissor test also affects the device Clear
   // operation": D3D9's Scissor Test page).
-  const RECT area = encoder_.draw_area();
+  const RECT area = encoder().draw_area();
   const LONG vx0 = area.left, vy0 = area.top, vx1 = area.right, vy1 = area.bottom;
   std::vector<nv_rect> clipped;
   auto add = [&](LONG x0, LONG y0, LONG x1, LONG y1) {

@@ -43,7 +43,7 @@ class Surface;
 class SwapChain;
 struct CompiledShader;
 
-class Device : public IDirect3DDevice9Ex {
+class Device : public IDirect3DDevice9Ex, private StateEncoder {
 public:
   // D3DCAPS9.MaxPrimitiveCount: a draw of more primitives is refused (a count near 2^31 from a
   // three-vertex buffer would otherwise run for many seconds on a software rasteriser).
@@ -259,6 +259,9 @@ private:
   friend class StateBlock;   // captures and applies the DeviceState
   friend class StateEncoder; // reads the bound targets, makes shaders
 
+  // The state encoder (the private base): turns live_ into commands at each draw.
+  StateEncoder &encoder() { return *this; }
+
   HRESULT init();
 
   void set_defaults();
@@ -396,8 +399,6 @@ private:
   // The block BeginStateBlock records into (a private reference): while set, update_ is its state.
   StateBlock *recording_ = nullptr;
 
-  // ---- the state encoder: turns live_ into commands at each draw ----
-  StateEncoder encoder_{*this, live_};
   std::unordered_map<uint64_t, std::weak_ptr<const CompiledShader>> compiled_shaders_; // bytecode hash
 
   // DrawPrimitiveUP and DrawIndexedPrimitiveUP data go through device-owned buffers used as
@@ -427,5 +428,18 @@ private:
   UINT max_frame_latency_ = library_settings().max_frame_latency.value_or(3); // SetMaximumFrameLatency's, default 3
   uint64_t frame_start_bytes_ = 0;
 };
+
+inline Device &StateEncoder::device() { return static_cast<Device &>(*this); }
+inline const Device &StateEncoder::device() const { return static_cast<const Device &>(*this); }
+inline TrackedState &StateEncoder::live() { return device().live_; }
+inline const TrackedState &StateEncoder::live() const { return device().live_; }
+inline CommandStream &StateEncoder::commands() const { return *device().stream_; }
+inline const nv_adapter_info &StateEncoder::adapter() const { return device().adapter(); }
+inline const Surface &StateEncoder::render_target() const { return *device().render_target_; }
+inline Surface *StateEncoder::drawn_depth_stencil() const { return device().drawn_depth_stencil(); }
+inline nv_cmd_set_render_targets StateEncoder::targets_command() const { return device().targets_command(); }
+inline uint32_t StateEncoder::create_shader(nv_shader_stage stage, const std::vector<uint32_t> &words) const {
+  return const_cast<Device &>(device()).create_shader(stage, words);
+}
 
 } // namespace novem

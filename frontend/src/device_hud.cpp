@@ -139,7 +139,7 @@ void Device::draw_hud(uint32_t image, UINT width, UINT height) {
   cs.push(nv_cmd_draw{0, uint32_t(vertices.size()), 1});
   cs.set_overlay(false);
 
-  encoder_.sent_by_overlay(d, viewport, scissor, texture, stream);
+  encoder().sent_by_overlay(d, viewport, scissor, texture, stream);
   live_.dirty |= kDirtyTargets | kDirtyViewport | kDirtyPipeline | kDirtyTextures;
 }
 

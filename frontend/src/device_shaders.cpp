@@ -122,37 +122,37 @@ HRESULT Device::GetPixelShader(IDirect3DPixelShader9 **shader) {
 }
 
 HRESULT Device::SetVertexShaderConstantF(UINT start, const float *data, UINT count) {
-  return update_->set_constants(NV_STAGE_VERTEX, 'f', start, data, count);
+  return update_->set_constants<'f'>(NV_STAGE_VERTEX, start, data, count);
 }
 HRESULT Device::GetVertexShaderConstantF(UINT start, float *data, UINT count) {
   return get_constants(live_.state.vs_constants.f, start, data, count);
 }
 HRESULT Device::SetVertexShaderConstantI(UINT start, const int *data, UINT count) {
-  return update_->set_constants(NV_STAGE_VERTEX, 'i', start, data, count);
+  return update_->set_constants<'i'>(NV_STAGE_VERTEX, start, data, count);
 }
 HRESULT Device::GetVertexShaderConstantI(UINT start, int *data, UINT count) {
   return get_constants(live_.state.vs_constants.i, start, data, count);
 }
 HRESULT Device::SetVertexShaderConstantB(UINT start, const WINBOOL *data, UINT count) {
-  return update_->set_constants(NV_STAGE_VERTEX, 'b', start, data, count);
+  return update_->set_constants<'b'>(NV_STAGE_VERTEX, start, data, count);
 }
 HRESULT Device::GetVertexShaderConstantB(UINT start, WINBOOL *data, UINT count) {
   return get_constants(live_.state.vs_constants.b, start, data, count);
 }
 HRESULT Device::SetPixelShaderConstantF(UINT start, const float *data, UINT count) {
-  return update_->set_constants(NV_STAGE_PIXEL, 'f', start, data, count);
+  return update_->set_constants<'f'>(NV_STAGE_PIXEL, start, data, count);
 }
 HRESULT Device::GetPixelShaderConstantF(UINT start, float *data, UINT count) {
   return get_constants(live_.state.ps_constants.f, start, data, count);
 }
 HRESULT Device::SetPixelShaderConstantI(UINT start, const int *data, UINT count) {
-  return update_->set_constants(NV_STAGE_PIXEL, 'i', start, data, count);
+  return update_->set_constants<'i'>(NV_STAGE_PIXEL, start, data, count);
 }
 HRESULT Device::GetPixelShaderConstantI(UINT start, int *data, UINT count) {
   return get_constants(live_.state.ps_constants.i, start, data, count);
 }
 HRESULT Device::SetPixelShaderConstantB(UINT start, const WINBOOL *data, UINT count) {
-  return update_->set_constants(NV_STAGE_PIXEL, 'b', start, data, count);
+  return update_->set_constants<'b'>(NV_STAGE_PIXEL, start, data, count);
 }
 HRESULT Device::GetPixelShaderConstantB(UINT start, WINBOOL *data, UINT count) {
   return get_constants(live_.state.ps_constants.b, start, data, count);

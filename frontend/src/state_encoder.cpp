@@ -139,15 +139,6 @@ float float_of(DWORD bits) { return std::bit_cast<float>(bits); }
 
 } // namespace
 
-CommandStream &StateEncoder::commands() const { return device_.commands(); }
-const nv_adapter_info &StateEncoder::adapter() const { return device_.adapter(); }
-const Surface &StateEncoder::render_target() const { return *device_.render_target_; }
-Surface *StateEncoder::drawn_depth_stencil() const { return device_.drawn_depth_stencil(); }
-nv_cmd_set_render_targets StateEncoder::targets_command() const { return device_.targets_command(); }
-uint32_t StateEncoder::create_shader(nv_shader_stage stage, const std::vector<uint32_t> &words) const {
-  return device_.create_shader(stage, words);
-}
-
 // The plugin's state after a Reset is not what was sent before it.
 void StateEncoder::forget_sent() {
   pipeline_sent_ = false;
@@ -169,12 +160,12 @@ void StateEncoder::sent_by_overlay(const nv_pipeline_desc &pipeline, const nv_cm
 }
 
 bool StateEncoder::flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
-  if (!live_.state.vertex_declaration) return false; // Windows refuses a draw with neither FVF nor declaration
+  if (!live().state.vertex_declaration) return false; // Windows refuses a draw with neither FVF nor declaration
   CommandStream &cs = commands();
-  if (live_.dirty & kDirtyTargets)
+  if (live().dirty & kDirtyTargets)
     cs.push(targets_command());
   const bool pretransformed = draws_pretransformed();
-  if ((live_.dirty & kDirtyViewport) || pretransformed != viewport_pretransformed_) {
+  if ((live().dirty & kDirtyViewport) || pretransformed != viewport_pretransformed_) {
     // D3D9 puts pixel centres on integer coordinates, Vulkan and GL half a pixel further: the
     // viewport moves by exactly half a pixel, so that an edge through D3D9's centres runs
     // through the host's and the host's top-left rule (which the plugins guarantee) decides the
@@ -182,7 +173,7 @@ bool StateEncoder::flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
     // samples off edges of every slope but 1 and give the pixels under shallow right edges to
     // the triangle below.
     constexpr float kPixelCentre = 0.5f;
-    const D3DVIEWPORT9 &vp = live_.state.viewport;
+    const D3DVIEWPORT9 &vp = live().state.viewport;
     // Depths outside [0, 1] are D3D9's to accept and no plugin's to take: clamped. A
     // pre-transformed vertex's z is its final depth, whatever MinZ and MaxZ say (equal, reversed
     // or outside [0, 1]): those draws get the range [0, 1], which the fixed-function shader's z
@@ -203,33 +194,33 @@ bool StateEncoder::flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
   }
   // The topology and the instanced slots are part of the pipeline, so a new primitive type or
   // instancing rebuilds it too.
-  if ((live_.dirty & kDirtyPipeline) || !pipeline_sent_ || sent_pipeline_.topology != topology(type) ||
+  if ((live().dirty & kDirtyPipeline) || !pipeline_sent_ || sent_pipeline_.topology != topology(type) ||
       sent_pipeline_.instance_slots != instance_slots ||
       (instance_slots && std::memcmp(sent_pipeline_.instance_divisors, instance_divisors_.data(),
                                      sizeof sent_pipeline_.instance_divisors) != 0)) {
     if (!flush_pipeline(type, instance_slots)) return false;
-  } else if (live_.dirty & kDirtyPipelineStates) {
+  } else if (live().dirty & kDirtyPipelineStates) {
     flush_pipeline_states();
   }
-  if (live_.dirty & kDirtyDynamic) flush_dynamic_state();
-  if (live_.dirty & (kDirtyVertexConstants | kDirtyVertexConstantRange)) {
-    const bool full = live_.dirty & kDirtyVertexConstants;
-    if (live_.state.vertex_shader) flush_shader_constants(NV_STAGE_VERTEX, live_.state.vs_constants, full);
+  if (live().dirty & kDirtyDynamic) flush_dynamic_state();
+  if (live().dirty & (kDirtyVertexConstants | kDirtyVertexConstantRange)) {
+    const bool full = live().dirty & kDirtyVertexConstants;
+    if (live().state.vertex_shader) flush_shader_constants(NV_STAGE_VERTEX, live().state.vs_constants, full);
     else if (full || sent_constants_[NV_STAGE_VERTEX] != Constants::kFixedFunction) flush_ff_vertex_constants();
   }
-  if (live_.dirty & (kDirtyPixelConstants | kDirtyPixelConstantRange)) {
-    const bool full = live_.dirty & kDirtyPixelConstants;
-    if (live_.state.pixel_shader) flush_shader_constants(NV_STAGE_PIXEL, live_.state.ps_constants, full);
+  if (live().dirty & (kDirtyPixelConstants | kDirtyPixelConstantRange)) {
+    const bool full = live().dirty & kDirtyPixelConstants;
+    if (live().state.pixel_shader) flush_shader_constants(NV_STAGE_PIXEL, live().state.ps_constants, full);
     else if (full || sent_constants_[NV_STAGE_PIXEL] != Constants::kFixedFunction) flush_ff_pixel_constants();
   }
   // A new shader may sample slots the previous one did not.
-  if (live_.dirty & (kDirtyTextures | kDirtyPipeline)) flush_textures();
-  live_.dirty = 0;
+  if (live().dirty & (kDirtyTextures | kDirtyPipeline)) flush_textures();
+  live().dirty = 0;
   return true;
 }
 
 void StateEncoder::flush_dynamic_state() {
-  const auto &rs = live_.state.render_states;
+  const auto &rs = live().state.render_states;
   nv_cmd_set_dynamic_state d{};
   d.stencil_reference = rs[D3DRS_STENCILREF] & 0xff; // D24S8, the one stencil format, has 8 bits
   d.stencil_compare_mask = rs[D3DRS_STENCILMASK] & 0xff;
@@ -249,13 +240,13 @@ void StateEncoder::flush_dynamic_state() {
 }
 
 RECT StateEncoder::draw_area() const {
-  const D3DVIEWPORT9 &vp = live_.state.viewport;
+  const D3DVIEWPORT9 &vp = live().state.viewport;
   const D3DSURFACE_DESC &rt = render_target().desc();
   RECT r{LONG(std::min(vp.X, rt.Width)), LONG(std::min(vp.Y, rt.Height)),
          LONG(std::min<uint64_t>(uint64_t(vp.X) + vp.Width, rt.Width)),
          LONG(std::min<uint64_t>(uint64_t(vp.Y) + vp.Height, rt.Height))};
-  if (live_.state.render_states[D3DRS_SCISSORTESTENABLE]) {
-    const RECT &s = live_.state.scissor_rect;
+  if (live().state.render_states[D3DRS_SCISSORTESTENABLE]) {
+    const RECT &s = live().state.scissor_rect;
     r.left = std::max(r.left, s.left), r.top = std::max(r.top, s.top);
     r.right = std::min(r.right, s.right), r.bottom = std::min(r.bottom, s.bottom);
     r.right = std::max(r.right, r.left), r.bottom = std::max(r.bottom, r.top); // empty, not negative
@@ -265,16 +256,16 @@ RECT StateEncoder::draw_area() const {
 
 bool StateEncoder::flush_pipeline(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
   // The fixed-function shaders for the state that shapes them (generated once per key).
-  if (!live_.state.vertex_shader) ff_vertex_key_ = ff_vertex_key();
-  const uint32_t ff_pixel = live_.state.pixel_shader ? 0 : ff_pixel_shader(ff_pixel_key(type));
+  if (!live().state.vertex_shader) ff_vertex_key_ = ff_vertex_key();
+  const uint32_t ff_pixel = live().state.pixel_shader ? 0 : ff_pixel_shader(ff_pixel_key(type));
   nv_pipeline_desc d{};
   if (!vertex_attributes(d)) {
     static std::atomic<bool> once{false};
     log_unimplemented(once, "drawing with a vertex element the plugin cannot read, or more than 16 inputs");
     return false;
   }
-  d.vertex_shader = live_.state.vertex_shader ? vertex_shader_variant(type) : ff_vertex_shader(ff_vertex_key_);
-  d.pixel_shader = live_.state.pixel_shader ? pixel_shader_variant(type) : ff_pixel;
+  d.vertex_shader = live().state.vertex_shader ? vertex_shader_variant(type) : ff_vertex_shader(ff_vertex_key_);
+  d.pixel_shader = live().state.pixel_shader ? pixel_shader_variant(type) : ff_pixel;
   d.topology = topology(type);
   d.instance_slots = instance_slots;
   if (instance_slots) std::memcpy(d.instance_divisors, instance_divisors_.data(), sizeof d.instance_divisors);
@@ -302,7 +293,7 @@ void StateEncoder::flush_pipeline_states() {
 }
 
 nv_render_states StateEncoder::render_states(uint8_t topology) const {
-  const auto &rs = live_.state.render_states;
+  const auto &rs = live().state.render_states;
   nv_render_states d{};
   d.cull = rs[D3DRS_CULLMODE] == D3DCULL_CW ? NV_CULL_CW : rs[D3DRS_CULLMODE] == D3DCULL_CCW ? NV_CULL_CCW : NV_CULL_NONE;
   // Without a depth buffer there is nothing to test or write.
@@ -343,7 +334,7 @@ nv_render_states StateEncoder::render_states(uint8_t topology) const {
   // A target the pixel stage does not write keeps its texels in D3D9, where Vulkan and GL leave
   // it undefined: the stage's outputs are part of each mask. The fixed-function stage and ps_1_x
   // write colour 0 only.
-  const uint32_t outputs = live_.state.pixel_shader ? live_.state.pixel_shader->compiled().reflection.color_outputs : 1u;
+  const uint32_t outputs = live().state.pixel_shader ? live().state.pixel_shader->compiled().reflection.color_outputs : 1u;
   if (!(outputs & 1u)) d.color_write_mask = 0;
   for (uint32_t i = 1; i < NV_MAX_COLOR_TARGETS; ++i)
     if (!(outputs >> i & 1u)) d.more_color_write_masks[i - 1] = 0;
@@ -355,12 +346,12 @@ nv_render_states StateEncoder::render_states(uint8_t topology) const {
 }
 
 bool StateEncoder::vertex_attributes(nv_pipeline_desc &d) const {
-  const VertexDeclaration &decl = *live_.state.vertex_declaration;
+  const VertexDeclaration &decl = *live().state.vertex_declaration;
   d.attribute_count = 0;
-  if (live_.state.vertex_shader) {
+  if (live().state.vertex_shader) {
     // Each input the shader declares reads the element of the same usage and usage index;
     // one the declaration lacks is left unbound (its value is undefined in D3D9).
-    for (const auto &input : live_.state.vertex_shader->compiled().reflection.inputs) {
+    for (const auto &input : live().state.vertex_shader->compiled().reflection.inputs) {
       const D3DVERTEXELEMENT9 *e = decl.find(input.usage, input.usage_index);
       if (!e) continue;
       if (d.attribute_count == NV_MAX_VERTEX_ATTRIBUTES ||
@@ -375,7 +366,7 @@ bool StateEncoder::vertex_attributes(nv_pipeline_desc &d) const {
 
 // The attributes the fixed-function vertex shader of `key` reads, at the ff::kIn* locations.
 bool StateEncoder::ff_vertex_attributes(const ff::VertexKey &key, nv_pipeline_desc &d) const {
-  const VertexDeclaration &decl = *live_.state.vertex_declaration;
+  const VertexDeclaration &decl = *live().state.vertex_declaration;
   d.attribute_count = 0;
   auto add = [&](const D3DVERTEXELEMENT9 *e, uint32_t location) {
     if (!e) return true;
@@ -407,12 +398,12 @@ bool StateEncoder::ff_vertex_attributes(const ff::VertexKey &key, nv_pipeline_de
 bool StateEncoder::instancing(uint32_t &instances, uint16_t &instance_slots) {
   constexpr UINT kFlags = D3DSTREAMSOURCE_INDEXEDDATA | D3DSTREAMSOURCE_INSTANCEDATA;
   instances = 1, instance_slots = 0;
-  const UINT stream0 = live_.state.streams[0].frequency;
+  const UINT stream0 = live().state.streams[0].frequency;
   if (!(stream0 & D3DSTREAMSOURCE_INDEXEDDATA)) return true; // the divisors are read only with instance slots
   instance_divisors_.fill(0);
   instances = std::max<UINT>(stream0 & ~kFlags, 1);
-  for (uint32_t slot = 1; slot < live_.state.streams.size(); ++slot) {
-    const UINT f = live_.state.streams[slot].frequency;
+  for (uint32_t slot = 1; slot < live().state.streams.size(); ++slot) {
+    const UINT f = live().state.streams[slot].frequency;
     if (!(f & D3DSTREAMSOURCE_INSTANCEDATA)) continue;
     const UINT divisor = f & ~kFlags; // never 0: SetStreamSourceFreq refuses INSTANCEDATA | 0
     if (divisor > std::max<uint32_t>(adapter().max_instance_divisor, 1)) {
@@ -431,7 +422,7 @@ bool StateEncoder::flush_streams(bool up) {
   if (up) slots &= ~1u;
   for (uint32_t slot = 0; slots >> slot; ++slot) {
     if (!(slots >> slot & 1)) continue;
-    const StreamBinding &s = live_.state.streams[slot];
+    const StreamBinding &s = live().state.streams[slot];
     if (!s.buffer) return false; // an element reads a stream that has no buffer
     s.buffer->send_for_draw();
     bind_vertex_buffer(slot, s.buffer->buffer(), s.offset, s.stride);

@@ -80,8 +80,8 @@ uint8_t texture_op(DWORD op) { return op >= D3DTOP_DISABLE && op <= D3DTOP_LERP 
 } // namespace
 
 ff::VertexKey StateEncoder::ff_vertex_key() const {
-  const VertexDeclaration &decl = *live_.state.vertex_declaration;
-  const auto &rs = live_.state.render_states;
+  const VertexDeclaration &decl = *live().state.vertex_declaration;
+  const auto &rs = live().state.render_states;
   ff::VertexKey k;
   k.pretransformed = decl.pretransformed();
   const D3DVERTEXELEMENT9 *normal = decl.find(D3DDECLUSAGE_NORMAL, 0);
@@ -93,7 +93,7 @@ ff::VertexKey StateEncoder::ff_vertex_key() const {
   for (uint32_t i = 0; i < ff::kStages; ++i)
     if (const D3DVERTEXELEMENT9 *e = decl.find(D3DDECLUSAGE_TEXCOORD, BYTE(i))) k.texcoord_size[i] = element_size(e->Type);
   for (uint32_t s = 0; s < ff::kStages; ++s) {
-    const auto &ts = live_.state.texture_stage_states[s];
+    const auto &ts = live().state.texture_stage_states[s];
     k.tex_index[s] = uint8_t(ts[D3DTSS_TEXCOORDINDEX] & 7u);
     if (k.pretransformed) continue;
     const DWORD gen = ts[D3DTSS_TEXCOORDINDEX] >> 16;
@@ -120,7 +120,7 @@ ff::VertexKey StateEncoder::ff_vertex_key() const {
     k.specular_source = source(rs[D3DRS_SPECULARMATERIALSOURCE]);
     k.emissive_source = source(rs[D3DRS_EMISSIVEMATERIALSOURCE]);
     uint32_t n = 0;
-    for (const auto &[index, slot] : live_.state.lights)
+    for (const auto &[index, slot] : live().state.lights)
       if (slot.enabled && n < ff::kLights) k.light_type[n++] = uint8_t(slot.light.Type);
   }
   // Vertex blending: D3DVBF_1..3WEIGHTS blend 2..4 matrices; D3DVBF_0WEIGHTS one (with indices:
@@ -152,10 +152,10 @@ ff::VertexKey StateEncoder::ff_vertex_key() const {
 }
 
 ff::PixelKey StateEncoder::ff_pixel_key(D3DPRIMITIVETYPE type) const {
-  const auto &rs = live_.state.render_states;
+  const auto &rs = live().state.render_states;
   ff::PixelKey k;
   for (uint32_t s = 0; s < ff::kStages; ++s) {
-    const auto &ts = live_.state.texture_stage_states[s];
+    const auto &ts = live().state.texture_stage_states[s];
     ff::PixelStage &st = k.stage[s];
     st.color_op = texture_op(ts[D3DTSS_COLOROP]);
     if (st.color_op == D3DTOP_DISABLE) break;   // the stages after it are off too
@@ -169,7 +169,7 @@ ff::PixelKey StateEncoder::ff_pixel_key(D3DPRIMITIVETYPE type) const {
     st.result_temp = (ts[D3DTSS_RESULTARG] & D3DTA_SELECTMASK) == D3DTA_TEMP;
     // SetTexture marks the pipeline dirty only when a stage's ff_texture_kind changes: a key
     // field that reads more of the texture must widen that test.
-    st.texture = ff_texture_kind(live_.state.textures[s]);
+    st.texture = ff_texture_kind(live().state.textures[s]);
     const DWORD flags = ts[D3DTSS_TEXTURETRANSFORMFLAGS];
     if (flags & D3DTTFF_PROJECTED) {
       const DWORD count = flags & 0xffu;
@@ -177,7 +177,7 @@ ff::PixelKey StateEncoder::ff_pixel_key(D3DPRIMITIVETYPE type) const {
     }
     // The fixed-function vertex shader writes stage n's coordinates to TEXCOORDn; with a vertex
     // shader, the stage reads the set TEXCOORDINDEX names.
-    st.coord_location = live_.state.vertex_shader ? uint8_t(ts[D3DTSS_TEXCOORDINDEX] & 7u) : uint8_t(s);
+    st.coord_location = live().state.vertex_shader ? uint8_t(ts[D3DTSS_TEXCOORDINDEX] & 7u) : uint8_t(s);
   }
   if (rs[D3DRS_FOGENABLE]) {
     switch (rs[D3DRS_FOGTABLEMODE]) {
@@ -187,7 +187,7 @@ ff::PixelKey StateEncoder::ff_pixel_key(D3DPRIMITIVETYPE type) const {
     default: k.fog = ff::kFogVarying; break;
     }
     // Table fog is w-based (eye depth) with a perspective projection (_34 != 0), z-based otherwise.
-    k.fog_w = k.fog >= ff::kFogLinear && live_.state.transforms[D3DTS_PROJECTION].m[2][3] != 0.0f;
+    k.fog_w = k.fog >= ff::kFogLinear && live().state.transforms[D3DTS_PROJECTION].m[2][3] != 0.0f;
   }
   if (rs[D3DRS_ALPHATESTENABLE] && rs[D3DRS_ALPHAFUNC] >= D3DCMP_NEVER && rs[D3DRS_ALPHAFUNC] <= D3DCMP_ALWAYS)
     k.alpha_func = uint8_t(rs[D3DRS_ALPHAFUNC]);
@@ -195,10 +195,10 @@ ff::PixelKey StateEncoder::ff_pixel_key(D3DPRIMITIVETYPE type) const {
   k.flat = rs[D3DRS_SHADEMODE] == D3DSHADE_FLAT;
   // The fixed-function vertex shader and a vertex shader's epilogue both write the distances.
   k.clip_planes = clip_planes();
-  if (live_.state.vertex_shader) {
+  if (live().state.vertex_shader) {
     // Only what the vertex shader writes can be read.
     k.texcoord_inputs = 0, k.color_inputs = 0, k.fog_input = 0;
-    for (const auto &out : live_.state.vertex_shader->compiled().reflection.outputs) {
+    for (const auto &out : live().state.vertex_shader->compiled().reflection.outputs) {
       if (out.location < ff::kStages) k.texcoord_inputs |= uint8_t(1u << out.location);
       else if (out.location == d3d9::conv::kLocationColor) k.color_inputs |= 1;
       else if (out.location == d3d9::conv::kLocationColor + 1) k.color_inputs |= 2;
@@ -227,20 +227,20 @@ uint32_t StateEncoder::ff_pixel_shader(const ff::PixelKey &key) {
 
 void StateEncoder::flush_ff_vertex_constants() {
   ff::VertexConstants c{};
-  const auto &rs = live_.state.render_states;
-  const D3DMATRIX &view = live_.state.transforms[D3DTS_VIEW];
+  const auto &rs = live().state.render_states;
+  const D3DMATRIX &view = live().state.transforms[D3DTS_VIEW];
   for (uint32_t n = 0; n < ff::kBlendMatrices; ++n) {
-    const D3DMATRIX world_view = multiply(live_.state.transforms[256 + n], view);   // D3DTS_WORLDMATRIX(n)
+    const D3DMATRIX world_view = multiply(live().state.transforms[256 + n], view);   // D3DTS_WORLDMATRIX(n)
     const D3DMATRIX normal = transpose(inverse(world_view));
     std::memcpy(c.world_view[n], &world_view, sizeof c.world_view[n]);
     std::memcpy(c.normal_matrix[n], &normal, sizeof c.normal_matrix[n]);
   }
-  std::memcpy(c.projection, &live_.state.transforms[D3DTS_PROJECTION], sizeof c.projection);
+  std::memcpy(c.projection, &live().state.transforms[D3DTS_PROJECTION], sizeof c.projection);
   for (uint32_t s = 0; s < ff::kStages; ++s)
-    std::memcpy(c.texture[s], &live_.state.transforms[D3DTS_TEXTURE0 + s], sizeof c.texture[s]);
+    std::memcpy(c.texture[s], &live().state.transforms[D3DTS_TEXTURE0 + s], sizeof c.texture[s]);
   // The enabled lights in the key's order, in view space.
   uint32_t n = 0;
-  for (const auto &[index, slot] : live_.state.lights) {
+  for (const auto &[index, slot] : live().state.lights) {
     if (!slot.enabled || n == ff::kLights) continue;
     const D3DLIGHT9 &l = slot.light;
     ff::Light &out = c.light[n++];
@@ -257,21 +257,21 @@ void StateEncoder::flush_ff_vertex_constants() {
     out.range_att[0] = l.Range, out.range_att[1] = l.Attenuation0, out.range_att[2] = l.Attenuation1, out.range_att[3] = l.Attenuation2;
     out.spot[0] = std::cos(l.Theta / 2.0f), out.spot[1] = std::cos(l.Phi / 2.0f), out.spot[2] = l.Falloff;
   }
-  store_color(live_.state.material.Diffuse, c.material_diffuse);
-  store_color(live_.state.material.Ambient, c.material_ambient);
-  store_color(live_.state.material.Specular, c.material_specular);
-  store_color(live_.state.material.Emissive, c.material_emissive);
-  c.material_power[0] = live_.state.material.Power;
+  store_color(live().state.material.Diffuse, c.material_diffuse);
+  store_color(live().state.material.Ambient, c.material_ambient);
+  store_color(live().state.material.Specular, c.material_specular);
+  store_color(live().state.material.Emissive, c.material_emissive);
+  c.material_power[0] = live().state.material.Power;
   color_to_floats(rs[D3DRS_AMBIENT], c.ambient);
   c.fog[0] = as_float(rs[D3DRS_FOGSTART]), c.fog[1] = as_float(rs[D3DRS_FOGEND]), c.fog[2] = as_float(rs[D3DRS_FOGDENSITY]);
   // World-space planes to view space: d = x . p with x = v * View^-1, so the plane is View^-1 p.
   const D3DMATRIX view_inverse = inverse(view);
   for (uint32_t i = 0; i < ff::kClipPlanes; ++i)
     for (int r = 0; r < 4; ++r) {
-      const auto &p = live_.state.clip_planes[i];
+      const auto &p = live().state.clip_planes[i];
       c.clip_plane[i][r] = view_inverse.m[r][0] * p[0] + view_inverse.m[r][1] * p[1] + view_inverse.m[r][2] * p[2] + view_inverse.m[r][3] * p[3];
     }
-  const D3DVIEWPORT9 &vp = live_.state.viewport;
+  const D3DVIEWPORT9 &vp = live().state.viewport;
   c.viewport[0] = float(vp.X), c.viewport[1] = float(vp.Y);
   c.viewport[2] = 2.0f / float(vp.Width), c.viewport[3] = -2.0f / float(vp.Height);
   c.point[0] = as_float(rs[D3DRS_POINTSIZE]);
@@ -293,10 +293,10 @@ void StateEncoder::flush_ff_vertex_constants() {
 
 void StateEncoder::flush_ff_pixel_constants() {
   ff::PixelConstants c{};
-  const auto &rs = live_.state.render_states;
+  const auto &rs = live().state.render_states;
   color_to_floats(rs[D3DRS_TEXTUREFACTOR], c.texture_factor);
   for (uint32_t s = 0; s < ff::kStages; ++s) {
-    const auto &ts = live_.state.texture_stage_states[s];
+    const auto &ts = live().state.texture_stage_states[s];
     color_to_floats(ts[D3DTSS_CONSTANT], c.constant[s]);
     c.bumpenv_mat[s][0] = as_float(ts[D3DTSS_BUMPENVMAT00]);
     c.bumpenv_mat[s][1] = as_float(ts[D3DTSS_BUMPENVMAT01]);

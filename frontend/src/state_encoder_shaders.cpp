@@ -46,11 +46,11 @@ std::pair<uint32_t, uint32_t> changed_bytes(const ChangedRegisters &r) {
 } // namespace
 
 bool StateEncoder::draws_pretransformed() const {
-  return !live_.state.vertex_shader && live_.state.vertex_declaration && live_.state.vertex_declaration->pretransformed();
+  return !live().state.vertex_shader && live().state.vertex_declaration && live().state.vertex_declaration->pretransformed();
 }
 
 uint8_t StateEncoder::clip_planes() const {
-  const auto &rs = live_.state.render_states;
+  const auto &rs = live().state.render_states;
   // Pre-transformed vertices are past clipping: D3D9 applies no user clip plane to them, and the
   // fixed-function vertex stage writes no clip distances then.
   if (draws_pretransformed()) return 0;
@@ -58,7 +58,7 @@ uint8_t StateEncoder::clip_planes() const {
 }
 
 uint32_t StateEncoder::vertex_shader_variant(D3DPRIMITIVETYPE type) {
-  const CompiledShader &compiled = live_.state.vertex_shader->compiled();
+  const CompiledShader &compiled = live().state.vertex_shader->compiled();
   d3d9::VertexEpilogue e;
   e.clip_planes = clip_planes();
   // POINTSIZE when the shader writes no size, and POINTSIZE_MIN/MAX clamping either way, as
@@ -67,7 +67,7 @@ uint32_t StateEncoder::vertex_shader_variant(D3DPRIMITIVETYPE type) {
   // UDEC3 and DEC3N elements read w as 1 (D3DDECLTYPE's documentation); the fetch reads the
   // 2 bits above z, so the shader's prologue sets it.
   for (const auto &input : compiled.reflection.inputs) {
-    const D3DVERTEXELEMENT9 *element = live_.state.vertex_declaration ? live_.state.vertex_declaration->find(input.usage, input.usage_index) : nullptr;
+    const D3DVERTEXELEMENT9 *element = live().state.vertex_declaration ? live().state.vertex_declaration->find(input.usage, input.usage_index) : nullptr;
     if (element && (element->Type == D3DDECLTYPE_UDEC3 || element->Type == D3DDECLTYPE_DEC3N) && input.reg < 16)
       e.w_one_inputs |= uint16_t(1u << input.reg);
     if (!element && input.reg < 16) e.missing_inputs |= uint16_t(1u << input.reg);
@@ -84,12 +84,12 @@ uint32_t StateEncoder::vertex_shader_variant(D3DPRIMITIVETYPE type) {
 }
 
 uint32_t StateEncoder::pixel_shader_variant(D3DPRIMITIVETYPE type) {
-  const CompiledShader &compiled = live_.state.pixel_shader->compiled();
-  const auto &rs = live_.state.render_states;
+  const CompiledShader &compiled = live().state.pixel_shader->compiled();
+  const auto &rs = live().state.render_states;
   // What the vertex stage writes: a vertex shader its outputs; the fixed-function one colours,
   // texture coordinates 0..7 and fog.
   using namespace d3d9::conv;
-  const uint32_t written = live_.state.vertex_shader ? live_.state.vertex_shader->compiled().interface_locations
+  const uint32_t written = live().state.vertex_shader ? live().state.vertex_shader->compiled().interface_locations
                                                 : 0xffu << kLocationTexcoord | 3u << kLocationColor | 1u << kLocationFog;
   d3d9::PixelEpilogue e;
   if (rs[D3DRS_ALPHATESTENABLE] && rs[D3DRS_ALPHAFUNC] >= D3DCMP_NEVER && rs[D3DRS_ALPHAFUNC] <= D3DCMP_ALWAYS)
@@ -103,7 +103,7 @@ uint32_t StateEncoder::pixel_shader_variant(D3DPRIMITIVETYPE type) {
     case D3DFOG_EXP2: e.fog = 4; break;
     default: e.fog = 1; break;
     }
-    e.fog_w = e.fog >= 2 && live_.state.transforms[D3DTS_PROJECTION].m[2][3] != 0.0f;
+    e.fog_w = e.fog >= 2 && live().state.transforms[D3DTS_PROJECTION].m[2][3] != 0.0f;
     e.fog_input = written >> kLocationFog & 1u;
   }
   e.clip_planes = clip_planes();
@@ -118,7 +118,7 @@ uint32_t StateEncoder::pixel_shader_variant(D3DPRIMITIVETYPE type) {
   const d3d9::Version version = compiled.reflection.version;
   if (version.major == 1 && version.minor <= 3) {
     for (uint32_t stage = 0; stage < 4; ++stage) {
-      const DWORD flags = live_.state.texture_stage_states[stage][D3DTSS_TEXTURETRANSFORMFLAGS];
+      const DWORD flags = live().state.texture_stage_states[stage][D3DTSS_TEXTURETRANSFORMFLAGS];
       if (!(flags & D3DTTFF_PROJECTED)) continue;
       const DWORD count = flags & 0xffu;
       const uint32_t component = count >= 2 && count <= 4 ? count - 1 : 3;
@@ -157,11 +157,12 @@ void StateEncoder::flush_shader_constants(nv_shader_stage stage, const ShaderCon
     return std::array<uint32_t, 4>{bits, 0, 0, 0};
   };
 
-  ChangedRegisters &changed = live_.changed_registers[stage];
+  ChangedRegisters &changed = live().changed_registers[stage];
   if (!full && sent == Constants::kShader) {
     // Only registers changed: send their bytes (one SetVertexShaderConstantF of one register is
     // 16 bytes, not the 4.6 KB block). The range never reaches the bump-environment part, which
     // only the full path writes.
+    if (!changed.any()) return;
     const auto [begin, end] = changed_bytes(changed);
     changed = {};
     if (begin < end) {
@@ -199,9 +200,9 @@ void StateEncoder::flush_shader_constants(nv_shader_stage stage, const ShaderCon
   if (stage == NV_STAGE_VERTEX) {
     // With a vertex shader, SetClipPlane's planes are in clip space (the vertex epilogue's).
     for (uint32_t n = 0; n < d3d9::conv::kClipPlaneCount; ++n)
-      std::memcpy(block->clip_planes[n], live_.state.clip_planes[n].data(), sizeof block->clip_planes[n]);
+      std::memcpy(block->clip_planes[n], live().state.clip_planes[n].data(), sizeof block->clip_planes[n]);
     // The vertex epilogue's point size; POINTSIZE_MAX is at most MaxPointSize, as with fixed function.
-    const auto &rs = live_.state.render_states;
+    const auto &rs = live().state.render_states;
     block->point[0] = std::bit_cast<float>(rs[D3DRS_POINTSIZE]);
     block->point[1] = std::bit_cast<float>(rs[D3DRS_POINTSIZE_MIN]);
     block->point[2] = std::min(std::bit_cast<float>(rs[D3DRS_POINTSIZE_MAX]), adapter().max_point_size);
@@ -209,7 +210,7 @@ void StateEncoder::flush_shader_constants(nv_shader_stage stage, const ShaderCon
   if (stage == NV_STAGE_PIXEL) {
     // The D3DTSS values are the bits of floats.
     for (uint32_t n = 0; n < DeviceState::kTextureStages; ++n) {
-      const auto &ts = live_.state.texture_stage_states[n];
+      const auto &ts = live().state.texture_stage_states[n];
       const DWORD mat[4] = {ts[D3DTSS_BUMPENVMAT00], ts[D3DTSS_BUMPENVMAT01], ts[D3DTSS_BUMPENVMAT10],
                             ts[D3DTSS_BUMPENVMAT11]};
       const DWORD lum[2] = {ts[D3DTSS_BUMPENVLSCALE], ts[D3DTSS_BUMPENVLOFFSET]};
@@ -217,7 +218,7 @@ void StateEncoder::flush_shader_constants(nv_shader_stage stage, const ShaderCon
       std::memcpy(block->bumpenv_lum[n], lum, sizeof lum);
     }
     // What the pixel epilogue reads (fog, alpha test; d3d9::PixelEpilogue).
-    const auto &rs = live_.state.render_states;
+    const auto &rs = live().state.render_states;
     color_to_floats(rs[D3DRS_FOGCOLOR], block->fog_color);
     const DWORD fog[3] = {rs[D3DRS_FOGSTART], rs[D3DRS_FOGEND], rs[D3DRS_FOGDENSITY]};
     std::memcpy(block->fog, fog, sizeof fog);

@@ -36,9 +36,9 @@ uint8_t address(DWORD a) {
 
 void StateEncoder::flush_textures() {
   uint32_t used = 0; // bit per slot
-  if (live_.state.pixel_shader) used |= live_.state.pixel_shader->compiled().reflection.samplers_used & 0xFFFFu;
-  if (live_.state.vertex_shader) used |= (live_.state.vertex_shader->compiled().reflection.samplers_used & 0xFu) << DeviceState::kVertexSlot0;
-  if (!live_.state.pixel_shader) used |= ff_samplers_; // the stages the fixed-function pixel shader samples
+  if (live().state.pixel_shader) used |= live().state.pixel_shader->compiled().reflection.samplers_used & 0xFFFFu;
+  if (live().state.vertex_shader) used |= (live().state.vertex_shader->compiled().reflection.samplers_used & 0xFu) << DeviceState::kVertexSlot0;
+  if (!live().state.pixel_shader) used |= ff_samplers_; // the stages the fixed-function pixel shader samples
   for (uint32_t slot = 0; slot < DeviceState::kTextureSlots; ++slot) {
     if (!(used & (1u << slot))) continue;
     nv_cmd_set_texture c = texture_command(slot);
@@ -55,10 +55,10 @@ nv_cmd_set_texture StateEncoder::texture_command(uint32_t slot) const {
   const bool vertex = slot >= DeviceState::kVertexSlot0;
   c.stage = vertex ? NV_STAGE_VERTEX : NV_STAGE_PIXEL;
   c.slot = vertex ? slot - DeviceState::kVertexSlot0 : slot;
-  const Texture *t = live_.state.textures[slot];
+  const Texture *t = live().state.textures[slot];
   c.image = t ? t->image() : 0;
   c.type = declared_type(slot);
-  const auto &ss = live_.state.sampler_states[slot];
+  const auto &ss = live().state.sampler_states[slot];
   nv_sampler_desc &d = c.sampler;
   d.min_filter = filter(ss[D3DSAMP_MINFILTER]);
   d.mag_filter = filter(ss[D3DSAMP_MAGFILTER]);
@@ -95,14 +95,14 @@ nv_cmd_set_texture StateEncoder::texture_command(uint32_t slot) const {
 bool StateEncoder::compares_depth_at(uint32_t slot) const {
   // A 2D sampler reading a depth texture compares, as the vendors' drivers do: a pixel shader's
   // (depth_samplers in its variant key) and a fixed-function stage's (ff::kTextureDepth).
-  if (!live_.state.pixel_shader) return slot < ff::kStages && (ff_samplers_ >> slot & 1u) && compares_depth(live_.state.textures[slot]);
-  return slot < 16 && (live_.state.pixel_shader->compiled().reflection.samplers_used >> slot & 1u) &&
-         compares_depth(live_.state.textures[slot]) && declared_type(slot) == NV_IMAGE_TYPE_2D;
+  if (!live().state.pixel_shader) return slot < ff::kStages && (ff_samplers_ >> slot & 1u) && compares_depth(live().state.textures[slot]);
+  return slot < 16 && (live().state.pixel_shader->compiled().reflection.samplers_used >> slot & 1u) &&
+         compares_depth(live().state.textures[slot]) && declared_type(slot) == NV_IMAGE_TYPE_2D;
 }
 
 uint16_t StateEncoder::depth_samplers() const {
   uint16_t mask = 0;
-  if (!live_.state.pixel_shader) return 0;
+  if (!live().state.pixel_shader) return 0;
   for (uint32_t slot = 0; slot < 16; ++slot)
     if (compares_depth_at(slot)) mask |= uint16_t(1u << slot);
   return mask;
@@ -112,13 +112,13 @@ uint32_t StateEncoder::declared_type(uint32_t slot) const {
   // What the shader that samples the slot declares (dcl_cube, dcl_volume; 2D otherwise). The
   // fixed-function pixel shader declares each stage's sampler as the bound texture's kind.
   uint8_t type = 0;
-  if (slot < DeviceState::kVertexSlot0 && !live_.state.pixel_shader && live_.state.textures[slot]) {
-    return live_.state.textures[slot]->type();
+  if (slot < DeviceState::kVertexSlot0 && !live().state.pixel_shader && live().state.textures[slot]) {
+    return live().state.textures[slot]->type();
   } else if (slot >= DeviceState::kVertexSlot0) {
-    if (live_.state.vertex_shader)
-      type = live_.state.vertex_shader->compiled().reflection.sampler_types[slot - DeviceState::kVertexSlot0];
-  } else if (live_.state.pixel_shader) {
-    type = live_.state.pixel_shader->compiled().reflection.sampler_types[slot];
+    if (live().state.vertex_shader)
+      type = live().state.vertex_shader->compiled().reflection.sampler_types[slot - DeviceState::kVertexSlot0];
+  } else if (live().state.pixel_shader) {
+    type = live().state.pixel_shader->compiled().reflection.sampler_types[slot];
   }
   switch (d3d9::SamplerType(type)) {
   case d3d9::SamplerType::Cube: return NV_IMAGE_TYPE_CUBE;

@@ -177,10 +177,6 @@ HRESULT Texture2D::GetSurfaceLevel(UINT level, IDirect3DSurface9 **out) {
   return D3D_OK;
 }
 
-bool compares_depth(const Texture *t) {
-  return t && (t->usage() & D3DUSAGE_DEPTHSTENCIL) && t->format().depth_sampling == DepthSampling::Compare;
-}
-
 // A depth texture that compares is its own kind: the stage samples with the comparison.
 ff::TextureKind ff_texture_kind(const Texture *t) {
   if (!t) return ff::kTextureNone;

@@ -147,7 +147,9 @@ private:
 
 // A depth texture sampled with a comparison (D16, D24X8, D24S8), as the vendors' drivers sample
 // one bound to a 2D sampler.
-bool compares_depth(const Texture *t);
+inline bool compares_depth(const Texture *t) {
+  return t && (t->usage() & D3DUSAGE_DEPTHSTENCIL) && t->format().depth_sampling == DepthSampling::Compare;
+}
 // What a fixed-function stage's key reads of the texture bound to it.
 ff::TextureKind ff_texture_kind(const Texture *t);
 

@@ -13,67 +13,6 @@
 
 namespace novem {
 
-namespace {
-
-// The dirty groups a render state feeds. A state feeds only the groups it changes, so that a draw
-// after it sends only the commands that changed (SetRenderState of a state the draw path ignores
-// sends nothing). kDirtyPipelineStates: only the pipeline's fields that StateEncoder::render_states
-// fills; no shader nor key reads them.
-constexpr uint32_t render_state_dirty(D3DRENDERSTATETYPE state) {
-  switch (state) {
-  case D3DRS_ZENABLE: case D3DRS_ZWRITEENABLE: case D3DRS_ZFUNC: case D3DRS_CULLMODE: case D3DRS_FILLMODE:
-  case D3DRS_ALPHABLENDENABLE: case D3DRS_SRCBLEND: case D3DRS_DESTBLEND: case D3DRS_BLENDOP:
-  case D3DRS_SEPARATEALPHABLENDENABLE: case D3DRS_SRCBLENDALPHA: case D3DRS_DESTBLENDALPHA:
-  case D3DRS_BLENDOPALPHA: case D3DRS_COLORWRITEENABLE:
-  case D3DRS_STENCILENABLE: case D3DRS_STENCILFAIL: case D3DRS_STENCILZFAIL: case D3DRS_STENCILPASS:
-  case D3DRS_STENCILFUNC: case D3DRS_TWOSIDEDSTENCILMODE: case D3DRS_CCW_STENCILFAIL:
-  case D3DRS_CCW_STENCILZFAIL: case D3DRS_CCW_STENCILPASS: case D3DRS_CCW_STENCILFUNC:
-  case D3DRS_COLORWRITEENABLE1: case D3DRS_COLORWRITEENABLE2: case D3DRS_COLORWRITEENABLE3:
-  case D3DRS_MULTISAMPLEMASK:
-    return kDirtyPipelineStates;
-  case D3DRS_STENCILREF: case D3DRS_STENCILMASK: case D3DRS_STENCILWRITEMASK: case D3DRS_BLENDFACTOR:
-    return kDirtyDynamic;
-  case D3DRS_DEPTHBIAS: case D3DRS_SLOPESCALEDEPTHBIAS:
-    return kDirtyPipelineStates | kDirtyDynamic; // the values, and whether bias is on at all
-  case D3DRS_SCISSORTESTENABLE:
-    return kDirtyViewport;
-  case D3DRS_SRGBWRITEENABLE:
-    return kDirtyTargets; // SET_RENDER_TARGETS.srgb_write
-  // The fixed-function pipeline: they shape its shaders (keys) or fill its uniform blocks.
-  case D3DRS_LIGHTING: case D3DRS_COLORVERTEX: case D3DRS_DIFFUSEMATERIALSOURCE:
-  case D3DRS_AMBIENTMATERIALSOURCE: case D3DRS_EMISSIVEMATERIALSOURCE: case D3DRS_SPECULARMATERIALSOURCE:
-  case D3DRS_SPECULARENABLE: case D3DRS_LOCALVIEWER: case D3DRS_NORMALIZENORMALS:
-  case D3DRS_VERTEXBLEND: case D3DRS_INDEXEDVERTEXBLENDENABLE: case D3DRS_FOGENABLE:
-  case D3DRS_FOGTABLEMODE: case D3DRS_FOGVERTEXMODE: case D3DRS_RANGEFOGENABLE:
-  case D3DRS_CLIPPING: case D3DRS_CLIPPLANEENABLE: case D3DRS_POINTSCALEENABLE:
-  case D3DRS_POINTSPRITEENABLE: case D3DRS_ALPHATESTENABLE: case D3DRS_ALPHAFUNC: case D3DRS_SHADEMODE:
-    return kDirtyPipeline | kDirtyVertexConstants | kDirtyPixelConstants;
-  case D3DRS_AMBIENT: case D3DRS_FOGSTART: case D3DRS_FOGEND: case D3DRS_FOGDENSITY: case D3DRS_POINTSIZE:
-  case D3DRS_POINTSIZE_MIN: case D3DRS_POINTSIZE_MAX: case D3DRS_POINTSCALE_A: case D3DRS_POINTSCALE_B:
-  case D3DRS_POINTSCALE_C: case D3DRS_FOGCOLOR: case D3DRS_ALPHAREF: case D3DRS_TEXTUREFACTOR:
-  case D3DRS_TWEENFACTOR:
-    return kDirtyVertexConstants | kDirtyPixelConstants;
-  default:
-    return 0; // stored for the getters; not honoured by the draw path yet
-  }
-}
-
-// render_state_dirty of every state, looked up once per SetRenderState.
-constexpr auto kRenderStateDirty = [] {
-  std::array<uint16_t, D3DRS_BLENDOPALPHA + 1> dirty{};
-  for (uint32_t s = 0; s < dirty.size(); ++s) dirty[s] = uint16_t(render_state_dirty(D3DRENDERSTATETYPE(s)));
-  return dirty;
-}();
-
-} // namespace
-
-void TrackedState::set_render_state(D3DRENDERSTATETYPE s, DWORD value) {
-  if (holds.render_states[s] && state.render_states[s] == value) return;
-  state.render_states[s] = value;
-  holds.render_states.set(s);
-  dirty |= kRenderStateDirty[s];
-}
-
 void TrackedState::set_transform(D3DTRANSFORMSTATETYPE s, const D3DMATRIX &matrix) {
   state.transforms[s] = matrix;
   holds.transforms.set(s);
@@ -162,37 +101,7 @@ void TrackedState::set_pixel_shader(PixelShader *shader) {
   dirty |= kDirtyPipeline | kDirtyPixelConstantRange;
 }
 
-HRESULT TrackedState::set_constants(nv_shader_stage stage, char kind, UINT start, const void *data, UINT count) {
-  ShaderConstants &c = stage == NV_STAGE_PIXEL ? state.ps_constants : state.vs_constants;
-  StateMask::Constants &m = stage == NV_STAGE_PIXEL ? holds.ps_constants : holds.vs_constants;
-  ChangedRegisters &changed = changed_registers[stage];
-  const size_t size = kind == 'f' ? c.f.size() : kind == 'i' ? c.i.size() : c.b.size();
-  // The registers must lie inside the file (start + count without wrapping) and the data be there.
-  if (!data || start >= size || count > size - start) return D3DERR_INVALIDCALL;
-  if (kind == 'f') {
-    std::memcpy(c.f.data() + start, data, size_t(count) * sizeof c.f[0]);
-    for (UINT n = start; n < start + count; ++n) m.f.set(n);
-    changed.f.widen(start, count);
-  } else if (kind == 'i') {
-    std::memcpy(c.i.data() + start, data, size_t(count) * sizeof c.i[0]);
-    for (UINT n = start; n < start + count; ++n) m.i.set(n);
-    changed.i.widen(start, count);
-  } else {
-    std::memcpy(c.b.data() + start, data, size_t(count) * sizeof c.b[0]);
-    for (UINT n = start; n < start + count; ++n) m.b.set(n);
-    changed.b.widen(start, count);
-  }
-  dirty |= stage == NV_STAGE_VERTEX ? kDirtyVertexConstantRange : kDirtyPixelConstantRange;
-  return D3D_OK;
-}
-
-// Vertex and index bindings are compared with what was last sent when a draw reads them.
-void TrackedState::set_stream_source(UINT stream, VertexBuffer *buffer, UINT offset, UINT stride) {
-  StreamBinding &s = state.streams[stream];
-  hold(s.buffer, buffer);
-  s.offset = offset, s.stride = stride; // the frequency stays
-  holds.streams.set(stream);
-}
+void TrackedState::hold_buffer(VertexBuffer *&slot, VertexBuffer *buffer) { hold(slot, buffer); }
 
 void TrackedState::set_stream_frequency(UINT stream, UINT frequency) {
   state.streams[stream].frequency = frequency; // the draw reads it (Device::instancing)
@@ -217,24 +126,6 @@ void TrackedState::set_texture(uint32_t slot, Texture *texture) {
   hold(state.textures[slot], texture);
   holds.textures.set(slot);
   dirty |= kDirtyTextures;
-}
-
-void TrackedState::set_sampler_state(uint32_t slot, D3DSAMPLERSTATETYPE s, DWORD value) {
-  DWORD &current = state.sampler_states[slot][s];
-  if (holds.sampler_states[slot][s] && current == value) return;
-  current = value;
-  holds.sampler_states[slot].set(s);
-  dirty |= kDirtyTextures;
-}
-
-// Every stage state shapes or feeds the fixed-function shaders; the bump-environment ones also
-// the translated pixel shaders' block.
-void TrackedState::set_texture_stage_state(DWORD stage, D3DTEXTURESTAGESTATETYPE s, DWORD value) {
-  DWORD &current = state.texture_stage_states[stage][s];
-  if (holds.texture_stage_states[stage][s] && current == value) return;
-  current = value;
-  holds.texture_stage_states[stage].set(s);
-  dirty |= kDirtyPipeline | kDirtyVertexConstants | kDirtyPixelConstants;
 }
 
 } // namespace novem

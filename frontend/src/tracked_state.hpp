@@ -14,31 +14,14 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 
+#include "render_state_dirty.hpp"
 #include "state.hpp"
+#include "state_dirty.hpp"
 
 namespace novem {
-
-// Groups of state the next draw must send; one set for every kind of state. (Vertex and index
-// bindings are compared with what was last sent instead.)
-enum StateDirty : uint32_t {
-  kDirtyTargets = 1u << 0,
-  kDirtyViewport = 1u << 1, // viewport and scissor
-  kDirtyPipeline = 1u << 2,
-  kDirtyVertexConstants = 1u << 3,
-  kDirtyPixelConstants = 1u << 4,
-  kDirtyTextures = 1u << 5, // textures and sampler states
-  kDirtyDynamic = 1u << 6,  // stencil reference and masks, blend factor, depth bias
-  kDirtyAll = (1u << 7) - 1,
-  // Only shader constants changed, in the registers TrackedState::changed_registers records (or a
-  // shader was bound): the next draw sends those (UPDATE_CONSTANTS), not the whole block. The
-  // full bits above (set by everything else: Reset, bump-env states, transforms) resend it all.
-  kDirtyVertexConstantRange = 1u << 7,
-  kDirtyPixelConstantRange = 1u << 8,
-  // Only render states that feed the pipeline's blend, depth, stencil, cull, fill and mask
-  // fields changed: the next draw rebuilds those fields alone (kDirtyPipeline rebuilds all).
-  kDirtyPipelineStates = 1u << 9,
-};
 
 // The registers of one stage's constant files set since the encoder last sent them: [begin, end)
 // of the float, integer and boolean files (begin > end: none).
@@ -51,6 +34,7 @@ struct ChangedRegisters {
     }
   };
   Range f, i, b;
+  bool any() const { return f.begin < f.end || i.begin < i.end || b.begin < b.end; }
 };
 
 class TrackedState {
@@ -82,9 +66,9 @@ public:
   void set_fvf(DWORD fvf, VertexDeclaration *declaration);
   void set_vertex_shader(VertexShader *shader);
   void set_pixel_shader(PixelShader *shader);
-  // Float, integer and boolean registers ('f', 'i', 'b') from `data` as the SetShaderConstant call
+  // Float, integer or boolean registers (kKind 'f', 'i', 'b') from `data` as the SetShaderConstant call
   // got it; D3DERR_INVALIDCALL when they do not lie inside the file or there is no data.
-  HRESULT set_constants(nv_shader_stage stage, char kind, UINT start, const void *data, UINT count);
+  template <char kKind> HRESULT set_constants(nv_shader_stage stage, UINT start, const void *data, UINT count);
   void set_stream_source(UINT stream, VertexBuffer *buffer, UINT offset, UINT stride);
   void set_stream_frequency(UINT stream, UINT frequency);
   void set_indices(IndexBuffer *buffer);
@@ -93,8 +77,65 @@ public:
   void set_texture_stage_state(DWORD stage, D3DTEXTURESTAGESTATETYPE s, DWORD value);
 
 private:
+  // hold() of a vertex buffer, out of line (VertexBuffer is not complete here).
+  static void hold_buffer(VertexBuffer *&slot, VertexBuffer *buffer);
+
   bool limits_lights_;
 };
+
+// The setters a draw loop calls most, inline: the rest are in tracked_state.cpp.
+inline void TrackedState::set_render_state(D3DRENDERSTATETYPE s, DWORD value) {
+  if (state.render_states[s] == value && holds.render_states[s]) return;
+  state.render_states[s] = value;
+  holds.render_states[s] = true;
+  dirty |= kRenderStateDirty[s];
+}
+
+inline void TrackedState::set_sampler_state(uint32_t slot, D3DSAMPLERSTATETYPE s, DWORD value) {
+  DWORD &current = state.sampler_states[slot][s];
+  if (current == value && holds.sampler_states[slot][s]) return;
+  current = value;
+  holds.sampler_states[slot][s] = true;
+  dirty |= kDirtyTextures;
+}
+
+// Every stage state shapes or feeds the fixed-function shaders; the bump-environment ones also
+// the translated pixel shaders' block.
+inline void TrackedState::set_texture_stage_state(DWORD stage, D3DTEXTURESTAGESTATETYPE s, DWORD value) {
+  DWORD &current = state.texture_stage_states[stage][s];
+  if (current == value && holds.texture_stage_states[stage][s]) return;
+  current = value;
+  holds.texture_stage_states[stage][s] = true;
+  dirty |= kDirtyPipeline | kDirtyVertexConstants | kDirtyPixelConstants;
+}
+
+// Vertex and index bindings are compared with what was last sent when a draw reads them. A UP
+// draw unsets stream 0 each time: an unchanged buffer takes no call.
+inline void TrackedState::set_stream_source(UINT stream, VertexBuffer *buffer, UINT offset, UINT stride) {
+  StreamBinding &s = state.streams[stream];
+  if (s.buffer != buffer) hold_buffer(s.buffer, buffer);
+  s.offset = offset, s.stride = stride; // the frequency stays
+  holds.streams[stream] = true;
+}
+
+template <char kKind>
+inline HRESULT TrackedState::set_constants(nv_shader_stage stage, UINT start, const void *data, UINT count) {
+  ShaderConstants &c = stage == NV_STAGE_PIXEL ? state.ps_constants : state.vs_constants;
+  StateMask::Constants &m = stage == NV_STAGE_PIXEL ? holds.ps_constants : holds.vs_constants;
+  ChangedRegisters &changed = changed_registers[stage];
+  auto write = [&](auto &file, auto &held, ChangedRegisters::Range &range) {
+    // The registers must lie inside the file (start + count without wrapping) and the data be there.
+    if (!data || start >= file.size() || count > file.size() - start) return D3DERR_INVALIDCALL;
+    std::memcpy(file.data() + start, data, size_t(count) * sizeof file[0]);
+    for (UINT n = start; n < start + count; ++n) held[n] = true;
+    range.widen(start, count);
+    dirty |= stage == NV_STAGE_VERTEX ? kDirtyVertexConstantRange : kDirtyPixelConstantRange;
+    return D3D_OK;
+  };
+  if constexpr (kKind == 'f') return write(c.f, m.f, changed.f);
+  else if constexpr (kKind == 'i') return write(c.i, m.i, changed.i);
+  else return write(c.b, m.b, changed.b);
+}
 
 // Makes `slot` hold `object`, moving the private reference.
 template <class T> void hold(T *&slot, T *object) {
