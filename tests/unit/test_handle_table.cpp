@@ -28,11 +28,11 @@ struct LogFile {
   }
 };
 
-// insert: `value` under `handle` (CREATE_BUFFER); get: the object for UPDATE_BUFFER; find: the
+// vacant: whether a CREATE_BUFFER may use `handle` (expected 1 or 0); insert: `value` under `handle` (CREATE_BUFFER); get: the object for UPDATE_BUFFER; find: the
 // quiet lookup; take: the slot out (DESTROY_BUFFER). expected: the value found or taken, or
 // -1 for none (insert: -1 when refused). line: what the log says after the step ("" nothing).
 struct Step {
-  enum Kind { insert, get, find, take } kind;
+  enum Kind { vacant, insert, get, find, take } kind;
   uint32_t handle;
   int value;
   int expected;
@@ -73,6 +73,11 @@ const Case kCases[] = {
      {{Step::take, 0, 0, -1, ""},
       {Step::take, 5, 0, -1, "novem-test: DESTROY_BUFFER: buffer 5 does not exist; the command is skipped\n"}},
      0},
+    {"vacant answers whether a CREATE may use the handle, with the line insert would write",
+     {{Step::vacant, 8, 0, 1, ""}, {Step::insert, 8, 80, 80, ""},
+      {Step::vacant, 8, 0, 0, "novem-test: CREATE_BUFFER: buffer 8 already exists; the command is skipped\n"},
+      {Step::vacant, 0, 0, 0, "novem-test: CREATE_BUFFER: buffer 0 is no handle; the command is skipped\n"}},
+     1},
     {"handles far apart are held apart",
      {{Step::insert, 1, 1, 1, ""}, {Step::insert, 0xFFFFFFFF, 2, 2, ""}, {Step::insert, 1u << 20, 3, 3, ""},
       {Step::get, 1, 0, 1, ""}, {Step::get, 0xFFFFFFFF, 0, 2, ""}, {Step::get, 1u << 20, 0, 3, ""}},
@@ -94,6 +99,9 @@ TEST_CASE("handle table: objects under handles, and one line per violation", "[h
       CAPTURE(i);
       int answer = -1;
       switch (s.kind) {
+      case Step::vacant:
+        answer = table.vacant(s.handle, NV_OP_CREATE_BUFFER) ? 1 : 0;
+        break;
       case Step::insert:
         if (const int *p = table.insert(s.handle, s.value, NV_OP_CREATE_BUFFER)) answer = *p;
         break;

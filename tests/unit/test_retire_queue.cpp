@@ -106,3 +106,15 @@ TEST_CASE("retire queue: items that own memory are moved, never copied", "[retir
   queue.clear(); // what is held is destroyed with the queue's entries
   CHECK(queue.empty());
 }
+
+TEST_CASE("retire queue: newest is the serial after which nothing is held", "[retire_queue]") {
+  novem::RetireQueue<int> queue;
+  CHECK(queue.newest() == 0);
+  queue.push(5, 1);
+  queue.push(3, 2);
+  CHECK(queue.newest() == 5);
+  queue.release(4, [](int) {});
+  CHECK(queue.newest() == 5);
+  queue.release(5, [](int) {});
+  CHECK(queue.newest() == 0);
+}

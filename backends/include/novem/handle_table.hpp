@@ -84,19 +84,20 @@ public:
     return object;
   }
 
-  // Puts slot under handle (a CREATE). Handle 0 or one naming an object is a violation: slot is
-  // dropped and the object there stays. nullptr then.
+  // Whether a CREATE may put an object under handle: 0, or a handle naming an object, is a
+  // violation. Asked before the object is made, so that a refused CREATE makes nothing.
+  bool vacant(uint32_t handle, uint16_t opcode) {
+    if (!handle) violations_.report(opcode, kind_, handle, "is no handle");
+    else if (slots_.count(handle)) violations_.report(opcode, kind_, handle, "already exists");
+    else return true;
+    return false;
+  }
+
+  // Puts slot under handle (a CREATE, or a rename after take). Where the handle is not vacant(),
+  // slot is dropped, the object there stays, and the answer is nullptr.
   Object *insert(uint32_t handle, T slot, uint16_t opcode) {
-    if (!handle) {
-      violations_.report(opcode, kind_, handle, "is no handle");
-      return nullptr;
-    }
-    auto [it, inserted] = slots_.try_emplace(handle, std::move(slot));
-    if (!inserted) {
-      violations_.report(opcode, kind_, handle, "already exists");
-      return nullptr;
-    }
-    return detail::HandleSlot<T>::object(it->second);
+    if (!vacant(handle, opcode)) return nullptr;
+    return detail::HandleSlot<T>::object(slots_.try_emplace(handle, std::move(slot)).first->second);
   }
 
   // Takes the slot out (a DESTROY); a handle naming nothing is a violation (handle 0, which names
@@ -111,9 +112,6 @@ public:
     slots_.erase(it);
     return slot;
   }
-
-  // The slot of a handle that names an object, given new contents (a rename keeps the handle).
-  T &slot(uint32_t handle) { return slots_.at(handle); }
 
   size_t size() const { return slots_.size(); }
   // Every (handle, slot), in no particular order.

@@ -49,6 +49,8 @@ public:
     return true;
   }
 
+  // The serial after which nothing is held (0 when nothing is).
+  uint64_t newest() const { return items_.empty() ? 0 : items_.back().serial; }
   bool empty() const { return items_.empty(); }
   size_t size() const { return items_.size(); }
   void clear() { items_.clear(); }

@@ -89,7 +89,7 @@ void BatchQueue::on_complete(BatchId id, std::function<void()> fn) {
     fn();
     return;
   }
-  callbacks_.emplace(id, std::move(fn));
+  callbacks_.push(id, std::move(fn));
 }
 
 void BatchQueue::submit(VkSemaphore wait, VkPipelineStageFlags2 wait_stage, VkSemaphore signal) {
@@ -150,17 +150,9 @@ void BatchQueue::device_lost() {
   channel_.device_lost.store(true, std::memory_order_release);
 }
 
-void BatchQueue::run_callbacks(BatchId up_to) {
-  while (!callbacks_.empty() && callbacks_.begin()->first <= up_to) {
-    auto fn = std::move(callbacks_.begin()->second);
-    callbacks_.erase(callbacks_.begin());
-    fn();
-  }
-}
-
 void BatchQueue::retire(Batch &batch) {
   completed_id_ = batch.id;
-  run_callbacks(batch.id);
+  callbacks_.release(batch.id);
   for (uint64_t v : batch.values) channel_.complete_fence(v);
 }
 
@@ -196,7 +188,7 @@ void BatchQueue::wait(uint64_t timeout_ns) {
 void BatchQueue::drain() {
   submit();
   while (poll()) wait(1000000000ull);
-  run_callbacks(~BatchId(0));
+  callbacks_.release(~BatchId(0));
 }
 
 } // namespace novem::vk

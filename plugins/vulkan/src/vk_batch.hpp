@@ -10,10 +10,10 @@
 
 #include <deque>
 #include <functional>
-#include <map>
 #include <vector>
 
 #include "novem/channel.hpp"
+#include "novem/retire_queue.hpp"
 #include "vk_common.hpp"
 
 namespace novem::vk {
@@ -73,7 +73,6 @@ private:
   void recycle(Batch &batch);
 
   void retire(Batch &batch);
-  void run_callbacks(BatchId up_to);
   void device_lost();
 
   const Device &device_;
@@ -88,7 +87,7 @@ private:
   std::deque<Batch> pending_;
   std::vector<std::pair<VkCommandBuffer, VkFence>> free_;
   std::vector<VkCommandBuffer> free_uploads_;
-  std::multimap<BatchId, std::function<void()>> callbacks_;
+  novem::RetireQueue<std::function<void()>> callbacks_; // by the batch they wait for
 };
 
 } // namespace novem::vk

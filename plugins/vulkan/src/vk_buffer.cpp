@@ -23,13 +23,11 @@ Buffer::Buffer(MemoryAllocator &allocator, SlabAllocator *slabs, const BatchQueu
 
 Buffer::~Buffer() {
   destroy_slice(current_);
-  for (auto &s : spares_) destroy_slice(s);
+  spares_.release(~BatchId(0), [this](Slice &s) { destroy_slice(s); });
 }
 
 BatchId Buffer::last_use() const {
-  BatchId id = current_.last_use;
-  for (const auto &s : spares_) id = std::max(id, s.last_use);
-  return id;
+  return std::max(current_.last_use, spares_.newest());
 }
 
 Buffer::Slice Buffer::create_slice(const BatchQueue &batches) {
@@ -69,13 +67,7 @@ void Buffer::destroy_slice(Slice &s) {
 
 Buffer::Slice Buffer::next_slice(const BatchQueue &batches) {
   if (slabs_ && !alignment_) return create_slice(batches);
-  for (size_t i = 0; i < spares_.size();) {
-    if (batches.in_use(spares_[i].last_use)) {
-      ++i;
-      continue;
-    }
-    Slice s = spares_[i];
-    spares_.erase(spares_.begin() + std::ptrdiff_t(i));
+  for (Slice s; spares_.take(batches.completed_id(), s);) {
     if (!alignment_ || s.offset % alignment_ == 0) return s;
     destroy_slice(s); // from before align_to_stride: the wrong start
   }
@@ -84,7 +76,7 @@ Buffer::Slice Buffer::next_slice(const BatchQueue &batches) {
 
 void Buffer::retire_current() {
   if (current_.in_slab) destroy_slice(current_); // back to its slab once its last batch completes
-  else spares_.push_back(current_);
+  else spares_.push(current_.last_use, current_);
 }
 
 bool Buffer::align_to_stride(const BatchQueue &batches, uint32_t stride) {
@@ -116,14 +108,7 @@ bool Buffer::update(const BatchQueue &batches, uint64_t offset, const void *data
     current_.last_use = 0;
     renamed = true;
     // Free idle spares beyond the limit.
-    for (size_t i = 0; spares_.size() > kMaxSpares && i < spares_.size();) {
-      if (!batches.in_use(spares_[i].last_use)) {
-        destroy_slice(spares_[i]);
-        spares_.erase(spares_.begin() + std::ptrdiff_t(i));
-      } else {
-        ++i;
-      }
-    }
+    for (Slice s; spares_.size() > kMaxSpares && spares_.take(batches.completed_id(), s);) destroy_slice(s);
   }
   std::memcpy(current_.mapped + offset, data, size_t(size));
   return renamed;

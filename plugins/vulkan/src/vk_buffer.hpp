@@ -8,8 +8,7 @@
 // copy, no barrier, and the render pass is never interrupted.
 #pragma once
 
-#include <vector>
-
+#include "novem/retire_queue.hpp"
 #include "vk_common.hpp"
 #include "vk_memory.hpp"
 
@@ -70,7 +69,7 @@ private:
   const uint64_t size_;
   VkDeviceSize alignment_ = 0; // of every slice's start once align_to_stride moved it; 0: none
   Slice current_;
-  std::vector<Slice> spares_;
+  novem::RetireQueue<Slice> spares_; // by last use
 };
 
 } // namespace novem::vk

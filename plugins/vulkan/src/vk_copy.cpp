@@ -55,8 +55,8 @@ void same_size_region(Record record, VkCommandBuffer cmd, Info info, Region regi
 } // namespace
 
 void Executor::blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *) {
-  Image *src = find_image(a.src);
-  Image *dst = find_image(a.dst);
+  Image *src = images_.get(a.src, NV_OP_BLIT_IMAGE);
+  Image *dst = images_.get(a.dst, NV_OP_BLIT_IMAGE);
   if (!src || !dst) return;
   if (src != dst && src->is_depth() && dst->is_depth()) return copy_depth_stencil(*src, *dst, a);
   if (src == dst || src->is_depth() || dst->is_depth()) throw std::runtime_error("needs two different colour images");
@@ -137,7 +137,7 @@ void Executor::copy_depth_stencil(Image &src, Image &dst, const nv_cmd_blit_imag
 }
 
 void Executor::fill_image(const nv_cmd_fill_image &a, const nv_cmd_header *) {
-  Image *img = find_image(a.image);
+  Image *img = images_.get(a.image, NV_OP_FILL_IMAGE);
   if (!img) return;
   if (img->is_depth()) throw std::runtime_error("not a colour image");
   if (!inside(*img, a.level, a.layer, a.rect)) throw std::runtime_error("the rectangle is empty or outside the level");

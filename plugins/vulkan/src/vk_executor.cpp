@@ -43,7 +43,8 @@ VkRect2D clip_rect(const nv_rect &r, VkExtent2D extent) {
 // life cycle
 
 Executor::Executor(nv_channel &channel, const Options &options)
-    : channel_(channel), options_(options), barriers_(options.barrier_tracking, channel.barriers),
+    : channel_(channel), options_(options), buffers_("buffer", violations_), images_("image", violations_),
+      shaders_("shader", violations_), barriers_(options.barrier_tracking, channel.barriers),
       upload_barriers_(options.barrier_tracking, channel.barriers) {
   instance_ = std::make_unique<Instance>(options_);
   device_ = std::make_unique<Device>(instance_->vk(), instance_->pick_physical_device(), options_.dynamic_blend,
@@ -145,7 +146,7 @@ VkCommandBuffer Executor::command_buffer() {
 }
 
 Image *Executor::color_target(uint32_t index) {
-  Image *img = find_image(index == 0 ? targets_.color : targets_.more_colors[index - 1]);
+  Image *img = images_.find(index == 0 ? targets_.color : targets_.more_colors[index - 1]);
   // A target needs an attachment view, and the level and face chosen must exist (ABI 5).
   if (!img || img->is_depth() || !img->view()) return nullptr;
   return targets_.color_levels[index] < img->levels() && targets_.color_layers[index] < img->layers() ? img : nullptr;
@@ -158,7 +159,7 @@ VkFormat Executor::target_format(const Image &img) const {
 VkSampleCountFlagBits Executor::target_samples() {
   for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i)
     if (Image *img = color_target(i)) return img->samples();
-  Image *depth = find_image(targets_.depth_stencil);
+  Image *depth = images_.find(targets_.depth_stencil);
   return depth ? depth->samples() : VK_SAMPLE_COUNT_1_BIT;
 }
 
@@ -194,7 +195,7 @@ ImageAccess Executor::sampling_access(uint32_t image) const {
 }
 
 Image *Executor::depth_target() {
-  Image *depth = find_image(targets_.depth_stencil);
+  Image *depth = images_.find(targets_.depth_stencil);
   return depth && depth->is_depth() && depth->view() ? depth : nullptr;
 }
 
@@ -316,11 +317,11 @@ bool Executor::bind_pipeline(VkCommandBuffer cmd) {
       Image *color = color_target(i);
       color_formats[i] = color ? target_format(*color) : VK_FORMAT_UNDEFINED;
     }
-    Image *depth = find_image(targets_.depth_stencil);
+    Image *depth = images_.find(targets_.depth_stencil);
     VkFormat depth_format = depth && depth->is_depth() ? depth->format().format : VK_FORMAT_UNDEFINED;
     PipelineKey key = PipelineKey::make(desc_, color_formats, depth_format, target_samples(), device_->dynamic_blend());
     pipeline_ = pipelines_->get(
-        key, [this](uint32_t h) { return find_shader(h); }, [this](VkPipeline p) { retire_pipeline(p); });
+        key, [this](uint32_t h) { return shaders_.find(h); }, [this](VkPipeline p) { retire_pipeline(p); });
     pipeline_slots_ = 0;
     for (uint32_t i = 0; i < key.desc.attribute_count; ++i)
       if (key.desc.attributes[i].binding < NV_MAX_VERTEX_BUFFERS) pipeline_slots_ |= 1u << key.desc.attributes[i].binding;
@@ -459,7 +460,7 @@ Executor::VertexBuffers Executor::wanted_vertex_buffers() {
   VertexBuffers want;
   for (uint32_t slot = 0; slot < NV_MAX_VERTEX_BUFFERS; ++slot) {
     if (!(pipeline_slots_ >> slot)) break;
-    Buffer *b = find_buffer(vertex_[slot].buffer);
+    Buffer *b = buffers_.find(vertex_[slot].buffer);
     if (b && vertex_[slot].offset >= b->size()) b = nullptr;
     if (b && b->align_to_stride(*batches_, vertex_[slot].stride) && index_.buffer == vertex_[slot].buffer)
       index_dirty_ = true;
@@ -493,7 +494,7 @@ std::optional<uint32_t> Executor::vertex_shift(const VertexBuffers &want) const 
 }
 
 Buffer *Executor::bind_index_buffer(VkCommandBuffer cmd) {
-  Buffer *b = find_buffer(index_.buffer);
+  Buffer *b = buffers_.find(index_.buffer);
   if (!b || index_.offset >= b->size()) return nullptr;
   b->mark_used(batches_->recording_id());
   if (index_dirty_) {
@@ -625,7 +626,7 @@ void Executor::texture_set(uint32_t stage, DescriptorSlot &d) {
   const nv_sampler_desc default_desc{NV_FILTER_POINT, NV_FILTER_POINT, NV_FILTER_NONE, NV_ADDRESS_CLAMP,
                                      NV_ADDRESS_CLAMP, NV_ADDRESS_CLAMP, 1, 0, 0.0f, {0, 0, 0, 0}};
   auto info = [&](const TextureSlot &slot) {
-    Image *img = find_image(slot.image);
+    Image *img = images_.find(slot.image);
     if (img && img->sampled_view() && img->type() == slot.type) {
       // ABI 5: a depth texture compares only with NV_TEXTURE_COMPARE_DEPTH (the shader's depth
       // image); sRGB decoding reads through the sRGB view.
@@ -660,7 +661,7 @@ void Executor::texture_set(uint32_t stage, DescriptorSlot &d) {
 
 void Executor::refresh_shader_reads() {
   if (shader_reads_valid_) return;
-  const Shader *shaders[NV_STAGE_COUNT] = {find_shader(desc_.vertex_shader), find_shader(desc_.pixel_shader)};
+  const Shader *shaders[NV_STAGE_COUNT] = {shaders_.find(desc_.vertex_shader), shaders_.find(desc_.pixel_shader)};
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
     declared_slots_[s] = shaders[s] ? shaders[s]->texture_slots() : 0;
     static const UniformFootprint kWhole; // no shader: the fixed-function block, copied whole
@@ -677,7 +678,7 @@ void Executor::prepare_textures() {
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
     for (uint32_t slots = declared_slots_[s]; slots; slots &= slots - 1) {
       const uint32_t handle = textures_[s][std::countr_zero(slots)].image;
-      Image *img = find_image(handle);
+      Image *img = images_.find(handle);
       const ImageAccess want = sampling_access(handle);
       if (!img || !img->sampled_view() || img->access().layout == want.layout) continue;
       // Layout changes cannot happen inside dynamic rendering: leave it, begin_rendering flushes
@@ -697,7 +698,7 @@ void Executor::mark_textures_used(BatchId id) {
   for (auto &t : default_textures_) t->mark_used(id);
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
     for (const TextureSlot &slot : textures_[s])
-      if (Image *img = find_image(slot.image)) img->mark_used(id);
+      if (Image *img = images_.find(slot.image)) img->mark_used(id);
 }
 
 void Executor::image_changed(uint32_t image) {
@@ -778,51 +779,31 @@ void Executor::retire_pipeline(VkPipeline pipeline) {
   batches_->on_complete(batches_->recording_id(), [vk, dev, pipeline] { vk->DestroyPipeline(dev, pipeline, nullptr); });
 }
 
-Buffer *Executor::find_buffer(uint32_t handle) {
-  if (!handle) return nullptr;
-  auto it = buffers_.find(handle);
-  return it == buffers_.end() ? nullptr : it->second.get();
-}
-
-Image *Executor::find_image(uint32_t handle) {
-  if (!handle) return nullptr;
-  auto it = images_.find(handle);
-  return it == images_.end() ? nullptr : it->second.get();
-}
-
-const Shader *Executor::find_shader(uint32_t handle) const {
-  if (!handle) return nullptr;
-  auto it = shaders_.find(handle);
-  return it == shaders_.end() ? nullptr : it->second.get();
-}
-
-// Frees a buffer once no batch uses it any more.
-void Executor::drop_buffer(uint32_t handle) {
-  auto it = buffers_.find(handle);
-  if (it == buffers_.end()) return;
-  Buffer *b = it->second.release();
-  buffers_.erase(it);
+void Executor::drop_buffer(uint32_t handle, uint16_t opcode) {
+  std::optional<std::unique_ptr<Buffer>> taken = buffers_.take(handle, opcode);
+  if (!taken) return;
+  Buffer *b = taken->release();
   batches_->on_complete(b->last_use(), [b] { delete b; });
   for (auto &v : vertex_)
     if (v.buffer == handle) vertex_dirty_ = true;
   if (index_.buffer == handle) index_dirty_ = true;
 }
 
-void Executor::drop_image(uint32_t handle) {
-  auto it = images_.find(handle);
-  if (it == images_.end()) return;
-  if (is_target(handle)) {
+void Executor::drop_image(uint32_t handle, uint16_t opcode) {
+  // Rendering into it ends while it is still in the table (end_rendering finds the targets there).
+  if (images_.find(handle) && is_target(handle)) {
     end_rendering();
     pipeline_dirty_ = true;
   }
+  std::optional<std::unique_ptr<Image>> taken = images_.take(handle, opcode);
+  if (!taken) return;
+  Image *img = taken->release();
   image_changed(handle);
   // Its views go with it: no cached texture set may name them any more.
   for (uint32_t set = 0; set < PipelineLayout::kSetCount; ++set)
     for (SetSource &source : sources_[set])
-      for (VkImageView view : {it->second->sampled_view(), it->second->srgb_sampled_view()})
+      for (VkImageView view : {img->sampled_view(), img->srgb_sampled_view()})
         if (source.cache && view && source.cache->forget(*batches_, view)) sets_[set].dirty = true;
-  Image *img = it->second.release();
-  images_.erase(it);
   batches_->on_complete(img->last_use(), [img] { delete img; });
 }
 
@@ -830,23 +811,23 @@ void Executor::drop_image(uint32_t handle) {
 // resources
 
 void Executor::create_buffer(const nv_cmd_create_buffer &a, const nv_cmd_header *) {
-  if (!a.buffer) return;
-  drop_buffer(a.buffer);
+  if (!buffers_.vacant(a.buffer, NV_OP_CREATE_BUFFER)) return;
   failed_.forget_buffer(a.buffer);
   try {
-    buffers_[a.buffer] = std::make_unique<Buffer>(*allocator_, slabs_.get(), *batches_, a.size, a.usage);
+    buffers_.insert(a.buffer, std::make_unique<Buffer>(*allocator_, slabs_.get(), *batches_, a.size, a.usage),
+                    NV_OP_CREATE_BUFFER);
   } catch (const std::exception &e) { // nothing was made: Buffer and MemoryAllocator leave nothing behind
     creation_failed(NV_OP_CREATE_BUFFER, a.buffer, e.what());
   }
 }
 
 void Executor::destroy_buffer(const nv_cmd_destroy_buffer &a, const nv_cmd_header *) {
-  drop_buffer(a.buffer);
-  failed_.forget_buffer(a.buffer);
+  if (failed_.buffer(a.buffer)) failed_.forget_buffer(a.buffer); // nothing was made
+  else drop_buffer(a.buffer, NV_OP_DESTROY_BUFFER);
 }
 
 void Executor::update_buffer(const nv_cmd_update_buffer &a, const nv_cmd_header *h) {
-  Buffer *b = find_buffer(a.buffer);
+  Buffer *b = buffers_.get(a.buffer, NV_OP_UPDATE_BUFFER);
   if (!b) return;
   // Never read past the record, whatever size claims.
   const uint64_t room = h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_update_buffer);
@@ -859,12 +840,13 @@ void Executor::update_buffer(const nv_cmd_update_buffer &a, const nv_cmd_header 
 }
 
 void Executor::create_image(const nv_cmd_create_image &a, const nv_cmd_header *) {
-  if (!a.image) return;
-  drop_image(a.image);
+  if (!images_.vacant(a.image, NV_OP_CREATE_IMAGE)) return;
   failed_.forget_image(a.image);
   try {
-    images_[a.image] = std::make_unique<Image>(*device_, *allocator_, nv_format(a.format), a.width, a.height, a.usage,
-                                              a.levels, nv_image_type(a.type), a.depth, a.samples);
+    images_.insert(a.image,
+                   std::make_unique<Image>(*device_, *allocator_, nv_format(a.format), a.width, a.height, a.usage,
+                                           a.levels, nv_image_type(a.type), a.depth, a.samples),
+                   NV_OP_CREATE_IMAGE);
   } catch (const std::exception &e) { // nothing was made: Image leaves nothing behind
     creation_failed(NV_OP_CREATE_IMAGE, a.image, e.what());
     return;
@@ -874,7 +856,7 @@ void Executor::create_image(const nv_cmd_create_image &a, const nv_cmd_header *)
 }
 
 void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h) {
-  Image *img = find_image(a.image);
+  Image *img = images_.get(a.image, NV_OP_UPDATE_IMAGE);
   if (!img) return;
   if (!img->sampled_view() || img->is_depth()) throw std::runtime_error("the image is not a sampled colour image");
   if (a.level >= img->levels()) throw std::runtime_error("no such mip level");
@@ -910,8 +892,8 @@ void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h
       // No memory for a second image: the write goes into this one, ordered after the draws.
     }
     if (fresh) {
-      drop_image(a.image); // rebinds the texture slots that sample it
-      img = (images_[a.image] = std::move(fresh)).get();
+      drop_image(a.image, NV_OP_UPDATE_IMAGE); // rebinds the texture slots that sample it
+      img = images_.insert(a.image, std::move(fresh), NV_OP_UPDATE_IMAGE);
     }
   }
   upload(*img, a.level, VkRect2D{{r.x, r.y}, {uint32_t(r.width), uint32_t(r.height)}},
@@ -938,12 +920,12 @@ void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) {
 }
 
 void Executor::destroy_image(const nv_cmd_destroy_image &a, const nv_cmd_header *) {
-  drop_image(a.image);
-  failed_.forget_image(a.image);
+  if (failed_.image(a.image)) failed_.forget_image(a.image); // nothing was made
+  else drop_image(a.image, NV_OP_DESTROY_IMAGE);
 }
 
 void Executor::generate_mips(const nv_cmd_generate_mips &a, const nv_cmd_header *) {
-  Image *img = find_image(a.image);
+  Image *img = images_.get(a.image, NV_OP_GENERATE_MIPS);
   if (!img) return;
   if (!img->sampled_view() || img->is_depth()) throw std::runtime_error("the image is not a sampled colour image");
   if (img->levels() < 2) return;
@@ -977,19 +959,18 @@ void Executor::generate_mips(const nv_cmd_generate_mips &a, const nv_cmd_header 
 }
 
 void Executor::create_shader(const nv_cmd_create_shader &a, const nv_cmd_header *h) {
-  if (!a.shader) return;
+  if (!shaders_.vacant(a.shader, NV_OP_CREATE_SHADER)) return;
   const uint64_t room = (h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_create_shader)) / 4;
   if (a.word_count > room) throw std::runtime_error("word_count runs past the record");
   auto shader = std::make_unique<Shader>(*device_, nv_shader_stage(a.stage),
                                          static_cast<const uint32_t *>(command_payload<nv_cmd_create_shader>(h)),
                                          a.word_count);
-  destroy_shader(nv_cmd_destroy_shader{a.shader}, h);
-  shaders_[a.shader] = std::move(shader);
+  shaders_.insert(a.shader, std::move(shader), NV_OP_CREATE_SHADER);
   shader_reads_valid_ = false;
 }
 
 void Executor::destroy_shader(const nv_cmd_destroy_shader &a, const nv_cmd_header *) {
-  if (shaders_.erase(a.shader) == 0) return;
+  if (!shaders_.take(a.shader, NV_OP_DESTROY_SHADER)) return;
   shader_reads_valid_ = false;
   // A module may go as soon as its pipelines are built; the pipelines wait for their batches.
   pipelines_->evict_shader(a.shader, [this](VkPipeline p) { retire_pipeline(p); });
@@ -1017,7 +998,7 @@ void Executor::set_render_targets(const nv_cmd_set_render_targets &a, const nv_c
 // The contract counts depth_bias_constant in 2^-n steps of a UNORM depth format; halved where the
 // driver counts twice that (Quirk::depth_bias_units).
 float Executor::depth_bias_scale() {
-  const Image *depth = find_image(targets_.depth_stencil);
+  const Image *depth = images_.find(targets_.depth_stencil);
   if (!depth) return 1.0f;
   switch (depth->format().format) {
   case VK_FORMAT_D16_UNORM: case VK_FORMAT_D16_UNORM_S8_UINT: case VK_FORMAT_X8_D24_UNORM_PACK32:
@@ -1231,7 +1212,7 @@ void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *h) {
 void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *h) {
   if (a.index_count == 0 || names_failed_resource(true)) return;
   // Without robustBufferAccess2 an index read past the buffer is invalid: draw nothing.
-  Buffer *indices = find_buffer(index_.buffer);
+  Buffer *indices = buffers_.find(index_.buffer);
   if (!indices) return;
   const uint64_t end = uint64_t(index_.offset) + (uint64_t(a.first_index) + a.index_count) * index_.index_size;
   if (end > indices->size()) throw std::runtime_error("the draw reads past the end of the index buffer");
@@ -1254,7 +1235,7 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *h
 }
 
 void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
-  Image *img = find_image(a.image);
+  Image *img = images_.get(a.image, NV_OP_READ_IMAGE);
   if (!img) return;
   if (img->samples() != VK_SAMPLE_COUNT_1_BIT) throw std::runtime_error("a multisampled image cannot be read");
   if (a.level >= img->levels() || a.layer >= img->layers()) throw std::runtime_error("no such level or face");

@@ -12,6 +12,7 @@
 
 #include "novem/draw_run.hpp"
 #include "novem/failed_creations.hpp"
+#include "novem/handle_table.hpp"
 #include "novem/log.hpp"
 #include "novem/spirv_uniforms.hpp"
 #include "novem/vertex_shift.hpp"
@@ -134,13 +135,12 @@ private:
   void set_raster_state(VkCommandBuffer cmd);
   void set_blend_state(VkCommandBuffer cmd); // with Device::dynamic_blend()
   void retire_pipeline(VkPipeline pipeline);
-  Buffer *find_buffer(uint32_t handle);
-  Image *find_image(uint32_t handle);
   // The factor the depth bias' constant is sent with for the bound depth target.
   float depth_bias_scale();
-  const Shader *find_shader(uint32_t handle) const;
-  void drop_image(uint32_t handle);
-  void drop_buffer(uint32_t handle);
+  // Takes the object out of its table (DESTROY_*, or a rename: opcode says which) and frees it
+  // once no batch uses it any more.
+  void drop_image(uint32_t handle, uint16_t opcode);
+  void drop_buffer(uint32_t handle, uint16_t opcode);
 
   nv_channel &channel_;
   Options options_;
@@ -159,9 +159,12 @@ private:
   std::unique_ptr<Image> default_textures_[3];
   std::unique_ptr<Queries> queries_;
 
-  std::unordered_map<uint32_t, std::unique_ptr<Buffer>> buffers_;
-  std::unordered_map<uint32_t, std::unique_ptr<Image>> images_;
-  std::unordered_map<uint32_t, std::unique_ptr<Shader>> shaders_;
+  novem::HandleViolations violations_{"novem-vulkan"};
+  // Owned through pointers: a dropped buffer or image lives on, out of its table, until the batches
+  // that use it complete.
+  novem::HandleTable<std::unique_ptr<Buffer>> buffers_;
+  novem::HandleTable<std::unique_ptr<Image>> images_;
+  novem::HandleTable<std::unique_ptr<Shader>> shaders_;
   std::unordered_map<uint32_t, std::unique_ptr<Swapchain>> swapchains_; // null: could not be made
   novem::FailedCreations failed_; // images and buffers that could not be made (ABI 9)
 

@@ -35,8 +35,10 @@ void Executor::destroy_swapchain(const nv_cmd_destroy_swapchain &a, const nv_cmd
 
 void Executor::present(const nv_cmd_present &a, const nv_cmd_header *) {
   auto it = a.swapchain ? swapchains_.find(a.swapchain) : swapchains_.end();
-  Image *src = find_image(a.image);
-  if (it == swapchains_.end() || !it->second || !src) {
+  // An image that could not be made shows nothing, quietly (novem/failed_creations.hpp).
+  const bool shown = it != swapchains_.end() && it->second && !failed_.image(a.image);
+  Image *src = shown ? images_.get(a.image, NV_OP_PRESENT) : nullptr;
+  if (!src) {
     submit(); // headless: a frame boundary
     return;
   }

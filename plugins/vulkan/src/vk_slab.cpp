@@ -28,12 +28,7 @@ void SlabAllocator::add_slab(SizeClass &c) {
 
 // Released slots whose batch has completed become free again.
 void SlabAllocator::reclaim(const BatchQueue &batches, SizeClass &c) {
-  size_t kept = 0;
-  for (const Released &r : c.released) {
-    if (batches.in_use(r.last_use)) c.released[kept++] = r;
-    else c.free.emplace_back(r.slab, r.index);
-  }
-  c.released.resize(kept);
+  c.released.release(batches.completed_id(), [&](const std::pair<uint32_t, uint32_t> &slot) { c.free.push_back(slot); });
 }
 
 SlabSlot SlabAllocator::allocate(const BatchQueue &batches, VkDeviceSize size) {
@@ -57,7 +52,7 @@ SlabSlot SlabAllocator::allocate(const BatchQueue &batches, VkDeviceSize size) {
 }
 
 void SlabAllocator::release(const SlabSlot &slot, BatchId last_use) {
-  classes_[slot.size_class].released.push_back({last_use, slot.slab, slot.index});
+  classes_[slot.size_class].released.push(last_use, {slot.slab, slot.index});
 }
 
 } // namespace novem::vk

@@ -9,8 +9,10 @@
 
 #include <atomic>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
+#include "novem/retire_queue.hpp"
 #include "vk_common.hpp"
 #include "vk_memory.hpp"
 
@@ -44,15 +46,11 @@ public:
 
 private:
   using Slab = BufferRange;
-  struct Released {
-    BatchId last_use;
-    uint32_t slab, index;
-  };
   struct SizeClass {
     VkDeviceSize slot_bytes = 0;
     std::vector<Slab> slabs;
     std::vector<std::pair<uint32_t, uint32_t>> free; // (slab, index)
-    std::vector<Released> released;                  // waiting for their batch
+    novem::RetireQueue<std::pair<uint32_t, uint32_t>> released; // (slab, index) waiting for their batch
   };
   static constexpr uint32_t kClasses = 9; // 256 B << 0 .. 8
 

@@ -54,7 +54,8 @@ uint32_t TextureSetCache::get(const BatchQueue &batches, const VkDescriptorImage
     entries_[it->second].last_use = batches.recording_id();
     return it->second;
   }
-  if (!retired_.empty()) free_retired(batches);
+  retired_.release(batches.completed_id(),
+                   [&](VkDescriptorSet set) { device_.vk().FreeDescriptorSets(device_.handle(), pool_, 1, &set); });
   const uint32_t e = free_entry(batches);
   if (e == kNone) return kNone;
   VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
@@ -120,19 +121,10 @@ void TextureSetCache::drop(const BatchQueue &batches, uint32_t e) {
   Entry &entry = entries_[e];
   index_.erase(Key{entry.infos.data(), count_});
   for (ViewIndex::iterator it : entry.views) by_view_.erase(it);
-  if (batches.in_use(entry.last_use)) retired_.push_back({entry.set, entry.last_use});
+  if (batches.in_use(entry.last_use)) retired_.push(entry.last_use, entry.set);
   else device_.vk().FreeDescriptorSets(device_.handle(), pool_, 1, &entry.set);
   entry = Entry{};
   free_.push_back(e);
-}
-
-void TextureSetCache::free_retired(const BatchQueue &batches) {
-  size_t kept = 0;
-  for (const Retired &r : retired_) {
-    if (batches.in_use(r.last_use)) retired_[kept++] = r;
-    else device_.vk().FreeDescriptorSets(device_.handle(), pool_, 1, &r.set);
-  }
-  retired_.resize(kept);
 }
 
 } // namespace novem::vk

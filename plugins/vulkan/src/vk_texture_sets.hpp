@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "novem/retire_queue.hpp"
 #include "vk_common.hpp"
 
 namespace novem::vk {
@@ -63,7 +64,6 @@ private:
   uint32_t free_entry(const BatchQueue &batches);
   void index_views(uint32_t entry);
   void drop(const BatchQueue &batches, uint32_t entry);
-  void free_retired(const BatchQueue &batches);
 
   const Device &device_;
   const VkDescriptorSetLayout layout_;
@@ -73,11 +73,7 @@ private:
   std::unordered_map<Key, uint32_t, KeyHash> index_; // → entry
   ViewIndex by_view_;                                // for forget
   std::vector<uint32_t> free_;                       // entries holding nothing
-  struct Retired {
-    VkDescriptorSet set;
-    BatchId last_use;
-  };
-  std::vector<Retired> retired_; // dropped while a batch in flight still used them
+  novem::RetireQueue<VkDescriptorSet> retired_; // dropped while a batch in flight still used them
 };
 
 } // namespace novem::vk
