@@ -96,7 +96,7 @@ void BufferArena::give_back(const Range &range) {
 void BufferArena::retire(const Range &range) {
   if (!range.buffer) return;
   if (!busy(range)) give_back(range);
-  else retired_.push_back(range);
+  else retired_.push(range.last_use, range);
 }
 
 void BufferArena::end_serial() {
@@ -121,14 +121,7 @@ void BufferArena::poll() {
     gl_->DeleteSync(fences_.front().second);
     fences_.pop_front();
   }
-  for (auto it = retired_.begin(); it != retired_.end();) {
-    if (!busy(*it)) {
-      give_back(*it);
-      it = retired_.erase(it);
-    } else {
-      ++it;
-    }
-  }
+  retired_.release(completed_, [this](const Range &range) { give_back(range); });
 }
 
 } // namespace novem_gl

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "novem/range_allocator.hpp"
+#include "novem/retire_queue.hpp"
 #include "novem_gl.h"
 
 namespace novem_gl {
@@ -67,7 +68,7 @@ private:
   std::vector<Block> blocks_;
   uint64_t serial_ = 1, completed_ = 0;
   std::deque<std::pair<uint64_t, GLsync>> fences_;   // serial -> its sync, oldest first
-  std::deque<Range> retired_;                        // by last_use, roughly in order
+  novem::RetireQueue<Range> retired_;                // by last_use
 };
 
 } // namespace novem_gl

@@ -9,10 +9,10 @@ namespace novem_gl {
 namespace {
 
 // A colour texture whose level `level` holds the non-empty rectangle r.
-bool inside(const Image *img, uint32_t level, uint32_t layer, const nv_rect &r) {
-  if (!img || img->renderbuffer || img->format->depth || level >= img->levels) return false;
-  if (layer >= (img->type == NV_IMAGE_TYPE_CUBE ? 6u : 1u)) return false;
-  const int64_t w = std::max(img->width >> level, 1u), h = std::max(img->height >> level, 1u);
+bool inside(const Image &img, uint32_t level, uint32_t layer, const nv_rect &r) {
+  if (img.renderbuffer || img.format->depth || level >= img.levels) return false;
+  if (layer >= (img.type == NV_IMAGE_TYPE_CUBE ? 6u : 1u)) return false;
+  const int64_t w = std::max(img.width >> level, 1u), h = std::max(img.height >> level, 1u);
   return r.x >= 0 && r.y >= 0 && r.width > 0 && r.height > 0 && int64_t(r.x) + r.width <= w &&
          int64_t(r.y) + r.height <= h;
 }
@@ -41,11 +41,11 @@ void Executor::copy_depth_stencil(const Image &src, const Image &dst, const nv_c
 }
 
 void Executor::blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *) {
-  const Image *src = framebuffers_.image(a.src);
-  const Image *dst = framebuffers_.image(a.dst);
-  if (src && dst && a.src != a.dst && src->format->depth && dst->format->depth) return copy_depth_stencil(*src, *dst, a);
-  if (a.src == a.dst || !inside(src, a.src_level, a.src_layer, a.src_rect) ||
-      !inside(dst, a.dst_level, a.dst_layer, a.dst_rect) ||
+  const Image *src = images_.get(a.src, NV_OP_BLIT_IMAGE), *dst = images_.get(a.dst, NV_OP_BLIT_IMAGE);
+  if (!src || !dst) return;
+  if (a.src != a.dst && src->format->depth && dst->format->depth) return copy_depth_stencil(*src, *dst, a);
+  if (a.src == a.dst || !inside(*src, a.src_level, a.src_layer, a.src_rect) ||
+      !inside(*dst, a.dst_level, a.dst_layer, a.dst_rect) ||
       src->format != dst->format || dst->samples > 1 ||
       (src->samples > 1 && (a.src_rect.width != a.dst_rect.width || a.src_rect.height != a.dst_rect.height)))
     return log("BLIT_IMAGE %u -> %u: not two colour images of one format, a rectangle outside its level, or a resolve "
@@ -79,8 +79,9 @@ void Executor::blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *) {
 }
 
 void Executor::fill_image(const nv_cmd_fill_image &a, const nv_cmd_header *) {
-  const Image *img = framebuffers_.image(a.image);
-  if (!inside(img, a.level, a.layer, a.rect))
+  const Image *img = images_.get(a.image, NV_OP_FILL_IMAGE);
+  if (!img) return;
+  if (!inside(*img, a.level, a.layer, a.rect))
     return log("FILL_IMAGE %u: not a colour image, or the rectangle is outside level %u of layer %u", a.image, a.level, a.layer);
   // The colour as floats, converted to the texture's format as a clear converts it; no scissor or
   // mask applies. A cube map's face is its z.

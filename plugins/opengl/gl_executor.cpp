@@ -45,7 +45,7 @@ Config Config::from_environment() {
 Executor::Executor(nv_channel &channel, Context &context, const Config &config)
     : channel_(channel), context_(context), gl_(context.gl), config_(config),
       check_errors_(config.check_errors && !context.debug_output), state_(gl_, config.state_cache),
-      programs_(gl_, channel, config.dump_glsl), framebuffers_(gl_) {}
+      programs_(gl_, channel, violations_, config.dump_glsl) {}
 
 bool Executor::init(std::string &error) {
   // D3D's clip space (+Y up, Z in [0, 1]) with NDC y = +1 on the viewport's first row, which is
@@ -70,7 +70,7 @@ bool Executor::init(std::string &error) {
   if (quirks_.has(Quirk::driver_heap)) novem::keep_driver_heap();
   gl_.PixelStorei(GL_PACK_ALIGNMENT, 1);
   gl_.PixelStorei(GL_UNPACK_ALIGNMENT, 1);
-  framebuffers_.query_limits();
+  images_.query_limits();
   gl_.CreateVertexArrays(1, &vao_);
   gl_.BindVertexArray(vao_);
   state_.init();
@@ -136,6 +136,7 @@ void Executor::shutdown() {
   pipelines_.clear();
   programs_.clear();
   framebuffers_.clear();
+  images_.clear();
   for (auto &[key, name] : samplers_) gl_.DeleteSamplers(1, &name);
   samplers_.clear();
   recent_samplers_.clear();
@@ -225,7 +226,7 @@ void Executor::fence(const nv_cmd_fence &a, const nv_cmd_header *) {
 // ---- buffers ----
 
 void Executor::create_buffer(const nv_cmd_create_buffer &a, const nv_cmd_header *) {
-  destroy_buffer({a.buffer}, nullptr);
+  if (!buffers_.vacant(a.buffer, NV_OP_CREATE_BUFFER)) return;
   failed_.forget_buffer(a.buffer);
   Buffer b;
   b.size = a.size;
@@ -251,45 +252,45 @@ void Executor::create_buffer(const nv_cmd_create_buffer &a, const nv_cmd_header 
       return no_memory();
     }
   }
-  buffers_[a.buffer] = b;
+  buffers_.insert(a.buffer, b, NV_OP_CREATE_BUFFER);
   rebind_buffer(a.buffer);
 }
 
 void Executor::destroy_buffer(const nv_cmd_destroy_buffer &a, const nv_cmd_header *) {
-  failed_.forget_buffer(a.buffer);
-  auto it = buffers_.find(a.buffer);
-  if (it == buffers_.end()) return;
-  if (it->second.range.buffer) {
-    arena_.retire(it->second.range); // draws already issued may still read it
+  if (failed_.buffer(a.buffer)) return failed_.forget_buffer(a.buffer); // nothing was made
+  const std::optional<Buffer> b = buffers_.take(a.buffer, NV_OP_DESTROY_BUFFER);
+  if (!b) return;
+  if (b->range.buffer) {
+    arena_.retire(b->range); // draws already issued may still read it
     for (uint32_t s = 0; s < slots_.size(); ++s) // GL must not keep reading it through the VAO
       if (slots_[s].buffer == a.buffer) {
         gl_.BindVertexBuffer(s, 0, 0, GLsizei(bound_[s].stride));
         bound_[s] = {0, 0, bound_[s].stride};
         vertex_dirty_ = true;
       }
-    if (index_.buffer == a.buffer && element_buffer_ == it->second.name) {
+    if (index_.buffer == a.buffer && element_buffer_ == b->name) {
       gl_.VertexArrayElementBuffer(vao_, 0);
       element_buffer_ = 0;
     }
   } else {
-    gl_.DeleteBuffers(1, &it->second.name); // GL unbinds it from the vertex array
-    if (it->second.name == element_buffer_) element_buffer_ = 0;
+    gl_.DeleteBuffers(1, &b->name); // GL unbinds it from the vertex array
+    if (b->name == element_buffer_) element_buffer_ = 0;
     // GL may give its name to a later buffer: no slot may look bound to it.
-    for (novem::VertexBinding &b : bound_)
-      if (b.buffer == it->second.name) b = {0, 0, b.stride}, vertex_dirty_ = true;
+    for (novem::VertexBinding &bound : bound_)
+      if (bound.buffer == b->name) bound = {0, 0, bound.stride}, vertex_dirty_ = true;
   }
-  buffers_.erase(it);
 }
 
 void Executor::update_buffer(const nv_cmd_update_buffer &a, const nv_cmd_header *h) {
-  auto it = buffers_.find(a.buffer);
-  if (it == buffers_.end() || a.offset > it->second.size || a.size > it->second.size - a.offset) {
+  Buffer *found = buffers_.get(a.buffer, NV_OP_UPDATE_BUFFER);
+  if (!found) return;
+  if (a.offset > found->size || a.size > found->size - a.offset) {
     log("UPDATE_BUFFER %u: %llu bytes at %llu do not fit", a.buffer, static_cast<unsigned long long>(a.size),
         static_cast<unsigned long long>(a.offset));
     return;
   }
   const void *data = novem::command_payload<nv_cmd_update_buffer>(h);
-  Buffer &b = it->second;
+  Buffer &b = *found;
   if (!b.range.buffer) {
     // GL orders the write with the draws around it: draws before see the old bytes.
     if (a.flags & NV_UPDATE_DISCARD) gl_.InvalidateBufferData(b.name);
@@ -336,8 +337,7 @@ void Executor::mark_buffers_used() {
   if (!config_.suballocation) return;
   for (const Slot &s : slots_) {
     if (!s.buffer) continue;
-    auto it = buffers_.find(s.buffer);
-    if (it != buffers_.end()) arena_.use(it->second.range);
+    if (Buffer *b = buffers_.find(s.buffer)) arena_.use(b->range);
   }
 }
 
@@ -361,13 +361,13 @@ Executor::VertexBindings Executor::wanted_vertex_buffers() {
   for (uint32_t slots = pipeline_slots(); slots; slots &= slots - 1) {
     const uint32_t slot = uint32_t(std::countr_zero(slots));
     const Slot &s = slots_[slot];
-    auto it = buffers_.find(s.buffer);
-    if (it == buffers_.end()) {
+    Buffer *b = buffers_.find(s.buffer);
+    if (!b) {
       want[slot] = {0, 0, s.stride};
       continue;
     }
-    align_to_stride(it->second, s.stride);
-    want[slot] = {it->second.name, it->second.base + s.offset, s.stride};
+    align_to_stride(*b, s.stride);
+    want[slot] = {b->name, b->base + s.offset, s.stride};
   }
   return want;
 }
@@ -476,18 +476,21 @@ void Executor::upload_constants(uint32_t stage, const novem::UniformFootprint &r
 // ---- images and targets ----
 
 void Executor::create_image(const nv_cmd_create_image &a, const nv_cmd_header *) {
-  if (!a.image) return;
-  destroy_image({a.image}, nullptr); // replacing an image deletes its framebuffers
+  if (!images_.vacant(a.image)) return;
+  failed_.forget_image(a.image);
   std::string why;
-  if (!framebuffers_.create_image(a, why)) creation_failed(NV_OP_CREATE_IMAGE, a.image, why.c_str());
+  if (!images_.create(a, why)) return creation_failed(NV_OP_CREATE_IMAGE, a.image, why.c_str());
+  if (is_target(a.image)) fbo_dirty_ = true; // bound before it was made
 }
 
 void Executor::destroy_image(const nv_cmd_destroy_image &a, const nv_cmd_header *) {
-  failed_.forget_image(a.image);
-  if (const Image *old = framebuffers_.image(a.image)) forget_texture(old->name), forget_texture(old->srgb_view);
-  framebuffers_.destroy_image(a.image);
-  state_.framebuffers_deleted();
-  if (is_target(a.image)) fbo_dirty_ = true;
+  if (failed_.image(a.image)) return failed_.forget_image(a.image); // nothing was made
+  if (const Image *img = images_.find(a.image)) {
+    forget_texture(img->name), forget_texture(img->srgb_view);
+    framebuffers_.forget(a.image);
+    state_.framebuffers_deleted();
+  }
+  if (images_.destroy(a.image) && is_target(a.image)) fbo_dirty_ = true;
 }
 
 void Executor::set_render_targets(const nv_cmd_set_render_targets &a, const nv_cmd_header *) {
@@ -513,7 +516,7 @@ bool Executor::bind_targets() {
     fbo_dirty_ = false;
     // The contract counts the depth bias' constant in 2^-n steps of a UNORM depth format; halved
     // where the driver counts twice that (Quirk::depth_bias_units).
-    const Image *depth = framebuffers_.image(targets_.depth_stencil);
+    const Image *depth = images_.find(targets_.depth_stencil);
     const bool unorm = depth && (depth->nv_format == NV_FORMAT_D16_UNORM || depth->nv_format == NV_FORMAT_D24_UNORM_S8_UINT);
     const float scale = unorm && quirks_.has(Quirk::depth_bias_units) ? 0.5f : 1.0f;
     if (scale != depth_bias_scale_) {
@@ -547,10 +550,10 @@ void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
   bool colors[NV_MAX_COLOR_TARGETS];
   bool any_color = false;
   for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i) {
-    const Image *c = framebuffers_.image(i == 0 ? targets_.color : targets_.more_colors[i - 1]);
+    const Image *c = images_.find(i == 0 ? targets_.color : targets_.more_colors[i - 1]);
     any_color |= colors[i] = c && !c->format->depth;
   }
-  const Image *ds = framebuffers_.image(targets_.depth_stencil);
+  const Image *ds = images_.find(targets_.depth_stencil);
   bool do_color = (a.flags & NV_CLEAR_COLOR) && any_color;
   bool do_depth = (a.flags & NV_CLEAR_DEPTH) && ds;
   bool do_stencil = (a.flags & NV_CLEAR_STENCIL) && ds && ds->format->stencil;
@@ -581,14 +584,15 @@ void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
 }
 
 void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
-  const Image *img = framebuffers_.image(a.image);
+  const Image *img = images_.get(a.image, NV_OP_READ_IMAGE);
+  if (!img) return;
   const nv_rect &r = a.rect;
   // ABI 5: a level and a cube face of the image.
-  const uint32_t layers = img && img->type == NV_IMAGE_TYPE_CUBE ? 6 : 1;
-  if (!img || img->samples > 1 || a.level >= img->levels || a.layer >= layers || r.x < 0 || r.y < 0 || r.width <= 0 ||
+  const uint32_t layers = img->type == NV_IMAGE_TYPE_CUBE ? 6 : 1;
+  if (img->samples > 1 || a.level >= img->levels || a.layer >= layers || r.x < 0 || r.y < 0 || r.width <= 0 ||
       r.height <= 0 || uint32_t(r.x + r.width) > std::max(img->width >> a.level, 1u) ||
       uint32_t(r.y + r.height) > std::max(img->height >> a.level, 1u)) {
-    log("READ_IMAGE %u: no such single-sampled image, level or face, or the rectangle is outside it", a.image);
+    log("READ_IMAGE %u: not a single-sampled image, no such level or face, or the rectangle is outside it", a.image);
     return;
   }
   size_t bytes = size_t(r.width) * size_t(r.height) * img->format->bytes_per_pixel;
@@ -615,17 +619,19 @@ void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h
   // novem-bench's texture workload with ten DISCARD updates a frame).
   bool renamed = false;
   if (a.flags & NV_UPDATE_DISCARD) {
-    const Image *old = framebuffers_.image(a.image);
+    const Image *old = images_.find(a.image);
     const GLuint name = old ? old->name : 0, view = old ? old->srgb_view : 0;
-    renamed = old && framebuffers_.rename_image(a.image);
+    renamed = images_.rename(a.image);
     if (renamed) {
+      if (framebuffers_.forget(a.image)) state_.framebuffers_deleted(); // they attach the old texture
       forget_texture(name); // GL may hand the names out again
       if (view) forget_texture(view);
     }
   }
-  const Image *img = framebuffers_.image(a.image);
-  if (!img || !img->sampled || img->renderbuffer || img->format->depth || a.level >= img->levels) {
-    log("UPDATE_IMAGE %u: no such sampled colour image or level %u", a.image, a.level);
+  const Image *img = images_.get(a.image, NV_OP_UPDATE_IMAGE);
+  if (!img) return;
+  if (!img->sampled || img->renderbuffer || img->format->depth || a.level >= img->levels) {
+    log("UPDATE_IMAGE %u: not a sampled colour image, or no level %u", a.image, a.level);
     return;
   }
   const uint32_t w = std::max(img->width >> a.level, 1u), hgt = std::max(img->height >> a.level, 1u);
@@ -703,9 +709,10 @@ void Executor::sub_image(const Image &img, uint32_t level, const nv_rect &r, GLi
 }
 
 void Executor::generate_mips(const nv_cmd_generate_mips &a, const nv_cmd_header *) {
-  const Image *img = framebuffers_.image(a.image);
-  if (!img || !img->sampled || img->renderbuffer || img->format->depth || img->format->compressed) {
-    log("GENERATE_MIPS %u: no such sampled, uncompressed colour image", a.image);
+  const Image *img = images_.get(a.image, NV_OP_GENERATE_MIPS);
+  if (!img) return;
+  if (!img->sampled || img->renderbuffer || img->format->depth || img->format->compressed) {
+    log("GENERATE_MIPS %u: not a sampled, uncompressed colour image", a.image);
     return;
   }
   // GL picks its own filter (a box filter in Mesa); the levels stay within the immutable chain.
@@ -779,7 +786,7 @@ void Executor::bind_textures() {
   for (uint32_t slots = dirty_slots_ & kAllSlots; slots; slots &= slots - 1) {
     const uint32_t bit = uint32_t(std::countr_zero(slots));
     const TextureSlot &slot = textures_[bit < 16 ? NV_STAGE_PIXEL : NV_STAGE_VERTEX][bit % 16];
-    const Image *img = framebuffers_.image(slot.image);
+    const Image *img = images_.find(slot.image);
     GLuint tex = default_textures_[slot.type], smp = 0;
     if (img && img->sampled && !img->renderbuffer && img->type == slot.type) {
       // ABI 5: sRGB decoding reads through the sRGB view; a depth texture compares only with
@@ -824,15 +831,14 @@ void Executor::pipeline_changed(uint32_t shader) {
 }
 
 void Executor::create_shader(const nv_cmd_create_shader &a, const nv_cmd_header *h) {
-  pipeline_changed(a.shader);
   size_t max_words = (h->size - sizeof(nv_cmd_header) - sizeof a) / 4;
   const auto *words = static_cast<const uint32_t *>(novem::command_payload<nv_cmd_create_shader>(h));
-  programs_.create_shader(a.shader, a.stage, words, std::min<size_t>(a.word_count, max_words));
+  if (programs_.create_shader(a.shader, a.stage, words, std::min<size_t>(a.word_count, max_words)))
+    pipeline_changed(a.shader);
 }
 
 void Executor::destroy_shader(const nv_cmd_destroy_shader &a, const nv_cmd_header *) {
-  pipeline_changed(a.shader);
-  programs_.destroy_shader(a.shader);
+  if (programs_.destroy_shader(a.shader)) pipeline_changed(a.shader);
 }
 
 void Executor::set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *) { use_pipeline(a.desc); }
@@ -1013,25 +1019,25 @@ void Executor::set_index_buffer(const nv_cmd_set_index_buffer &a, const nv_cmd_h
 
 void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *h) {
   if (!a.index_count || names_failed_resource(true)) return;
-  auto it = buffers_.find(index_.buffer);
-  if (it == buffers_.end()) return;
+  Buffer *indices = buffers_.find(index_.buffer);
+  if (!indices) return;
   const uint64_t first = uint64_t(index_.offset) + uint64_t(a.first_index) * index_.index_size;
-  if (first + uint64_t(a.index_count) * index_.index_size > it->second.size) {
+  if (first + uint64_t(a.index_count) * index_.index_size > indices->size) {
     log("DRAW_INDEXED: %u indices from %u read past the index buffer", a.index_count, a.first_index);
     return;
   }
   const bool single = a.instance_count <= 1;
   if (pending_.vertex_moved) settle_vertex_moves();
-  const void *offset = reinterpret_cast<const void *>(uintptr_t(it->second.base + first));
+  const void *offset = reinterpret_cast<const void *>(uintptr_t(indices->base + first));
   if (single && !pending_.count.empty() && pending_.indexed) return hold_elements(a, offset);
   flush_draws();
   if (!prepare_draw()) return;
   mark_buffers_used();
-  if (it->second.range.buffer) arena_.use(it->second.range);
+  if (indices->range.buffer) arena_.use(indices->range);
   // The element buffer is VAO state; the buffer's GL name changes when its handle is re-created.
-  if (element_buffer_ != it->second.name) {
-    gl_.VertexArrayElementBuffer(vao_, it->second.name);
-    element_buffer_ = it->second.name;
+  if (element_buffer_ != indices->name) {
+    gl_.VertexArrayElementBuffer(vao_, indices->name);
+    element_buffer_ = indices->name;
   }
   const GLenum type = index_.index_size == 4 ? GL_UNSIGNED_INT : GL_UNSIGNED_SHORT;
   unflushed_ = true;

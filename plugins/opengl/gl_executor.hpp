@@ -14,6 +14,7 @@
 #include "gl_context.hpp"
 #include "gl_copy.hpp"
 #include "gl_framebuffers.hpp"
+#include "gl_images.hpp"
 #include "gl_pipelines.hpp"
 #include "gl_programs.hpp"
 #include "gl_quirks.hpp"
@@ -23,6 +24,7 @@
 #include "novem/cache_file.hpp"
 #include "novem/draw_run.hpp"
 #include "novem/failed_creations.hpp"
+#include "novem/handle_table.hpp"
 #include "novem/recent_answers.hpp"
 #include "novem/vertex_shift.hpp"
 #include "novem/worker.hpp"
@@ -141,9 +143,11 @@ private:
   Config config_;
   bool check_errors_;
   StateCache state_;
+  novem::HandleViolations violations_{"novem-opengl"};
   Programs programs_;
   Pipelines pipelines_;
-  Framebuffers framebuffers_;
+  Images images_{gl_, violations_};
+  Framebuffers framebuffers_{gl_, images_};
   UploadRing ring_;
   BufferArena arena_;
 
@@ -156,7 +160,7 @@ private:
   bool constants_dirty_[NV_STAGE_COUNT] = {};
   novem::UniformFootprint pushed_reads_[NV_STAGE_COUNT];
   void upload_constants(uint32_t stage, const novem::UniformFootprint &reads);
-  std::unordered_map<uint32_t, Buffer> buffers_;
+  novem::HandleTable<Buffer> buffers_{"buffer", violations_};
   std::array<Slot, NV_MAX_VERTEX_BUFFERS> slots_{};
   novem::FailedCreations failed_; // images and buffers that could not be made (ABI 9)
   VertexBindings bound_{};  // what the vertex array has bound (bound_valid_: meaningful)

@@ -49,13 +49,13 @@ void Executor::draw_to_window(const Image &img, GLuint src, const nv_cmd_present
 
 void Executor::present(const nv_cmd_present &a, const nv_cmd_header *) {
   auto it = a.swapchain ? windows_.find(a.swapchain) : windows_.end();
-  const Image *img = framebuffers_.image(a.image);
   if (it != windows_.end() && it->second.surface) {
+    // An image that could not be made shows nothing, quietly (novem/failed_creations.hpp).
+    const Image *img = failed_.image(a.image) ? nullptr : images_.get(a.image, NV_OP_PRESENT);
     int width = 0, height = 0;
     GLuint src = img && !img->format->depth && img->samples <= 1 ? framebuffers_.framebuffer(Framebuffers::Target{a.image}, 0) : 0;
     if (!src) {
-      // An image that could not be made shows nothing, quietly (novem/failed_creations.hpp).
-      if (!failed_.image(a.image)) log("PRESENT %u: not a single-sampled colour image", a.image);
+      if (img) log("PRESENT %u: not a single-sampled colour image", a.image);
     } else if (!context_.bind_window_surface(it->second.surface, it->second.interval, width, height)) {
       log("PRESENT: the window surface of swapchain %u cannot be made current", a.swapchain);
     } else {

@@ -26,23 +26,23 @@ std::string first_line(std::string log) {
 
 const novem::UniformFootprint &Programs::uniforms(uint32_t handle) const {
   static const novem::UniformFootprint whole;
-  auto it = shaders_.find(handle);
-  return it == shaders_.end() ? whole : it->second.uniforms;
+  const Shader *shader = shaders_.find(handle);
+  return shader ? shader->uniforms : whole;
 }
 
-void Programs::create_shader(uint32_t handle, uint32_t stage, const uint32_t *words, size_t word_count) {
-  destroy_shader(handle); // a handle reused without DESTROY_SHADER replaces the old shader
-  Shader &shader = shaders_[handle];
+bool Programs::create_shader(uint32_t handle, uint32_t stage, const uint32_t *words, size_t word_count) {
+  if (!shaders_.vacant(handle, NV_OP_CREATE_SHADER)) return false;
+  Shader &shader = *shaders_.insert(handle, Shader{}, NV_OP_CREATE_SHADER);
   shader.stage = stage;
   shader.uniforms = novem::stage_uniform_footprint(words, word_count, stage);
   if (stage >= NV_STAGE_COUNT) {
     log("shader %u: unknown stage %u", handle, stage);
-    return;
+    return true;
   }
   std::string glsl, error;
   if (!translator_.translate(words, word_count, nv_shader_stage(stage), glsl, error)) {
     log("%s shader %u: %s", stage_name(stage), handle, error.c_str());
-    return;
+    return true;
   }
   shader.source_hash = novem::fnv1a(glsl.data(), glsl.size());
   if (dump_glsl_) std::fprintf(stderr, "novem-opengl: %s shader %u as GLSL:\n%s", stage_name(stage), handle, glsl.c_str());
@@ -59,14 +59,15 @@ void Programs::create_shader(uint32_t handle, uint32_t stage, const uint32_t *wo
     gl_.GetShaderInfoLog(name, GLsizei(info.size()), nullptr, info.data());
     log("%s shader %u does not compile: %s", stage_name(stage), handle, first_line(info).c_str());
     gl_.DeleteShader(name);
-    return;
+    return true;
   }
   shader.name = name;
+  return true;
 }
 
-void Programs::destroy_shader(uint32_t handle) {
-  auto it = shaders_.find(handle);
-  if (it == shaders_.end()) return;
+bool Programs::destroy_shader(uint32_t handle) {
+  const std::optional<Shader> shader = shaders_.take(handle, NV_OP_DESTROY_SHADER);
+  if (!shader) return false;
   for (auto p = programs_.begin(); p != programs_.end();) {
     if (uint32_t(p->first >> 32) == handle || uint32_t(p->first) == handle) {
       if (p->second) gl_.DeleteProgram(p->second);
@@ -75,29 +76,28 @@ void Programs::destroy_shader(uint32_t handle) {
       ++p;
     }
   }
-  if (it->second.name) gl_.DeleteShader(it->second.name);
-  shaders_.erase(it);
+  if (shader->name) gl_.DeleteShader(shader->name);
+  return true;
 }
 
 GLuint Programs::program(uint32_t vertex_shader, uint32_t pixel_shader) {
   auto found = programs_.find(key(vertex_shader, pixel_shader));
   if (found != programs_.end()) return found->second;
 
-  auto vs = shaders_.find(vertex_shader), ps = shaders_.find(pixel_shader);
+  const Shader *vs = shaders_.find(vertex_shader), *ps = shaders_.find(pixel_shader);
   GLuint program = 0;
-  if (vs == shaders_.end() || ps == shaders_.end() || vs->second.stage != NV_STAGE_VERTEX ||
-      ps->second.stage != NV_STAGE_PIXEL) {
+  if (!vs || !ps || vs->stage != NV_STAGE_VERTEX || ps->stage != NV_STAGE_PIXEL) {
     log("program (%u, %u): needs a vertex and a pixel shader", vertex_shader, pixel_shader);
-  } else if (vs->second.name && ps->second.name) { // a shader that failed was reported already
-    const std::string path = disk_dir_.empty() ? std::string() : binary_path(vs->second, ps->second);
+  } else if (vs->name && ps->name) { // a shader that failed was reported already
+    const std::string path = disk_dir_.empty() ? std::string() : binary_path(*vs, *ps);
     if (!path.empty()) program = load_binary(path);
     if (!program) {
-      program = link(vs->second, ps->second, vertex_shader, pixel_shader);
+      program = link(*vs, *ps, vertex_shader, pixel_shader);
       if (program && !path.empty()) save_binary(path, program);
     }
   }
   // Remembered only while both shaders exist, so that a later CREATE_SHADER gets a new try.
-  if (vs != shaders_.end() && ps != shaders_.end()) programs_[key(vertex_shader, pixel_shader)] = program;
+  if (vs && ps) programs_[key(vertex_shader, pixel_shader)] = program;
   return program;
 }
 

@@ -13,6 +13,7 @@
 
 #include "gl_shader_translate.hpp"
 #include "novem/channel.hpp"
+#include "novem/handle_table.hpp"
 #include "novem/spirv_uniforms.hpp"
 #include "novem_gl.h"
 
@@ -20,13 +21,17 @@ namespace novem_gl {
 
 class Programs {
 public:
-  Programs(const NovemGL &gl, nv_channel &channel, bool dump_glsl) : gl_(gl), channel_(channel), dump_glsl_(dump_glsl) {}
+  Programs(const NovemGL &gl, nv_channel &channel, novem::HandleViolations &violations, bool dump_glsl)
+      : gl_(gl), channel_(channel), dump_glsl_(dump_glsl), shaders_("shader", violations) {}
 
   // Keeps program binaries in dir, when the driver has a binary format; the context must be current.
   void enable_disk_cache(const std::string &dir);
 
-  void create_shader(uint32_t handle, uint32_t stage, const uint32_t *words, size_t word_count);
-  void destroy_shader(uint32_t handle); // and every program that uses it
+  // CREATE_SHADER: false when the handle is not vacant (novem/handle_table.hpp). A shader that
+  // does not translate or compile takes its handle all the same (reported; its programs are 0).
+  bool create_shader(uint32_t handle, uint32_t stage, const uint32_t *words, size_t word_count);
+  // DESTROY_SHADER, with every program that uses it; false when the handle names no shader.
+  bool destroy_shader(uint32_t handle);
   // The linked program, or 0 when a shader is missing or failed (reported once).
   GLuint program(uint32_t vertex_shader, uint32_t pixel_shader);
   // The bytes of its stage's uniform block the shader reads (whole for an unknown handle).
@@ -53,7 +58,7 @@ private:
   std::string disk_dir_;   // empty: no disk cache
   uint64_t identity_ = 0;  // the driver a binary file must come from
   ShaderTranslator translator_;
-  std::unordered_map<uint32_t, Shader> shaders_;
+  novem::HandleTable<Shader> shaders_;
   std::unordered_map<uint64_t, GLuint> programs_; // 0: the link failed; not retried
 };
 

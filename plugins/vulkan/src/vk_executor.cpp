@@ -961,10 +961,18 @@ void Executor::generate_mips(const nv_cmd_generate_mips &a, const nv_cmd_header 
 void Executor::create_shader(const nv_cmd_create_shader &a, const nv_cmd_header *h) {
   if (!shaders_.vacant(a.shader, NV_OP_CREATE_SHADER)) return;
   const uint64_t room = (h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_create_shader)) / 4;
-  if (a.word_count > room) throw std::runtime_error("word_count runs past the record");
-  auto shader = std::make_unique<Shader>(*device_, nv_shader_stage(a.stage),
-                                         static_cast<const uint32_t *>(command_payload<nv_cmd_create_shader>(h)),
-                                         a.word_count);
+  std::unique_ptr<Shader> shader;
+  try {
+    if (a.word_count > room) throw std::runtime_error("word_count runs past the record");
+    shader = std::make_unique<Shader>(*device_, nv_shader_stage(a.stage),
+                                      static_cast<const uint32_t *>(command_payload<nv_cmd_create_shader>(h)),
+                                      a.word_count);
+  } catch (const std::exception &) {
+    // The handle is taken all the same, by no module, as a GL shader that does not compile takes
+    // its: pipelines with it draw nothing, and its DESTROY_SHADER is no violation.
+    shaders_.insert(a.shader, nullptr, NV_OP_CREATE_SHADER);
+    throw; // reported by execute
+  }
   shaders_.insert(a.shader, std::move(shader), NV_OP_CREATE_SHADER);
   shader_reads_valid_ = false;
 }
