@@ -2,35 +2,22 @@
 // violation writes (novem/handle_table.hpp).
 #include <catch2/catch.hpp>
 
-#include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
+#include "log_file.hpp"
 #include "novem/handle_table.hpp"
 
 namespace {
 
-struct LogFile {
-  std::string path =
-      (std::filesystem::temp_directory_path() / ("novem-handle-test-" + std::to_string(getpid()) + ".txt")).string();
-  LogFile() { std::filesystem::remove(path); }
-  ~LogFile() { std::filesystem::remove(path); }
-  std::string text() const {
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-};
+using novem::test::LogFile;
 
-// vacant: whether a CREATE_BUFFER may use `handle` (expected 1 or 0); insert: `value` under `handle` (CREATE_BUFFER); get: the object for UPDATE_BUFFER; find: the
-// quiet lookup; take: the slot out (DESTROY_BUFFER). expected: the value found or taken, or
-// -1 for none (insert: -1 when refused). line: what the log says after the step ("" nothing).
+// vacant: whether a CREATE_BUFFER may use `handle` (expected 1 or 0); insert: `value` under
+// `handle` (CREATE_BUFFER); get: the object for UPDATE_BUFFER; find: the quiet lookup; take: the
+// slot out (DESTROY_BUFFER). expected: the value found or taken, or -1 for none (insert: -1 when
+// refused). line: what the log says after the step ("" nothing).
 struct Step {
   enum Kind { vacant, insert, get, find, take } kind;
   uint32_t handle;

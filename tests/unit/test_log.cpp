@@ -2,30 +2,12 @@
 // names, one line per message whatever its text holds, and the flood guard.
 #include <catch2/catch.hpp>
 
+#include "log_file.hpp"
 #include "novem/log.hpp"
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
-#include <unistd.h>
-
-namespace {
-
-struct LogFile {
-  std::string path = (std::filesystem::temp_directory_path() / ("novem-log-test-" + std::to_string(getpid()) + ".txt")).string();
-  LogFile() { std::filesystem::remove(path); }
-  ~LogFile() { std::filesystem::remove(path); }
-  std::string text() const {
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-};
-
-} // namespace
+using novem::test::LogFile;
 
 TEST_CASE("log: NOVEM_LOG lets through its level and the ones above it", "[log]") {
   using novem::LogLevel;
