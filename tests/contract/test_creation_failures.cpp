@@ -11,6 +11,9 @@
 // texture with its mips (2.7 GiB: past lavapipe's 2 GiB maxMemoryAllocationSize and heap, and
 // past llvmpipe's largest GL texture). NOVEM_VK_MAX_ALLOCATION lowers the Vulkan plugin's
 // largest allocation, as a driver with a smaller maxMemoryAllocationSize would.
+//
+// Beside them, the other half of the policy for commands that name what is not there: handles
+// named wrongly (violations_are_skipped).
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -317,6 +320,67 @@ void failures_are_answered(const std::string &name) {
   CHECK(ch.creation_failures.load() == failures);
 }
 
+// Handles named wrongly (docs/contract.md, "handles"): a CREATE of a handle that names an object
+// or of 0, and a command acting on a handle that names nothing, are one line each, the same words
+// on every plugin, and do nothing: the objects already there keep working. Binding a handle that
+// names nothing, and destroying handle 0, say nothing.
+void violations_are_skipped(const std::string &name) {
+  std::string skip;
+  const nv_plugin *api = load_plugin(name, skip);
+  if (!api) {
+    WARN("skipped: " << skip);
+    return;
+  }
+  Device dev(api);
+  const uint32_t target = dev.image(NV_FORMAT_B8G8R8A8_UNORM, NV_IMAGE_RENDER_TARGET, kSize, kSize);
+  const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_color"), ps = dev.shader(NV_STAGE_PIXEL, "ps_color");
+  const uint32_t quad = dev.buffer(color_rect(0, 0, kSize, kSize, kGreen));
+  dev.targets(target);
+  const float blue[4] = {0, 0, 1, 1};
+  dev.clear(blue);
+  dev.finish();
+
+  StderrCapture log;
+  constexpr uint32_t kNone = 9000; // names nothing
+  dev.push(nv_cmd_create_buffer{quad, NV_BUFFER_VERTEX, 16});
+  dev.push(nv_cmd_create_image{target, NV_FORMAT_B8G8R8A8_UNORM, 4, 4, NV_IMAGE_RENDER_TARGET, 1});
+  dev.push(nv_cmd_create_buffer{0, NV_BUFFER_VERTEX, 16});
+  const uint32_t texel = kBlack;
+  dev.push(nv_cmd_update_buffer{kNone, 0, 0, 4}, &texel, 4);
+  dev.push(nv_cmd_update_image{kNone + 1, 0, {0, 0, 1, 1}, 0}, &texel, 4);
+  dev.push(nv_cmd_generate_mips{kNone + 2, NV_FILTER_LINEAR});
+  dev.push(nv_cmd_fill_image{kNone + 3, 0, {0, 0, 1, 1}, {1, 0, 0, 1}, 0});
+  dev.push(nv_cmd_blit_image{kNone + 4, 0, {0, 0, 1, 1}, target, 0, {0, 0, 1, 1}, NV_FILTER_POINT, 0, 0});
+  dev.push(nv_cmd_read_image{kNone + 5, {0, 0, 1, 1}});
+  dev.push(nv_cmd_destroy_buffer{kNone + 6});
+  dev.push(nv_cmd_destroy_image{kNone + 7});
+  dev.push(nv_cmd_destroy_shader{kNone + 8});
+  constexpr int kViolations = 12;
+  dev.push(nv_cmd_destroy_image{0}); // names nothing, by definition
+  nv_cmd_set_texture t{};
+  t.stage = NV_STAGE_PIXEL;
+  t.image = kNone + 9; // an empty slot, as the contract defines
+  t.sampler.min_filter = t.sampler.mag_filter = NV_FILTER_POINT;
+  t.sampler.max_anisotropy = 1;
+  t.type = NV_IMAGE_TYPE_2D;
+  dev.push(t);
+  check_pixels(dev.read(target), [](int, int) { return kBlue; }); // the target was not made again
+  dev.push(nv_cmd_set_pipeline{pipeline(vs, ps, false)});
+  dev.draw(quad, sizeof(Vertex), 6); // the buffer keeps its vertices
+  check_pixels(dev.read(target), [](int, int) { return kGreen; });
+  const std::string text = log.finish();
+  CHECK(plugin_lines(text, "; the command is skipped") == kViolations);
+  CHECK(plugin_lines(text) == kViolations); // nothing else was said
+  const std::string plugin = "novem-" + name + ": ";
+  for (const std::string &line : {"CREATE_BUFFER: buffer " + std::to_string(quad) + " already exists",
+                                 "CREATE_IMAGE: image " + std::to_string(target) + " already exists",
+                                 std::string("CREATE_BUFFER: buffer 0 is no handle"),
+                                 "UPDATE_BUFFER: buffer " + std::to_string(kNone) + " does not exist",
+                                 "BLIT_IMAGE: image " + std::to_string(kNone + 4) + " does not exist",
+                                 "DESTROY_SHADER: shader " + std::to_string(kNone + 8) + " does not exist"})
+    CHECK(text.find(plugin + line + "; the command is skipped\n") != std::string::npos);
+}
+
 } // namespace
 
 TEST_CASE("vulkan: images and buffers past the device's limits are reported, and commands naming them do nothing",
@@ -366,4 +430,12 @@ TEST_CASE("vulkan: NOVEM_VK_MAX_ALLOCATION refuses larger images and buffers, sm
   dev.draw(fits, sizeof(Vertex), 6);
   check_pixels(dev.read(target), [](int, int) { return kGreen; });
   dev.push(nv_cmd_destroy_image{small});
+}
+
+TEST_CASE("vulkan: a handle named wrongly is one line and the command is skipped", "[contract][vulkan]") {
+  violations_are_skipped("vulkan");
+}
+
+TEST_CASE("opengl: a handle named wrongly is one line and the command is skipped", "[contract][opengl]") {
+  violations_are_skipped("opengl");
 }
