@@ -23,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -227,19 +228,33 @@ template <class Expected> void check_pixels(const std::vector<uint32_t> &px, Exp
 
 bool is_llvmpipe(const nv_adapter_info &info) { return std::strstr(info.device_name, "llvmpipe") != nullptr; }
 
-void failures_are_answered(const std::string &name) {
-  nv_adapter_info info{};
+// The plugin's device, or nullptr (with "skipped: why") where the plugin is not here.
+std::unique_ptr<Device> open_device(const std::string &name, nv_adapter_info *info = nullptr) {
   std::string skip;
-  const nv_plugin *api = load_plugin(name, skip, &info);
+  const nv_plugin *api = load_plugin(name, skip, info);
   if (!api) {
     WARN("skipped: " << skip);
-    return;
+    return nullptr;
   }
-  Device dev(api);
-  const uint32_t target = dev.image(NV_FORMAT_B8G8R8A8_UNORM, NV_IMAGE_RENDER_TARGET, kSize, kSize);
-  const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_color"), ps = dev.shader(NV_STAGE_PIXEL, "ps_color");
+  return std::make_unique<Device>(api);
+}
+
+// What the scenes draw with: a kSize x kSize target, the colour shaders and a green quad.
+struct Basics {
+  explicit Basics(Device &dev)
+      : target(dev.image(NV_FORMAT_B8G8R8A8_UNORM, NV_IMAGE_RENDER_TARGET, kSize, kSize)),
+        vs(dev.shader(NV_STAGE_VERTEX, "vs_color")), ps(dev.shader(NV_STAGE_PIXEL, "ps_color")),
+        quad(dev.buffer(color_rect(0, 0, kSize, kSize, kGreen))) {}
+  const uint32_t target, vs, ps, quad;
+};
+
+void failures_are_answered(const std::string &name) {
+  nv_adapter_info info{};
+  const std::unique_ptr<Device> opened = open_device(name, &info);
+  if (!opened) return;
+  Device &dev = *opened;
+  const auto [target, vs, ps, quad] = Basics(dev);
   const uint32_t tex_vs = dev.shader(NV_STAGE_VERTEX, "vs_tex"), tex_ps = dev.shader(NV_STAGE_PIXEL, "ps_tex");
-  const uint32_t quad = dev.buffer(color_rect(0, 0, kSize, kSize, kGreen));
   dev.finish();
 
   StderrCapture log;
@@ -325,16 +340,10 @@ void failures_are_answered(const std::string &name) {
 // on every plugin, and do nothing: the objects already there keep working. Binding a handle that
 // names nothing, and destroying handle 0, say nothing.
 void violations_are_skipped(const std::string &name) {
-  std::string skip;
-  const nv_plugin *api = load_plugin(name, skip);
-  if (!api) {
-    WARN("skipped: " << skip);
-    return;
-  }
-  Device dev(api);
-  const uint32_t target = dev.image(NV_FORMAT_B8G8R8A8_UNORM, NV_IMAGE_RENDER_TARGET, kSize, kSize);
-  const uint32_t vs = dev.shader(NV_STAGE_VERTEX, "vs_color"), ps = dev.shader(NV_STAGE_PIXEL, "ps_color");
-  const uint32_t quad = dev.buffer(color_rect(0, 0, kSize, kSize, kGreen));
+  const std::unique_ptr<Device> opened = open_device(name);
+  if (!opened) return;
+  Device &dev = *opened;
+  const auto [target, vs, ps, quad] = Basics(dev);
   dev.targets(target);
   const float blue[4] = {0, 0, 1, 1};
   dev.clear(blue);
