@@ -1,7 +1,6 @@
 #include "gl_framebuffers.hpp"
 
 #include <algorithm>
-#include <string>
 
 #include "gl_log.hpp"
 

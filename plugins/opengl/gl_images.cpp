@@ -1,6 +1,7 @@
 #include "gl_images.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 namespace novem_gl {
