@@ -18,7 +18,6 @@ const std::string &DebugLabels::name_of(std::uint64_t handle) const {
 
 void DebugLabels::open_queue_labels(VkQueue queue, std::vector<std::string> &out) {
   out.clear();
-  if (!used.load(std::memory_order_acquire)) return;
   std::lock_guard lock(mutex);
   auto it = queues.find(queue);
   if (it != queues.end()) out.assign(it->second.begin(), it->second.end());
@@ -47,7 +46,6 @@ std::string command_buffer_json(const DebugLabels &labels, VkCommandBuffer cb) {
 
 std::string label_members(DebugLabels &labels, VkQueue queue, const std::vector<std::string> &queue_labels,
                           const std::vector<VkCommandBuffer> &command_buffers) {
-  if (!labels.used.load(std::memory_order_acquire)) return {};
   std::string o;
   std::lock_guard lock(labels.mutex);
   const std::string &queue_name = labels.name_of(handle_key(queue));
@@ -71,8 +69,6 @@ std::string label_members(DebugLabels &labels, VkQueue queue, const std::vector<
 
 namespace {
 
-DeviceState *device_of(void *dispatch_key) { return Registry::get().device(dispatch_key); }
-
 std::string label_text(const VkDebugUtilsLabelEXT *label) {
   return label && label->pLabelName ? label->pLabelName : "";
 }
@@ -87,7 +83,7 @@ void record(DeviceState &dev, VkCommandBuffer cb, LabelOp::Kind kind, std::strin
 
 VKAPI_ATTR VkResult VKAPI_CALL hook::SetDebugUtilsObjectNameEXT(VkDevice device,
                                                                 const VkDebugUtilsObjectNameInfoEXT *pNameInfo) {
-  DeviceState *dev = device_of(key(device));
+  DeviceState *dev = device_of(per_thread(), key(device));
   {
     std::lock_guard lock(dev->labels.mutex);
     if (pNameInfo->pObjectName && *pNameInfo->pObjectName)
@@ -100,7 +96,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::SetDebugUtilsObjectNameEXT(VkDevice device,
 }
 
 VKAPI_ATTR void VKAPI_CALL hook::QueueBeginDebugUtilsLabelEXT(VkQueue queue, const VkDebugUtilsLabelEXT *pLabelInfo) {
-  DeviceState *dev = device_of(key(queue));
+  DeviceState *dev = device_of(per_thread(), key(queue));
   {
     std::lock_guard lock(dev->labels.mutex);
     dev->labels.queues[queue].push_back(label_text(pLabelInfo));
@@ -110,7 +106,7 @@ VKAPI_ATTR void VKAPI_CALL hook::QueueBeginDebugUtilsLabelEXT(VkQueue queue, con
 }
 
 VKAPI_ATTR void VKAPI_CALL hook::QueueEndDebugUtilsLabelEXT(VkQueue queue) {
-  DeviceState *dev = device_of(key(queue));
+  DeviceState *dev = device_of(per_thread(), key(queue));
   {
     std::lock_guard lock(dev->labels.mutex);
     auto it = dev->labels.queues.find(queue);
@@ -122,33 +118,33 @@ VKAPI_ATTR void VKAPI_CALL hook::QueueEndDebugUtilsLabelEXT(VkQueue queue) {
 // An inserted queue label is a point, not a region: it is not open at any later submission, so the
 // dumps do not show it (the validation layers treat it the same way).
 VKAPI_ATTR void VKAPI_CALL hook::QueueInsertDebugUtilsLabelEXT(VkQueue queue, const VkDebugUtilsLabelEXT *pLabelInfo) {
-  DeviceState *dev = device_of(key(queue));
+  DeviceState *dev = device_of(per_thread(), key(queue));
   if (dev->table.QueueInsertDebugUtilsLabelEXT) dev->table.QueueInsertDebugUtilsLabelEXT(queue, pLabelInfo);
 }
 
 VKAPI_ATTR void VKAPI_CALL hook::CmdBeginDebugUtilsLabelEXT(VkCommandBuffer commandBuffer,
                                                             const VkDebugUtilsLabelEXT *pLabelInfo) {
-  DeviceState *dev = device_of(key(commandBuffer));
+  DeviceState *dev = device_of(per_thread(), key(commandBuffer));
   record(*dev, commandBuffer, LabelOp::Begin, label_text(pLabelInfo));
   if (dev->table.CmdBeginDebugUtilsLabelEXT) dev->table.CmdBeginDebugUtilsLabelEXT(commandBuffer, pLabelInfo);
 }
 
 VKAPI_ATTR void VKAPI_CALL hook::CmdEndDebugUtilsLabelEXT(VkCommandBuffer commandBuffer) {
-  DeviceState *dev = device_of(key(commandBuffer));
+  DeviceState *dev = device_of(per_thread(), key(commandBuffer));
   record(*dev, commandBuffer, LabelOp::End, "");
   if (dev->table.CmdEndDebugUtilsLabelEXT) dev->table.CmdEndDebugUtilsLabelEXT(commandBuffer);
 }
 
 VKAPI_ATTR void VKAPI_CALL hook::CmdInsertDebugUtilsLabelEXT(VkCommandBuffer commandBuffer,
                                                              const VkDebugUtilsLabelEXT *pLabelInfo) {
-  DeviceState *dev = device_of(key(commandBuffer));
+  DeviceState *dev = device_of(per_thread(), key(commandBuffer));
   record(*dev, commandBuffer, LabelOp::Insert, label_text(pLabelInfo));
   if (dev->table.CmdInsertDebugUtilsLabelEXT) dev->table.CmdInsertDebugUtilsLabelEXT(commandBuffer, pLabelInfo);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL hook::BeginCommandBuffer(VkCommandBuffer commandBuffer,
                                                        const VkCommandBufferBeginInfo *pBeginInfo) {
-  DeviceState *dev = device_of(key(commandBuffer));
+  DeviceState *dev = device_of(per_thread(), key(commandBuffer));
   if (dev->labels.used.load(std::memory_order_acquire)) {
     std::lock_guard lock(dev->labels.mutex);
     dev->labels.command_buffers.erase(commandBuffer); // a new recording: the old labels are gone
@@ -158,7 +154,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::BeginCommandBuffer(VkCommandBuffer commandB
 
 VKAPI_ATTR void VKAPI_CALL hook::FreeCommandBuffers(VkDevice device, VkCommandPool commandPool,
                                                    uint32_t commandBufferCount, const VkCommandBuffer *pCommandBuffers) {
-  DeviceState *dev = device_of(key(device));
+  DeviceState *dev = device_of(per_thread(), key(device));
   if (dev->labels.used.load(std::memory_order_acquire)) {
     std::lock_guard lock(dev->labels.mutex); // forget them first: the handles may be reused at once
     for (std::uint32_t i = 0; i < commandBufferCount; ++i) {

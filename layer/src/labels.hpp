@@ -35,7 +35,8 @@ struct DebugLabels {
 
   // The name of `handle`, or "" (mutex held).
   const std::string &name_of(std::uint64_t handle) const;
-  // `queue`'s open labels into `out` (reusing its capacity); empty without labels.
+  // `queue`'s open labels into `out` (reusing its capacity); empty without labels. Takes the
+  // mutex: the submit path calls it only once `used` is set.
   void open_queue_labels(VkQueue queue, std::vector<std::string> &out);
 };
 
@@ -45,7 +46,7 @@ std::string command_buffer_json(const DebugLabels &labels, VkCommandBuffer cb);
 
 // The names and labels of one submission as JSON members for the report's and the trace's events:
 // `, "queue_name": ..., "queue_labels": [...], "command_buffer_details": [...]`, each only where
-// there is something to say; "" while the application has named and labelled nothing.
+// there is something to say. Takes the mutex: the submit path calls it only once `used` is set.
 std::string label_members(DebugLabels &labels, VkQueue queue, const std::vector<std::string> &queue_labels,
                           const std::vector<VkCommandBuffer> &command_buffers);
 

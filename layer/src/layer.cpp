@@ -42,6 +42,20 @@ const Settings &Registry::settings_for(const VkInstanceCreateInfo *ci) {
 
 const Settings &settings() { return Registry::get().settings_for(nullptr); }
 
+// As lookup() below for queues: a thread calls into the same device again and again.
+DeviceState *device_of(PerThread &pt, void *dispatch_key) {
+  Registry &r = Registry::get();
+  const std::uint64_t generation = r.generation.load(std::memory_order_acquire);
+  if (pt.cached_device_key == dispatch_key && pt.cached_device_generation == generation) return pt.cached_device;
+  DeviceState *dev = r.device(dispatch_key);
+  if (dev) {
+    pt.cached_device_key = dispatch_key;
+    pt.cached_device = dev;
+    pt.cached_device_generation = generation;
+  }
+  return dev;
+}
+
 namespace {
 
 // ---- helpers ----
@@ -94,7 +108,7 @@ QueueRef lookup(PerThread &pt, VkQueue queue) {
     pt.cached_generation = generation;
     return {q, q->device};
   }
-  return {nullptr, r.device(key(queue))};
+  return {nullptr, device_of(pt, key(queue))};
 }
 
 // Semaphore counts of one submission call, classified before the call down under one short lock.
@@ -134,14 +148,19 @@ void classify_batch(DeviceState &dev, const Batch &batch, QueueState &q, SemCoun
              s.signal_binary, s.signal_timeline, sub ? &sub->signals : nullptr, &q);
 }
 
-// A wait of the application's thread, on the queue's track of the trace and in the report.
-void record_wait(QueueState &q, const char *call, std::uint64_t t0, std::uint64_t t1) {
+// A wait of the application's thread, on the queue's track of the trace and in the report. With
+// `events` 0 the rings keep nothing (their capacity is fixed at creation): no lock taken.
+void record_wait(PerThread &pt, QueueState &q, const char *call, std::uint64_t t0, std::uint64_t t1) {
+  if (q.wait_events.capacity == 0) return;
+  const WaitEvent ev{call, t0, t1, pt.thread_id()};
   std::lock_guard lock(q.stats_mutex);
-  q.wait_events.push(WaitEvent{call, t0, t1, thread_id()});
+  q.wait_events.push(ev);
 }
-void record_unattributed_wait(DeviceState &dev, const char *call, std::uint64_t t0, std::uint64_t t1) {
+void record_unattributed_wait(PerThread &pt, DeviceState &dev, const char *call, std::uint64_t t0, std::uint64_t t1) {
+  if (dev.unattributed_waits.capacity == 0) return;
+  const WaitEvent ev{call, t0, t1, pt.thread_id()};
   std::lock_guard lock(dev.events_mutex);
-  dev.unattributed_waits.push(WaitEvent{call, t0, t1, thread_id()});
+  dev.unattributed_waits.push(ev);
 }
 
 void add(Counter &c, std::uint64_t v) { c.fetch_add(v, std::memory_order_relaxed); }
@@ -205,9 +224,13 @@ void check_lost(DeviceState *dev, VkResult result, const char *call, const Queue
   if (result == VK_ERROR_DEVICE_LOST && dev) on_device_lost(*dev, call, queue);
 }
 
-TimestampPool *timestamp_pool(DeviceState &dev, std::uint32_t family) {
-  auto it = dev.timestamp_pools.find(family); // fixed after vkCreateDevice: no lock
-  return it == dev.timestamp_pools.end() ? nullptr : it->second.get();
+// The names and labels of a submission, taken at the call: the application may re-record the
+// command buffers once the work is complete. Until it names or labels something, no call and no
+// lock (take_submission left both empty).
+void take_labels(DeviceState &dev, VkQueue queue, Submission &sub) {
+  if (!dev.labels.used.load(std::memory_order_acquire)) return;
+  dev.labels.open_queue_labels(queue, sub.queue_labels);
+  sub.labels = label_members(dev.labels, queue, sub.queue_labels, sub.command_buffers);
 }
 
 // The end of every submission call: counts, then the submission handed to the tracker thread
@@ -250,7 +273,7 @@ void unwatch_app_fence(DeviceState &dev, const Submission &sub, VkFence app_fenc
   if (app_fence == VK_NULL_HANDLE) return;
   std::lock_guard lock(dev.app_fence_mutex);
   if (auto it = dev.app_fences.find(app_fence); it != dev.app_fences.end() && it->second == &sub)
-    dev.app_fences.erase(it);
+    it->second = nullptr;
 }
 
 // Whether any batch has a semaphore (VkSubmitInfo, VkSubmitInfo2, VkBindSparseInfo): only then is
@@ -449,12 +472,12 @@ VKAPI_ATTR void VKAPI_CALL hook::DestroyDevice(VkDevice device, const VkAllocati
 // Queues fetched by the application are normally known already (qd_CreateDevice fetched them).
 VKAPI_ATTR void VKAPI_CALL hook::GetDeviceQueue(VkDevice device, uint32_t queueFamilyIndex, uint32_t queueIndex,
                                              VkQueue *pQueue) {
-  DeviceState *dev = Registry::get().device(key(device));
+  DeviceState *dev = device_of(per_thread(), key(device));
   dev->table.GetDeviceQueue(device, queueFamilyIndex, queueIndex, pQueue);
 }
 
 VKAPI_ATTR void VKAPI_CALL hook::GetDeviceQueue2(VkDevice device, const VkDeviceQueueInfo2 *pQueueInfo, VkQueue *pQueue) {
-  DeviceState *dev = Registry::get().device(key(device));
+  DeviceState *dev = device_of(per_thread(), key(device));
   dev->table.GetDeviceQueue2(device, pQueueInfo, pQueue);
 }
 
@@ -495,9 +518,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
     for (std::uint32_t i = 0; i < submitCount; ++i) classify_batch(*dev, pSubmits[i], *q, s, sub.get());
   }
   sub->batches = submitCount;
-  dev->labels.open_queue_labels(queue, sub->queue_labels);
-  // Taken now: the application may re-record the command buffers once the work is complete.
-  sub->labels = label_members(dev->labels, queue, sub->queue_labels, sub->command_buffers);
+  take_labels(*dev, queue, *sub);
   const VkFence layer_fence = sub->fence;
 
   // Timestamps: each batch with command buffers gets the layer's begin / end pair around them.
@@ -508,7 +529,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
   wrapped.clear();
   std::uint64_t unmeasured = 0;
   const VkSubmitInfo *submits = pSubmits;
-  TimestampPool *tp = layer_fence ? timestamp_pool(*dev, q->family) : nullptr;
+  TimestampPool *tp = layer_fence ? q->timestamp_pool : nullptr;
   if (tp && cbs) {
     infos.assign(pSubmits, pSubmits + submitCount);
     wrapped.reserve(cbs + 2 * submitCount); // no reallocation: the batches point into it
@@ -592,9 +613,7 @@ VkResult submit2(PerThread &pt, PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue q
   }
   classify_all(sub.get());
   sub->batches = submitCount;
-  dev->labels.open_queue_labels(queue, sub->queue_labels);
-  // Taken now: the application may re-record the command buffers once the work is complete.
-  sub->labels = label_members(dev->labels, queue, sub->queue_labels, sub->command_buffers);
+  take_labels(*dev, queue, *sub);
   sub->v2 = true;
   const VkFence layer_fence = sub->fence;
 
@@ -604,7 +623,7 @@ VkResult submit2(PerThread &pt, PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue q
   wrapped.clear();
   std::uint64_t unmeasured = 0;
   const VkSubmitInfo2 *submits = pSubmits;
-  TimestampPool *tp = layer_fence ? timestamp_pool(*dev, q->family) : nullptr;
+  TimestampPool *tp = layer_fence ? q->timestamp_pool : nullptr;
   if (tp && cbs) {
     infos.assign(pSubmits, pSubmits + submitCount);
     wrapped.reserve(cbs + 2 * submitCount);
@@ -683,8 +702,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueBindSparse(VkQueue queue, uint32_t bin
     for (std::uint32_t i = 0; i < bindInfoCount; ++i) classify_batch(*dev, pBindInfo[i], *q, s, sub.get());
   }
   sub->batches = bindInfoCount;
-  dev->labels.open_queue_labels(queue, sub->queue_labels);
-  sub->labels = label_members(dev->labels, queue, sub->queue_labels, sub->command_buffers);
+  take_labels(*dev, queue, *sub);
   const VkFence layer_fence = sub->fence;
   const VkFence waited = watch_app_fence(*dev, *sub, fence);
   sub->submit_ns = now_ns();
@@ -725,14 +743,15 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueWaitIdle(VkQueue queue) {
   check_lost(dev, result, "vkQueueWaitIdle", q);
   const std::uint64_t t1 = now_ns();
   q->queue_wait_idle.add(t1 - t0);
-  record_wait(*q, "vkQueueWaitIdle", t0, t1);
+  record_wait(pt, *q, "vkQueueWaitIdle", t0, t1);
   if (result == VK_SUCCESS) q->complete_up_to(seq);
   return result;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL hook::DeviceWaitIdle(VkDevice device) {
   Registry &r = Registry::get();
-  DeviceState *dev = r.device(key(device));
+  PerThread &pt = per_thread();
+  DeviceState *dev = device_of(pt, key(device));
   std::vector<std::pair<QueueState *, std::uint64_t>> busy; // queues with work in flight, and up to where
   {
     std::shared_lock lock(r.mutex);
@@ -744,10 +763,10 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::DeviceWaitIdle(VkDevice device) {
   check_lost(dev, result, "vkDeviceWaitIdle");
   const std::uint64_t t1 = now_ns(), dt = t1 - t0;
   dev->device_wait_idle.add(dt);
-  if (busy.empty()) record_unattributed_wait(*dev, "vkDeviceWaitIdle", t0, t1);
+  if (busy.empty()) record_unattributed_wait(pt, *dev, "vkDeviceWaitIdle", t0, t1);
   for (auto &[q, seq] : busy) {
     q->device_wait_idle.add(dt);
-    record_wait(*q, "vkDeviceWaitIdle", t0, t1);
+    record_wait(pt, *q, "vkDeviceWaitIdle", t0, t1);
     if (result == VK_SUCCESS) q->complete_up_to(seq);
   }
   return result;
@@ -755,8 +774,8 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::DeviceWaitIdle(VkDevice device) {
 
 VKAPI_ATTR VkResult VKAPI_CALL hook::WaitForFences(VkDevice device, uint32_t fenceCount, const VkFence *pFences,
                                                 VkBool32 waitAll, uint64_t timeout) {
-  DeviceState *dev = Registry::get().device(key(device));
   PerThread &pt = per_thread();
+  DeviceState *dev = device_of(pt, key(device));
   std::vector<FenceUse> &uses = pt.fence_uses;
   uses.clear();
   {
@@ -777,11 +796,11 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::WaitForFences(VkDevice device, uint32_t fen
     if (std::find(queues.begin(), queues.end(), u.queue) == queues.end()) queues.push_back(u.queue);
   if (queues.empty()) {
     dev->wait_for_fences_unattributed.add(dt);
-    record_unattributed_wait(*dev, "vkWaitForFences", t0, t1);
+    record_unattributed_wait(pt, *dev, "vkWaitForFences", t0, t1);
   }
   for (QueueState *q : queues) {
     q->wait_for_fences.add(dt);
-    record_wait(*q, "vkWaitForFences", t0, t1);
+    record_wait(pt, *q, "vkWaitForFences", t0, t1);
   }
   // A signalled fence proves its submission, and everything before it on its queue, complete.
   if (result == VK_SUCCESS && (waitAll || fenceCount == 1))
@@ -796,8 +815,9 @@ namespace {
 // submission signals (the host's vkSignalSemaphore, a submission not made yet) are unattributed.
 VkResult wait_semaphores(PFN_vkWaitSemaphores next, VkDevice device, const VkSemaphoreWaitInfo *pWaitInfo,
                          std::uint64_t timeout, const char *call) {
-  DeviceState *dev = Registry::get().device(key(device));
-  std::vector<QueueState *> &queues = per_thread().wait_queues; // scratch: no allocation per wait
+  PerThread &pt = per_thread();
+  DeviceState *dev = device_of(pt, key(device));
+  std::vector<QueueState *> &queues = pt.wait_queues; // scratch: no allocation per wait
   queues.clear();
   {
     std::lock_guard lock(dev->sync_mutex);
@@ -816,11 +836,11 @@ VkResult wait_semaphores(PFN_vkWaitSemaphores next, VkDevice device, const VkSem
   const std::uint64_t t1 = now_ns();
   if (queues.empty()) {
     dev->wait_semaphores_unattributed.add(t1 - t0);
-    record_unattributed_wait(*dev, call, t0, t1);
+    record_unattributed_wait(pt, *dev, call, t0, t1);
   }
   for (QueueState *q : queues) {
     q->wait_semaphores_blocked.add(t1 - t0);
-    record_wait(*q, call, t0, t1);
+    record_wait(pt, *q, call, t0, t1);
   }
   return result;
 }
@@ -828,18 +848,18 @@ VkResult wait_semaphores(PFN_vkWaitSemaphores next, VkDevice device, const VkSem
 
 VKAPI_ATTR VkResult VKAPI_CALL hook::WaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo *pWaitInfo,
                                                    uint64_t timeout) {
-  DeviceState *dev = Registry::get().device(key(device));
+  DeviceState *dev = device_of(per_thread(), key(device));
   return wait_semaphores(dev->table.WaitSemaphores, device, pWaitInfo, timeout, "vkWaitSemaphores");
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL hook::WaitSemaphoresKHR(VkDevice device, const VkSemaphoreWaitInfo *pWaitInfo,
                                                       uint64_t timeout) {
-  DeviceState *dev = Registry::get().device(key(device));
+  DeviceState *dev = device_of(per_thread(), key(device));
   return wait_semaphores(dev->table.WaitSemaphoresKHR, device, pWaitInfo, timeout, "vkWaitSemaphoresKHR");
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL hook::GetFenceStatus(VkDevice device, VkFence fence) {
-  DeviceState *dev = Registry::get().device(key(device));
+  DeviceState *dev = device_of(per_thread(), key(device));
   const VkResult result = dev->table.GetFenceStatus(device, fence);
   check_lost(dev, result, "vkGetFenceStatus");
   if (result == VK_SUCCESS) {
@@ -858,7 +878,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::GetFenceStatus(VkDevice device, VkFence fen
 
 VKAPI_ATTR VkResult VKAPI_CALL hook::CreateSemaphore(VkDevice device, const VkSemaphoreCreateInfo *pCreateInfo,
                                                   const VkAllocationCallbacks *pAllocator, VkSemaphore *pSemaphore) {
-  DeviceState *dev = Registry::get().device(key(device));
+  DeviceState *dev = device_of(per_thread(), key(device));
   const VkResult result = dev->table.CreateSemaphore(device, pCreateInfo, pAllocator, pSemaphore);
   const auto *type =
       find_in_chain<VkSemaphoreTypeCreateInfo>(pCreateInfo->pNext, VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO);
@@ -871,7 +891,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::CreateSemaphore(VkDevice device, const VkSe
 
 VKAPI_ATTR void VKAPI_CALL hook::DestroySemaphore(VkDevice device, VkSemaphore semaphore,
                                                const VkAllocationCallbacks *pAllocator) {
-  DeviceState *dev = Registry::get().device(key(device));
+  DeviceState *dev = device_of(per_thread(), key(device));
   {
     std::lock_guard lock(dev->sync_mutex); // forget it first: the handle may be reused at once
     dev->timeline_semaphores.erase(semaphore);
@@ -881,14 +901,14 @@ VKAPI_ATTR void VKAPI_CALL hook::DestroySemaphore(VkDevice device, VkSemaphore s
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL hook::ResetFences(VkDevice device, uint32_t fenceCount, const VkFence *pFences) {
-  DeviceState *dev = Registry::get().device(key(device));
-  release_app_fences(*dev, fenceCount, pFences);
+  DeviceState *dev = device_of(per_thread(), key(device));
+  release_app_fences(*dev, fenceCount, pFences, false);
   return dev->table.ResetFences(device, fenceCount, pFences);
 }
 
 VKAPI_ATTR void VKAPI_CALL hook::DestroyFence(VkDevice device, VkFence fence, const VkAllocationCallbacks *pAllocator) {
-  DeviceState *dev = Registry::get().device(key(device));
-  if (fence != VK_NULL_HANDLE) release_app_fences(*dev, 1, &fence);
+  DeviceState *dev = device_of(per_thread(), key(device));
+  if (fence != VK_NULL_HANDLE) release_app_fences(*dev, 1, &fence, true);
   {
     std::lock_guard lock(dev->sync_mutex);
     dev->fences.erase(fence);
@@ -992,7 +1012,7 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL hook::GetInstanceProcAddr(VkInstance in
 
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL hook::GetDeviceProcAddr(VkDevice device, const char *pName) {
   if (!pName || device == VK_NULL_HANDLE) return nullptr;
-  DeviceState *dev = Registry::get().device(key(device));
+  DeviceState *dev = device_of(per_thread(), key(device));
   if (!dev) return nullptr;
   // The layer's own extension command (not in vk.xml): only when the device enabled the extension.
   if (std::strcmp(pName, "vkGetQueueDiagnosticsNOVEM") == 0)

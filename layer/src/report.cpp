@@ -156,7 +156,7 @@ void write_queue(std::ostringstream &o, QueueState &q) {
     << ", \"in_flight_max\": " << load(q.in_flight_max) << ",\n"
     << "          \"latency\": {\"count\": " << lat_n << ", \"min\": " << lat_min << ", \"mean\": " << lat_mean
     << ", \"max\": " << lat_max << ", \"p50\": " << p50 << ", \"p99\": " << p99 << "},\n"
-    << "          \"timestamps\": " << (q.timestamps ? "true" : "false") << ", \"gpu_time\": {\"count\": " << gpu_n
+    << "          \"timestamps\": " << (q.timestamp_pool ? "true" : "false") << ", \"gpu_time\": {\"count\": " << gpu_n
     << ", \"total\": " << gpu_total << ", \"max\": " << gpu_max << ", \"unmeasured_batches\": " << unmeasured
     << "},\n"
     << "          \"thread_overlaps\": {\"count\": " << load(q.overlaps) << ", \"list\": " << overlap_text << "}"

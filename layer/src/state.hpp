@@ -119,6 +119,7 @@ struct Overlap {
 std::uint64_t thread_id();
 
 struct QueueState;
+struct DeviceState;
 struct FenceUse;
 class TraceStream;
 
@@ -130,6 +131,11 @@ struct PerThread {
   VkQueue cached_queue = VK_NULL_HANDLE;
   QueueState *cached_state = nullptr;
   std::uint64_t cached_generation = 0;
+  // The last device looked up by dispatch key (device_of), valid on the same terms: the wait and
+  // fence hooks of a frame would otherwise take the registry's reader lock each.
+  void *cached_device_key = nullptr;
+  DeviceState *cached_device = nullptr;
+  std::uint64_t cached_device_generation = 0;
   // Scratch copies of a submission call's batches (GPU timestamps), kept to avoid allocations;
   // used only during the call down, which never comes back into the layer on this thread.
   std::vector<VkSubmitInfo> infos;
@@ -143,9 +149,11 @@ struct PerThread {
   std::uint64_t thread_id();
 };
 PerThread &per_thread();
+// The device of a dispatch key, through the thread's one-entry cache (nullptr: unknown).
+DeviceState *device_of(PerThread &pt, void *dispatch_key);
 
-struct DeviceState;
 struct Submission;
+struct TimestampPool;
 
 struct QueueState {
   DeviceState *device = nullptr;
@@ -154,7 +162,9 @@ struct QueueState {
   std::uint32_t index = 0;
   VkDeviceQueueCreateFlags create_flags = 0;
   VkQueueFlags family_flags = 0;
-  bool timestamps = false; // the layer times this queue's batches (set before the tracker starts)
+  // The family's timestamp command buffers (nullptr: this queue's batches are not timed); set
+  // before the tracker starts, fixed after.
+  TimestampPool *timestamp_pool = nullptr;
 
   Counter submits{0};          // successful vkQueueSubmit + vkQueueSubmit2(KHR) + vkQueueBindSparse calls
   Counter submit_calls_v1{0};  // of which vkQueueSubmit
@@ -230,8 +240,6 @@ struct SemRef {
   bool timeline = false;
 };
 
-struct TimestampPool;
-
 // One submission (vkQueueSubmit / vkQueueSubmit2 call) the tracker thread waits for.
 struct Submission {
   QueueState *queue = nullptr;
@@ -241,10 +249,10 @@ struct Submission {
   VkFence fence = VK_NULL_HANDLE; // the layer's own (not submitted when the application passed one)
   // The application's fence of this submission, which the tracker waits on instead of its own (no
   // second, empty submit for a fence of the layer's). Once the application resets or destroys it
-  // (the submission is then complete: valid usage), `released_ns` is set, under the device's
+  // (the submission is then complete: valid usage), `released` is set, under the device's
   // app_fence_mutex, and the tracker never touches that fence again.
   VkFence app_fence = VK_NULL_HANDLE;
-  std::uint64_t released_ns = 0;
+  bool released = false;
   VkFence waited() const { return app_fence != VK_NULL_HANDLE ? app_fence : fence; }
   std::vector<VkCommandBuffer> command_buffers; // the application's
   std::vector<SemRef> waits, signals;
@@ -342,6 +350,8 @@ struct DeviceState {
   // fence here (and wait for that vkWaitForFences, which returns at once: a fence the application
   // resets is signalled) before their call down, so the tracker never uses a fence the application
   // is changing. Held by the tracker across vkGetFenceStatus of such a fence (it does not block).
+  // A fence no submission is watched through any more keeps its entry, mapped to nullptr, until
+  // vkDestroyFence: the next frame's submit with it then allocates no node.
   std::mutex app_fence_mutex;
   std::condition_variable app_fence_cv;
   std::unordered_map<VkFence, Submission *> app_fences;
@@ -381,8 +391,8 @@ public:
   std::unordered_map<void *, std::shared_ptr<DeviceState>> devices;
   std::unordered_map<VkQueue, QueueState *> queues;
   std::vector<std::shared_ptr<DeviceState>> all_devices; // live and destroyed, for the report
-  // Bumped (under the write lock) whenever queues leave `queues`: invalidates the per-thread
-  // queue lookup caches (layer.cpp), as a destroyed device's VkQueue handle may be reused.
+  // Bumped (under the write lock) whenever queues leave `queues` and devices `devices`: invalidates
+  // the per-thread lookup caches (layer.cpp), as a destroyed device's handles may be reused.
   std::atomic<std::uint64_t> generation{1};
   std::uint32_t next_device_id = 0;
   std::uint32_t instances_created = 0;
@@ -462,8 +472,8 @@ void track(DeviceState &dev, std::unique_ptr<Submission> s);
 // Moves the handed-over submissions into dev.pending, in submit order; track_mutex held.
 void drain_incoming(DeviceState &dev);
 // Before vkResetFences / vkDestroyFence of the application's fences: the submissions they belong to
-// are complete, and the tracker is out of any call on them.
-void release_app_fences(DeviceState &dev, std::uint32_t count, const VkFence *fences);
+// are complete, and the tracker is out of any call on them. `destroyed`: their entries go too.
+void release_app_fences(DeviceState &dev, std::uint32_t count, const VkFence *fences, bool destroyed);
 // An intercepted call returned VK_ERROR_DEVICE_LOST: dump every submission in flight (once per
 // device). `queue`: the queue the call was on (nullptr for a device-level call), the calling thread
 // is the failing one.

@@ -88,7 +88,7 @@ void complete(DeviceState &dev, Submission &s, std::uint64_t now) {
   if (s.app_fence != VK_NULL_HANDLE) { // the layer's own fence was not submitted: still unsignalled
     std::lock_guard lock(dev.app_fence_mutex);
     if (auto it = dev.app_fences.find(s.app_fence); it != dev.app_fences.end() && it->second == &s)
-      dev.app_fences.erase(it);
+      it->second = nullptr;
   } else if (dev.table.ResetFences(dev.device, 1, &s.fence) != VK_SUCCESS) {
     dev.table.DestroyFence(dev.device, s.fence, nullptr);
     s.fence = VK_NULL_HANDLE;
@@ -102,7 +102,7 @@ void complete(DeviceState &dev, Submission &s, std::uint64_t now) {
 VkResult fence_status(DeviceState &dev, const Submission &s) {
   if (s.app_fence == VK_NULL_HANDLE) return dev.table.GetFenceStatus(dev.device, s.fence);
   std::lock_guard lock(dev.app_fence_mutex);
-  return s.released_ns ? VK_SUCCESS : dev.table.GetFenceStatus(dev.device, s.app_fence);
+  return s.released ? VK_SUCCESS : dev.table.GetFenceStatus(dev.device, s.app_fence);
 }
 
 // Checks the fences of `snapshot` (in submission order) and completes what is signalled: per queue,
@@ -252,7 +252,7 @@ void tracker_main(DeviceState *dev) {
         for (const auto &q : dev->queues) {
           if (q->tracker_pending.empty()) continue;
           const Submission &s = *q->tracker_pending.front();
-          released = released || s.released_ns != 0;
+          released = released || s.released;
           oldest.push_back(s.waited());
           if (s.app_fence != VK_NULL_HANDLE) dev->tracker_waits_on.push_back(s.app_fence);
         }
@@ -434,7 +434,8 @@ void start_tracking(DeviceState &dev, const std::vector<VkQueueFamilyProperties>
       continue;
     if (auto tp = make_pool(dev, f, families[f].timestampValidBits, memory)) dev.timestamp_pools[f] = std::move(tp);
   }
-  for (const auto &q : dev.queues) q->timestamps = dev.timestamp_pools.count(q->family) != 0;
+  for (const auto &q : dev.queues)
+    if (auto it = dev.timestamp_pools.find(q->family); it != dev.timestamp_pools.end()) q->timestamp_pool = it->second.get();
   dev.tracker = std::thread(tracker_main, &dev);
   // Named, so that its CPU time can be told apart (top -H, /proc/<pid>/task/*/comm, novem-bench-layer).
   pthread_setname_np(dev.tracker.native_handle(), "novem-qd");
@@ -489,7 +490,7 @@ std::unique_ptr<Submission> take_submission(DeviceState &dev) {
     s->seq = s->submit_ns = 0;
     s->call = "";
     s->app_fence = VK_NULL_HANDLE;
-    s->released_ns = 0;
+    s->released = false;
     s->command_buffers.clear();
     s->waits.clear();
     s->signals.clear();
@@ -559,15 +560,17 @@ void drain_incoming(DeviceState &dev) {
   }
 }
 
-void release_app_fences(DeviceState &dev, std::uint32_t count, const VkFence *fences) {
+void release_app_fences(DeviceState &dev, std::uint32_t count, const VkFence *fences, bool destroyed) {
   if (!dev.latency) return; // no submission tracked: the layer thread never touches a fence, no lock
   std::unique_lock lock(dev.app_fence_mutex);
   if (dev.app_fences.empty() && dev.tracker_waits_on.empty()) return;
-  const std::uint64_t now = now_ns();
   for (std::uint32_t i = 0; i < count; ++i)
     if (auto it = dev.app_fences.find(fences[i]); it != dev.app_fences.end()) {
-      it->second->released_ns = now;
-      dev.app_fences.erase(it);
+      if (it->second) it->second->released = true;
+      if (destroyed)
+        dev.app_fences.erase(it);
+      else
+        it->second = nullptr;
     }
   dev.app_fence_cv.wait(lock, [&] {
     for (std::uint32_t i = 0; i < count; ++i)
