@@ -148,6 +148,13 @@ void classify_batch(DeviceState &dev, const Batch &batch, QueueState &q, SemCoun
              s.signal_binary, s.signal_timeline, sub ? &sub->signals : nullptr, &q);
 }
 
+// A wait of the application's that proves `q`'s submissions up to `seq` complete; the tracker,
+// which never waits on the application's fences, completes them now if it sleeps polling them.
+void prove_complete(DeviceState &dev, QueueState &q, std::uint64_t seq) {
+  q.complete_up_to(seq);
+  if (dev.latency) wake_tracker(dev);
+}
+
 // A wait of the application's thread, on the queue's track of the trace and in the report. With
 // `events` 0 the rings keep nothing (their capacity is fixed at creation): no lock taken.
 void record_wait(PerThread &pt, QueueState &q, const char *call, std::uint64_t t0, std::uint64_t t1) {
@@ -235,7 +242,7 @@ void take_labels(DeviceState &dev, VkQueue queue, Submission &sub) {
 
 // The end of every submission call: counts, then the submission handed to the tracker thread
 // (or, on failure, the layer's fence and timestamp slots taken back); `waited` is the fence the
-// tracker waits on (watch_app_fence).
+// tracker watches (watch_app_fence).
 void finish_submit(DeviceState &dev, QueueState &q, Counter &calls, VkResult result, std::uint64_t batches,
                    std::uint64_t cbs, const SemCounts &s, VkFence app_fence, VkFence waited,
                    std::uint64_t unmeasured, std::unique_ptr<Submission> sub) {
@@ -255,9 +262,9 @@ void finish_submit(DeviceState &dev, QueueState &q, Counter &calls, VkResult res
   track(dev, std::move(sub));
 }
 
-// The fence the tracker will wait on for a submission: the application's own when it passed one
-// (registered before the call down, so that a vkResetFences racing with the submit call's return
-// still finds it), else the layer's, passed in the call. VK_NULL_HANDLE: not tracked (no fence of the
+// The fence the tracker will watch for a submission: the application's own when it passed one,
+// polled (registered before the call down, so that a vkResetFences racing with the submit call's
+// return still finds it), else the layer's, passed in the call and waited on. VK_NULL_HANDLE: not tracked (no fence of the
 // layer's could be created).
 VkFence watch_app_fence(DeviceState &dev, Submission &sub, VkFence app_fence) {
   if (sub.fence == VK_NULL_HANDLE) return VK_NULL_HANDLE;
@@ -675,8 +682,8 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit2KHR(VkQueue queue, uint32_t sub
 
 // vkQueueBindSparse: tracked as a submission (sequence number, latency, events, dumps, the
 // thread-safety mark); its batches are the VkBindSparseInfos, with no command buffers (nothing to
-// time on the GPU). The tracker waits on the application's fence where it passed one, else on the
-// layer's, which rides in the call (watch_app_fence).
+// time on the GPU). The tracker polls the application's fence where it passed one, else waits on
+// the layer's, which rides in the call (watch_app_fence).
 VKAPI_ATTR VkResult VKAPI_CALL hook::QueueBindSparse(VkQueue queue, uint32_t bindInfoCount,
                                                   const VkBindSparseInfo *pBindInfo, VkFence fence) {
   PerThread &pt = per_thread();
@@ -744,7 +751,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueWaitIdle(VkQueue queue) {
   const std::uint64_t t1 = now_ns();
   q->queue_wait_idle.add(t1 - t0);
   record_wait(pt, *q, "vkQueueWaitIdle", t0, t1);
-  if (result == VK_SUCCESS) q->complete_up_to(seq);
+  if (result == VK_SUCCESS) prove_complete(*dev, *q, seq);
   return result;
 }
 
@@ -767,7 +774,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::DeviceWaitIdle(VkDevice device) {
   for (auto &[q, seq] : busy) {
     q->device_wait_idle.add(dt);
     record_wait(pt, *q, "vkDeviceWaitIdle", t0, t1);
-    if (result == VK_SUCCESS) q->complete_up_to(seq);
+    if (result == VK_SUCCESS) prove_complete(*dev, *q, seq);
   }
   return result;
 }
@@ -804,7 +811,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::WaitForFences(VkDevice device, uint32_t fen
   }
   // A signalled fence proves its submission, and everything before it on its queue, complete.
   if (result == VK_SUCCESS && (waitAll || fenceCount == 1))
-    for (const FenceUse &u : uses) u.queue->complete_up_to(u.seq);
+    for (const FenceUse &u : uses) prove_complete(*dev, *u.queue, u.seq);
   return result;
 }
 
@@ -869,7 +876,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::GetFenceStatus(VkDevice device, VkFence fen
       auto it = dev->fences.find(fence);
       if (it != dev->fences.end()) use = it->second;
     }
-    if (use.queue) use.queue->complete_up_to(use.seq);
+    if (use.queue) prove_complete(*dev, *use.queue, use.seq);
   }
   return result;
 }

@@ -247,13 +247,12 @@ struct Submission {
   std::uint64_t submit_ns = 0;
   const char *call = "";
   VkFence fence = VK_NULL_HANDLE; // the layer's own (not submitted when the application passed one)
-  // The application's fence of this submission, which the tracker waits on instead of its own (no
-  // second, empty submit for a fence of the layer's). Once the application resets or destroys it
+  // The application's fence of this submission, which the tracker polls instead of waiting on its
+  // own (no second, empty submit for a fence of the layer's). Once the application resets or destroys it
   // (the submission is then complete: valid usage), `released` is set, under the device's
   // app_fence_mutex, and the tracker never touches that fence again.
   VkFence app_fence = VK_NULL_HANDLE;
   bool released = false;
-  VkFence waited() const { return app_fence != VK_NULL_HANDLE ? app_fence : fence; }
   std::vector<VkCommandBuffer> command_buffers; // the application's
   std::vector<SemRef> waits, signals;
   std::vector<std::string> queue_labels; // the queue's open debug-utils labels at the call, outermost first
@@ -342,20 +341,19 @@ struct DeviceState {
   // tracker moves into `pending` (under track_mutex), so a submit call never waits for the tracker.
   std::atomic<Submission *> incoming{nullptr};
   std::atomic<bool> tracker_waiting{false}; // the tracker sleeps on track_cv (only then does track() notify)
+  // The tracker sleeps on track_cv polling the application's fences (only then does wake_tracker notify).
+  std::atomic<bool> tracker_polling{false};
   std::mutex track_mutex; // guards the two below; never held across a call down
   std::condition_variable track_cv;
   std::deque<std::unique_ptr<Submission>> pending; // submitted, not yet seen complete, in submit order
-  // The application's fences the tracker may wait on, and the submission each belongs to; the
-  // ones inside the tracker's current vkWaitForFences. vkResetFences and vkDestroyFence release a
-  // fence here (and wait for that vkWaitForFences, which returns at once: a fence the application
-  // resets is signalled) before their call down, so the tracker never uses a fence the application
-  // is changing. Held by the tracker across vkGetFenceStatus of such a fence (it does not block).
-  // A fence no submission is watched through any more keeps its entry, mapped to nullptr, until
-  // vkDestroyFence: the next frame's submit with it then allocates no node.
+  // The application's fences the tracker polls, and the submission each belongs to.
+  // vkResetFences and vkDestroyFence release a fence here before their call down, so the tracker
+  // never uses a fence the application is changing: it holds the mutex across vkGetFenceStatus of
+  // such a fence (which does not block) and never waits on one. A fence no submission is watched
+  // through any more keeps its entry, mapped to nullptr, until vkDestroyFence: the next frame's
+  // submit with it then allocates no node.
   std::mutex app_fence_mutex;
-  std::condition_variable app_fence_cv;
   std::unordered_map<VkFence, Submission *> app_fences;
-  std::vector<VkFence> tracker_waits_on;
   std::mutex free_mutex; // guards free_submissions; never held across a call down
   // Completed submissions, kept for reuse with their (reset) fence and their vectors' capacity:
   // after warm-up a submission call allocates nothing.
@@ -469,10 +467,14 @@ std::uint32_t take_slot(TimestampPool &pool);
 void return_slots(TimestampPool &pool, const std::vector<std::uint32_t> &slots);
 // Hands a successful submission to the tracker thread.
 void track(DeviceState &dev, std::unique_ptr<Submission> s);
+// After a wait of the application's raised a queue's completed_seq (latency on): wakes the tracker
+// if it sleeps polling the application's fences, so that it completes the proven ones now.
+void wake_tracker(DeviceState &dev);
 // Moves the handed-over submissions into dev.pending, in submit order; track_mutex held.
 void drain_incoming(DeviceState &dev);
 // Before vkResetFences / vkDestroyFence of the application's fences: the submissions they belong to
-// are complete, and the tracker is out of any call on them. `destroyed`: their entries go too.
+// are complete, and the tracker is out of any call on them (it never blocks in one). `destroyed`:
+// their entries go too.
 void release_app_fences(DeviceState &dev, std::uint32_t count, const VkFence *fences, bool destroyed);
 // An intercepted call returned VK_ERROR_DEVICE_LOST: dump every submission in flight (once per
 // device). `queue`: the queue the call was on (nullptr for a device-level call), the calling thread

@@ -1,5 +1,6 @@
 // Step 2 of the layer: one tracker thread per device that waits on fences of the layer's own (one
-// per submission), so that the application's thread never waits for it. On completion it records
+// per submission; the application's own fence, where it passed one, is polled instead), so that the
+// application's thread never waits for it. On completion it records
 // submit -> complete latency, reads the GPU timestamps the layer's own command buffers wrote around
 // each batch, recycles the fence and the timestamp slots; it also runs the watchdog (dump.cpp) and
 // the periodic stderr summary, and appends the device's events to the trace file (trace.cpp) every
@@ -143,14 +144,28 @@ void dispatch(DeviceState &dev) {
   }
 }
 
-// One pass over the queues' oldest submissions: complete, per queue, what is signalled (in order);
-// returns whether any completed.
+// Whether a submission with the application's fence is known complete without asking the driver:
+// a wait of the application's proved it (its queue's completed_seq).
+bool proven(const QueueState &q, const Submission &s) {
+  return s.app_fence != VK_NULL_HANDLE && s.seq <= q.completed_seq.load(std::memory_order_relaxed);
+}
+
+// Whether some queue's oldest submission is proven complete (the tracker's wake-up condition while
+// it polls the application's fences).
+bool app_heads_proven(const DeviceState &dev) {
+  for (const auto &q : dev.queues)
+    if (!q->tracker_pending.empty() && proven(*q, *q->tracker_pending.front())) return true;
+  return false;
+}
+
+// One pass over the queues' oldest submissions: complete, per queue, what is signalled or proven
+// (in order); returns whether any completed.
 bool poll_heads(DeviceState &dev, std::uint64_t now) {
   bool any = false;
   for (const auto &q : dev.queues) {
     auto &list = q->tracker_pending;
     while (!list.empty()) {
-      const VkResult r = fence_status(dev, *list.front());
+      const VkResult r = proven(*q, *list.front()) ? VK_SUCCESS : fence_status(dev, *list.front());
       if (r != VK_SUCCESS) {
         if (r == VK_ERROR_DEVICE_LOST) on_device_lost(dev, "vkGetFenceStatus (layer thread)");
         break;
@@ -241,34 +256,39 @@ void tracker_main(DeviceState *dev) {
       busy = !dev->pending.empty() && !dev->device_lost.load();
     }
     if (busy) {
-      // Wait (1 ms at most) for the oldest submission of each busy queue; then complete, per
-      // queue, what is signalled. Only each queue's oldest is looked at (they complete in order).
-      // An application's fence is waited on only while it is not released, and vkResetFences /
-      // vkDestroyFence wait for this call to end before theirs (release_app_fences).
+      // Per busy queue, its oldest submission (they complete in order). The layer's own fences are
+      // waited on, 1 ms at most. An application's fence never is: vkResetFences would have to wait
+      // for that call to end (validation reports a fence reset while another thread waits on it),
+      // which the application's thread paid every frame. It is polled (vkGetFenceStatus, which
+      // does not block, under app_fence_mutex), and its submission is complete as soon as a wait
+      // of the application's proves it (completed_seq), which wakes this thread (wake_tracker).
       oldest.clear();
-      bool released = false;
-      {
-        std::lock_guard lock(dev->app_fence_mutex);
-        for (const auto &q : dev->queues) {
-          if (q->tracker_pending.empty()) continue;
-          const Submission &s = *q->tracker_pending.front();
-          released = released || s.released;
-          oldest.push_back(s.waited());
-          if (s.app_fence != VK_NULL_HANDLE) dev->tracker_waits_on.push_back(s.app_fence);
-        }
-        if (released) dev->tracker_waits_on.clear();
+      bool app_heads = false;
+      for (const auto &q : dev->queues) {
+        if (q->tracker_pending.empty()) continue;
+        const Submission &s = *q->tracker_pending.front();
+        if (s.app_fence == VK_NULL_HANDLE)
+          oldest.push_back(s.fence);
+        else
+          app_heads = true;
       }
-      VkResult r = released ? VK_SUCCESS : VK_NOT_READY;
-      if (!released && !oldest.empty()) {
+      VkResult r = VK_NOT_READY;
+      if (!oldest.empty()) {
         r = dev->table.WaitForFences(dev->device, static_cast<std::uint32_t>(oldest.size()), oldest.data(), VK_FALSE,
                                      kPollNs);
-        std::lock_guard lock(dev->app_fence_mutex);
-        dev->tracker_waits_on.clear();
+      } else if (!app_heads_proven(*dev)) {
+        // As the idle sleep: a proof either sees the flag or is seen here. A new submission does
+        // not wake it (tracker_waiting stays false): it is behind these heads, or on another
+        // queue, seen within kPollNs, which spares the submitting thread a notify per frame.
+        std::unique_lock lock(dev->track_mutex);
+        dev->tracker_polling.store(true);
+        dev->track_cv.wait_for(lock, std::chrono::nanoseconds(kPollNs),
+                               [&] { return dev->stop || app_heads_proven(*dev); });
+        dev->tracker_polling.store(false);
       }
-      dev->app_fence_cv.notify_all();
       const std::uint64_t now = now_ns();
-      if (r == VK_SUCCESS) poll_heads(*dev, now);
-      else if (r == VK_ERROR_DEVICE_LOST) on_device_lost(*dev, "vkWaitForFences (layer thread)");
+      if (r == VK_ERROR_DEVICE_LOST) on_device_lost(*dev, "vkWaitForFences (layer thread)");
+      else if (r == VK_SUCCESS || app_heads) poll_heads(*dev, now);
       if (st.watchdog_ms) run_watchdog(*dev, now);
       release_done(*dev);
     }
@@ -540,14 +560,25 @@ void return_slots(TimestampPool &pool, const std::vector<std::uint32_t> &slots) 
   for (std::uint32_t s : slots) pool.free_mask[s / 64].fetch_or(std::uint64_t{1} << (s % 64), std::memory_order_release);
 }
 
+namespace {
+void notify_tracker(DeviceState &dev) {
+  { std::lock_guard lock(dev.track_mutex); } // not before the tracker sleeps: see tracker_main
+  dev.track_cv.notify_one();
+}
+} // namespace
+
 void track(DeviceState &dev, std::unique_ptr<Submission> s) {
   Submission *node = s.release();
   node->next_incoming = dev.incoming.load(std::memory_order_relaxed);
   while (!dev.incoming.compare_exchange_weak(node->next_incoming, node)) {
   }
-  if (!dev.tracker_waiting.load()) return; // a busy tracker sees it within 1 ms anyway
-  { std::lock_guard lock(dev.track_mutex); } // not before the tracker sleeps: see tracker_main
-  dev.track_cv.notify_one();
+  if (dev.tracker_waiting.load()) notify_tracker(dev); // a busy tracker sees it within 1 ms anyway
+}
+
+void wake_tracker(DeviceState &dev) {
+  // seq_cst: orders the caller's completed_seq update before the flag's load (see tracker_main).
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (dev.tracker_polling.load()) notify_tracker(dev);
 }
 
 void drain_incoming(DeviceState &dev) {
@@ -562,8 +593,7 @@ void drain_incoming(DeviceState &dev) {
 
 void release_app_fences(DeviceState &dev, std::uint32_t count, const VkFence *fences, bool destroyed) {
   if (!dev.latency) return; // no submission tracked: the layer thread never touches a fence, no lock
-  std::unique_lock lock(dev.app_fence_mutex);
-  if (dev.app_fences.empty() && dev.tracker_waits_on.empty()) return;
+  std::lock_guard lock(dev.app_fence_mutex);
   for (std::uint32_t i = 0; i < count; ++i)
     if (auto it = dev.app_fences.find(fences[i]); it != dev.app_fences.end()) {
       if (it->second) it->second->released = true;
@@ -572,12 +602,6 @@ void release_app_fences(DeviceState &dev, std::uint32_t count, const VkFence *fe
       else
         it->second = nullptr;
     }
-  dev.app_fence_cv.wait(lock, [&] {
-    for (std::uint32_t i = 0; i < count; ++i)
-      if (std::find(dev.tracker_waits_on.begin(), dev.tracker_waits_on.end(), fences[i]) != dev.tracker_waits_on.end())
-        return false;
-    return true;
-  });
 }
 
 void on_device_lost(DeviceState &dev, const char *call, const QueueState *queue) {
