@@ -341,8 +341,11 @@ struct DeviceState {
   // tracker moves into `pending` (under track_mutex), so a submit call never waits for the tracker.
   std::atomic<Submission *> incoming{nullptr};
   std::atomic<bool> tracker_waiting{false}; // the tracker sleeps on track_cv (only then does track() notify)
-  // The tracker sleeps on track_cv polling the application's fences (only then does wake_tracker notify).
+  // The tracker sleeps polling the application's fences, on `proofs` (a futex), which every proof
+  // of completion bumps (wake_tracker; only while it sleeps does that wake it).
   std::atomic<bool> tracker_polling{false};
+  std::atomic<std::uint32_t> proofs{0};
+  static_assert(sizeof(std::atomic<std::uint32_t>) == 4 && std::atomic<std::uint32_t>::is_always_lock_free);
   std::mutex track_mutex; // guards the two below; never held across a call down
   std::condition_variable track_cv;
   std::deque<std::unique_ptr<Submission>> pending; // submitted, not yet seen complete, in submit order

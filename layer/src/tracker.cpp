@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <string>
 
+#include <linux/futex.h>
 #include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -41,6 +42,12 @@ std::string ms_text(std::uint64_t ns) {
 }
 
 // ---- the tracker thread ----
+
+// Sleeps until `word` is no longer `seen`, a futex wake on it, or `ns` pass.
+void futex_wait(std::atomic<std::uint32_t> &word, std::uint32_t seen, std::uint64_t ns) {
+  const timespec timeout{static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
+  syscall(SYS_futex, reinterpret_cast<std::uint32_t *>(&word), FUTEX_WAIT_PRIVATE, seen, &timeout, nullptr, 0);
+}
 
 // A completed submission: latency, GPU time, its slots and (after vkResetFences) its fence back.
 void complete(DeviceState &dev, Submission &s, std::uint64_t now) {
@@ -99,11 +106,13 @@ void complete(DeviceState &dev, Submission &s, std::uint64_t now) {
 }
 
 // Whether a submission's fence is signalled: the layer's own, or the application's while it has not
-// reset or destroyed it (released: complete).
+// reset or destroyed it (released: complete, unless the device was lost before: a program destroys
+// its fences after a loss too).
 VkResult fence_status(DeviceState &dev, const Submission &s) {
   if (s.app_fence == VK_NULL_HANDLE) return dev.table.GetFenceStatus(dev.device, s.fence);
   std::lock_guard lock(dev.app_fence_mutex);
-  return s.released ? VK_SUCCESS : dev.table.GetFenceStatus(dev.device, s.app_fence);
+  if (s.released) return dev.device_lost.load() ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
+  return dev.table.GetFenceStatus(dev.device, s.app_fence);
 }
 
 // Checks the fences of `snapshot` (in submission order) and completes what is signalled: per queue,
@@ -277,13 +286,14 @@ void tracker_main(DeviceState *dev) {
         r = dev->table.WaitForFences(dev->device, static_cast<std::uint32_t>(oldest.size()), oldest.data(), VK_FALSE,
                                      kPollNs);
       } else if (!app_heads_proven(*dev)) {
-        // As the idle sleep: a proof either sees the flag or is seen here. A new submission does
-        // not wake it (tracker_waiting stays false): it is behind these heads, or on another
-        // queue, seen within kPollNs, which spares the submitting thread a notify per frame.
-        std::unique_lock lock(dev->track_mutex);
+        // Sleeps on `proofs` (a futex: the waking thread takes no lock, a wait of the application's
+        // costs it one system call at most): a proof bumped after `seen` was read makes the futex
+        // wait return at once, one before it is seen by app_heads_proven (seq_cst, wake_tracker).
+        // A new submission does not wake it: it is behind these heads, or on another queue, seen
+        // within kPollNs, which spares the submitting thread a wake-up per frame.
         dev->tracker_polling.store(true);
-        dev->track_cv.wait_for(lock, std::chrono::nanoseconds(kPollNs),
-                               [&] { return dev->stop || app_heads_proven(*dev); });
+        const std::uint32_t seen = dev->proofs.load();
+        if (!app_heads_proven(*dev)) futex_wait(dev->proofs, seen, kPollNs);
         dev->tracker_polling.store(false);
       }
       const std::uint64_t now = now_ns();
@@ -560,25 +570,21 @@ void return_slots(TimestampPool &pool, const std::vector<std::uint32_t> &slots) 
   for (std::uint32_t s : slots) pool.free_mask[s / 64].fetch_or(std::uint64_t{1} << (s % 64), std::memory_order_release);
 }
 
-namespace {
-void notify_tracker(DeviceState &dev) {
-  { std::lock_guard lock(dev.track_mutex); } // not before the tracker sleeps: see tracker_main
-  dev.track_cv.notify_one();
-}
-} // namespace
-
 void track(DeviceState &dev, std::unique_ptr<Submission> s) {
   Submission *node = s.release();
   node->next_incoming = dev.incoming.load(std::memory_order_relaxed);
   while (!dev.incoming.compare_exchange_weak(node->next_incoming, node)) {
   }
-  if (dev.tracker_waiting.load()) notify_tracker(dev); // a busy tracker sees it within 1 ms anyway
+  if (!dev.tracker_waiting.load()) return; // a busy tracker sees it within 1 ms anyway
+  { std::lock_guard lock(dev.track_mutex); } // not before the tracker sleeps: see tracker_main
+  dev.track_cv.notify_one();
 }
 
 void wake_tracker(DeviceState &dev) {
-  // seq_cst: orders the caller's completed_seq update before the flag's load (see tracker_main).
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (dev.tracker_polling.load()) notify_tracker(dev);
+  // seq_cst, after the caller's completed_seq update: see tracker_main.
+  dev.proofs.fetch_add(1);
+  if (dev.tracker_polling.load())
+    syscall(SYS_futex, reinterpret_cast<std::uint32_t *>(&dev.proofs), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
 }
 
 void drain_incoming(DeviceState &dev) {
