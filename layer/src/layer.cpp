@@ -172,9 +172,10 @@ void record_unattributed_wait(PerThread &pt, DeviceState &dev, const char *call,
 
 void add(Counter &c, std::uint64_t v) { c.fetch_add(v, std::memory_order_relaxed); }
 
-// After a successful submission call: counts, the next sequence number (returned), the fence's owner.
+// After a successful submission call: counts, the next sequence number (returned), the fence's owner
+// (unless watch_app_fence registered it, as `registered_seq`, and rightly).
 std::uint64_t record_submit(QueueState &q, Counter &calls, std::uint64_t batches, std::uint64_t cbs,
-                            const SemCounts &s, VkFence fence) {
+                            const SemCounts &s, VkFence fence, std::uint64_t registered_seq) {
   add(q.submits, 1);
   add(calls, 1);
   add(q.batches, batches);
@@ -186,8 +187,10 @@ std::uint64_t record_submit(QueueState &q, Counter &calls, std::uint64_t batches
   const std::uint64_t seq = q.submitted_seq.fetch_add(1, std::memory_order_relaxed) + 1;
   if (fence != VK_NULL_HANDLE) {
     add(q.fences, 1);
-    std::lock_guard lock(q.device->sync_mutex);
-    q.device->fences[fence] = FenceUse{&q, seq};
+    if (seq != registered_seq) { // also where another thread's call on the queue took that number
+      std::lock_guard lock(q.device->fence_mutex);
+      q.device->fences[fence].use = FenceUse{&q, seq};
+    }
   }
   // Work in flight right after this submission, and its maximum.
   const std::uint64_t in_flight = seq - std::min(seq, q.known_complete());
@@ -253,7 +256,7 @@ void finish_submit(DeviceState &dev, QueueState &q, Counter &calls, VkResult res
     recycle(dev, std::move(sub));
     return;
   }
-  sub->seq = record_submit(q, calls, batches, cbs, s, app_fence);
+  sub->seq = record_submit(q, calls, batches, cbs, s, app_fence, sub->registered_seq);
   if (unmeasured) add(q.gpu_unmeasured_batches, unmeasured);
   if (waited == VK_NULL_HANDLE) { // untracked: the layer could not create a fence (so no timestamps either)
     recycle(dev, std::move(sub));
@@ -264,23 +267,32 @@ void finish_submit(DeviceState &dev, QueueState &q, Counter &calls, VkResult res
 
 // The fence the tracker will watch for a submission: the application's own when it passed one,
 // polled (registered before the call down, so that a vkResetFences racing with the submit call's
-// return still finds it), else the layer's, passed in the call and waited on. VK_NULL_HANDLE: not tracked (no fence of the
-// layer's could be created).
-VkFence watch_app_fence(DeviceState &dev, Submission &sub, VkFence app_fence) {
+// return still finds it), else the layer's, passed in the call and waited on. VK_NULL_HANDLE: not
+// tracked (no fence of the layer's could be created). The application's fence's attribution is
+// registered under the same lock: the sequence number the call takes if it succeeds (the calls on
+// a queue are externally synchronized; record_submit corrects it where they were not).
+VkFence watch_app_fence(DeviceState &dev, QueueState &q, Submission &sub, VkFence app_fence) {
   if (sub.fence == VK_NULL_HANDLE) return VK_NULL_HANDLE;
   if (app_fence == VK_NULL_HANDLE) return sub.fence;
-  std::lock_guard lock(dev.app_fence_mutex);
   sub.app_fence = app_fence;
-  dev.app_fences[app_fence] = &sub;
+  sub.registered_seq = q.submitted_seq.load(std::memory_order_relaxed) + 1;
+  std::lock_guard lock(dev.fence_mutex);
+  FenceEntry &e = dev.fences[app_fence];
+  e.watched = &sub;
+  sub.replaced_use = e.use;
+  e.use = FenceUse{&q, sub.registered_seq};
   return app_fence;
 }
 
-// A submission call that failed: its fence is not the tracker's business.
-void unwatch_app_fence(DeviceState &dev, const Submission &sub, VkFence app_fence) {
+// A submission call that failed: its fence is not the tracker's business, and keeps the
+// attribution it had.
+void unwatch_app_fence(DeviceState &dev, QueueState &q, const Submission &sub, VkFence app_fence) {
   if (app_fence == VK_NULL_HANDLE) return;
-  std::lock_guard lock(dev.app_fence_mutex);
-  if (auto it = dev.app_fences.find(app_fence); it != dev.app_fences.end() && it->second == &sub)
-    it->second = nullptr;
+  std::lock_guard lock(dev.fence_mutex);
+  auto it = dev.fences.find(app_fence);
+  if (it == dev.fences.end()) return;
+  if (it->second.watched == &sub) it->second.watched = nullptr;
+  if (it->second.use.queue == &q && it->second.use.seq == sub.registered_seq) it->second.use = sub.replaced_use;
 }
 
 // Whether any batch has a semaphore (VkSubmitInfo, VkSubmitInfo2, VkBindSparseInfo): only then is
@@ -313,7 +325,7 @@ VkResult submit_untracked(DeviceState &dev, QueueState &q, Counter &calls, std::
     check_lost(&dev, result, call, &q);
     return result;
   }
-  record_submit(q, calls, batches, cbs, s, fence);
+  record_submit(q, calls, batches, cbs, s, fence, 0);
   if (unmeasured) add(q.gpu_unmeasured_batches, unmeasured);
   return result;
 }
@@ -568,11 +580,11 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
     for (std::uint32_t i = 0; i < submitCount; ++i) unmeasured += pSubmits[i].commandBufferCount ? 1 : 0;
   }
 
-  const VkFence waited = watch_app_fence(*dev, *sub, fence);
+  const VkFence waited = watch_app_fence(*dev, *q, *sub, fence);
   sub->submit_ns = now_ns();
   const VkResult result =
       dev->table.QueueSubmit(queue, submitCount, submits, fence != VK_NULL_HANDLE ? fence : layer_fence);
-  if (result != VK_SUCCESS) unwatch_app_fence(*dev, *sub, fence);
+  if (result != VK_SUCCESS) unwatch_app_fence(*dev, *q, *sub, fence);
   finish_submit(*dev, *q, q->submit_calls_v1, result, submitCount, cbs, s, fence, waited, unmeasured, std::move(sub));
   return result;
 }
@@ -657,10 +669,10 @@ VkResult submit2(PerThread &pt, PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue q
     for (std::uint32_t i = 0; i < submitCount; ++i) unmeasured += pSubmits[i].commandBufferInfoCount ? 1 : 0;
   }
 
-  const VkFence waited = watch_app_fence(*dev, *sub, fence);
+  const VkFence waited = watch_app_fence(*dev, *q, *sub, fence);
   sub->submit_ns = now_ns();
   const VkResult result = next(queue, submitCount, submits, fence != VK_NULL_HANDLE ? fence : layer_fence);
-  if (result != VK_SUCCESS) unwatch_app_fence(*dev, *sub, fence);
+  if (result != VK_SUCCESS) unwatch_app_fence(*dev, *q, *sub, fence);
   finish_submit(*dev, *q, q->submit_calls_v2, result, submitCount, cbs, s, fence, waited, unmeasured, std::move(sub));
   return result;
 }
@@ -711,11 +723,11 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueBindSparse(VkQueue queue, uint32_t bin
   sub->batches = bindInfoCount;
   take_labels(*dev, queue, *sub);
   const VkFence layer_fence = sub->fence;
-  const VkFence waited = watch_app_fence(*dev, *sub, fence);
+  const VkFence waited = watch_app_fence(*dev, *q, *sub, fence);
   sub->submit_ns = now_ns();
   const VkResult result =
       dev->table.QueueBindSparse(queue, bindInfoCount, pBindInfo, fence != VK_NULL_HANDLE ? fence : layer_fence);
-  if (result != VK_SUCCESS) unwatch_app_fence(*dev, *sub, fence);
+  if (result != VK_SUCCESS) unwatch_app_fence(*dev, *q, *sub, fence);
   finish_submit(*dev, *q, q->submit_calls_sparse, result, bindInfoCount, 0, s, fence, waited, 0, std::move(sub));
   return result;
 }
@@ -786,10 +798,10 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::WaitForFences(VkDevice device, uint32_t fen
   std::vector<FenceUse> &uses = pt.fence_uses;
   uses.clear();
   {
-    std::lock_guard lock(dev->sync_mutex);
+    std::lock_guard lock(dev->fence_mutex);
     for (std::uint32_t i = 0; i < fenceCount; ++i) {
       auto it = dev->fences.find(pFences[i]);
-      if (it != dev->fences.end()) uses.push_back(it->second);
+      if (it != dev->fences.end() && it->second.use.queue) uses.push_back(it->second.use);
     }
   }
   const std::uint64_t t0 = now_ns();
@@ -872,9 +884,9 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::GetFenceStatus(VkDevice device, VkFence fen
   if (result == VK_SUCCESS) {
     FenceUse use;
     {
-      std::lock_guard lock(dev->sync_mutex);
+      std::lock_guard lock(dev->fence_mutex);
       auto it = dev->fences.find(fence);
-      if (it != dev->fences.end()) use = it->second;
+      if (it != dev->fences.end()) use = it->second.use;
     }
     if (use.queue) prove_complete(*dev, *use.queue, use.seq);
   }
@@ -909,17 +921,14 @@ VKAPI_ATTR void VKAPI_CALL hook::DestroySemaphore(VkDevice device, VkSemaphore s
 
 VKAPI_ATTR VkResult VKAPI_CALL hook::ResetFences(VkDevice device, uint32_t fenceCount, const VkFence *pFences) {
   DeviceState *dev = device_of(per_thread(), key(device));
-  release_app_fences(*dev, fenceCount, pFences, false);
+  // Latency off: no submission is tracked, the layer thread never touches a fence: no lock.
+  if (dev->latency) release_app_fences(*dev, fenceCount, pFences, false);
   return dev->table.ResetFences(device, fenceCount, pFences);
 }
 
 VKAPI_ATTR void VKAPI_CALL hook::DestroyFence(VkDevice device, VkFence fence, const VkAllocationCallbacks *pAllocator) {
   DeviceState *dev = device_of(per_thread(), key(device));
   if (fence != VK_NULL_HANDLE) release_app_fences(*dev, 1, &fence, true);
-  {
-    std::lock_guard lock(dev->sync_mutex);
-    dev->fences.erase(fence);
-  }
   dev->table.DestroyFence(device, fence, pAllocator);
 }
 

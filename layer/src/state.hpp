@@ -233,6 +233,18 @@ struct QueueState {
   }
 };
 
+// Which submission of which queue a fence was last submitted with.
+struct FenceUse {
+  QueueState *queue = nullptr; // nullptr: none
+  std::uint64_t seq = 0;
+};
+
+// What the layer knows of one of the application's fences (DeviceState::fences).
+struct FenceEntry {
+  FenceUse use;                   // for the wait hooks' attribution
+  Submission *watched = nullptr;  // the tracked submission the tracker polls it for (latency on)
+};
+
 // A semaphore of a submission, for the dumps.
 struct SemRef {
   VkSemaphore semaphore = VK_NULL_HANDLE;
@@ -250,9 +262,14 @@ struct Submission {
   // The application's fence of this submission, which the tracker polls instead of waiting on its
   // own (no second, empty submit for a fence of the layer's). Once the application resets or destroys it
   // (the submission is then complete: valid usage), `released` is set, under the device's
-  // app_fence_mutex, and the tracker never touches that fence again.
+  // fence_mutex, and the tracker never touches that fence again.
   VkFence app_fence = VK_NULL_HANDLE;
   bool released = false;
+  // The application's fence's attribution, registered with the watch before the call down: the
+  // sequence number this submission takes if it succeeds (0: none registered), and what it replaced
+  // (restored if the call fails).
+  std::uint64_t registered_seq = 0;
+  FenceUse replaced_use;
   std::vector<VkCommandBuffer> command_buffers; // the application's
   std::vector<SemRef> waits, signals;
   std::vector<std::string> queue_labels; // the queue's open debug-utils labels at the call, outermost first
@@ -299,11 +316,6 @@ struct TimelineSignal {
   QueueState *queue = nullptr;
 };
 
-// Which submission of which queue a fence was last submitted with.
-struct FenceUse {
-  QueueState *queue = nullptr;
-  std::uint64_t seq = 0;
-};
 
 struct DeviceState {
   std::uint32_t id = 0; // order of creation in this process
@@ -328,7 +340,6 @@ struct DeviceState {
 
   std::mutex sync_mutex; // guards the two maps below; never held across a call down
   std::unordered_set<VkSemaphore> timeline_semaphores;
-  std::unordered_map<VkFence, FenceUse> fences;
   // Per timeline semaphore, the latest values submissions signal (at most kMaxSignals, oldest dropped).
   std::unordered_map<VkSemaphore, std::deque<TimelineSignal>> timeline_signals;
   static constexpr std::size_t kMaxSignals = 64;
@@ -349,14 +360,15 @@ struct DeviceState {
   std::mutex track_mutex; // guards the two below; never held across a call down
   std::condition_variable track_cv;
   std::deque<std::unique_ptr<Submission>> pending; // submitted, not yet seen complete, in submit order
-  // The application's fences the tracker polls, and the submission each belongs to.
-  // vkResetFences and vkDestroyFence release a fence here before their call down, so the tracker
-  // never uses a fence the application is changing: it holds the mutex across vkGetFenceStatus of
-  // such a fence (which does not block) and never waits on one. A fence no submission is watched
-  // through any more keeps its entry, mapped to nullptr, until vkDestroyFence: the next frame's
-  // submit with it then allocates no node.
-  std::mutex app_fence_mutex;
-  std::unordered_map<VkFence, Submission *> app_fences;
+  // The application's fences: the submission each was last submitted with (the wait hooks'
+  // attribution) and the one the tracker polls it for. One map under one lock, so that a tracked
+  // submit registers both at once, before its call down (watch_app_fence). vkResetFences and
+  // vkDestroyFence release a fence here before their call down, so the tracker never uses a fence
+  // the application is changing: it holds the mutex across vkGetFenceStatus of such a fence (which
+  // does not block) and never waits on one. An entry lives until vkDestroyFence: the next frame's
+  // submit with the fence allocates no node.
+  std::mutex fence_mutex;
+  std::unordered_map<VkFence, FenceEntry> fences;
   std::mutex free_mutex; // guards free_submissions; never held across a call down
   // Completed submissions, kept for reuse with their (reset) fence and their vectors' capacity:
   // after warm-up a submission call allocates nothing.
@@ -475,9 +487,9 @@ void track(DeviceState &dev, std::unique_ptr<Submission> s);
 void wake_tracker(DeviceState &dev);
 // Moves the handed-over submissions into dev.pending, in submit order; track_mutex held.
 void drain_incoming(DeviceState &dev);
-// Before vkResetFences / vkDestroyFence of the application's fences: the submissions they belong to
-// are complete, and the tracker is out of any call on them (it never blocks in one). `destroyed`:
-// their entries go too.
+// Before vkResetFences (latency on) / vkDestroyFence of the application's fences: the submissions
+// they belong to are complete, and the tracker is out of any call on them (it never blocks in
+// one). `destroyed`: their entries go too.
 void release_app_fences(DeviceState &dev, std::uint32_t count, const VkFence *fences, bool destroyed);
 // An intercepted call returned VK_ERROR_DEVICE_LOST: dump every submission in flight (once per
 // device). `queue`: the queue the call was on (nullptr for a device-level call), the calling thread

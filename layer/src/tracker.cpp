@@ -94,9 +94,9 @@ void complete(DeviceState &dev, Submission &s, std::uint64_t now) {
   while (cur < s.seq && !q.observed_seq.compare_exchange_weak(cur, s.seq, std::memory_order_relaxed)) {
   }
   if (s.app_fence != VK_NULL_HANDLE) { // the layer's own fence was not submitted: still unsignalled
-    std::lock_guard lock(dev.app_fence_mutex);
-    if (auto it = dev.app_fences.find(s.app_fence); it != dev.app_fences.end() && it->second == &s)
-      it->second = nullptr;
+    std::lock_guard lock(dev.fence_mutex);
+    if (auto it = dev.fences.find(s.app_fence); it != dev.fences.end() && it->second.watched == &s)
+      it->second.watched = nullptr;
   } else if (dev.table.ResetFences(dev.device, 1, &s.fence) != VK_SUCCESS) {
     dev.table.DestroyFence(dev.device, s.fence, nullptr);
     s.fence = VK_NULL_HANDLE;
@@ -110,7 +110,7 @@ void complete(DeviceState &dev, Submission &s, std::uint64_t now) {
 // its fences after a loss too).
 VkResult fence_status(DeviceState &dev, const Submission &s) {
   if (s.app_fence == VK_NULL_HANDLE) return dev.table.GetFenceStatus(dev.device, s.fence);
-  std::lock_guard lock(dev.app_fence_mutex);
+  std::lock_guard lock(dev.fence_mutex);
   if (s.released) return dev.device_lost.load() ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
   return dev.table.GetFenceStatus(dev.device, s.app_fence);
 }
@@ -269,7 +269,7 @@ void tracker_main(DeviceState *dev) {
       // waited on, 1 ms at most. An application's fence never is: vkResetFences would have to wait
       // for that call to end (validation reports a fence reset while another thread waits on it),
       // which the application's thread paid every frame. It is polled (vkGetFenceStatus, which
-      // does not block, under app_fence_mutex), and its submission is complete as soon as a wait
+      // does not block, under fence_mutex), and its submission is complete as soon as a wait
       // of the application's proves it (completed_seq), which wakes this thread (wake_tracker).
       oldest.clear();
       bool app_heads = false;
@@ -492,8 +492,8 @@ void stop_tracking(DeviceState &dev) {
   drain_incoming(dev);
   for (const auto &q : dev.queues) q->tracker_pending.clear();
   {
-    std::lock_guard app_lock(dev.app_fence_mutex);
-    dev.app_fences.clear();
+    std::lock_guard fence_lock(dev.fence_mutex);
+    dev.fences.clear();
   }
   for (const auto &s : dev.pending)
     if (s->fence) dev.table.DestroyFence(dev.device, s->fence, nullptr);
@@ -521,6 +521,7 @@ std::unique_ptr<Submission> take_submission(DeviceState &dev) {
     s->call = "";
     s->app_fence = VK_NULL_HANDLE;
     s->released = false;
+    s->registered_seq = 0;
     s->command_buffers.clear();
     s->waits.clear();
     s->signals.clear();
@@ -598,15 +599,14 @@ void drain_incoming(DeviceState &dev) {
 }
 
 void release_app_fences(DeviceState &dev, std::uint32_t count, const VkFence *fences, bool destroyed) {
-  if (!dev.latency) return; // no submission tracked: the layer thread never touches a fence, no lock
-  std::lock_guard lock(dev.app_fence_mutex);
+  std::lock_guard lock(dev.fence_mutex);
   for (std::uint32_t i = 0; i < count; ++i)
-    if (auto it = dev.app_fences.find(fences[i]); it != dev.app_fences.end()) {
-      if (it->second) it->second->released = true;
+    if (auto it = dev.fences.find(fences[i]); it != dev.fences.end()) {
+      if (it->second.watched) it->second.watched->released = true;
       if (destroyed)
-        dev.app_fences.erase(it);
+        dev.fences.erase(it);
       else
-        it->second = nullptr;
+        it->second.watched = nullptr;
     }
 }
 
