@@ -10,6 +10,7 @@
 #include "gl_shader_translate.hpp"
 #include "novem/driver_heap.hpp"
 #include "novem/image_layout.hpp"
+#include "novem/command_checks.hpp"
 #include "novem/command_table.hpp"
 #include "novem/options.hpp"
 #include "novem/render_states.hpp"
@@ -630,40 +631,22 @@ void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h
   }
   const Image *img = images_.get(a.image, NV_OP_UPDATE_IMAGE);
   if (!img) return;
-  if (!img->sampled || img->renderbuffer || img->format->depth || a.level >= img->levels) {
-    log("UPDATE_IMAGE %u: not a sampled colour image, or no level %u", a.image, a.level);
-    return;
-  }
+  // The payload is in the nv_format's layout: rows of texels, or of 4x4 blocks.
+  const novem::checks::ImageShape shape{img->width,  img->height,
+                                        img->depth,  img->levels,
+                                        img->type == NV_IMAGE_TYPE_CUBE ? 6u : 1u, img->type,
+                                        img->nv_format, img->sampled && !img->renderbuffer && !img->format->depth};
+  if (const char *why =
+          novem::checks::update_image(a, shape, h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_update_image)))
+    return violations_.report(NV_OP_UPDATE_IMAGE, why);
   const uint32_t w = std::max(img->width >> a.level, 1u), hgt = std::max(img->height >> a.level, 1u);
-  const uint32_t layers = img->type == NV_IMAGE_TYPE_3D ? std::max(img->depth >> a.level, 1u)
-                                                         : img->type == NV_IMAGE_TYPE_CUBE ? 6u : 1u;
-  if (a.layer >= layers) {
-    log("UPDATE_IMAGE %u: no face or slice %u in level %u", a.image, a.layer, a.level);
-    return;
-  }
   // Cube faces and 3D slices are GL's z offset (DSA addresses a cube map's faces as layers).
   const GLint z = GLint(a.layer);
   const nv_rect &r = a.rect;
-  if (r.x < 0 || r.y < 0 || r.width <= 0 || r.height <= 0 || uint32_t(r.x) + uint32_t(r.width) > w ||
-      uint32_t(r.y) + uint32_t(r.height) > hgt) {
-    log("UPDATE_IMAGE %u: the rectangle is outside level %u", a.image, a.level);
-    return;
-  }
-  // The payload is in the nv_format's layout: rows of texels, or of 4x4 blocks.
   const novem::ImageLayout layout = novem::image_layout(img->nv_format);
-  if (r.x % layout.block || r.y % layout.block || (r.width % layout.block && uint32_t(r.x + r.width) != w) ||
-      (r.height % layout.block && uint32_t(r.y + r.height) != hgt)) {
-    log("UPDATE_IMAGE %u: the rectangle is not aligned to the format's blocks", a.image);
-    return;
-  }
   const size_t row = novem::image_row_bytes(img->nv_format, uint32_t(r.width));
   const uint32_t rows = novem::image_block_rows(img->nv_format, uint32_t(r.height));
   const size_t pitch = a.row_pitch ? a.row_pitch : row;
-  const uint64_t room = h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_update_image);
-  if (pitch < row || pitch % layout.block_bytes || pitch * (size_t(rows) - 1) + row > room) {
-    log("UPDATE_IMAGE %u: row_pitch %u does not fit the record", a.image, a.row_pitch);
-    return;
-  }
   const auto *payload = static_cast<const uint8_t *>(novem::command_payload<nv_cmd_update_image>(h));
   // ABI 5: a discarding write into an image that was not renamed lets the driver give the level
   // fresh storage instead of ordering the write after the draws that still sample it
@@ -721,14 +704,7 @@ void Executor::generate_mips(const nv_cmd_generate_mips &a, const nv_cmd_header 
 }
 
 void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) {
-  if (a.stage >= NV_STAGE_COUNT || a.slot >= (a.stage == NV_STAGE_PIXEL ? NV_MAX_PIXEL_TEXTURES : NV_MAX_VERTEX_TEXTURES)) {
-    log("SET_TEXTURE: no stage %u slot %u", a.stage, a.slot);
-    return;
-  }
-  if (a.type > NV_IMAGE_TYPE_3D) {
-    log("SET_TEXTURE: no image type %u", a.type);
-    return;
-  }
+  if (const char *why = novem::checks::set_texture(a)) return violations_.report(NV_OP_SET_TEXTURE, why);
   textures_[a.stage][a.slot] = {a.image, a.sampler, a.type, a.flags};
   dirty_slots_ |= 1u << (a.stage == NV_STAGE_PIXEL ? a.slot : 16 + a.slot);
 }
@@ -1009,8 +985,9 @@ void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *h) {
 }
 
 void Executor::set_index_buffer(const nv_cmd_set_index_buffer &a, const nv_cmd_header *) {
-  if (a.buffer && ((a.index_size != 2 && a.index_size != 4) || a.offset % a.index_size)) {
-    log("SET_INDEX_BUFFER %u: index_size %u, offset %u not supported", a.buffer, a.index_size, a.offset);
+  // An ill-formed binding leaves no index buffer bound: the indexed draws after it draw nothing.
+  if (const char *why = novem::checks::set_index_buffer(a)) {
+    violations_.report(NV_OP_SET_INDEX_BUFFER, why);
     index_ = {};
     return;
   }

@@ -143,7 +143,7 @@ private:
   Config config_;
   bool check_errors_;
   StateCache state_;
-  novem::HandleViolations violations_{"novem-opengl"};
+  novem::ContractViolations violations_{"novem-opengl"};
   Programs programs_;
   Pipelines pipelines_;
   Images images_{gl_, violations_};

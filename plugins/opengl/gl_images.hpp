@@ -32,7 +32,7 @@ struct Image {
 
 class Images {
 public:
-  Images(const NovemGL &gl, novem::HandleViolations &violations) : gl_(gl), table_("image", violations) {}
+  Images(const NovemGL &gl, novem::ContractViolations &violations) : gl_(gl), table_("image", violations) {}
   // The context's limits on images (gl_allocation.hpp), once the context is current.
   void query_limits() { limits_ = StorageLimits::query(gl_); }
 

@@ -21,7 +21,7 @@ namespace novem_gl {
 
 class Programs {
 public:
-  Programs(const NovemGL &gl, nv_channel &channel, novem::HandleViolations &violations, bool dump_glsl)
+  Programs(const NovemGL &gl, nv_channel &channel, novem::ContractViolations &violations, bool dump_glsl)
       : gl_(gl), channel_(channel), dump_glsl_(dump_glsl), shaders_("shader", violations) {}
 
   // Keeps program binaries in dir, when the driver has a binary format; the context must be current.

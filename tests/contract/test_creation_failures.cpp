@@ -392,6 +392,51 @@ void violations_are_skipped(const std::string &name) {
     CHECK(text.find(plugin + line + "; the command is skipped\n") != std::string::npos);
 }
 
+// Commands whose own arguments break the contract (backends/include/novem/command_checks.hpp):
+// one line each, in the same words on every plugin, and the command does nothing: the texture
+// keeps its texels, the target its contents.
+void arguments_are_checked(const std::string &name) {
+  const std::unique_ptr<Device> opened = open_device(name);
+  if (!opened) return;
+  Device &dev = *opened;
+  const auto [target, vs, ps, quad] = Basics(dev);
+  dev.targets(target);
+  const float blue[4] = {0, 0, 1, 1};
+  dev.clear(blue);
+  constexpr uint32_t kTexture = 8000;
+  dev.push(nv_cmd_create_image{kTexture, NV_FORMAT_B8G8R8A8_UNORM, 4, 4, NV_IMAGE_SAMPLED, 1});
+  dev.finish();
+
+  StderrCapture log;
+  const std::vector<uint32_t> texels(16, kGreen);
+  dev.push(nv_cmd_update_image{kTexture, 0, {2, 2, 4, 4}, 0}, texels.data(), texels.size() * 4);
+  dev.push(nv_cmd_update_image{kTexture, 3, {0, 0, 1, 1}, 0}, texels.data(), 4);
+  dev.push(nv_cmd_update_image{kTexture, 0, {0, 0, 4, 4}, 8}, texels.data(), texels.size() * 4);
+  dev.push(nv_cmd_update_image{kTexture, 0, {0, 0, 4, 4}, 0}, texels.data(), 8);
+  dev.push(nv_cmd_update_image{target, 0, {0, 0, 1, 1}, 0}, texels.data(), 4);
+  nv_cmd_set_texture t{};
+  t.stage = NV_STAGE_PIXEL;
+  t.slot = 99;
+  dev.push(t);
+  t.slot = 0;
+  t.type = 9;
+  dev.push(t);
+  dev.push(nv_cmd_set_index_buffer{quad, 0, 3});
+  dev.push(nv_cmd_set_index_buffer{quad, 2, 4});
+  constexpr int kViolations = 9;
+  check_pixels(dev.read(target), [](int, int) { return kBlue; });
+  const std::string text = log.finish(false);
+  CHECK(plugin_lines(text, "; the command is skipped") == kViolations);
+  CHECK(plugin_lines(text) == kViolations); // nothing else was said
+  const std::string plugin = "novem-" + name + ": ";
+  for (const char *line : {"UPDATE_IMAGE: the rectangle is outside the level", "UPDATE_IMAGE: no such mip level",
+                           "UPDATE_IMAGE: row_pitch is shorter than a row", "UPDATE_IMAGE: the rows run past the record",
+                           "UPDATE_IMAGE: the image is not a sampled colour image", "SET_TEXTURE: no such texture slot",
+                           "SET_TEXTURE: no such image type", "SET_INDEX_BUFFER: index_size must be 2 or 4",
+                           "SET_INDEX_BUFFER: offset is not a multiple of index_size"})
+    CHECK(text.find(plugin + line + "; the command is skipped\n") != std::string::npos);
+}
+
 } // namespace
 
 TEST_CASE("vulkan: images and buffers past the device's limits are reported, and commands naming them do nothing",
@@ -449,4 +494,12 @@ TEST_CASE("vulkan: a handle named wrongly is one line, and the command does noth
 
 TEST_CASE("opengl: a handle named wrongly is one line, and the command does nothing", "[contract][opengl]") {
   violations_are_skipped("opengl");
+}
+
+TEST_CASE("vulkan: a command whose arguments break the contract is one line, and does nothing", "[contract][vulkan]") {
+  arguments_are_checked("vulkan");
+}
+
+TEST_CASE("opengl: a command whose arguments break the contract is one line, and does nothing", "[contract][opengl]") {
+  arguments_are_checked("opengl");
 }

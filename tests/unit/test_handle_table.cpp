@@ -78,7 +78,7 @@ TEST_CASE("handle table: objects under handles, and one line per violation", "[h
     CAPTURE(c.name);
     LogFile file;
     novem::Logger logger(nullptr, file.path.c_str());
-    novem::HandleViolations violations("novem-test", logger);
+    novem::ContractViolations violations("novem-test", logger);
     novem::HandleTable<int> table("buffer", violations);
     std::string expected_log;
     for (size_t i = 0; i < c.steps.size(); ++i) {
@@ -113,7 +113,7 @@ TEST_CASE("handle table: objects under handles, and one line per violation", "[h
 TEST_CASE("handle table: owned objects keep their address, and leave with take", "[handle_table]") {
   LogFile file;
   novem::Logger logger(nullptr, file.path.c_str());
-  novem::HandleViolations violations("novem-test", logger);
+  novem::ContractViolations violations("novem-test", logger);
   novem::HandleTable<std::unique_ptr<std::string>> table("image", violations);
   std::string *red = table.insert(1, std::make_unique<std::string>("red"), NV_OP_CREATE_IMAGE);
   REQUIRE(red);
@@ -129,14 +129,14 @@ TEST_CASE("handle table: owned objects keep their address, and leave with take",
 TEST_CASE("handle table: violations past the budget are one more line, then silence", "[handle_table]") {
   LogFile file;
   novem::Logger logger(nullptr, file.path.c_str());
-  novem::HandleViolations violations("novem-test", logger);
+  novem::ContractViolations violations("novem-test", logger);
   novem::HandleTable<int> images("image", violations);
   novem::HandleTable<int> shaders("shader", violations);
-  for (int i = 0; i < novem::HandleViolations::kReported; ++i) images.get(100, NV_OP_READ_IMAGE);
+  for (int i = 0; i < novem::ContractViolations::kReported; ++i) images.get(100, NV_OP_READ_IMAGE);
   shaders.take(5, NV_OP_DESTROY_SHADER); // one budget for every table of a device
   shaders.take(6, NV_OP_DESTROY_SHADER);
   std::string expected;
-  for (int i = 0; i < novem::HandleViolations::kReported; ++i)
+  for (int i = 0; i < novem::ContractViolations::kReported; ++i)
     expected += "novem-test: READ_IMAGE: image 100 does not exist; the command is skipped\n";
   expected += "novem-test: further messages suppressed\n";
   CHECK(file.text() == expected);

@@ -28,19 +28,25 @@
 
 namespace novem {
 
-// Where a device's handle violations are written, with their flood guard.
-class HandleViolations {
+// Where a device's contract violations are written (a handle named wrongly here, a command's
+// arguments in command_checks.hpp), with their flood guard: one line each, the same words on
+// every plugin, and the command does nothing.
+class ContractViolations {
 public:
   static constexpr int kReported = 16;
 
   // component: the plugin's name on its lines ("novem-vulkan").
-  explicit HandleViolations(const char *component, Logger &logger = process_logger())
+  explicit ContractViolations(const char *component, Logger &logger = process_logger())
       : component_(component), logger_(logger) {}
 
   void report(uint16_t opcode, const char *kind, uint32_t handle, const char *problem) {
     if (budget_.take(logger_, LogLevel::error, component_))
       logger_.write(LogLevel::error, component_, "%s: %s %u %s; the command is skipped", opcode_name(opcode), kind,
                     handle, problem);
+  }
+  void report(uint16_t opcode, const char *problem) {
+    if (budget_.take(logger_, LogLevel::error, component_))
+      logger_.write(LogLevel::error, component_, "%s: %s; the command is skipped", opcode_name(opcode), problem);
   }
 
 private:
@@ -67,7 +73,7 @@ public:
   using Object = typename detail::HandleSlot<T>::Object;
 
   // kind: the objects' name on the violation lines ("buffer").
-  HandleTable(const char *kind, HandleViolations &violations) : kind_(kind), violations_(violations) {}
+  HandleTable(const char *kind, ContractViolations &violations) : kind_(kind), violations_(violations) {}
 
   // The object under handle, or nullptr (0 and handles naming nothing), quietly.
   Object *find(uint32_t handle) {
@@ -121,7 +127,7 @@ public:
 
 private:
   const char *kind_;
-  HandleViolations &violations_;
+  ContractViolations &violations_;
   std::unordered_map<uint32_t, T> slots_;
 };
 

@@ -8,6 +8,7 @@
 
 #include "novem/driver_heap.hpp"
 #include "novem/image_layout.hpp"
+#include "novem/command_checks.hpp"
 #include "novem/command_table.hpp"
 #include "novem/render_states.hpp"
 #include "vk_batch.hpp"
@@ -858,26 +859,15 @@ void Executor::create_image(const nv_cmd_create_image &a, const nv_cmd_header *)
 void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h) {
   Image *img = images_.get(a.image, NV_OP_UPDATE_IMAGE);
   if (!img) return;
-  if (!img->sampled_view() || img->is_depth()) throw std::runtime_error("the image is not a sampled colour image");
-  if (a.level >= img->levels()) throw std::runtime_error("no such mip level");
-  const uint32_t layers = img->type() == NV_IMAGE_TYPE_3D ? std::max(img->depth() >> a.level, 1u) : img->layers();
-  if (a.layer >= layers) throw std::runtime_error("no such face or slice");
-  const uint32_t w = std::max(img->width() >> a.level, 1u), h_ = std::max(img->height() >> a.level, 1u);
-  const nv_rect &r = a.rect;
-  if (r.x < 0 || r.y < 0 || r.width <= 0 || r.height <= 0 || uint32_t(r.x) + uint32_t(r.width) > w ||
-      uint32_t(r.y) + uint32_t(r.height) > h_)
-    throw std::runtime_error("the rectangle is outside the level");
   // The payload is in the nv_format's layout (commands.h), which may differ from the stored one.
-  const uint32_t block = img->format().block;
-  if (r.x % block || r.y % block || (r.width % block && uint32_t(r.x + r.width) != w) ||
-      (r.height % block && uint32_t(r.y + r.height) != h_))
-    throw std::runtime_error("the rectangle is not aligned to the format's blocks");
+  const checks::ImageShape shape{img->width(),  img->height(),        img->depth(),
+                                 img->levels(), img->layers(),        img->type(),
+                                 img->source_format(), img->sampled_view() && !img->is_depth()};
+  if (const char *why = checks::update_image(a, shape, h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_update_image)))
+    return violations_.report(NV_OP_UPDATE_IMAGE, why);
+  const nv_rect &r = a.rect;
   const size_t row = image_row_bytes(img->source_format(), uint32_t(r.width));
   const size_t pitch = a.row_pitch ? a.row_pitch : row;
-  if (pitch < row) throw std::runtime_error("row_pitch is shorter than a row");
-  const uint64_t room = h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_update_image);
-  if (pitch * (size_t(image_block_rows(img->source_format(), uint32_t(r.height))) - 1) + row > room)
-    throw std::runtime_error("the rows run past the record");
   // ABI 5: a discarding write into an image that queued draws still sample renames it, as
   // buffers do: a fresh image takes the texels, the old one lives until its draws complete, so
   // the copy waits for no draw. Only for images of one level and layer (the others' texels
@@ -902,10 +892,7 @@ void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h
 }
 
 void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) {
-  if (a.stage >= NV_STAGE_COUNT) throw std::runtime_error("no such stage");
-  if (a.slot >= (a.stage == NV_STAGE_PIXEL ? NV_MAX_PIXEL_TEXTURES : NV_MAX_VERTEX_TEXTURES))
-    throw std::runtime_error("no such texture slot");
-  if (a.type > NV_IMAGE_TYPE_3D) throw std::runtime_error("no such image type");
+  if (const char *why = checks::set_texture(a)) return violations_.report(NV_OP_SET_TEXTURE, why);
   TextureSlot &slot = textures_[a.stage][a.slot];
   if (slot.image == a.image && slot.type == a.type && slot.flags == a.flags &&
       std::memcmp(&slot.sampler, &a.sampler, sizeof a.sampler) == 0)
@@ -1065,8 +1052,13 @@ void Executor::set_vertex_buffer(const nv_cmd_set_vertex_buffer &a, const nv_cmd
 }
 
 void Executor::set_index_buffer(const nv_cmd_set_index_buffer &a, const nv_cmd_header *) {
-  if (a.buffer && a.index_size != 2 && a.index_size != 4) throw std::runtime_error("index_size must be 2 or 4");
-  if (a.offset % (a.index_size ? a.index_size : 1)) throw std::runtime_error("offset is not a multiple of index_size");
+  // An ill-formed binding leaves no index buffer bound: the indexed draws after it draw nothing.
+  if (const char *why = checks::set_index_buffer(a)) {
+    violations_.report(NV_OP_SET_INDEX_BUFFER, why);
+    index_ = {};
+    index_dirty_ = true;
+    return;
+  }
   index_ = a;
   index_dirty_ = true;
 }

@@ -159,7 +159,7 @@ private:
   std::unique_ptr<Image> default_textures_[3];
   std::unique_ptr<Queries> queries_;
 
-  novem::HandleViolations violations_{"novem-vulkan"};
+  novem::ContractViolations violations_{"novem-vulkan"};
   // Owned through pointers: a dropped buffer or image lives on, out of its table, until the batches
   // that use it complete.
   novem::HandleTable<std::unique_ptr<Buffer>> buffers_;
