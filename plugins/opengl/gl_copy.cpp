@@ -6,28 +6,10 @@
 
 namespace novem_gl {
 
-namespace {
-
-// A colour texture whose level `level` holds the non-empty rectangle r.
-bool inside(const Image &img, uint32_t level, uint32_t layer, const nv_rect &r) {
-  if (img.renderbuffer || img.format->depth || level >= img.levels) return false;
-  if (layer >= (img.type == NV_IMAGE_TYPE_CUBE ? 6u : 1u)) return false;
-  const int64_t w = std::max(img.width >> level, 1u), h = std::max(img.height >> level, 1u);
-  return r.x >= 0 && r.y >= 0 && r.width > 0 && r.height > 0 && int64_t(r.x) + r.width <= w &&
-         int64_t(r.y) + r.height <= h;
-}
-
-} // namespace
-
 // ABI 5: the whole of one depth-stencil image into another of the same format and size (a
 // nearest blit of depth and stencil between their framebuffers).
 void Executor::copy_depth_stencil(const Image &src, const Image &dst, const nv_cmd_blit_image &a) {
-  auto whole = [](const Image &img, const nv_rect &r) {
-    return r.x == 0 && r.y == 0 && uint32_t(r.width) == img.width && uint32_t(r.height) == img.height;
-  };
-  if (src.format != dst.format || src.width != dst.width || src.height != dst.height || src.samples != dst.samples ||
-      a.src_level != 0 || a.dst_level != 0 || !whole(src, a.src_rect) || !whole(dst, a.dst_rect))
-    return log("BLIT_IMAGE %u -> %u: a depth-stencil copy needs two whole images of one format and size", a.src, a.dst);
+  // checks::blit_image has seen that both are whole images alike.
   const GLuint read = framebuffers_.framebuffer(Framebuffers::Target{}, a.src),
                draw = framebuffers_.framebuffer(Framebuffers::Target{}, a.dst);
   if (!read || !draw) return;
@@ -43,13 +25,13 @@ void Executor::copy_depth_stencil(const Image &src, const Image &dst, const nv_c
 void Executor::blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *) {
   const Image *src = images_.get(a.src, NV_OP_BLIT_IMAGE), *dst = images_.get(a.dst, NV_OP_BLIT_IMAGE);
   if (!src || !dst) return;
-  if (a.src != a.dst && src->format->depth && dst->format->depth) return copy_depth_stencil(*src, *dst, a);
-  if (a.src == a.dst || !inside(*src, a.src_level, a.src_layer, a.src_rect) ||
-      !inside(*dst, a.dst_level, a.dst_layer, a.dst_rect) ||
-      src->format != dst->format || dst->samples > 1 ||
-      (src->samples > 1 && (a.src_rect.width != a.dst_rect.width || a.src_rect.height != a.dst_rect.height)))
-    return log("BLIT_IMAGE %u -> %u: not two colour images of one format, a rectangle outside its level, or a resolve "
-               "that scales or writes a multisampled image", a.src, a.dst);
+  if (const char *why = novem::checks::blit_image(a, src->shape(), dst->shape()))
+    return violations_.report(NV_OP_BLIT_IMAGE, why);
+  if (src->format->depth) return copy_depth_stencil(*src, *dst, a);
+  // The copy framebuffers attach textures: a multisampled renderbuffer is read by resolving it
+  // through its own framebuffer, which this path does not do.
+  if (src->renderbuffer || dst->renderbuffer)
+    return log("BLIT_IMAGE %u -> %u: a renderbuffer cannot be copied here", a.src, a.dst);
   // A cube face is a layer of the cube map (GL 4.5: the layer selects the face).
   auto attach = [&](GLuint fbo, const Image &img, uint32_t level, uint32_t layer) {
     if (img.type == NV_IMAGE_TYPE_CUBE)
@@ -81,8 +63,8 @@ void Executor::blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *) {
 void Executor::fill_image(const nv_cmd_fill_image &a, const nv_cmd_header *) {
   const Image *img = images_.get(a.image, NV_OP_FILL_IMAGE);
   if (!img) return;
-  if (!inside(*img, a.level, a.layer, a.rect))
-    return log("FILL_IMAGE %u: not a colour image, or the rectangle is outside level %u of layer %u", a.image, a.level, a.layer);
+  if (const char *why = novem::checks::fill_image(a, img->shape())) return violations_.report(NV_OP_FILL_IMAGE, why);
+  if (img->renderbuffer) return log("FILL_IMAGE %u: a renderbuffer cannot be filled here", a.image);
   // The colour as floats, converted to the texture's format as a clear converts it; no scissor or
   // mask applies. A cube map's face is its z.
   gl_.ClearTexSubImage(img->name, GLint(a.level), a.rect.x, a.rect.y, GLint(a.layer), a.rect.width, a.rect.height, 1, GL_RGBA,

@@ -589,18 +589,9 @@ void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
   if (!img) return;
   const nv_rect &r = a.rect;
   // ABI 5: a level and a cube face of the image.
-  const uint32_t layers = img->type == NV_IMAGE_TYPE_CUBE ? 6 : 1;
-  if (img->samples > 1 || a.level >= img->levels || a.layer >= layers || r.x < 0 || r.y < 0 || r.width <= 0 ||
-      r.height <= 0 || uint32_t(r.x + r.width) > std::max(img->width >> a.level, 1u) ||
-      uint32_t(r.y + r.height) > std::max(img->height >> a.level, 1u)) {
-    log("READ_IMAGE %u: not a single-sampled image, no such level or face, or the rectangle is outside it", a.image);
-    return;
-  }
-  size_t bytes = size_t(r.width) * size_t(r.height) * img->format->bytes_per_pixel;
-  if (!channel_.readback || bytes > channel_.readback_size) {
-    log("READ_IMAGE %u: %zu bytes do not fit the readback area (%zu)", a.image, bytes, channel_.readback_size);
-    return;
-  }
+  if (const char *why = novem::checks::read_image(a, img->shape(), img->format->bytes_per_pixel,
+                                                  channel_.readback ? channel_.readback_size : 0))
+    return violations_.report(NV_OP_READ_IMAGE, why);
   GLuint fbo = img->format->depth ? framebuffers_.framebuffer(Framebuffers::Target{}, a.image)
                                   : framebuffers_.framebuffer(Framebuffers::Target{a.image, a.level, a.layer}, 0);
   if (!fbo) return;

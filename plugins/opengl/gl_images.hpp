@@ -8,6 +8,7 @@
 
 #include "gl_allocation.hpp"
 #include "gl_formats.hpp"
+#include "novem/command_checks.hpp"
 #include "novem/commands.h"
 #include "novem/handle_table.hpp"
 #include "novem_gl.h"
@@ -28,6 +29,12 @@ struct Image {
   // ABI 5: a view of the texels as format->srgb_format (sRGB reads and writes); 0 for none.
   GLuint srgb_view = 0;
   nv_cmd_create_image created{}; // what made it, to make it again (rename)
+
+  // What the contract's checks of a command read of it (novem/command_checks.hpp).
+  novem::checks::ImageShape shape() const {
+    return {width, height, depth, levels, type == NV_IMAGE_TYPE_CUBE ? 6u : 1u, type, nv_format,
+            sampled && !renderbuffer && !format->depth, format->depth, samples};
+  }
 };
 
 class Images {

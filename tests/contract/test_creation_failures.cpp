@@ -423,7 +423,11 @@ void arguments_are_checked(const std::string &name) {
   dev.push(t);
   dev.push(nv_cmd_set_index_buffer{quad, 0, 3});
   dev.push(nv_cmd_set_index_buffer{quad, 2, 4});
-  constexpr int kViolations = 9;
+  dev.push(nv_cmd_read_image{kTexture, {0, 0, 8, 8}, 0, 0});
+  dev.push(nv_cmd_fill_image{kTexture, 1, {0, 0, 1, 1}, {1, 0, 0, 1}, 0});
+  dev.push(nv_cmd_blit_image{kTexture, 0, {0, 0, 1, 1}, kTexture, 0, {1, 1, 1, 1}, NV_FILTER_POINT, 0, 0});
+  dev.push(nv_cmd_blit_image{kTexture, 0, {0, 0, 8, 8}, target, 0, {0, 0, 8, 8}, NV_FILTER_POINT, 0, 0});
+  constexpr int kViolations = 13;
   check_pixels(dev.read(target), [](int, int) { return kBlue; });
   const std::string text = log.finish(false);
   CHECK(plugin_lines(text, "; the command is skipped") == kViolations);
@@ -433,7 +437,10 @@ void arguments_are_checked(const std::string &name) {
                            "UPDATE_IMAGE: row_pitch is shorter than a row", "UPDATE_IMAGE: the rows run past the record",
                            "UPDATE_IMAGE: the image is not a sampled colour image", "SET_TEXTURE: no such texture slot",
                            "SET_TEXTURE: no such image type", "SET_INDEX_BUFFER: index_size must be 2 or 4",
-                           "SET_INDEX_BUFFER: offset is not a multiple of index_size"})
+                           "SET_INDEX_BUFFER: offset is not a multiple of index_size",
+                           "READ_IMAGE: the rectangle is empty or outside the level",
+                           "FILL_IMAGE: the rectangle is empty or outside the level",
+                           "BLIT_IMAGE: needs two different images", "BLIT_IMAGE: a rectangle is empty or outside its level"})
     CHECK(text.find(plugin + line + "; the command is skipped\n") != std::string::npos);
 }
 

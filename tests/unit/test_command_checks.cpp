@@ -78,3 +78,37 @@ TEST_CASE("command checks: SET_TEXTURE's stage, slot and type, SET_INDEX_BUFFER'
   check(checks::set_index_buffer({7, 0, 1}), "index_size must be 2 or 4");
   check(checks::set_index_buffer({7, 2, 4}), "offset is not a multiple of index_size");
 }
+
+TEST_CASE("command checks: READ_IMAGE, FILL_IMAGE and BLIT_IMAGE's images and rectangles", "[checks]") {
+  checks::ImageShape depth{16, 8, 1, 1, 1, NV_IMAGE_TYPE_2D, NV_FORMAT_D24_UNORM_S8_UINT, false, true};
+  checks::ImageShape multisampled = kTarget;
+  multisampled.samples = 4;
+  const uint64_t room = 16 * 8 * 4;
+  check(checks::read_image({1, {0, 0, 16, 8}, 0, 0}, kTexture, 4, room), nullptr);
+  check(checks::read_image({1, {0, 0, 16, 8}, 0, 0}, kTexture, 4, room - 1), "the channel's readback area is too small");
+  check(checks::read_image({1, {0, 0, 4, 2}, 2, 0}, kTexture, 4, room), nullptr);
+  check(checks::read_image({1, {0, 0, 5, 2}, 2, 0}, kTexture, 4, room), "the rectangle is empty or outside the level");
+  check(checks::read_image({1, {0, 0, 1, 1}, 0, 1}, kTexture, 4, room), "no such level or face");
+  check(checks::read_image({1, {0, 0, 1, 1}, 0, 0}, multisampled, 4, room), "a multisampled image cannot be read");
+  const float red[4] = {1, 0, 0, 1};
+  auto fill = [&](const checks::ImageShape &img, uint32_t level, nv_rect r) {
+    nv_cmd_fill_image f{1, level, r, {red[0], red[1], red[2], red[3]}, 0};
+    return checks::fill_image(f, img);
+  };
+  check(fill(kTexture, 1, {0, 0, 8, 4}), nullptr);
+  check(fill(kTexture, 1, {0, 0, 8, 5}), "the rectangle is empty or outside the level");
+  check(fill(depth, 0, {0, 0, 1, 1}), "not a colour image");
+  auto blit = [](const checks::ImageShape &src, nv_rect s, const checks::ImageShape &dst, nv_rect d, uint32_t dst_handle = 2) {
+    return checks::blit_image({1, 0, s, dst_handle, 0, d, NV_FILTER_POINT, 0, 0}, src, dst);
+  };
+  check(blit(kTexture, {0, 0, 16, 8}, kTarget, {0, 0, 4, 4}), nullptr); // scaled
+  check(blit(kTexture, {0, 0, 16, 8}, kTarget, {0, 0, 4, 4}, 1), "needs two different images");
+  check(blit(multisampled, {0, 0, 16, 8}, kTexture, {0, 0, 16, 8}), nullptr); // a resolve
+  check(blit(multisampled, {0, 0, 16, 8}, kTexture, {0, 0, 8, 4}), "a resolve cannot scale");
+  check(blit(kTexture, {0, 0, 16, 8}, multisampled, {0, 0, 16, 8}), "the destination is multisampled");
+  check(blit(kTexture, {0, 0, 16, 8}, kDxt1, {0, 0, 16, 8}), "the images' formats differ");
+  check(blit(kTexture, {0, 0, 17, 8}, kTarget, {0, 0, 16, 8}), "a rectangle is empty or outside its level");
+  check(blit(depth, {0, 0, 16, 8}, depth, {0, 0, 16, 8}), nullptr);
+  check(blit(depth, {0, 0, 8, 8}, depth, {0, 0, 8, 8}), "a depth-stencil copy needs two whole images of one format and size");
+  check(blit(depth, {0, 0, 16, 8}, kTarget, {0, 0, 16, 8}), "needs two colour images");
+}

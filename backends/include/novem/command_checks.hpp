@@ -22,15 +22,24 @@ namespace novem::checks {
 
 inline constexpr bool kEnabled = NOVEM_COMMAND_CHECKS != 0;
 
-// What UPDATE_IMAGE needs to know of the image it writes, whatever the plugin keeps.
+// What the checks need to know of an image, whatever the plugin keeps.
 struct ImageShape {
   uint32_t width = 0, height = 0, depth = 1; // of level 0
   uint32_t levels = 1;
   uint32_t layers = 1;   // faces of a cube, else 1 (a 3D image's slices are its depth)
   uint32_t type = NV_IMAGE_TYPE_2D;
-  uint32_t format = 0;   // nv_format: the payload's layout (commands.h)
+  uint32_t format = 0;   // nv_format: CREATE_IMAGE's, the payload's layout (commands.h)
   bool sampled_colour = false; // only sampled colour images take texels
+  bool depth_stencil = false;
+  uint32_t samples = 1;
 };
+
+// The rectangle lies inside level `level` of face `layer` and is not empty.
+inline bool inside(const ImageShape &img, uint32_t level, uint32_t layer, const nv_rect &r) {
+  if (level >= img.levels || layer >= img.layers) return false;
+  const int64_t w = std::max(img.width >> level, 1u), h = std::max(img.height >> level, 1u);
+  return r.x >= 0 && r.y >= 0 && r.width > 0 && r.height > 0 && int64_t(r.x) + r.width <= w && int64_t(r.y) + r.height <= h;
+}
 
 inline const char *set_texture(const nv_cmd_set_texture &a) {
   if (!kEnabled) return nullptr;
@@ -70,6 +79,46 @@ inline const char *update_image(const nv_cmd_update_image &a, const ImageShape &
   if (pitch < row) return "row_pitch is shorter than a row";
   if (pitch % layout.block_bytes) return "row_pitch is not a whole number of texels or blocks";
   if (pitch * (image_block_rows(img.format, uint32_t(r.height)) - 1) + row > payload) return "the rows run past the record";
+  return nullptr;
+}
+
+// `texel_bytes`: what one texel of the image takes in the readback area; `readback`: its size.
+inline const char *read_image(const nv_cmd_read_image &a, const ImageShape &img, uint64_t texel_bytes, uint64_t readback) {
+  if (!kEnabled) return nullptr;
+  if (img.samples > 1) return "a multisampled image cannot be read";
+  if (a.level >= img.levels || a.layer >= img.layers) return "no such level or face";
+  if (!inside(img, a.level, a.layer, a.rect)) return "the rectangle is empty or outside the level";
+  if (uint64_t(a.rect.width) * uint64_t(a.rect.height) * texel_bytes > readback) return "the channel's readback area is too small";
+  return nullptr;
+}
+
+inline const char *fill_image(const nv_cmd_fill_image &a, const ImageShape &img) {
+  if (!kEnabled) return nullptr;
+  if (img.depth_stencil) return "not a colour image";
+  if (!inside(img, a.level, a.layer, a.rect)) return "the rectangle is empty or outside the level";
+  return nullptr;
+}
+
+// Between two colour images, or the whole of two depth-stencil images alike.
+inline const char *blit_image(const nv_cmd_blit_image &a, const ImageShape &src, const ImageShape &dst) {
+  if (!kEnabled) return nullptr;
+  if (a.src == a.dst) return "needs two different images";
+  if (src.depth_stencil && dst.depth_stencil) {
+    auto whole = [](const ImageShape &img, const nv_rect &r) {
+      return r.x == 0 && r.y == 0 && uint32_t(r.width) == img.width && uint32_t(r.height) == img.height;
+    };
+    if (src.format != dst.format || src.width != dst.width || src.height != dst.height || src.samples != dst.samples ||
+        a.src_level != 0 || a.dst_level != 0 || !whole(src, a.src_rect) || !whole(dst, a.dst_rect))
+      return "a depth-stencil copy needs two whole images of one format and size";
+    return nullptr;
+  }
+  if (src.depth_stencil || dst.depth_stencil) return "needs two colour images";
+  if (src.format != dst.format) return "the images' formats differ";
+  if (!inside(src, a.src_level, a.src_layer, a.src_rect) || !inside(dst, a.dst_level, a.dst_layer, a.dst_rect))
+    return "a rectangle is empty or outside its level";
+  if (dst.samples > 1) return "the destination is multisampled";
+  if (src.samples > 1 && (a.src_rect.width != a.dst_rect.width || a.src_rect.height != a.dst_rect.height))
+    return "a resolve cannot scale";
   return nullptr;
 }
 

@@ -24,13 +24,6 @@ ImageAccess transfer_write(VkPipelineStageFlags2 stage) {
   return {VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, stage, VK_ACCESS_2_TRANSFER_WRITE_BIT};
 }
 
-// The rectangle lies inside level `level` of layer `layer` of img and is not empty.
-bool inside(const Image &img, uint32_t level, uint32_t layer, const nv_rect &r) {
-  if (level >= img.levels() || layer >= img.layers()) return false;
-  const int64_t w = std::max(img.width() >> level, 1u), h = std::max(img.height() >> level, 1u);
-  return r.x >= 0 && r.y >= 0 && r.width > 0 && r.height > 0 && int64_t(r.x) + r.width <= w &&
-         int64_t(r.y) + r.height <= h;
-}
 
 // vkCmdResolveImage2 and vkCmdCopyImage2 take alike one region of the rectangles' size (of the
 // images' aspects), between the command's levels and faces, and the images in their transfer
@@ -58,15 +51,10 @@ void Executor::blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *) {
   Image *src = images_.get(a.src, NV_OP_BLIT_IMAGE);
   Image *dst = images_.get(a.dst, NV_OP_BLIT_IMAGE);
   if (!src || !dst) return;
-  if (src != dst && src->is_depth() && dst->is_depth()) return copy_depth_stencil(*src, *dst, a);
-  if (src == dst || src->is_depth() || dst->is_depth()) throw std::runtime_error("needs two different colour images");
-  if (src->format().format != dst->format().format) throw std::runtime_error("the images' formats differ");
-  if (!inside(*src, a.src_level, a.src_layer, a.src_rect) || !inside(*dst, a.dst_level, a.dst_layer, a.dst_rect))
-    throw std::runtime_error("a rectangle is empty or outside its level");
+  if (const char *why = checks::blit_image(a, src->shape(), dst->shape())) return violations_.report(NV_OP_BLIT_IMAGE, why);
+  if (src->is_depth()) return copy_depth_stencil(*src, *dst, a);
   const bool resolve = src->samples() != VK_SAMPLE_COUNT_1_BIT;
-  if (dst->samples() != VK_SAMPLE_COUNT_1_BIT) throw std::runtime_error("the destination is multisampled");
   const bool same_size = a.src_rect.width == a.dst_rect.width && a.src_rect.height == a.dst_rect.height;
-  if (resolve && !same_size) throw std::runtime_error("a resolve cannot scale");
   // Rectangles of one size are copied: a copy needs no format feature beyond the transfer ones
   // every image has (lavapipe cannot blit from A2R10G10B10, a back-buffer format).
   const bool copy = !resolve && same_size;
@@ -113,16 +101,9 @@ void Executor::blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *) {
 }
 
 // ABI 5: the whole of one depth-stencil image into another of the same format and size, depth and
-// stencil (vkCmdCopyImage2: no scaling, so no blit and no format feature needed).
+// stencil (vkCmdCopyImage2: no scaling, so no blit and no format feature needed). checks::blit_image
+// has seen that both are whole images alike.
 void Executor::copy_depth_stencil(Image &src, Image &dst, const nv_cmd_blit_image &a) {
-  const nv_rect whole{0, 0, int32_t(src.width()), int32_t(src.height())};
-  auto same = [](const nv_rect &x, const nv_rect &y) {
-    return x.x == y.x && x.y == y.y && x.width == y.width && x.height == y.height;
-  };
-  if (src.format().format != dst.format().format || src.width() != dst.width() || src.height() != dst.height() ||
-      src.samples() != dst.samples() || a.src_level != 0 || a.dst_level != 0 || !same(a.src_rect, whole) ||
-      !same(a.dst_rect, whole))
-    throw std::runtime_error("a depth-stencil copy needs two whole images of one format and size");
   end_rendering();
   VkCommandBuffer cmd = command_buffer();
   const BatchId id = batches_->recording_id();
@@ -139,8 +120,7 @@ void Executor::copy_depth_stencil(Image &src, Image &dst, const nv_cmd_blit_imag
 void Executor::fill_image(const nv_cmd_fill_image &a, const nv_cmd_header *) {
   Image *img = images_.get(a.image, NV_OP_FILL_IMAGE);
   if (!img) return;
-  if (img->is_depth()) throw std::runtime_error("not a colour image");
-  if (!inside(*img, a.level, a.layer, a.rect)) throw std::runtime_error("the rectangle is empty or outside the level");
+  if (const char *why = checks::fill_image(a, img->shape())) return violations_.report(NV_OP_FILL_IMAGE, why);
   const uint32_t w = std::max(img->width() >> a.level, 1u), h = std::max(img->height() >> a.level, 1u);
   const bool whole = a.rect.x == 0 && a.rect.y == 0 && uint32_t(a.rect.width) == w && uint32_t(a.rect.height) == h;
   const VkImageView view = whole ? VK_NULL_HANDLE : img->target_view(a.layer, a.level, false);

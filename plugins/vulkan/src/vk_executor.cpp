@@ -860,10 +860,7 @@ void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h
   Image *img = images_.get(a.image, NV_OP_UPDATE_IMAGE);
   if (!img) return;
   // The payload is in the nv_format's layout (commands.h), which may differ from the stored one.
-  const checks::ImageShape shape{img->width(),  img->height(),        img->depth(),
-                                 img->levels(), img->layers(),        img->type(),
-                                 img->source_format(), img->sampled_view() && !img->is_depth()};
-  if (const char *why = checks::update_image(a, shape, h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_update_image)))
+  if (const char *why = checks::update_image(a, img->shape(), h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_update_image)))
     return violations_.report(NV_OP_UPDATE_IMAGE, why);
   const nv_rect &r = a.rect;
   const size_t row = image_row_bytes(img->source_format(), uint32_t(r.width));
@@ -1237,13 +1234,11 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *h
 void Executor::read_image(const nv_cmd_read_image &a, const nv_cmd_header *) {
   Image *img = images_.get(a.image, NV_OP_READ_IMAGE);
   if (!img) return;
-  if (img->samples() != VK_SAMPLE_COUNT_1_BIT) throw std::runtime_error("a multisampled image cannot be read");
-  if (a.level >= img->levels() || a.layer >= img->layers()) throw std::runtime_error("no such level or face");
-  const VkRect2D r = clip_rect(a.rect, {img->width(a.level), img->height(a.level)});
-  if (!r.extent.width || !r.extent.height) return;
   const uint32_t texel = img->format().texel_bytes;
+  if (const char *why = checks::read_image(a, img->shape(), texel, channel_.readback_size))
+    return violations_.report(NV_OP_READ_IMAGE, why);
+  const VkRect2D r{{a.rect.x, a.rect.y}, {uint32_t(a.rect.width), uint32_t(a.rect.height)}};
   const size_t bytes = size_t(r.extent.width) * r.extent.height * texel;
-  if (bytes > channel_.readback_size) throw std::runtime_error("the channel's readback area is too small");
 
   end_rendering();
   VkCommandBuffer cmd = command_buffer();

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "novem/command_checks.hpp"
 #include "novem/commands.h"
 #include "vk_barrier.hpp"
 #include "vk_common.hpp"
@@ -56,6 +57,11 @@ public:
   uint32_t layers() const { return type_ == NV_IMAGE_TYPE_CUBE ? 6 : 1; }
   uint32_t usage() const { return usage_; } // the nv_image_usage it was created with
   bool is_depth() const { return (format_.aspects & VK_IMAGE_ASPECT_DEPTH_BIT) != 0; }
+  // What the contract's checks of a command read of it (novem/command_checks.hpp).
+  novem::checks::ImageShape shape() const {
+    return {width_, height_, depth_, levels_, layers(), type_, source_format_,
+            sampled_view_ != VK_NULL_HANDLE && !is_depth(), is_depth(), uint32_t(samples_)};
+  }
 
   ImageAccess &access() { return access_; }
   // The batch of the last use recorded in a batch's command buffer (mark_used), and of the last
