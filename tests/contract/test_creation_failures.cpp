@@ -250,6 +250,15 @@ struct Basics {
   const uint32_t target, vs, ps, quad;
 };
 
+// Basics with the target bound and cleared to blue.
+Basics blue_target(Device &dev) {
+  Basics basics(dev);
+  dev.targets(basics.target);
+  const float blue[4] = {0, 0, 1, 1};
+  dev.clear(blue);
+  return basics;
+}
+
 void failures_are_answered(const std::string &name) {
   nv_adapter_info info{};
   const std::unique_ptr<Device> opened = open_device(name, &info);
@@ -345,10 +354,7 @@ void violations_are_skipped(const std::string &name) {
   const std::unique_ptr<Device> opened = open_device(name);
   if (!opened) return;
   Device &dev = *opened;
-  const auto [target, vs, ps, quad] = Basics(dev);
-  dev.targets(target);
-  const float blue[4] = {0, 0, 1, 1};
-  dev.clear(blue);
+  const auto [target, vs, ps, quad] = blue_target(dev);
   dev.finish();
 
   StderrCapture log;
@@ -399,10 +405,7 @@ void arguments_are_checked(const std::string &name) {
   const std::unique_ptr<Device> opened = open_device(name);
   if (!opened) return;
   Device &dev = *opened;
-  const auto [target, vs, ps, quad] = Basics(dev);
-  dev.targets(target);
-  const float blue[4] = {0, 0, 1, 1};
-  dev.clear(blue);
+  const auto [target, vs, ps, quad] = blue_target(dev);
   constexpr uint32_t kTexture = 8000;
   dev.push(nv_cmd_create_image{kTexture, NV_FORMAT_B8G8R8A8_UNORM, 4, 4, NV_IMAGE_SAMPLED, 1});
   dev.finish();
