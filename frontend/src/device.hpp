@@ -438,8 +438,8 @@ inline const nv_adapter_info &StateEncoder::adapter() const { return device().ad
 inline const Surface &StateEncoder::render_target() const { return *device().render_target_; }
 inline Surface *StateEncoder::drawn_depth_stencil() const { return device().drawn_depth_stencil(); }
 inline nv_cmd_set_render_targets StateEncoder::targets_command() const { return device().targets_command(); }
-inline uint32_t StateEncoder::create_shader(nv_shader_stage stage, const std::vector<uint32_t> &words) const {
-  return const_cast<Device &>(device()).create_shader(stage, words);
+inline uint32_t StateEncoder::create_shader(nv_shader_stage stage, const std::vector<uint32_t> &words) {
+  return device().create_shader(stage, words);
 }
 
 } // namespace novem

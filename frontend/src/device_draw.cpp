@@ -8,7 +8,6 @@
 #include "creation_answer.hpp"
 #include "device.hpp"
 #include "ff_key.hpp"
-#include "state_block.hpp"
 #include "log.hpp"
 #include "math.hpp"
 #include "novem/render_states.hpp"

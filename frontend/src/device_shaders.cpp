@@ -8,7 +8,6 @@
 
 #include "conventions.hpp"
 #include "device.hpp"
-#include "state_block.hpp"
 #include "log.hpp"
 #include "math.hpp"
 #include "parser.hpp"

@@ -7,7 +7,6 @@
 #include <cstring>
 
 #include "device.hpp"
-#include "state_block.hpp"
 #include "math.hpp"
 #include "surface.hpp"
 #include "vertex_buffer.hpp"

@@ -5,7 +5,6 @@
 #include <cstring>
 
 #include "device.hpp"
-#include "state_block.hpp"
 #include "math.hpp"
 #include "shader.hpp"
 #include "surface.hpp"

@@ -112,7 +112,7 @@ private:
   const Surface &render_target() const;
   Surface *drawn_depth_stencil() const;
   nv_cmd_set_render_targets targets_command() const;
-  uint32_t create_shader(nv_shader_stage stage, const std::vector<uint32_t> &words) const;
+  uint32_t create_shader(nv_shader_stage stage, const std::vector<uint32_t> &words);
 
   // What each stage's uniform block in the plugin holds (TrackedState::changed_registers: the registers
   // set since it was last sent).

@@ -9,7 +9,6 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
-#include <functional>
 #include <string>
 
 #include "scene_harness.hpp"
@@ -49,21 +48,6 @@ void tl_quad(IDirect3DDevice9 *dev, float x0, float y0, float x1, float y1, D3DC
                 {x1, y1, 0.5f, 1, diffuse, specular, 1, 1, 1, 1}};
   HR(dev->SetFVF(kTLTexFVF));
   HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, v, sizeof(TLTex)));
-}
-
-// A 4x4 A8R8G8B8 texture, point-sampled, filled by `texel(i, j)`.
-IDirect3DTexture9 *make_texture(IDirect3DDevice9 *dev, const std::function<D3DCOLOR(UINT, UINT)> &texel, UINT size = 4) {
-  IDirect3DTexture9 *tex = nullptr;
-  HR(dev->CreateTexture(size, size, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr));
-  D3DLOCKED_RECT lr;
-  HR(tex->LockRect(0, &lr, nullptr, 0));
-  for (UINT j = 0; j < size; ++j)
-    for (UINT i = 0; i < size; ++i) {
-      const D3DCOLOR c = texel(i, j);
-      std::memcpy(static_cast<uint8_t *>(lr.pBits) + j * UINT(lr.Pitch) + i * 4, &c, 4);
-    }
-  HR(tex->UnlockRect(0));
-  return tex;
 }
 
 void set_stage(IDirect3DDevice9 *dev, DWORD stage, DWORD op, DWORD a1, DWORD a2, DWORD aop, DWORD aa1, DWORD aa2) {
@@ -107,7 +91,7 @@ TEST_CASE("scene: fixed-function texture stages, operations, arguments, TFACTOR,
               k = from_d3d(constant);
   auto images = render_all("ff_stages", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kClear, 1.0f, 0));
-    IDirect3DTexture9 *tex = make_texture(dev, [&](UINT, UINT) { return tex_color; });
+    IDirect3DTexture9 *tex = filled_texture(dev, 4, [&](UINT, UINT) { return tex_color; });
     HR(dev->SetTexture(0, tex));
     HR(dev->SetRenderState(D3DRS_TEXTUREFACTOR, tfactor));
     // (0, 0): ADDSIGNED texture + diffuse.
@@ -170,8 +154,8 @@ TEST_CASE("scene: fixed-function stages with two textures and TEXCOORDINDEX", "[
   auto tex1_texel = [](UINT i, UINT j) { return D3DCOLOR(0xff000000u | (j * 40 + 10)); (void)i; };
   auto images = render_all("ff_two_textures", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kClear, 1.0f, 0));
-    IDirect3DTexture9 *t0 = make_texture(dev, tex0_texel);
-    IDirect3DTexture9 *t1 = make_texture(dev, tex1_texel);
+    IDirect3DTexture9 *t0 = filled_texture(dev, 4, tex0_texel);
+    IDirect3DTexture9 *t1 = filled_texture(dev, 4, tex1_texel);
     HR(dev->SetTexture(0, t0));
     HR(dev->SetTexture(1, t1));
     // Stage 0: texture; stage 1: + texture 1, which reads coordinate set 0 transposed? No: set 1
@@ -448,7 +432,7 @@ TEST_CASE("scene: fixed-function texture coordinate generation and texture trans
   auto images = render_all("ff_texgen", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kClear, 1.0f, 0));
     HR(dev->SetRenderState(D3DRS_LIGHTING, FALSE));
-    IDirect3DTexture9 *tex = make_texture(dev, grid_texel);
+    IDirect3DTexture9 *tex = filled_texture(dev, 4, grid_texel);
     HR(dev->SetTexture(0, tex));
     set_stage(dev, 0, D3DTOP_SELECTARG1, D3DTA_TEXTURE, D3DTA_CURRENT, D3DTOP_SELECTARG1, D3DTA_TEXTURE, D3DTA_CURRENT);
     // Left half: camera-space position through a transform u = 0.5 x + 0.5, v = -0.5 y + 0.5 (the
@@ -488,7 +472,7 @@ TEST_CASE("scene: fixed-function 2D texture transform translates through _31 and
   auto images = render_all("ff_texture_transform", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kClear, 1.0f, 0));
     HR(dev->SetRenderState(D3DRS_LIGHTING, FALSE));
-    IDirect3DTexture9 *tex = make_texture(dev, grid_texel);
+    IDirect3DTexture9 *tex = filled_texture(dev, 4, grid_texel);
     HR(dev->SetTexture(0, tex));
     set_stage(dev, 0, D3DTOP_SELECTARG1, D3DTA_TEXTURE, D3DTA_CURRENT, D3DTOP_SELECTARG1, D3DTA_TEXTURE, D3DTA_CURRENT);
     HR(dev->SetTextureStageState(0, D3DTSS_TEXTURETRANSFORMFLAGS, D3DTTFF_COUNT2));
@@ -580,7 +564,7 @@ TEST_CASE("scene: fixed-function point size and point sprites", "[scene][ff]") {
   auto quadrant = [](UINT i, UINT j) { return D3DCOLOR(0xff000000u | (i ? 0xff0000u : 0x00ff00u) | (j ? 0xffu : 0u)); };
   auto images = render_all("ff_point_sprites", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kClear, 1.0f, 0));
-    IDirect3DTexture9 *tex = make_texture(dev, quadrant, 2);
+    IDirect3DTexture9 *tex = filled_texture(dev, 2, quadrant);
     HR(dev->SetTexture(0, tex));
     set_stage(dev, 0, D3DTOP_SELECTARG1, D3DTA_TEXTURE, D3DTA_CURRENT, D3DTOP_SELECTARG1, D3DTA_TEXTURE, D3DTA_CURRENT);
     HR(dev->SetRenderState(D3DRS_POINTSIZE, fbits(16.0f)));
@@ -706,7 +690,7 @@ TEST_CASE("scene: fixed-function texture coordinates from camera-space normals",
   auto images = render_all("ff_texgen_normal", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kClear, 1.0f, 0));
     HR(dev->SetRenderState(D3DRS_LIGHTING, FALSE));
-    IDirect3DTexture9 *tex = make_texture(dev, grid_texel);
+    IDirect3DTexture9 *tex = filled_texture(dev, 4, grid_texel);
     HR(dev->SetTexture(0, tex));
     set_stage(dev, 0, D3DTOP_SELECTARG1, D3DTA_TEXTURE, D3DTA_CURRENT, D3DTOP_SELECTARG1, D3DTA_TEXTURE, D3DTA_CURRENT);
     // u = 0.5 nx + 0.5, v = -0.5 ny + 0.5: normals from (-1, 1) at the top left to (1, -1) at the
@@ -765,8 +749,8 @@ TEST_CASE("scene: fixed-function BUMPENVMAP perturbs the next stage's coordinate
     HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kClear, 1.0f, 0));
     // Stage 0's texture holds (du, dv) = (64 / 255, 0) in red and green; BUMPENVMAT is the
     // identity, so stage 1 reads its texture a quarter texture (plus a little) to the right.
-    IDirect3DTexture9 *bump = make_texture(dev, [](UINT, UINT) { return D3DCOLOR(0xff400000u); });
-    IDirect3DTexture9 *tex = make_texture(dev, grid_texel);
+    IDirect3DTexture9 *bump = filled_texture(dev, 4, [](UINT, UINT) { return D3DCOLOR(0xff400000u); });
+    IDirect3DTexture9 *tex = filled_texture(dev, 4, grid_texel);
     HR(dev->SetTexture(0, bump));
     HR(dev->SetTexture(1, tex));
     set_stage(dev, 0, D3DTOP_BUMPENVMAP, D3DTA_TEXTURE, D3DTA_CURRENT, D3DTOP_SELECTARG1, D3DTA_DIFFUSE, D3DTA_CURRENT);
@@ -810,7 +794,7 @@ TEST_CASE("scene: fixed-function BUMPENVMAP(LUMINANCE) with a signed bump map", 
         const DWORD quvw = 0x7f4000c0; // Q 127, W 64, V 0, U -64
         std::memcpy(lr.pBits, &quvw, 4);
         HR(bump->UnlockRect(0));
-        IDirect3DTexture9 *tex = make_texture(dev, grid_texel);
+        IDirect3DTexture9 *tex = filled_texture(dev, 4, grid_texel);
         HR(dev->SetTexture(0, bump));
         HR(dev->SetTexture(1, tex));
         set_stage(dev, 0, c.op, D3DTA_TEXTURE, D3DTA_CURRENT, D3DTOP_SELECTARG1, D3DTA_DIFFUSE, D3DTA_CURRENT);
