@@ -18,7 +18,7 @@ void Executor::copy_depth_stencil(const Image &src, const Image &dst, const nv_c
   const GLbitfield mask = GL_DEPTH_BUFFER_BIT | (src.format->stencil ? GL_STENCIL_BUFFER_BIT : 0);
   gl_.BlitNamedFramebuffer(read, draw, 0, 0, GLint(src.width), GLint(src.height), 0, 0, GLint(dst.width),
                            GLint(dst.height), mask, GL_NEAREST);
-  state_.scissor(scissor_);
+  command_state_.mark(novem::kScissorPart);
   unflushed_ = true;
 }
 
@@ -53,7 +53,7 @@ void Executor::blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *) {
   gl_.BlitNamedFramebuffer(copy_fbos_.read, copy_fbos_.draw, s.x, s.y, s.x + s.width, s.y + s.height, d.x, d.y,
                            d.x + d.width, d.y + d.height, GL_COLOR_BUFFER_BIT,
                            a.filter == NV_FILTER_LINEAR ? GL_LINEAR : GL_NEAREST);
-  state_.scissor(scissor_);
+  command_state_.mark(novem::kScissorPart);
   // Detached again, so that deleting either texture frees it.
   gl_.NamedFramebufferTexture(copy_fbos_.read, GL_COLOR_ATTACHMENT0, 0, 0);
   gl_.NamedFramebufferTexture(copy_fbos_.draw, GL_COLOR_ATTACHMENT0, 0, 0);

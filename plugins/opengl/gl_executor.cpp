@@ -40,6 +40,7 @@ Config Config::from_environment() {
   // cache: NOVEM_GL_BATCHING=0 or NOVEM_GL_STATE_CACHE=0 turns them off too.
   c.multi_draw = c.batching && c.state_cache && settings.flag("NOVEM_GL_MULTI_DRAW", true);
   if (c.pipeline_cache) c.cache_dir = settings.cache_dir();
+  c.quirks = quirk_switches(settings);
   return c;
 }
 
@@ -67,7 +68,7 @@ bool Executor::init(std::string &error) {
   gl_.PointParameteri(GL_POINT_SPRITE_COORD_ORIGIN, GL_LOWER_LEFT);
   gl_.Disable(GL_DITHER);
   const GLubyte *renderer = gl_.GetString(GL_RENDERER);
-  quirks_ = driver_quirks(renderer ? reinterpret_cast<const char *>(renderer) : "");
+  quirks_ = driver_quirks(renderer ? reinterpret_cast<const char *>(renderer) : "", config_.quirks);
   if (quirks_.has(Quirk::driver_heap)) novem::keep_driver_heap();
   gl_.PixelStorei(GL_PACK_ALIGNMENT, 1);
   gl_.PixelStorei(GL_UNPACK_ALIGNMENT, 1);
@@ -97,6 +98,7 @@ bool Executor::init(std::string &error) {
       gl_.BindBufferBase(GL_UNIFORM_BUFFER, kBinding[s], stage_ubo_[s]);
     }
   }
+  command_state_.limit_constants(uint32_t(max_constants_));
   GLint units = 0;
   gl_.GetIntegerv(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, &units);
   if (units < GLint(kUnits)) {
@@ -174,9 +176,10 @@ void Executor::creation_failed(uint16_t opcode, uint32_t handle, const char *why
 
 bool Executor::names_failed_resource(bool indexed) const {
   if (failed_.none()) return false;
-  return failed_.names_target(targets_) ||
-         (have_desc_ && failed_.reads_buffer(desc_, [this](uint32_t slot) { return slots_[slot].buffer; },
-                                             indexed ? index_.buffer : 0));
+  const nv_pipeline_desc *desc = command_state_.pipeline();
+  return failed_.names_target(command_state_.targets()) ||
+         (desc && failed_.reads_buffer(*desc, [this](uint32_t slot) { return command_state_.vertex_buffer(slot).buffer; },
+                                       indexed ? command_state_.index_buffer().buffer : 0));
 }
 
 // ---- fences and the worker loop ----
@@ -263,13 +266,13 @@ void Executor::destroy_buffer(const nv_cmd_destroy_buffer &a, const nv_cmd_heade
   if (!b) return;
   if (b->range.buffer) {
     arena_.retire(b->range); // draws already issued may still read it
-    for (uint32_t s = 0; s < slots_.size(); ++s) // GL must not keep reading it through the VAO
-      if (slots_[s].buffer == a.buffer) {
+    for (uint32_t s = 0; s < NV_MAX_VERTEX_BUFFERS; ++s) // GL must not keep reading it through the VAO
+      if (command_state_.vertex_buffer(s).buffer == a.buffer) {
         gl_.BindVertexBuffer(s, 0, 0, GLsizei(bound_[s].stride));
         bound_[s] = {0, 0, bound_[s].stride};
-        vertex_dirty_ = true;
+        command_state_.mark(novem::kVertexBuffersPart);
       }
-    if (index_.buffer == a.buffer && element_buffer_ == b->name) {
+    if (command_state_.index_buffer().buffer == a.buffer && element_buffer_ == b->name) {
       gl_.VertexArrayElementBuffer(vao_, 0);
       element_buffer_ = 0;
     }
@@ -278,7 +281,7 @@ void Executor::destroy_buffer(const nv_cmd_destroy_buffer &a, const nv_cmd_heade
     if (b->name == element_buffer_) element_buffer_ = 0;
     // GL may give its name to a later buffer: no slot may look bound to it.
     for (novem::VertexBinding &bound : bound_)
-      if (bound.buffer == b->name) bound = {0, 0, bound.stride}, vertex_dirty_ = true;
+      if (bound.buffer == b->name) bound = {0, 0, bound.stride}, command_state_.mark(novem::kVertexBuffersPart);
   }
 }
 
@@ -329,24 +332,22 @@ void Executor::update_buffer(const nv_cmd_update_buffer &a, const nv_cmd_header 
 }
 
 void Executor::rebind_buffer(uint32_t handle) {
-  for (uint32_t s = 0; s < slots_.size(); ++s)
-    if (slots_[s].buffer == handle) vertex_dirty_ = true;
-  if (index_.buffer == handle) element_buffer_ = ~GLuint(0); // bound again at the next indexed draw
+  for (uint32_t s = 0; s < NV_MAX_VERTEX_BUFFERS; ++s)
+    if (command_state_.vertex_buffer(s).buffer == handle) command_state_.mark(novem::kVertexBuffersPart);
+  if (command_state_.index_buffer().buffer == handle) element_buffer_ = ~GLuint(0); // bound again at the next indexed draw
 }
 
 void Executor::mark_buffers_used() {
   if (!config_.suballocation) return;
-  for (const Slot &s : slots_) {
+  for (uint32_t slot = 0; slot < NV_MAX_VERTEX_BUFFERS; ++slot) {
+    const novem::VertexSlot &s = command_state_.vertex_buffer(slot);
     if (!s.buffer) continue;
     if (Buffer *b = buffers_.find(s.buffer)) arena_.use(b->range);
   }
 }
 
 void Executor::set_vertex_buffer(const nv_cmd_set_vertex_buffer &a, const nv_cmd_header *) {
-  if (a.slot >= slots_.size()) return;
-  slots_[a.slot] = {a.buffer, a.offset, a.stride};
-  vertex_dirty_ = true;
-  if (!pending_.count.empty()) pending_.vertex_moved = true;
+  if (command_state_.set_vertex_buffer(a)) pending_.vertex_buffer_set();
 }
 
 uint32_t Executor::pipeline_slots() const {
@@ -361,7 +362,7 @@ Executor::VertexBindings Executor::wanted_vertex_buffers() {
   VertexBindings want{};
   for (uint32_t slots = pipeline_slots(); slots; slots &= slots - 1) {
     const uint32_t slot = uint32_t(std::countr_zero(slots));
-    const Slot &s = slots_[slot];
+    const novem::VertexSlot &s = command_state_.vertex_buffer(slot);
     Buffer *b = buffers_.find(s.buffer);
     if (!b) {
       want[slot] = {0, 0, s.stride};
@@ -382,8 +383,7 @@ std::optional<uint32_t> Executor::vertex_shift(const VertexBindings &want) const
 
 // Binds the slots that changed, each as far back in its buffer as a common shift allows.
 void Executor::bind_vertex_buffers() {
-  if (!vertex_dirty_ && config_.state_cache) return;
-  vertex_dirty_ = false;
+  if (!command_state_.take(novem::kVertexBuffersPart) && config_.state_cache) return;
   const VertexBindings want = wanted_vertex_buffers();
   if (std::optional<uint32_t> shift = vertex_shift(want)) {
     vertex_shift_ = *shift;
@@ -403,10 +403,10 @@ void Executor::bind_vertex_buffers() {
 
 void Executor::settle_vertex_moves() {
   pending_.vertex_moved = false;
-  if (pending_.count.empty() || !vertex_dirty_) return;
+  if (pending_.empty() || !command_state_.dirty(novem::kVertexBuffersPart)) return;
   if (std::optional<uint32_t> shift = vertex_shift(wanted_vertex_buffers())) {
     vertex_shift_ = *shift;
-    vertex_dirty_ = false;
+    command_state_.take(novem::kVertexBuffersPart);
     mark_buffers_used(); // the new buffers are read by the run too
     return;
   }
@@ -433,34 +433,25 @@ void Executor::align_to_stride(Buffer &b, uint32_t stride) {
 }
 
 void Executor::set_constants(const nv_cmd_set_constants &a, const nv_cmd_header *h) {
-  if (a.stage >= NV_STAGE_COUNT || !a.size) return;
-  const uint64_t room = h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_set_constants);
-  const size_t size = size_t(std::min<uint64_t>({a.size, room, max_constants_}));
-  const auto *data = static_cast<const uint8_t *>(novem::command_payload<nv_cmd_set_constants>(h));
-  constants_[a.stage].assign(data, data + size);
-  constants_dirty_[a.stage] = true;
+  command_state_.set_constants(a, novem::command_payload<nv_cmd_set_constants>(h), novem::payload_bytes<nv_cmd_set_constants>(h));
 }
 
+// With the ring the block goes into a new slice at the next draw (draws before it keep reading
+// the old one); without it, the bytes are written into the stage's buffer now.
 void Executor::update_constants(const nv_cmd_update_constants &a, const nv_cmd_header *h) {
-  if (a.stage >= NV_STAGE_COUNT || a.offset >= max_constants_) return;
-  const uint64_t room = h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_update_constants);
-  const size_t size = size_t(std::min<uint64_t>({a.size, room, max_constants_ - a.offset}));
-  if (!size) return;
-  std::vector<uint8_t> &block = constants_[a.stage];
-  if (block.size() < a.offset + size) block.resize(a.offset + size, 0);
-  std::memcpy(block.data() + a.offset, novem::command_payload<nv_cmd_update_constants>(h), size);
-  if (config_.suballocation) {
-    constants_dirty_[a.stage] = true; // a new ring slice: draws before it keep reading the old one
-  } else {
-    gl_.NamedBufferSubData(stage_ubo_[a.stage], GLintptr(a.offset), GLsizeiptr(size), block.data() + a.offset);
-  }
+  const bool stale = a.stage < NV_STAGE_COUNT && command_state_.dirty(novem::constants_part(a.stage));
+  const novem::CommandState::ConstantRange r = command_state_.update_constants(
+      a, novem::command_payload<nv_cmd_update_constants>(h), novem::payload_bytes<nv_cmd_update_constants>(h));
+  if (!r.size || config_.suballocation) return;
+  if (!stale) command_state_.take(novem::constants_part(a.stage)); // written here, not owed at the draw
+  gl_.NamedBufferSubData(stage_ubo_[a.stage], GLintptr(r.offset), GLsizeiptr(r.size),
+                         command_state_.constants(a.stage).data() + r.offset);
 }
 
 // The stage's block into a fresh ring slice, the bytes the bound shader reads (bound whole; the
 // rest is never read), or all of it into the stage's own buffer without the ring.
 void Executor::upload_constants(uint32_t stage, const novem::UniformFootprint &reads) {
-  constants_dirty_[stage] = false;
-  const std::vector<uint8_t> &block = constants_[stage];
+  const std::vector<uint8_t> &block = command_state_.constants(stage);
   if (block.empty()) return;
   if (config_.suballocation) {
     const uint32_t size = uint32_t(block.size());
@@ -481,7 +472,7 @@ void Executor::create_image(const nv_cmd_create_image &a, const nv_cmd_header *)
   failed_.forget_image(a.image);
   std::string why;
   if (!images_.create(a, why)) return creation_failed(NV_OP_CREATE_IMAGE, a.image, why.c_str());
-  if (is_target(a.image)) fbo_dirty_ = true; // bound before it was made
+  if (command_state_.is_target(a.image)) command_state_.mark(novem::kTargetsPart); // bound before it was made
 }
 
 void Executor::destroy_image(const nv_cmd_destroy_image &a, const nv_cmd_header *) {
@@ -491,33 +482,23 @@ void Executor::destroy_image(const nv_cmd_destroy_image &a, const nv_cmd_header 
     framebuffers_.forget(a.image);
     state_.framebuffers_deleted();
   }
-  if (images_.destroy(a.image) && is_target(a.image)) fbo_dirty_ = true;
+  if (images_.destroy(a.image) && command_state_.is_target(a.image)) command_state_.mark(novem::kTargetsPart);
 }
 
 void Executor::set_render_targets(const nv_cmd_set_render_targets &a, const nv_cmd_header *) {
-  targets_ = a;
-  fbo_dirty_ = true;
-}
-
-bool Executor::is_target(uint32_t image) const {
-  if (!image) return false;
-  if (image == targets_.color || image == targets_.depth_stencil) return true;
-  for (uint32_t c : targets_.more_colors)
-    if (c == image) return true;
-  return false;
+  command_state_.set_render_targets(a);
 }
 
 bool Executor::bind_targets() {
-  if (fbo_dirty_) {
+  if (command_state_.take(novem::kTargetsPart)) {
+    const nv_cmd_set_render_targets &targets = command_state_.targets();
     Framebuffers::Colors colors;
     for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i)
-      colors[i] = {i == 0 ? targets_.color : targets_.more_colors[i - 1], targets_.color_levels[i],
-                   targets_.color_layers[i]};
-    fbo_ = framebuffers_.framebuffer(colors, targets_.depth_stencil, targets_.srgb_write != 0);
-    fbo_dirty_ = false;
+      colors[i] = {command_state_.color_target(i), targets.color_levels[i], targets.color_layers[i]};
+    fbo_ = framebuffers_.framebuffer(colors, targets.depth_stencil, targets.srgb_write != 0);
     // The contract counts the depth bias' constant in 2^-n steps of a UNORM depth format; halved
     // where the driver counts twice that (Quirk::depth_bias_units).
-    const Image *depth = images_.find(targets_.depth_stencil);
+    const Image *depth = images_.find(targets.depth_stencil);
     const bool unorm = depth && (depth->nv_format == NV_FORMAT_D16_UNORM || depth->nv_format == NV_FORMAT_D24_UNORM_S8_UINT);
     const float scale = unorm && quirks_.has(Quirk::depth_bias_units) ? 0.5f : 1.0f;
     if (scale != depth_bias_scale_) {
@@ -526,35 +507,42 @@ bool Executor::bind_targets() {
     }
     // ABI 5: encode into the sRGB views the framebuffer attaches (other attachments are linear, so
     // GL leaves them alone); blending then happens in linear space.
-    state_.framebuffer_srgb(targets_.srgb_write != 0);
+    state_.framebuffer_srgb(targets.srgb_write != 0);
   }
   if (!fbo_) return false;
   state_.draw_framebuffer(fbo_);
   return true;
 }
 
-void Executor::set_viewport(const nv_cmd_set_viewport &a, const nv_cmd_header *) {
-  // Window y grows with the image's rows (row 0 is window y 0, the vertex shaders flip clip
-  // space), so D3D's top-left viewport goes in as it is.
-  gl_.ViewportIndexedf(0, a.x, a.y, std::max(a.width, 0.0f), std::max(a.height, 0.0f));
-  gl_.DepthRangeIndexed(0, a.min_depth, a.max_depth);
-}
+void Executor::set_viewport(const nv_cmd_set_viewport &a, const nv_cmd_header *) { command_state_.set_viewport(a); }
 
-void Executor::set_scissor(const nv_cmd_set_scissor &a, const nv_cmd_header *) {
-  scissor_ = a.rect;
-  state_.scissor(scissor_);
+void Executor::set_scissor(const nv_cmd_set_scissor &a, const nv_cmd_header *) { command_state_.set_scissor(a); }
+
+// Clears and copies set a scissor of their own and mark the commands' one to be set again.
+void Executor::apply_viewport() {
+  if (command_state_.take(novem::kViewportPart) && command_state_.viewport()) {
+    // Window y grows with the image's rows (row 0 is window y 0, the vertex shaders flip clip
+    // space), so D3D's top-left viewport goes in as it is.
+    const nv_cmd_set_viewport &v = *command_state_.viewport();
+    gl_.ViewportIndexedf(0, v.x, v.y, std::max(v.width, 0.0f), std::max(v.height, 0.0f));
+    gl_.DepthRangeIndexed(0, v.min_depth, v.max_depth);
+  }
+  if (command_state_.take(novem::kScissorPart)) {
+    const nv_rect *scissor = command_state_.scissor();
+    state_.scissor(scissor ? *scissor : nv_rect{0, 0, 16384, 16384});
+  }
 }
 
 void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
-  if (failed_.names_target(targets_) || !bind_targets()) return;
+  if (failed_.names_target(command_state_.targets()) || !bind_targets()) return;
   // Every colour target is cleared (D3D9's Clear with several render targets).
   bool colors[NV_MAX_COLOR_TARGETS];
   bool any_color = false;
   for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i) {
-    const Image *c = images_.find(i == 0 ? targets_.color : targets_.more_colors[i - 1]);
+    const Image *c = images_.find(command_state_.color_target(i));
     any_color |= colors[i] = c && !c->format->depth;
   }
-  const Image *ds = images_.find(targets_.depth_stencil);
+  const Image *ds = images_.find(command_state_.targets().depth_stencil);
   bool do_color = (a.flags & NV_CLEAR_COLOR) && any_color;
   bool do_depth = (a.flags & NV_CLEAR_DEPTH) && ds;
   bool do_stencil = (a.flags & NV_CLEAR_STENCIL) && ds && ds->format->stencil;
@@ -579,7 +567,7 @@ void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
     else if (do_stencil)
       gl_.ClearBufferiv(GL_STENCIL, 0, &stencil);
   }
-  state_.scissor(scissor_);
+  command_state_.mark(novem::kScissorPart);
   unflushed_ = true;
   if (!config_.batching) finish();
 }
@@ -685,20 +673,13 @@ void Executor::sub_image(const Image &img, uint32_t level, const nv_rect &r, GLi
 void Executor::generate_mips(const nv_cmd_generate_mips &a, const nv_cmd_header *) {
   const Image *img = images_.get(a.image, NV_OP_GENERATE_MIPS);
   if (!img) return;
-  if (!img->sampled || img->renderbuffer || img->format->depth || img->format->compressed) {
-    log("GENERATE_MIPS %u: not a sampled, uncompressed colour image", a.image);
-    return;
-  }
+  if (const char *why = novem::checks::generate_mips(img->shape())) return violations_.report(NV_OP_GENERATE_MIPS, why);
   // GL picks its own filter (a box filter in Mesa); the levels stay within the immutable chain.
   if (img->levels > 1) gl_.GenerateTextureMipmap(img->name);
   unflushed_ = true;
 }
 
-void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) {
-  if (const char *why = novem::checks::set_texture(a)) return violations_.report(NV_OP_SET_TEXTURE, why);
-  textures_[a.stage][a.slot] = {a.image, a.sampler, a.type, a.flags};
-  dirty_slots_ |= 1u << (a.stage == NV_STAGE_PIXEL ? a.slot : 16 + a.slot);
-}
+void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) { command_state_.set_texture(a); }
 
 GLuint Executor::sampler(const nv_sampler_desc &desc, bool compare) {
   SamplerKey key;
@@ -747,12 +728,12 @@ GLuint Executor::sampler(const nv_sampler_desc &desc, bool compare) {
 }
 
 void Executor::bind_textures() {
-  constexpr uint32_t kAllSlots = (1u << (16 + NV_MAX_VERTEX_TEXTURES)) - 1;
+  uint32_t slots = command_state_.take_textures();
   // Without the state cache (NOVEM_GL_STATE_CACHE=0) every slot is bound again at every draw.
-  if (!config_.state_cache) dirty_slots_ = kAllSlots;
-  for (uint32_t slots = dirty_slots_ & kAllSlots; slots; slots &= slots - 1) {
+  if (!config_.state_cache) slots = novem::kEveryTextureBit;
+  for (; slots; slots &= slots - 1) {
     const uint32_t bit = uint32_t(std::countr_zero(slots));
-    const TextureSlot &slot = textures_[bit < 16 ? NV_STAGE_PIXEL : NV_STAGE_VERTEX][bit % 16];
+    const novem::TextureSlot &slot = command_state_.texture(bit);
     const Image *img = images_.find(slot.image);
     GLuint tex = default_textures_[slot.type], smp = 0;
     if (img && img->sampled && !img->renderbuffer && img->type == slot.type) {
@@ -767,7 +748,7 @@ void Executor::bind_textures() {
     }
     // A slot's bit is its texture unit: the translator moves pixel sN (binding 16 + N) to unit N
     // and vertex sN (binding 32 + N) to unit 16 + N.
-    static_assert(texture_unit(16) == 0 && texture_unit(32) == 16);
+    static_assert(texture_unit(16) == 0 && texture_unit(32) == 16 && novem::texture_bit(NV_STAGE_VERTEX, 0) == 1u << 16);
     const uint32_t unit = bit;
     if (unit_texture_[unit] != tex || !config_.state_cache) {
       gl_.BindTextureUnit(unit, tex);
@@ -778,83 +759,70 @@ void Executor::bind_textures() {
       unit_sampler_[unit] = smp;
     }
   }
-  dirty_slots_ = 0;
 }
 
 void Executor::forget_texture(GLuint name) {
   for (GLuint &t : unit_texture_)
     if (t == name) t = 0;
-  dirty_slots_ = ~0u;
+  command_state_.mark_textures(novem::kEveryTextureBit);
 }
 
 // ---- shaders, pipelines, draws ----
 
 void Executor::pipeline_changed(uint32_t shader) {
   pipelines_.forget_shader(shader);
-  if (have_desc_ && (desc_.vertex_shader == shader || desc_.pixel_shader == shader)) {
-    pipeline_ = nullptr; // found again at the next draw
-    pipeline_dirty_ = true;
-  }
+  const nv_pipeline_desc *desc = command_state_.pipeline();
+  if (desc && (desc->vertex_shader == shader || desc->pixel_shader == shader))
+    command_state_.mark(novem::kPipelinePart); // found again at the next draw
 }
 
 void Executor::create_shader(const nv_cmd_create_shader &a, const nv_cmd_header *h) {
-  size_t max_words = (h->size - sizeof(nv_cmd_header) - sizeof a) / 4;
+  if (const char *why = novem::checks::create_shader(a, novem::payload_bytes<nv_cmd_create_shader>(h)))
+    return violations_.report(NV_OP_CREATE_SHADER, why);
   const auto *words = static_cast<const uint32_t *>(novem::command_payload<nv_cmd_create_shader>(h));
-  if (programs_.create_shader(a.shader, a.stage, words, std::min<size_t>(a.word_count, max_words)))
-    pipeline_changed(a.shader);
+  if (programs_.create_shader(a.shader, a.stage, words, a.word_count)) pipeline_changed(a.shader);
 }
 
 void Executor::destroy_shader(const nv_cmd_destroy_shader &a, const nv_cmd_header *) {
   if (programs_.destroy_shader(a.shader)) pipeline_changed(a.shader);
 }
 
-void Executor::set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *) { use_pipeline(a.desc); }
+void Executor::set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *) { command_state_.set_pipeline(a.desc); }
 
 void Executor::set_render_states(const nv_cmd_set_render_states &a, const nv_cmd_header *) {
-  if (have_desc_) use_pipeline(novem::with_render_states(desc_, a.states));
+  command_state_.set_render_states(a);
 }
 
-void Executor::use_pipeline(const nv_pipeline_desc &desc) {
-  if (!config_.pipeline_cache) { // NOVEM_GL_PIPELINE_CACHE=0: every pipeline change links anew
-    pipelines_.clear();
-    programs_.forget_programs();
-    pipeline_ = nullptr;
-  }
-  desc_ = desc;
-  have_desc_ = true;
-  pipeline_ = pipelines_.get(desc_, programs_); // links a new (vs, ps) pair now
-  pipeline_dirty_ = true;
-}
-
+// Applied with the pipeline; the state cache drops what did not change.
 void Executor::set_dynamic_state(const nv_cmd_set_dynamic_state &a, const nv_cmd_header *) {
-  dynamic_ = a;
-  pipeline_dirty_ = true; // applied with the pipeline; the state cache drops what did not change
+  command_state_.set_dynamic_state(a);
 }
 
 bool Executor::apply_pipeline(const Pipeline &p) {
   state_.program(p.program);
   state_.blend({p.blend, p.color_src, p.color_dst, p.color_op, p.alpha_src, p.alpha_dst, p.alpha_op});
-  state_.blend_color(dynamic_.blend_constant);
-  state_.color_masks({p.color_mask, uint8_t(desc_.more_color_write_masks[0] & 0xF),
-                      uint8_t(desc_.more_color_write_masks[1] & 0xF), uint8_t(desc_.more_color_write_masks[2] & 0xF)});
+  const nv_cmd_set_dynamic_state &dynamic = command_state_.dynamic();
+  const uint8_t *more_masks = command_state_.pipeline()->more_color_write_masks;
+  state_.blend_color(dynamic.blend_constant);
+  state_.color_masks({p.color_mask, uint8_t(more_masks[0] & 0xF), uint8_t(more_masks[1] & 0xF), uint8_t(more_masks[2] & 0xF)});
   state_.depth(p.depth_test, p.depth_write, p.depth_func);
   state_.cull(p.cull, p.cull_face);
   state_.polygon_mode(p.polygon_mode);
   state_.sample_mask(p.masked_samples);
   // glPolygonOffset's units are the depth format's least resolvable difference, as the
   // contract's, once scaled for the driver (bind_targets).
-  state_.depth_bias(p.depth_bias, p.depth_bias ? dynamic_.depth_bias_slope : 0.0f,
-                    p.depth_bias ? dynamic_.depth_bias_constant * depth_bias_scale_ : 0.0f);
+  state_.depth_bias(p.depth_bias, p.depth_bias ? dynamic.depth_bias_slope : 0.0f,
+                    p.depth_bias ? dynamic.depth_bias_constant * depth_bias_scale_ : 0.0f);
   StencilState stencil;
   stencil.enable = p.stencil;
   if (p.stencil) {
     std::memcpy(stencil.ops, p.stencil_ops, sizeof stencil.ops);
     std::memcpy(stencil.func, p.stencil_func, sizeof stencil.func);
-    stencil.reference = GLint(dynamic_.stencil_reference & 0xFF);
-    stencil.compare_mask = dynamic_.stencil_compare_mask & 0xFF;
+    stencil.reference = GLint(dynamic.stencil_reference & 0xFF);
+    stencil.compare_mask = dynamic.stencil_compare_mask & 0xFF;
   }
   state_.stencil(stencil);
-  state_.stencil_write_mask(dynamic_.stencil_write_mask & 0xFF);
+  state_.stencil_write_mask(dynamic.stencil_write_mask & 0xFF);
   return apply_vertex_input(p.desc);
 }
 
@@ -910,51 +878,60 @@ bool Executor::prepare_draw() {
     novem::bump(channel_.barriers);
   }
   bind_textures();
+  apply_viewport();
+  if (command_state_.take(novem::kPipelinePart)) {
+    if (!config_.pipeline_cache) { // NOVEM_GL_PIPELINE_CACHE=0: every pipeline change links anew
+      pipelines_.clear();
+      programs_.forget_programs();
+    }
+    const nv_pipeline_desc *desc = command_state_.pipeline();
+    pipeline_ = desc ? pipelines_.get(*desc, programs_) : nullptr; // links a new (vs, ps) pair now
+    pipeline_dirty_ = true;
+  }
+  if (command_state_.take(novem::kDynamicPart)) pipeline_dirty_ = true;
+  if (!pipeline_) return false;
   if (pipeline_dirty_) {
-    if (!pipeline_ && have_desc_) pipeline_ = pipelines_.get(desc_, programs_);
-    if (!pipeline_) return false;
     // New attributes may read other slots, or read them per instance: the slots are bound again.
     // The same attributes read what they read before (a shader-only change keeps the bindings).
-    if (apply_pipeline(*pipeline_)) vertex_dirty_ = true;
+    if (apply_pipeline(*pipeline_)) command_state_.mark(novem::kVertexBuffersPart);
     pipeline_dirty_ = false;
     for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
-      if (!pushed_reads_[s].covers(pipeline_->uniform_reads[s])) constants_dirty_[s] = true;
+      if (!pushed_reads_[s].covers(pipeline_->uniform_reads[s])) command_state_.mark(novem::constants_part(s));
   }
-  if (!pipeline_) return false;
   bind_vertex_buffers();
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
-    if (constants_dirty_[s]) upload_constants(s, pipeline_->uniform_reads[s]);
+    if (command_state_.take(novem::constants_part(s))) upload_constants(s, pipeline_->uniform_reads[s]);
   return true;
 }
 
 void Executor::flush_draws() {
-  PendingDraws &p = pending_;
-  const GLsizei n = GLsizei(p.count.size());
+  const Draws &d = pending_.draws;
+  const GLsizei n = GLsizei(d.size());
   if (n == 0) return;
-  if (!p.indexed && n == 1) gl_.DrawArrays(pipeline_->mode, p.first[0], p.count[0]);
-  if (!p.indexed && n > 1) gl_.MultiDrawArrays(pipeline_->mode, p.first.data(), p.count.data(), n);
-  if (p.indexed && n == 1)
-    gl_.DrawElementsBaseVertex(pipeline_->mode, p.count[0], p.index_type, p.offset[0], p.base_vertex[0]);
-  if (p.indexed && n > 1)
-    gl_.MultiDrawElementsBaseVertex(pipeline_->mode, p.count.data(), p.index_type, p.offset.data(), n,
-                                    p.base_vertex.data());
-  novem::bump(p.overlay ? channel_.overlay_api_draw_calls : channel_.api_draw_calls);
-  p.count.clear(), p.first.clear(), p.offset.clear(), p.base_vertex.clear();
-  p.vertex_moved = false;
+  const bool indexed = pending_.indexed;
+  if (!indexed && n == 1) gl_.DrawArrays(pipeline_->mode, d.first[0], d.count[0]);
+  if (!indexed && n > 1) gl_.MultiDrawArrays(pipeline_->mode, d.first.data(), d.count.data(), n);
+  if (indexed && n == 1)
+    gl_.DrawElementsBaseVertex(pipeline_->mode, d.count[0], d.index_type, d.offset[0], d.base_vertex[0]);
+  if (indexed && n > 1)
+    gl_.MultiDrawElementsBaseVertex(pipeline_->mode, d.count.data(), d.index_type, d.offset.data(), n,
+                                    d.base_vertex.data());
+  novem::bump(pending_.overlay ? channel_.overlay_api_draw_calls : channel_.api_draw_calls);
+  pending_.clear();
   if (check_errors_) check_errors(NV_OP_DRAW);
 }
 
 void Executor::hold_arrays(GLint first, const nv_cmd_draw &a) {
   pending_.indexed = false;
-  pending_.first.push_back(first);
-  pending_.count.push_back(GLsizei(a.vertex_count));
+  pending_.draws.first.push_back(first);
+  pending_.draws.count.push_back(GLsizei(a.vertex_count));
 }
 
 void Executor::hold_elements(const nv_cmd_draw_indexed &a, const void *offset) {
   pending_.indexed = true;
-  pending_.count.push_back(GLsizei(a.index_count));
-  pending_.offset.push_back(offset);
-  pending_.base_vertex.push_back(GLint(std::clamp<int64_t>(int64_t(a.base_vertex) + vertex_shift_, INT32_MIN, INT32_MAX)));
+  pending_.draws.count.push_back(GLsizei(a.index_count));
+  pending_.draws.offset.push_back(offset);
+  pending_.draws.base_vertex.push_back(GLint(std::clamp<int64_t>(int64_t(a.base_vertex) + vertex_shift_, INT32_MIN, INT32_MAX)));
 }
 
 void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *h) {
@@ -963,7 +940,8 @@ void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *h) {
   if (pending_.vertex_moved) settle_vertex_moves();
   // A draw that joins a run has the run's vertex shift: no other command came between them.
   const auto first = [&] { return GLint(std::min<int64_t>(int64_t(a.first_vertex) + vertex_shift_, INT32_MAX)); };
-  if (single && !pending_.count.empty() && !pending_.indexed) return hold_arrays(first(), a);
+  // Instanced draws are never held (GL has no instanced multi-draw): a run is of single instances.
+  if (single && pending_.joins(false, 1, SIZE_MAX)) return hold_arrays(first(), a);
   flush_draws();
   if (!prepare_draw()) return;
   mark_buffers_used();
@@ -976,28 +954,20 @@ void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *h) {
 }
 
 void Executor::set_index_buffer(const nv_cmd_set_index_buffer &a, const nv_cmd_header *) {
-  // An ill-formed binding leaves no index buffer bound: the indexed draws after it draw nothing.
-  if (const char *why = novem::checks::set_index_buffer(a)) {
-    violations_.report(NV_OP_SET_INDEX_BUFFER, why);
-    index_ = {};
-    return;
-  }
-  index_ = a;
+  command_state_.set_index_buffer(a);
 }
 
 void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *h) {
   if (!a.index_count || names_failed_resource(true)) return;
-  Buffer *indices = buffers_.find(index_.buffer);
+  const nv_cmd_set_index_buffer &index = command_state_.index_buffer();
+  Buffer *indices = buffers_.find(index.buffer);
   if (!indices) return;
-  const uint64_t first = uint64_t(index_.offset) + uint64_t(a.first_index) * index_.index_size;
-  if (first + uint64_t(a.index_count) * index_.index_size > indices->size) {
-    log("DRAW_INDEXED: %u indices from %u read past the index buffer", a.index_count, a.first_index);
-    return;
-  }
+  if (!command_state_.indices_fit(a, indices->size)) return;
+  const uint64_t first = uint64_t(index.offset) + uint64_t(a.first_index) * index.index_size;
   const bool single = a.instance_count <= 1;
   if (pending_.vertex_moved) settle_vertex_moves();
   const void *offset = reinterpret_cast<const void *>(uintptr_t(indices->base + first));
-  if (single && !pending_.count.empty() && pending_.indexed) return hold_elements(a, offset);
+  if (single && pending_.joins(true, 1, SIZE_MAX)) return hold_elements(a, offset);
   flush_draws();
   if (!prepare_draw()) return;
   mark_buffers_used();
@@ -1007,11 +977,11 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *h
     gl_.VertexArrayElementBuffer(vao_, indices->name);
     element_buffer_ = indices->name;
   }
-  const GLenum type = index_.index_size == 4 ? GL_UNSIGNED_INT : GL_UNSIGNED_SHORT;
+  const GLenum type = index.index_size == 4 ? GL_UNSIGNED_INT : GL_UNSIGNED_SHORT;
   unflushed_ = true;
   pending_.overlay = h->flags & NV_CMD_OVERLAY;
   if (single && config_.multi_draw) {
-    pending_.index_type = type;
+    pending_.draws.index_type = type;
     return hold_elements(a, offset);
   }
   gl_.DrawElementsInstancedBaseVertex(pipeline_->mode, GLsizei(a.index_count), type, offset,

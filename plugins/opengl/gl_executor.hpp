@@ -22,6 +22,7 @@
 #include "gl_state.hpp"
 #include "gl_upload_ring.hpp"
 #include "novem/cache_file.hpp"
+#include "novem/command_state.hpp"
 #include "novem/draw_run.hpp"
 #include "novem/failed_creations.hpp"
 #include "novem/handle_table.hpp"
@@ -45,6 +46,7 @@ struct Config {
   bool multi_draw = true;    // NOVEM_GL_MULTI_DRAW: 0 (or BATCHING=0, STATE_CACHE=0) = every draw its own glDraw* call
   bool suballocation = true; // NOVEM_GL_SUBALLOC: buffers split from large mapped storage, constants through a ring
   std::string cache_dir;     // NOVEM_CACHE_DIR: where program binaries live ("" = none)
+  DriverQuirks::Switches quirks = DriverQuirks::Switches().set(); // the workarounds gl_quirks.cpp's settings leave on
   static Config from_environment();
 };
 
@@ -77,7 +79,7 @@ public:
     if (ex.failed_.skips(h)) return; // it acts on what could not be made: nothing to do
     novem::Command<Op>::call(ex, h);
     // While a run is held, its GL calls are checked when it is issued (flush_draws).
-    if (ex.check_errors_ && ex.pending_.count.empty()) ex.check_errors(h->opcode);
+    if (ex.check_errors_ && ex.pending_.empty()) ex.check_errors(h->opcode);
   }
 
 private:
@@ -88,9 +90,7 @@ private:
   // could not make draws nothing (novem/failed_creations.hpp).
   bool names_failed_resource(bool indexed) const;
   bool bind_targets();          // binds the current framebuffer; false when there is none
-  bool is_target(uint32_t image) const;
-  // SET_PIPELINE and SET_RENDER_STATES: the pipeline `desc` describes becomes current.
-  void use_pipeline(const nv_pipeline_desc &desc);
+  void apply_viewport();        // the viewport and scissor the commands set, where they changed
   bool apply_pipeline(const Pipeline &p);          // true when the vertex input changed
   bool apply_vertex_input(const nv_pipeline_desc &d); // the same
   // The vertex buffers the pipeline reads, bound lazily: where the new bindings are the bound
@@ -126,9 +126,6 @@ private:
     BufferArena::Range range; // suballocated only
     uint64_t alignment = 0;   // of every range's start once align_to_stride moved it; 0: none
   };
-  struct Slot {
-    uint32_t buffer = 0, offset = 0, stride = 0;
-  };
   void mark_buffers_used(); // the bound vertex and index buffers' ranges: read by this serial
   void rebind_buffer(uint32_t handle); // its GL buffer or base moved
   void align_to_stride(Buffer &b, uint32_t stride);
@@ -142,8 +139,9 @@ private:
   const NovemGL &gl_;
   Config config_;
   bool check_errors_;
-  StateCache state_;
+  StateCache state_; // what the GL context has
   novem::ContractViolations violations_{"novem-opengl"};
+  novem::CommandState command_state_{violations_}; // what the commands set
   Programs programs_;
   Pipelines pipelines_;
   Images images_{gl_, violations_};
@@ -154,50 +152,29 @@ private:
   GLuint vao_ = 0;
   GLuint stage_ubo_[NV_STAGE_COUNT] = {}; // without the ring: one buffer per stage
   size_t max_constants_ = 0;
-  std::vector<uint8_t> constants_[NV_STAGE_COUNT]; // each stage's block, for UPDATE_CONSTANTS
   // Blocks are uploaded at the draw that follows a change, and with the ring only the bytes the
   // bound shader reads (novem/spirv_uniforms.hpp); pushed_reads_: those the bound slice holds.
-  bool constants_dirty_[NV_STAGE_COUNT] = {};
   novem::UniformFootprint pushed_reads_[NV_STAGE_COUNT];
   void upload_constants(uint32_t stage, const novem::UniformFootprint &reads);
   novem::HandleTable<Buffer> buffers_{"buffer", violations_};
-  std::array<Slot, NV_MAX_VERTEX_BUFFERS> slots_{};
   novem::FailedCreations failed_; // images and buffers that could not be made (ABI 9)
   VertexBindings bound_{};  // what the vertex array has bound (bound_valid_: meaningful)
   bool bound_valid_ = false;
-  bool vertex_dirty_ = true; // slots_ changed since bound_
   uint32_t vertex_shift_ = 0; // vertices the draws start further on than bound_ says
-  nv_cmd_set_index_buffer index_{};
   GLuint element_buffer_ = 0; // the GL buffer bound as the VAO's GL_ELEMENT_ARRAY_BUFFER
 
-  nv_cmd_set_render_targets targets_{};
   GLuint fbo_ = 0;
-  bool fbo_dirty_ = true;
   DriverQuirks quirks_; // the driver's habits worked around (init)
   float depth_bias_scale_ = 1.0f;       // the factor for the bound depth target
-  nv_rect scissor_ = {0, 0, 16384, 16384};
 
-  nv_pipeline_desc desc_{};
-  bool have_desc_ = false;
-  // SET_DYNAMIC_STATE's values, applied with the pipeline; the masks start at 0xFF (the contract).
-  nv_cmd_set_dynamic_state dynamic_{0, 0xFF, 0xFF, {0, 0, 0, 0}, 0, 0};
-  const Pipeline *pipeline_ = nullptr;
-  bool pipeline_dirty_ = true;
+  const Pipeline *pipeline_ = nullptr; // the program and state of the description set
+  bool pipeline_dirty_ = true; // pipeline_'s state (and the dynamic state) to apply again
   nv_pipeline_desc applied_input_{}; // the vertex input last set on the VAO
   bool input_valid_ = false;
   uint32_t enabled_attributes_ = 0;
 
-  // Textures: what SET_TEXTURE bound per stage and slot, and what the units have.
-  struct TextureSlot {
-    uint32_t image = 0;
-    nv_sampler_desc sampler{};
-    uint32_t type = NV_IMAGE_TYPE_2D; // what the shader declares
-    uint32_t flags = 0;               // nv_texture_flags (ABI 5)
-  };
-  static constexpr uint32_t kUnits = 16 + NV_MAX_VERTEX_TEXTURES; // 16 pixel, then the vertex ones (texture_unit)
-  TextureSlot textures_[NV_STAGE_COUNT][NV_MAX_PIXEL_TEXTURES];
-  // Bit N: pixel slot N, bit 16 + N: vertex slot N, to bind again at the next draw.
-  uint32_t dirty_slots_ = ~0u;
+  // What the texture units have: unit N is texture slot N as novem::texture_bit numbers them.
+  static constexpr uint32_t kUnits = novem::kTextureSlotCount; // 16 pixel, then the vertex ones (texture_unit)
   GLuint unit_texture_[kUnits] = {};
   GLuint unit_sampler_[kUnits] = {};
   // 1x1 (0, 0, 0, 1) textures per nv_image_type: what a slot with no image (or one of another
@@ -227,19 +204,17 @@ private:
   // A run of single-instance draws issued together as one glMultiDrawArrays or
   // glMultiDrawElementsBaseVertex (novem/draw_run.hpp): a draw after a draw only joins the run;
   // a command that ends the run, and idle(), issue it first. Indexed or not, never both.
-  struct PendingDraws {
-    bool indexed = false;
+  // The draws as glMultiDraw* takes them, one array per argument.
+  struct Draws {
     GLenum index_type = GL_UNSIGNED_SHORT;
     std::vector<GLsizei> count;
     std::vector<GLint> first;              // arrays: first vertex
     std::vector<const void *> offset;      // elements: byte offset into the element buffer
     std::vector<GLint> base_vertex;        // elements
-    bool vertex_moved = false;             // SET_VERTEX_BUFFER came after the run's last draw
-    // The run is the frontend's own drawing (NV_CMD_OVERLAY), counted apart. Its draws follow
-    // their own SET_PIPELINE and come before a PRESENT, so no run mixes them with the program's.
-    bool overlay = false;
+    size_t size() const { return count.size(); }
+    void clear() { count.clear(), first.clear(), offset.clear(), base_vertex.clear(); }
   };
-  PendingDraws pending_;
+  novem::HeldDraws<Draws> pending_;
 };
 
 static_assert(novem::kHandlesEveryCommand<Executor> && novem::WrapsCommands<Executor>);

@@ -44,7 +44,7 @@ void Executor::draw_to_window(const Image &img, GLuint src, const nv_cmd_present
   // The window's rows count from the bottom: its top row d.y is GL row height - d.y.
   gl_.BlitNamedFramebuffer(src, 0, s.x, s.y, s.x + s.width, s.y + s.height, d.x, height - d.y, d.x + d.width,
                            height - (d.y + d.height), GL_COLOR_BUFFER_BIT, scaled ? GL_LINEAR : GL_NEAREST);
-  state_.scissor(scissor_);
+  command_state_.mark(novem::kScissorPart);
 }
 
 void Executor::present(const nv_cmd_present &a, const nv_cmd_header *) {
@@ -53,12 +53,12 @@ void Executor::present(const nv_cmd_present &a, const nv_cmd_header *) {
     // An image that could not be made shows nothing, quietly (novem/failed_creations.hpp).
     const Image *img = failed_.image(a.image) ? nullptr : images_.get(a.image, NV_OP_PRESENT);
     int width = 0, height = 0;
-    GLuint src = img && !img->format->depth && img->samples <= 1 ? framebuffers_.framebuffer(Framebuffers::Target{a.image}, 0) : 0;
-    if (!src) {
-      if (img) log("PRESENT %u: not a single-sampled colour image", a.image);
-    } else if (!context_.bind_window_surface(it->second.surface, it->second.interval, width, height)) {
+    const char *why = img ? novem::checks::present(a, img->shape()) : nullptr;
+    if (why) violations_.report(NV_OP_PRESENT, why);
+    const GLuint src = img && !why ? framebuffers_.framebuffer(Framebuffers::Target{a.image}, 0) : 0;
+    if (src && !context_.bind_window_surface(it->second.surface, it->second.interval, width, height)) {
       log("PRESENT: the window surface of swapchain %u cannot be made current", a.swapchain);
-    } else {
+    } else if (src) {
       // Mesa's X11 surfaces learn a new window size at a swap, and that swap shows nothing: after
       // a resize the frame is drawn and swapped once more.
       const int passes = it->second.width && (width != it->second.width || height != it->second.height) ? 2 : 1;

@@ -16,7 +16,6 @@ void Queries::next_segment() {
 }
 
 void Queries::begin_occlusion(uint32_t slot) {
-  if (slot >= NV_MAX_QUERIES) return log("BEGIN_QUERY: no such slot %u", slot);
   next_segment();
   auto it = std::find_if(counting_.begin(), counting_.end(), [&](const Counting &c) { return c.slot == slot; });
   if (it != counting_.end()) it->segments.clear();
@@ -26,7 +25,6 @@ void Queries::begin_occlusion(uint32_t slot) {
 }
 
 void Queries::end_occlusion(uint32_t slot) {
-  if (slot >= NV_MAX_QUERIES) return log("END_QUERY: no such slot %u", slot);
   next_segment();
   Answer answer{slot};
   auto it = std::find_if(counting_.begin(), counting_.end(), [&](const Counting &c) { return c.slot == slot; });
@@ -42,7 +40,6 @@ void Queries::end_occlusion(uint32_t slot) {
 }
 
 void Queries::timestamp(uint32_t slot) {
-  if (slot >= NV_MAX_QUERIES) return log("END_QUERY: no such slot %u", slot);
   Answer answer{slot};
   answer.time = std::make_shared<Segment>(gl_);
   gl_.QueryCounter(answer.time->name, GL_TIMESTAMP);
@@ -82,14 +79,14 @@ void Queries::clear() {
 // ---- the executor's query commands ----
 
 void Executor::begin_query(const nv_cmd_begin_query &a, const nv_cmd_header *) {
-  if (a.type != NV_QUERY_OCCLUSION) return log("BEGIN_QUERY: only occlusion queries begin");
+  if (const char *why = novem::checks::begin_query(a)) return violations_.report(NV_OP_BEGIN_QUERY, why);
   queries_.begin_occlusion(a.slot);
 }
 
 void Executor::end_query(const nv_cmd_end_query &a, const nv_cmd_header *) {
+  if (const char *why = novem::checks::end_query(a)) return violations_.report(NV_OP_END_QUERY, why);
   if (a.type == NV_QUERY_OCCLUSION) queries_.end_occlusion(a.slot);
-  else if (a.type == NV_QUERY_TIMESTAMP) queries_.timestamp(a.slot);
-  else log("END_QUERY: no such query type %u", a.type);
+  else queries_.timestamp(a.slot);
   unflushed_ = true;
 }
 

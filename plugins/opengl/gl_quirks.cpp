@@ -15,8 +15,10 @@ static_assert(std::size(kQuirks) == std::size_t(Quirk::count));
 
 } // namespace
 
-DriverQuirks driver_quirks(const std::string &renderer) {
-  return DriverQuirks(kQuirks, renderer, novem::Options(), "novem-opengl");
+DriverQuirks::Switches quirk_switches(const novem::Options &settings) { return DriverQuirks::switches(kQuirks, settings); }
+
+DriverQuirks driver_quirks(const std::string &renderer, DriverQuirks::Switches on) {
+  return DriverQuirks(kQuirks, renderer, on, "novem-opengl");
 }
 
 } // namespace novem_gl

@@ -22,7 +22,9 @@ enum class Quirk {
 
 using DriverQuirks = novem::Quirks<Quirk, std::size_t(Quirk::count)>;
 
+// Which workarounds the settings leave on (Config::from_environment reads them).
+DriverQuirks::Switches quirk_switches(const novem::Options &settings);
 // The quirks of the driver whose GL_RENDERER string is `renderer` that apply.
-DriverQuirks driver_quirks(const std::string &renderer);
+DriverQuirks driver_quirks(const std::string &renderer, DriverQuirks::Switches on);
 
 } // namespace novem_gl

@@ -42,7 +42,7 @@ TEST_CASE("quirks: a row applies to its driver unless its setting turns it off",
     };
     set("NOVEM_VK_DEPTH_BIAS_UNITS", c.first_setting);
     set("NOVEM_VK_NARROW_TEXTURE_SETS", c.second_setting);
-    const TestQuirks quirks(kTable, c.driver, novem::Options("/nonexistent", "test"), "test");
+    const TestQuirks quirks(kTable, c.driver, TestQuirks::switches(kTable, novem::Options("/nonexistent", "test")), "test");
     CHECK(quirks.has(TestQuirk::first) == c.first);
     CHECK(quirks.has(TestQuirk::second) == c.second);
   }

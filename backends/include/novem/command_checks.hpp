@@ -49,6 +49,64 @@ inline const char *set_texture(const nv_cmd_set_texture &a) {
   return nullptr;
 }
 
+inline const char *set_vertex_buffer(const nv_cmd_set_vertex_buffer &a) {
+  if (!kEnabled) return nullptr;
+  if (a.slot >= NV_MAX_VERTEX_BUFFERS) return "no such vertex buffer slot";
+  return nullptr;
+}
+
+// `payload`: the bytes the record holds after the command's struct.
+inline const char *set_constants(const nv_cmd_set_constants &a, uint64_t payload) {
+  if (!kEnabled) return nullptr;
+  if (a.stage >= NV_STAGE_COUNT) return "no such stage";
+  if (a.size > payload) return "the block runs past the record";
+  return nullptr;
+}
+
+inline const char *update_constants(const nv_cmd_update_constants &a, uint64_t payload) {
+  if (!kEnabled) return nullptr;
+  if (a.stage >= NV_STAGE_COUNT) return "no such stage";
+  if (a.size > payload) return "the bytes run past the record";
+  return nullptr;
+}
+
+// `payload`: the bytes the record holds after the command's struct.
+inline const char *create_shader(const nv_cmd_create_shader &a, uint64_t payload) {
+  if (!kEnabled) return nullptr;
+  if (a.stage >= NV_STAGE_COUNT) return "no such stage";
+  if (uint64_t(a.word_count) * 4 > payload) return "word_count runs past the record";
+  return nullptr;
+}
+
+// A single-sampled colour image, and a source rectangle inside it (width 0: the whole image).
+inline const char *present(const nv_cmd_present &a, const ImageShape &img) {
+  if (!kEnabled) return nullptr;
+  if (img.depth_stencil || img.samples > 1) return "only a single-sampled colour image can be presented";
+  if (a.src_rect.width && !inside(img, 0, 0, a.src_rect)) return "the source rectangle is outside the image";
+  return nullptr;
+}
+
+inline const char *begin_query(const nv_cmd_begin_query &a) {
+  if (!kEnabled) return nullptr;
+  if (a.slot >= NV_MAX_QUERIES) return "no such query slot";
+  if (a.type != NV_QUERY_OCCLUSION) return "only occlusion queries begin";
+  return nullptr;
+}
+
+inline const char *end_query(const nv_cmd_end_query &a) {
+  if (!kEnabled) return nullptr;
+  if (a.slot >= NV_MAX_QUERIES) return "no such query slot";
+  if (a.type != NV_QUERY_OCCLUSION && a.type != NV_QUERY_TIMESTAMP) return "no such query type";
+  return nullptr;
+}
+
+// Neither API makes a compressed format's levels: the frontend decompresses nothing for it.
+inline const char *generate_mips(const ImageShape &img) {
+  if (!kEnabled) return nullptr;
+  if (!img.sampled_colour || image_layout(img.format).block > 1) return "the image is not a sampled, uncompressed colour image";
+  return nullptr;
+}
+
 // A buffer of 2- or 4-byte indices, bound at a multiple of the index size (or no buffer).
 inline const char *set_index_buffer(const nv_cmd_set_index_buffer &a) {
   if (!kEnabled || !a.buffer) return nullptr;

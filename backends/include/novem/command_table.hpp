@@ -18,6 +18,10 @@ template <class Args> inline const void *command_payload(const nv_cmd_header *h)
   return reinterpret_cast<const uint8_t *>(h + 1) + sizeof(Args);
 }
 template <class Args> inline void *command_payload(Args *args) { return args + 1; }
+// The bytes a record holds after its arguments (the worker has seen that it holds those).
+template <class Args> inline uint64_t payload_bytes(const nv_cmd_header *h) {
+  return h->size - sizeof(nv_cmd_header) - sizeof(Args);
+}
 
 // How a command treats the run of draws a plugin holds (novem/draw_run.hpp).
 enum class DrawRun : uint8_t { ends, draw, kept, unless_no_overwrite };

@@ -12,6 +12,9 @@
 // Each command's rule is its DrawRun in commands.h's NV_COMMANDS list.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+
 #include "novem/command_table.hpp"
 
 namespace novem {
@@ -24,5 +27,34 @@ template <nv_opcode Op> bool ends_draw_run([[maybe_unused]] const nv_cmd_header 
     return !(command_args<typename Command<Op>::Args>(h).flags & NV_UPDATE_NO_OVERWRITE);
   else return false;
 }
+
+// The run a plugin holds: what its draws share, and the draws in the plugin's own form (`Draws`:
+// a list with size() and clear(), to which the plugin adds a draw its own way).
+template <class Draws> struct HeldDraws {
+  Draws draws;
+  bool indexed = false;
+  uint32_t instances = 1;
+  // SET_VERTEX_BUFFER changed a binding after the run's last draw: the next draw joins the run
+  // only if the new bindings are a vertex shift of the bound ones (vertex_shift.hpp).
+  bool vertex_moved = false;
+  // The run is the frontend's own drawing (NV_CMD_OVERLAY), counted apart. Its draws follow
+  // their own SET_PIPELINE and come before a PRESENT, so no run mixes them with the program's.
+  bool overlay = false;
+
+  bool empty() const { return draws.size() == 0; }
+  // Whether a draw joins the run: it holds draws of the same kind and instance count, fewer than `most`.
+  bool joins(bool is_indexed, uint32_t instance_count, size_t most) const {
+    return !empty() && indexed == is_indexed && instances == instance_count && draws.size() < most;
+  }
+  // A SET_VERTEX_BUFFER changed a binding.
+  void vertex_buffer_set() {
+    if (!empty()) vertex_moved = true;
+  }
+  // The run was recorded.
+  void clear() {
+    draws.clear();
+    vertex_moved = false;
+  }
+};
 
 } // namespace novem

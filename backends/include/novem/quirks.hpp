@@ -25,12 +25,20 @@ template <class Driver> struct QuirkRow {
 // workaround on. `Id` is the plugin's enum of rows (the table's order).
 template <class Id, std::size_t N> class Quirks {
 public:
+  // The rows whose setting leaves the workaround on: read once, with the plugin's other settings.
+  using Switches = std::bitset<N>;
+  template <class Driver> static Switches switches(const QuirkRow<Driver> (&table)[N], const Options &settings) {
+    Switches on;
+    for (std::size_t i = 0; i < N; ++i) on.set(i, settings.flag(table[i].setting, true));
+    return on;
+  }
+
   Quirks() = default;
   template <class Driver>
-  Quirks(const QuirkRow<Driver> (&table)[N], const Driver &driver, const Options &settings, const char *component) {
+  Quirks(const QuirkRow<Driver> (&table)[N], const Driver &driver, Switches switched_on, const char *component) {
     std::string on;
     for (std::size_t i = 0; i < N; ++i) {
-      if (!table[i].matches(driver) || !settings.flag(table[i].setting, true)) continue;
+      if (!table[i].matches(driver) || !switched_on.test(i)) continue;
       on_.set(i);
       on += on.empty() ? "" : ", ";
       on += std::string(table[i].name) + " (" + table[i].driver + ")";

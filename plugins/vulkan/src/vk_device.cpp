@@ -63,14 +63,15 @@ void Device::require_support(const NovemVkInstance &vk, VkPhysicalDevice gpu) {
     throw std::runtime_error("the Vulkan device lacks dynamic rendering or synchronization2");
 }
 
-Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu, bool want_dynamic_blend, bool want_multi_draw)
+Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu, bool want_dynamic_blend, bool want_multi_draw,
+               DriverQuirks::Switches quirks)
     : instance_(instance), gpu_(gpu) {
   require_support(instance, gpu);
   instance.GetPhysicalDeviceProperties(gpu, &properties_);
   VkPhysicalDeviceVulkan12Properties v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
   VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &v12};
   instance.GetPhysicalDeviceProperties2(gpu, &props2);
-  quirks_ = driver_quirks(v12.driverID);
+  quirks_ = driver_quirks(v12.driverID, quirks);
   instance.GetPhysicalDeviceMemoryProperties(gpu, &memory_);
   queue_family_ = graphics_family(instance, gpu);
   VkPhysicalDeviceFeatures have{};

@@ -13,7 +13,9 @@ public:
   // Throws VkError or std::runtime_error (one line) when the device lacks what the plugin needs.
   // instance: the instance's table; it must outlive the device. want_dynamic_blend: enable
   // VK_EXT_extended_dynamic_state3's blend enable, equation and write mask where the device has them.
-  Device(const NovemVkInstance &instance, VkPhysicalDevice gpu, bool want_dynamic_blend, bool want_multi_draw);
+  // quirks: the workarounds the settings leave on (Options::quirks).
+  Device(const NovemVkInstance &instance, VkPhysicalDevice gpu, bool want_dynamic_blend, bool want_multi_draw,
+         DriverQuirks::Switches quirks);
   // Throws std::runtime_error (one line) when gpu lacks a graphics queue or a feature Novem needs.
   static void require_support(const NovemVkInstance &instance, VkPhysicalDevice gpu);
   // The largest instance-rate divisor gpu draws: maxVertexAttribDivisor with

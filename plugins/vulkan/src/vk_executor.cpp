@@ -49,7 +49,7 @@ Executor::Executor(nv_channel &channel, const Options &options)
       upload_barriers_(options.barrier_tracking, channel.barriers) {
   instance_ = std::make_unique<Instance>(options_);
   device_ = std::make_unique<Device>(instance_->vk(), instance_->pick_physical_device(), options_.dynamic_blend,
-                                     options_.multi_draw);
+                                     options_.multi_draw, options_.quirks);
   if (device_->quirks().has(Quirk::driver_heap)) keep_driver_heap();
   allocator_ = std::make_unique<MemoryAllocator>(*device_, options_.suballocation, channel_.device_allocations,
                                                  options_.max_allocation);
@@ -58,6 +58,7 @@ Executor::Executor(nv_channel &channel, const Options &options)
       *device_, *layout_, channel_, options_.pipeline_cache,
       options_.cache_dir.empty() ? std::string() : options_.cache_dir + "/vulkan-pipelines.bin");
   uniforms_ = std::make_unique<UniformRing>(*device_, *allocator_, channel_.ring_allocations);
+  command_state_.limit_constants(uniforms_->range());
   batches_ = std::make_unique<BatchQueue>(*device_, channel_);
   if (options_.slabs && options_.suballocation) // NOVEM_VK_SUBALLOC=0: one VkDeviceMemory per resource
     slabs_ = std::make_unique<SlabAllocator>(*allocator_, channel_.slab_allocations);
@@ -124,8 +125,10 @@ void Executor::creation_failed(uint16_t opcode, uint32_t handle, const char *wha
 
 bool Executor::names_failed_resource(bool indexed) const {
   if (failed_.none()) return false;
-  const auto slot_buffer = [this](uint32_t slot) { return vertex_[slot].buffer; };
-  return failed_.names_target(targets_) || failed_.reads_buffer(desc_, slot_buffer, indexed ? index_.buffer : 0);
+  const auto slot_buffer = [this](uint32_t slot) { return command_state_.vertex_buffer(slot).buffer; };
+  const nv_pipeline_desc *desc = command_state_.pipeline();
+  return failed_.names_target(command_state_.targets()) ||
+         (desc && failed_.reads_buffer(*desc, slot_buffer, indexed ? command_state_.index_buffer().buffer : 0));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -136,54 +139,45 @@ VkCommandBuffer Executor::command_buffer() {
   VkCommandBuffer cmd = batches_->begin();
   // Nothing bound carries over into a new command buffer.
   bound_pipeline_ = VK_NULL_HANDLE;
-  dynamic_dirty_ = true;
+  command_state_.mark(kDynamicParts | novem::kVertexBuffersPart | novem::kIndexBufferPart);
   raster_valid_ = false;
   blend_valid_ = false;
-  vertex_dirty_ = true;
   bound_vertex_ = VertexBuffers{};
-  index_dirty_ = true;
   for (DescriptorSlot &d : sets_) d.bind = true;
   return cmd;
 }
 
 Image *Executor::color_target(uint32_t index) {
-  Image *img = images_.find(index == 0 ? targets_.color : targets_.more_colors[index - 1]);
+  Image *img = images_.find(command_state_.color_target(index));
   // A target needs an attachment view, and the level and face chosen must exist (ABI 5).
   if (!img || img->is_depth() || !img->view()) return nullptr;
-  return targets_.color_levels[index] < img->levels() && targets_.color_layers[index] < img->layers() ? img : nullptr;
+  const nv_cmd_set_render_targets &targets = command_state_.targets();
+  return targets.color_levels[index] < img->levels() && targets.color_layers[index] < img->layers() ? img : nullptr;
 }
 
 VkFormat Executor::target_format(const Image &img) const {
-  return targets_.srgb_write && img.srgb_view() ? img.format().srgb : img.format().format;
+  return command_state_.targets().srgb_write && img.srgb_view() ? img.format().srgb : img.format().format;
 }
 
 VkSampleCountFlagBits Executor::target_samples() {
   for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i)
     if (Image *img = color_target(i)) return img->samples();
-  Image *depth = images_.find(targets_.depth_stencil);
+  Image *depth = images_.find(command_state_.targets().depth_stencil);
   return depth ? depth->samples() : VK_SAMPLE_COUNT_1_BIT;
 }
 
-bool Executor::is_target(uint32_t image) const {
-  return image && (image == targets_.depth_stencil || is_color_target(image));
-}
-
 bool Executor::is_color_target(uint32_t image) const {
-  if (!image) return false;
-  if (image == targets_.color) return true;
-  for (uint32_t c : targets_.more_colors)
-    if (c == image) return true;
-  return false;
+  return command_state_.is_target(image) && image != command_state_.targets().depth_stencil;
 }
 
 // A target that a texture slot the bound shaders declare samples too: it renders and is sampled
 // in GENERAL (ImageAccess::feedback, ImageAccess::depth_feedback). For a depth-stencil target
 // that is only well defined while nothing writes depth or stencil, in Vulkan as in D3D9.
 bool Executor::sampled_target(uint32_t image) const {
-  if (!is_target(image)) return false;
+  if (!command_state_.is_target(image)) return false;
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
     for (uint32_t slots = declared_slots_[s]; slots; slots &= slots - 1)
-      if (textures_[s][std::countr_zero(slots)].image == image) return true;
+      if (command_state_.texture(s, uint32_t(std::countr_zero(slots))).image == image) return true;
   return false;
 }
 
@@ -191,12 +185,12 @@ bool Executor::sampled_target(uint32_t image) const {
 // (sampled_target), any other image read-only.
 ImageAccess Executor::sampling_access(uint32_t image) const {
   if (is_color_target(image)) return ImageAccess::feedback();
-  if (image && image == targets_.depth_stencil) return ImageAccess::depth_feedback();
+  if (image && image == command_state_.targets().depth_stencil) return ImageAccess::depth_feedback();
   return ImageAccess::shader_read();
 }
 
 Image *Executor::depth_target() {
-  Image *depth = images_.find(targets_.depth_stencil);
+  Image *depth = images_.find(command_state_.targets().depth_stencil);
   return depth && depth->is_depth() && depth->view() ? depth : nullptr;
 }
 
@@ -205,8 +199,9 @@ VkExtent2D Executor::target_extent() {
   for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i)
     if (Image *img = color_target(i)) {
       // A colour target renders into the level SET_RENDER_TARGETS chose (ABI 5).
-      extent.width = std::min(extent.width, img->width(targets_.color_levels[i]));
-      extent.height = std::min(extent.height, img->height(targets_.color_levels[i]));
+      const uint32_t level = command_state_.targets().color_levels[i];
+      extent.width = std::min(extent.width, img->width(level));
+      extent.height = std::min(extent.height, img->height(level));
     }
   if (Image *depth = depth_target()) {
     extent.width = std::min(extent.width, depth->width(0));
@@ -245,17 +240,17 @@ bool Executor::begin_rendering(const nv_cmd_clear *whole_clear) {
     att = VkRenderingAttachmentInfo{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
     if (!img) continue;
     const bool is_depth = img->is_depth();
-    const bool sampled = sampled_target(i == NV_MAX_COLOR_TARGETS ? targets_.depth_stencil
-                                        : i == 0                  ? targets_.color
-                                                                  : targets_.more_colors[i - 1]);
+    const nv_cmd_set_render_targets &targets = command_state_.targets();
+    const bool sampled =
+        sampled_target(i == NV_MAX_COLOR_TARGETS ? targets.depth_stencil : command_state_.color_target(i));
     barriers_.transition(img->handle(), img->format().aspects, img->access(),
                          is_depth ? (sampled ? ImageAccess::depth_feedback() : ImageAccess::depth_attachment())
                                   : (sampled ? ImageAccess::feedback() : ImageAccess::color_attachment()));
     img->mark_used(id);
     // A colour target renders into the level and face SET_RENDER_TARGETS chose (ABI 5), through
     // its sRGB view under SRGBWRITEENABLE.
-    const uint32_t level = is_depth ? 0 : targets_.color_levels[i];
-    att.imageView = is_depth ? img->view() : img->target_view(targets_.color_layers[i], level, targets_.srgb_write != 0);
+    const uint32_t level = is_depth ? 0 : targets.color_levels[i];
+    att.imageView = is_depth ? img->view() : img->target_view(targets.color_layers[i], level, targets.srgb_write != 0);
     att.imageLayout = sampled    ? VK_IMAGE_LAYOUT_GENERAL
                       : is_depth ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL
                                  : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
@@ -285,7 +280,7 @@ bool Executor::begin_rendering(const nv_cmd_clear *whole_clear) {
   render_extent_ = extent;
   render_has_depth_ = depth != nullptr;
   render_colors_ = color_count;
-  dynamic_dirty_ = true;
+  command_state_.mark(kDynamicParts);
   return true;
 }
 
@@ -311,23 +306,26 @@ void Executor::submit_and_wait() {
 }
 
 bool Executor::bind_pipeline(VkCommandBuffer cmd) {
+  const nv_pipeline_desc *desc = command_state_.pipeline();
+  if (!desc) return false;
   if (pipeline_dirty_) {
-    if (!desc_set_) return false;
     VkFormat color_formats[NV_MAX_COLOR_TARGETS];
     for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i) {
       Image *color = color_target(i);
       color_formats[i] = color ? target_format(*color) : VK_FORMAT_UNDEFINED;
     }
-    Image *depth = images_.find(targets_.depth_stencil);
+    Image *depth = images_.find(command_state_.targets().depth_stencil);
     VkFormat depth_format = depth && depth->is_depth() ? depth->format().format : VK_FORMAT_UNDEFINED;
-    PipelineKey key = PipelineKey::make(desc_, color_formats, depth_format, target_samples(), device_->dynamic_blend());
+    PipelineKey key = PipelineKey::make(*desc, color_formats, depth_format, target_samples(), device_->dynamic_blend());
+    resolved_static_ = PipelineKey::static_part(*desc, device_->dynamic_blend());
+    resolved_ = true;
     pipeline_ = pipelines_->get(
         key, [this](uint32_t h) { return shaders_.find(h); }, [this](VkPipeline p) { retire_pipeline(p); });
     pipeline_slots_ = 0;
     for (uint32_t i = 0; i < key.desc.attribute_count; ++i)
       if (key.desc.attributes[i].binding < NV_MAX_VERTEX_BUFFERS) pipeline_slots_ |= 1u << key.desc.attributes[i].binding;
     pipeline_dirty_ = false;
-    vertex_dirty_ = true;
+    command_state_.mark(novem::kVertexBuffersPart);
   }
   if (!pipeline_) return false;
   if (bound_pipeline_ != pipeline_) {
@@ -340,30 +338,33 @@ bool Executor::bind_pipeline(VkCommandBuffer cmd) {
 void Executor::record_dynamic_state(VkCommandBuffer cmd) {
   set_raster_state(cmd);
   set_blend_state(cmd);
-  if (!dynamic_dirty_) return;
+  if (!command_state_.take(kDynamicParts)) return;
   // D3D's +Y-up clip space lands NDC y = +1 on the viewport's top row: flip with a negative height.
-  nv_cmd_set_viewport v = viewport_;
-  if (!viewport_set_) v = {0, 0, float(render_extent_.width), float(render_extent_.height), 0.0f, 1.0f};
+  const nv_cmd_set_viewport *set = command_state_.viewport();
+  const nv_cmd_set_viewport v =
+      set ? *set : nv_cmd_set_viewport{0, 0, float(render_extent_.width), float(render_extent_.height), 0.0f, 1.0f};
   VkViewport vp{v.x, v.y + v.height, v.width, -v.height, v.min_depth, v.max_depth};
   device_->vk().CmdSetViewport(cmd, 0, 1, &vp);
-  nv_rect s = scissor_set_ ? scissor_ : nv_rect{0, 0, int32_t(render_extent_.width), int32_t(render_extent_.height)};
+  const nv_rect *scissor = command_state_.scissor();
+  const nv_rect s = scissor ? *scissor : nv_rect{0, 0, int32_t(render_extent_.width), int32_t(render_extent_.height)};
   VkRect2D sc = clip_rect(s, render_extent_);
   device_->vk().CmdSetScissor(cmd, 0, 1, &sc);
   // Every pipeline declares these dynamic (vk_pipeline.cpp), so each is set whatever the pipeline uses.
   const NovemVkDevice &vk = device_->vk();
-  vk.CmdSetDepthBias(cmd, dynamic_.depth_bias_constant * depth_bias_scale(), 0.0f, dynamic_.depth_bias_slope);
-  vk.CmdSetBlendConstants(cmd, dynamic_.blend_constant);
-  vk.CmdSetStencilCompareMask(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, dynamic_.stencil_compare_mask);
-  vk.CmdSetStencilWriteMask(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, dynamic_.stencil_write_mask);
-  vk.CmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, dynamic_.stencil_reference);
-  dynamic_dirty_ = false;
+  const nv_cmd_set_dynamic_state &dynamic = command_state_.dynamic();
+  vk.CmdSetDepthBias(cmd, dynamic.depth_bias_constant * depth_bias_scale(), 0.0f, dynamic.depth_bias_slope);
+  vk.CmdSetBlendConstants(cmd, dynamic.blend_constant);
+  vk.CmdSetStencilCompareMask(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, dynamic.stencil_compare_mask);
+  vk.CmdSetStencilWriteMask(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, dynamic.stencil_write_mask);
+  vk.CmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, dynamic.stencil_reference);
 }
 
 // Cull mode, front face and the depth test: set only when they differ from what the command
 // buffer has (a blend change alone sets nothing).
 void Executor::set_raster_state(VkCommandBuffer cmd) {
-  const bool test = desc_.depth_test && render_has_depth_;
-  const RasterState r{desc_.cull, test, test && desc_.depth_write, test ? desc_.depth_compare : uint8_t(NV_COMPARE_ALWAYS)};
+  const nv_pipeline_desc &desc = *command_state_.pipeline();
+  const bool test = desc.depth_test && render_has_depth_;
+  const RasterState r{desc.cull, test, test && desc.depth_write, test ? desc.depth_compare : uint8_t(NV_COMPARE_ALWAYS)};
   if (raster_valid_ && std::memcmp(&r, &raster_, sizeof r) == 0) return;
   const NovemVkDevice &vk = device_->vk();
   vk.CmdSetCullMode(cmd, cull_mode(r.cull));
@@ -381,20 +382,21 @@ void Executor::set_raster_state(VkCommandBuffer cmd) {
 // independentBlend).
 void Executor::set_blend_state(VkCommandBuffer cmd) {
   if (!device_->dynamic_blend() || render_colors_ == 0) return;
+  const nv_pipeline_desc &desc = *command_state_.pipeline();
   BlendState b;
   std::memset(&b, 0, sizeof b);
   b.count = render_colors_;
   bool blend = false;
   for (uint32_t i = 0; i < render_colors_; ++i) {
     const bool bound = color_target(i) != nullptr;
-    b.enable[i] = bound && desc_.blend_enable;
+    b.enable[i] = bound && desc.blend_enable;
     blend |= b.enable[i];
     const bool own = i > 0 && device_->independent_blend();
-    b.mask[i] = bound ? (own ? desc_.more_color_write_masks[i - 1] : desc_.color_write_mask) & 0xFu : 0;
+    b.mask[i] = bound ? (own ? desc.more_color_write_masks[i - 1] : desc.color_write_mask) & 0xFu : 0;
   }
   if (blend) {
-    b.color_src = desc_.color_src, b.color_dst = desc_.color_dst, b.color_op = desc_.color_op;
-    b.alpha_src = desc_.alpha_src, b.alpha_dst = desc_.alpha_dst, b.alpha_op = desc_.alpha_op;
+    b.color_src = desc.color_src, b.color_dst = desc.color_dst, b.color_op = desc.color_op;
+    b.alpha_src = desc.alpha_src, b.alpha_dst = desc.alpha_dst, b.alpha_op = desc.alpha_op;
   }
   // Each of the three is set only when it changed (a blend factor change sets one command).
   const bool all = !blend_valid_ || b.count != blend_.count;
@@ -431,9 +433,9 @@ void Executor::set_blend_state(VkCommandBuffer cmd) {
 // (MemoryAllocator::allocate_range), so a DrawPrimitiveUP or a switch to a dynamic buffer and back
 // is often such a move; lavapipe restages every slot at each binding.
 void Executor::bind_vertex_buffers(VkCommandBuffer cmd) {
-  if (!vertex_dirty_) return;
+  if (!command_state_.dirty(novem::kVertexBuffersPart)) return;
   const VertexBuffers want = wanted_vertex_buffers();
-  vertex_dirty_ = false;
+  command_state_.take(novem::kVertexBuffersPart);
   if (want.count == 0) return;
   if (std::optional<uint32_t> shift = vertex_shift(want)) {
     vertex_shift_ = *shift;
@@ -441,7 +443,7 @@ void Executor::bind_vertex_buffers(VkCommandBuffer cmd) {
   }
   // Bound as far back in the VkBuffers as a common shift allows. No sizes: each binding
   // reaches the end of its VkBuffer.
-  const uint32_t slots = (1u << want.count) - 1, instanced = desc_.instance_slots;
+  const uint32_t slots = (1u << want.count) - 1, instanced = command_state_.pipeline()->instance_slots;
   vertex_shift_ = novem::lowest_vertex_shift(want.slots, slots, instanced);
   VkBuffer handles[NV_MAX_VERTEX_BUFFERS];
   VkDeviceSize offsets[NV_MAX_VERTEX_BUFFERS], strides[NV_MAX_VERTEX_BUFFERS];
@@ -461,15 +463,15 @@ Executor::VertexBuffers Executor::wanted_vertex_buffers() {
   VertexBuffers want;
   for (uint32_t slot = 0; slot < NV_MAX_VERTEX_BUFFERS; ++slot) {
     if (!(pipeline_slots_ >> slot)) break;
-    Buffer *b = buffers_.find(vertex_[slot].buffer);
-    if (b && vertex_[slot].offset >= b->size()) b = nullptr;
-    if (b && b->align_to_stride(*batches_, vertex_[slot].stride) && index_.buffer == vertex_[slot].buffer)
-      index_dirty_ = true;
+    const novem::VertexSlot &v = command_state_.vertex_buffer(slot);
+    Buffer *b = buffers_.find(v.buffer);
+    if (b && v.offset >= b->size()) b = nullptr;
+    if (b && b->align_to_stride(*batches_, v.stride) && command_state_.index_buffer().buffer == v.buffer)
+      command_state_.mark(novem::kIndexBufferPart);
     if (!b) b = null_buffer_.get();
     b->mark_used(id);
     const bool null = b == null_buffer_.get();
-    want.slots[slot] = {reinterpret_cast<uint64_t>(b->handle()), b->offset() + (null ? 0 : vertex_[slot].offset),
-                        null ? 0 : vertex_[slot].stride};
+    want.slots[slot] = {reinterpret_cast<uint64_t>(b->handle()), b->offset() + (null ? 0 : v.offset), null ? 0 : v.stride};
     want.count = slot + 1;
   }
   return want;
@@ -477,11 +479,11 @@ Executor::VertexBuffers Executor::wanted_vertex_buffers() {
 
 void Executor::settle_vertex_moves() {
   pending_.vertex_moved = false;
-  if (pending_.draws.empty() || !vertex_dirty_) return;
+  if (pending_.empty() || !command_state_.dirty(novem::kVertexBuffersPart)) return;
   const VertexBuffers want = wanted_vertex_buffers();
   if (std::optional<uint32_t> shift = want.count ? vertex_shift(want) : std::nullopt) {
     vertex_shift_ = *shift;
-    vertex_dirty_ = false;
+    command_state_.take(novem::kVertexBuffersPart);
     return;
   }
   flush_draws(); // recorded with the bindings it was made for; the next draw binds anew
@@ -491,18 +493,18 @@ void Executor::settle_vertex_moves() {
 // (novem::vertex_shift); never without dirty tracking.
 std::optional<uint32_t> Executor::vertex_shift(const VertexBuffers &want) const {
   if (!options_.dirty_state || want.count != bound_vertex_.count) return std::nullopt;
-  return novem::vertex_shift(bound_vertex_.slots, want.slots, (1u << want.count) - 1, desc_.instance_slots);
+  return novem::vertex_shift(bound_vertex_.slots, want.slots, (1u << want.count) - 1,
+                             command_state_.pipeline()->instance_slots);
 }
 
 Buffer *Executor::bind_index_buffer(VkCommandBuffer cmd) {
-  Buffer *b = buffers_.find(index_.buffer);
-  if (!b || index_.offset >= b->size()) return nullptr;
+  const nv_cmd_set_index_buffer &index = command_state_.index_buffer();
+  Buffer *b = buffers_.find(index.buffer);
+  if (!b || index.offset >= b->size()) return nullptr;
   b->mark_used(batches_->recording_id());
-  if (index_dirty_) {
-    device_->vk().CmdBindIndexBuffer(cmd, b->handle(), b->offset() + index_.offset,
-                                     index_.index_size == 4 ? VK_INDEX_TYPE_UINT32 : VK_INDEX_TYPE_UINT16);
-    index_dirty_ = false;
-  }
+  if (command_state_.take(novem::kIndexBufferPart))
+    device_->vk().CmdBindIndexBuffer(cmd, b->handle(), b->offset() + index.offset,
+                                     index.index_size == 4 ? VK_INDEX_TYPE_UINT32 : VK_INDEX_TYPE_UINT16);
   return b;
 }
 
@@ -510,10 +512,10 @@ bool Executor::prepare_draw(VkCommandBuffer cmd) {
   if (!options_.dirty_state) {
     // Without dirty tracking (NOVEM_VK_DIRTY=0) every draw binds and sets everything again.
     bound_pipeline_ = VK_NULL_HANDLE;
-    dynamic_dirty_ = vertex_dirty_ = index_dirty_ = true;
+    command_state_.mark(kDynamicParts | novem::kVertexBuffersPart | novem::kIndexBufferPart |
+                        novem::kVertexConstantsPart | novem::kPixelConstantsPart);
     raster_valid_ = blend_valid_ = false;
     image_infos_valid_ = 0;
-    constants_dirty_[NV_STAGE_VERTEX] = constants_dirty_[NV_STAGE_PIXEL] = true;
     for (DescriptorSlot &d : sets_) d.dirty = true;
     textures_marked_ = 0;
   }
@@ -530,21 +532,32 @@ bool Executor::prepare_draw(VkCommandBuffer cmd) {
 }
 
 void Executor::bind_descriptors(VkCommandBuffer cmd) {
+  // Texture slots set since the last draw: their descriptors are computed again, their sets
+  // written again, and the images they bind marked used by this batch.
+  if (const uint32_t stale = command_state_.take_textures()) {
+    if (stale & novem::kPixelTextureBits) sets_[PipelineLayout::kPixelTextureSet].dirty = true;
+    if (stale & ~novem::kPixelTextureBits) sets_[PipelineLayout::kVertexTextureSet].dirty = true;
+    image_infos_valid_ &= ~stale;
+    textures_marked_ = 0;
+  }
+  const std::vector<uint8_t> *blocks[NV_STAGE_COUNT] = {&command_state_.constants(NV_STAGE_VERTEX),
+                                                        &command_state_.constants(NV_STAGE_PIXEL)};
   uint32_t need = 0;
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
-    need += uniforms_->push_bytes(uint32_t(constants_[s].size()), *uniform_reads_[s]) + 256; // + alignment
+    need += uniforms_->push_bytes(uint32_t(blocks[s]->size()), *uniform_reads_[s]) + 256; // + alignment
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
-    if (constants_[s].size() <= ubo_range_[s]) continue;
-    ubo_range_[s] = std::min((uint32_t(constants_[s].size()) + 255) / 256 * 256, uniforms_->range());
+    if (blocks[s]->size() <= ubo_range_[s]) continue;
+    ubo_range_[s] = std::min((uint32_t(blocks[s]->size()) + 255) / 256 * 256, uniforms_->range());
     sets_[PipelineLayout::uniform_set(s)].dirty = true;
   }
-  if (uniforms_->reserve(*batches_, need)) // a new chunk: every block moves, every set names it
-    for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) constants_dirty_[s] = sets_[PipelineLayout::uniform_set(s)].dirty = true;
+  if (uniforms_->reserve(*batches_, need)) { // a new chunk: every block moves, every set names it
+    command_state_.mark(novem::kVertexConstantsPart | novem::kPixelConstantsPart);
+    for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) sets_[PipelineLayout::uniform_set(s)].dirty = true;
+  }
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
-    if (!constants_dirty_[s]) continue;
-    constants_offset_[s] = uniforms_->push(constants_[s].data(), uint32_t(constants_[s].size()), *uniform_reads_[s]);
+    if (!command_state_.take(novem::constants_part(s))) continue;
+    constants_offset_[s] = uniforms_->push(blocks[s]->data(), uint32_t(blocks[s]->size()), *uniform_reads_[s]);
     pushed_reads_[s] = *uniform_reads_[s];
-    constants_dirty_[s] = false;
     sets_[PipelineLayout::uniform_set(s)].bind = true;
   }
   // The pipeline's width of pixel texture set: a new one needs a set of that layout, and disturbs
@@ -626,7 +639,7 @@ void Executor::write_uniform_set(uint32_t stage, VkDescriptorSet set) {
 void Executor::texture_set(uint32_t stage, DescriptorSlot &d) {
   const nv_sampler_desc default_desc{NV_FILTER_POINT, NV_FILTER_POINT, NV_FILTER_NONE, NV_ADDRESS_CLAMP,
                                      NV_ADDRESS_CLAMP, NV_ADDRESS_CLAMP, 1, 0, 0.0f, {0, 0, 0, 0}};
-  auto info = [&](const TextureSlot &slot) {
+  auto info = [&](const novem::TextureSlot &slot) {
     Image *img = images_.find(slot.image);
     if (img && img->sampled_view() && img->type() == slot.type) {
       // ABI 5: a depth texture compares only with NV_TEXTURE_COMPARE_DEPTH (the shader's depth
@@ -644,8 +657,7 @@ void Executor::texture_set(uint32_t stage, DescriptorSlot &d) {
   };
   for (uint32_t i = 0; i < kImageDescriptors; ++i) {
     if (image_infos_valid_ & (1u << i)) continue;
-    image_infos_[i] = info(i < NV_MAX_PIXEL_TEXTURES ? textures_[NV_STAGE_PIXEL][i]
-                                                     : textures_[NV_STAGE_VERTEX][i - NV_MAX_PIXEL_TEXTURES]);
+    image_infos_[i] = info(command_state_.texture(i));
     image_infos_valid_ |= 1u << i;
   }
   const bool pixel = stage == NV_STAGE_PIXEL;
@@ -660,14 +672,31 @@ void Executor::texture_set(uint32_t stage, DescriptorSlot &d) {
   write_texture_descriptors(*device_, d.set, pixel ? kPixelTextureBinding : kVertexTextureBinding, source.slots, infos);
 }
 
+void Executor::settle_pipeline() {
+  if (!command_state_.take(novem::kPipelinePart)) return;
+  const nv_pipeline_desc *desc = command_state_.pipeline();
+  if (!desc) return;
+  if (!resolved_ || !options_.dirty_state || !options_.pipeline_cache) {
+    pipeline_dirty_ = true;
+  } else {
+    const nv_pipeline_desc now = PipelineKey::static_part(*desc, device_->dynamic_blend());
+    if (std::memcmp(&now, &resolved_static_, sizeof now) != 0) pipeline_dirty_ = true;
+  }
+  if (desc->vertex_shader != read_shaders_[NV_STAGE_VERTEX] || desc->pixel_shader != read_shaders_[NV_STAGE_PIXEL])
+    shader_reads_valid_ = false;
+}
+
 void Executor::refresh_shader_reads() {
   if (shader_reads_valid_) return;
-  const Shader *shaders[NV_STAGE_COUNT] = {shaders_.find(desc_.vertex_shader), shaders_.find(desc_.pixel_shader)};
+  const nv_pipeline_desc *desc = command_state_.pipeline();
+  read_shaders_[NV_STAGE_VERTEX] = desc ? desc->vertex_shader : 0;
+  read_shaders_[NV_STAGE_PIXEL] = desc ? desc->pixel_shader : 0;
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
-    declared_slots_[s] = shaders[s] ? shaders[s]->texture_slots() : 0;
+    const Shader *shader = shaders_.find(read_shaders_[s]);
+    declared_slots_[s] = shader ? shader->texture_slots() : 0;
     static const UniformFootprint kWhole; // no shader: the fixed-function block, copied whole
-    uniform_reads_[s] = shaders[s] ? &shaders[s]->uniforms() : &kWhole;
-    if (!pushed_reads_[s].covers(*uniform_reads_[s])) constants_dirty_[s] = true;
+    uniform_reads_[s] = shader ? &shader->uniforms() : &kWhole;
+    if (!pushed_reads_[s].covers(*uniform_reads_[s])) command_state_.mark(novem::constants_part(s));
   }
   shader_reads_valid_ = true;
 }
@@ -678,7 +707,7 @@ void Executor::prepare_textures() {
   // it goes on without a barrier per draw.
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
     for (uint32_t slots = declared_slots_[s]; slots; slots &= slots - 1) {
-      const uint32_t handle = textures_[s][std::countr_zero(slots)].image;
+      const uint32_t handle = command_state_.texture(s, uint32_t(std::countr_zero(slots))).image;
       Image *img = images_.find(handle);
       const ImageAccess want = sampling_access(handle);
       if (!img || !img->sampled_view() || img->access().layout == want.layout) continue;
@@ -697,23 +726,12 @@ void Executor::prepare_textures() {
 
 void Executor::mark_textures_used(BatchId id) {
   for (auto &t : default_textures_) t->mark_used(id);
-  for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
-    for (const TextureSlot &slot : textures_[s])
-      if (Image *img = images_.find(slot.image)) img->mark_used(id);
+  for (uint32_t i = 0; i < novem::kTextureSlotCount; ++i)
+    if (Image *img = images_.find(command_state_.texture(i).image)) img->mark_used(id);
 }
 
 void Executor::image_changed(uint32_t image) {
-  uint32_t slots = 0; // as image_infos_ numbers them: pixel 0..15, then vertex
-  for (uint32_t i = 0; image && i < kImageDescriptors; ++i)
-    if ((i < NV_MAX_PIXEL_TEXTURES ? textures_[NV_STAGE_PIXEL][i] : textures_[NV_STAGE_VERTEX][i - NV_MAX_PIXEL_TEXTURES])
-            .image == image)
-      slots |= 1u << i;
-  if (!slots) return;
-  constexpr uint32_t kPixelSlots = (1u << NV_MAX_PIXEL_TEXTURES) - 1;
-  if (slots & kPixelSlots) sets_[PipelineLayout::kPixelTextureSet].dirty = true;
-  if (slots & ~kPixelSlots) sets_[PipelineLayout::kVertexTextureSet].dirty = true;
-  image_infos_valid_ &= ~slots;
-  textures_marked_ = 0;
+  command_state_.mark_textures(command_state_.texture_slots_binding(image));
 }
 
 void Executor::upload(Image &img, uint32_t level, const VkRect2D &rect, const uint8_t *rows, size_t pitch,
@@ -785,14 +803,18 @@ void Executor::drop_buffer(uint32_t handle, uint16_t opcode) {
   if (!taken) return;
   Buffer *b = taken->release();
   batches_->on_complete(b->last_use(), [b] { delete b; });
-  for (auto &v : vertex_)
-    if (v.buffer == handle) vertex_dirty_ = true;
-  if (index_.buffer == handle) index_dirty_ = true;
+  rebind_buffer(handle);
+}
+
+void Executor::rebind_buffer(uint32_t buffer) {
+  for (uint32_t slot = 0; slot < NV_MAX_VERTEX_BUFFERS; ++slot)
+    if (command_state_.vertex_buffer(slot).buffer == buffer) command_state_.mark(novem::kVertexBuffersPart);
+  if (command_state_.index_buffer().buffer == buffer) command_state_.mark(novem::kIndexBufferPart);
 }
 
 void Executor::drop_image(uint32_t handle, uint16_t opcode) {
   // Rendering into it ends while it is still in the table (end_rendering finds the targets there).
-  if (images_.find(handle) && is_target(handle)) {
+  if (images_.find(handle) && command_state_.is_target(handle)) {
     end_rendering();
     pipeline_dirty_ = true;
   }
@@ -833,11 +855,7 @@ void Executor::update_buffer(const nv_cmd_update_buffer &a, const nv_cmd_header 
   // Never read past the record, whatever size claims.
   const uint64_t room = h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_update_buffer);
   const uint64_t size = std::min<uint64_t>(a.size, room);
-  if (b->update(*batches_, a.offset, command_payload<nv_cmd_update_buffer>(h), size, a.flags)) {
-    for (auto &v : vertex_)
-      if (v.buffer == a.buffer) vertex_dirty_ = true;
-    if (index_.buffer == a.buffer) index_dirty_ = true;
-  }
+  if (b->update(*batches_, a.offset, command_payload<nv_cmd_update_buffer>(h), size, a.flags)) rebind_buffer(a.buffer);
 }
 
 void Executor::create_image(const nv_cmd_create_image &a, const nv_cmd_header *) {
@@ -852,7 +870,7 @@ void Executor::create_image(const nv_cmd_create_image &a, const nv_cmd_header *)
     creation_failed(NV_OP_CREATE_IMAGE, a.image, e.what());
     return;
   }
-  if (is_target(a.image)) pipeline_dirty_ = true;
+  if (command_state_.is_target(a.image)) pipeline_dirty_ = true;
   image_changed(a.image);
 }
 
@@ -870,7 +888,7 @@ void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h
   // the copy waits for no draw. Only for images of one level and layer (the others' texels
   // would have to be copied over).
   if ((a.flags & NV_UPDATE_DISCARD) && img->levels() == 1 && img->layers() == 1 && img->type() == NV_IMAGE_TYPE_2D &&
-      !is_target(a.image) && batches_->in_use(img->last_use())) {
+      !command_state_.is_target(a.image) && batches_->in_use(img->last_use())) {
     std::unique_ptr<Image> fresh;
     try {
       fresh = std::make_unique<Image>(*device_, *allocator_, img->source_format(), img->width(), img->height(),
@@ -888,20 +906,7 @@ void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h
   if (!options_.batching) submit_and_wait();
 }
 
-void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) {
-  if (const char *why = checks::set_texture(a)) return violations_.report(NV_OP_SET_TEXTURE, why);
-  TextureSlot &slot = textures_[a.stage][a.slot];
-  if (slot.image == a.image && slot.type == a.type && slot.flags == a.flags &&
-      std::memcmp(&slot.sampler, &a.sampler, sizeof a.sampler) == 0)
-    return;
-  slot.image = a.image;
-  slot.sampler = a.sampler;
-  slot.type = a.type;
-  slot.flags = a.flags;
-  sets_[PipelineLayout::texture_set(a.stage)].dirty = true;
-  textures_marked_ = 0;
-  image_infos_valid_ &= ~(1u << (a.stage == NV_STAGE_PIXEL ? a.slot : NV_MAX_PIXEL_TEXTURES + a.slot));
-}
+void Executor::set_texture(const nv_cmd_set_texture &a, const nv_cmd_header *) { command_state_.set_texture(a); }
 
 void Executor::destroy_image(const nv_cmd_destroy_image &a, const nv_cmd_header *) {
   if (failed_.image(a.image)) failed_.forget_image(a.image); // nothing was made
@@ -911,7 +916,7 @@ void Executor::destroy_image(const nv_cmd_destroy_image &a, const nv_cmd_header 
 void Executor::generate_mips(const nv_cmd_generate_mips &a, const nv_cmd_header *) {
   Image *img = images_.get(a.image, NV_OP_GENERATE_MIPS);
   if (!img) return;
-  if (!img->sampled_view() || img->is_depth()) throw std::runtime_error("the image is not a sampled colour image");
+  if (const char *why = checks::generate_mips(img->shape())) return violations_.report(NV_OP_GENERATE_MIPS, why);
   if (img->levels() < 2) return;
   end_rendering();
   VkCommandBuffer cmd = command_buffer();
@@ -943,11 +948,11 @@ void Executor::generate_mips(const nv_cmd_generate_mips &a, const nv_cmd_header 
 }
 
 void Executor::create_shader(const nv_cmd_create_shader &a, const nv_cmd_header *h) {
+  if (const char *why = checks::create_shader(a, novem::payload_bytes<nv_cmd_create_shader>(h)))
+    return violations_.report(NV_OP_CREATE_SHADER, why);
   if (!shaders_.vacant(a.shader, NV_OP_CREATE_SHADER)) return;
-  const uint64_t room = (h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_create_shader)) / 4;
   std::unique_ptr<Shader> shader;
   try {
-    if (a.word_count > room) throw std::runtime_error("word_count runs past the record");
     shader = std::make_unique<Shader>(*device_, nv_shader_stage(a.stage),
                                       static_cast<const uint32_t *>(command_payload<nv_cmd_create_shader>(h)),
                                       a.word_count);
@@ -966,31 +971,33 @@ void Executor::destroy_shader(const nv_cmd_destroy_shader &a, const nv_cmd_heade
   shader_reads_valid_ = false;
   // A module may go as soon as its pipelines are built; the pipelines wait for their batches.
   pipelines_->evict_shader(a.shader, [this](VkPipeline p) { retire_pipeline(p); });
-  if (desc_.vertex_shader == a.shader || desc_.pixel_shader == a.shader) pipeline_dirty_ = true;
+  const nv_pipeline_desc *desc = command_state_.pipeline();
+  if (desc && (desc->vertex_shader == a.shader || desc->pixel_shader == a.shader)) pipeline_dirty_ = true;
 }
 
 // ---------------------------------------------------------------------------------------------
 // state
 
+// Rendering into the old targets ends first (end_rendering reads them).
 void Executor::set_render_targets(const nv_cmd_set_render_targets &a, const nv_cmd_header *) {
-  if (std::memcmp(&a, &targets_, sizeof a) == 0) return;
+  if (!command_state_.changes_targets(a)) return;
   end_rendering();
   // A texture slot that samples a target (old or new) names it in another layout now.
-  const nv_cmd_set_render_targets was = targets_;
-  targets_ = a;
+  const nv_cmd_set_render_targets was = command_state_.targets();
+  command_state_.set_render_targets(a);
   for (const nv_cmd_set_render_targets *t : {&was, &a}) {
     image_changed(t->color);
     for (uint32_t c : t->more_colors) image_changed(c);
     image_changed(t->depth_stencil);
   }
   pipeline_dirty_ = true;
-  dynamic_dirty_ = true; // the depth bias' unit follows the depth target's format
+  command_state_.mark(novem::kDynamicPart); // the depth bias' unit follows the depth target's format
 }
 
 // The contract counts depth_bias_constant in 2^-n steps of a UNORM depth format; halved where the
 // driver counts twice that (Quirk::depth_bias_units).
 float Executor::depth_bias_scale() {
-  const Image *depth = images_.find(targets_.depth_stencil);
+  const Image *depth = images_.find(command_state_.targets().depth_stencil);
   if (!depth) return 1.0f;
   switch (depth->format().format) {
   case VK_FORMAT_D16_UNORM: case VK_FORMAT_D16_UNORM_S8_UINT: case VK_FORMAT_X8_D24_UNORM_PACK32:
@@ -1001,91 +1008,44 @@ float Executor::depth_bias_scale() {
   }
 }
 
-void Executor::set_viewport(const nv_cmd_set_viewport &a, const nv_cmd_header *) {
-  viewport_ = a;
-  viewport_set_ = true;
-  dynamic_dirty_ = true;
-}
+void Executor::set_viewport(const nv_cmd_set_viewport &a, const nv_cmd_header *) { command_state_.set_viewport(a); }
 
-void Executor::set_scissor(const nv_cmd_set_scissor &a, const nv_cmd_header *) {
-  scissor_ = a.rect;
-  scissor_set_ = true;
-  dynamic_dirty_ = true;
-}
+void Executor::set_scissor(const nv_cmd_set_scissor &a, const nv_cmd_header *) { command_state_.set_scissor(a); }
 
 void Executor::set_dynamic_state(const nv_cmd_set_dynamic_state &a, const nv_cmd_header *) {
-  dynamic_ = a;
-  dynamic_dirty_ = true;
+  command_state_.set_dynamic_state(a);
 }
 
 // A change of dynamic state alone (cull, depth test, blending with dynamic blend) keeps the
-// pipeline: the draw sets that state, and nothing is looked up.
-void Executor::set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *) { use_pipeline(a.desc); }
+// pipeline: the draw sets that state, and nothing is looked up (settle_pipeline).
+void Executor::set_pipeline(const nv_cmd_set_pipeline &a, const nv_cmd_header *) { command_state_.set_pipeline(a.desc); }
 
 void Executor::set_render_states(const nv_cmd_set_render_states &a, const nv_cmd_header *) {
-  if (desc_set_) use_pipeline(novem::with_render_states(desc_, a.states));
-}
-
-void Executor::use_pipeline(const nv_pipeline_desc &desc) {
-  if (desc_set_ && std::memcmp(&desc_, &desc, sizeof desc_) == 0) return;
-  const bool dynamic = device_->dynamic_blend();
-  if (!desc_set_ || !options_.dirty_state || !options_.pipeline_cache) {
-    pipeline_dirty_ = true;
-  } else {
-    const nv_pipeline_desc was = PipelineKey::static_part(desc_, dynamic), now = PipelineKey::static_part(desc, dynamic);
-    if (std::memcmp(&was, &now, sizeof was) != 0) pipeline_dirty_ = true;
-  }
-  if (desc.vertex_shader != desc_.vertex_shader || desc.pixel_shader != desc_.pixel_shader)
-    shader_reads_valid_ = false;
-  desc_ = desc;
-  desc_set_ = true;
+  command_state_.set_render_states(a);
 }
 
 void Executor::set_vertex_buffer(const nv_cmd_set_vertex_buffer &a, const nv_cmd_header *) {
-  if (a.slot >= NV_MAX_VERTEX_BUFFERS) return;
-  vertex_[a.slot] = {a.buffer, a.offset, a.stride};
-  vertex_dirty_ = true;
-  if (!pending_.draws.empty()) pending_.vertex_moved = true;
+  if (command_state_.set_vertex_buffer(a)) pending_.vertex_buffer_set();
 }
 
 void Executor::set_index_buffer(const nv_cmd_set_index_buffer &a, const nv_cmd_header *) {
-  // An ill-formed binding leaves no index buffer bound: the indexed draws after it draw nothing.
-  if (const char *why = checks::set_index_buffer(a)) {
-    violations_.report(NV_OP_SET_INDEX_BUFFER, why);
-    index_ = {};
-    index_dirty_ = true;
-    return;
-  }
-  index_ = a;
-  index_dirty_ = true;
+  command_state_.set_index_buffer(a);
 }
 
 void Executor::set_constants(const nv_cmd_set_constants &a, const nv_cmd_header *h) {
-  if (a.stage >= NV_STAGE_COUNT) return;
-  const uint64_t room = h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_set_constants);
-  const uint32_t size = uint32_t(std::min<uint64_t>({a.size, room, uniforms_->range()}));
-  auto *bytes = static_cast<const uint8_t *>(command_payload<nv_cmd_set_constants>(h));
-  constants_[a.stage].assign(bytes, bytes + size);
-  constants_dirty_[a.stage] = true;
+  command_state_.set_constants(a, command_payload<nv_cmd_set_constants>(h), novem::payload_bytes<nv_cmd_set_constants>(h));
 }
 
 void Executor::update_constants(const nv_cmd_update_constants &a, const nv_cmd_header *h) {
-  if (a.stage >= NV_STAGE_COUNT) return;
-  const uint64_t room = h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_update_constants);
-  const uint64_t range = uniforms_->range();
-  if (a.offset >= range) return;
-  const uint32_t size = uint32_t(std::min<uint64_t>({a.size, room, range - a.offset}));
-  std::vector<uint8_t> &block = constants_[a.stage];
-  if (block.size() < a.offset + size) block.resize(a.offset + size, 0);
-  std::memcpy(block.data() + a.offset, command_payload<nv_cmd_update_constants>(h), size);
-  constants_dirty_[a.stage] = true;
+  command_state_.update_constants(a, command_payload<nv_cmd_update_constants>(h),
+                                  novem::payload_bytes<nv_cmd_update_constants>(h));
 }
 
 // ---------------------------------------------------------------------------------------------
 // work
 
 void Executor::clear(const nv_cmd_clear &a, const nv_cmd_header *h) {
-  if (failed_.names_target(targets_)) return;
+  if (failed_.names_target(command_state_.targets())) return;
   // No rectangle means the whole target (D3D9's Clear with Count 0).
   const uint64_t room = (h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_clear)) / sizeof(nv_rect);
   const uint32_t count = uint32_t(std::min<uint64_t>(a.rect_count, room));
@@ -1166,14 +1126,11 @@ void Executor::flush_draws() {
   if (!pending_.indexed && n > 1)
     vk.CmdDrawMultiEXT(cmd, n, reinterpret_cast<const VkMultiDrawInfoEXT *>(d.data()), instances, 0, sizeof d[0]);
   novem::bump(pending_.overlay ? channel_.overlay_api_draw_calls : channel_.api_draw_calls);
-  pending_.draws.clear();
-  pending_.vertex_moved = false;
+  pending_.clear();
 }
 
 bool Executor::join_run(bool indexed, uint32_t instances, const VkMultiDrawIndexedInfoEXT &draw) {
-  if (pending_.draws.empty() || pending_.indexed != indexed || pending_.instances != instances ||
-      pending_.draws.size() >= device_->max_multi_draw())
-    return false;
+  if (!pending_.joins(indexed, instances, device_->max_multi_draw())) return false;
   pending_.draws.push_back(draw);
   return true;
 }
@@ -1197,7 +1154,8 @@ void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *h) {
   };
   if (join_run(false, instances, shifted())) return;
   flush_draws();
-  if (viewport_set_ && (viewport_.width <= 0.0f || viewport_.height <= 0.0f)) return;
+  if (command_state_.empty_viewport()) return;
+  settle_pipeline();
   refresh_shader_reads();
   prepare_textures();
   if (!begin_rendering()) return;
@@ -1209,10 +1167,8 @@ void Executor::draw(const nv_cmd_draw &a, const nv_cmd_header *h) {
 void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *h) {
   if (a.index_count == 0 || names_failed_resource(true)) return;
   // Without robustBufferAccess2 an index read past the buffer is invalid: draw nothing.
-  Buffer *indices = buffers_.find(index_.buffer);
-  if (!indices) return;
-  const uint64_t end = uint64_t(index_.offset) + (uint64_t(a.first_index) + a.index_count) * index_.index_size;
-  if (end > indices->size()) throw std::runtime_error("the draw reads past the end of the index buffer");
+  Buffer *indices = buffers_.find(command_state_.index_buffer().buffer);
+  if (!indices || !command_state_.indices_fit(a, indices->size())) return;
   const uint32_t instances = std::max(a.instance_count, 1u);
   if (pending_.vertex_moved) settle_vertex_moves();
   const auto shifted = [&] {
@@ -1221,7 +1177,8 @@ void Executor::draw_indexed(const nv_cmd_draw_indexed &a, const nv_cmd_header *h
   };
   if (join_run(true, instances, shifted())) return;
   flush_draws();
-  if (viewport_set_ && (viewport_.width <= 0.0f || viewport_.height <= 0.0f)) return;
+  if (command_state_.empty_viewport()) return;
+  settle_pipeline();
   refresh_shader_reads();
   prepare_textures();
   if (!begin_rendering()) return;

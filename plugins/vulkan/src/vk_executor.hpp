@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "novem/command_state.hpp"
 #include "novem/draw_run.hpp"
 #include "novem/failed_creations.hpp"
 #include "novem/handle_table.hpp"
@@ -72,8 +73,10 @@ public:
 
 private:
   VkCommandBuffer command_buffer(); // the recording one, begun on demand
-  // SET_PIPELINE and SET_RENDER_STATES: the pipeline `desc` describes becomes current.
-  void use_pipeline(const nv_pipeline_desc &desc);
+  // After SET_PIPELINE or SET_RENDER_STATES: a new pipeline where the description's static part
+  // changed (a change of dynamic state alone keeps the pipeline), the shaders' reads where its
+  // shaders did.
+  void settle_pipeline();
   // false when no target is bound. whole_clear: a CLEAR covering the whole render area, done by
   // the render pass instance's load operations instead of vkCmdClearAttachments.
   bool begin_rendering(const nv_cmd_clear *whole_clear = nullptr);
@@ -82,7 +85,6 @@ private:
   Image *color_target(uint32_t index); // colour target 0..3, or nullptr
   // The format draws write colour target `img` in: the sRGB one with srgb_write.
   VkFormat target_format(const Image &img) const;
-  bool is_target(uint32_t image) const;
   bool is_color_target(uint32_t image) const;
   bool sampled_target(uint32_t image) const;
   ImageAccess sampling_access(uint32_t image) const;
@@ -135,6 +137,8 @@ private:
   void set_raster_state(VkCommandBuffer cmd);
   void set_blend_state(VkCommandBuffer cmd); // with Device::dynamic_blend()
   void retire_pipeline(VkPipeline pipeline);
+  // The vertex or index bindings of `buffer` are bound again at the next draw (it moved).
+  void rebind_buffer(uint32_t buffer);
   // The factor the depth bias' constant is sent with for the bound depth target.
   float depth_bias_scale();
   // Takes the object out of its table (DESTROY_*, or a rename: opcode says which) and frees it
@@ -160,6 +164,9 @@ private:
   std::unique_ptr<Queries> queries_;
 
   novem::ContractViolations violations_{"novem-vulkan"};
+  novem::CommandState command_state_{violations_}; // what the commands set
+  // The parts of it that record_dynamic_state sets (and a new render pass instance needs set).
+  static constexpr uint32_t kDynamicParts = novem::kViewportPart | novem::kScissorPart | novem::kDynamicPart;
   // Owned through pointers: a dropped buffer or image lives on, out of its table, until the batches
   // that use it complete.
   novem::HandleTable<std::unique_ptr<Buffer>> buffers_;
@@ -168,32 +175,10 @@ private:
   std::unordered_map<uint32_t, std::unique_ptr<Swapchain>> swapchains_; // null: could not be made
   novem::FailedCreations failed_; // images and buffers that could not be made (ABI 9)
 
-  // ---- state set by commands ----
-  nv_cmd_set_render_targets targets_{};
-  bool viewport_set_ = false, scissor_set_ = false;
-  nv_cmd_set_viewport viewport_{};
-  nv_rect scissor_{};
-  // SET_DYNAMIC_STATE's values; the masks start at 0xFF (the contract).
-  nv_cmd_set_dynamic_state dynamic_{0, 0xFF, 0xFF, {0, 0, 0, 0}, 0, 0};
-  nv_pipeline_desc desc_{};
-  bool desc_set_ = false;
-  struct VertexBinding {
-    uint32_t buffer = 0, offset = 0, stride = 0;
-  };
-  VertexBinding vertex_[NV_MAX_VERTEX_BUFFERS];
-  nv_cmd_set_index_buffer index_{};
-  std::vector<uint8_t> constants_[NV_STAGE_COUNT];
-  struct TextureSlot {
-    uint32_t image = 0;
-    nv_sampler_desc sampler{};
-    uint32_t type = NV_IMAGE_TYPE_2D; // what the shader declares
-    uint32_t flags = 0;               // nv_texture_flags (ABI 5)
-  };
-  TextureSlot textures_[NV_STAGE_COUNT][NV_MAX_PIXEL_TEXTURES];
-  // The descriptors of the texture slots as last written (pixel 0..15, then vertex 0..3); bit n
-  // set: entry n is still right. A texture change recomputes one entry, not every slot's sampler
-  // and view.
-  static constexpr uint32_t kImageDescriptors = NV_MAX_PIXEL_TEXTURES + NV_MAX_VERTEX_TEXTURES;
+  // The descriptors of the texture slots as last written (novem::texture_bit's order: pixel
+  // 0..15, then vertex 0..3); bit n set: entry n is still right. A texture change recomputes one
+  // entry, not every slot's sampler and view.
+  static constexpr uint32_t kImageDescriptors = novem::kTextureSlotCount;
   VkDescriptorImageInfo image_infos_[kImageDescriptors] = {};
   uint32_t image_infos_valid_ = 0;
 
@@ -217,17 +202,15 @@ private:
   };
   BlendState blend_{};
   bool blend_valid_ = false;
-  VkPipeline pipeline_ = VK_NULL_HANDLE;       // resolved from desc_ and the targets
+  VkPipeline pipeline_ = VK_NULL_HANDLE;       // resolved from the description and the targets
   uint32_t pipeline_slots_ = 0;                 // vertex slots pipeline_ reads
   VkPipeline bound_pipeline_ = VK_NULL_HANDLE;  // bound in the recording command buffer
-  bool pipeline_dirty_ = true;
-  bool dynamic_dirty_ = true;
-  bool vertex_dirty_ = true;
+  bool pipeline_dirty_ = true;                  // pipeline_ is to be resolved again
+  nv_pipeline_desc resolved_static_{};          // PipelineKey::static_part of pipeline_'s description
+  bool resolved_ = false;                       // resolved_static_ holds one
   VertexBuffers bound_vertex_;   // what the command buffer has bound (count 0: nothing yet)
   uint32_t vertex_shift_ = 0;    // vertices the draws start further on than bound_vertex_ says
-  bool index_dirty_ = true;
-  bool constants_dirty_[NV_STAGE_COUNT] = {true, true}; // push the stage's block into the ring
-  uint32_t constants_offset_[NV_STAGE_COUNT] = {};      // its dynamic offset there
+  uint32_t constants_offset_[NV_STAGE_COUNT] = {}; // each stage's block's dynamic offset in the ring
   // Where a set's descriptor sets come from: an arena, and for textures with dirty tracking on a
   // cache of sets kept for what they hold. One per set of the pipeline layout, and for the pixel
   // texture set one per width (PipelineLayout::kPixelWidths), made when first needed.
@@ -257,6 +240,7 @@ private:
   const UniformFootprint *uniform_reads_[NV_STAGE_COUNT] = {}; // the shader's own (no copy per shader change)
   UniformFootprint pushed_reads_[NV_STAGE_COUNT];
   bool shader_reads_valid_ = false;
+  uint32_t read_shaders_[NV_STAGE_COUNT] = {}; // the shaders declared_slots_ and uniform_reads_ are of
   // The batch whose use of the bound textures is recorded (mark_textures_used); 0 after a
   // texture change.
   BatchId textures_marked_ = 0;
@@ -272,16 +256,7 @@ private:
   // SET_VERTEX_BUFFER does not end a run: when the new bindings are a vertex shift of the bound
   // ones (a DrawPrimitiveUP, a dynamic buffer and back), the next draw joins it
   // (settle_vertex_moves).
-  struct PendingDraws {
-    std::vector<VkMultiDrawIndexedInfoEXT> draws;
-    bool indexed = false;
-    uint32_t instances = 1;
-    bool vertex_moved = false; // SET_VERTEX_BUFFER came after the run's last draw
-    // The run is the frontend's own drawing (NV_CMD_OVERLAY), counted apart. Its draws follow
-    // their own SET_PIPELINE and come before a PRESENT, so no run mixes them with the program's.
-    bool overlay = false;
-  };
-  PendingDraws pending_;
+  novem::HeldDraws<std::vector<VkMultiDrawIndexedInfoEXT>> pending_;
   BarrierBatch barriers_;
   BarrierBatch upload_barriers_; // in the batch's upload command buffer
   novem::LogBudget errors_reported_{16}; // contract violations reported, then one line saying the rest are not

@@ -24,6 +24,7 @@ Options Options::from_environment() {
   o.multi_draw = o.batching && o.dirty_state && settings.flag("NOVEM_VK_MULTI_DRAW", true);
   if (const char *bytes = settings.value("NOVEM_VK_MAX_ALLOCATION")) o.max_allocation = std::strtoull(bytes, nullptr, 0);
   if (o.pipeline_cache) o.cache_dir = settings.cache_dir();
+  o.quirks = quirk_switches(settings);
   return o;
 }
 

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "vk_quirks.hpp"
+
 namespace novem::vk {
 
 struct Options {
@@ -24,6 +26,7 @@ struct Options {
   // maxMemoryAllocationSize is that (0: the device's own limits; at least 32 MiB).
   uint64_t max_allocation = 0;
   std::string cache_dir;            // NOVEM_CACHE_DIR: where the VkPipelineCache file lives ("" = none)
+  DriverQuirks::Switches quirks = DriverQuirks::Switches().set(); // the workarounds vk_quirks.cpp's settings leave on
 
   static Options from_environment();
 };

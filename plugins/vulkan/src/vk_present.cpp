@@ -42,12 +42,12 @@ void Executor::present(const nv_cmd_present &a, const nv_cmd_header *) {
     submit(); // headless: a frame boundary
     return;
   }
-  if (src->is_depth() || src->samples() != VK_SAMPLE_COUNT_1_BIT)
-    throw std::runtime_error("only a single-sampled colour image can be presented");
-  nv_rect s = a.src_rect.width ? a.src_rect : nv_rect{0, 0, int32_t(src->width()), int32_t(src->height())};
-  if (s.x < 0 || s.y < 0 || s.width <= 0 || s.height <= 0 || uint32_t(s.x + s.width) > src->width() ||
-      uint32_t(s.y + s.height) > src->height())
-    throw std::runtime_error("the source rectangle is outside the image");
+  if (const char *why = checks::present(a, src->shape())) {
+    violations_.report(NV_OP_PRESENT, why);
+    submit(); // still a frame boundary
+    return;
+  }
+  const nv_rect s = a.src_rect.width ? a.src_rect : nv_rect{0, 0, int32_t(src->width()), int32_t(src->height())};
 
   end_rendering();
   Swapchain &chain = *it->second;

@@ -58,14 +58,12 @@ std::shared_ptr<Queries::Segment> Queries::new_segment() {
 }
 
 void Queries::begin_occlusion(uint32_t slot) {
-  if (slot >= NV_MAX_QUERIES) throw std::runtime_error("no such query slot");
   auto it = std::find_if(counting_.begin(), counting_.end(), [&](const Counting &c) { return c.slot == slot; });
   if (it != counting_.end()) it->segments.clear();
   else counting_.push_back(Counting{slot, {}});
 }
 
 void Queries::end_occlusion(uint32_t slot, BatchQueue &batches) {
-  if (slot >= NV_MAX_QUERIES) throw std::runtime_error("no such query slot");
   auto it = std::find_if(counting_.begin(), counting_.end(), [&](const Counting &c) { return c.slot == slot; });
   std::vector<std::shared_ptr<Segment>> segments;
   if (it != counting_.end()) {
@@ -94,7 +92,6 @@ void Queries::end_occlusion(uint32_t slot, BatchQueue &batches) {
 }
 
 void Queries::timestamp(uint32_t slot, VkCommandBuffer cmd, BatchQueue &batches) {
-  if (slot >= NV_MAX_QUERIES) throw std::runtime_error("no such query slot");
   const uint32_t index = take(free_timestamps_, "timestamps");
   device_.vk().CmdResetQueryPool(cmd, timestamps_, index, 1);
   device_.vk().CmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, timestamps_, index);
@@ -139,16 +136,16 @@ void Queries::rendering_ending(VkCommandBuffer cmd) {
 namespace novem::vk {
 
 void Executor::begin_query(const nv_cmd_begin_query &a, const nv_cmd_header *) {
-  if (a.type != NV_QUERY_OCCLUSION) throw std::runtime_error("only occlusion queries begin");
+  if (const char *why = checks::begin_query(a)) return violations_.report(NV_OP_BEGIN_QUERY, why);
   end_rendering(); // the counting set changes between render pass instances only
   queries_->begin_occlusion(a.slot);
 }
 
 void Executor::end_query(const nv_cmd_end_query &a, const nv_cmd_header *) {
+  if (const char *why = checks::end_query(a)) return violations_.report(NV_OP_END_QUERY, why);
   end_rendering();
   if (a.type == NV_QUERY_OCCLUSION) queries_->end_occlusion(a.slot, *batches_);
-  else if (a.type == NV_QUERY_TIMESTAMP) queries_->timestamp(a.slot, command_buffer(), *batches_);
-  else throw std::runtime_error("no such query type");
+  else queries_->timestamp(a.slot, command_buffer(), *batches_);
 }
 
 } // namespace novem::vk

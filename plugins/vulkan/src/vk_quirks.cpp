@@ -16,6 +16,10 @@ static_assert(std::size(kQuirks) == std::size_t(Quirk::count));
 
 } // namespace
 
-DriverQuirks driver_quirks(VkDriverId driver) { return DriverQuirks(kQuirks, driver, Options(), "novem-vulkan"); }
+DriverQuirks::Switches quirk_switches(const novem::Options &settings) { return DriverQuirks::switches(kQuirks, settings); }
+
+DriverQuirks driver_quirks(VkDriverId driver, DriverQuirks::Switches on) {
+  return DriverQuirks(kQuirks, driver, on, "novem-vulkan");
+}
 
 } // namespace novem::vk

@@ -27,7 +27,9 @@ enum class Quirk {
 
 using DriverQuirks = novem::Quirks<Quirk, std::size_t(Quirk::count)>;
 
+// Which workarounds the settings leave on (Options::from_environment reads them).
+DriverQuirks::Switches quirk_switches(const novem::Options &settings);
 // The quirks of the driver `driver` (VkPhysicalDeviceVulkan12Properties::driverID) that apply.
-DriverQuirks driver_quirks(VkDriverId driver);
+DriverQuirks driver_quirks(VkDriverId driver, DriverQuirks::Switches on);
 
 } // namespace novem::vk
