@@ -487,10 +487,16 @@ Surface *Device::drawn_depth_stencil() const {
 nv_cmd_set_render_targets Device::targets_command() const {
   const Surface *depth_stencil = drawn_depth_stencil();
   nv_cmd_set_render_targets c{render_target_->image(), depth_stencil ? depth_stencil->image() : 0, {}};
-  for (size_t i = 0; i < std::size(more_targets_); ++i) c.more_colors[i] = more_targets_[i] ? more_targets_[i]->image() : 0;
+  // Targets 1..3 of another multisample type than target 0 are left out, as a depth-stencil
+  // surface is (D3D9 requires them to match; drivers differ on what is drawn into them).
+  auto drawn = [this](size_t i) -> const Surface * {
+    const Surface *s = i == 0 ? render_target_ : more_targets_[i - 1];
+    return s && (i == 0 || s->samples() == render_target_->samples()) ? s : nullptr;
+  };
+  for (size_t i = 0; i < std::size(more_targets_); ++i) c.more_colors[i] = drawn(i + 1) ? drawn(i + 1)->image() : 0;
   // The level and cube face of a render-target texture's surface (0 for other surfaces).
   for (size_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i)
-    if (const Surface *s = i == 0 ? render_target_ : more_targets_[i - 1]) {
+    if (const Surface *s = drawn(i)) {
       c.color_levels[i] = s->level();
       c.color_layers[i] = s->layer();
     }
@@ -660,7 +666,7 @@ void Device::clear_each_target(uint32_t nv_flags, D3DCOLOR color, float z, DWORD
   if (nv_flags & NV_CLEAR_COLOR)
     for (uint32_t i = 0; i < NV_MAX_COLOR_TARGETS; ++i) {
       const Surface *s = i == 0 ? render_target_ : more_targets_[i - 1];
-      if (!s) continue;
+      if (!s || (i > 0 && !all.more_colors[i - 1])) continue; // unbound, or left out (targets_command)
       nv_cmd_set_render_targets alone{};
       alone.color = i == 0 ? all.color : all.more_colors[i - 1];
       alone.color_levels[0] = all.color_levels[i];

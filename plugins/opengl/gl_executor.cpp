@@ -486,6 +486,9 @@ void Executor::destroy_image(const nv_cmd_destroy_image &a, const nv_cmd_header 
 }
 
 void Executor::set_render_targets(const nv_cmd_set_render_targets &a, const nv_cmd_header *) {
+  if (!command_state_.changes_targets(a)) return;
+  if (const char *why = novem::checks::render_targets(a, [this](uint32_t image) { return images_.find(image); }))
+    return violations_.report(NV_OP_SET_RENDER_TARGETS, why);
   command_state_.set_render_targets(a);
 }
 

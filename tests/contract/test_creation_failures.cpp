@@ -472,6 +472,21 @@ const ArgumentCase kArgumentCases[] = {
      }},
     {"GENERATE_MIPS: the image is not a sampled, uncompressed colour image",
      [](Device &dev, const Basics &b) { dev.push(nv_cmd_generate_mips{b.target, NV_FILTER_LINEAR}); }},
+    {"SET_RENDER_TARGETS: the targets differ in sample count",
+     [](Device &dev, const Basics &b) {
+       dev.push(nv_cmd_create_image{8001, NV_FORMAT_B8G8R8A8_UNORM, kSize, kSize, NV_IMAGE_RENDER_TARGET, 1, NV_IMAGE_TYPE_2D, 1, 4});
+       nv_cmd_set_render_targets t{b.target, 0, {8001, 0, 0}, {}, {}, 0};
+       dev.push(t);
+     }},
+    {"SET_RENDER_TARGETS: a colour target is a depth-stencil image",
+     [](Device &dev, const Basics &) {
+       dev.push(nv_cmd_create_image{8002, NV_FORMAT_D24_UNORM_S8_UINT, kSize, kSize, NV_IMAGE_DEPTH_STENCIL, 1, NV_IMAGE_TYPE_2D, 1, 1});
+       dev.push(nv_cmd_set_render_targets{8002, 0, {}, {}, {}, 0});
+     }},
+    {"SET_RENDER_TARGETS: a colour target's level or face is not in its image",
+     [](Device &dev, const Basics &b) { dev.push(nv_cmd_set_render_targets{b.target, 0, {}, {1, 0, 0, 0}, {}, 0}); }},
+    {"SET_RENDER_TARGETS: the depth-stencil target is not a depth-stencil image",
+     [](Device &dev, const Basics &b) { dev.push(nv_cmd_set_render_targets{b.target, kArgumentTexture, {}, {}, {}, 0}); }},
     {"BEGIN_QUERY: only occlusion queries begin",
      [](Device &dev, const Basics &) { dev.push(nv_cmd_begin_query{0, NV_QUERY_TIMESTAMP}); }},
     {"END_QUERY: no such query slot",

@@ -138,3 +138,49 @@ TEST_CASE("Clear over targets of different sizes clears each to its own size", "
       CHECK(depth_beyond == (c.whole ? green : blue));
     }
 }
+
+// D3D9 requires every render target to have target 0's multisample type; a target that has
+// another is left out of draws and clears (as a depth-stencil surface of another is), so it keeps
+// its texels, and nothing invalid reaches the plugin.
+TEST_CASE("A render target of another sample count than target 0 is left out of draws and clears", "[scenes][mrt]") {
+  const D3DCOLOR red = 0xffff0000, blue = 0xff0000ff;
+  const D3DVERTEXELEMENT9 elements[] = {
+      {0, 0, D3DDECLTYPE_FLOAT3, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_POSITION, 0},
+      {0, 12, D3DDECLTYPE_D3DCOLOR, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_COLOR, 0},
+      D3DDECL_END()};
+  for (const bool multisampled_first : {false, true})
+    for (const std::string &backend : available_backends()) {
+      INFO(backend << (multisampled_first ? ": multisampled target 0" : ": multisampled target 1"));
+      D3DCOLOR got[2] = {};
+      render(backend, SceneSetup{32, 32}, [&](IDirect3DDevice9 *dev) {
+        IDirect3DSurface9 *single = nullptr, *multi = nullptr, *resolved = nullptr;
+        HR(dev->CreateRenderTarget(32, 32, D3DFMT_X8R8G8B8, D3DMULTISAMPLE_NONE, 0, FALSE, &single, nullptr));
+        HR(dev->CreateRenderTarget(32, 32, D3DFMT_X8R8G8B8, D3DMULTISAMPLE_4_SAMPLES, 0, FALSE, &multi, nullptr));
+        HR(dev->CreateRenderTarget(32, 32, D3DFMT_X8R8G8B8, D3DMULTISAMPLE_NONE, 0, FALSE, &resolved, nullptr));
+        HR(dev->ColorFill(single, nullptr, kGrey));
+        HR(dev->ColorFill(multi, nullptr, kGrey));
+        IDirect3DSurface9 *const first = multisampled_first ? multi : single, *const second = multisampled_first ? single : multi;
+        HR(dev->SetRenderTarget(0, first));
+        HR(dev->SetRenderTarget(1, second));
+        HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, blue, 1.0f, 0));
+        HR(dev->SetRenderState(D3DRS_LIGHTING, FALSE));
+        ShaderSet shaders(dev, "vs20_color_from_v1", "ps20_mrt", elements);
+        const ColorVertex quad[4] = {{-1, 1, 0.5f, red}, {0, 1, 0.5f, red}, {-1, -1, 0.5f, red}, {0, -1, 0.5f, red}};
+        HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, quad, sizeof quad[0]));
+        shaders.release(dev);
+        HR(dev->SetRenderTarget(1, nullptr));
+        HR(dev->StretchRect(multi, nullptr, resolved, nullptr, D3DTEXF_NONE));
+        IDirect3DSurface9 *const drawn = multisampled_first ? resolved : single, *const left = multisampled_first ? single : resolved;
+        got[0] = read_pixel(dev, drawn, 8, 16);   // under the quad
+        got[1] = read_pixel(dev, left, 8, 16);
+        CHECK(read_pixel(dev, drawn, 24, 16) == blue); // cleared, beside the quad
+        IDirect3DSurface9 *back = nullptr;
+        HR(dev->GetBackBuffer(0, 0, D3DBACKBUFFER_TYPE_MONO, &back));
+        HR(dev->SetRenderTarget(0, back));
+        back->Release();
+        for (IDirect3DSurface9 *s : {single, multi, resolved}) CHECK(s->Release() == 0);
+      });
+      CHECK(got[0] == red);
+      CHECK(got[1] == kGrey);
+    }
+}

@@ -107,6 +107,32 @@ inline const char *generate_mips(const ImageShape &img) {
   return nullptr;
 }
 
+// The images SET_RENDER_TARGETS binds, as `find(handle)` gives them (a pointer to the plugin's
+// image, with shape(); nullptr where the handle names none, which the draw reports): colour images
+// at a level and face they have, a depth-stencil image, and one sample count for all (a render
+// pass has one; D3D9 requires the depth-stencil surface's and every target's multisample type to
+// match, and the frontend leaves out what does not).
+template <class Find> const char *render_targets(const nv_cmd_set_render_targets &a, Find &&find) {
+  if (!kEnabled) return nullptr;
+  uint32_t samples = 0;
+  for (uint32_t i = 0; i <= NV_MAX_COLOR_TARGETS; ++i) {
+    const uint32_t handle = i == 0 ? a.color : i < NV_MAX_COLOR_TARGETS ? a.more_colors[i - 1] : a.depth_stencil;
+    const auto *image = handle ? find(handle) : nullptr;
+    if (!image) continue;
+    const ImageShape img = image->shape();
+    if (i < NV_MAX_COLOR_TARGETS) {
+      if (img.depth_stencil) return "a colour target is a depth-stencil image";
+      if (a.color_levels[i] >= img.levels || a.color_layers[i] >= img.layers)
+        return "a colour target's level or face is not in its image";
+    } else if (!img.depth_stencil) {
+      return "the depth-stencil target is not a depth-stencil image";
+    }
+    if (samples && img.samples != samples) return "the targets differ in sample count";
+    samples = img.samples;
+  }
+  return nullptr;
+}
+
 // A buffer of 2- or 4-byte indices, bound at a multiple of the index size (or no buffer).
 inline const char *set_index_buffer(const nv_cmd_set_index_buffer &a) {
   if (!kEnabled || !a.buffer) return nullptr;

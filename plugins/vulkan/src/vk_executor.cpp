@@ -218,12 +218,15 @@ bool Executor::begin_rendering(const nv_cmd_clear *whole_clear) {
     if ((colors[i] = color_target(i))) color_count = i + 1;
   Image *depth = depth_target();
   if (!color_count && !depth) return false;
-  // Every attachment of a render pass instance has one sample count (D3D9: the depth-stencil
-  // surface's multisample type must match the render targets').
+  // Every attachment of a render pass instance has one sample count. SET_RENDER_TARGETS checked
+  // that; an image destroyed while bound and made again under its handle was not.
   const VkSampleCountFlagBits samples = target_samples();
   for (uint32_t i = 0; i <= NV_MAX_COLOR_TARGETS; ++i) {
     Image *img = i < NV_MAX_COLOR_TARGETS ? colors[i] : depth;
-    if (img && img->samples() != samples) throw std::runtime_error("the targets differ in sample count: nothing drawn");
+    if (img && img->samples() != samples) {
+      violations_.report(NV_OP_SET_RENDER_TARGETS, "the targets differ in sample count");
+      return false;
+    }
   }
 
   VkCommandBuffer cmd = command_buffer();
@@ -981,6 +984,8 @@ void Executor::destroy_shader(const nv_cmd_destroy_shader &a, const nv_cmd_heade
 // Rendering into the old targets ends first (end_rendering reads them).
 void Executor::set_render_targets(const nv_cmd_set_render_targets &a, const nv_cmd_header *) {
   if (!command_state_.changes_targets(a)) return;
+  if (const char *why = novem::checks::render_targets(a, [this](uint32_t image) { return images_.find(image); }))
+    return violations_.report(NV_OP_SET_RENDER_TARGETS, why);
   end_rendering();
   // A texture slot that samples a target (old or new) names it in another layout now.
   const nv_cmd_set_render_targets was = command_state_.targets();
