@@ -92,7 +92,8 @@ Vec4 row_times(const Vec4 &a, const D3DMATRIX &m) {
   return r;
 }
 
-// The upper 3x3 inverse transpose of a matrix, which carries normals (cofactors; singular: zeros).
+// The upper 3x3 inverse transpose of a matrix, which carries normals (cofactors); of a singular
+// matrix, the matrix itself, as the shaders' (state_encoder_fixed_function.cpp).
 struct NormalMatrix {
   float m[3][3] = {};
 };
@@ -105,9 +106,8 @@ NormalMatrix normal_matrix(const D3DMATRIX &m) {
   const float det = a * cof[0][0] + b * cof[0][1] + c * cof[0][2];
   // (M^-1)^T = cofactor matrix / det.
   NormalMatrix r;
-  if (det != 0.0f)
-    for (int k = 0; k < 3; ++k)
-      for (int j = 0; j < 3; ++j) r.m[k][j] = cof[k][j] / det;
+  for (int k = 0; k < 3; ++k)
+    for (int j = 0; j < 3; ++j) r.m[k][j] = det != 0.0f ? cof[k][j] / det : m.m[k][j];
   return r;
 }
 

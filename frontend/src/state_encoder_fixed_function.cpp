@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 #include "state_encoder.hpp"
 
@@ -41,8 +42,8 @@ D3DMATRIX transpose(const D3DMATRIX &m) {
   return r;
 }
 
-// The inverse by cofactors (a singular matrix gives zeros).
-D3DMATRIX inverse(const D3DMATRIX &a) {
+// The inverse by cofactors (a singular matrix has none).
+std::optional<D3DMATRIX> inverse(const D3DMATRIX &a) {
   const float *m = &a.m[0][0];
   float inv[16];
   inv[0] = m[5] * m[10] * m[15] - m[5] * m[11] * m[14] - m[9] * m[6] * m[15] + m[9] * m[7] * m[14] + m[13] * m[6] * m[11] - m[13] * m[7] * m[10];
@@ -62,10 +63,18 @@ D3DMATRIX inverse(const D3DMATRIX &a) {
   inv[11] = -m[0] * m[5] * m[11] + m[0] * m[7] * m[9] + m[4] * m[1] * m[11] - m[4] * m[3] * m[9] - m[8] * m[1] * m[7] + m[8] * m[3] * m[5];
   inv[15] = m[0] * m[5] * m[10] - m[0] * m[6] * m[9] - m[4] * m[1] * m[10] + m[4] * m[2] * m[9] + m[8] * m[1] * m[6] - m[8] * m[2] * m[5];
   const float det = m[0] * inv[0] + m[1] * inv[4] + m[2] * inv[8] + m[3] * inv[12];
+  if (det == 0.0f) return std::nullopt;
   D3DMATRIX r{};
-  if (det == 0.0f) return r;
   for (int i = 0; i < 16; ++i) (&r.m[0][0])[i] = inv[i] / det;
   return r;
+}
+
+// What carries normals to view space: the inverse transpose of the world-view matrix. A singular
+// one has none, and Windows still lights through it (Wine's lighting_test: a quad under a singular
+// world matrix is lit); the matrix itself then carries them, as in wined3d.
+D3DMATRIX normal_matrix(const D3DMATRIX &world_view) {
+  const std::optional<D3DMATRIX> inv = inverse(world_view);
+  return inv ? transpose(*inv) : world_view;
 }
 
 // A row vector times a D3D matrix: (x, y, z, w) * m.
@@ -231,7 +240,7 @@ void StateEncoder::flush_ff_vertex_constants() {
   const D3DMATRIX &view = live().state.transforms[D3DTS_VIEW];
   for (uint32_t n = 0; n < ff::kBlendMatrices; ++n) {
     const D3DMATRIX world_view = multiply(live().state.transforms[256 + n], view);   // D3DTS_WORLDMATRIX(n)
-    const D3DMATRIX normal = transpose(inverse(world_view));
+    const D3DMATRIX normal = normal_matrix(world_view);
     std::memcpy(c.world_view[n], &world_view, sizeof c.world_view[n]);
     std::memcpy(c.normal_matrix[n], &normal, sizeof c.normal_matrix[n]);
   }
@@ -265,7 +274,7 @@ void StateEncoder::flush_ff_vertex_constants() {
   color_to_floats(rs[D3DRS_AMBIENT], c.ambient);
   c.fog[0] = as_float(rs[D3DRS_FOGSTART]), c.fog[1] = as_float(rs[D3DRS_FOGEND]), c.fog[2] = as_float(rs[D3DRS_FOGDENSITY]);
   // World-space planes to view space: d = x . p with x = v * View^-1, so the plane is View^-1 p.
-  const D3DMATRIX view_inverse = inverse(view);
+  const D3DMATRIX view_inverse = inverse(view).value_or(D3DMATRIX{}); // a singular view sees no plane
   for (uint32_t i = 0; i < ff::kClipPlanes; ++i)
     for (int r = 0; r < 4; ++r) {
       const auto &p = live().state.clip_planes[i];

@@ -406,3 +406,37 @@ TEST_CASE("scene: fixed-function D3DTOP_PREMODULATE modulates with the next stag
     probe(img, 56, 8, tex0, 1);
   }
 }
+
+TEST_CASE("scene: fixed-function lighting through a singular world matrix", "[scene][ff][lighting]") {
+  // A world matrix without an inverse has no inverse transpose for the normals; Windows lights
+  // through the matrix itself (Wine's lighting_test): the normal (0, 0, -1) becomes (-1, 0, -1),
+  // which, not normalised, faces the light (0, 0, 1) fully: N.L = 1 and the quad keeps its blue.
+  struct NormalColorVertex {
+    float x, y, z;
+    float nx, ny, nz;
+    D3DCOLOR color;
+  };
+  constexpr DWORD kFVF = D3DFVF_XYZ | D3DFVF_NORMAL | D3DFVF_DIFFUSE;
+  D3DMATRIX singular{};
+  singular._11 = singular._13 = singular._31 = singular._33 = 1;
+  singular._22 = 1;
+  singular._43 = 0.5f, singular._44 = 1;
+  // x in [-0.4, 0.4]: the singular matrix puts z at x + 0.5, inside [0, 1].
+  const NormalColorVertex quad[4] = {{-0.4f, 0.5f, 0, 0, 0, -1, 0xff0000ff}, {0.4f, 0.5f, 0, 0, 0, -1, 0xff0000ff},
+                                     {-0.4f, -0.5f, 0, 0, 0, -1, 0xff0000ff}, {0.4f, -0.5f, 0, 0, 0, -1, 0xff0000ff}};
+  auto images = render_all("ff_singular_world", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
+    plain_state(dev);
+    set_stage(dev, 0, D3DTOP_SELECTARG1, D3DTA_DIFFUSE, D3DTA_CURRENT, D3DTOP_SELECTARG1, D3DTA_DIFFUSE, D3DTA_CURRENT);
+    D3DLIGHT9 light{};
+    light.Type = D3DLIGHT_DIRECTIONAL;
+    light.Diffuse = {1, 1, 1, 1};
+    light.Direction = {0, 0, 1};
+    HR(dev->SetLight(0, &light));
+    HR(dev->LightEnable(0, TRUE));
+    HR(dev->SetTransform(D3DTS_WORLD, &singular));
+    HR(dev->SetRenderState(D3DRS_LIGHTING, TRUE));
+    HR(dev->SetFVF(kFVF));
+    HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, quad, sizeof quad[0]));
+  }, 1);
+  for (const auto &img : images) probe(img, 32, 32, 0xff0000ff, 1);
+}

@@ -18,7 +18,7 @@ using namespace scenes;
 namespace {
 
 constexpr D3DCOLOR kDiffuse = 0xffff0000, kFogColor = 0xff00ff00, kClear = 0xff0000ff;
-constexpr UINT kCell = 16, kColumns = 5, kRows = 4;
+constexpr UINT kCell = 16, kColumns = 5, kRows = 5;
 
 DWORD fbits(float f) { return std::bit_cast<DWORD>(f); }
 
@@ -59,8 +59,12 @@ const Case kCases[] = {
     {"table fog LINEAR, FOGSTART == FOGEND, ps_2_0", Vertices::FixedFunction, "", "ps20_pass_color", D3DFOG_NONE, D3DFOG_LINEAR, 0.7f, 0.7f, 1, 0.5f, 0, 0, 0.0f},
     {"pre-transformed, table fog LINEAR", Vertices::Pretransformed, "", "", D3DFOG_NONE, D3DFOG_LINEAR, 0.2f, 0.8f, 1, 0.5f, 0, 0, 0.5f},
     {"pre-transformed, table fog LINEAR, ps_2_0", Vertices::Pretransformed, "", "ps20_pass_color", D3DFOG_NONE, D3DFOG_LINEAR, 0.2f, 0.8f, 1, 0.5f, 0, 0, 0.5f},
-    {"vertex fog LINEAR, negative view z is clamped to 1", Vertices::FixedFunction, "", "", D3DFOG_LINEAR, D3DFOG_NONE, 0.2f, 0.8f, 1, 0.5f, 0, 1.0f, 1.0f},
-    {"vertex fog EXP, negative view z is clamped to 1", Vertices::FixedFunction, "", "", D3DFOG_EXP, D3DFOG_NONE, 0.2f, 0.8f, 1, 0.5f, 0, 1.0f, 1.0f},
+    {"vertex fog LINEAR, a negative view z fogs by its magnitude", Vertices::FixedFunction, "", "", D3DFOG_LINEAR, D3DFOG_NONE, 0.2f, 0.8f, 1, 0.5f, 0, 0.85f, 0.75f},
+    {"vertex fog EXP, a negative view z fogs by its magnitude", Vertices::FixedFunction, "", "", D3DFOG_EXP, D3DFOG_NONE, 0.2f, 0.8f, 1, 0.5f, 0, 0.85f, std::exp(-0.35f)},
+    {"vertex fog LINEAR, FOGSTART > FOGEND", Vertices::FixedFunction, "", "", D3DFOG_LINEAR, D3DFOG_NONE, 0.8f, 0.2f, 1, 0.35f, 0, 0, 0.25f},
+    {"table fog LINEAR nearer FOGSTART", Vertices::FixedFunction, "", "", D3DFOG_NONE, D3DFOG_LINEAR, 0.2f, 0.8f, 1, 0.35f, 0, 0, 0.75f},
+    {"table fog LINEAR with ps_1_1", Vertices::FixedFunction, "", "ps11_pass_color", D3DFOG_NONE, D3DFOG_LINEAR, 0.2f, 0.8f, 1, 0.35f, 0, 0, 0.75f},
+    {"pre-transformed, table fog LINEAR nearer FOGEND", Vertices::Pretransformed, "", "", D3DFOG_NONE, D3DFOG_LINEAR, 0.2f, 0.8f, 1, 0.65f, 0, 0, 0.25f},
     {"vertex fog LINEAR, view z past FOGEND", Vertices::FixedFunction, "", "", D3DFOG_LINEAR, D3DFOG_NONE, 0.1f, 0.3f, 1, 0.5f, 0, 0, 0.0f},
     {"ps_3_0 does its own fog: table fog LINEAR adds none", Vertices::Shader, "vs30_fog_c0", "ps30_pass_color", D3DFOG_NONE, D3DFOG_LINEAR, 0.2f, 0.8f, 1, 0.5f, 0.25f, 0, 1.0f},
 };

@@ -331,14 +331,17 @@ void VertexGenerator::texcoords() {
   }
 }
 
-// FOG varying: the vertex fog factor (D3D9's Fog Formulas over the view-space depth, or the
-// distance with RANGEFOGENABLE), else the specular alpha, which D3D9 uses as the fog factor when
+// FOG varying: the vertex fog factor (D3D9's Fog Formulas over the view-space depth's magnitude,
+// or the distance with RANGEFOGENABLE), else the specular alpha, which D3D9 uses as the fog factor when
 // no fog mode is set; 1 (no fog) when the vertex has no specular colour.
 void VertexGenerator::fog() {
   Id factor;
   if (k_.fog_mode && !k_.pretransformed) {
     const Id params = e_.uvec(vs::kFog);
-    const Id d = k_.fog_range ? b_.glsl(GLSLstd450Length, {e_.xyz(view_)}) : e_.comp(view_, 2);
+    // A vertex behind the eye (negative view z, as under a right-handed view) fogs as one as far
+    // in front: Windows' drivers take |z| (Wine's test_negative_fixedfunction_fog; wined3d and
+    // DXVK alike).
+    const Id d = k_.fog_range ? b_.glsl(GLSLstd450Length, {e_.xyz(view_)}) : b_.glsl(GLSLstd450FAbs, {e_.comp(view_, 2)});
     if (k_.fog_mode == 3 /* D3DFOG_LINEAR */) {
       const Id end = e_.comp(params, 1);
       const Id start = e_.comp(params, 0);
