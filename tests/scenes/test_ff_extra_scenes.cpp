@@ -97,6 +97,16 @@ void plain_state(IDirect3DDevice9 *dev) {
   set_stage(dev, 0, D3DTOP_SELECTARG1, D3DTA_TEXTURE, D3DTA_DIFFUSE, D3DTOP_SELECTARG1, D3DTA_TEXTURE, D3DTA_DIFFUSE);
 }
 
+// Light 0: a white directional light along +z (L = (0, 0, -1)), enabled.
+void white_light_along_z(IDirect3DDevice9 *dev) {
+  D3DLIGHT9 light{};
+  light.Type = D3DLIGHT_DIRECTIONAL;
+  light.Diffuse = {1, 1, 1, 1};
+  light.Direction = {0, 0, 1};
+  HR(dev->SetLight(0, &light));
+  HR(dev->LightEnable(0, TRUE));
+}
+
 // Rotation by 90 degrees about y as D3D's row-vector matrix: (x, y, z) * R = (z, y, -x).
 D3DMATRIX rotation_y90() {
   D3DMATRIX m{};
@@ -310,12 +320,7 @@ TEST_CASE("scene: fixed-function vertex tweening of positions and normals", "[sc
     HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, a, sizeof(TweenVertex)));
     // Lit: a white directional light along +z (L = (0, 0, -1)), material diffuse white, no
     // ambient: diffuse = max(N.L, 0) with N = (0.25, 0, -0.75) (not normalised): 0.75.
-    D3DLIGHT9 light{};
-    light.Type = D3DLIGHT_DIRECTIONAL;
-    light.Diffuse = {1, 1, 1, 1};
-    light.Direction = {0, 0, 1};
-    HR(dev->SetLight(0, &light));
-    HR(dev->LightEnable(0, TRUE));
+    white_light_along_z(dev);
     D3DMATERIAL9 material{};
     material.Diffuse = {1, 1, 1, 1};
     HR(dev->SetMaterial(&material));
@@ -427,12 +432,7 @@ TEST_CASE("scene: fixed-function lighting through a singular world matrix", "[sc
   auto images = render_all("ff_singular_world", SceneSetup{}, [&](IDirect3DDevice9 *dev) {
     plain_state(dev);
     set_stage(dev, 0, D3DTOP_SELECTARG1, D3DTA_DIFFUSE, D3DTA_CURRENT, D3DTOP_SELECTARG1, D3DTA_DIFFUSE, D3DTA_CURRENT);
-    D3DLIGHT9 light{};
-    light.Type = D3DLIGHT_DIRECTIONAL;
-    light.Diffuse = {1, 1, 1, 1};
-    light.Direction = {0, 0, 1};
-    HR(dev->SetLight(0, &light));
-    HR(dev->LightEnable(0, TRUE));
+    white_light_along_z(dev);
     HR(dev->SetTransform(D3DTS_WORLD, &singular));
     HR(dev->SetRenderState(D3DRS_LIGHTING, TRUE));
     HR(dev->SetFVF(kFVF));
