@@ -1,5 +1,5 @@
 // Points with shaders, drawn on every backend: D3DRS_POINTSIZE when the vertex shader writes no
-// size, POINTSIZE_MIN/MAX clamping what it writes, and POINTSPRITEENABLE replacing the texture
+// size, POINTSIZE_MIN/MAX clamping what it writes (a size of 0 too), and POINTSPRITEENABLE replacing the texture
 // coordinates that pixel shaders of every model read. Each case is one point in a 16x16 cell,
 // centred on the cell's middle (a pixel edge), so that an even size covers whole pixels and the
 // probes just inside and outside its edges say its size.
@@ -15,7 +15,7 @@ using namespace scenes;
 namespace {
 
 constexpr D3DCOLOR kPoint = 0xffffc020, kClear = 0xff000040;
-constexpr UINT kCell = 16, kColumns = 4, kRows = 3;
+constexpr UINT kCell = 16, kColumns = 4, kRows = 4;
 
 DWORD fbits(float f) { return std::bit_cast<DWORD>(f); }
 
@@ -46,6 +46,9 @@ const Case kCases[] = {
     {"point sprite, ps_2_0 t0", "vs11_pass_color", "ps20_texcoord_color", 16, 1, 64, 0, true, 16, true},
     {"point sprite, ps_3_0 dcl_texcoord0", "vs30_pass_color", "ps30_texcoord_color", 16, 1, 64, 0, true, 16, true},
     {"point sprite, ps_2_0 after fixed-function vertices", "", "ps20_texcoord_color", 16, 1, 64, 0, true, 16, true},
+    {"vs_1_1 without oPts: POINTSIZE 0 clamped to POINTSIZE_MIN", "vs11_pass_color", "", 0, 4, 64, 0, false, 4, false},
+    {"vs_1_1 oPts 0 clamped to POINTSIZE_MIN", "vs11_psize_c0", "", 8, 2, 64, 0.0f, false, 2, false},
+    {"fixed function: POINTSIZE clamped to POINTSIZE_MAX", "", "", 12, 6, 6, 0, false, 6, false},
 };
 static_assert(std::size(kCases) <= kColumns * kRows);
 
