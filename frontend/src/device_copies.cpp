@@ -155,15 +155,17 @@ HRESULT Device::StretchRect(IDirect3DSurface9 *src_iface, const RECT *src_rect, 
 // (not textures), neither discardable, of one format and size, copied whole (no rectangle
 // smaller than the surface, no stretching), outside BeginScene/EndScene. Any filter StretchRect
 // takes, LINEAR included, as Windows (Wine's depth_blit_test): with one size there is nothing to
-// filter, and the texels are copied as they are. Narrower than Windows: multisampled ones are refused.
+// filter, and the texels are copied as they are. Multisampled surfaces copy into one of their
+// multisample type (Wine's multisampled_depth_buffer_test); narrower than Windows, a multisampled
+// one is not resolved into a single-sampled one.
 HRESULT Device::stretch_depth_stencil(const Surface &src, const RECT *src_rect, const Surface &dst,
                                       const RECT *dst_rect) {
   const D3DSURFACE_DESC &s = src.desc(), &d = dst.desc();
   if (&src == &dst || kind_of(src) != SurfaceKind::DepthStencil || kind_of(dst) != SurfaceKind::DepthStencil ||
       src.texture() || dst.texture() || src.discardable() || dst.discardable() || in_scene_)
     return D3DERR_INVALIDCALL;
-  if (s.Format != d.Format || s.Width != d.Width || s.Height != d.Height ||
-      s.MultiSampleType != D3DMULTISAMPLE_NONE || d.MultiSampleType != D3DMULTISAMPLE_NONE)
+  if (s.Format != d.Format || s.Width != d.Width || s.Height != d.Height || s.MultiSampleType != d.MultiSampleType ||
+      s.MultiSampleQuality != d.MultiSampleQuality)
     return D3DERR_INVALIDCALL;
   nv_rect sr, dr;
   if (!surface_rect(src_rect, s, sr) || !surface_rect(dst_rect, d, dr)) return D3DERR_INVALIDCALL;

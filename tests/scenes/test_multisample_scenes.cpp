@@ -404,6 +404,53 @@ TEST_CASE("Render targets and depth-stencil surfaces of different sample counts 
   }
 }
 
+// StretchRect between two depth-stencil surfaces of one multisample type copies every sample
+// (Wine's multisampled_depth_buffer_test); a multisampled one into a single-sampled one is not
+// resolved (refused: narrower than Windows).
+TEST_CASE("StretchRect copies a multisampled depth-stencil surface into one of its multisample type",
+          "[scenes][multisample]") {
+  for (const std::string &backend : available_backends()) {
+    INFO("backend " << backend);
+    IDirect3D9 *d3d = make_d3d(backend);
+    IDirect3DDevice9 *dev = make_device(d3d);
+    IDirect3DSurface9 *target = nullptr, *from = nullptr, *to = nullptr, *single_depth = nullptr, *resolved = nullptr;
+    HR(dev->CreateRenderTarget(kSize, kSize, D3DFMT_X8R8G8B8, D3DMULTISAMPLE_4_SAMPLES, 0, FALSE, &target, nullptr));
+    HR(dev->CreateDepthStencilSurface(kSize, kSize, D3DFMT_D24S8, D3DMULTISAMPLE_4_SAMPLES, 0, FALSE, &from, nullptr));
+    HR(dev->CreateDepthStencilSurface(kSize, kSize, D3DFMT_D24S8, D3DMULTISAMPLE_4_SAMPLES, 0, FALSE, &to, nullptr));
+    HR(dev->CreateDepthStencilSurface(kSize, kSize, D3DFMT_D24S8, D3DMULTISAMPLE_NONE, 0, FALSE, &single_depth, nullptr));
+    HR(dev->CreateRenderTarget(kSize, kSize, D3DFMT_X8R8G8B8, D3DMULTISAMPLE_NONE, 0, FALSE, &resolved, nullptr));
+    // `from`: depth 0.2 on the left half, 1 on the right.
+    HR(dev->SetRenderTarget(0, target));
+    HR(dev->SetDepthStencilSurface(from));
+    HR(dev->SetRenderState(D3DRS_ZENABLE, D3DZB_TRUE));
+    HR(dev->SetRenderState(D3DRS_ZFUNC, D3DCMP_LESSEQUAL));
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET | D3DCLEAR_ZBUFFER, kBlack, 1.0f, 0));
+    HR(dev->BeginScene());
+    quad(dev, 0, 0, 32, 64, 0.2f, kRed);
+    HR(dev->EndScene());
+    HR(dev->SetDepthStencilSurface(nullptr));
+    CHECK(dev->StretchRect(from, nullptr, single_depth, nullptr, D3DTEXF_NONE) == D3DERR_INVALIDCALL);
+    HR(dev->StretchRect(from, nullptr, to, nullptr, D3DTEXF_NONE));
+    // Drawn over `to` at 0.5: only where the copy holds 1.
+    HR(dev->SetDepthStencilSurface(to));
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kGreen, 0.0f, 0));
+    HR(dev->BeginScene());
+    quad(dev, 0, 0, 64, 64, 0.5f, kBlue);
+    HR(dev->EndScene());
+    HR(dev->SetDepthStencilSurface(nullptr));
+    HR(dev->StretchRect(target, nullptr, resolved, nullptr, D3DTEXF_NONE));
+    CHECK(pixel(dev, resolved, 16, 32) == (kGreen & 0xffffff));
+    CHECK(pixel(dev, resolved, 48, 32) == (kBlue & 0xffffff));
+    IDirect3DSurface9 *back = nullptr;
+    HR(dev->GetBackBuffer(0, 0, D3DBACKBUFFER_TYPE_MONO, &back));
+    HR(dev->SetRenderTarget(0, back));
+    back->Release();
+    for (IDirect3DSurface9 *s : {target, from, to, single_depth, resolved}) CHECK(s->Release() == 0);
+    CHECK(dev->Release() == 0);
+    CHECK(d3d->Release() == 0);
+  }
+}
+
 TEST_CASE("MULTISAMPLEMASK masks maskable targets only: a NONMASKABLE target's samples are all written",
           "[scenes][multisample]") {
   for (const std::string &backend : available_backends()) {
