@@ -1,5 +1,5 @@
 // Fixed-function state that D3D9 applies to programmable shaders, drawn on every backend:
-// D3DTTFF_PROJECTED on the texture stages of ps_1_1-1_3 (`tex`, `texbem`), and SHADEMODE FLAT
+// D3DTTFF_PROJECTED on the texture stages of ps_1_1-1_3 (`tex`, `texbem`), texbeml's luminance, and SHADEMODE FLAT
 // with vertex and pixel shaders of every model. Pixels are probed against D3D9's answers (Wine's
 // texture_transform_flags, texbem and shademode tests record what Windows draws).
 #include <catch2/catch.hpp>
@@ -39,7 +39,7 @@ void full_quad(IDirect3DDevice9 *dev, float extent, float s, float q, D3DCOLOR c
 
 } // namespace
 
-TEST_CASE("scene: ps_1_1 tex divides by the component D3DTTFF_PROJECTED names", "[scene][shader][ps1x]") {
+TEST_CASE("scene: ps_1_1 to ps_1_3 tex divides by the component D3DTTFF_PROJECTED names", "[scene][shader][ps1x]") {
   // Coordinates (u, v, 2, 4) with u = v running 0..2 over the target, the texture wrapping.
   // Along the diagonal, pixel p reads (u, v) = (p + 0.5) / 32: unprojected, pixels 8, 40, 56 read
   // 0.27, 1.27 (wrapped to 0.27), 1.77 (0.77): texels (0,0), (0,0), (1,1). Divided by z = 2:
@@ -56,12 +56,13 @@ TEST_CASE("scene: ps_1_1 tex divides by the component D3DTTFF_PROJECTED names", 
       {"COUNT4 | PROJECTED divides by w", D3DTTFF_COUNT4 | D3DTTFF_PROJECTED, {0, 0, 0}},
       {"PROJECTED alone divides by w", D3DTTFF_PROJECTED, {0, 0, 0}},
   };
+  for (const char *ps : {"ps11_tex_mul", "ps12_tex_mul", "ps13_tex_mul"})
   for (const Case &c : cases) {
-    SECTION(c.name) {
-      auto images = render_all(std::string("ps1x_projected_tex_") + std::to_string(&c - cases), SceneSetup{},
+    SECTION(std::string(ps) + ": " + c.name) {
+      auto images = render_all(std::string("ps1x_projected_") + ps + "_" + std::to_string(&c - cases), SceneSetup{},
                                [&](IDirect3DDevice9 *dev) {
         HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, 0xff000000, 1.0f, 0));
-        ShaderSet s(dev, "vs11_pass_color_texcoord", "ps11_tex_mul", kShaderVertexElements);
+        ShaderSet s(dev, "vs11_pass_color_texcoord", ps, kShaderVertexElements);
         IDirect3DTexture9 *tex = filled_texture(dev, 2, texel);
         HR(dev->SetTexture(0, tex));
         point_sampling(dev, 0);
@@ -168,9 +169,9 @@ TEST_CASE("scene: SHADEMODE FLAT with shaders takes each triangle's first vertex
 
 TEST_CASE("scene: ps_1_1 texbeml scales by the bump texel's luminance, LSCALE and LOFFSET", "[scene][shader][ps1x]") {
   // Stage 0 is a Q8W8V8U8 bump map with (du, dv) = (0, 0) and W (the luminance texbeml reads from
-  // blue) = 64 / 127; stage 1's BUMPENVLSCALE 1 and BUMPENVLOFFSET 0.25 make the factor
-  // 64 / 127 + 0.25 = 0.754, which scales the texel stage 1 reads at its unperturbed coordinate.
-  const float lum = 64.0f / 127.0f + 0.25f;
+  // blue) = 64 / 127; stage 1's BUMPENVLSCALE 0.5 and BUMPENVLOFFSET 0.25 make the factor
+  // 0.5 * 64 / 127 + 0.25 = 0.502, which scales the texel stage 1 reads at its unperturbed coordinate.
+  const float lum = 0.5f * 64.0f / 127.0f + 0.25f;
   auto scaled = [&](D3DCOLOR c) {
     auto ch = [&](int shift) { return D3DCOLOR(int(float((c >> shift) & 0xff) * lum + 0.5f)) << shift; };
     return D3DCOLOR(0xff000000u | ch(16) | ch(8) | ch(0));
@@ -192,7 +193,7 @@ TEST_CASE("scene: ps_1_1 texbeml scales by the bump texel's luminance, LSCALE an
     point_sampling(dev, 1);
     HR(dev->SetTextureStageState(1, D3DTSS_BUMPENVMAT00, std::bit_cast<DWORD>(1.0f)));
     HR(dev->SetTextureStageState(1, D3DTSS_BUMPENVMAT11, std::bit_cast<DWORD>(1.0f)));
-    HR(dev->SetTextureStageState(1, D3DTSS_BUMPENVLSCALE, std::bit_cast<DWORD>(1.0f)));
+    HR(dev->SetTextureStageState(1, D3DTSS_BUMPENVLSCALE, std::bit_cast<DWORD>(0.5f)));
     HR(dev->SetTextureStageState(1, D3DTSS_BUMPENVLOFFSET, std::bit_cast<DWORD>(0.25f)));
     full_quad(dev, 2.0f, 0.0f, 1.0f); // TEXCOORD1 = TEXCOORD0 / 2: 0..1
     HR(dev->SetTexture(0, nullptr));
