@@ -30,10 +30,10 @@ Surface *Surface::create_image(Device *device, ULONG public_refs, UINT width, UI
   // one); as a render-target texture of one level they are still rendered into at level 0.
   surface->uploadable_ = !depth && multisample == D3DMULTISAMPLE_NONE &&
                          (device->adapter().format_support[surface->format_.storage] & NV_SUPPORT_SAMPLED);
-  // The lockable depth formats lock to read the depth (single-sampled ones: a multisampled image
-  // cannot be read).
-  const bool readable_depth = depth && surface->format_.lockable_depth && multisample == D3DMULTISAMPLE_NONE;
-  surface->lockable_ = (lockable && surface->uploadable_) || readable_depth;
+  // The lockable depth formats lock to read and write the depth (single-sampled ones: a
+  // multisampled image cannot be read); their images are sampled ones, which UPDATE_IMAGE writes.
+  surface->writes_depth_ = depth && surface->format_.lockable_depth && multisample == D3DMULTISAMPLE_NONE;
+  surface->lockable_ = (lockable && surface->uploadable_) || surface->writes_depth_;
   device->commands().push(nv_cmd_create_image{surface->image_, surface->format_.storage, width, height, surface->image_usage(), 1,
                                               NV_IMAGE_TYPE_2D, 1, surface->samples_});
   // The APIs leave a new image's texels undefined (lavapipe's hold what its memory held), while
@@ -119,7 +119,7 @@ bool Surface::texture_has_image() const { return texture_->usage() & (D3DUSAGE_R
 
 uint32_t Surface::image_usage() const {
   uint32_t usage = (desc_.Usage & D3DUSAGE_DEPTHSTENCIL) ? uint32_t(NV_IMAGE_DEPTH_STENCIL) : uint32_t(NV_IMAGE_RENDER_TARGET);
-  return uploadable_ ? usage | NV_IMAGE_SAMPLED : usage;
+  return uploadable_ || writes_depth_ ? usage | NV_IMAGE_SAMPLED : usage;
 }
 
 void Surface::copy_to_front() const {
@@ -240,9 +240,7 @@ HRESULT Surface::lock_image(const RECT &rect, DWORD flags) {
 }
 
 void Surface::unlock_image() {
-  // What a lock of a depth surface wrote is not sent: the plugins write no depth image from
-  // the CPU.
-  if (!(lock_flags_ & D3DLOCK_READONLY) && uploadable_) {
+  if (!(lock_flags_ & D3DLOCK_READONLY) && (uploadable_ || writes_depth_)) {
     const RECT &r = locked_rect_;
     device_->commands().update_image(image_, format_.storage, 0, 0, r.left, r.top, UINT(r.right - r.left),
                                      UINT(r.bottom - r.top),

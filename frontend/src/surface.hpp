@@ -131,6 +131,7 @@ private:
   bool dc_out_ = false; // GetDC's lock is held; the HDC handed out is &dc_out_
   bool lockable_ = false; // memory surfaces, lockable images
   bool uploadable_ = false;
+  bool writes_depth_ = false; // a single-sampled lockable depth format: a lock's writes are sent back
   bool discardable_ = false;
   bool keeps_texels_ = false;
   bool back_buffer_ = false;

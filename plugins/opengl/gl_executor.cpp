@@ -614,12 +614,8 @@ void Executor::update_image(const nv_cmd_update_image &a, const nv_cmd_header *h
   const Image *img = images_.get(a.image, NV_OP_UPDATE_IMAGE);
   if (!img) return;
   // The payload is in the nv_format's layout: rows of texels, or of 4x4 blocks.
-  const novem::checks::ImageShape shape{img->width,  img->height,
-                                        img->depth,  img->levels,
-                                        img->type == NV_IMAGE_TYPE_CUBE ? 6u : 1u, img->type,
-                                        img->nv_format, img->sampled && !img->renderbuffer && !img->format->depth};
   if (const char *why =
-          novem::checks::update_image(a, shape, h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_update_image)))
+          novem::checks::update_image(a, img->shape(), h->size - sizeof(nv_cmd_header) - sizeof(nv_cmd_update_image)))
     return violations_.report(NV_OP_UPDATE_IMAGE, why);
   const uint32_t w = std::max(img->width >> a.level, 1u), hgt = std::max(img->height >> a.level, 1u);
   // Cube faces and 3D slices are GL's z offset (DSA addresses a cube map's faces as layers).

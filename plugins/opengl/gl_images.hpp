@@ -33,7 +33,8 @@ struct Image {
   // What the contract's checks of a command read of it (novem/command_checks.hpp).
   novem::checks::ImageShape shape() const {
     return {width, height, depth, levels, type == NV_IMAGE_TYPE_CUBE ? 6u : 1u, type, nv_format,
-            sampled && !renderbuffer && !format->depth, format->depth, samples};
+            sampled && !renderbuffer && !format->depth, format->depth, samples,
+            sampled && !renderbuffer && format->depth};
   }
 };
 

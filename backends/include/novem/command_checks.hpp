@@ -32,6 +32,7 @@ struct ImageShape {
   bool sampled_colour = false; // only sampled colour images take texels
   bool depth_stencil = false;
   uint32_t samples = 1;
+  bool sampled_depth = false; // a depth image that is sampled too (a texture in GL)
 };
 
 // The rectangle lies inside level `level` of face `layer` and is not empty.
@@ -141,10 +142,14 @@ inline const char *set_index_buffer(const nv_cmd_set_index_buffer &a) {
   return nullptr;
 }
 
-// `payload`: the bytes the record holds after the command's struct.
+// `payload`: the bytes the record holds after the command's struct. Sampled colour images take
+// texels, and sampled single-sampled D16 and D32F depth images depth values (D3D9's lockable
+// depth formats: what a lock wrote).
 inline const char *update_image(const nv_cmd_update_image &a, const ImageShape &img, uint64_t payload) {
   if (!kEnabled) return nullptr;
-  if (!img.sampled_colour) return "the image is not a sampled colour image";
+  const bool depth_values = img.sampled_depth && img.samples == 1 &&
+                            (img.format == NV_FORMAT_D16_UNORM || img.format == NV_FORMAT_D32_SFLOAT);
+  if (!img.sampled_colour && !depth_values) return "the image is not a sampled colour image";
   if (a.level >= img.levels) return "no such mip level";
   const uint32_t layers = img.type == NV_IMAGE_TYPE_3D ? std::max(img.depth >> a.level, 1u) : img.layers;
   if (a.layer >= layers) return "no such face or slice";

@@ -752,7 +752,9 @@ void Executor::upload(Image &img, uint32_t level, const VkRect2D &rect, const ui
   // render pass split and two or three such waits.
   VkCommandBuffer cmd = command_buffer();
   const BatchId id = batches_->recording_id();
-  const bool early = img.recorded_use() < id;
+  // A depth image (a lockable depth surface's) takes its values in the batch's order: it is a
+  // target, never read by a shader before its next use.
+  const bool early = !img.is_depth() && img.recorded_use() < id;
   BarrierBatch &barriers = early ? upload_barriers_ : barriers_;
   if (early) {
     cmd = batches_->begin_uploads();
@@ -775,7 +777,8 @@ void Executor::upload(Image &img, uint32_t level, const VkRect2D &rect, const ui
   VkBufferImageCopy region{};
   region.bufferOffset = staging.offset;
   const bool volume = img.type() == NV_IMAGE_TYPE_3D;
-  region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, volume ? 0 : layer, 1};
+  region.imageSubresource = {img.is_depth() ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT, level,
+                             volume ? 0 : layer, 1};
   region.imageOffset = {rect.offset.x, rect.offset.y, volume ? int32_t(layer) : 0};
   region.imageExtent = {rect.extent.width, rect.extent.height, 1};
   vk->CmdCopyBufferToImage(cmd, staging.buffer, img.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);

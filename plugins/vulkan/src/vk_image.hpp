@@ -60,7 +60,8 @@ public:
   // What the contract's checks of a command read of it (novem/command_checks.hpp).
   novem::checks::ImageShape shape() const {
     return {width_, height_, depth_, levels_, layers(), type_, source_format_,
-            sampled_view_ != VK_NULL_HANDLE && !is_depth(), is_depth(), uint32_t(samples_)};
+            sampled_view_ != VK_NULL_HANDLE && !is_depth(), is_depth(), uint32_t(samples_),
+            sampled_view_ != VK_NULL_HANDLE && is_depth()};
   }
 
   ImageAccess &access() { return access_; }
