@@ -1,10 +1,19 @@
-// BLIT_IMAGE (colour images; ABI 5: depth-stencil images) and FILL_IMAGE on GL.
+// BLIT_IMAGE (colour images; ABI 5: depth-stencil images), FILL_IMAGE and POINT mip generation on GL.
 #include <algorithm>
 
 #include "gl_executor.hpp"
 #include "gl_log.hpp"
 
 namespace novem_gl {
+
+// Attaches a level of a colour texture to a copy framebuffer's colour attachment 0 (0 detaches);
+// a cube face is a layer of the cube map (GL 4.5: the layer selects the face).
+void Executor::attach_copy(GLuint fbo, const Image *img, uint32_t level, uint32_t layer) {
+  if (img && img->type == NV_IMAGE_TYPE_CUBE)
+    gl_.NamedFramebufferTextureLayer(fbo, GL_COLOR_ATTACHMENT0, img->name, GLint(level), GLint(layer));
+  else
+    gl_.NamedFramebufferTexture(fbo, GL_COLOR_ATTACHMENT0, img ? img->name : 0, GLint(level));
+}
 
 // ABI 5: the whole of one depth-stencil image into another of the same format and size (a
 // nearest blit of depth and stencil between their framebuffers).
@@ -32,16 +41,9 @@ void Executor::blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *) {
   // through its own framebuffer, which this path does not do.
   if (src->renderbuffer || dst->renderbuffer)
     return log("BLIT_IMAGE %u -> %u: a renderbuffer cannot be copied here", a.src, a.dst);
-  // A cube face is a layer of the cube map (GL 4.5: the layer selects the face).
-  auto attach = [&](GLuint fbo, const Image &img, uint32_t level, uint32_t layer) {
-    if (img.type == NV_IMAGE_TYPE_CUBE)
-      gl_.NamedFramebufferTextureLayer(fbo, GL_COLOR_ATTACHMENT0, img.name, GLint(level), GLint(layer));
-    else
-      gl_.NamedFramebufferTexture(fbo, GL_COLOR_ATTACHMENT0, img.name, GLint(level));
-  };
-  attach(copy_fbos_.read, *src, a.src_level, a.src_layer);
+  attach_copy(copy_fbos_.read, src, a.src_level, a.src_layer);
   gl_.NamedFramebufferReadBuffer(copy_fbos_.read, GL_COLOR_ATTACHMENT0);
-  attach(copy_fbos_.draw, *dst, a.dst_level, a.dst_layer);
+  attach_copy(copy_fbos_.draw, dst, a.dst_level, a.dst_layer);
   gl_.NamedFramebufferDrawBuffer(copy_fbos_.draw, GL_COLOR_ATTACHMENT0);
   // Blits obey the scissor test and the colour mask: open both for the destination rectangle.
   state_.scissor(a.dst_rect);
@@ -55,9 +57,31 @@ void Executor::blit_image(const nv_cmd_blit_image &a, const nv_cmd_header *) {
                            a.filter == NV_FILTER_LINEAR ? GL_LINEAR : GL_NEAREST);
   command_state_.mark(novem::kScissorPart);
   // Detached again, so that deleting either texture frees it.
-  gl_.NamedFramebufferTexture(copy_fbos_.read, GL_COLOR_ATTACHMENT0, 0, 0);
-  gl_.NamedFramebufferTexture(copy_fbos_.draw, GL_COLOR_ATTACHMENT0, 0, 0);
+  attach_copy(copy_fbos_.read, nullptr, 0, 0);
+  attach_copy(copy_fbos_.draw, nullptr, 0, 0);
   unflushed_ = true;
+}
+
+// Each level of each face from the one above by a nearest blit (GENERATE_MIPS with POINT).
+void Executor::point_mips(const Image &img) {
+  gl_.NamedFramebufferReadBuffer(copy_fbos_.read, GL_COLOR_ATTACHMENT0);
+  gl_.NamedFramebufferDrawBuffer(copy_fbos_.draw, GL_COLOR_ATTACHMENT0);
+  state_.color_mask(0xF);
+  pipeline_dirty_ = true; // the next draw puts the pipeline's mask back
+  const uint32_t faces = img.type == NV_IMAGE_TYPE_CUBE ? 6 : 1;
+  for (uint32_t face = 0; face < faces; ++face)
+    for (uint32_t level = 1; level < img.levels; ++level) {
+      const GLint sw = GLint(std::max(img.width >> (level - 1), 1u)), sh = GLint(std::max(img.height >> (level - 1), 1u));
+      const GLint dw = GLint(std::max(img.width >> level, 1u)), dh = GLint(std::max(img.height >> level, 1u));
+      attach_copy(copy_fbos_.read, &img, level - 1, face);
+      attach_copy(copy_fbos_.draw, &img, level, face);
+      state_.scissor(nv_rect{0, 0, dw, dh});
+      gl_.BlitNamedFramebuffer(copy_fbos_.read, copy_fbos_.draw, 0, 0, sw, sh, 0, 0, dw, dh, GL_COLOR_BUFFER_BIT,
+                               GL_NEAREST);
+    }
+  command_state_.mark(novem::kScissorPart);
+  attach_copy(copy_fbos_.read, nullptr, 0, 0);
+  attach_copy(copy_fbos_.draw, nullptr, 0, 0);
 }
 
 void Executor::fill_image(const nv_cmd_fill_image &a, const nv_cmd_header *) {

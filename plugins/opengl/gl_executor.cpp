@@ -673,8 +673,14 @@ void Executor::generate_mips(const nv_cmd_generate_mips &a, const nv_cmd_header 
   const Image *img = images_.get(a.image, NV_OP_GENERATE_MIPS);
   if (!img) return;
   if (const char *why = novem::checks::generate_mips(img->shape())) return violations_.report(NV_OP_GENERATE_MIPS, why);
-  // GL picks its own filter (a box filter in Mesa); the levels stay within the immutable chain.
-  if (img->levels > 1) gl_.GenerateTextureMipmap(img->name);
+  if (img->levels < 2) return;
+  if (a.filter == NV_FILTER_POINT && img->type != NV_IMAGE_TYPE_3D) {
+    // glGenerateMipmap picks its own filter (a box filter in Mesa): POINT is a nearest blit of
+    // each level from the one above, as the Vulkan plugin's.
+    point_mips(*img);
+  } else {
+    gl_.GenerateTextureMipmap(img->name);
+  }
   unflushed_ = true;
 }
 

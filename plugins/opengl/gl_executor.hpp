@@ -70,6 +70,8 @@ public:
 
   NOVEM_COMMAND_HANDLERS // one per command (commands.h), each in the file of its concern
   void copy_depth_stencil(const Image &src, const Image &dst, const nv_cmd_blit_image &a); // gl_copy.cpp (ABI 5)
+  void attach_copy(GLuint fbo, const Image *img, uint32_t level, uint32_t layer);       // gl_copy.cpp
+  void point_mips(const Image &img);                                                       // gl_copy.cpp
 
   // The dispatch table's entry for every command (novem/worker.hpp): the held draws issued first
   // where the command ends their run, nothing done for a command that names what could not be

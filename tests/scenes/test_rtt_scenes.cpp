@@ -279,6 +279,46 @@ TEST_CASE("scene: an AUTOGENMIPMAP render target's smallest level is the average
   }
 }
 
+// SetAutoGenFilterType(POINT): each sub-level takes texels of the level above, never their
+// average (which texel of each 2 x 2 is the filter's; the same on every backend).
+TEST_CASE("scene: an AUTOGENMIPMAP render target with the POINT filter has texels, not averages, below",
+          "[scene][rtt][autogen]") {
+  auto images = render_all("rtt_autogen_point", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    IDirect3DSurface9 *back = nullptr, *level0 = nullptr;
+    HR(dev->GetRenderTarget(0, &back));
+    IDirect3DTexture9 *tex = nullptr;
+    HR(dev->CreateTexture(16, 16, 0, D3DUSAGE_RENDERTARGET | D3DUSAGE_AUTOGENMIPMAP, D3DFMT_A8R8G8B8,
+                          D3DPOOL_DEFAULT, &tex, nullptr));
+    HR(tex->SetAutoGenFilterType(D3DTEXF_POINT));
+    HR(tex->GetSurfaceLevel(0, &level0));
+    ShaderSet s(dev, "vs30_pass_texcoord", "ps30_texldl_c0", kLevelElements);
+    HR(dev->SetRenderTarget(0, back));
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlack, 1.0f, 0));
+    HR(dev->SetRenderTarget(0, level0));
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlue, 1.0f, 0));
+    tl_quad(dev, 0, 0, 8, 16, kRed);
+    HR(dev->SetRenderTarget(0, back));
+    bind(dev, s);
+    HR(dev->SetTexture(0, tex));
+    point_sampling(dev);
+    cell_at_level(dev, 0, 4, 0.5f, 0.5f);  // 1 x 1
+    cell_at_level(dev, 1, 3, 0.25f, 0.5f); // 2 x 2: left texel red
+    cell_at_level(dev, 2, 3, 0.75f, 0.5f); // right texel blue
+    HR(dev->SetTexture(0, nullptr));
+    s.release(dev);
+    level0->Release();
+    CHECK(tex->Release() == 0);
+    back->Release();
+  }, 0);
+  for (const auto &r : images) {
+    const uint8_t *p = r.image.at(4, 4);
+    INFO(r.backend << ": level 4 is (" << int(p[0]) << ", " << int(p[1]) << ", " << int(p[2]) << ")");
+    CHECK(((p[0] == 0xff && p[2] == 0) || (p[0] == 0 && p[2] == 0xff)));
+    probe_cell(r, 1, kRed);
+    probe_cell(r, 2, kBlue);
+  }
+}
+
 TEST_CASE("scene: ColorFill and StretchRect into and between faces and levels of a cube render target", "[scene][rtt][cube]") {
   auto images = render_all("rtt_cube_copies", SceneSetup{}, [](IDirect3DDevice9 *dev) {
     IDirect3DSurface9 *back = nullptr;
