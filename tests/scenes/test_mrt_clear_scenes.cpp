@@ -1,8 +1,8 @@
 // Multiple render targets on every backend: a target the pixel stage does not write keeps its
 // texels, whatever COLORWRITEENABLE1..3 say (the pixel shader's outputs are part of the write
-// mask: Vulkan and GL leave an unwritten output undefined), and Clear over targets of different
-// sizes clears each to its own size when it covers the whole of target 0, as Windows does
-// (Wine's test_clear_different_size_surfaces); a viewport or rectangles narrower than target 0
+// mask: Vulkan and GL leave an unwritten output undefined), COLORWRITEENABLE1 masking what it
+// does write, and Clear over targets of different sizes clears each to its own size when it
+// covers the whole of target 0, as Windows does (Wine's test_clear_different_size_surfaces); a viewport or rectangles narrower than target 0
 // clear the same rectangle of every target.
 #include <catch2/catch.hpp>
 
@@ -37,6 +37,7 @@ struct MaskCase {
   const char *name;
   const char *vs, *ps; // "" for fixed function
   D3DCOLOR written[4]; // what each target holds after the draw
+  DWORD write_enable1 = 0xf; // D3DRS_COLORWRITEENABLE1
 };
 
 } // namespace
@@ -49,6 +50,9 @@ TEST_CASE("A render target the pixel stage does not write keeps its texels", "[s
       {"ps_2_0 writing oC0", "vs20_color_from_v1", "ps20_pass_color", {white, kGrey, kGrey, kGrey}},
       {"ps_2_0 writing oC0 and oC2", "vs20_color_from_v1", "ps20_oc0_oc2", {red, kGrey, blue, kGrey}},
       {"ps_2_0 writing oC0 to oC3", "vs20_color_from_v1", "ps20_mrt", {red, green, blue, yellow}},
+      {"ps_2_0 writing oC0 to oC3, COLORWRITEENABLE1 0", "vs20_color_from_v1", "ps20_mrt", {red, kGrey, blue, yellow}, 0},
+      {"ps_2_0 writing oC0 to oC3, COLORWRITEENABLE1 red and blue", "vs20_color_from_v1", "ps20_mrt",
+       {red, 0xff004000, blue, yellow}, D3DCOLORWRITEENABLE_RED | D3DCOLORWRITEENABLE_BLUE},
   };
   const D3DVERTEXELEMENT9 elements[] = {
       {0, 0, D3DDECLTYPE_FLOAT3, D3DDECLMETHOD_DEFAULT, D3DDECLUSAGE_POSITION, 0},
@@ -67,6 +71,7 @@ TEST_CASE("A render target the pixel stage does not write keeps its texels", "[s
         }
         HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kGrey, 1.0f, 0));
         HR(dev->SetRenderState(D3DRS_LIGHTING, FALSE));
+        HR(dev->SetRenderState(D3DRS_COLORWRITEENABLE1, c.write_enable1));
         std::optional<ShaderSet> shaders;
         if (*c.ps) shaders.emplace(dev, c.vs, c.ps, elements);
         else HR(dev->SetFVF(kColorVertexFVF));
