@@ -320,7 +320,7 @@ bool Executor::bind_pipeline(VkCommandBuffer cmd) {
     Image *depth = images_.find(command_state_.targets().depth_stencil);
     VkFormat depth_format = depth && depth->is_depth() ? depth->format().format : VK_FORMAT_UNDEFINED;
     PipelineKey key = PipelineKey::make(*desc, color_formats, depth_format, target_samples(), device_->dynamic_blend());
-    resolved_static_ = PipelineKey::static_part(*desc, device_->dynamic_blend());
+    if (!compares_static_part()) resolved_static_ = PipelineKey::static_part(*desc, device_->dynamic_blend());
     resolved_ = true;
     pipeline_ = pipelines_->get(
         key, [this](uint32_t h) { return shaders_.find(h); }, [this](VkPipeline p) { retire_pipeline(p); });
@@ -679,11 +679,15 @@ void Executor::settle_pipeline() {
   if (!command_state_.take(novem::kPipelinePart)) return;
   const nv_pipeline_desc *desc = command_state_.pipeline();
   if (!desc) return;
-  if (!resolved_ || !options_.dirty_state || !options_.pipeline_cache) {
+  if (!compares_static_part()) {
     pipeline_dirty_ = true;
   } else {
+    // Kept for bind_pipeline, which then need not work it out again.
     const nv_pipeline_desc now = PipelineKey::static_part(*desc, device_->dynamic_blend());
-    if (std::memcmp(&now, &resolved_static_, sizeof now) != 0) pipeline_dirty_ = true;
+    if (std::memcmp(&now, &resolved_static_, sizeof now) != 0) {
+      resolved_static_ = now;
+      pipeline_dirty_ = true;
+    }
   }
   if (desc->vertex_shader != read_shaders_[NV_STAGE_VERTEX] || desc->pixel_shader != read_shaders_[NV_STAGE_PIXEL])
     shader_reads_valid_ = false;

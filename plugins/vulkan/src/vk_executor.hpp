@@ -77,6 +77,8 @@ private:
   // changed (a change of dynamic state alone keeps the pipeline), the shaders' reads where its
   // shaders did.
   void settle_pipeline();
+  // Whether settle_pipeline keeps resolved_static_ up to date (else every pipeline change is one).
+  bool compares_static_part() const { return resolved_ && options_.dirty_state && options_.pipeline_cache; }
   // false when no target is bound. whole_clear: a CLEAR covering the whole render area, done by
   // the render pass instance's load operations instead of vkCmdClearAttachments.
   bool begin_rendering(const nv_cmd_clear *whole_clear = nullptr);
