@@ -157,3 +157,39 @@ TEST_CASE("scene: a pixel shader input the vertex shader does not write reads 0"
   }, 0);
   for (const auto &r : images) probe(r, 32, 32, kBlack, 0);
 }
+
+// Windows' runtime does not check a draw's vertex range against the streams' buffers: a draw
+// that reads past a buffer's end answers D3D_OK; the plugins read zeros or the buffer's own
+// vertices there (Vulkan's robustBufferAccess), never other memory, and the device draws on.
+TEST_CASE("scene: draws that read past the vertex buffer's end answer D3D_OK and draw on", "[scene][misuse]") {
+  auto images = render_all("misuse_past_the_buffer", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlack, 1.0f, 0));
+    IDirect3DVertexBuffer9 *vb = nullptr;
+    IDirect3DIndexBuffer9 *ib = nullptr;
+    HR(dev->CreateVertexBuffer(4 * sizeof(Vertex), 0, 0, D3DPOOL_MANAGED, &vb, nullptr));
+    HR(dev->CreateIndexBuffer(6 * sizeof(WORD), 0, D3DFMT_INDEX16, D3DPOOL_MANAGED, &ib, nullptr));
+    Vertex *p = nullptr;
+    HR(vb->Lock(0, 0, reinterpret_cast<void **>(&p), 0));
+    const Vertex v[4] = {{-1, 1, 0.5f, kGreen}, {1, 1, 0.5f, kGreen}, {-1, -1, 0.5f, kGreen}, {1, -1, 0.5f, kGreen}};
+    std::memcpy(p, v, sizeof v);
+    HR(vb->Unlock());
+    WORD *i = nullptr;
+    HR(ib->Lock(0, 0, reinterpret_cast<void **>(&i), 0));
+    const WORD indices[6] = {0, 1, 2, 2, 1, 3};
+    std::memcpy(i, indices, sizeof indices);
+    HR(ib->Unlock());
+    HR(dev->SetRenderState(D3DRS_LIGHTING, FALSE));
+    HR(dev->SetFVF(D3DFVF_XYZ | D3DFVF_DIFFUSE));
+    HR(dev->SetStreamSource(0, vb, 0, sizeof(Vertex)));
+    HR(dev->SetIndices(ib));
+    CHECK(dev->DrawPrimitive(D3DPT_TRIANGLELIST, 1000, 1) == D3D_OK);
+    CHECK(dev->DrawPrimitive(D3DPT_TRIANGLESTRIP, 2, 20) == D3D_OK);
+    CHECK(dev->DrawIndexedPrimitive(D3DPT_TRIANGLELIST, 5000, 0, 4, 0, 2) == D3D_OK);
+    HR(dev->DrawIndexedPrimitive(D3DPT_TRIANGLELIST, 0, 0, 4, 0, 2));
+    HR(dev->SetStreamSource(0, nullptr, 0, 0));
+    HR(dev->SetIndices(nullptr));
+    CHECK(vb->Release() == 0);
+    CHECK(ib->Release() == 0);
+  }, 0);
+  for (const auto &r : images) probe(r, 32, 32, kGreen, 0);
+}

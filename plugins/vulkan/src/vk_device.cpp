@@ -81,6 +81,10 @@ Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu, bool want_
   want13.dynamicRendering = VK_TRUE;
   want13.synchronization2 = VK_TRUE;
   VkPhysicalDeviceFeatures2 want{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &want13};
+  // D3D9 draws whatever vertex range the program names (Windows' runtime does not check it
+  // against the buffers): a fetch past a buffer's end reads zeros or in-bounds values, never
+  // memory that is not the buffer's (every Vulkan device supports it; DXVK requires it too).
+  want.features.robustBufferAccess = have.robustBufferAccess;
   want.features.largePoints = have.largePoints;
   want.features.fillModeNonSolid = have.fillModeNonSolid; // D3DFILL_WIREFRAME / POINT
   fill_mode_non_solid_ = have.fillModeNonSolid;
