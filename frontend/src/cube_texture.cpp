@@ -34,6 +34,7 @@ HRESULT CubeTexture::GetLevelDesc(UINT level, D3DSURFACE_DESC *desc) {
 }
 
 HRESULT CubeTexture::GetCubeMapSurface(D3DCUBEMAP_FACES face, UINT level, IDirect3DSurface9 **out) {
+  DeviceLock lock(*owner_); // the face's surface is made on first use
   if (!out) return D3DERR_INVALIDCALL;
   *out = nullptr;
   if (!is_face(face) || level >= exposed_levels()) return D3DERR_INVALIDCALL;

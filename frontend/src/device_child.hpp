@@ -101,8 +101,16 @@ public:
     return private_data_.free(guid);
   }
   // Priorities only matter to managed resources, which do not exist yet.
-  DWORD STDMETHODCALLTYPE SetPriority(DWORD priority) override { DWORD old = priority_; priority_ = priority; return old; }
-  DWORD STDMETHODCALLTYPE GetPriority() override { return priority_; }
+  DWORD STDMETHODCALLTYPE SetPriority(DWORD priority) override {
+    DeviceLock lock(*this->device_);
+    const DWORD old = priority_;
+    priority_ = priority;
+    return old;
+  }
+  DWORD STDMETHODCALLTYPE GetPriority() override {
+    DeviceLock lock(*this->device_);
+    return priority_;
+  }
   void STDMETHODCALLTYPE PreLoad() override {}
 
 protected:

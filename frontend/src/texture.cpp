@@ -86,6 +86,7 @@ HRESULT Texture::unlock_rect(LockEntry entry, UINT layer, UINT level) {
 }
 
 HRESULT Texture::set_autogen_filter(D3DTEXTUREFILTERTYPE filter) {
+  DeviceLock lock(*owner_);
   // Every 2D and cube texture keeps a filter, AUTOGENMIPMAP or not, as Windows does (wined3d
   // accepts it and only warns); NONE, another value that names no filter and volumes are
   // refused. The plugins' blits have POINT and LINEAR: the other filters generate as LINEAR.
@@ -168,6 +169,7 @@ HRESULT Texture2D::GetLevelDesc(UINT level, D3DSURFACE_DESC *desc) {
 }
 
 HRESULT Texture2D::GetSurfaceLevel(UINT level, IDirect3DSurface9 **out) {
+  DeviceLock lock(*owner_); // the level's surface is made on first use
   if (!out) return D3DERR_INVALIDCALL;
   *out = nullptr;
   if (level >= exposed_levels()) return D3DERR_INVALIDCALL;

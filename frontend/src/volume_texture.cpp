@@ -70,6 +70,7 @@ HRESULT VolumeTexture::GetLevelDesc(UINT level, D3DVOLUME_DESC *desc) {
 }
 
 HRESULT VolumeTexture::GetVolumeLevel(UINT level, IDirect3DVolume9 **out) {
+  DeviceLock lock(*owner_); // the level's volume is made on first use
   if (!out) return D3DERR_INVALIDCALL;
   *out = nullptr;
   if (level >= levels()) return D3DERR_INVALIDCALL;

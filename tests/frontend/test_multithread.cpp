@@ -184,3 +184,55 @@ TEST_CASE("D3DCREATE_MULTITHREADED: concurrent calls on the null plugin", "[api]
 TEST_CASE("D3DCREATE_MULTITHREADED: concurrent calls and draws on Vulkan", "[api][multithread][backends]") {
   run_threads("vulkan");
 }
+
+// A texture's level objects are made on first use: threads asking for them at once each get the
+// one object of a level (and no level is made twice and leaked), and the texture's other setters
+// take the lock too.
+TEST_CASE("D3DCREATE_MULTITHREADED: first GetSurfaceLevel, GetCubeMapSurface and GetVolumeLevel from several threads",
+          "[api][multithread]") {
+  Backend backend("null");
+  IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
+  REQUIRE(d3d);
+  D3DPRESENT_PARAMETERS pp = headless();
+  IDirect3DDevice9 *device = nullptr;
+  REQUIRE(d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING | D3DCREATE_MULTITHREADED,
+                            &pp, &device) == D3D_OK);
+  for (int round = 0; round < 20; ++round) {
+    IDirect3DTexture9 *tex = nullptr;
+    IDirect3DCubeTexture9 *cube = nullptr;
+    IDirect3DVolumeTexture9 *volume = nullptr;
+    REQUIRE(device->CreateTexture(64, 64, 0, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &tex, nullptr) == D3D_OK);
+    REQUIRE(device->CreateCubeTexture(16, 0, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &cube, nullptr) == D3D_OK);
+    REQUIRE(device->CreateVolumeTexture(8, 8, 8, 0, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &volume, nullptr) == D3D_OK);
+    const UINT levels = tex->GetLevelCount();
+    std::vector<std::vector<void *>> got(kThreads);
+    std::vector<std::thread> threads;
+    for (int id = 0; id < kThreads; ++id)
+      threads.emplace_back([&, id] {
+        for (UINT level = 0; level < levels; ++level) {
+          IDirect3DSurface9 *s = nullptr;
+          tex->GetSurfaceLevel(level, &s);
+          got[id].push_back(s);
+          if (s) s->Release();
+        }
+        IDirect3DSurface9 *face = nullptr;
+        cube->GetCubeMapSurface(D3DCUBEMAP_FACE_POSITIVE_Y, 1, &face);
+        got[id].push_back(face);
+        if (face) face->Release();
+        IDirect3DVolume9 *v = nullptr;
+        volume->GetVolumeLevel(1, &v);
+        got[id].push_back(v);
+        if (v) v->Release();
+        tex->SetPriority(DWORD(id));
+        tex->SetAutoGenFilterType(id % 2 ? D3DTEXF_POINT : D3DTEXF_LINEAR);
+      });
+    for (std::thread &t : threads) t.join();
+    for (int id = 1; id < kThreads; ++id) CHECK(got[id] == got[0]);
+    for (void *p : got[0]) CHECK(p != nullptr);
+    CHECK(tex->Release() == 0);
+    CHECK(cube->Release() == 0);
+    CHECK(volume->Release() == 0);
+  }
+  CHECK(device->Release() == 0);
+  CHECK(d3d->Release() == 0);
+}
