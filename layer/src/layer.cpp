@@ -248,21 +248,21 @@ void take_labels(DeviceState &dev, VkQueue queue, Submission &sub) {
 // tracker watches (watch_app_fence).
 void finish_submit(DeviceState &dev, QueueState &q, Counter &calls, VkResult result, std::uint64_t batches,
                    std::uint64_t cbs, const SemCounts &s, VkFence app_fence, VkFence waited,
-                   std::uint64_t unmeasured, std::unique_ptr<Submission> sub) {
+                   std::uint64_t unmeasured, Submission *sub) {
   if (result != VK_SUCCESS) {
     add(q.failed_submits, 1);
     if (sub->timestamps) return_slots(*sub->timestamps, sub->slots);
     check_lost(&dev, result, sub->call, &q);
-    recycle(dev, std::move(sub));
+    recycle(dev, sub);
     return;
   }
   sub->seq = record_submit(q, calls, batches, cbs, s, app_fence, sub->registered_seq);
   if (unmeasured) add(q.gpu_unmeasured_batches, unmeasured);
   if (waited == VK_NULL_HANDLE) { // untracked: the layer could not create a fence (so no timestamps either)
-    recycle(dev, std::move(sub));
+    recycle(dev, sub);
     return;
   }
-  track(dev, std::move(sub));
+  track(dev, sub);
 }
 
 // The fence the tracker will watch for a submission: the application's own when it passed one,
@@ -524,7 +524,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
     return submit_untracked(*dev, *q, q->submit_calls_v1, submitCount, cbs, with_cbs, s, fence, "vkQueueSubmit",
                             [&] { return dev->table.QueueSubmit(queue, submitCount, pSubmits, fence); });
   }
-  std::unique_ptr<Submission> sub = take_submission(*dev);
+  Submission *sub = take_submission(*dev);
   sub->queue = q;
   sub->call = "vkQueueSubmit";
   for (std::uint32_t i = 0; i < submitCount; ++i) {
@@ -534,7 +534,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
   }
   if (semaphores) {
     std::lock_guard lock(dev->sync_mutex);
-    for (std::uint32_t i = 0; i < submitCount; ++i) classify_batch(*dev, pSubmits[i], *q, s, sub.get());
+    for (std::uint32_t i = 0; i < submitCount; ++i) classify_batch(*dev, pSubmits[i], *q, s, sub);
   }
   sub->batches = submitCount;
   take_labels(*dev, queue, *sub);
@@ -585,7 +585,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
   const VkResult result =
       dev->table.QueueSubmit(queue, submitCount, submits, fence != VK_NULL_HANDLE ? fence : layer_fence);
   if (result != VK_SUCCESS) unwatch_app_fence(*dev, *q, *sub, fence);
-  finish_submit(*dev, *q, q->submit_calls_v1, result, submitCount, cbs, s, fence, waited, unmeasured, std::move(sub));
+  finish_submit(*dev, *q, q->submit_calls_v1, result, submitCount, cbs, s, fence, waited, unmeasured, sub);
   return result;
 }
 
@@ -621,7 +621,7 @@ VkResult submit2(PerThread &pt, PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue q
     return submit_untracked(*dev, *q, q->submit_calls_v2, submitCount, cbs, with_cbs, s, fence, call,
                             [&] { return next(queue, submitCount, pSubmits, fence); });
   }
-  std::unique_ptr<Submission> sub = take_submission(*dev);
+  Submission *sub = take_submission(*dev);
   sub->queue = q;
   sub->call = call;
   for (std::uint32_t i = 0; i < submitCount; ++i) {
@@ -630,7 +630,7 @@ VkResult submit2(PerThread &pt, PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue q
     for (std::uint32_t j = 0; j < si.commandBufferInfoCount; ++j)
       sub->command_buffers.push_back(si.pCommandBufferInfos[j].commandBuffer);
   }
-  classify_all(sub.get());
+  classify_all(sub);
   sub->batches = submitCount;
   take_labels(*dev, queue, *sub);
   sub->v2 = true;
@@ -673,7 +673,7 @@ VkResult submit2(PerThread &pt, PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue q
   sub->submit_ns = now_ns();
   const VkResult result = next(queue, submitCount, submits, fence != VK_NULL_HANDLE ? fence : layer_fence);
   if (result != VK_SUCCESS) unwatch_app_fence(*dev, *q, *sub, fence);
-  finish_submit(*dev, *q, q->submit_calls_v2, result, submitCount, cbs, s, fence, waited, unmeasured, std::move(sub));
+  finish_submit(*dev, *q, q->submit_calls_v2, result, submitCount, cbs, s, fence, waited, unmeasured, sub);
   return result;
 }
 } // namespace
@@ -712,13 +712,13 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueBindSparse(VkQueue queue, uint32_t bin
     return submit_untracked(*dev, *q, q->submit_calls_sparse, bindInfoCount, 0, 0, s, fence, "vkQueueBindSparse",
                             [&] { return dev->table.QueueBindSparse(queue, bindInfoCount, pBindInfo, fence); });
   }
-  std::unique_ptr<Submission> sub = take_submission(*dev);
+  Submission *sub = take_submission(*dev);
   sub->queue = q;
   sub->call = "vkQueueBindSparse";
   sub->sparse = true;
   if (semaphores) {
     std::lock_guard lock(dev->sync_mutex);
-    for (std::uint32_t i = 0; i < bindInfoCount; ++i) classify_batch(*dev, pBindInfo[i], *q, s, sub.get());
+    for (std::uint32_t i = 0; i < bindInfoCount; ++i) classify_batch(*dev, pBindInfo[i], *q, s, sub);
   }
   sub->batches = bindInfoCount;
   take_labels(*dev, queue, *sub);
@@ -728,7 +728,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueBindSparse(VkQueue queue, uint32_t bin
   const VkResult result =
       dev->table.QueueBindSparse(queue, bindInfoCount, pBindInfo, fence != VK_NULL_HANDLE ? fence : layer_fence);
   if (result != VK_SUCCESS) unwatch_app_fence(*dev, *q, *sub, fence);
-  finish_submit(*dev, *q, q->submit_calls_sparse, result, bindInfoCount, 0, s, fence, waited, 0, std::move(sub));
+  finish_submit(*dev, *q, q->submit_calls_sparse, result, bindInfoCount, 0, s, fence, waited, 0, sub);
   return result;
 }
 

@@ -24,6 +24,7 @@
 
 #include "labels.hpp"
 #include "settings.hpp"
+#include "sync.hpp"
 
 namespace novem_qd {
 
@@ -147,8 +148,18 @@ struct PerThread {
   std::vector<FenceUse> fence_uses;
   std::vector<QueueState *> wait_queues;
   std::uint64_t thread_id();
+  ~PerThread();
 };
-PerThread &per_thread();
+// The calling thread's PerThread, once per_thread_slow() has made it. The initial-exec model: an
+// access is one load relative to the thread pointer, where the default model of a shared library
+// calls __tls_get_addr. Such variables take room in the static TLS block that glibc keeps for
+// libraries loaded later, which is small: hence one pointer, not the PerThread itself.
+extern constinit thread_local PerThread *t_per_thread __attribute__((tls_model("initial-exec")));
+PerThread &per_thread_slow();
+inline PerThread &per_thread() {
+  PerThread *pt = t_per_thread;
+  return pt ? *pt : per_thread_slow();
+}
 // The device of a dispatch key, through the thread's one-entry cache (nullptr: unknown).
 DeviceState *device_of(PerThread &pt, void *dispatch_key);
 
@@ -211,7 +222,7 @@ struct QueueState {
   std::atomic<const char *> in_use_call{nullptr};
   Counter overlaps{0};
 
-  std::mutex stats_mutex; // guards the statistics and rings below; never held across a call down
+  Lock stats_mutex;       // guards the statistics and rings below; never held across a call down
   Histogram latency;      // submit -> complete, ns, per submission
   std::uint64_t gpu_count = 0, gpu_total = 0, gpu_max = 0; // GPU time per submission, ns
   std::vector<Overlap> overlap_list;                       // the first kMaxOverlaps
@@ -281,6 +292,7 @@ struct Submission {
   bool sparse = false;              // vkQueueBindSparse
   bool watchdog_reported = false;   // in a dump already; touched by the tracker thread only
   Submission *next_incoming = nullptr; // DeviceState::incoming's link
+  std::atomic<Submission *> stack_next{nullptr}; // DeviceState::free_submissions' link
   std::atomic<bool> done{false};    // seen complete (set by the tracker thread)
 };
 
@@ -333,12 +345,12 @@ struct DeviceState {
   bool diagnostics_extension = false;     // VK_NOVEM_queue_diagnostics enabled (fixed after vkCreateDevice)
   bool thread_safety = true, latency = true; // the settings of the same names, read once (hot path)
   bool fault_enabled = false;             // VK_EXT_device_fault enabled, by the application or the layer (fault.hpp)
-  std::mutex events_mutex;                // guards unattributed_waits
+  Lock events_mutex;                      // guards unattributed_waits
   Ring<WaitEvent> unattributed_waits;     // waits no queue got, for the trace
 
   std::vector<std::unique_ptr<QueueState>> queues; // guarded by the global lock (rarely grows)
 
-  std::mutex sync_mutex; // guards the two maps below; never held across a call down
+  Lock sync_mutex; // guards the two maps below; held across a call down only by dump.cpp's read_values
   std::unordered_set<VkSemaphore> timeline_semaphores;
   // Per timeline semaphore, the latest values submissions signal (at most kMaxSignals, oldest dropped).
   std::unordered_map<VkSemaphore, std::deque<TimelineSignal>> timeline_signals;
@@ -359,7 +371,7 @@ struct DeviceState {
   static_assert(sizeof(std::atomic<std::uint32_t>) == 4 && std::atomic<std::uint32_t>::is_always_lock_free);
   std::mutex track_mutex; // guards the two below; never held across a call down
   std::condition_variable track_cv;
-  std::deque<std::unique_ptr<Submission>> pending; // submitted, not yet seen complete, in submit order
+  std::deque<Submission *> pending; // submitted, not yet seen complete, in submit order (owned by `records`)
   // The application's fences: the submission each was last submitted with (the wait hooks'
   // attribution) and the one the tracker polls it for. One map under one lock, so that a tracked
   // submit registers both at once, before its call down (watch_app_fence). vkResetFences and
@@ -367,12 +379,16 @@ struct DeviceState {
   // the application is changing: it holds the mutex across vkGetFenceStatus of such a fence (which
   // does not block) and never waits on one. An entry lives until vkDestroyFence: the next frame's
   // submit with the fence allocates no node.
-  std::mutex fence_mutex;
+  Lock fence_mutex;
   std::unordered_map<VkFence, FenceEntry> fences;
-  std::mutex free_mutex; // guards free_submissions; never held across a call down
+  // Every submission record of the device, for its life (a record is reused, never freed before
+  // stop_tracking: TaggedStack's condition); grows only when no free record is left.
+  std::mutex records_mutex;
+  std::vector<std::unique_ptr<Submission>> records;
   // Completed submissions, kept for reuse with their (reset) fence and their vectors' capacity:
-  // after warm-up a submission call allocates nothing.
-  std::vector<std::unique_ptr<Submission>> free_submissions;
+  // after warm-up a submission call allocates nothing. Lock-free: taken by the application's
+  // threads, returned by the layer thread (and by a submit call that failed).
+  TaggedStack<Submission> free_submissions;
   bool have_done = false; // the tracker's own: completed submissions still in `pending`
   std::size_t dispatched = 0; // the tracker's own: entries at the front of `pending` in their queue's tracker_pending
   bool stop = false;
@@ -474,14 +490,14 @@ void start_tracking(DeviceState &dev, const std::vector<VkQueueFamilyProperties>
 void stop_tracking(DeviceState &dev);
 // A record for a tracked submission (latency on), reset, with a fence of the layer's own,
 // unsignalled (its `fence` is VK_NULL_HANDLE if none could be created).
-std::unique_ptr<Submission> take_submission(DeviceState &dev);
+Submission *take_submission(DeviceState &dev);
 // A record whose fence was never submitted (or is unsignalled again): back to the free list.
-void recycle(DeviceState &dev, std::unique_ptr<Submission> s);
+void recycle(DeviceState &dev, Submission *s);
 // A free timestamp slot of `pool`, or UINT32_MAX.
 std::uint32_t take_slot(TimestampPool &pool);
 void return_slots(TimestampPool &pool, const std::vector<std::uint32_t> &slots);
 // Hands a successful submission to the tracker thread.
-void track(DeviceState &dev, std::unique_ptr<Submission> s);
+void track(DeviceState &dev, Submission *s);
 // After a wait of the application's raised a queue's completed_seq (latency on): wakes the tracker
 // if it sleeps polling the application's fences, so that it completes the proven ones now.
 void wake_tracker(DeviceState &dev);

@@ -6,8 +6,9 @@
 // the periodic stderr summary, and appends the device's events to the trace file (trace.cpp) every
 // kTraceFlushNs. The thread-safety reports are here.
 //
-// Locks: track_mutex guards the pending list, free_mutex the recycled submissions; stats_mutex a
-// queue's statistics. Submissions reach the tracker through a lock-free list (track()).
+// Locks: track_mutex guards the pending list; stats_mutex a queue's statistics. Submissions reach
+// the tracker through a lock-free list (track()), and go back to the submitting threads through
+// another (the device's free_submissions, a TaggedStack).
 // Neither is held across a call down the chain: the thread works on a snapshot of pointers (only
 // it removes submissions from the list, so they stay alive while it works).
 #include <algorithm>
@@ -139,16 +140,18 @@ void poll(DeviceState &dev, const std::vector<Submission *> &snapshot, std::uint
 void release_done(DeviceState &dev) {
   if (!dev.have_done) return;
   dev.have_done = false;
-  std::scoped_lock lock(dev.track_mutex, dev.free_mutex);
-  for (auto &s : dev.pending)
-    if (s->done.load(std::memory_order_relaxed)) dev.free_submissions.push_back(std::move(s));
-  dev.dispatched -= static_cast<std::size_t>(std::erase_if(dev.pending, [](const std::unique_ptr<Submission> &s) { return !s; }));
+  std::lock_guard lock(dev.track_mutex);
+  dev.dispatched -= static_cast<std::size_t>(std::erase_if(dev.pending, [&](Submission *s) {
+    if (!s->done.load(std::memory_order_relaxed)) return false;
+    recycle(dev, s);
+    return true;
+  }));
 }
 
 // Gives the pending submissions not yet dispatched to their queue's tracker_pending; track_mutex held.
 void dispatch(DeviceState &dev) {
   for (; dev.dispatched < dev.pending.size(); ++dev.dispatched) {
-    Submission *s = dev.pending[dev.dispatched].get();
+    Submission *s = dev.pending[dev.dispatched];
     s->queue->tracker_pending.push_back(s);
   }
 }
@@ -410,10 +413,15 @@ std::unique_ptr<TimestampPool> make_pool(DeviceState &dev, std::uint32_t family,
 
 // ---- shared ----
 
-PerThread &per_thread() {
-  thread_local PerThread t;
+constinit thread_local PerThread *t_per_thread __attribute__((tls_model("initial-exec"))) = nullptr;
+
+PerThread &per_thread_slow() {
+  thread_local PerThread t; // the default TLS model: constructed on first use, destroyed at thread exit
+  t_per_thread = &t;
   return t;
 }
+
+PerThread::~PerThread() { t_per_thread = nullptr; }
 
 std::uint64_t PerThread::thread_id() {
   if (tid == 0) tid = static_cast<std::uint64_t>(syscall(SYS_gettid));
@@ -485,37 +493,32 @@ void stop_tracking(DeviceState &dev) {
   {
     std::lock_guard lock(dev.track_mutex);
     drain_incoming(dev);
-    for (const auto &s : dev.pending) snapshot.push_back(s.get());
+    snapshot.assign(dev.pending.begin(), dev.pending.end());
   }
   if (!snapshot.empty() && !dev.device_lost.load()) poll(dev, snapshot, now_ns());
-  std::scoped_lock lock(dev.track_mutex, dev.free_mutex);
+  std::scoped_lock lock(dev.track_mutex, dev.records_mutex);
   drain_incoming(dev);
   for (const auto &q : dev.queues) q->tracker_pending.clear();
   {
     std::lock_guard fence_lock(dev.fence_mutex);
     dev.fences.clear();
   }
-  for (const auto &s : dev.pending)
-    if (s->fence) dev.table.DestroyFence(dev.device, s->fence, nullptr);
   dev.pending.clear();
-  for (const auto &s : dev.free_submissions)
-    if (s->fence) dev.table.DestroyFence(dev.device, s->fence, nullptr);
   dev.free_submissions.clear();
+  for (const auto &s : dev.records)
+    if (s->fence) dev.table.DestroyFence(dev.device, s->fence, nullptr);
+  dev.records.clear();
   for (auto &[family, tp] : dev.timestamp_pools) destroy_pool(dev, *tp);
   dev.timestamp_pools.clear();
 }
 
-std::unique_ptr<Submission> take_submission(DeviceState &dev) {
-  std::unique_ptr<Submission> s;
-  {
-    std::lock_guard lock(dev.free_mutex);
-    if (!dev.free_submissions.empty()) {
-      s = std::move(dev.free_submissions.back());
-      dev.free_submissions.pop_back();
-    }
-  }
+Submission *take_submission(DeviceState &dev) {
+  Submission *s = dev.free_submissions.pop();
   if (!s) {
-    s = std::make_unique<Submission>();
+    auto made = std::make_unique<Submission>();
+    s = made.get();
+    std::lock_guard lock(dev.records_mutex);
+    dev.records.push_back(std::move(made));
   } else { // clear() keeps the vectors' capacity
     s->seq = s->submit_ns = 0;
     s->call = "";
@@ -542,9 +545,9 @@ std::unique_ptr<Submission> take_submission(DeviceState &dev) {
   return s;
 }
 
-void recycle(DeviceState &dev, std::unique_ptr<Submission> s) {
-  std::lock_guard lock(dev.free_mutex);
-  dev.free_submissions.push_back(std::move(s));
+void recycle(DeviceState &dev, Submission *s) {
+  // One that cannot be pushed stays in `records`, unused, until the device goes.
+  if (TaggedStack<Submission>::fits(s)) dev.free_submissions.push(s);
 }
 
 std::uint32_t take_slot(TimestampPool &pool) {
@@ -571,8 +574,7 @@ void return_slots(TimestampPool &pool, const std::vector<std::uint32_t> &slots) 
   for (std::uint32_t s : slots) pool.free_mask[s / 64].fetch_or(std::uint64_t{1} << (s % 64), std::memory_order_release);
 }
 
-void track(DeviceState &dev, std::unique_ptr<Submission> s) {
-  Submission *node = s.release();
+void track(DeviceState &dev, Submission *node) {
   node->next_incoming = dev.incoming.load(std::memory_order_relaxed);
   while (!dev.incoming.compare_exchange_weak(node->next_incoming, node)) {
   }
