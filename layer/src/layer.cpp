@@ -17,17 +17,12 @@
 namespace novem_qd {
 
 namespace {
-std::atomic<Registry *> g_registry{nullptr};
 std::once_flag g_registry_once;
 } // namespace
 
-// Created on first use and deleted by the library's destructor (on_unload, below) after the last
-// report: not a static object, whose destructor could run before that report is written. The
-// atomic load is the fast path (std::call_once costs a lock-free but not free check per call).
-Registry &Registry::get() {
-  if (Registry *r = g_registry.load(std::memory_order_acquire)) return *r;
-  std::call_once(g_registry_once, [] { g_registry.store(new Registry, std::memory_order_release); });
-  return *g_registry.load(std::memory_order_acquire);
+Registry &Registry::create() {
+  std::call_once(g_registry_once, [] { instance_.store(new Registry, std::memory_order_release); });
+  return *instance_.load(std::memory_order_acquire);
 }
 
 const Settings &Registry::settings_for(const VkInstanceCreateInfo *ci) {
@@ -42,12 +37,9 @@ const Settings &Registry::settings_for(const VkInstanceCreateInfo *ci) {
 
 const Settings &settings() { return Registry::get().settings_for(nullptr); }
 
-// As lookup() below for queues: a thread calls into the same device again and again.
-DeviceState *device_of(PerThread &pt, void *dispatch_key) {
-  Registry &r = Registry::get();
-  const std::uint64_t generation = r.generation.load(std::memory_order_acquire);
-  if (pt.cached_device_key == dispatch_key && pt.cached_device_generation == generation) return pt.cached_device;
-  DeviceState *dev = r.device(dispatch_key);
+// device_of's miss. As lookup() below for queues: a thread calls into the same device again and again.
+DeviceState *device_lookup(PerThread &pt, void *dispatch_key, std::uint64_t generation) {
+  DeviceState *dev = Registry::get().device(dispatch_key);
   if (dev) {
     pt.cached_device_key = dispatch_key;
     pt.cached_device = dev;
@@ -95,20 +87,22 @@ struct QueueRef {
   QueueState *q;
   DeviceState *dev;
 };
-// A one-entry cache per thread in front of the registry's map: an application submits to the
-// same queue from the same thread again and again, and the map needs the reader lock.
-QueueRef lookup(PerThread &pt, VkQueue queue) {
-  Registry &r = Registry::get();
-  const std::uint64_t generation = r.generation.load(std::memory_order_acquire);
-  if (pt.cached_queue == queue && pt.cached_generation == generation)
-    return {pt.cached_state, pt.cached_state->device};
-  if (QueueState *q = r.queue(queue)) {
+// lookup()'s miss: the registry's map, under its reader lock.
+QueueRef lookup_miss(PerThread &pt, VkQueue queue, std::uint64_t generation) {
+  if (QueueState *q = Registry::get().queue(queue)) {
     pt.cached_queue = queue;
     pt.cached_state = q;
     pt.cached_generation = generation;
     return {q, q->device};
   }
   return {nullptr, device_of(pt, key(queue))};
+}
+// A one-entry cache per thread in front of the registry's map: an application submits to the
+// same queue from the same thread again and again, and the map needs the reader lock.
+inline QueueRef lookup(PerThread &pt, VkQueue queue) {
+  const std::uint64_t generation = Registry::get().generation.load(std::memory_order_acquire);
+  if (pt.cached_queue == queue && pt.cached_generation == generation) return {pt.cached_state, pt.cached_state->device};
+  return lookup_miss(pt, queue, generation);
 }
 
 // Semaphore counts of one submission call, classified before the call down under one short lock.
@@ -174,7 +168,7 @@ void add(Counter &c, std::uint64_t v) { c.fetch_add(v, std::memory_order_relaxed
 
 // After a successful submission call: counts, the next sequence number (returned), the fence's owner
 // (unless watch_app_fence registered it, as `registered_seq`, and rightly).
-std::uint64_t record_submit(QueueState &q, Counter &calls, std::uint64_t batches, std::uint64_t cbs,
+[[gnu::always_inline]] inline std::uint64_t record_submit(QueueState &q, Counter &calls, std::uint64_t batches, std::uint64_t cbs,
                             const SemCounts &s, VkFence fence, std::uint64_t registered_seq) {
   add(q.submits, 1);
   add(calls, 1);
@@ -237,7 +231,7 @@ void check_lost(DeviceState *dev, VkResult result, const char *call, const Queue
 // The names and labels of a submission, taken at the call: the application may re-record the
 // command buffers once the work is complete. Until it names or labels something, no call and no
 // lock (take_submission left both empty).
-void take_labels(DeviceState &dev, VkQueue queue, Submission &sub) {
+[[gnu::always_inline]] inline void take_labels(DeviceState &dev, VkQueue queue, Submission &sub) {
   if (!dev.labels.used.load(std::memory_order_acquire)) return;
   dev.labels.open_queue_labels(queue, sub.queue_labels);
   sub.labels = label_members(dev.labels, queue, sub.queue_labels, sub.command_buffers);
@@ -246,7 +240,7 @@ void take_labels(DeviceState &dev, VkQueue queue, Submission &sub) {
 // The end of every submission call: counts, then the submission handed to the tracker thread
 // (or, on failure, the layer's fence and timestamp slots taken back); `waited` is the fence the
 // tracker watches (watch_app_fence).
-void finish_submit(DeviceState &dev, QueueState &q, Counter &calls, VkResult result, std::uint64_t batches,
+[[gnu::always_inline]] inline void finish_submit(DeviceState &dev, QueueState &q, Counter &calls, VkResult result, std::uint64_t batches,
                    std::uint64_t cbs, const SemCounts &s, VkFence app_fence, VkFence waited,
                    std::uint64_t unmeasured, Submission *sub) {
   if (result != VK_SUCCESS) {
@@ -271,7 +265,7 @@ void finish_submit(DeviceState &dev, QueueState &q, Counter &calls, VkResult res
 // tracked (no fence of the layer's could be created). The application's fence's attribution is
 // registered under the same lock: the sequence number the call takes if it succeeds (the calls on
 // a queue are externally synchronized; record_submit corrects it where they were not).
-VkFence watch_app_fence(DeviceState &dev, QueueState &q, Submission &sub, VkFence app_fence) {
+[[gnu::always_inline]] inline VkFence watch_app_fence(DeviceState &dev, QueueState &q, Submission &sub, VkFence app_fence) {
   if (sub.fence == VK_NULL_HANDLE) return VK_NULL_HANDLE;
   if (app_fence == VK_NULL_HANDLE) return sub.fence;
   sub.app_fence = app_fence;
@@ -289,10 +283,10 @@ VkFence watch_app_fence(DeviceState &dev, QueueState &q, Submission &sub, VkFenc
 void unwatch_app_fence(DeviceState &dev, QueueState &q, const Submission &sub, VkFence app_fence) {
   if (app_fence == VK_NULL_HANDLE) return;
   std::lock_guard lock(dev.fence_mutex);
-  auto it = dev.fences.find(app_fence);
-  if (it == dev.fences.end()) return;
-  if (it->second.watched == &sub) it->second.watched = nullptr;
-  if (it->second.use.queue == &q && it->second.use.seq == sub.registered_seq) it->second.use = sub.replaced_use;
+  FenceEntry *e = dev.fences.find(app_fence);
+  if (!e) return;
+  if (e->watched == &sub) e->watched = nullptr;
+  if (e->use.queue == &q && e->use.seq == sub.registered_seq) e->use = sub.replaced_use;
 }
 
 // Whether any batch has a semaphore (VkSubmitInfo, VkSubmitInfo2, VkBindSparseInfo): only then is
@@ -541,18 +535,20 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
   const VkFence layer_fence = sub->fence;
 
   // Timestamps: each batch with command buffers gets the layer's begin / end pair around them.
-  // Scratch copies, per thread and kept between calls (no allocation once grown).
+  // Scratch copies, per thread, grown to the largest call and never shrunk (no allocation, and no
+  // vector bookkeeping per element).
   std::vector<VkSubmitInfo> &infos = pt.infos;
   std::vector<VkCommandBuffer> &wrapped = pt.wrapped;
-  infos.clear();
-  wrapped.clear();
   std::uint64_t unmeasured = 0;
   const VkSubmitInfo *submits = pSubmits;
   TimestampPool *tp = layer_fence ? q->timestamp_pool : nullptr;
   if (tp && cbs) {
-    infos.assign(pSubmits, pSubmits + submitCount);
-    wrapped.reserve(cbs + 2 * submitCount); // no reallocation: the batches point into it
-    for (VkSubmitInfo &si : infos) {
+    if (infos.size() < submitCount) infos.resize(submitCount);
+    if (wrapped.size() < cbs + 2 * submitCount) wrapped.resize(cbs + 2 * submitCount);
+    VkCommandBuffer *w = wrapped.data();
+    for (std::uint32_t i = 0; i < submitCount; ++i) {
+      VkSubmitInfo &si = infos[i];
+      si = pSubmits[i];
       if (si.commandBufferCount == 0) continue;
       const auto *prot = find_in_chain<VkProtectedSubmitInfo>(si.pNext, VK_STRUCTURE_TYPE_PROTECTED_SUBMIT_INFO);
       const std::uint32_t slot =
@@ -564,11 +560,10 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
         ++unmeasured;
         continue;
       }
-      const std::size_t first = wrapped.size();
-      wrapped.push_back(tp->begin[slot]);
-      wrapped.insert(wrapped.end(), si.pCommandBuffers, si.pCommandBuffers + si.commandBufferCount);
-      wrapped.push_back(tp->end[slot]);
-      si.pCommandBuffers = wrapped.data() + first;
+      si.pCommandBuffers = w;
+      *w++ = tp->begin[slot];
+      w = std::copy_n(pSubmits[i].pCommandBuffers, pSubmits[i].commandBufferCount, w);
+      *w++ = tp->end[slot];
       si.commandBufferCount += 2;
       sub->slots.push_back(slot);
     }
@@ -638,26 +633,26 @@ VkResult submit2(PerThread &pt, PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue q
 
   std::vector<VkSubmitInfo2> &infos = pt.infos2; // as in hook::QueueSubmit
   std::vector<VkCommandBufferSubmitInfo> &wrapped = pt.wrapped2;
-  infos.clear();
-  wrapped.clear();
   std::uint64_t unmeasured = 0;
   const VkSubmitInfo2 *submits = pSubmits;
   TimestampPool *tp = layer_fence ? q->timestamp_pool : nullptr;
   if (tp && cbs) {
-    infos.assign(pSubmits, pSubmits + submitCount);
-    wrapped.reserve(cbs + 2 * submitCount);
-    for (VkSubmitInfo2 &si : infos) {
+    if (infos.size() < submitCount) infos.resize(submitCount);
+    if (wrapped.size() < cbs + 2 * submitCount) wrapped.resize(cbs + 2 * submitCount);
+    VkCommandBufferSubmitInfo *w = wrapped.data();
+    for (std::uint32_t i = 0; i < submitCount; ++i) {
+      VkSubmitInfo2 &si = infos[i];
+      si = pSubmits[i];
       if (si.commandBufferInfoCount == 0) continue;
       const std::uint32_t slot = (si.flags & VK_SUBMIT_PROTECTED_BIT) ? UINT32_MAX : take_slot(*tp);
       if (slot == UINT32_MAX) {
         ++unmeasured;
         continue;
       }
-      const std::size_t first = wrapped.size();
-      wrapped.push_back({VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, nullptr, tp->begin[slot], 0});
-      wrapped.insert(wrapped.end(), si.pCommandBufferInfos, si.pCommandBufferInfos + si.commandBufferInfoCount);
-      wrapped.push_back({VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, nullptr, tp->end[slot], 0});
-      si.pCommandBufferInfos = wrapped.data() + first;
+      si.pCommandBufferInfos = w;
+      *w++ = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, nullptr, tp->begin[slot], 0};
+      w = std::copy_n(pSubmits[i].pCommandBufferInfos, pSubmits[i].commandBufferInfoCount, w);
+      *w++ = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, nullptr, tp->end[slot], 0};
       si.commandBufferInfoCount += 2;
       sub->slots.push_back(slot);
     }
@@ -800,8 +795,8 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::WaitForFences(VkDevice device, uint32_t fen
   {
     std::lock_guard lock(dev->fence_mutex);
     for (std::uint32_t i = 0; i < fenceCount; ++i) {
-      auto it = dev->fences.find(pFences[i]);
-      if (it != dev->fences.end() && it->second.use.queue) uses.push_back(it->second.use);
+      const FenceEntry *e = dev->fences.find(pFences[i]);
+      if (e && e->use.queue) uses.push_back(e->use);
     }
   }
   const std::uint64_t t0 = now_ns();
@@ -885,8 +880,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::GetFenceStatus(VkDevice device, VkFence fen
     FenceUse use;
     {
       std::lock_guard lock(dev->fence_mutex);
-      auto it = dev->fences.find(fence);
-      if (it != dev->fences.end()) use = it->second.use;
+      if (const FenceEntry *e = dev->fences.find(fence)) use = e->use;
     }
     if (use.queue) prove_complete(*dev, *use.queue, use.seq);
   }
@@ -1053,7 +1047,7 @@ namespace {
 
 // When the loader unloads the layer (after the last vkDestroyInstance) or at process exit.
 __attribute__((destructor)) void on_unload() {
-  Registry *registry = g_registry.load();
+  Registry *registry = Registry::existing();
   if (!registry) return;
   bool any;
   std::vector<DeviceState *> live; // never destroyed: their threads must end before the registry does
@@ -1075,7 +1069,7 @@ __attribute__((destructor)) void on_unload() {
   if (any) write_outputs("unload");
   close_trace();
   delete registry; // nothing can call into the layer any more
-  g_registry.store(nullptr);
+  Registry::forget();
 }
 
 } // namespace

@@ -5,8 +5,11 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <bit>
 #include <chrono>
+#include <ctime>
 #include <condition_variable>
 #include <deque>
 #include <thread>
@@ -30,10 +33,11 @@ namespace novem_qd {
 
 using Counter = std::atomic<std::uint64_t>;
 
+// CLOCK_MONOTONIC (std::chrono::steady_clock's clock on Linux), read without libstdc++'s call in between.
 inline std::uint64_t now_ns() {
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-          .count());
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<std::uint64_t>(t.tv_sec) * 1000000000u + static_cast<std::uint64_t>(t.tv_nsec);
 }
 
 // Calls and CPU time spent blocked in one kind of wait.
@@ -160,8 +164,6 @@ inline PerThread &per_thread() {
   PerThread *pt = t_per_thread;
   return pt ? *pt : per_thread_slow();
 }
-// The device of a dispatch key, through the thread's one-entry cache (nullptr: unknown).
-DeviceState *device_of(PerThread &pt, void *dispatch_key);
 
 struct Submission;
 struct TimestampPool;
@@ -254,6 +256,51 @@ struct FenceUse {
 struct FenceEntry {
   FenceUse use;                   // for the wait hooks' attribution
   Submission *watched = nullptr;  // the tracked submission the tracker polls it for (latency on)
+};
+
+// The application's fences (DeviceState::fences): a map, with a direct-mapped cache in front, so
+// that the few fences of a frame loop are found without hashing (an unordered_map's entries stay
+// where they are until erased). Guarded by its owner's fence_mutex.
+class FenceMap {
+public:
+  // The fence's entry, or nullptr.
+  FenceEntry *find(VkFence f) {
+    Slot &s = slot(f);
+    if (s.fence == f) return s.entry; // an empty slot: VK_NULL_HANDLE, never an entry's key
+    auto it = map_.find(f);
+    if (it == map_.end()) return nullptr;
+    s = {f, &it->second};
+    return s.entry;
+  }
+  // The fence's entry, made where there is none; `f` is not VK_NULL_HANDLE.
+  FenceEntry &operator[](VkFence f) {
+    Slot &s = slot(f);
+    if (s.fence == f) return *s.entry;
+    FenceEntry &e = map_[f];
+    s = {f, &e};
+    return e;
+  }
+  void erase(VkFence f) {
+    if (Slot &s = slot(f); s.fence == f) s = {};
+    map_.erase(f);
+  }
+  void clear() {
+    map_.clear();
+    cache_ = {};
+  }
+
+private:
+  struct Slot {
+    VkFence fence = VK_NULL_HANDLE;
+    FenceEntry *entry = nullptr;
+  };
+  static constexpr unsigned kSlotBits = 3;
+  static constexpr std::size_t kSlots = std::size_t{1} << kSlotBits;
+  Slot &slot(VkFence f) { // Fibonacci hashing: the top bits of the handle times 2^64 / phi
+    return cache_[(reinterpret_cast<std::uintptr_t>(f) * 0x9E3779B97F4A7C15u) >> (64 - kSlotBits)];
+  }
+  std::array<Slot, kSlots> cache_{};
+  std::unordered_map<VkFence, FenceEntry> map_;
 };
 
 // A semaphore of a submission, for the dumps.
@@ -380,7 +427,7 @@ struct DeviceState {
   // does not block) and never waits on one. An entry lives until vkDestroyFence: the next frame's
   // submit with the fence allocates no node.
   Lock fence_mutex;
-  std::unordered_map<VkFence, FenceEntry> fences;
+  FenceMap fences;
   // Every submission record of the device, for its life (a record is reused, never freed before
   // stop_tracking: TaggedStack's condition); grows only when no free record is left.
   std::mutex records_mutex;
@@ -413,7 +460,16 @@ template <class T> void *key(T handle) { return *reinterpret_cast<void **>(handl
 
 class Registry {
 public:
-  static Registry &get();
+  // Created on first use and deleted by the library's destructor (layer.cpp's on_unload) after the
+  // last report: not a static object, whose destructor could run before that report is written.
+  // The atomic load is the fast path (std::call_once costs a lock-free but not free check per call).
+  static Registry &get() {
+    if (Registry *r = instance_.load(std::memory_order_acquire)) return *r;
+    return create();
+  }
+  // For the library's destructor: the registry if one was made, and forgetting it once deleted.
+  static Registry *existing() { return instance_.load(); }
+  static void forget() { instance_.store(nullptr); }
 
   std::shared_mutex mutex;
   std::unordered_map<void *, std::shared_ptr<InstanceState>> instances;
@@ -452,10 +508,20 @@ public:
   }
 
 private:
+  static Registry &create();
+  static inline std::atomic<Registry *> instance_{nullptr};
   std::once_flag settings_once_;
   Settings settings_;
   std::shared_ptr<TraceStream> trace_; // shared_ptr: deleted here, defined in trace.cpp
 };
+
+// The device of a dispatch key, through the thread's one-entry cache (nullptr: unknown).
+DeviceState *device_lookup(PerThread &pt, void *dispatch_key, std::uint64_t generation);
+inline DeviceState *device_of(PerThread &pt, void *dispatch_key) {
+  const std::uint64_t generation = Registry::get().generation.load(std::memory_order_acquire);
+  if (pt.cached_device_key == dispatch_key && pt.cached_device_generation == generation) return pt.cached_device;
+  return device_lookup(pt, dispatch_key, generation);
+}
 
 // Writes the JSON report (all devices seen so far) to the configured path; `reason` says what
 // triggered it. Safe to call from any thread; calls nothing down the chain.
@@ -493,8 +559,26 @@ void stop_tracking(DeviceState &dev);
 Submission *take_submission(DeviceState &dev);
 // A record whose fence was never submitted (or is unsignalled again): back to the free list.
 void recycle(DeviceState &dev, Submission *s);
-// A free timestamp slot of `pool`, or UINT32_MAX.
-std::uint32_t take_slot(TimestampPool &pool);
+// A free timestamp slot of `pool`, or UINT32_MAX. Inline: once per timed batch of every submit.
+inline std::uint32_t take_slot(TimestampPool &pool) {
+  std::uint32_t s = UINT32_MAX;
+  for (std::uint32_t w = 0; w < TimestampPool::kSlots / 64 && s == UINT32_MAX; ++w) {
+    std::uint64_t mask = pool.free_mask[w].load(std::memory_order_relaxed);
+    while (mask != 0) {
+      const std::uint64_t bit = mask & (~mask + 1); // the lowest free slot of the word
+      if (pool.free_mask[w].compare_exchange_weak(mask, mask & ~bit, std::memory_order_acquire,
+                                                  std::memory_order_relaxed)) {
+        s = 64 * w + static_cast<std::uint32_t>(std::countr_zero(bit));
+        break;
+      }
+    }
+  }
+  if (s == UINT32_MAX) return s;
+  pool.results[2 * s] = 0; // so that a result never written reads as unmeasured
+  pool.results[2 * s + 1] = 0;
+  return s;
+}
+
 void return_slots(TimestampPool &pool, const std::vector<std::uint32_t> &slots);
 // Hands a successful submission to the tracker thread.
 void track(DeviceState &dev, Submission *s);

@@ -96,8 +96,7 @@ void complete(DeviceState &dev, Submission &s, std::uint64_t now) {
   }
   if (s.app_fence != VK_NULL_HANDLE) { // the layer's own fence was not submitted: still unsignalled
     std::lock_guard lock(dev.fence_mutex);
-    if (auto it = dev.fences.find(s.app_fence); it != dev.fences.end() && it->second.watched == &s)
-      it->second.watched = nullptr;
+    if (FenceEntry *e = dev.fences.find(s.app_fence); e && e->watched == &s) e->watched = nullptr;
   } else if (dev.table.ResetFences(dev.device, 1, &s.fence) != VK_SUCCESS) {
     dev.table.DestroyFence(dev.device, s.fence, nullptr);
     s.fence = VK_NULL_HANDLE;
@@ -513,30 +512,12 @@ void stop_tracking(DeviceState &dev) {
 }
 
 Submission *take_submission(DeviceState &dev) {
-  Submission *s = dev.free_submissions.pop();
+  Submission *s = dev.free_submissions.pop(); // reset by recycle()
   if (!s) {
     auto made = std::make_unique<Submission>();
     s = made.get();
     std::lock_guard lock(dev.records_mutex);
     dev.records.push_back(std::move(made));
-  } else { // clear() keeps the vectors' capacity
-    s->seq = s->submit_ns = 0;
-    s->call = "";
-    s->app_fence = VK_NULL_HANDLE;
-    s->released = false;
-    s->registered_seq = 0;
-    s->command_buffers.clear();
-    s->waits.clear();
-    s->signals.clear();
-    s->timestamps = nullptr;
-    s->slots.clear();
-    s->batches = 0;
-    s->v2 = false;
-    s->sparse = false;
-    s->watchdog_reported = false;
-    s->queue_labels.clear();
-    s->labels.clear();
-    s->done.store(false, std::memory_order_relaxed);
   }
   if (s->fence == VK_NULL_HANDLE) {
     VkFenceCreateInfo ci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
@@ -546,27 +527,27 @@ Submission *take_submission(DeviceState &dev) {
 }
 
 void recycle(DeviceState &dev, Submission *s) {
+  // Reset here, mostly on the layer thread, rather than in take_submission on the application's.
+  // clear() keeps the vectors' capacity.
+  s->seq = s->submit_ns = 0;
+  s->call = "";
+  s->app_fence = VK_NULL_HANDLE;
+  s->released = false;
+  s->registered_seq = 0;
+  s->command_buffers.clear();
+  s->waits.clear();
+  s->signals.clear();
+  s->timestamps = nullptr;
+  s->slots.clear();
+  s->batches = 0;
+  s->v2 = false;
+  s->sparse = false;
+  s->watchdog_reported = false;
+  s->queue_labels.clear();
+  s->labels.clear();
+  s->done.store(false, std::memory_order_relaxed);
   // One that cannot be pushed stays in `records`, unused, until the device goes.
   if (TaggedStack<Submission>::fits(s)) dev.free_submissions.push(s);
-}
-
-std::uint32_t take_slot(TimestampPool &pool) {
-  std::uint32_t s = UINT32_MAX;
-  for (std::uint32_t w = 0; w < TimestampPool::kSlots / 64 && s == UINT32_MAX; ++w) {
-    std::uint64_t mask = pool.free_mask[w].load(std::memory_order_relaxed);
-    while (mask != 0) {
-      const std::uint64_t bit = mask & (~mask + 1); // the lowest free slot of the word
-      if (pool.free_mask[w].compare_exchange_weak(mask, mask & ~bit, std::memory_order_acquire,
-                                                  std::memory_order_relaxed)) {
-        s = 64 * w + static_cast<std::uint32_t>(std::countr_zero(bit));
-        break;
-      }
-    }
-  }
-  if (s == UINT32_MAX) return s;
-  pool.results[2 * s] = 0; // so that a result never written reads as unmeasured
-  pool.results[2 * s + 1] = 0;
-  return s;
 }
 
 void return_slots(TimestampPool &pool, const std::vector<std::uint32_t> &slots) {
@@ -603,12 +584,12 @@ void drain_incoming(DeviceState &dev) {
 void release_app_fences(DeviceState &dev, std::uint32_t count, const VkFence *fences, bool destroyed) {
   std::lock_guard lock(dev.fence_mutex);
   for (std::uint32_t i = 0; i < count; ++i)
-    if (auto it = dev.fences.find(fences[i]); it != dev.fences.end()) {
-      if (it->second.watched) it->second.watched->released = true;
+    if (FenceEntry *e = dev.fences.find(fences[i])) {
+      if (e->watched) e->watched->released = true;
       if (destroyed)
-        dev.fences.erase(it);
+        dev.fences.erase(fences[i]);
       else
-        it->second.watched = nullptr;
+        e->watched = nullptr;
     }
 }
 
