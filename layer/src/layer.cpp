@@ -502,7 +502,6 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
   auto [q, dev] = lookup(pt, queue);
   if (!q) return dev->table.QueueSubmit(queue, submitCount, pSubmits, fence);
   QueueUse use(pt, q, "vkQueueSubmit");
-  const bool semaphores = any_semaphore(submitCount, pSubmits);
   SemCounts s;
   std::uint64_t cbs = 0;
   if (!dev->latency) {
@@ -511,7 +510,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
       cbs += pSubmits[i].commandBufferCount;
       with_cbs += pSubmits[i].commandBufferCount ? 1 : 0;
     }
-    if (semaphores) {
+    if (any_semaphore(submitCount, pSubmits)) {
       std::lock_guard lock(dev->sync_mutex);
       for (std::uint32_t i = 0; i < submitCount; ++i) classify_batch(*dev, pSubmits[i], *q, s, nullptr);
     }
@@ -521,9 +520,11 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
   Submission *sub = take_submission(*dev);
   sub->queue = q;
   sub->call = "vkQueueSubmit";
+  bool semaphores = false; // one pass over the batches for the command buffers and this
   for (std::uint32_t i = 0; i < submitCount; ++i) {
     const VkSubmitInfo &si = pSubmits[i];
     cbs += si.commandBufferCount;
+    semaphores |= (si.waitSemaphoreCount | si.signalSemaphoreCount) != 0;
     for (std::uint32_t j = 0; j < si.commandBufferCount; ++j) sub->command_buffers.push_back(si.pCommandBuffers[j]);
   }
   if (semaphores) {
@@ -562,7 +563,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
       }
       si.pCommandBuffers = w;
       *w++ = tp->begin[slot];
-      w = std::copy_n(pSubmits[i].pCommandBuffers, pSubmits[i].commandBufferCount, w);
+      for (std::uint32_t j = 0; j < pSubmits[i].commandBufferCount; ++j) *w++ = pSubmits[i].pCommandBuffers[j];
       *w++ = tp->end[slot];
       si.commandBufferCount += 2;
       sub->slots.push_back(slot);
@@ -651,7 +652,7 @@ VkResult submit2(PerThread &pt, PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue q
       }
       si.pCommandBufferInfos = w;
       *w++ = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, nullptr, tp->begin[slot], 0};
-      w = std::copy_n(pSubmits[i].pCommandBufferInfos, pSubmits[i].commandBufferInfoCount, w);
+      for (std::uint32_t j = 0; j < pSubmits[i].commandBufferInfoCount; ++j) *w++ = pSubmits[i].pCommandBufferInfos[j];
       *w++ = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, nullptr, tp->end[slot], 0};
       si.commandBufferInfoCount += 2;
       sub->slots.push_back(slot);
@@ -790,20 +791,34 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::WaitForFences(VkDevice device, uint32_t fen
                                                 VkBool32 waitAll, uint64_t timeout) {
   PerThread &pt = per_thread();
   DeviceState *dev = device_of(pt, key(device));
+  // The submissions that carried the fences: in `one` for a wait on one fence (a frame loop's: no
+  // list to fill), else in the thread's scratch list.
+  FenceUse one;
   std::vector<FenceUse> &uses = pt.fence_uses;
   uses.clear();
   {
     std::lock_guard lock(dev->fence_mutex);
-    for (std::uint32_t i = 0; i < fenceCount; ++i) {
-      const FenceEntry *e = dev->fences.find(pFences[i]);
-      if (e && e->use.queue) uses.push_back(e->use);
+    if (fenceCount == 1) {
+      if (const FenceEntry *e = dev->fences.find(pFences[0])) one = e->use;
+    } else {
+      for (std::uint32_t i = 0; i < fenceCount; ++i) {
+        const FenceEntry *e = dev->fences.find(pFences[i]);
+        if (e && e->use.queue) uses.push_back(e->use);
+      }
     }
   }
   const std::uint64_t t0 = now_ns();
   const VkResult result = dev->table.WaitForFences(device, fenceCount, pFences, waitAll, timeout);
   check_lost(dev, result, "vkWaitForFences");
   const std::uint64_t t1 = now_ns(), dt = t1 - t0;
-  // The blocked time goes to each distinct queue whose submission carried one of the fences.
+  // The blocked time goes to each distinct queue whose submission carried one of the fences; a
+  // signalled fence proves its submission, and everything before it on its queue, complete.
+  if (one.queue) {
+    one.queue->wait_for_fences.add(dt);
+    record_wait(pt, *one.queue, "vkWaitForFences", t0, t1);
+    if (result == VK_SUCCESS) prove_complete(*dev, *one.queue, one.seq);
+    return result;
+  }
   std::vector<QueueState *> &queues = pt.wait_queues;
   queues.clear();
   for (const FenceUse &u : uses)
@@ -816,8 +831,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::WaitForFences(VkDevice device, uint32_t fen
     q->wait_for_fences.add(dt);
     record_wait(pt, *q, "vkWaitForFences", t0, t1);
   }
-  // A signalled fence proves its submission, and everything before it on its queue, complete.
-  if (result == VK_SUCCESS && (waitAll || fenceCount == 1))
+  if (result == VK_SUCCESS && waitAll)
     for (const FenceUse &u : uses) prove_complete(*dev, *u.queue, u.seq);
   return result;
 }
@@ -912,6 +926,24 @@ VKAPI_ATTR void VKAPI_CALL hook::DestroySemaphore(VkDevice device, VkSemaphore s
   }
   dev->table.DestroySemaphore(device, semaphore, pAllocator);
 }
+
+namespace {
+// Before vkResetFences (latency on) / vkDestroyFence of the application's fences: the submissions
+// they belong to are complete, and the tracker is out of any call on them (it never blocks in
+// one). `destroyed`: their entries go too. Inline: once per frame of a frame loop.
+[[gnu::always_inline]] inline void release_app_fences(DeviceState &dev, std::uint32_t count, const VkFence *fences,
+                                                      bool destroyed) {
+  std::lock_guard lock(dev.fence_mutex);
+  for (std::uint32_t i = 0; i < count; ++i)
+    if (FenceEntry *e = dev.fences.find(fences[i])) {
+      if (e->watched) e->watched->released = true;
+      if (destroyed)
+        dev.fences.erase(fences[i]);
+      else
+        e->watched = nullptr;
+    }
+}
+} // namespace
 
 VKAPI_ATTR VkResult VKAPI_CALL hook::ResetFences(VkDevice device, uint32_t fenceCount, const VkFence *pFences) {
   DeviceState *dev = device_of(per_thread(), key(device));
@@ -1057,15 +1089,7 @@ __attribute__((destructor)) void on_unload() {
     for (const auto &d : registry->all_devices)
       if (!d->destroyed.load()) live.push_back(d.get());
   }
-  for (DeviceState *d : live)
-    if (d->tracker.joinable()) {
-      {
-        std::lock_guard lock(d->track_mutex);
-        d->stop = true;
-      }
-      d->track_cv.notify_all();
-      d->tracker.join();
-    }
+  for (DeviceState *d : live) end_tracker(*d);
   if (any) write_outputs("unload");
   close_trace();
   delete registry; // nothing can call into the layer any more

@@ -10,7 +10,6 @@
 #include <bit>
 #include <chrono>
 #include <ctime>
-#include <condition_variable>
 #include <deque>
 #include <thread>
 #include <cstdint>
@@ -410,14 +409,16 @@ struct DeviceState {
   // Submissions handed over by the application's threads, newest first: a lock-free list the
   // tracker moves into `pending` (under track_mutex), so a submit call never waits for the tracker.
   std::atomic<Submission *> incoming{nullptr};
-  std::atomic<bool> tracker_waiting{false}; // the tracker sleeps on track_cv (only then does track() notify)
-  // The tracker sleeps polling the application's fences, on `proofs` (a futex), which every proof
-  // of completion bumps (wake_tracker; only while it sleeps does that wake it).
+  // The tracker sleeps on `wakeups` (a futex) when idle (nothing in flight: a submission wakes it,
+  // track()) and when it polls the application's fences (a proof of completion wakes it,
+  // wake_tracker()). A waking thread bumps the word, and makes the system call only while the
+  // flag of that sleep is set: a submit or a wait takes no lock, and no system call while the
+  // tracker is busy.
+  std::atomic<bool> tracker_idle{false};
   std::atomic<bool> tracker_polling{false};
-  std::atomic<std::uint32_t> proofs{0};
+  std::atomic<std::uint32_t> wakeups{0};
   static_assert(sizeof(std::atomic<std::uint32_t>) == 4 && std::atomic<std::uint32_t>::is_always_lock_free);
-  std::mutex track_mutex; // guards the two below; never held across a call down
-  std::condition_variable track_cv;
+  std::mutex track_mutex; // guards the two below and `stop`; never held across a call down
   std::deque<Submission *> pending; // submitted, not yet seen complete, in submit order (owned by `records`)
   // The application's fences: the submission each was last submitted with (the wait hooks'
   // attribution) and the one the tracker polls it for. One map under one lock, so that a tracked
@@ -556,7 +557,12 @@ void start_tracking(DeviceState &dev, const std::vector<VkQueueFamilyProperties>
 void stop_tracking(DeviceState &dev);
 // A record for a tracked submission (latency on), reset, with a fence of the layer's own,
 // unsignalled (its `fence` is VK_NULL_HANDLE if none could be created).
-Submission *take_submission(DeviceState &dev);
+Submission *take_submission_slow(DeviceState &dev, Submission *reused);
+inline Submission *take_submission(DeviceState &dev) {
+  Submission *s = dev.free_submissions.pop(); // reset by recycle()
+  if (s && s->fence != VK_NULL_HANDLE) return s;
+  return take_submission_slow(dev, s);
+}
 // A record whose fence was never submitted (or is unsignalled again): back to the free list.
 void recycle(DeviceState &dev, Submission *s);
 // A free timestamp slot of `pool`, or UINT32_MAX. Inline: once per timed batch of every submit.
@@ -580,17 +586,29 @@ inline std::uint32_t take_slot(TimestampPool &pool) {
 }
 
 void return_slots(TimestampPool &pool, const std::vector<std::uint32_t> &slots);
-// Hands a successful submission to the tracker thread.
-void track(DeviceState &dev, Submission *s);
+// Bumps the device's `wakeups` and wakes its tracker thread from its futex wait.
+void wake_thread(DeviceState &dev);
+// Hands a successful submission to the tracker thread. Inline: once per submit.
+inline void track(DeviceState &dev, Submission *node) {
+  node->next_incoming = dev.incoming.load(std::memory_order_relaxed);
+  while (!dev.incoming.compare_exchange_weak(node->next_incoming, node)) {
+  }
+  // seq_cst with the tracker's flag and its load of `incoming`: either it sees this submission
+  // before it sleeps, or this sees the flag (tracker_main). A busy tracker sees it within 1 ms.
+  if (dev.tracker_idle.load()) wake_thread(dev);
+}
 // After a wait of the application's raised a queue's completed_seq (latency on): wakes the tracker
 // if it sleeps polling the application's fences, so that it completes the proven ones now.
-void wake_tracker(DeviceState &dev);
+inline void wake_tracker(DeviceState &dev) {
+  // seq_cst, after the caller's completed_seq update: see tracker_main.
+  dev.wakeups.fetch_add(1);
+  if (dev.tracker_polling.load())
+    syscall(SYS_futex, reinterpret_cast<std::uint32_t *>(&dev.wakeups), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+}
+// Stops the device's tracker thread and waits for it to end (vkDestroyDevice, unload).
+void end_tracker(DeviceState &dev);
 // Moves the handed-over submissions into dev.pending, in submit order; track_mutex held.
 void drain_incoming(DeviceState &dev);
-// Before vkResetFences (latency on) / vkDestroyFence of the application's fences: the submissions
-// they belong to are complete, and the tracker is out of any call on them (it never blocks in
-// one). `destroyed`: their entries go too.
-void release_app_fences(DeviceState &dev, std::uint32_t count, const VkFence *fences, bool destroyed);
 // An intercepted call returned VK_ERROR_DEVICE_LOST: dump every submission in flight (once per
 // device). `queue`: the queue the call was on (nullptr for a device-level call), the calling thread
 // is the failing one.

@@ -253,13 +253,17 @@ void tracker_main(DeviceState *dev) {
         std::uint64_t sleep = std::min(kIdleWaitNs, next_summary > now ? next_summary - now : 0);
         if (!st.trigger_path.empty()) sleep = std::min(sleep, kTriggerPollNs);
         if (trace) sleep = std::min(sleep, next_trace_flush > now ? next_trace_flush - now : 0);
-        // seq_cst with track()'s push and load: either it sees the flag and wakes us (taking the
-        // mutex first, so not before we wait), or we see its submission here.
-        dev->tracker_waiting.store(true);
-        dev->track_cv.wait_for(lock, std::chrono::nanoseconds(sleep), [&] {
-          return dev->stop || ((!dev->pending.empty() || dev->incoming.load() != nullptr) && !dev->device_lost.load());
-        });
-        dev->tracker_waiting.store(false);
+        // seq_cst with track()'s push and load: either it sees the flag and bumps `wakeups` after
+        // `seen` was read (the futex wait then returns at once), or we see its submission here.
+        // end_tracker() sets `stop` under the lock, then bumps the word.
+        dev->tracker_idle.store(true);
+        const std::uint32_t seen = dev->wakeups.load();
+        if (!dev->stop && (dev->incoming.load() == nullptr || dev->device_lost.load())) {
+          lock.unlock();
+          futex_wait(dev->wakeups, seen, sleep);
+          lock.lock();
+        }
+        dev->tracker_idle.store(false);
         drain_incoming(*dev);
         if (dev->stop) break;
       }
@@ -288,14 +292,14 @@ void tracker_main(DeviceState *dev) {
         r = dev->table.WaitForFences(dev->device, static_cast<std::uint32_t>(oldest.size()), oldest.data(), VK_FALSE,
                                      kPollNs);
       } else if (!app_heads_proven(*dev)) {
-        // Sleeps on `proofs` (a futex: the waking thread takes no lock, a wait of the application's
+        // Sleeps on `wakeups` (a futex: the waking thread takes no lock, a wait of the application's
         // costs it one system call at most): a proof bumped after `seen` was read makes the futex
         // wait return at once, one before it is seen by app_heads_proven (seq_cst, wake_tracker).
         // A new submission does not wake it: it is behind these heads, or on another queue, seen
         // within kPollNs, which spares the submitting thread a wake-up per frame.
         dev->tracker_polling.store(true);
-        const std::uint32_t seen = dev->proofs.load();
-        if (!app_heads_proven(*dev)) futex_wait(dev->proofs, seen, kPollNs);
+        const std::uint32_t seen = dev->wakeups.load();
+        if (!app_heads_proven(*dev)) futex_wait(dev->wakeups, seen, kPollNs);
         dev->tracker_polling.store(false);
       }
       const std::uint64_t now = now_ns();
@@ -478,15 +482,18 @@ void start_tracking(DeviceState &dev, const std::vector<VkQueueFamilyProperties>
   pthread_setname_np(dev.tracker.native_handle(), "novem-qd");
 }
 
-void stop_tracking(DeviceState &dev) {
-  if (dev.tracker.joinable()) {
-    {
-      std::lock_guard lock(dev.track_mutex);
-      dev.stop = true;
-    }
-    dev.track_cv.notify_all();
-    dev.tracker.join();
+void end_tracker(DeviceState &dev) {
+  if (!dev.tracker.joinable()) return;
+  {
+    std::lock_guard lock(dev.track_mutex);
+    dev.stop = true;
   }
+  wake_thread(dev); // wherever it sleeps (the flags aside), it sees `stop` next
+  dev.tracker.join();
+}
+
+void stop_tracking(DeviceState &dev) {
+  end_tracker(dev);
   // The application has waited for its work before destroying the device: complete what is.
   std::vector<Submission *> snapshot;
   {
@@ -511,8 +518,9 @@ void stop_tracking(DeviceState &dev) {
   dev.timestamp_pools.clear();
 }
 
-Submission *take_submission(DeviceState &dev) {
-  Submission *s = dev.free_submissions.pop(); // reset by recycle()
+// take_submission() without a record to reuse (`reused` null), or with one whose fence is gone.
+Submission *take_submission_slow(DeviceState &dev, Submission *reused) {
+  Submission *s = reused;
   if (!s) {
     auto made = std::make_unique<Submission>();
     s = made.get();
@@ -555,20 +563,9 @@ void return_slots(TimestampPool &pool, const std::vector<std::uint32_t> &slots) 
   for (std::uint32_t s : slots) pool.free_mask[s / 64].fetch_or(std::uint64_t{1} << (s % 64), std::memory_order_release);
 }
 
-void track(DeviceState &dev, Submission *node) {
-  node->next_incoming = dev.incoming.load(std::memory_order_relaxed);
-  while (!dev.incoming.compare_exchange_weak(node->next_incoming, node)) {
-  }
-  if (!dev.tracker_waiting.load()) return; // a busy tracker sees it within 1 ms anyway
-  { std::lock_guard lock(dev.track_mutex); } // not before the tracker sleeps: see tracker_main
-  dev.track_cv.notify_one();
-}
-
-void wake_tracker(DeviceState &dev) {
-  // seq_cst, after the caller's completed_seq update: see tracker_main.
-  dev.proofs.fetch_add(1);
-  if (dev.tracker_polling.load())
-    syscall(SYS_futex, reinterpret_cast<std::uint32_t *>(&dev.proofs), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+void wake_thread(DeviceState &dev) {
+  dev.wakeups.fetch_add(1);
+  syscall(SYS_futex, reinterpret_cast<std::uint32_t *>(&dev.wakeups), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
 }
 
 void drain_incoming(DeviceState &dev) {
@@ -579,18 +576,6 @@ void drain_incoming(DeviceState &dev) {
     dev.pending.emplace(dev.pending.begin() + static_cast<std::ptrdiff_t>(at), s);
     s = next;
   }
-}
-
-void release_app_fences(DeviceState &dev, std::uint32_t count, const VkFence *fences, bool destroyed) {
-  std::lock_guard lock(dev.fence_mutex);
-  for (std::uint32_t i = 0; i < count; ++i)
-    if (FenceEntry *e = dev.fences.find(fences[i])) {
-      if (e->watched) e->watched->released = true;
-      if (destroyed)
-        dev.fences.erase(fences[i]);
-      else
-        e->watched = nullptr;
-    }
 }
 
 void on_device_lost(DeviceState &dev, const char *call, const QueueState *queue) {
