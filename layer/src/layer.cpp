@@ -170,14 +170,15 @@ void add(Counter &c, std::uint64_t v) { c.fetch_add(v, std::memory_order_relaxed
 // (unless watch_app_fence registered it, as `registered_seq`, and rightly).
 [[gnu::always_inline]] inline std::uint64_t record_submit(QueueState &q, Counter &calls, std::uint64_t batches, std::uint64_t cbs,
                             const SemCounts &s, VkFence fence, std::uint64_t registered_seq) {
-  add(q.submits, 1);
   add(calls, 1);
   add(q.batches, batches);
   add(q.command_buffers, cbs);
-  add(q.wait_binary, s.wait_binary);
-  add(q.wait_timeline, s.wait_timeline);
-  add(q.signal_binary, s.signal_binary);
-  add(q.signal_timeline, s.signal_timeline);
+  if (s.wait_binary | s.wait_timeline | s.signal_binary | s.signal_timeline) { // most submits have none
+    add(q.wait_binary, s.wait_binary);
+    add(q.wait_timeline, s.wait_timeline);
+    add(q.signal_binary, s.signal_binary);
+    add(q.signal_timeline, s.signal_timeline);
+  }
   const std::uint64_t seq = q.submitted_seq.fetch_add(1, std::memory_order_relaxed) + 1;
   if (fence != VK_NULL_HANDLE) {
     add(q.fences, 1);
@@ -990,7 +991,7 @@ VKAPI_ATTR VkResult VKAPI_CALL get_queue_diagnostics(VkQueue queue, VkQueueDiagn
   auto load = [](const Counter &c) { return c.load(std::memory_order_relaxed); };
   d.queueFamilyIndex = q->family;
   d.queueIndex = q->index;
-  d.submits = load(q->submits);
+  d.submits = load(q->submitted_seq);
   d.failedSubmits = load(q->failed_submits);
   d.batches = load(q->batches);
   d.commandBuffers = load(q->command_buffers);

@@ -178,7 +178,6 @@ struct QueueState {
   // before the tracker starts, fixed after.
   TimestampPool *timestamp_pool = nullptr;
 
-  Counter submits{0};          // successful vkQueueSubmit + vkQueueSubmit2(KHR) + vkQueueBindSparse calls
   Counter submit_calls_v1{0};  // of which vkQueueSubmit
   Counter submit_calls_v2{0};  // of which vkQueueSubmit2 / vkQueueSubmit2KHR
   Counter submit_calls_sparse{0}; // of which vkQueueBindSparse (counted as submissions throughout)
@@ -198,6 +197,8 @@ struct QueueState {
   // Work in flight, as far as the layer can tell without a thread of its own: every successful
   // submission takes the next sequence number; a wait that proves completion (vkQueueWaitIdle,
   // vkDeviceWaitIdle, a fence known to be signalled) raises `completed` to the number it proves.
+  // submitted_seq is also the report's "submits" (successful vkQueueSubmit + vkQueueSubmit2(KHR)
+  // + vkQueueBindSparse calls).
   Counter submitted_seq{0};
   Counter completed_seq{0};
   void complete_up_to(std::uint64_t seq) {
@@ -579,10 +580,7 @@ inline std::uint32_t take_slot(TimestampPool &pool) {
       }
     }
   }
-  if (s == UINT32_MAX) return s;
-  pool.results[2 * s] = 0; // so that a result never written reads as unmeasured
-  pool.results[2 * s + 1] = 0;
-  return s;
+  return s; // its results are zero (make_pool, return_slots)
 }
 
 void return_slots(TimestampPool &pool, const std::vector<std::uint32_t> &slots);

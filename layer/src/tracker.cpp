@@ -559,8 +559,12 @@ void recycle(DeviceState &dev, Submission *s) {
 }
 
 void return_slots(TimestampPool &pool, const std::vector<std::uint32_t> &slots) {
-  // release: the slot's results were read before another submission may take it.
-  for (std::uint32_t s : slots) pool.free_mask[s / 64].fetch_or(std::uint64_t{1} << (s % 64), std::memory_order_release);
+  for (std::uint32_t s : slots) {
+    pool.results[2 * s] = 0; // so that a result the next user's batch never writes reads as unmeasured
+    pool.results[2 * s + 1] = 0;
+    // release: the slot's results were read, and cleared, before another submission may take it.
+    pool.free_mask[s / 64].fetch_or(std::uint64_t{1} << (s % 64), std::memory_order_release);
+  }
 }
 
 void wake_thread(DeviceState &dev) {
