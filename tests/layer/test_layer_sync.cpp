@@ -1,6 +1,7 @@
-// The layer's synchronization primitives (layer/src/sync.hpp) under several threads at once: the
-// mutex of its per-call paths and the lock-free stack of recycled submission records. Run under
-// the thread sanitizer too (scripts/sanitize.sh), which checks their memory orders.
+// The layer's own structures of its per-call paths, from its headers: the mutex and the lock-free
+// stack of recycled submission records (sync.hpp) under several threads at once, and the cache
+// in front of the application's fences (state.hpp's FenceMap). Run under the thread sanitizer too
+// (build-tsan), which checks the memory orders.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -11,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "sync.hpp"
+#include "state.hpp" // FenceMap; includes sync.hpp
 
 namespace {
 
@@ -82,4 +83,32 @@ TEST_CASE("layer sync: the lock-free stack gives each node to one thread at a ti
   stack.push(nodes[0].get());
   stack.clear();
   CHECK(stack.pop() == nullptr);
+}
+
+TEST_CASE("layer sync: the fence cache never answers for a fence the map no longer holds", "[layer]") {
+  // Handles as a driver hands them out: addresses, reused once destroyed. 64 fences share the 8
+  // cache slots, so every slot is overwritten many times.
+  auto fence = [](std::uintptr_t i) { return reinterpret_cast<VkFence>(0x7f0000001000u + 0x40u * i); };
+  novem_qd::FenceMap map;
+  CHECK(map.find(fence(0)) == nullptr);
+  CHECK(map.find(VK_NULL_HANDLE) == nullptr);
+  for (std::uintptr_t i = 0; i < 64; ++i) map[fence(i)].use.seq = i + 1;
+  for (int pass = 0; pass < 2; ++pass) // the second pass from the cache where the first filled it
+    for (std::uintptr_t i = 0; i < 64; ++i) {
+      novem_qd::FenceEntry *e = map.find(fence(i));
+      REQUIRE(e != nullptr);
+      CHECK(e->use.seq == i + 1);
+      CHECK(&map[fence(i)] == e); // the same entry either way
+    }
+  // vkDestroyFence: the entry goes, from the cache too, though the cache held it just now.
+  for (std::uintptr_t i = 0; i < 64; i += 2) {
+    REQUIRE(map.find(fence(i)) != nullptr);
+    map.erase(fence(i));
+    CHECK(map.find(fence(i)) == nullptr);
+  }
+  for (std::uintptr_t i = 1; i < 64; i += 2) CHECK(map.find(fence(i))->use.seq == i + 1);
+  // The handle reused by a new fence: a new entry, not the old one's attribution.
+  CHECK(map[fence(4)].use.seq == 0);
+  map.clear();
+  for (std::uintptr_t i = 0; i < 64; ++i) CHECK(map.find(fence(i)) == nullptr);
 }
