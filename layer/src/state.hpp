@@ -150,7 +150,8 @@ struct PerThread {
   // fences' submissions, the queues a wait is attributed to.
   std::vector<FenceUse> fence_uses;
   std::vector<QueueState *> wait_queues;
-  std::uint64_t thread_id();
+  std::uint64_t thread_id() { return tid != 0 ? tid : (tid = gettid_now()); } // inline: twice per frame
+  static std::uint64_t gettid_now();
   ~PerThread();
 };
 // The calling thread's PerThread, once per_thread_slow() has made it. The initial-exec model: an
@@ -568,19 +569,14 @@ inline Submission *take_submission(DeviceState &dev) {
 void recycle(DeviceState &dev, Submission *s);
 // A free timestamp slot of `pool`, or UINT32_MAX. Inline: once per timed batch of every submit.
 inline std::uint32_t take_slot(TimestampPool &pool) {
-  std::uint32_t s = UINT32_MAX;
-  for (std::uint32_t w = 0; w < TimestampPool::kSlots / 64 && s == UINT32_MAX; ++w) {
+  for (std::uint32_t w = 0; w < TimestampPool::kSlots / 64; ++w) {
     std::uint64_t mask = pool.free_mask[w].load(std::memory_order_relaxed);
-    while (mask != 0) {
-      const std::uint64_t bit = mask & (~mask + 1); // the lowest free slot of the word
-      if (pool.free_mask[w].compare_exchange_weak(mask, mask & ~bit, std::memory_order_acquire,
-                                                  std::memory_order_relaxed)) {
-        s = 64 * w + static_cast<std::uint32_t>(std::countr_zero(bit));
-        break;
-      }
-    }
+    while (mask != 0) // the lowest free slot of the word, cleared (mask & (mask - 1))
+      if (pool.free_mask[w].compare_exchange_weak(mask, mask & (mask - 1), std::memory_order_acquire,
+                                                  std::memory_order_relaxed))
+        return 64 * w + static_cast<std::uint32_t>(std::countr_zero(mask)); // its results are zero (return_slots)
   }
-  return s; // its results are zero (make_pool, return_slots)
+  return UINT32_MAX;
 }
 
 void return_slots(TimestampPool &pool, const std::vector<std::uint32_t> &slots);

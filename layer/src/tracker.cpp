@@ -426,10 +426,7 @@ PerThread &per_thread_slow() {
 
 PerThread::~PerThread() { t_per_thread = nullptr; }
 
-std::uint64_t PerThread::thread_id() {
-  if (tid == 0) tid = static_cast<std::uint64_t>(syscall(SYS_gettid));
-  return tid;
-}
+std::uint64_t PerThread::gettid_now() { return static_cast<std::uint64_t>(syscall(SYS_gettid)); }
 
 std::uint64_t thread_id() { return per_thread().thread_id(); }
 
