@@ -8,7 +8,6 @@
 #include <array>
 #include <atomic>
 #include <bit>
-#include <chrono>
 #include <ctime>
 #include <deque>
 #include <thread>
