@@ -17,17 +17,12 @@
 namespace novem_qd {
 
 namespace {
-std::atomic<Registry *> g_registry{nullptr};
 std::once_flag g_registry_once;
 } // namespace
 
-// Created on first use and deleted by the library's destructor (on_unload, below) after the last
-// report: not a static object, whose destructor could run before that report is written. The
-// atomic load is the fast path (std::call_once costs a lock-free but not free check per call).
-Registry &Registry::get() {
-  if (Registry *r = g_registry.load(std::memory_order_acquire)) return *r;
-  std::call_once(g_registry_once, [] { g_registry.store(new Registry, std::memory_order_release); });
-  return *g_registry.load(std::memory_order_acquire);
+Registry &Registry::create() {
+  std::call_once(g_registry_once, [] { instance_.store(new Registry, std::memory_order_release); });
+  return *instance_.load(std::memory_order_acquire);
 }
 
 const Settings &Registry::settings_for(const VkInstanceCreateInfo *ci) {
@@ -42,12 +37,9 @@ const Settings &Registry::settings_for(const VkInstanceCreateInfo *ci) {
 
 const Settings &settings() { return Registry::get().settings_for(nullptr); }
 
-// As lookup() below for queues: a thread calls into the same device again and again.
-DeviceState *device_of(PerThread &pt, void *dispatch_key) {
-  Registry &r = Registry::get();
-  const std::uint64_t generation = r.generation.load(std::memory_order_acquire);
-  if (pt.cached_device_key == dispatch_key && pt.cached_device_generation == generation) return pt.cached_device;
-  DeviceState *dev = r.device(dispatch_key);
+// device_of's miss. As lookup() below for queues: a thread calls into the same device again and again.
+DeviceState *device_lookup(PerThread &pt, void *dispatch_key, std::uint64_t generation) {
+  DeviceState *dev = Registry::get().device(dispatch_key);
   if (dev) {
     pt.cached_device_key = dispatch_key;
     pt.cached_device = dev;
@@ -95,20 +87,22 @@ struct QueueRef {
   QueueState *q;
   DeviceState *dev;
 };
-// A one-entry cache per thread in front of the registry's map: an application submits to the
-// same queue from the same thread again and again, and the map needs the reader lock.
-QueueRef lookup(PerThread &pt, VkQueue queue) {
-  Registry &r = Registry::get();
-  const std::uint64_t generation = r.generation.load(std::memory_order_acquire);
-  if (pt.cached_queue == queue && pt.cached_generation == generation)
-    return {pt.cached_state, pt.cached_state->device};
-  if (QueueState *q = r.queue(queue)) {
+// lookup()'s miss: the registry's map, under its reader lock.
+QueueRef lookup_miss(PerThread &pt, VkQueue queue, std::uint64_t generation) {
+  if (QueueState *q = Registry::get().queue(queue)) {
     pt.cached_queue = queue;
     pt.cached_state = q;
     pt.cached_generation = generation;
     return {q, q->device};
   }
   return {nullptr, device_of(pt, key(queue))};
+}
+// A one-entry cache per thread in front of the registry's map: an application submits to the
+// same queue from the same thread again and again, and the map needs the reader lock.
+inline QueueRef lookup(PerThread &pt, VkQueue queue) {
+  const std::uint64_t generation = Registry::get().generation.load(std::memory_order_acquire);
+  if (pt.cached_queue == queue && pt.cached_generation == generation) return {pt.cached_state, pt.cached_state->device};
+  return lookup_miss(pt, queue, generation);
 }
 
 // Semaphore counts of one submission call, classified before the call down under one short lock.
@@ -174,16 +168,17 @@ void add(Counter &c, std::uint64_t v) { c.fetch_add(v, std::memory_order_relaxed
 
 // After a successful submission call: counts, the next sequence number (returned), the fence's owner
 // (unless watch_app_fence registered it, as `registered_seq`, and rightly).
-std::uint64_t record_submit(QueueState &q, Counter &calls, std::uint64_t batches, std::uint64_t cbs,
+[[gnu::always_inline]] inline std::uint64_t record_submit(QueueState &q, Counter &calls, std::uint64_t batches, std::uint64_t cbs,
                             const SemCounts &s, VkFence fence, std::uint64_t registered_seq) {
-  add(q.submits, 1);
   add(calls, 1);
   add(q.batches, batches);
   add(q.command_buffers, cbs);
-  add(q.wait_binary, s.wait_binary);
-  add(q.wait_timeline, s.wait_timeline);
-  add(q.signal_binary, s.signal_binary);
-  add(q.signal_timeline, s.signal_timeline);
+  if (s.wait_binary | s.wait_timeline | s.signal_binary | s.signal_timeline) { // most submits have none
+    add(q.wait_binary, s.wait_binary);
+    add(q.wait_timeline, s.wait_timeline);
+    add(q.signal_binary, s.signal_binary);
+    add(q.signal_timeline, s.signal_timeline);
+  }
   const std::uint64_t seq = q.submitted_seq.fetch_add(1, std::memory_order_relaxed) + 1;
   if (fence != VK_NULL_HANDLE) {
     add(q.fences, 1);
@@ -237,7 +232,7 @@ void check_lost(DeviceState *dev, VkResult result, const char *call, const Queue
 // The names and labels of a submission, taken at the call: the application may re-record the
 // command buffers once the work is complete. Until it names or labels something, no call and no
 // lock (take_submission left both empty).
-void take_labels(DeviceState &dev, VkQueue queue, Submission &sub) {
+[[gnu::always_inline]] inline void take_labels(DeviceState &dev, VkQueue queue, Submission &sub) {
   if (!dev.labels.used.load(std::memory_order_acquire)) return;
   dev.labels.open_queue_labels(queue, sub.queue_labels);
   sub.labels = label_members(dev.labels, queue, sub.queue_labels, sub.command_buffers);
@@ -246,23 +241,23 @@ void take_labels(DeviceState &dev, VkQueue queue, Submission &sub) {
 // The end of every submission call: counts, then the submission handed to the tracker thread
 // (or, on failure, the layer's fence and timestamp slots taken back); `waited` is the fence the
 // tracker watches (watch_app_fence).
-void finish_submit(DeviceState &dev, QueueState &q, Counter &calls, VkResult result, std::uint64_t batches,
+[[gnu::always_inline]] inline void finish_submit(DeviceState &dev, QueueState &q, Counter &calls, VkResult result, std::uint64_t batches,
                    std::uint64_t cbs, const SemCounts &s, VkFence app_fence, VkFence waited,
-                   std::uint64_t unmeasured, std::unique_ptr<Submission> sub) {
+                   std::uint64_t unmeasured, Submission *sub) {
   if (result != VK_SUCCESS) {
     add(q.failed_submits, 1);
     if (sub->timestamps) return_slots(*sub->timestamps, sub->slots);
     check_lost(&dev, result, sub->call, &q);
-    recycle(dev, std::move(sub));
+    recycle(dev, sub);
     return;
   }
   sub->seq = record_submit(q, calls, batches, cbs, s, app_fence, sub->registered_seq);
   if (unmeasured) add(q.gpu_unmeasured_batches, unmeasured);
   if (waited == VK_NULL_HANDLE) { // untracked: the layer could not create a fence (so no timestamps either)
-    recycle(dev, std::move(sub));
+    recycle(dev, sub);
     return;
   }
-  track(dev, std::move(sub));
+  track(dev, sub);
 }
 
 // The fence the tracker will watch for a submission: the application's own when it passed one,
@@ -271,7 +266,7 @@ void finish_submit(DeviceState &dev, QueueState &q, Counter &calls, VkResult res
 // tracked (no fence of the layer's could be created). The application's fence's attribution is
 // registered under the same lock: the sequence number the call takes if it succeeds (the calls on
 // a queue are externally synchronized; record_submit corrects it where they were not).
-VkFence watch_app_fence(DeviceState &dev, QueueState &q, Submission &sub, VkFence app_fence) {
+[[gnu::always_inline]] inline VkFence watch_app_fence(DeviceState &dev, QueueState &q, Submission &sub, VkFence app_fence) {
   if (sub.fence == VK_NULL_HANDLE) return VK_NULL_HANDLE;
   if (app_fence == VK_NULL_HANDLE) return sub.fence;
   sub.app_fence = app_fence;
@@ -289,10 +284,10 @@ VkFence watch_app_fence(DeviceState &dev, QueueState &q, Submission &sub, VkFenc
 void unwatch_app_fence(DeviceState &dev, QueueState &q, const Submission &sub, VkFence app_fence) {
   if (app_fence == VK_NULL_HANDLE) return;
   std::lock_guard lock(dev.fence_mutex);
-  auto it = dev.fences.find(app_fence);
-  if (it == dev.fences.end()) return;
-  if (it->second.watched == &sub) it->second.watched = nullptr;
-  if (it->second.use.queue == &q && it->second.use.seq == sub.registered_seq) it->second.use = sub.replaced_use;
+  FenceEntry *e = dev.fences.find(app_fence);
+  if (!e) return;
+  if (e->watched == &sub) e->watched = nullptr;
+  if (e->use.queue == &q && e->use.seq == sub.registered_seq) e->use = sub.replaced_use;
 }
 
 // Whether any batch has a semaphore (VkSubmitInfo, VkSubmitInfo2, VkBindSparseInfo): only then is
@@ -508,7 +503,6 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
   auto [q, dev] = lookup(pt, queue);
   if (!q) return dev->table.QueueSubmit(queue, submitCount, pSubmits, fence);
   QueueUse use(pt, q, "vkQueueSubmit");
-  const bool semaphores = any_semaphore(submitCount, pSubmits);
   SemCounts s;
   std::uint64_t cbs = 0;
   if (!dev->latency) {
@@ -517,42 +511,46 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
       cbs += pSubmits[i].commandBufferCount;
       with_cbs += pSubmits[i].commandBufferCount ? 1 : 0;
     }
-    if (semaphores) {
+    if (any_semaphore(submitCount, pSubmits)) {
       std::lock_guard lock(dev->sync_mutex);
       for (std::uint32_t i = 0; i < submitCount; ++i) classify_batch(*dev, pSubmits[i], *q, s, nullptr);
     }
     return submit_untracked(*dev, *q, q->submit_calls_v1, submitCount, cbs, with_cbs, s, fence, "vkQueueSubmit",
                             [&] { return dev->table.QueueSubmit(queue, submitCount, pSubmits, fence); });
   }
-  std::unique_ptr<Submission> sub = take_submission(*dev);
+  Submission *sub = take_submission(*dev);
   sub->queue = q;
   sub->call = "vkQueueSubmit";
+  bool semaphores = false; // one pass over the batches for the command buffers and this
   for (std::uint32_t i = 0; i < submitCount; ++i) {
     const VkSubmitInfo &si = pSubmits[i];
     cbs += si.commandBufferCount;
+    semaphores |= (si.waitSemaphoreCount | si.signalSemaphoreCount) != 0;
     for (std::uint32_t j = 0; j < si.commandBufferCount; ++j) sub->command_buffers.push_back(si.pCommandBuffers[j]);
   }
   if (semaphores) {
     std::lock_guard lock(dev->sync_mutex);
-    for (std::uint32_t i = 0; i < submitCount; ++i) classify_batch(*dev, pSubmits[i], *q, s, sub.get());
+    for (std::uint32_t i = 0; i < submitCount; ++i) classify_batch(*dev, pSubmits[i], *q, s, sub);
   }
   sub->batches = submitCount;
   take_labels(*dev, queue, *sub);
   const VkFence layer_fence = sub->fence;
 
   // Timestamps: each batch with command buffers gets the layer's begin / end pair around them.
-  // Scratch copies, per thread and kept between calls (no allocation once grown).
+  // Scratch copies, per thread, grown to the largest call and never shrunk (no allocation, and no
+  // vector bookkeeping per element).
   std::vector<VkSubmitInfo> &infos = pt.infos;
   std::vector<VkCommandBuffer> &wrapped = pt.wrapped;
-  infos.clear();
-  wrapped.clear();
   std::uint64_t unmeasured = 0;
   const VkSubmitInfo *submits = pSubmits;
   TimestampPool *tp = layer_fence ? q->timestamp_pool : nullptr;
   if (tp && cbs) {
-    infos.assign(pSubmits, pSubmits + submitCount);
-    wrapped.reserve(cbs + 2 * submitCount); // no reallocation: the batches point into it
-    for (VkSubmitInfo &si : infos) {
+    if (infos.size() < submitCount) infos.resize(submitCount);
+    if (wrapped.size() < cbs + 2 * submitCount) wrapped.resize(cbs + 2 * submitCount);
+    VkCommandBuffer *w = wrapped.data();
+    for (std::uint32_t i = 0; i < submitCount; ++i) {
+      VkSubmitInfo &si = infos[i];
+      si = pSubmits[i];
       if (si.commandBufferCount == 0) continue;
       const auto *prot = find_in_chain<VkProtectedSubmitInfo>(si.pNext, VK_STRUCTURE_TYPE_PROTECTED_SUBMIT_INFO);
       const std::uint32_t slot =
@@ -564,11 +562,10 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
         ++unmeasured;
         continue;
       }
-      const std::size_t first = wrapped.size();
-      wrapped.push_back(tp->begin[slot]);
-      wrapped.insert(wrapped.end(), si.pCommandBuffers, si.pCommandBuffers + si.commandBufferCount);
-      wrapped.push_back(tp->end[slot]);
-      si.pCommandBuffers = wrapped.data() + first;
+      si.pCommandBuffers = w;
+      *w++ = tp->begin[slot];
+      for (std::uint32_t j = 0; j < pSubmits[i].commandBufferCount; ++j) *w++ = pSubmits[i].pCommandBuffers[j];
+      *w++ = tp->end[slot];
       si.commandBufferCount += 2;
       sub->slots.push_back(slot);
     }
@@ -585,7 +582,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
   const VkResult result =
       dev->table.QueueSubmit(queue, submitCount, submits, fence != VK_NULL_HANDLE ? fence : layer_fence);
   if (result != VK_SUCCESS) unwatch_app_fence(*dev, *q, *sub, fence);
-  finish_submit(*dev, *q, q->submit_calls_v1, result, submitCount, cbs, s, fence, waited, unmeasured, std::move(sub));
+  finish_submit(*dev, *q, q->submit_calls_v1, result, submitCount, cbs, s, fence, waited, unmeasured, sub);
   return result;
 }
 
@@ -621,7 +618,7 @@ VkResult submit2(PerThread &pt, PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue q
     return submit_untracked(*dev, *q, q->submit_calls_v2, submitCount, cbs, with_cbs, s, fence, call,
                             [&] { return next(queue, submitCount, pSubmits, fence); });
   }
-  std::unique_ptr<Submission> sub = take_submission(*dev);
+  Submission *sub = take_submission(*dev);
   sub->queue = q;
   sub->call = call;
   for (std::uint32_t i = 0; i < submitCount; ++i) {
@@ -630,7 +627,7 @@ VkResult submit2(PerThread &pt, PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue q
     for (std::uint32_t j = 0; j < si.commandBufferInfoCount; ++j)
       sub->command_buffers.push_back(si.pCommandBufferInfos[j].commandBuffer);
   }
-  classify_all(sub.get());
+  classify_all(sub);
   sub->batches = submitCount;
   take_labels(*dev, queue, *sub);
   sub->v2 = true;
@@ -638,26 +635,26 @@ VkResult submit2(PerThread &pt, PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue q
 
   std::vector<VkSubmitInfo2> &infos = pt.infos2; // as in hook::QueueSubmit
   std::vector<VkCommandBufferSubmitInfo> &wrapped = pt.wrapped2;
-  infos.clear();
-  wrapped.clear();
   std::uint64_t unmeasured = 0;
   const VkSubmitInfo2 *submits = pSubmits;
   TimestampPool *tp = layer_fence ? q->timestamp_pool : nullptr;
   if (tp && cbs) {
-    infos.assign(pSubmits, pSubmits + submitCount);
-    wrapped.reserve(cbs + 2 * submitCount);
-    for (VkSubmitInfo2 &si : infos) {
+    if (infos.size() < submitCount) infos.resize(submitCount);
+    if (wrapped.size() < cbs + 2 * submitCount) wrapped.resize(cbs + 2 * submitCount);
+    VkCommandBufferSubmitInfo *w = wrapped.data();
+    for (std::uint32_t i = 0; i < submitCount; ++i) {
+      VkSubmitInfo2 &si = infos[i];
+      si = pSubmits[i];
       if (si.commandBufferInfoCount == 0) continue;
       const std::uint32_t slot = (si.flags & VK_SUBMIT_PROTECTED_BIT) ? UINT32_MAX : take_slot(*tp);
       if (slot == UINT32_MAX) {
         ++unmeasured;
         continue;
       }
-      const std::size_t first = wrapped.size();
-      wrapped.push_back({VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, nullptr, tp->begin[slot], 0});
-      wrapped.insert(wrapped.end(), si.pCommandBufferInfos, si.pCommandBufferInfos + si.commandBufferInfoCount);
-      wrapped.push_back({VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, nullptr, tp->end[slot], 0});
-      si.pCommandBufferInfos = wrapped.data() + first;
+      si.pCommandBufferInfos = w;
+      *w++ = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, nullptr, tp->begin[slot], 0};
+      for (std::uint32_t j = 0; j < pSubmits[i].commandBufferInfoCount; ++j) *w++ = pSubmits[i].pCommandBufferInfos[j];
+      *w++ = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, nullptr, tp->end[slot], 0};
       si.commandBufferInfoCount += 2;
       sub->slots.push_back(slot);
     }
@@ -673,7 +670,7 @@ VkResult submit2(PerThread &pt, PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue q
   sub->submit_ns = now_ns();
   const VkResult result = next(queue, submitCount, submits, fence != VK_NULL_HANDLE ? fence : layer_fence);
   if (result != VK_SUCCESS) unwatch_app_fence(*dev, *q, *sub, fence);
-  finish_submit(*dev, *q, q->submit_calls_v2, result, submitCount, cbs, s, fence, waited, unmeasured, std::move(sub));
+  finish_submit(*dev, *q, q->submit_calls_v2, result, submitCount, cbs, s, fence, waited, unmeasured, sub);
   return result;
 }
 } // namespace
@@ -712,13 +709,13 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueBindSparse(VkQueue queue, uint32_t bin
     return submit_untracked(*dev, *q, q->submit_calls_sparse, bindInfoCount, 0, 0, s, fence, "vkQueueBindSparse",
                             [&] { return dev->table.QueueBindSparse(queue, bindInfoCount, pBindInfo, fence); });
   }
-  std::unique_ptr<Submission> sub = take_submission(*dev);
+  Submission *sub = take_submission(*dev);
   sub->queue = q;
   sub->call = "vkQueueBindSparse";
   sub->sparse = true;
   if (semaphores) {
     std::lock_guard lock(dev->sync_mutex);
-    for (std::uint32_t i = 0; i < bindInfoCount; ++i) classify_batch(*dev, pBindInfo[i], *q, s, sub.get());
+    for (std::uint32_t i = 0; i < bindInfoCount; ++i) classify_batch(*dev, pBindInfo[i], *q, s, sub);
   }
   sub->batches = bindInfoCount;
   take_labels(*dev, queue, *sub);
@@ -728,7 +725,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueBindSparse(VkQueue queue, uint32_t bin
   const VkResult result =
       dev->table.QueueBindSparse(queue, bindInfoCount, pBindInfo, fence != VK_NULL_HANDLE ? fence : layer_fence);
   if (result != VK_SUCCESS) unwatch_app_fence(*dev, *q, *sub, fence);
-  finish_submit(*dev, *q, q->submit_calls_sparse, result, bindInfoCount, 0, s, fence, waited, 0, std::move(sub));
+  finish_submit(*dev, *q, q->submit_calls_sparse, result, bindInfoCount, 0, s, fence, waited, 0, sub);
   return result;
 }
 
@@ -795,20 +792,34 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::WaitForFences(VkDevice device, uint32_t fen
                                                 VkBool32 waitAll, uint64_t timeout) {
   PerThread &pt = per_thread();
   DeviceState *dev = device_of(pt, key(device));
+  // The submissions that carried the fences: in `one` for a wait on one fence (a frame loop's: no
+  // list to fill), else in the thread's scratch list.
+  FenceUse one;
   std::vector<FenceUse> &uses = pt.fence_uses;
   uses.clear();
   {
     std::lock_guard lock(dev->fence_mutex);
-    for (std::uint32_t i = 0; i < fenceCount; ++i) {
-      auto it = dev->fences.find(pFences[i]);
-      if (it != dev->fences.end() && it->second.use.queue) uses.push_back(it->second.use);
+    if (fenceCount == 1) {
+      if (const FenceEntry *e = dev->fences.find(pFences[0])) one = e->use;
+    } else {
+      for (std::uint32_t i = 0; i < fenceCount; ++i) {
+        const FenceEntry *e = dev->fences.find(pFences[i]);
+        if (e && e->use.queue) uses.push_back(e->use);
+      }
     }
   }
   const std::uint64_t t0 = now_ns();
   const VkResult result = dev->table.WaitForFences(device, fenceCount, pFences, waitAll, timeout);
   check_lost(dev, result, "vkWaitForFences");
   const std::uint64_t t1 = now_ns(), dt = t1 - t0;
-  // The blocked time goes to each distinct queue whose submission carried one of the fences.
+  // The blocked time goes to each distinct queue whose submission carried one of the fences; a
+  // signalled fence proves its submission, and everything before it on its queue, complete.
+  if (one.queue) {
+    one.queue->wait_for_fences.add(dt);
+    record_wait(pt, *one.queue, "vkWaitForFences", t0, t1);
+    if (result == VK_SUCCESS) prove_complete(*dev, *one.queue, one.seq);
+    return result;
+  }
   std::vector<QueueState *> &queues = pt.wait_queues;
   queues.clear();
   for (const FenceUse &u : uses)
@@ -821,8 +832,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::WaitForFences(VkDevice device, uint32_t fen
     q->wait_for_fences.add(dt);
     record_wait(pt, *q, "vkWaitForFences", t0, t1);
   }
-  // A signalled fence proves its submission, and everything before it on its queue, complete.
-  if (result == VK_SUCCESS && (waitAll || fenceCount == 1))
+  if (result == VK_SUCCESS && waitAll)
     for (const FenceUse &u : uses) prove_complete(*dev, *u.queue, u.seq);
   return result;
 }
@@ -885,8 +895,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::GetFenceStatus(VkDevice device, VkFence fen
     FenceUse use;
     {
       std::lock_guard lock(dev->fence_mutex);
-      auto it = dev->fences.find(fence);
-      if (it != dev->fences.end()) use = it->second.use;
+      if (const FenceEntry *e = dev->fences.find(fence)) use = e->use;
     }
     if (use.queue) prove_complete(*dev, *use.queue, use.seq);
   }
@@ -918,6 +927,24 @@ VKAPI_ATTR void VKAPI_CALL hook::DestroySemaphore(VkDevice device, VkSemaphore s
   }
   dev->table.DestroySemaphore(device, semaphore, pAllocator);
 }
+
+namespace {
+// Before vkResetFences (latency on) / vkDestroyFence of the application's fences: the submissions
+// they belong to are complete, and the tracker is out of any call on them (it never blocks in
+// one). `destroyed`: their entries go too. Inline: once per frame of a frame loop.
+[[gnu::always_inline]] inline void release_app_fences(DeviceState &dev, std::uint32_t count, const VkFence *fences,
+                                                      bool destroyed) {
+  std::lock_guard lock(dev.fence_mutex);
+  for (std::uint32_t i = 0; i < count; ++i)
+    if (FenceEntry *e = dev.fences.find(fences[i])) {
+      if (e->watched) e->watched->released = true;
+      if (destroyed)
+        dev.fences.erase(fences[i]);
+      else
+        e->watched = nullptr;
+    }
+}
+} // namespace
 
 VKAPI_ATTR VkResult VKAPI_CALL hook::ResetFences(VkDevice device, uint32_t fenceCount, const VkFence *pFences) {
   DeviceState *dev = device_of(per_thread(), key(device));
@@ -964,7 +991,7 @@ VKAPI_ATTR VkResult VKAPI_CALL get_queue_diagnostics(VkQueue queue, VkQueueDiagn
   auto load = [](const Counter &c) { return c.load(std::memory_order_relaxed); };
   d.queueFamilyIndex = q->family;
   d.queueIndex = q->index;
-  d.submits = load(q->submits);
+  d.submits = load(q->submitted_seq);
   d.failedSubmits = load(q->failed_submits);
   d.batches = load(q->batches);
   d.commandBuffers = load(q->command_buffers);
@@ -1053,7 +1080,7 @@ namespace {
 
 // When the loader unloads the layer (after the last vkDestroyInstance) or at process exit.
 __attribute__((destructor)) void on_unload() {
-  Registry *registry = g_registry.load();
+  Registry *registry = Registry::existing();
   if (!registry) return;
   bool any;
   std::vector<DeviceState *> live; // never destroyed: their threads must end before the registry does
@@ -1063,19 +1090,11 @@ __attribute__((destructor)) void on_unload() {
     for (const auto &d : registry->all_devices)
       if (!d->destroyed.load()) live.push_back(d.get());
   }
-  for (DeviceState *d : live)
-    if (d->tracker.joinable()) {
-      {
-        std::lock_guard lock(d->track_mutex);
-        d->stop = true;
-      }
-      d->track_cv.notify_all();
-      d->tracker.join();
-    }
+  for (DeviceState *d : live) end_tracker(*d);
   if (any) write_outputs("unload");
   close_trace();
   delete registry; // nothing can call into the layer any more
-  g_registry.store(nullptr);
+  Registry::forget();
 }
 
 } // namespace

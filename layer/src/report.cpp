@@ -135,7 +135,7 @@ void write_queue(std::ostringstream &o, QueueState &q) {
   o << "        {\n"
     << "          \"family\": " << q.family << ", \"index\": " << q.index
     << ", \"family_flags\": " << flag_list(q.family_flags) << ", \"create_flags\": " << q.create_flags << ",\n"
-    << "          \"submits\": " << load(q.submits) << ", \"submit_calls\": {\"vkQueueSubmit\": "
+    << "          \"submits\": " << load(q.submitted_seq) << ", \"submit_calls\": {\"vkQueueSubmit\": "
     << load(q.submit_calls_v1) << ", \"vkQueueSubmit2\": " << load(q.submit_calls_v2)
     << ", \"vkQueueBindSparse\": " << load(q.submit_calls_sparse) << "}"
     << ", \"failed_submits\": " << load(q.failed_submits) << ",\n"

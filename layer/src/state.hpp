@@ -5,9 +5,10 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <atomic>
-#include <chrono>
-#include <condition_variable>
+#include <bit>
+#include <ctime>
 #include <deque>
 #include <thread>
 #include <cstdint>
@@ -24,15 +25,17 @@
 
 #include "labels.hpp"
 #include "settings.hpp"
+#include "sync.hpp"
 
 namespace novem_qd {
 
 using Counter = std::atomic<std::uint64_t>;
 
+// CLOCK_MONOTONIC (std::chrono::steady_clock's clock on Linux), read without libstdc++'s call in between.
 inline std::uint64_t now_ns() {
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-          .count());
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<std::uint64_t>(t.tv_sec) * 1000000000u + static_cast<std::uint64_t>(t.tv_nsec);
 }
 
 // Calls and CPU time spent blocked in one kind of wait.
@@ -146,11 +149,20 @@ struct PerThread {
   // fences' submissions, the queues a wait is attributed to.
   std::vector<FenceUse> fence_uses;
   std::vector<QueueState *> wait_queues;
-  std::uint64_t thread_id();
+  std::uint64_t thread_id() { return tid != 0 ? tid : (tid = gettid_now()); } // inline: twice per frame
+  static std::uint64_t gettid_now();
+  ~PerThread();
 };
-PerThread &per_thread();
-// The device of a dispatch key, through the thread's one-entry cache (nullptr: unknown).
-DeviceState *device_of(PerThread &pt, void *dispatch_key);
+// The calling thread's PerThread, once per_thread_slow() has made it. The initial-exec model: an
+// access is one load relative to the thread pointer, where the default model of a shared library
+// calls __tls_get_addr. Such variables take room in the static TLS block that glibc keeps for
+// libraries loaded later, which is small: hence one pointer, not the PerThread itself.
+extern constinit thread_local PerThread *t_per_thread __attribute__((tls_model("initial-exec")));
+PerThread &per_thread_slow();
+inline PerThread &per_thread() {
+  PerThread *pt = t_per_thread;
+  return pt ? *pt : per_thread_slow();
+}
 
 struct Submission;
 struct TimestampPool;
@@ -166,7 +178,6 @@ struct QueueState {
   // before the tracker starts, fixed after.
   TimestampPool *timestamp_pool = nullptr;
 
-  Counter submits{0};          // successful vkQueueSubmit + vkQueueSubmit2(KHR) + vkQueueBindSparse calls
   Counter submit_calls_v1{0};  // of which vkQueueSubmit
   Counter submit_calls_v2{0};  // of which vkQueueSubmit2 / vkQueueSubmit2KHR
   Counter submit_calls_sparse{0}; // of which vkQueueBindSparse (counted as submissions throughout)
@@ -186,6 +197,8 @@ struct QueueState {
   // Work in flight, as far as the layer can tell without a thread of its own: every successful
   // submission takes the next sequence number; a wait that proves completion (vkQueueWaitIdle,
   // vkDeviceWaitIdle, a fence known to be signalled) raises `completed` to the number it proves.
+  // submitted_seq is also the report's "submits" (successful vkQueueSubmit + vkQueueSubmit2(KHR)
+  // + vkQueueBindSparse calls).
   Counter submitted_seq{0};
   Counter completed_seq{0};
   void complete_up_to(std::uint64_t seq) {
@@ -211,7 +224,7 @@ struct QueueState {
   std::atomic<const char *> in_use_call{nullptr};
   Counter overlaps{0};
 
-  std::mutex stats_mutex; // guards the statistics and rings below; never held across a call down
+  Lock stats_mutex;       // guards the statistics and rings below; never held across a call down
   Histogram latency;      // submit -> complete, ns, per submission
   std::uint64_t gpu_count = 0, gpu_total = 0, gpu_max = 0; // GPU time per submission, ns
   std::vector<Overlap> overlap_list;                       // the first kMaxOverlaps
@@ -243,6 +256,51 @@ struct FenceUse {
 struct FenceEntry {
   FenceUse use;                   // for the wait hooks' attribution
   Submission *watched = nullptr;  // the tracked submission the tracker polls it for (latency on)
+};
+
+// The application's fences (DeviceState::fences): a map, with a direct-mapped cache in front, so
+// that the few fences of a frame loop are found without hashing (an unordered_map's entries stay
+// where they are until erased). Guarded by its owner's fence_mutex.
+class FenceMap {
+public:
+  // The fence's entry, or nullptr.
+  FenceEntry *find(VkFence f) {
+    Slot &s = slot(f);
+    if (s.fence == f) return s.entry; // an empty slot: VK_NULL_HANDLE, never an entry's key
+    auto it = map_.find(f);
+    if (it == map_.end()) return nullptr;
+    s = {f, &it->second};
+    return s.entry;
+  }
+  // The fence's entry, made where there is none; `f` is not VK_NULL_HANDLE.
+  FenceEntry &operator[](VkFence f) {
+    Slot &s = slot(f);
+    if (s.fence == f) return *s.entry;
+    FenceEntry &e = map_[f];
+    s = {f, &e};
+    return e;
+  }
+  void erase(VkFence f) {
+    if (Slot &s = slot(f); s.fence == f) s = {};
+    map_.erase(f);
+  }
+  void clear() {
+    map_.clear();
+    cache_ = {};
+  }
+
+private:
+  struct Slot {
+    VkFence fence = VK_NULL_HANDLE;
+    FenceEntry *entry = nullptr;
+  };
+  static constexpr unsigned kSlotBits = 3;
+  static constexpr std::size_t kSlots = std::size_t{1} << kSlotBits;
+  Slot &slot(VkFence f) { // Fibonacci hashing: the top bits of the handle times 2^64 / phi
+    return cache_[(reinterpret_cast<std::uintptr_t>(f) * 0x9E3779B97F4A7C15u) >> (64 - kSlotBits)];
+  }
+  std::array<Slot, kSlots> cache_{};
+  std::unordered_map<VkFence, FenceEntry> map_;
 };
 
 // A semaphore of a submission, for the dumps.
@@ -281,6 +339,7 @@ struct Submission {
   bool sparse = false;              // vkQueueBindSparse
   bool watchdog_reported = false;   // in a dump already; touched by the tracker thread only
   Submission *next_incoming = nullptr; // DeviceState::incoming's link
+  std::atomic<Submission *> stack_next{nullptr}; // DeviceState::free_submissions' link
   std::atomic<bool> done{false};    // seen complete (set by the tracker thread)
 };
 
@@ -333,12 +392,12 @@ struct DeviceState {
   bool diagnostics_extension = false;     // VK_NOVEM_queue_diagnostics enabled (fixed after vkCreateDevice)
   bool thread_safety = true, latency = true; // the settings of the same names, read once (hot path)
   bool fault_enabled = false;             // VK_EXT_device_fault enabled, by the application or the layer (fault.hpp)
-  std::mutex events_mutex;                // guards unattributed_waits
+  Lock events_mutex;                      // guards unattributed_waits
   Ring<WaitEvent> unattributed_waits;     // waits no queue got, for the trace
 
   std::vector<std::unique_ptr<QueueState>> queues; // guarded by the global lock (rarely grows)
 
-  std::mutex sync_mutex; // guards the two maps below; never held across a call down
+  Lock sync_mutex; // guards the two maps below; held across a call down only by dump.cpp's read_values
   std::unordered_set<VkSemaphore> timeline_semaphores;
   // Per timeline semaphore, the latest values submissions signal (at most kMaxSignals, oldest dropped).
   std::unordered_map<VkSemaphore, std::deque<TimelineSignal>> timeline_signals;
@@ -351,15 +410,17 @@ struct DeviceState {
   // Submissions handed over by the application's threads, newest first: a lock-free list the
   // tracker moves into `pending` (under track_mutex), so a submit call never waits for the tracker.
   std::atomic<Submission *> incoming{nullptr};
-  std::atomic<bool> tracker_waiting{false}; // the tracker sleeps on track_cv (only then does track() notify)
-  // The tracker sleeps polling the application's fences, on `proofs` (a futex), which every proof
-  // of completion bumps (wake_tracker; only while it sleeps does that wake it).
+  // The tracker sleeps on `wakeups` (a futex) when idle (nothing in flight: a submission wakes it,
+  // track()) and when it polls the application's fences (a proof of completion wakes it,
+  // wake_tracker()). A waking thread bumps the word, and makes the system call only while the
+  // flag of that sleep is set: a submit or a wait takes no lock, and no system call while the
+  // tracker is busy.
+  std::atomic<bool> tracker_idle{false};
   std::atomic<bool> tracker_polling{false};
-  std::atomic<std::uint32_t> proofs{0};
+  std::atomic<std::uint32_t> wakeups{0};
   static_assert(sizeof(std::atomic<std::uint32_t>) == 4 && std::atomic<std::uint32_t>::is_always_lock_free);
-  std::mutex track_mutex; // guards the two below; never held across a call down
-  std::condition_variable track_cv;
-  std::deque<std::unique_ptr<Submission>> pending; // submitted, not yet seen complete, in submit order
+  std::mutex track_mutex; // guards the two below and `stop`; never held across a call down
+  std::deque<Submission *> pending; // submitted, not yet seen complete, in submit order (owned by `records`)
   // The application's fences: the submission each was last submitted with (the wait hooks'
   // attribution) and the one the tracker polls it for. One map under one lock, so that a tracked
   // submit registers both at once, before its call down (watch_app_fence). vkResetFences and
@@ -367,12 +428,16 @@ struct DeviceState {
   // the application is changing: it holds the mutex across vkGetFenceStatus of such a fence (which
   // does not block) and never waits on one. An entry lives until vkDestroyFence: the next frame's
   // submit with the fence allocates no node.
-  std::mutex fence_mutex;
-  std::unordered_map<VkFence, FenceEntry> fences;
-  std::mutex free_mutex; // guards free_submissions; never held across a call down
+  Lock fence_mutex;
+  FenceMap fences;
+  // Every submission record of the device, for its life (a record is reused, never freed before
+  // stop_tracking: TaggedStack's condition); grows only when no free record is left.
+  std::mutex records_mutex;
+  std::vector<std::unique_ptr<Submission>> records;
   // Completed submissions, kept for reuse with their (reset) fence and their vectors' capacity:
-  // after warm-up a submission call allocates nothing.
-  std::vector<std::unique_ptr<Submission>> free_submissions;
+  // after warm-up a submission call allocates nothing. Lock-free: taken by the application's
+  // threads, returned by the layer thread (and by a submit call that failed).
+  TaggedStack<Submission> free_submissions;
   bool have_done = false; // the tracker's own: completed submissions still in `pending`
   std::size_t dispatched = 0; // the tracker's own: entries at the front of `pending` in their queue's tracker_pending
   bool stop = false;
@@ -397,7 +462,16 @@ template <class T> void *key(T handle) { return *reinterpret_cast<void **>(handl
 
 class Registry {
 public:
-  static Registry &get();
+  // Created on first use and deleted by the library's destructor (layer.cpp's on_unload) after the
+  // last report: not a static object, whose destructor could run before that report is written.
+  // The atomic load is the fast path (std::call_once costs a lock-free but not free check per call).
+  static Registry &get() {
+    if (Registry *r = instance_.load(std::memory_order_acquire)) return *r;
+    return create();
+  }
+  // For the library's destructor: the registry if one was made, and forgetting it once deleted.
+  static Registry *existing() { return instance_.load(); }
+  static void forget() { instance_.store(nullptr); }
 
   std::shared_mutex mutex;
   std::unordered_map<void *, std::shared_ptr<InstanceState>> instances;
@@ -436,10 +510,20 @@ public:
   }
 
 private:
+  static Registry &create();
+  static inline std::atomic<Registry *> instance_{nullptr};
   std::once_flag settings_once_;
   Settings settings_;
   std::shared_ptr<TraceStream> trace_; // shared_ptr: deleted here, defined in trace.cpp
 };
+
+// The device of a dispatch key, through the thread's one-entry cache (nullptr: unknown).
+DeviceState *device_lookup(PerThread &pt, void *dispatch_key, std::uint64_t generation);
+inline DeviceState *device_of(PerThread &pt, void *dispatch_key) {
+  const std::uint64_t generation = Registry::get().generation.load(std::memory_order_acquire);
+  if (pt.cached_device_key == dispatch_key && pt.cached_device_generation == generation) return pt.cached_device;
+  return device_lookup(pt, dispatch_key, generation);
+}
 
 // Writes the JSON report (all devices seen so far) to the configured path; `reason` says what
 // triggered it. Safe to call from any thread; calls nothing down the chain.
@@ -474,23 +558,50 @@ void start_tracking(DeviceState &dev, const std::vector<VkQueueFamilyProperties>
 void stop_tracking(DeviceState &dev);
 // A record for a tracked submission (latency on), reset, with a fence of the layer's own,
 // unsignalled (its `fence` is VK_NULL_HANDLE if none could be created).
-std::unique_ptr<Submission> take_submission(DeviceState &dev);
+Submission *take_submission_slow(DeviceState &dev, Submission *reused);
+inline Submission *take_submission(DeviceState &dev) {
+  Submission *s = dev.free_submissions.pop(); // reset by recycle()
+  if (s && s->fence != VK_NULL_HANDLE) return s;
+  return take_submission_slow(dev, s);
+}
 // A record whose fence was never submitted (or is unsignalled again): back to the free list.
-void recycle(DeviceState &dev, std::unique_ptr<Submission> s);
-// A free timestamp slot of `pool`, or UINT32_MAX.
-std::uint32_t take_slot(TimestampPool &pool);
+void recycle(DeviceState &dev, Submission *s);
+// A free timestamp slot of `pool`, or UINT32_MAX. Inline: once per timed batch of every submit.
+inline std::uint32_t take_slot(TimestampPool &pool) {
+  for (std::uint32_t w = 0; w < TimestampPool::kSlots / 64; ++w) {
+    std::uint64_t mask = pool.free_mask[w].load(std::memory_order_relaxed);
+    while (mask != 0) // the lowest free slot of the word, cleared (mask & (mask - 1))
+      if (pool.free_mask[w].compare_exchange_weak(mask, mask & (mask - 1), std::memory_order_acquire,
+                                                  std::memory_order_relaxed))
+        return 64 * w + static_cast<std::uint32_t>(std::countr_zero(mask)); // its results are zero (return_slots)
+  }
+  return UINT32_MAX;
+}
+
 void return_slots(TimestampPool &pool, const std::vector<std::uint32_t> &slots);
-// Hands a successful submission to the tracker thread.
-void track(DeviceState &dev, std::unique_ptr<Submission> s);
+// Bumps the device's `wakeups` and wakes its tracker thread from its futex wait.
+void wake_thread(DeviceState &dev);
+// Hands a successful submission to the tracker thread. Inline: once per submit.
+inline void track(DeviceState &dev, Submission *node) {
+  node->next_incoming = dev.incoming.load(std::memory_order_relaxed);
+  while (!dev.incoming.compare_exchange_weak(node->next_incoming, node)) {
+  }
+  // seq_cst with the tracker's flag and its load of `incoming`: either it sees this submission
+  // before it sleeps, or this sees the flag (tracker_main). A busy tracker sees it within 1 ms.
+  if (dev.tracker_idle.load()) wake_thread(dev);
+}
 // After a wait of the application's raised a queue's completed_seq (latency on): wakes the tracker
 // if it sleeps polling the application's fences, so that it completes the proven ones now.
-void wake_tracker(DeviceState &dev);
+inline void wake_tracker(DeviceState &dev) {
+  // seq_cst, after the caller's completed_seq update: see tracker_main.
+  dev.wakeups.fetch_add(1);
+  if (dev.tracker_polling.load())
+    syscall(SYS_futex, reinterpret_cast<std::uint32_t *>(&dev.wakeups), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+}
+// Stops the device's tracker thread and waits for it to end (vkDestroyDevice, unload).
+void end_tracker(DeviceState &dev);
 // Moves the handed-over submissions into dev.pending, in submit order; track_mutex held.
 void drain_incoming(DeviceState &dev);
-// Before vkResetFences (latency on) / vkDestroyFence of the application's fences: the submissions
-// they belong to are complete, and the tracker is out of any call on them (it never blocks in
-// one). `destroyed`: their entries go too.
-void release_app_fences(DeviceState &dev, std::uint32_t count, const VkFence *fences, bool destroyed);
 // An intercepted call returned VK_ERROR_DEVICE_LOST: dump every submission in flight (once per
 // device). `queue`: the queue the call was on (nullptr for a device-level call), the calling thread
 // is the failing one.

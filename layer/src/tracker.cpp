@@ -6,8 +6,9 @@
 // the periodic stderr summary, and appends the device's events to the trace file (trace.cpp) every
 // kTraceFlushNs. The thread-safety reports are here.
 //
-// Locks: track_mutex guards the pending list, free_mutex the recycled submissions; stats_mutex a
-// queue's statistics. Submissions reach the tracker through a lock-free list (track()).
+// Locks: track_mutex guards the pending list; stats_mutex a queue's statistics. Submissions reach
+// the tracker through a lock-free list (track()), and go back to the submitting threads through
+// another (the device's free_submissions, a TaggedStack).
 // Neither is held across a call down the chain: the thread works on a snapshot of pointers (only
 // it removes submissions from the list, so they stay alive while it works).
 #include <algorithm>
@@ -95,8 +96,7 @@ void complete(DeviceState &dev, Submission &s, std::uint64_t now) {
   }
   if (s.app_fence != VK_NULL_HANDLE) { // the layer's own fence was not submitted: still unsignalled
     std::lock_guard lock(dev.fence_mutex);
-    if (auto it = dev.fences.find(s.app_fence); it != dev.fences.end() && it->second.watched == &s)
-      it->second.watched = nullptr;
+    if (FenceEntry *e = dev.fences.find(s.app_fence); e && e->watched == &s) e->watched = nullptr;
   } else if (dev.table.ResetFences(dev.device, 1, &s.fence) != VK_SUCCESS) {
     dev.table.DestroyFence(dev.device, s.fence, nullptr);
     s.fence = VK_NULL_HANDLE;
@@ -139,16 +139,18 @@ void poll(DeviceState &dev, const std::vector<Submission *> &snapshot, std::uint
 void release_done(DeviceState &dev) {
   if (!dev.have_done) return;
   dev.have_done = false;
-  std::scoped_lock lock(dev.track_mutex, dev.free_mutex);
-  for (auto &s : dev.pending)
-    if (s->done.load(std::memory_order_relaxed)) dev.free_submissions.push_back(std::move(s));
-  dev.dispatched -= static_cast<std::size_t>(std::erase_if(dev.pending, [](const std::unique_ptr<Submission> &s) { return !s; }));
+  std::lock_guard lock(dev.track_mutex);
+  dev.dispatched -= static_cast<std::size_t>(std::erase_if(dev.pending, [&](Submission *s) {
+    if (!s->done.load(std::memory_order_relaxed)) return false;
+    recycle(dev, s);
+    return true;
+  }));
 }
 
 // Gives the pending submissions not yet dispatched to their queue's tracker_pending; track_mutex held.
 void dispatch(DeviceState &dev) {
   for (; dev.dispatched < dev.pending.size(); ++dev.dispatched) {
-    Submission *s = dev.pending[dev.dispatched].get();
+    Submission *s = dev.pending[dev.dispatched];
     s->queue->tracker_pending.push_back(s);
   }
 }
@@ -251,13 +253,17 @@ void tracker_main(DeviceState *dev) {
         std::uint64_t sleep = std::min(kIdleWaitNs, next_summary > now ? next_summary - now : 0);
         if (!st.trigger_path.empty()) sleep = std::min(sleep, kTriggerPollNs);
         if (trace) sleep = std::min(sleep, next_trace_flush > now ? next_trace_flush - now : 0);
-        // seq_cst with track()'s push and load: either it sees the flag and wakes us (taking the
-        // mutex first, so not before we wait), or we see its submission here.
-        dev->tracker_waiting.store(true);
-        dev->track_cv.wait_for(lock, std::chrono::nanoseconds(sleep), [&] {
-          return dev->stop || ((!dev->pending.empty() || dev->incoming.load() != nullptr) && !dev->device_lost.load());
-        });
-        dev->tracker_waiting.store(false);
+        // seq_cst with track()'s push and load: either it sees the flag and bumps `wakeups` after
+        // `seen` was read (the futex wait then returns at once), or we see its submission here.
+        // end_tracker() sets `stop` under the lock, then bumps the word.
+        dev->tracker_idle.store(true);
+        const std::uint32_t seen = dev->wakeups.load();
+        if (!dev->stop && (dev->incoming.load() == nullptr || dev->device_lost.load())) {
+          lock.unlock();
+          futex_wait(dev->wakeups, seen, sleep);
+          lock.lock();
+        }
+        dev->tracker_idle.store(false);
         drain_incoming(*dev);
         if (dev->stop) break;
       }
@@ -286,14 +292,14 @@ void tracker_main(DeviceState *dev) {
         r = dev->table.WaitForFences(dev->device, static_cast<std::uint32_t>(oldest.size()), oldest.data(), VK_FALSE,
                                      kPollNs);
       } else if (!app_heads_proven(*dev)) {
-        // Sleeps on `proofs` (a futex: the waking thread takes no lock, a wait of the application's
+        // Sleeps on `wakeups` (a futex: the waking thread takes no lock, a wait of the application's
         // costs it one system call at most): a proof bumped after `seen` was read makes the futex
         // wait return at once, one before it is seen by app_heads_proven (seq_cst, wake_tracker).
         // A new submission does not wake it: it is behind these heads, or on another queue, seen
         // within kPollNs, which spares the submitting thread a wake-up per frame.
         dev->tracker_polling.store(true);
-        const std::uint32_t seen = dev->proofs.load();
-        if (!app_heads_proven(*dev)) futex_wait(dev->proofs, seen, kPollNs);
+        const std::uint32_t seen = dev->wakeups.load();
+        if (!app_heads_proven(*dev)) futex_wait(dev->wakeups, seen, kPollNs);
         dev->tracker_polling.store(false);
       }
       const std::uint64_t now = now_ns();
@@ -410,15 +416,17 @@ std::unique_ptr<TimestampPool> make_pool(DeviceState &dev, std::uint32_t family,
 
 // ---- shared ----
 
-PerThread &per_thread() {
-  thread_local PerThread t;
+constinit thread_local PerThread *t_per_thread __attribute__((tls_model("initial-exec"))) = nullptr;
+
+PerThread &per_thread_slow() {
+  thread_local PerThread t; // the default TLS model: constructed on first use, destroyed at thread exit
+  t_per_thread = &t;
   return t;
 }
 
-std::uint64_t PerThread::thread_id() {
-  if (tid == 0) tid = static_cast<std::uint64_t>(syscall(SYS_gettid));
-  return tid;
-}
+PerThread::~PerThread() { t_per_thread = nullptr; }
+
+std::uint64_t PerThread::gettid_now() { return static_cast<std::uint64_t>(syscall(SYS_gettid)); }
 
 std::uint64_t thread_id() { return per_thread().thread_id(); }
 
@@ -471,69 +479,50 @@ void start_tracking(DeviceState &dev, const std::vector<VkQueueFamilyProperties>
   pthread_setname_np(dev.tracker.native_handle(), "novem-qd");
 }
 
-void stop_tracking(DeviceState &dev) {
-  if (dev.tracker.joinable()) {
-    {
-      std::lock_guard lock(dev.track_mutex);
-      dev.stop = true;
-    }
-    dev.track_cv.notify_all();
-    dev.tracker.join();
+void end_tracker(DeviceState &dev) {
+  if (!dev.tracker.joinable()) return;
+  {
+    std::lock_guard lock(dev.track_mutex);
+    dev.stop = true;
   }
+  wake_thread(dev); // wherever it sleeps (the flags aside), it sees `stop` next
+  dev.tracker.join();
+}
+
+void stop_tracking(DeviceState &dev) {
+  end_tracker(dev);
   // The application has waited for its work before destroying the device: complete what is.
   std::vector<Submission *> snapshot;
   {
     std::lock_guard lock(dev.track_mutex);
     drain_incoming(dev);
-    for (const auto &s : dev.pending) snapshot.push_back(s.get());
+    snapshot.assign(dev.pending.begin(), dev.pending.end());
   }
   if (!snapshot.empty() && !dev.device_lost.load()) poll(dev, snapshot, now_ns());
-  std::scoped_lock lock(dev.track_mutex, dev.free_mutex);
+  std::scoped_lock lock(dev.track_mutex, dev.records_mutex);
   drain_incoming(dev);
   for (const auto &q : dev.queues) q->tracker_pending.clear();
   {
     std::lock_guard fence_lock(dev.fence_mutex);
     dev.fences.clear();
   }
-  for (const auto &s : dev.pending)
-    if (s->fence) dev.table.DestroyFence(dev.device, s->fence, nullptr);
   dev.pending.clear();
-  for (const auto &s : dev.free_submissions)
-    if (s->fence) dev.table.DestroyFence(dev.device, s->fence, nullptr);
   dev.free_submissions.clear();
+  for (const auto &s : dev.records)
+    if (s->fence) dev.table.DestroyFence(dev.device, s->fence, nullptr);
+  dev.records.clear();
   for (auto &[family, tp] : dev.timestamp_pools) destroy_pool(dev, *tp);
   dev.timestamp_pools.clear();
 }
 
-std::unique_ptr<Submission> take_submission(DeviceState &dev) {
-  std::unique_ptr<Submission> s;
-  {
-    std::lock_guard lock(dev.free_mutex);
-    if (!dev.free_submissions.empty()) {
-      s = std::move(dev.free_submissions.back());
-      dev.free_submissions.pop_back();
-    }
-  }
+// take_submission() without a record to reuse (`reused` null), or with one whose fence is gone.
+Submission *take_submission_slow(DeviceState &dev, Submission *reused) {
+  Submission *s = reused;
   if (!s) {
-    s = std::make_unique<Submission>();
-  } else { // clear() keeps the vectors' capacity
-    s->seq = s->submit_ns = 0;
-    s->call = "";
-    s->app_fence = VK_NULL_HANDLE;
-    s->released = false;
-    s->registered_seq = 0;
-    s->command_buffers.clear();
-    s->waits.clear();
-    s->signals.clear();
-    s->timestamps = nullptr;
-    s->slots.clear();
-    s->batches = 0;
-    s->v2 = false;
-    s->sparse = false;
-    s->watchdog_reported = false;
-    s->queue_labels.clear();
-    s->labels.clear();
-    s->done.store(false, std::memory_order_relaxed);
+    auto made = std::make_unique<Submission>();
+    s = made.get();
+    std::lock_guard lock(dev.records_mutex);
+    dev.records.push_back(std::move(made));
   }
   if (s->fence == VK_NULL_HANDLE) {
     VkFenceCreateInfo ci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
@@ -542,50 +531,42 @@ std::unique_ptr<Submission> take_submission(DeviceState &dev) {
   return s;
 }
 
-void recycle(DeviceState &dev, std::unique_ptr<Submission> s) {
-  std::lock_guard lock(dev.free_mutex);
-  dev.free_submissions.push_back(std::move(s));
-}
-
-std::uint32_t take_slot(TimestampPool &pool) {
-  std::uint32_t s = UINT32_MAX;
-  for (std::uint32_t w = 0; w < TimestampPool::kSlots / 64 && s == UINT32_MAX; ++w) {
-    std::uint64_t mask = pool.free_mask[w].load(std::memory_order_relaxed);
-    while (mask != 0) {
-      const std::uint64_t bit = mask & (~mask + 1); // the lowest free slot of the word
-      if (pool.free_mask[w].compare_exchange_weak(mask, mask & ~bit, std::memory_order_acquire,
-                                                  std::memory_order_relaxed)) {
-        s = 64 * w + static_cast<std::uint32_t>(std::countr_zero(bit));
-        break;
-      }
-    }
-  }
-  if (s == UINT32_MAX) return s;
-  pool.results[2 * s] = 0; // so that a result never written reads as unmeasured
-  pool.results[2 * s + 1] = 0;
-  return s;
+void recycle(DeviceState &dev, Submission *s) {
+  // Reset here, mostly on the layer thread, rather than in take_submission on the application's.
+  // clear() keeps the vectors' capacity.
+  s->seq = s->submit_ns = 0;
+  s->call = "";
+  s->app_fence = VK_NULL_HANDLE;
+  s->released = false;
+  s->registered_seq = 0;
+  s->command_buffers.clear();
+  s->waits.clear();
+  s->signals.clear();
+  s->timestamps = nullptr;
+  s->slots.clear();
+  s->batches = 0;
+  s->v2 = false;
+  s->sparse = false;
+  s->watchdog_reported = false;
+  s->queue_labels.clear();
+  s->labels.clear();
+  s->done.store(false, std::memory_order_relaxed);
+  // One that cannot be pushed stays in `records`, unused, until the device goes.
+  if (TaggedStack<Submission>::fits(s)) dev.free_submissions.push(s);
 }
 
 void return_slots(TimestampPool &pool, const std::vector<std::uint32_t> &slots) {
-  // release: the slot's results were read before another submission may take it.
-  for (std::uint32_t s : slots) pool.free_mask[s / 64].fetch_or(std::uint64_t{1} << (s % 64), std::memory_order_release);
-}
-
-void track(DeviceState &dev, std::unique_ptr<Submission> s) {
-  Submission *node = s.release();
-  node->next_incoming = dev.incoming.load(std::memory_order_relaxed);
-  while (!dev.incoming.compare_exchange_weak(node->next_incoming, node)) {
+  for (std::uint32_t s : slots) {
+    pool.results[2 * s] = 0; // so that a result the next user's batch never writes reads as unmeasured
+    pool.results[2 * s + 1] = 0;
+    // release: the slot's results were read, and cleared, before another submission may take it.
+    pool.free_mask[s / 64].fetch_or(std::uint64_t{1} << (s % 64), std::memory_order_release);
   }
-  if (!dev.tracker_waiting.load()) return; // a busy tracker sees it within 1 ms anyway
-  { std::lock_guard lock(dev.track_mutex); } // not before the tracker sleeps: see tracker_main
-  dev.track_cv.notify_one();
 }
 
-void wake_tracker(DeviceState &dev) {
-  // seq_cst, after the caller's completed_seq update: see tracker_main.
-  dev.proofs.fetch_add(1);
-  if (dev.tracker_polling.load())
-    syscall(SYS_futex, reinterpret_cast<std::uint32_t *>(&dev.proofs), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+void wake_thread(DeviceState &dev) {
+  dev.wakeups.fetch_add(1);
+  syscall(SYS_futex, reinterpret_cast<std::uint32_t *>(&dev.wakeups), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
 }
 
 void drain_incoming(DeviceState &dev) {
@@ -596,18 +577,6 @@ void drain_incoming(DeviceState &dev) {
     dev.pending.emplace(dev.pending.begin() + static_cast<std::ptrdiff_t>(at), s);
     s = next;
   }
-}
-
-void release_app_fences(DeviceState &dev, std::uint32_t count, const VkFence *fences, bool destroyed) {
-  std::lock_guard lock(dev.fence_mutex);
-  for (std::uint32_t i = 0; i < count; ++i)
-    if (auto it = dev.fences.find(fences[i]); it != dev.fences.end()) {
-      if (it->second.watched) it->second.watched->released = true;
-      if (destroyed)
-        dev.fences.erase(it);
-      else
-        it->second.watched = nullptr;
-    }
 }
 
 void on_device_lost(DeviceState &dev, const char *call, const QueueState *queue) {

@@ -37,6 +37,12 @@
 //                 for the layer's name and for NULL; with `on` enables it (when the NULL list has it);
 //                 prints whether vkGetDeviceProcAddr gives vkGetQueueDiagnosticsNOVEM, and with it the
 //                 queue's counters after the iterations ("workload: diagnostics: ...")
+//   --idle-submits N  with --extension on: N times, 250 ms with nothing in flight (the layer thread
+//                 sleeps idle), then one vkQueueSubmit {cb0} without a fence, and vkGetQueueDiagnosticsNOVEM
+//                 polled until its latency count grows (the layer thread saw it complete: it was
+//                 woken by the submit, or woke by itself, at most 100 ms later); prints the median
+//                 time to that ("workload: idle submit seen complete after median X ms"); then
+//                 vkQueueWaitIdle before the next
 //   --exit-without-teardown  after the iterations (and the options above), std::exit(0) with the
 //                 device and the instance alive: the layer's outputs must still be written at exit
 //   --instances N  creates, uses and destroys N instances one after another (the loader unloads the
@@ -54,6 +60,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -100,6 +107,7 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT
 struct Extras {
   int race = 0;     // --race N
   int stall_ms = 0; // --stall-ms M
+  int idle_submits = 0; // --idle-submits N
   bool stall_no_wait = false; // --stall-no-wait
   std::string extension;      // --extension on|off
   std::string trigger, trigger_copy;
@@ -400,6 +408,29 @@ void run_device(VkPhysicalDevice gpu, const VkPhysicalDeviceMemoryProperties &me
                 static_cast<unsigned long long>(value));
   }
 
+  if (get_diagnostics && extras.idle_submits > 0) {
+    auto latency_count = [&] {
+      VkQueueDiagnosticsNOVEM d{VK_STRUCTURE_TYPE_QUEUE_DIAGNOSTICS_NOVEM};
+      CHECK(get_diagnostics(queue, &d));
+      return d.latency.count;
+    };
+    std::vector<double> ms;
+    for (int i = 0; i < extras.idle_submits; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(250));
+      const std::uint64_t before = latency_count();
+      VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+      si.commandBufferCount = 1;
+      si.pCommandBuffers = &cb[0];
+      const auto t0 = std::chrono::steady_clock::now();
+      CHECK(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE));
+      while (latency_count() == before && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(2))
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      CHECK(vkQueueWaitIdle(queue));
+    }
+    std::sort(ms.begin(), ms.end());
+    std::printf("workload: idle submit seen complete after median %.1f ms\n", ms[ms.size() / 2]);
+  }
   if (get_diagnostics) {
     VkQueueDiagnosticsNOVEM d{};
     const VkResult bad = get_diagnostics(queue, &d); // sType not set
@@ -453,6 +484,8 @@ int main(int argc, char **argv) {
       extras.labels = true;
     } else if (std::strcmp(argv[i], "--stall-no-wait") == 0) {
       extras.stall_no_wait = true;
+    } else if (std::strcmp(argv[i], "--idle-submits") == 0 && i + 1 < argc) {
+      extras.idle_submits = std::atoi(argv[++i]);
     } else if (std::strcmp(argv[i], "--extension") == 0 && i + 1 < argc) {
       extras.extension = argv[++i];
     } else if (std::strcmp(argv[i], "--trigger") == 0 && i + 1 < argc) {
@@ -468,7 +501,7 @@ int main(int argc, char **argv) {
       setting_names.push_back(kv.substr(0, kv.find('=')));
       setting_values.push_back(kv.substr(kv.find('=') + 1));
     } else {
-      std::fprintf(stderr, "usage: %s [--iterations K] [--threads T] [--provoke-validation-error] [--race N] [--stall-ms M] [--stall-no-wait] [--labels] [--extension on|off] [--trigger PATH --trigger-copy COPY] [--exit-without-teardown] [--instances N] [--layer-setting KEY=VALUE]...\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--iterations K] [--threads T] [--provoke-validation-error] [--race N] [--stall-ms M] [--stall-no-wait] [--labels] [--extension on|off] [--idle-submits N] [--trigger PATH --trigger-copy COPY] [--exit-without-teardown] [--instances N] [--layer-setting KEY=VALUE]...\n", argv[0]);
       return 1;
     }
   }
