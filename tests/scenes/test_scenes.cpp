@@ -58,6 +58,20 @@ TEST_CASE("scene: clear with rectangles and viewport", "[scene]") {
                  {39, 45, kBlue, 0}});
 }
 
+// A rectangle count without rectangles clears as no rectangles do (the whole viewport), and
+// rectangles with a count of 0 clear nothing, as Windows (wined3d: the latter "ignoring clear").
+TEST_CASE("scene: Clear(1, NULL) clears the viewport and Clear(0, rects) nothing", "[scene]") {
+  auto images = render_all("clear_counts", SceneSetup{}, [](IDirect3DDevice9 *dev) {
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET, kBlue, 1.0f, 0));
+    D3DVIEWPORT9 vp{0, 0, 32, 64, 0.0f, 1.0f};
+    HR(dev->SetViewport(&vp));
+    CHECK(dev->Clear(1, nullptr, D3DCLEAR_TARGET, kRed, 1.0f, 0) == D3D_OK);
+    const D3DRECT everything{0, 0, 64, 64};
+    CHECK(dev->Clear(0, &everything, D3DCLEAR_TARGET, kGreen, 1.0f, 0) == D3D_OK);
+  }, 0);
+  probe(images, {{4, 4, kRed, 0}, {31, 60, kRed, 0}, {32, 4, kBlue, 0}, {60, 60, kBlue, 0}});
+}
+
 TEST_CASE("scene: pre-transformed vertex colours in every primitive type", "[scene]") {
   SceneSetup setup;
   setup.width = 96;
