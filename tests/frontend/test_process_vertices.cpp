@@ -340,7 +340,13 @@ TEST_CASE("ProcessVertices refuses invalid calls", "[api][process_vertices]") {
       REQUIRE(d.device->SetFVF(kSourceFVF) == D3D_OK);
       IDirect3DVertexBuffer9 *src = make_buffer(d.device, kSource, sizeof kSource, kSourceFVF);
       REQUIRE(d.device->SetStreamSource(0, src, 0, sizeof(Source)) == D3D_OK);
+      set_transforms(d.device);
       CHECK(d.device->ProcessVertices(0, 0, 2, dst, nullptr, 0) == D3D_OK);
+      // The same vertices as on a software device.
+      const auto out = read_buffer<Screen>(dst, 2);
+      check_close(out[0].x, 24.0f), check_close(out[0].y, 24.0f), check_close(out[0].z, 0.75f), check_close(out[0].rhw, 0.5f);
+      check_close(out[1].x, 64.0f), check_close(out[1].y, 64.0f), check_close(out[1].z, 0.0f), check_close(out[1].rhw, 1.0f);
+      CHECK(out[1].diffuse == 0x80405060);
       REQUIRE(d.device->SetStreamSource(0, nullptr, 0, 0) == D3D_OK);
       CHECK(src->Release() == 0);
       CHECK(dst->Release() == 0);
