@@ -16,7 +16,7 @@ HRESULT CubeTexture::create(Device *device, UINT edge, UINT levels, DWORD usage,
   *out = nullptr;
   if (HRESULT hr = check(device, edge, edge, 1, levels, usage, format, pool); FAILED(hr)) return hr;
   const uint64_t bytes = video_bytes(pool, format, NV_IMAGE_TYPE_CUBE, edge, edge, 1, levels);
-  if (!device->take_video_memory(bytes)) return D3DERR_OUTOFVIDEOMEMORY;
+  if (!device->take_video_memory(bytes)) return device->video_memory_refusal();
   auto *created = new CubeTexture(device, edge, levels, usage, format, pool);
   created->hold_video_memory(bytes);
   if (HRESULT hr = plugin_answer(*device, PluginResource::Image, created->image(), bytes, pool); FAILED(hr)) {

@@ -320,6 +320,8 @@ bool Device::take_video_memory(uint64_t bytes) {
   return true;
 }
 
+HRESULT Device::video_memory_refusal() const { return extended() ? E_OUTOFMEMORY : D3DERR_OUTOFVIDEOMEMORY; }
+
 HRESULT Device::EvictManagedResources() { return D3D_OK; }
 
 HRESULT Device::GetDirect3D(IDirect3D9 **d3d) {
@@ -378,7 +380,7 @@ HRESULT Device::create_target_surface(UINT width, UINT height, D3DFORMAT format,
   const uint32_t samples = multisample_count(adapter(), multisample, quality);
   if (!samples) return D3DERR_INVALIDCALL;
   const uint64_t bytes = uint64_t(width) * height * info.bytes_per_pixel * samples;
-  if (!take_video_memory(bytes)) return D3DERR_OUTOFVIDEOMEMORY;
+  if (!take_video_memory(bytes)) return video_memory_refusal();
   Surface *created = Surface::create_image(this, 1, width, height, format, usage, multisample, quality, lockable);
   created->hold_video_memory(bytes);
   if (HRESULT hr = plugin_answer(*this, PluginResource::Image, created->image(), bytes, D3DPOOL_DEFAULT); FAILED(hr)) {
@@ -430,7 +432,7 @@ HRESULT Device::CreateOffscreenPlainSurface(UINT width, UINT height, D3DFORMAT f
     if ((adapter().format_support[info.storage] & needed) != needed) return D3DERR_NOTAVAILABLE;
     if (std::max(width, height) > adapter().max_texture_size) return D3DERR_INVALIDCALL;
     const uint64_t bytes = uint64_t(width) * height * info.bytes_per_pixel;
-    if (!take_video_memory(bytes)) return D3DERR_OUTOFVIDEOMEMORY;
+    if (!take_video_memory(bytes)) return video_memory_refusal();
     Surface *created = info.yuv() ? Surface::create_yuv_plain(this, width, height, format)
                                   : Surface::create_plain(this, width, height, format);
     if (!created) {

@@ -105,6 +105,9 @@ public:
   // False, taking nothing, when that much is not left: the creation answers
   // D3DERR_OUTOFVIDEOMEMORY, as Windows does when video memory runs out.
   bool take_video_memory(uint64_t bytes);
+  // What a creation the accounting refuses answers: D3DERR_OUTOFVIDEOMEMORY, or on a D3D9Ex
+  // device E_OUTOFMEMORY (Wine's d3d9ex test_vidmem_accounting: no D3DERR_OUTOFVIDEOMEMORY there).
+  HRESULT video_memory_refusal() const;
   void give_video_memory(uint64_t bytes) { video_memory_used_ -= bytes; }
   template <class Buffer, class Format>
   HRESULT create_buffer(UINT length, DWORD usage, Format format, D3DPOOL pool, Buffer **out);

@@ -38,18 +38,19 @@ uint32_t vertex_count(D3DPRIMITIVETYPE type, UINT primitives) {
 } // namespace
 
 // Every buffer has a plugin buffer, whatever its pool, and takes its length of video memory; the
-// frontend's copy of its bytes is memory too. D3DERR_OUTOFVIDEOMEMORY when either cannot be had,
-// and the plugin's answer when it could not make the buffer (creation_answer.hpp).
+// frontend's copy of its bytes is memory too. D3DERR_OUTOFVIDEOMEMORY (E_OUTOFMEMORY on a D3D9Ex
+// device) when either cannot be had, and the plugin's answer when it could not make the buffer
+// (creation_answer.hpp).
 template <class Buffer, class Format>
 HRESULT Device::create_buffer(UINT length, DWORD usage, Format format, D3DPOOL pool, Buffer **out) {
   *out = nullptr;
-  if (!take_video_memory(length)) return D3DERR_OUTOFVIDEOMEMORY;
+  if (!take_video_memory(length)) return video_memory_refusal();
   Buffer *created = nullptr;
   try {
     created = new Buffer(this, length, usage, format, pool);
   } catch (const std::bad_alloc &) {
     give_video_memory(length);
-    return D3DERR_OUTOFVIDEOMEMORY;
+    return video_memory_refusal();
   }
   created->hold_video_memory(length);
   if (HRESULT hr = plugin_answer(*this, PluginResource::Buffer, created->buffer(), length, pool); FAILED(hr)) {

@@ -151,7 +151,7 @@ HRESULT Texture2D::create(Device *device, UINT width, UINT height, UINT levels, 
                                                      : check(device, width, height, 1, levels, usage, format, pool);
   if (FAILED(hr)) return hr;
   const uint64_t bytes = video_bytes(pool, format, NV_IMAGE_TYPE_2D, width, height, 1, levels);
-  if (!device->take_video_memory(bytes)) return D3DERR_OUTOFVIDEOMEMORY;
+  if (!device->take_video_memory(bytes)) return device->video_memory_refusal();
   auto *created = new Texture2D(device, width, height, levels, usage, format, pool);
   created->hold_video_memory(bytes);
   if (HRESULT answer = plugin_answer(*device, PluginResource::Image, created->image(), bytes, pool); FAILED(answer)) {

@@ -36,7 +36,7 @@ HRESULT VolumeTexture::create(Device *device, UINT width, UINT height, UINT dept
   if (pool != D3DPOOL_SCRATCH && !(device->adapter().format_support[info.storage] & NV_SUPPORT_SAMPLED))
     return D3DERR_INVALIDCALL;
   const uint64_t bytes = video_bytes(pool, format, NV_IMAGE_TYPE_3D, width, height, depth, levels);
-  if (!device->take_video_memory(bytes)) return D3DERR_OUTOFVIDEOMEMORY;
+  if (!device->take_video_memory(bytes)) return device->video_memory_refusal();
   auto *created = new VolumeTexture(device, width, height, depth, levels, usage, format, pool);
   created->hold_video_memory(bytes);
   if (HRESULT hr = plugin_answer(*device, PluginResource::Image, created->image(), bytes, pool); FAILED(hr)) {

@@ -2,6 +2,7 @@
 // (D3DERR_INVALIDCALL, D3DERR_OUTOFVIDEOMEMORY, E_OUTOFMEMORY, one logged line), never an
 // exception out of a COM method, an abort, a hang or a resource that silently does not exist.
 #include <string>
+#include <vector>
 
 #include "api_fixture.hpp"
 
@@ -68,6 +69,27 @@ TEST_CASE("limits: video memory is taken by resources and given back", "[api][li
   CHECK(rt->Release() == 0);
   CHECK(vb->Release() == 0);
   CHECK(d.device->GetAvailableTextureMem() == start);
+}
+
+// D3D9Ex has no D3DERR_OUTOFVIDEOMEMORY (Wine's d3d9ex test_vidmem_accounting): what the
+// accounting refuses answers E_OUTOFMEMORY there.
+TEST_CASE("limits: a D3D9Ex device answers E_OUTOFMEMORY for what the video memory cannot hold", "[api][limits]") {
+  NullExDevice d;
+  IDirect3DVertexBuffer9 *vb = nullptr;
+  CHECK(d.device->CreateVertexBuffer(0xFFFFFFFF, 0, 0, D3DPOOL_DEFAULT, &vb, nullptr) == E_OUTOFMEMORY);
+  CHECK(vb == nullptr);
+  const UINT available = d.device->GetAvailableTextureMem();
+  // Textures of 256 MiB each (8192 x 8192 x 4 bytes) until the accounting refuses one.
+  std::vector<IDirect3DTexture9 *> textures;
+  HRESULT hr = D3D_OK;
+  for (UINT n = 0; n <= available / (256u << 20) && hr == D3D_OK; ++n) {
+    IDirect3DTexture9 *t = nullptr;
+    hr = d.device->CreateTexture(8192, 8192, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_DEFAULT, &t, nullptr);
+    if (t) textures.push_back(t);
+  }
+  CHECK(hr == E_OUTOFMEMORY);
+  for (IDirect3DTexture9 *t : textures) CHECK(t->Release() == 0);
+  CHECK(d.device->GetAvailableTextureMem() == available);
 }
 
 // NOVEM_RING_SIZE: whatever its value, the device starts, draws (a fixed-function draw sends a
