@@ -1,6 +1,7 @@
 // Sizes past the caps or past what memory holds, and the command ring's size: each is an answer
 // (D3DERR_INVALIDCALL, D3DERR_OUTOFVIDEOMEMORY, E_OUTOFMEMORY, one logged line), never an
 // exception out of a COM method, an abort, a hang or a resource that silently does not exist.
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -93,7 +94,7 @@ TEST_CASE("limits: a D3D9Ex device answers E_OUTOFMEMORY for what the video memo
 }
 
 // NOVEM_RING_SIZE: whatever its value, the device starts, draws (a fixed-function draw sends a
-// shader record of some KiB) and presents.
+// shader record of some KiB), uploads a texture larger than the ring and presents.
 TEST_CASE("limits: any NOVEM_RING_SIZE gives a working device", "[api][limits][ring]") {
   Backend backend("null");
   for (const char *value : {"0", "1", "64", "4096", "text", "-5", "99999999999999", "0x100000", "8388608"}) {
@@ -107,6 +108,17 @@ TEST_CASE("limits: any NOVEM_RING_SIZE gives a working device", "[api][limits][r
     CHECK(device->SetFVF(D3DFVF_XYZRHW | D3DFVF_DIFFUSE) == D3D_OK);
     CHECK(device->SetRenderState(D3DRS_LIGHTING, FALSE) == D3D_OK);
     for (int n = 0; n < 64; ++n) CHECK(device->DrawPrimitiveUP(D3DPT_TRIANGLELIST, 1, v, sizeof(TLVertex)) == D3D_OK);
+    // 4 MiB of texels, more than the smallest ring holds, go to the plugin in pieces.
+    IDirect3DTexture9 *texture = nullptr;
+    REQUIRE(device->CreateTexture(1024, 1024, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &texture, nullptr) == D3D_OK);
+    D3DLOCKED_RECT locked;
+    REQUIRE(texture->LockRect(0, &locked, nullptr, 0) == D3D_OK);
+    std::memset(locked.pBits, 0x7f, size_t(locked.Pitch) * 1024);
+    CHECK(texture->UnlockRect(0) == D3D_OK);
+    CHECK(device->SetTexture(0, texture) == D3D_OK);
+    CHECK(device->DrawPrimitiveUP(D3DPT_TRIANGLELIST, 1, v, sizeof(TLVertex)) == D3D_OK);
+    CHECK(device->SetTexture(0, nullptr) == D3D_OK);
+    CHECK(texture->Release() == 0);
     CHECK(device->Present(nullptr, nullptr, nullptr, nullptr) == D3D_OK);
     CHECK(device->Release() == 0);
     CHECK(d3d->Release() == 0);
