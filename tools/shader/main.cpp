@@ -83,7 +83,8 @@ int cmd_dis(const std::vector<std::string>& args) {
   std::vector<uint32_t> words;
   int status = 0;
   if (!read_bytecode(args[0], words, status)) return status;
-  ParseResult r = parse_shader(words.data(), words.size());
+  // The largest files, as the assembler takes them: a vertex shader may read c8191.
+  ParseResult r = parse_shader(words.data(), words.size(), ParseOptions{.software_vertex = true});
   if (!r.ok) return fail(args[0] + ": " + r.error);
   std::cout << disassemble(r.program);
   return 0;
