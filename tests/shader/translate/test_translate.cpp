@@ -1055,4 +1055,12 @@ mov o6, v0
   CHECK(reads.ranges == std::vector<R>{{0, conv::kSoftwareIntOffset},
                                        {conv::kSoftwareIntOffset + 20 * 16, conv::kSoftwareIntOffset + 21 * 16},
                                        {conv::kSoftwareBoolOffset, conv::kSoftwareBoolOffset + 16}});
+  // What the plugins copy of the vertex stage's block: the storage part where the contract puts it.
+  const auto stage_reads = novem::stage_uniform_footprint(t.spirv.data(), t.spirv.size(), NV_STAGE_VERTEX);
+  CHECK_FALSE(stage_reads.whole);
+  REQUIRE(stage_reads.ranges.size() == reads.ranges.size());
+  for (size_t n = 0; n < reads.ranges.size(); ++n)
+    CHECK(stage_reads.ranges[n] == R{reads.ranges[n].begin + conv::kSoftwareConstantsOffset,
+                                     reads.ranges[n].end + conv::kSoftwareConstantsOffset});
+  static_assert(conv::kSoftwareConstantsOffset == NV_VERTEX_STORAGE_OFFSET && conv::kSoftwareConstantsSize == NV_VERTEX_STORAGE_SIZE);
 }
