@@ -47,7 +47,7 @@ CommandStream::CommandStream(const LoadedPlugin &plugin, void *window, uint32_t 
   char message[512] = "";
   device_ = plugin_->create_device(&desc, channel_.get(), message, sizeof message);
   if (!device_) error_ = std::string("backend '") + plugin_->name + "' could not create a device: " + message;
-  else capture_ = CaptureWriter::for_new_device(plugin_->name, channel_->ring.capacity());
+  else capture_ = CaptureWriter::for_new_device(plugin_->name, flags, channel_->ring.capacity());
 }
 
 CommandStream::~CommandStream() {

@@ -24,9 +24,8 @@ using Block = d3d9::conv::UniformBlock;
 // The float registers a stage's file lacks (a pixel stage's c224..c255) read zero.
 constexpr std::array<uint8_t, sizeof(Block::c)> kZeroRegisters{};
 
-// The bytes of the uniform block that the registers set since the last flush cover. Only the
-// registers the block holds reach the plugin; a software vertex-processing device's registers
-// beyond them are kept for the getters and state blocks.
+// The bytes of the uniform block that the registers set since the last flush cover (a stage
+// whose shaders read the block; software vertex processing's files are sw::changed_bytes').
 std::pair<uint32_t, uint32_t> changed_bytes(const ChangedRegisters &r) {
   uint32_t begin = UINT32_MAX, end = 0;
   auto add = [&](const ChangedRegisters::Range &range, uint32_t offset, uint32_t registers, uint32_t bytes) {
@@ -188,9 +187,8 @@ void StateEncoder::flush_shader_constants(nv_shader_stage stage, const ShaderCon
   static_assert(sizeof(Block) == d3d9::conv::kUniformBlockSize);
   static_assert(d3d9::conv::kBumpEnvStageCount == DeviceState::kTextureStages);
   // The registers the block holds: a pixel stage's 224 float registers leave the rest of c[256]
-  // zero; a software vertex-processing device's registers beyond c[256], i[16] and b[16] stay out.
-  // A software vertex-processing device's vertex shaders read every register from the storage
-  // buffer after the block (sw::), and none from the block.
+  // zero. A software vertex-processing device's vertex shaders read every register from the
+  // storage buffer after the block (sw::) and none from the block, which holds zeros there.
   const bool software = stage == NV_STAGE_VERTEX && constants.f.size() == d3d9::conv::kSoftwareFloatConstantCount;
   const size_t f_bytes = software ? 0 : std::min<size_t>(constants.f.size(), d3d9::conv::kFloatConstantCount) * 16u;
   const size_t i_bytes = software ? 0 : std::min<size_t>(constants.i.size(), d3d9::conv::kIntConstantCount) * 16u;
@@ -198,7 +196,7 @@ void StateEncoder::flush_shader_constants(nv_shader_stage stage, const ShaderCon
   // The booleans packed as the block holds them; only when the block's b is sent.
   auto bool_bits = [&] {
     uint32_t bits = 0;
-    for (UINT n = 0; n < d3d9::conv::kBoolConstantCount && !software; ++n)
+    for (UINT n = 0; n < d3d9::conv::kBoolConstantCount && !software; ++n) // software: in sw:: instead
       if (constants.b[n]) bits |= 1u << n;
     return std::array<uint32_t, 4>{bits, 0, 0, 0};
   };

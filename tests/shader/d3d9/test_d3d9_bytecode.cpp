@@ -579,6 +579,16 @@ TEST_CASE("novem-shader tool: asm and dis, one-line errors and exit status") {
   CHECK(sh(tool + " dis " + (dir / "bad.bin").string() + " 2> /dev/null") != 0);
   CHECK(sh(tool + " dis " + (dir / "missing.bin").string() + " 2> /dev/null") != 0);
   CHECK(sh(tool + " frob 2> /dev/null") != 0);
+  // A vertex shader reading c2100: asm and dis take it; spirv translates it only for a device of
+  // software vertex processing.
+  {
+    std::ofstream(dir / "sw.asm") << "vs_2_0\ndcl_position v0\nadd oPos, v0, c2100\n";
+  }
+  REQUIRE(sh(tool + " asm " + (dir / "sw.asm").string() + " -o " + (dir / "sw.bin").string()) == 0);
+  REQUIRE(sh(tool + " dis " + (dir / "sw.bin").string() + " > " + (dir / "sw.txt").string()) == 0);
+  CHECK(read_text(dir / "sw.txt") == "vs_2_0\n    dcl_position v0\n    add oPos, v0, c2100\n");
+  CHECK(sh(tool + " spirv " + (dir / "sw.bin").string() + " -o " + (dir / "sw.spv").string() + " 2> /dev/null") != 0);
+  CHECK(sh(tool + " spirv --software-vertex " + (dir / "sw.bin").string() + " -o " + (dir / "sw.spv").string()) == 0);
   fs::remove_all(dir);
 }
 
