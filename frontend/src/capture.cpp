@@ -10,7 +10,8 @@
 
 namespace novem {
 
-std::unique_ptr<CaptureWriter> CaptureWriter::for_new_device(const char *plugin, size_t ring_capacity) {
+std::unique_ptr<CaptureWriter> CaptureWriter::for_new_device(const char *plugin, uint32_t device_flags,
+                                                             size_t ring_capacity) {
   const Options &options = process_options();
   const char *path = options.value("NOVEM_CAPTURE");
   if (!path || !*path) return nullptr;
@@ -35,6 +36,7 @@ std::unique_ptr<CaptureWriter> CaptureWriter::for_new_device(const char *plugin,
   h.first_frame = frames.first;
   h.last_frame = frames.last;
   std::strncpy(h.plugin, plugin, sizeof h.plugin - 1);
+  h.device_flags = device_flags;
   std::unique_ptr<CaptureWriter> writer(new CaptureWriter(file, path, frames.last));
   if (std::fwrite(&h, sizeof h, 1, file) != 1) {
     log_error("NOVEM_CAPTURE=%s cannot be written: %s; nothing is captured", path, std::strerror(errno));

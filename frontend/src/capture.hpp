@@ -13,10 +13,11 @@ namespace novem {
 
 class CaptureWriter {
 public:
-  // The writer NOVEM_CAPTURE asks for, for a device of `plugin` whose ring holds ring_capacity
-  // bytes: only the process's first device is captured (one file, one stream). nullptr when
-  // NOVEM_CAPTURE is unset, for later devices, and when the file cannot be made (one line).
-  static std::unique_ptr<CaptureWriter> for_new_device(const char *plugin, size_t ring_capacity);
+  // The writer NOVEM_CAPTURE asks for, for a device of `plugin` made with nv_device_flags
+  // `device_flags` whose ring holds ring_capacity bytes: only the process's first device is
+  // captured (one file, one stream). nullptr when NOVEM_CAPTURE is unset, for later devices, and
+  // when the file cannot be made (one line).
+  static std::unique_ptr<CaptureWriter> for_new_device(const char *plugin, uint32_t device_flags, size_t ring_capacity);
   ~CaptureWriter(); // closes the file, saying what it holds
   CaptureWriter(const CaptureWriter &) = delete;
   CaptureWriter &operator=(const CaptureWriter &) = delete;

@@ -41,13 +41,13 @@ size_t ring_capacity() {
 
 } // namespace
 
-CommandStream::CommandStream(const LoadedPlugin &plugin, void *window)
+CommandStream::CommandStream(const LoadedPlugin &plugin, void *window, uint32_t flags)
     : plugin_(plugin.plugin), channel_(std::make_unique<nv_channel>(ring_capacity())) {
-  nv_device_desc desc{sizeof(nv_device_desc), 0, window};
+  nv_device_desc desc{sizeof(nv_device_desc), flags, window};
   char message[512] = "";
   device_ = plugin_->create_device(&desc, channel_.get(), message, sizeof message);
   if (!device_) error_ = std::string("backend '") + plugin_->name + "' could not create a device: " + message;
-  else capture_ = CaptureWriter::for_new_device(plugin_->name, channel_->ring.capacity());
+  else capture_ = CaptureWriter::for_new_device(plugin_->name, flags, channel_->ring.capacity());
 }
 
 CommandStream::~CommandStream() {

@@ -14,8 +14,9 @@ namespace novem {
 
 class CommandStream {
 public:
-  // Starts the plugin's device. On failure, ok() is false and error() says why in one line.
-  CommandStream(const LoadedPlugin &plugin, void *window);
+  // Starts the plugin's device (flags: nv_device_flags). On failure, ok() is false and error()
+  // says why in one line.
+  CommandStream(const LoadedPlugin &plugin, void *window, uint32_t flags);
   ~CommandStream(); // executes everything queued, stops the plugin's thread
   CommandStream(const CommandStream &) = delete;
   CommandStream &operator=(const CommandStream &) = delete;

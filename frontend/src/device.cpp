@@ -162,7 +162,8 @@ HRESULT Device::init() {
   // window's display); presenting goes through window_target.
   nv_window native{};
   if (device_window_ && !native_window(device_window_, "CreateDevice", native)) return D3DERR_INVALIDCALL;
-  stream_ = std::make_unique<CommandStream>(plugin_, device_window_ ? &native : nullptr);
+  const uint32_t flags = software_vertex_files(creation_.BehaviorFlags) ? uint32_t(NV_DEVICE_SOFTWARE_VERTEX_CONSTANTS) : 0u;
+  stream_ = std::make_unique<CommandStream>(plugin_, device_window_ ? &native : nullptr, flags);
   if (!stream_->ok()) {
     log_error("%s", stream_->error().c_str());
     stream_.reset();

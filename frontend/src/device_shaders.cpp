@@ -32,7 +32,10 @@ template <class T> HRESULT get_constants(const std::vector<T> &file, UINT start,
 
 std::shared_ptr<const CompiledShader> Device::compile_shader(const DWORD *function, bool pixel, std::vector<DWORD> &tokens) {
   const char *call = pixel ? "CreatePixelShader" : "CreateVertexShader";
-  d3d9::ParseResult parsed = d3d9::parse_shader(reinterpret_cast<const uint32_t *>(function), kMaxShaderTokens);
+  // A device of software or mixed vertex processing gives vertex shaders its larger constant
+  // files (c8191, i2047, b2047), in either mode of a mixed device; a hardware one refuses them.
+  const d3d9::ParseOptions options{.software_vertex = software_vertex_files(creation_.BehaviorFlags)};
+  d3d9::ParseResult parsed = d3d9::parse_shader(reinterpret_cast<const uint32_t *>(function), kMaxShaderTokens, options);
   if (!parsed.ok) {
     log_warn("%s: invalid bytecode: %s", call, parsed.error.c_str());
     return nullptr;

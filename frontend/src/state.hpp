@@ -40,10 +40,11 @@ inline constexpr ConstantFiles kVertexConstantFiles{256, 16, 16};
 // float registers (c2048 and above are D3DSPR_CONST2..4 in the bytecode) and 2048 integer and
 // boolean ones, whichever mode a mixed device is in (DXVK's limits agree).
 inline constexpr ConstantFiles kSoftwareVertexConstantFiles{8192, 2048, 2048};
+inline bool software_vertex_files(DWORD behavior_flags) {
+  return behavior_flags & (D3DCREATE_SOFTWARE_VERTEXPROCESSING | D3DCREATE_MIXED_VERTEXPROCESSING);
+}
 inline ConstantFiles vertex_constant_files(DWORD behavior_flags) {
-  return behavior_flags & (D3DCREATE_SOFTWARE_VERTEXPROCESSING | D3DCREATE_MIXED_VERTEXPROCESSING)
-             ? kSoftwareVertexConstantFiles
-             : kVertexConstantFiles;
+  return software_vertex_files(behavior_flags) ? kSoftwareVertexConstantFiles : kVertexConstantFiles;
 }
 
 // A stage's shader constants as the application set them, as many as its files hold.

@@ -24,9 +24,8 @@ using Block = d3d9::conv::UniformBlock;
 // The float registers a stage's file lacks (a pixel stage's c224..c255) read zero.
 constexpr std::array<uint8_t, sizeof(Block::c)> kZeroRegisters{};
 
-// The bytes of the uniform block that the registers set since the last flush cover. Only the
-// registers the block holds reach the plugin; a software vertex-processing device's registers
-// beyond them are kept for the getters and state blocks.
+// The bytes of the uniform block that the registers set since the last flush cover (a stage
+// whose shaders read the block; software vertex processing's files are sw::changed_bytes').
 std::pair<uint32_t, uint32_t> changed_bytes(const ChangedRegisters &r) {
   uint32_t begin = UINT32_MAX, end = 0;
   auto add = [&](const ChangedRegisters::Range &range, uint32_t offset, uint32_t registers, uint32_t bytes) {
@@ -42,6 +41,49 @@ std::pair<uint32_t, uint32_t> changed_bytes(const ChangedRegisters &r) {
     begin = std::min<uint32_t>(begin, offsetof(Block, b)), end = std::max<uint32_t>(end, offsetof(Block, b) + sizeof(Block::b));
   return {begin, end};
 }
+
+// Software vertex processing's files (conventions.hpp): the storage buffer after the block.
+namespace sw {
+using namespace d3d9::conv;
+static_assert(kSoftwareConstantsOffset == NV_VERTEX_STORAGE_OFFSET && kSoftwareConstantsSize == NV_VERTEX_STORAGE_SIZE &&
+              kSoftwareConstantsBinding == NV_VERTEX_STORAGE_BINDING && kVertexUniformSet == 0);
+static_assert(kSoftwareVertexConstantFiles.f == kSoftwareFloatConstantCount &&
+              kSoftwareVertexConstantFiles.i == kSoftwareIntConstantCount &&
+              kSoftwareVertexConstantFiles.b == kSoftwareBoolConstantCount);
+
+// Writes the storage buffer's bytes [begin, end) (16-byte aligned) from the registers to out.
+void write_bytes(const ShaderConstants &c, uint32_t begin, uint32_t end, uint8_t *out) {
+  auto part = [&](uint32_t offset, uint32_t size, auto &&fill) {
+    const uint32_t lo = std::max(begin, offset), hi = std::min(end, offset + size);
+    if (lo < hi) fill(lo - offset, hi - offset, out + (lo - begin));
+  };
+  part(kSoftwareFloatOffset, kSoftwareFloatConstantCount * 16, [&](uint32_t lo, uint32_t hi, uint8_t *dst) {
+    std::memcpy(dst, reinterpret_cast<const uint8_t *>(c.f.data()) + lo, hi - lo);
+  });
+  part(kSoftwareIntOffset, kSoftwareIntConstantCount * 16, [&](uint32_t lo, uint32_t hi, uint8_t *dst) {
+    std::memcpy(dst, reinterpret_cast<const uint8_t *>(c.i.data()) + lo, hi - lo);
+  });
+  part(kSoftwareBoolOffset, kSoftwareBoolConstantCount / 8, [&](uint32_t lo, uint32_t hi, uint8_t *dst) {
+    for (uint32_t word = lo / 4; word < hi / 4; ++word) { // bit n of word w: register 32w + n
+      uint32_t bits = 0;
+      for (uint32_t n = 0; n < 32; ++n)
+        if (c.b[word * 32 + n]) bits |= 1u << n;
+      std::memcpy(dst + (word * 4 - lo), &bits, 4);
+    }
+  });
+}
+
+// The storage buffer's bytes the registers set since the last flush cover, one range per file.
+// Booleans go as whole uvec4s (128 registers each).
+std::array<std::pair<uint32_t, uint32_t>, 3> changed_bytes(const ChangedRegisters &r) {
+  auto range = [](const ChangedRegisters::Range &registers, uint32_t offset, uint32_t per_vec4) {
+    if (registers.begin >= registers.end) return std::pair<uint32_t, uint32_t>{0, 0};
+    return std::pair<uint32_t, uint32_t>{offset + registers.begin / per_vec4 * 16,
+                                         offset + (registers.end + per_vec4 - 1) / per_vec4 * 16};
+  };
+  return {range(r.f, kSoftwareFloatOffset, 1), range(r.i, kSoftwareIntOffset, 1), range(r.b, kSoftwareBoolOffset, 128)};
+}
+} // namespace sw
 
 } // namespace
 
@@ -145,19 +187,33 @@ void StateEncoder::flush_shader_constants(nv_shader_stage stage, const ShaderCon
   static_assert(sizeof(Block) == d3d9::conv::kUniformBlockSize);
   static_assert(d3d9::conv::kBumpEnvStageCount == DeviceState::kTextureStages);
   // The registers the block holds: a pixel stage's 224 float registers leave the rest of c[256]
-  // zero; a software vertex-processing device's registers beyond c[256], i[16] and b[16] stay out.
-  const size_t f_bytes = std::min<size_t>(constants.f.size(), d3d9::conv::kFloatConstantCount) * 16u;
-  const size_t i_bytes = std::min<size_t>(constants.i.size(), d3d9::conv::kIntConstantCount) * 16u;
+  // zero. A software vertex-processing device's vertex shaders read every register from the
+  // storage buffer after the block (sw::) and none from the block, which holds zeros there.
+  const bool software = stage == NV_STAGE_VERTEX && constants.f.size() == d3d9::conv::kSoftwareFloatConstantCount;
+  const size_t f_bytes = software ? 0 : std::min<size_t>(constants.f.size(), d3d9::conv::kFloatConstantCount) * 16u;
+  const size_t i_bytes = software ? 0 : std::min<size_t>(constants.i.size(), d3d9::conv::kIntConstantCount) * 16u;
   Constants &sent = sent_constants_[stage];
   // The booleans packed as the block holds them; only when the block's b is sent.
   auto bool_bits = [&] {
     uint32_t bits = 0;
-    for (UINT n = 0; n < d3d9::conv::kBoolConstantCount; ++n)
+    for (UINT n = 0; n < d3d9::conv::kBoolConstantCount && !software; ++n) // software: in sw:: instead
       if (constants.b[n]) bits |= 1u << n;
     return std::array<uint32_t, 4>{bits, 0, 0, 0};
   };
 
   ChangedRegisters &changed = live().changed_registers[stage];
+  if (!full && sent == Constants::kShader && software) {
+    // Each file's changed registers in one UPDATE_CONSTANTS: c and i are 128 KB apart.
+    for (const auto &[begin, end] : sw::changed_bytes(changed)) {
+      if (begin >= end) continue;
+      auto *args = commands().begin<nv_cmd_update_constants>(end - begin);
+      *args = nv_cmd_update_constants{uint32_t(stage), d3d9::conv::kSoftwareConstantsOffset + begin, end - begin};
+      sw::write_bytes(constants, begin, end, static_cast<uint8_t *>(command_payload(args)));
+      commands().commit();
+    }
+    changed = {};
+    return;
+  }
   if (!full && sent == Constants::kShader) {
     // Only registers changed: send their bytes (one SetVertexShaderConstantF of one register is
     // 16 bytes, not the 4.6 KB block). The range never reaches the bump-environment part, which
@@ -184,9 +240,15 @@ void StateEncoder::flush_shader_constants(nv_shader_stage stage, const ShaderCon
   }
   changed = {};
 
-  auto *args = commands().begin<nv_cmd_set_constants>(sizeof(Block));
-  *args = nv_cmd_set_constants{uint32_t(stage), uint32_t(sizeof(Block))};
+  const uint32_t size = software ? d3d9::conv::kSoftwareVertexBlockSize : uint32_t(sizeof(Block));
+  auto *args = commands().begin<nv_cmd_set_constants>(size);
+  *args = nv_cmd_set_constants{uint32_t(stage), size};
   auto *block = static_cast<Block *>(command_payload(args));
+  if (software) {
+    auto *bytes = static_cast<uint8_t *>(command_payload(args));
+    std::memset(bytes + sizeof(Block), 0, d3d9::conv::kSoftwareConstantsOffset - sizeof(Block));
+    sw::write_bytes(constants, 0, d3d9::conv::kSoftwareConstantsSize, bytes + d3d9::conv::kSoftwareConstantsOffset);
+  }
   std::memcpy(block->c, constants.f.data(), f_bytes);
   std::memset(reinterpret_cast<uint8_t *>(block->c) + f_bytes, 0, sizeof block->c - f_bytes);
   std::memcpy(block->i, constants.i.data(), i_bytes);

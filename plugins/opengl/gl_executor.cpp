@@ -44,8 +44,8 @@ Config Config::from_environment() {
   return c;
 }
 
-Executor::Executor(nv_channel &channel, Context &context, const Config &config)
-    : channel_(channel), context_(context), gl_(context.gl), config_(config),
+Executor::Executor(nv_channel &channel, Context &context, const Config &config, bool software_vertex)
+    : channel_(channel), context_(context), gl_(context.gl), config_(config), software_vertex_(software_vertex),
       check_errors_(config.check_errors && !context.debug_output), state_(gl_, config.state_cache),
       programs_(gl_, channel, violations_, config.dump_glsl) {}
 
@@ -82,8 +82,22 @@ bool Executor::init(std::string &error) {
   gl_.GetIntegerv(GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT, &alignment);
   gl_.GetIntegerv(GL_MAX_UNIFORM_BLOCK_SIZE, &max_block);
   max_constants_ = size_t(max_block);
+  if (software_vertex_) {
+    // GL 4.3 lets a driver have no storage buffer in vertex shaders; the storage part is bound
+    // at a block's offset plus NV_VERTEX_STORAGE_OFFSET, so that must suit the driver's alignment.
+    GLint vertex_blocks = 0, storage_alignment = 256, storage_size = 0;
+    gl_.GetIntegerv(GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS, &vertex_blocks);
+    gl_.GetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &storage_alignment);
+    gl_.GetIntegerv(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &storage_size);
+    if (vertex_blocks < 1 || storage_alignment < 1 || NV_VERTEX_STORAGE_OFFSET % GLuint(storage_alignment) != 0 ||
+        GLuint(storage_size) < NV_VERTEX_STORAGE_SIZE) {
+      error = "software vertex processing needs a storage buffer in vertex shaders, which this context lacks";
+      return false;
+    }
+    alignment = std::max(alignment, storage_alignment);
+  }
   if (config_.suballocation) {
-    if (!ring_.create(gl_, kRingSize, kRingSegments, size_t(alignment), size_t(max_block))) {
+    if (!ring_.create(gl_, kRingSize, kRingSegments, size_t(alignment), std::max(size_t(max_block), constants_limit(NV_STAGE_VERTEX)))) {
       error = "cannot map the constant ring (ARB_buffer_storage)";
       return false;
     }
@@ -93,12 +107,12 @@ bool Executor::init(std::string &error) {
   } else {
     for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
       gl_.CreateBuffers(1, &stage_ubo_[s]);
-      gl_.NamedBufferStorage(stage_ubo_[s], GLsizeiptr(max_constants_), nullptr, GL_DYNAMIC_STORAGE_BIT);
+      gl_.NamedBufferStorage(stage_ubo_[s], GLsizeiptr(constants_limit(s)), nullptr, GL_DYNAMIC_STORAGE_BIT);
       novem::bump(channel_.device_allocations);
-      gl_.BindBufferBase(GL_UNIFORM_BUFFER, kBinding[s], stage_ubo_[s]);
+      bind_constants(s, stage_ubo_[s], 0, constants_limit(s));
     }
   }
-  command_state_.limit_constants(uint32_t(max_constants_));
+  for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) command_state_.limit_constants(s, uint32_t(constants_limit(s)));
   GLint units = 0;
   gl_.GetIntegerv(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, &units);
   if (units < GLint(kUnits)) {
@@ -458,11 +472,24 @@ void Executor::upload_constants(uint32_t stage, const novem::UniformFootprint &r
     const uint32_t span = reads.whole ? size : std::min(reads.end(), size);
     const size_t offset = ring_.allocate(span);
     novem::copy_footprint(reads, ring_.data() + offset, block.data(), size, span);
-    gl_.BindBufferRange(GL_UNIFORM_BUFFER, kBinding[stage], ring_.buffer(), GLintptr(offset), GLsizeiptr(block.size()));
+    bind_constants(stage, ring_.buffer(), offset, block.size());
     pushed_reads_[stage] = reads;
   } else {
     gl_.NamedBufferSubData(stage_ubo_[stage], 0, GLsizeiptr(block.size()), block.data());
   }
+}
+
+void Executor::bind_constants(uint32_t stage, GLuint buffer, size_t offset, size_t size) {
+  if (stage != NV_STAGE_VERTEX || !software_vertex_) {
+    gl_.BindBufferRange(GL_UNIFORM_BUFFER, kBinding[stage], buffer, GLintptr(offset), GLsizeiptr(size));
+    return;
+  }
+  // The storage part is bound whole: the ring's tail (or the stage's buffer) holds it past a
+  // shorter block, and the shader reads only what the frontend sent.
+  gl_.BindBufferRange(GL_UNIFORM_BUFFER, kBinding[stage], buffer, GLintptr(offset),
+                      GLsizeiptr(std::min<size_t>(size, NV_VERTEX_STORAGE_OFFSET)));
+  gl_.BindBufferRange(GL_SHADER_STORAGE_BUFFER, NV_VERTEX_STORAGE_BINDING, buffer,
+                      GLintptr(offset + NV_VERTEX_STORAGE_OFFSET), GLsizeiptr(NV_VERTEX_STORAGE_SIZE));
 }
 
 // ---- images and targets ----

@@ -52,7 +52,9 @@ struct Config {
 
 class Executor {
 public:
-  Executor(nv_channel &channel, Context &context, const Config &config);
+  // software_vertex: the device's vertex constants go on in a storage buffer
+  // (NV_DEVICE_SOFTWARE_VERTEX_CONSTANTS); init fails where vertex shaders cannot read one.
+  Executor(nv_channel &channel, Context &context, const Config &config, bool software_vertex);
   Executor(const Executor &) = delete;
   Executor &operator=(const Executor &) = delete;
 
@@ -140,6 +142,9 @@ private:
   Context &context_;
   const NovemGL &gl_;
   Config config_;
+  // A software vertex-processing device's vertex block: the uniform block, then from
+  // NV_VERTEX_STORAGE_OFFSET the storage buffer bound at NV_VERTEX_STORAGE_BINDING.
+  bool software_vertex_ = false;
   bool check_errors_;
   StateCache state_; // what the GL context has
   novem::ContractViolations violations_{"novem-opengl"};
@@ -154,6 +159,14 @@ private:
   GLuint vao_ = 0;
   GLuint stage_ubo_[NV_STAGE_COUNT] = {}; // without the ring: one buffer per stage
   size_t max_constants_ = 0;
+  static constexpr size_t kSoftwareVertexBlock = NV_VERTEX_STORAGE_OFFSET + NV_VERTEX_STORAGE_SIZE;
+  // The most bytes the stage's block holds here.
+  size_t constants_limit(uint32_t stage) const {
+    return stage == NV_STAGE_VERTEX && software_vertex_ ? kSoftwareVertexBlock : max_constants_;
+  }
+  // Binds the stage's block at `offset` of `buffer` (of `size` bytes): its uniform part, and a
+  // software vertex-processing block's storage part.
+  void bind_constants(uint32_t stage, GLuint buffer, size_t offset, size_t size);
   // Blocks are uploaded at the draw that follows a change, and with the ring only the bytes the
   // bound shader reads (novem/spirv_uniforms.hpp); pushed_reads_: those the bound slice holds.
   novem::UniformFootprint pushed_reads_[NV_STAGE_COUNT];

@@ -26,14 +26,16 @@ void set_error(char *error, size_t error_size, const std::string &message) {
 
 // The submission thread: context, executor, the worker loop until destroy_device, teardown.
 // x11_display: the device window's Xlib Display* (its windows can be presented to), or nullptr.
-void device_thread(nv_channel &channel, const Config &config, void *x11_display, const novem::StartedFn &started) {
+// software_vertex: NV_DEVICE_SOFTWARE_VERTEX_CONSTANTS.
+void device_thread(nv_channel &channel, const Config &config, void *x11_display, bool software_vertex,
+                   const novem::StartedFn &started) {
   Context context;
   std::string error;
   if (!context.create(config.debug, x11_display, error)) {
     started(error);
     return;
   }
-  Executor executor(channel, context, config);
+  Executor executor(channel, context, config, software_vertex);
   if (!executor.init(error)) {
     executor.shutdown();
     started(error);
@@ -132,11 +134,13 @@ nv_device *create_device(const nv_device_desc *desc, nv_channel *channel, char *
     }
     x11_display = reinterpret_cast<void *>(uintptr_t(window->display));
   }
+  const bool software_vertex = desc && desc->struct_size >= offsetof(nv_device_desc, flags) + sizeof desc->flags &&
+                               (desc->flags & NV_DEVICE_SOFTWARE_VERTEX_CONSTANTS);
   std::string failure;
   nv_device *device = novem::start_device_thread(
       *channel,
-      [channel, config = Config::from_environment(), x11_display](const novem::StartedFn &started) {
-        device_thread(*channel, config, x11_display, started);
+      [channel, config = Config::from_environment(), x11_display, software_vertex](const novem::StartedFn &started) {
+        device_thread(*channel, config, x11_display, software_vertex, started);
       },
       failure);
   if (!device) set_error(error, error_size, failure);

@@ -61,7 +61,7 @@ novem::image::Image render(const std::string &backend, const SceneSetup &setup, 
   pp.EnableAutoDepthStencil = setup.depth != D3DFMT_UNKNOWN;
   pp.AutoDepthStencilFormat = setup.depth;
   IDirect3DDevice9 *device = nullptr;
-  HR(d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &device));
+  HR(d3d->CreateDevice(0, D3DDEVTYPE_HAL, nullptr, setup.behavior, &pp, &device));
 
   HR(device->BeginScene());
   draw(device);

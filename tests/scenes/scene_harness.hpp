@@ -17,6 +17,7 @@ struct SceneSetup {
   UINT height = 64;
   D3DFORMAT back_buffer = D3DFMT_X8R8G8B8;
   D3DFORMAT depth = D3DFMT_UNKNOWN; // D3DFMT_UNKNOWN: no automatic depth-stencil surface
+  DWORD behavior = D3DCREATE_HARDWARE_VERTEXPROCESSING; // CreateDevice's vertex-processing flag
 };
 
 struct Rendered {

@@ -19,7 +19,8 @@ struct Fixture {
   ContractViolations violations{"test", logger};
   CommandState state{violations};
   Fixture() {
-    state.limit_constants(64);
+    state.limit_constants(NV_STAGE_VERTEX, 64);
+    state.limit_constants(NV_STAGE_PIXEL, 64);
     state.take(kEveryPart);
     state.take_textures();
   }
@@ -146,6 +147,19 @@ TEST_CASE("command state: constants are cut at the plugin's limit, and an update
   CHECK(f.state.take(kVertexConstantsPart));
   CHECK(f.state.update_constants(nv_cmd_update_constants{NV_STAGE_VERTEX, 64, 4}, bytes, 4).size == 0);
   CHECK_FALSE(f.state.dirty(kVertexConstantsPart));
+}
+
+TEST_CASE("command state: each stage has its own limit (a software vertex-processing device's vertex block)",
+          "[command_state]") {
+  Fixture f;
+  f.state.limit_constants(NV_STAGE_VERTEX, 96);
+  uint8_t bytes[100] = {};
+  CHECK(f.state.set_constants(nv_cmd_set_constants{NV_STAGE_VERTEX, 100}, bytes, sizeof bytes));
+  CHECK(f.state.constants(NV_STAGE_VERTEX).size() == 96);
+  CHECK(f.state.set_constants(nv_cmd_set_constants{NV_STAGE_PIXEL, 100}, bytes, sizeof bytes));
+  CHECK(f.state.constants(NV_STAGE_PIXEL).size() == 64);
+  CHECK(f.state.update_constants(nv_cmd_update_constants{NV_STAGE_VERTEX, 80, 16}, bytes, 16).size == 16);
+  CHECK(f.state.update_constants(nv_cmd_update_constants{NV_STAGE_PIXEL, 80, 16}, bytes, 16).size == 0);
 }
 
 TEST_CASE("command state: ill-formed state commands are one line each, and change nothing", "[command_state]") {

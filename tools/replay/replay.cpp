@@ -72,9 +72,10 @@ void default_plugin_path() {
 // Drives one plugin device with the records of a capture.
 class Replay {
 public:
-  Replay(const novem::LoadedPlugin &plugin, size_t ring_capacity)
+  // device_flags: the captured device's (a software vertex-processing device's larger vertex block).
+  Replay(const novem::LoadedPlugin &plugin, size_t ring_capacity, uint32_t device_flags)
       : plugin_(plugin.plugin), channel_(std::make_unique<nv_channel>(ring_capacity)) {
-    nv_device_desc desc{sizeof(nv_device_desc), 0, nullptr};
+    nv_device_desc desc{sizeof(nv_device_desc), device_flags, nullptr};
     char message[512] = "";
     device_ = plugin_->create_device(&desc, channel_.get(), message, sizeof message);
     if (!device_) error_ = std::string("backend '") + plugin_->name + "' could not create a device: " + message;
@@ -193,7 +194,7 @@ int run(const Options &o) {
   std::memcpy(aligned.data(), bytes.data(), bytes.size());
   const auto *base = reinterpret_cast<const uint8_t *>(aligned.data());
 
-  Replay replay(plugin, size_t(h.ring_capacity));
+  Replay replay(plugin, size_t(h.ring_capacity), h.device_flags);
   if (!replay.error().empty()) return fail(replay.error());
   using Clock = std::chrono::steady_clock;
   Clock::time_point start{};

@@ -1,10 +1,13 @@
 // novem-shader: D3D9 shader bytecode tool.
 //   novem-shader asm IN.asm -o OUT.bin   assemble D3D9 assembly text into bytecode
 //   novem-shader dis IN.bin              print the disassembly of bytecode
-//   novem-shader spirv IN.bin [-o OUT.spv] [--dis] [--reflect]
+//   novem-shader spirv IN.bin [-o OUT.spv] [--dis] [--reflect] [--software-vertex]
 //                                        translate to SPIR-V (binary to OUT or stdout; --dis:
-//                                        SPIRV-Tools disassembly; --reflect: the reflection)
-//   novem-shader glsl IN.bin [--reflect] print GLSL 450 as the OpenGL plugin gets it (SPIRV-Cross)
+//                                        SPIRV-Tools disassembly; --reflect: the reflection;
+//                                        --software-vertex: for a device of software vertex
+//                                        processing, whose vertex shaders read c0..c8191)
+//   novem-shader glsl IN.bin [--reflect] [--software-vertex]
+//                                        print GLSL 450 as the OpenGL plugin gets it (SPIRV-Cross)
 // Errors: one line on stderr, exit status 1 (bad input) or 2 (usage).
 #include <cstdint>
 #include <cstdio>
@@ -83,17 +86,19 @@ int cmd_dis(const std::vector<std::string>& args) {
   std::vector<uint32_t> words;
   int status = 0;
   if (!read_bytecode(args[0], words, status)) return status;
-  ParseResult r = parse_shader(words.data(), words.size());
+  // The largest files, as the assembler takes them: a vertex shader may read c8191.
+  ParseResult r = parse_shader(words.data(), words.size(), ParseOptions{.software_vertex = true});
   if (!r.ok) return fail(args[0] + ": " + r.error);
   std::cout << disassemble(r.program);
   return 0;
 }
 
-// Parses and translates IN.bin; status != 0 on failure (already reported).
-bool load_translation(const std::string& path, Translation& t, int& status) {
+// Parses and translates IN.bin for a device of these options; status != 0 on failure (already
+// reported).
+bool load_translation(const std::string& path, const ParseOptions& options, Translation& t, int& status) {
   std::vector<uint32_t> words;
   if (!read_bytecode(path, words, status)) return false;
-  ParseResult r = parse_shader(words.data(), words.size());
+  ParseResult r = parse_shader(words.data(), words.size(), options);
   if (!r.ok) {
     status = fail(path + ": " + r.error);
     return false;
@@ -119,7 +124,7 @@ const char* sampler_type_name(uint8_t t) {
 void print_reflection(const ShaderReflection& r, std::ostream& out) {
   const char* p = "// ";
   out << p << "reflection: " << r.version.name() << ", uniform block binding " << r.uniform_binding
-      << (r.uses_uniforms ? "" : " (not declared)") << "\n";
+      << (r.uses_uniforms ? "" : " (not declared)") << (r.uses_software_constants ? ", software constants" : "") << "\n";
   for (const auto& in : r.inputs)
     out << p << "input " << register_name(in.type, in.reg, r.version) << " usage "
         << (usage_name(in.usage) ? usage_name(in.usage) : "?") << static_cast<int>(in.usage_index)
@@ -141,12 +146,14 @@ void print_reflection(const ShaderReflection& r, std::ostream& out) {
 }
 
 int cmd_spirv(const std::vector<std::string>& args) {
-  const char* use = "usage: novem-shader spirv IN.bin [-o OUT.spv] [--dis] [--reflect]";
+  const char* use = "usage: novem-shader spirv IN.bin [-o OUT.spv] [--dis] [--reflect] [--software-vertex]";
   std::string in_path, out_path;
   bool dis = false, reflect = false;
+  ParseOptions options;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--dis") dis = true;
     else if (args[i] == "--reflect") reflect = true;
+    else if (args[i] == "--software-vertex") options.software_vertex = true;
     else if (args[i] == "-o" && i + 1 < args.size()) out_path = args[++i];
     else if (in_path.empty() && args[i][0] != '-') in_path = args[i];
     else return fail(use, 2);
@@ -154,7 +161,7 @@ int cmd_spirv(const std::vector<std::string>& args) {
   if (in_path.empty()) return fail(use, 2);
   Translation t;
   int status = 0;
-  if (!load_translation(in_path, t, status)) return status;
+  if (!load_translation(in_path, options, t, status)) return status;
   if (reflect) print_reflection(t.reflection, dis || !out_path.empty() ? std::cout : std::cerr);
   if (dis) {
     spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_0);
@@ -181,18 +188,20 @@ int cmd_spirv(const std::vector<std::string>& args) {
 
 // GLSL 450 through SPIRV-Cross's C API, as the OpenGL plugin compiles it.
 int cmd_glsl(const std::vector<std::string>& args) {
-  const char* use = "usage: novem-shader glsl IN.bin [--reflect]";
+  const char* use = "usage: novem-shader glsl IN.bin [--reflect] [--software-vertex]";
   std::string in_path;
   bool reflect = false;
+  ParseOptions parse;
   for (const std::string& a : args) {
     if (a == "--reflect") reflect = true;
+    else if (a == "--software-vertex") parse.software_vertex = true;
     else if (in_path.empty() && a[0] != '-') in_path = a;
     else return fail(use, 2);
   }
   if (in_path.empty()) return fail(use, 2);
   Translation t;
   int status = 0;
-  if (!load_translation(in_path, t, status)) return status;
+  if (!load_translation(in_path, parse, t, status)) return status;
   spvc_context ctx = nullptr;
   if (spvc_context_create(&ctx) != SPVC_SUCCESS) return fail("spvc_context_create failed");
   spvc_parsed_ir ir = nullptr;
@@ -224,9 +233,10 @@ struct Subcommand {
 constexpr Subcommand kSubcommands[] = {
     {"asm", "asm IN.asm -o OUT.bin   assemble D3D9 shader assembly into bytecode", cmd_asm},
     {"dis", "dis IN.bin              print the disassembly of D3D9 shader bytecode", cmd_dis},
-    {"spirv", "spirv IN.bin [-o OUT.spv] [--dis] [--reflect]\n"
+    {"spirv", "spirv IN.bin [-o OUT.spv] [--dis] [--reflect] [--software-vertex]\n"
               "                                   translate to SPIR-V (binary, or its disassembly)", cmd_spirv},
-    {"glsl", "glsl IN.bin [--reflect]  print GLSL 450 as the OpenGL plugin gets it (SPIRV-Cross)", cmd_glsl},
+    {"glsl", "glsl IN.bin [--reflect] [--software-vertex]\n"
+             "                                   print GLSL 450 as the OpenGL plugin gets it (SPIRV-Cross)", cmd_glsl},
 };
 
 int usage() {

@@ -20,7 +20,7 @@ extern "C" {
 
 /* Bumped on any change to this header, commands.h or channel.hpp's layout; what each version
  * changed is in backends/CHANGELOG.md. */
-#define NV_BACKEND_ABI_VERSION 12u
+#define NV_BACKEND_ABI_VERSION 13u
 #define NV_PLUGIN_ENTRY_NAME "novem_plugin_entry"
 
 /* What a format can be used for on this device (nv_adapter_info.format_support). */
@@ -65,9 +65,16 @@ typedef struct nv_adapter_info {
   uint32_t max_anisotropy;
 } nv_adapter_info;
 
+typedef enum nv_device_flags {
+  /* D3D9's software (or mixed) vertex processing: the vertex stage's constant block is larger, with
+   * a storage buffer after the uniform block (commands.h, NV_VERTEX_STORAGE_BINDING). A plugin
+   * that cannot read a storage buffer in vertex shaders fails create_device. */
+  NV_DEVICE_SOFTWARE_VERTEX_CONSTANTS = 1u << 0,
+} nv_device_flags;
+
 typedef struct nv_device_desc {
   uint32_t struct_size; /* sizeof(nv_device_desc), for growth within one ABI version */
-  uint32_t flags;       /* none yet */
+  uint32_t flags;       /* nv_device_flags */
   /* NULL: headless (offscreen targets only); else a const nv_window * (commands.h), the
    * device window: the GL plugin makes its context on that window's display so that windows of
    * that display can be presented. Presenting itself goes through CREATE_SWAPCHAIN. */

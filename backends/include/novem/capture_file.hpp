@@ -32,7 +32,7 @@ namespace novem::capture {
 inline constexpr char kMagic[8] = {'N', 'O', 'V', 'E', 'M', 'C', 'A', 'P'};
 // Bumped whenever the header or the way records are stored changes. A change of the records
 // themselves bumps NV_BACKEND_ABI_VERSION, which the header also holds.
-inline constexpr uint32_t kFormatVersion = 1;
+inline constexpr uint32_t kFormatVersion = 2;
 
 struct FileHeader {
   char magic[8];
@@ -42,8 +42,10 @@ struct FileHeader {
   uint64_t first_frame;    // the frames asked for (NOVEM_CAPTURE_FRAMES), from 1
   uint64_t last_frame;     // 0: every frame until the device was destroyed
   char plugin[32];         // the plugin that executed them ("vulkan", "opengl", "null"), NUL-padded
+  uint32_t device_flags;   // the device's nv_device_desc.flags, which the replay's device is made with
+  uint32_t reserved;       // 0
 };
-static_assert(sizeof(FileHeader) == 72);
+static_assert(sizeof(FileHeader) == 80);
 
 // The ring sizes a frontend can have (NOVEM_RING_SIZE's bounds).
 inline constexpr uint64_t kMinRing = uint64_t(1) << 20, kMaxRing = uint64_t(1) << 30;

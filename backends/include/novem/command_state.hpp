@@ -64,9 +64,10 @@ public:
   // violations: where a malformed state command is reported (the plugin's ContractViolations).
   explicit CommandState(ContractViolations &violations) : violations_(violations) {}
 
-  // The most bytes a stage's constant block holds on this plugin (its uniform range); longer
-  // blocks are cut there. Set once the plugin knows it.
-  void limit_constants(uint32_t bytes) { constants_limit_ = bytes; }
+  // The most bytes the stage's constant block holds on this plugin (its uniform range; for the
+  // vertex stage of a device with NV_DEVICE_SOFTWARE_VERTEX_CONSTANTS, the storage buffer's end);
+  // longer blocks are cut there. Set once the plugin knows it.
+  void limit_constants(uint32_t stage, uint32_t bytes) { constants_limit_[stage] = bytes; }
 
   // ---- the state commands; each answers whether the state changed ----
 
@@ -141,7 +142,7 @@ public:
   // payload: the bytes the record holds after the command's struct.
   bool set_constants(const nv_cmd_set_constants &a, const void *bytes, uint64_t payload) {
     if (const char *why = checks::set_constants(a, payload)) return violation(NV_OP_SET_CONSTANTS, why);
-    const uint32_t size = std::min(a.size, constants_limit_);
+    const uint32_t size = std::min(a.size, constants_limit_[a.stage]);
     const auto *b = static_cast<const uint8_t *>(bytes);
     constants_[a.stage].assign(b, b + size);
     dirty_ |= constants_part(a.stage);
@@ -156,8 +157,9 @@ public:
       violations_.report(NV_OP_UPDATE_CONSTANTS, why);
       return {};
     }
-    if (a.offset >= constants_limit_) return {};
-    const uint32_t size = std::min(a.size, constants_limit_ - a.offset);
+    const uint32_t limit = constants_limit_[a.stage];
+    if (a.offset >= limit) return {};
+    const uint32_t size = std::min(a.size, limit - a.offset);
     std::vector<uint8_t> &block = constants_[a.stage];
     if (block.size() < size_t(a.offset) + size) block.resize(size_t(a.offset) + size, 0);
     std::memcpy(block.data() + a.offset, bytes, size);
@@ -237,7 +239,7 @@ private:
   }
 
   ContractViolations &violations_;
-  uint32_t constants_limit_ = 0;
+  uint32_t constants_limit_[NV_STAGE_COUNT] = {};
   uint32_t dirty_ = kEveryPart;
   uint32_t dirty_textures_ = kEveryTextureBit;
 

@@ -11,7 +11,10 @@
  *  - Winding (nv_cull) is as seen in the render target with row 0 at the top.
  *  - Clear and scissor rectangles arrive already clipped to the target.
  *  - Shaders are SPIR-V. Uniforms: one std140 uniform block per stage, filled from
- *    SET_CONSTANTS: the vertex stage's at set 0, binding 0, the pixel stage's at set 1, binding 1
+ *    SET_CONSTANTS: the vertex stage's at set 0, binding 0, the pixel stage's at set 1, binding 1.
+ *    On a device created with NV_DEVICE_SOFTWARE_VERTEX_CONSTANTS the vertex stage's block goes
+ *    on: its bytes from NV_VERTEX_STORAGE_OFFSET are a read-only storage buffer at set 0,
+ *    binding NV_VERTEX_STORAGE_BINDING (see there).
  *    Samplers are set 2 (pixel) and 3 (vertex)
  *    (nv_cmd_set_texture).
  *    Vertex inputs use the locations of nv_vertex_attribute; stage interfaces are matched by
@@ -355,6 +358,17 @@ typedef struct nv_cmd_set_render_states { nv_render_states states; } nv_cmd_set_
 typedef struct nv_cmd_set_vertex_buffer { uint32_t slot; uint32_t buffer; uint32_t offset; uint32_t stride; } nv_cmd_set_vertex_buffer;
 /* payload: size bytes, the whole uniform block of that stage */
 typedef struct nv_cmd_set_constants { uint32_t stage; uint32_t size; } nv_cmd_set_constants;
+/* Software vertex processing's constant files (a device created with
+ * NV_DEVICE_SOFTWARE_VERTEX_CONSTANTS): the vertex stage's block is up to NV_VERTEX_STORAGE_OFFSET +
+ * NV_VERTEX_STORAGE_SIZE bytes. Its first NV_VERTEX_STORAGE_OFFSET bytes are the uniform block
+ * (set 0, binding 0); the NV_VERTEX_STORAGE_SIZE bytes from NV_VERTEX_STORAGE_OFFSET are a
+ * read-only storage buffer at set 0, binding NV_VERTEX_STORAGE_BINDING, bound at every draw
+ * (bytes past the block's size read as anything: the frontend sends what its shaders read).
+ * The frontend's docs/shader-conventions.md gives their layout (8192 float, 2048 integer and
+ * 2048 boolean registers). Without the flag, no shader declares the binding. */
+#define NV_VERTEX_STORAGE_BINDING 2u
+#define NV_VERTEX_STORAGE_OFFSET 4864u
+#define NV_VERTEX_STORAGE_SIZE 164096u
 /* payload: rect_count nv_rect; ignores scissor and viewport */
 typedef struct nv_cmd_clear {
   uint32_t flags; /* nv_clear_flags */

@@ -21,6 +21,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "novem/commands.h"
+
 namespace novem {
 
 struct ByteRange {
@@ -207,10 +209,18 @@ inline void copy_footprint(const UniformFootprint &reads, uint8_t *dst, const ui
   for (const ByteRange &r : reads.ranges) copy(r.begin, r.end);
 }
 
-// The footprint of a stage's uniform block where the contract puts it (commands.h): the vertex
-// stage's at set 0, binding 0, the pixel stage's at set 1, binding 1.
+// The footprint of a stage's constant block where the contract puts it (commands.h): the vertex
+// stage's uniform block at set 0, binding 0, and its storage buffer at binding
+// NV_VERTEX_STORAGE_BINDING, whose bytes are the block's from NV_VERTEX_STORAGE_OFFSET; the pixel
+// stage's uniform block at set 1, binding 1.
 inline UniformFootprint stage_uniform_footprint(const uint32_t *words, size_t count, uint32_t stage) {
-  return uniform_footprint(words, count, stage, stage);
+  UniformFootprint reads = uniform_footprint(words, count, stage, stage);
+  if (stage != NV_STAGE_VERTEX || reads.whole) return reads;
+  const UniformFootprint storage = uniform_footprint(words, count, stage, NV_VERTEX_STORAGE_BINDING);
+  if (storage.whole) return storage;
+  for (const ByteRange &r : storage.ranges)
+    reads.ranges.push_back({r.begin + NV_VERTEX_STORAGE_OFFSET, r.end + NV_VERTEX_STORAGE_OFFSET});
+  return reads;
 }
 
 } // namespace novem

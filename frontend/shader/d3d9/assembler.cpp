@@ -136,6 +136,12 @@ int comp_index(char c) {
   }
 }
 
+// The largest number a register of the file can be written with: c up to c8191 (c2048 and up are
+// encoded as D3DSPR_CONST2..4), the rest what the token's number field holds.
+uint32_t max_register(RegType type) {
+  return type == RegType::Const ? kSoftwareFloatConstants - 1 : tok::kRegNumMask;
+}
+
 class LineParser {
 public:
   LineParser(Version v, std::string& err) : v_(v), err_(err) {}
@@ -184,7 +190,7 @@ public:
         if (letters != "c" && letters != "v" && letters != "o")
           return fail("register '" + std::string(letters) + "' needs a number");
         index = 0;
-      } else if (!parse_uint(digits, index) || index > tok::kRegNumMask) {
+      } else if (!parse_uint(digits, index) || index > max_register(type)) {
         return fail("register number " + std::string(digits) + " too large");
       }
       s.remove_prefix(d);
@@ -198,7 +204,7 @@ public:
   // D3DAssemble writes as such) or aL: "[a0.x]", "[aL + 12]", "[2 + a0.x + 12]", "[a0.w + -2]".
   // The integers add to the index; brackets of integers alone only do that (c4[2] is c6, no
   // relative addressing), and `relative` says whether there was a register.
-  bool bracket(std::string_view& s, bool& relative, RelAddr& rel, uint32_t& index) {
+  bool bracket(std::string_view& s, RegType type, bool& relative, RelAddr& rel, uint32_t& index) {
     size_t close = s.find(']');
     if (close == std::string_view::npos) return fail("missing ']'");
     std::string_view inner = trim(s.substr(1, close - 1));
@@ -246,7 +252,7 @@ public:
     }
     int64_t total = int64_t(index) + offset;
     if (total < 0) return fail("negative register number");
-    if (total > int64_t(tok::kRegNumMask)) return fail("register number too large");
+    if (total > int64_t(max_register(type))) return fail("register number too large");
     index = static_cast<uint32_t>(total);
     return true;
   }
@@ -280,7 +286,7 @@ public:
   bool dst(std::string_view s, DstParam& d) {
     s = trim(s);
     if (!reg(s, d.type, d.index)) return false;
-    if (!s.empty() && s[0] == '[' && !bracket(s, d.relative, d.rel, d.index)) return false;
+    if (!s.empty() && s[0] == '[' && !bracket(s, d.type, d.relative, d.rel, d.index)) return false;
     if (!s.empty() && s[0] == '.') return mask(s.substr(1), d.write_mask);
     if (!s.empty()) return fail("unexpected '" + std::string(s) + "' after destination");
     return true;
@@ -309,7 +315,7 @@ public:
     }
     s = trim(s);
     if (!reg(s, p.type, p.index)) return false;
-    if (!s.empty() && s[0] == '[' && !bracket(s, p.relative, p.rel, p.index)) return false;
+    if (!s.empty() && s[0] == '[' && !bracket(s, p.type, p.relative, p.rel, p.index)) return false;
     std::string suffix;
     while (!s.empty()) {
       if (s[0] == '_') {
@@ -600,7 +606,10 @@ AssembleResult assemble(std::string_view text) {
   }
   std::vector<uint32_t> offsets;
   std::vector<uint32_t> tokens = encode(p, &offsets);
-  ParseResult check = parse_shader(tokens.data(), tokens.size());
+  // A vertex shader is checked against the largest files a device gives it (software vertex
+  // processing: c8191, i2047, b2047), as D3DAssemble does not check a vertex shader's c# against
+  // a device; CreateVertexShader on a hardware device refuses what its files lack.
+  ParseResult check = parse_shader(tokens.data(), tokens.size(), ParseOptions{.software_vertex = true});
   if (!check.ok) {
     uint32_t where = line_no;
     for (size_t i = 0; i < offsets.size(); ++i)

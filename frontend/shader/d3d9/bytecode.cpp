@@ -226,18 +226,19 @@ bool parse_version_name(std::string_view name, Version& out) {
   return decode_version(token, out);
 }
 
-uint32_t register_count(RegType type, Version ver) {
+uint32_t register_count(RegType type, Version ver, bool software_vertex) {
   const uint16_t c = ver.code();
   if (ver.is_vs()) {
     switch (type) {
       case RegType::Temp: return c >= V2X ? 32 : 12;
       case RegType::Input: return 16;
-      case RegType::Const: return 256;
+      case RegType::Const: return software_vertex ? kSoftwareFloatConstants : 256;
       case RegType::Addr: return 1;
       case RegType::RastOut: return c < V30 ? 3 : 0;
       case RegType::AttrOut: return c < V30 ? 2 : 0;
       case RegType::Output: return c < V30 ? 8 : 12;
-      case RegType::ConstInt: case RegType::ConstBool: return c >= V20 ? 16 : 0;
+      case RegType::ConstInt: return c >= V20 ? (software_vertex ? kSoftwareIntConstants : 16) : 0;
+      case RegType::ConstBool: return c >= V20 ? (software_vertex ? kSoftwareBoolConstants : 16) : 0;
       case RegType::Loop: return c >= V20 ? 1 : 0;
       case RegType::Sampler: return c >= V30 ? 4 : 0;
       case RegType::Label: return c >= V30 ? 2048 : c >= V20 ? 16 : 0;

@@ -44,8 +44,13 @@ inline constexpr uint32_t kRastOutPos = 0, kRastOutFog = 1, kRastOutPointSize = 
 inline constexpr uint32_t kMiscPosition = 0, kMiscFace = 1;
 
 // How many registers of a file a version has (0: the file does not exist there).
-// Constant files give the architectural maximum (vs: 256 c, ps_3_0: 224 c ...).
-uint32_t register_count(RegType type, Version v);
+// Constant files give the architectural maximum (vs: 256 c, ps_3_0: 224 c ...);
+// `software_vertex`: a vertex shader on a device of software vertex processing, whose files are
+// c0..c8191, i0..i2047 and b0..b2047. The IR keeps c2048 and up as Const with their full number;
+// the bytecode spells them Const2..4 with the number modulo kConstBankSize (tok::reg_bits).
+inline constexpr uint32_t kConstBankSize = 2048;
+inline constexpr uint32_t kSoftwareFloatConstants = 8192, kSoftwareIntConstants = 2048, kSoftwareBoolConstants = 2048;
+uint32_t register_count(RegType type, Version v, bool software_vertex = false);
 // "r", "c", "oPos" ... for messages and disassembly: "r3", "oPos", "vFace", "aL", "t2", "o5".
 std::string register_name(RegType type, uint32_t index, Version v);
 
@@ -129,6 +134,10 @@ inline constexpr uint32_t kEnd = 0x0000FFFFu;
 
 inline uint32_t reg_type(uint32_t t) { return ((t >> 28) & 7u) | ((t >> 8) & 0x18u); }
 inline uint32_t reg_bits(RegType type, uint32_t index) {
+  if (type == RegType::Const && index >= kConstBankSize) {   // c2048+: D3DSPR_CONST2..4
+    type = static_cast<RegType>(static_cast<uint32_t>(RegType::Const2) + index / kConstBankSize - 1);
+    index %= kConstBankSize;
+  }
   uint32_t ty = static_cast<uint32_t>(type);
   return kParam | ((ty & 7u) << 28) | ((ty & 0x18u) << 8) | (index & kRegNumMask);
 }

@@ -107,6 +107,9 @@ struct StreamItem {
 
 struct Program {
   Version version;
+  // Parsed for a device of software vertex processing (ParseOptions): the vertex constant files
+  // are register_count(..., true)'s, and the translator reads them from the storage buffer.
+  bool software_vertex = false;
   std::vector<Declaration> declarations;
   std::vector<ConstantDef> definitions;
   std::vector<Instruction> instructions;

@@ -20,7 +20,7 @@ struct Failure {
 
 class Parser {
 public:
-  Parser(const uint32_t* tokens, size_t max) : t_(tokens), max_(max) {}
+  Parser(const uint32_t* tokens, size_t max, const ParseOptions& options) : t_(tokens), max_(max), options_(options) {}
 
   bool run(ParseResult& result);
   const Failure& failure() const { return failure_; }
@@ -58,11 +58,14 @@ private:
   bool read_dst(DstParam& dst);
   bool read_src(SrcParam& src);
   bool check_register(RegType type, uint32_t index, uint32_t at);
+  // D3DSPR_CONST2..4 name c2048..c8191: the IR has one float constant file.
+  static void join_constant_files(RegType& type, uint32_t& index);
   bool parse_instruction(Program& prog);
   bool control_flow(const Instruction& inst);
 
   const uint32_t* t_;
   size_t max_;
+  ParseOptions options_;
   size_t pos_ = 0;
   size_t limit_ = 0;           // end of the current instruction's tokens
   uint32_t inst_pos_ = 0;
@@ -88,8 +91,15 @@ private:
   int phases_ = 0;
 };
 
+void Parser::join_constant_files(RegType& type, uint32_t& index) {
+  if (type != RegType::Const2 && type != RegType::Const3 && type != RegType::Const4) return;
+  const uint32_t bank = type == RegType::Const2 ? 1 : type == RegType::Const3 ? 2 : 3;
+  index += bank * kConstBankSize;
+  type = RegType::Const;
+}
+
 bool Parser::check_register(RegType type, uint32_t index, uint32_t at) {
-  uint32_t count = register_count(type, ver_);
+  uint32_t count = register_count(type, ver_, options_.software_vertex);
   if (count == 0)
     return fail(at, "register type " + std::to_string(static_cast<unsigned>(type)) + " (" +
                         register_name(type, 0, ver_) + ") is not available in " + ver_.name());
@@ -132,6 +142,7 @@ bool Parser::read_dst(DstParam& dst) {
   if (!(token & tok::kParam)) return fail(at, "destination token without bit 31 (" + hex(token) + ")");
   dst.type = static_cast<RegType>(tok::reg_type(token));
   dst.index = token & tok::kRegNumMask;
+  join_constant_files(dst.type, dst.index);
   dst.write_mask = static_cast<uint8_t>((token >> 16) & 0xF);
   uint32_t mods = (token >> 20) & 0xF;
   if (mods & 8u) return fail(at, "unknown result modifier bits " + hex(mods));
@@ -159,6 +170,7 @@ bool Parser::read_src(SrcParam& src) {
   if (!(token & tok::kParam)) return fail(at, "source token without bit 31 (" + hex(token) + ")");
   src.type = static_cast<RegType>(tok::reg_type(token));
   src.index = token & tok::kRegNumMask;
+  join_constant_files(src.type, src.index);
   src.swizzle = static_cast<uint8_t>((token >> 16) & 0xFF);
   uint32_t mod = (token >> 24) & 0xF;
   if (mod > static_cast<uint32_t>(SrcMod::Not)) return fail(at, "unknown source modifier " + std::to_string(mod));
@@ -406,6 +418,7 @@ bool Parser::run(ParseResult& result) {
   if (!t_ || max_ == 0) return fail_plain(0, "empty shader: no version token");
   if (!decode_version(t_[0], ver_)) return fail_plain(0, "unknown version " + hex(t_[0]));
   prog.version = ver_;
+  prog.software_vertex = options_.software_vertex && ver_.is_vs();
   pos_ = 1;
   for (;;) {
     if (pos_ >= max_) return fail_plain(static_cast<uint32_t>(max_), "missing end token");
@@ -441,9 +454,9 @@ bool Parser::run(ParseResult& result) {
 
 }  // namespace
 
-ParseResult parse_shader(const uint32_t* tokens, size_t max_tokens) {
+ParseResult parse_shader(const uint32_t* tokens, size_t max_tokens, const ParseOptions& options) {
   ParseResult result;
-  Parser parser(tokens, max_tokens);
+  Parser parser(tokens, max_tokens, options);
   if (parser.run(result)) {
     result.ok = true;
     return result;

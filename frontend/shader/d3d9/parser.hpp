@@ -18,8 +18,16 @@ struct ParseResult {
   uint32_t error_token = 0;   // token index the error is about
 };
 
+// What the device a shader is created on allows beyond the bytecode's own rules.
+struct ParseOptions {
+  // A device of software (or mixed) vertex processing: a vertex shader may read c0..c8191
+  // (c2048 and up are D3DSPR_CONST2..4 in the bytecode), i0..i2047 and b0..b2047
+  // (register_count's software files). Pixel shaders are not affected.
+  bool software_vertex = false;
+};
+
 // Parses up to max_tokens tokens; the stream must end with the end token (0x0000FFFF), and
 // program.token_count says how many tokens the shader took (words after the end are ignored).
-ParseResult parse_shader(const uint32_t* tokens, size_t max_tokens);
+ParseResult parse_shader(const uint32_t* tokens, size_t max_tokens, const ParseOptions& options = {});
 
 }  // namespace novem::d3d9

@@ -71,6 +71,35 @@ static_assert(offsetof(UniformBlock, fog) == kFogParamsOffset);
 static_assert(offsetof(UniformBlock, clip_planes) == kClipPlaneOffset);
 static_assert(offsetof(UniformBlock, point) == kPointOffset);
 
+// ---- software vertex processing's constant files ----------------------------------------------
+// A vertex shader created on a device of software (or mixed) vertex processing
+// (Program::software_vertex) reads c0..c8191, i0..i2047 and b0..b2047 from a read-only storage
+// buffer in the vertex uniform set, not from the uniform block's c, i and b (which it leaves
+// unread; the epilogue's clip planes and point size stay in the block). std430:
+inline constexpr uint32_t kSoftwareConstantsBinding = 2;      // set kVertexUniformSet
+inline constexpr uint32_t kSoftwareFloatConstantCount = 8192;   // vec4 c[8192]
+inline constexpr uint32_t kSoftwareIntConstantCount = 2048;     // ivec4 i[2048]
+inline constexpr uint32_t kSoftwareBoolConstantCount = 2048;    // uvec4 b[16]: bit n is bit n % 32 of word n / 32
+inline constexpr uint32_t kSoftwareFloatOffset = 0;
+inline constexpr uint32_t kSoftwareIntOffset = 131072;
+inline constexpr uint32_t kSoftwareBoolOffset = 163840;
+inline constexpr uint32_t kSoftwareConstantsSize = 164096;
+// The vertex stage's SET_CONSTANTS block on such a device: the uniform block, then the storage
+// buffer's bytes from this offset (256-byte aligned, as the APIs' storage offsets need).
+inline constexpr uint32_t kSoftwareConstantsOffset = 4864;
+inline constexpr uint32_t kSoftwareVertexBlockSize = kSoftwareConstantsOffset + kSoftwareConstantsSize;
+
+// The storage buffer as the frontend fills it.
+struct SoftwareConstants {
+  float c[kSoftwareFloatConstantCount][4];
+  int32_t i[kSoftwareIntConstantCount][4];
+  uint32_t b[kSoftwareBoolConstantCount / 32];   // the 16 uvec4s as words
+};
+static_assert(sizeof(SoftwareConstants) == kSoftwareConstantsSize);
+static_assert(offsetof(SoftwareConstants, i) == kSoftwareIntOffset);
+static_assert(offsetof(SoftwareConstants, b) == kSoftwareBoolOffset);
+static_assert(kSoftwareConstantsOffset >= kUniformBlockSize && kSoftwareConstantsOffset % 256 == 0);
+
 // ---- samplers (combined image samplers: pixel set 2, vertex set 3) ---------------------------------------------------
 inline constexpr uint32_t kPixelSamplerBindingBase = 16;    // ps s0..s15 -> 16..31
 inline constexpr uint32_t kPixelSamplerCount = 16;

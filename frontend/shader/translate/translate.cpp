@@ -231,6 +231,29 @@ Id Translator::ubo() {
   return ubo_;
 }
 
+Id Translator::software_constants() {
+  if (software_constants_) return software_constants_;
+  const Id c_arr = b_.type_array(t_v4_, conv::kSoftwareFloatConstantCount, 16);
+  const Id i_arr = b_.type_array(t_iv4_, conv::kSoftwareIntConstantCount, 16);
+  const Id b_arr = b_.type_array(b_.type_uvec(4), conv::kSoftwareBoolConstantCount / 128, 16);
+  const Id block = b_.type_struct({c_arr, i_arr, b_arr});
+  b_.name(block, "D3D9SoftwareVertexConstants");
+  b_.member_name(block, 0, "c");
+  b_.member_name(block, 1, "i");
+  b_.member_name(block, 2, "b");
+  // SPIR-V 1.0's storage buffer: a BufferBlock in the Uniform storage class, read-only.
+  b_.decorate(block, Decoration::BufferBlock);
+  const uint32_t offsets[] = {conv::kSoftwareFloatOffset, conv::kSoftwareIntOffset, conv::kSoftwareBoolOffset};
+  for (uint32_t m = 0; m < 3; ++m) {
+    b_.member_decorate(block, m, Decoration::Offset, {offsets[m]});
+    b_.member_decorate(block, m, Decoration::NonWritable);
+  }
+  software_constants_ = b_.variable(StorageClass::Uniform, block, "vswc");
+  b_.decorate_binding(software_constants_, conv::kVertexUniformSet, conv::kSoftwareConstantsBinding);
+  refl_.uses_software_constants = true;
+  return software_constants_;
+}
+
 Id Translator::float_const(const SrcParam& s, uint32_t offset) {
   const uint32_t index = s.index + offset;
   auto def_value = [&](const std::array<uint32_t, 4>& w) {
@@ -239,15 +262,19 @@ Id Translator::float_const(const SrcParam& s, uint32_t offset) {
   if (!s.relative) {
     auto it = fdefs_.find(index);
     if (it != fdefs_.end()) return def_value(it->second);
-    if (index >= conv::kFloatConstantCount) unsupported("constant index out of range");
-    const Id u = ubo();
+    const uint32_t file = p_.software_vertex ? conv::kSoftwareFloatConstantCount : conv::kFloatConstantCount;
+    if (index >= file) unsupported("constant index out of range");
+    const Id u = constant_file();
     return b_.load(b_.access_chain(u, {b_.const_int(0), b_.const_int(static_cast<int32_t>(index))}));
   }
   const Id dyn = b_.iadd(rel_value(s.rel), b_.const_int(static_cast<int32_t>(index)));
   Id in_range = 0;
-  const uint32_t file = std::min<uint32_t>(register_count(RegType::Const, v_), conv::kFloatConstantCount);
+  // The device's file: reads past it (a pixel stage's c224.., a hardware vertex stage's c256..,
+  // a software one's c8192..) give 0.
+  const uint32_t file = std::min<uint32_t>(register_count(RegType::Const, v_, p_.software_vertex),
+                                           p_.software_vertex ? conv::kSoftwareFloatConstantCount : conv::kFloatConstantCount);
   const Id safe = clamp_index(dyn, file, &in_range);
-  const Id u = ubo();
+  const Id u = constant_file();
   Id v = b_.load(b_.access_chain(u, {b_.const_int(0), safe}));
   for (const auto& [k, w] : fdefs_) {
     const Id hit = b_.compare(Op::OpIEqual, dyn, b_.const_int(static_cast<int32_t>(k)));
@@ -263,15 +290,21 @@ Id Translator::int_const(uint32_t index) {
     return b_.const_composite(t_iv4_, {b_.const_int(static_cast<int32_t>(w[0])), b_.const_int(static_cast<int32_t>(w[1])),
                                         b_.const_int(static_cast<int32_t>(w[2])), b_.const_int(static_cast<int32_t>(w[3]))});
   }
-  const Id u = ubo();
+  const Id u = constant_file();
   return b_.load(b_.access_chain(u, {b_.const_int(1), b_.const_int(static_cast<int32_t>(index))}));
 }
 
 Id Translator::bool_const(uint32_t index) {
   auto it = bdefs_.find(index);
   if (it != bdefs_.end()) return b_.const_bool(it->second);
-  const Id u = ubo();
-  const Id word = b_.load(b_.access_chain(u, {b_.const_int(2), b_.const_int(0)}));
+  Id word;
+  if (p_.software_vertex) {   // bit n % 32 of word n / 32: uvec4 b[n / 128], component n / 32 % 4
+    const Id element = b_.load(b_.access_chain(software_constants(), {b_.const_int(2), b_.const_int(static_cast<int32_t>(index / 128))}));
+    word = b_.composite_extract(element, {index / 32 % 4});
+    index %= 32;
+  } else {
+    word = b_.load(b_.access_chain(ubo(), {b_.const_int(2), b_.const_int(0)}));
+  }
   const Id shifted = b_.binary(Op::OpShiftRightLogical, word, b_.const_uint(index));
   const Id bit = b_.binary(Op::OpBitwiseAnd, shifted, b_.const_uint(1));
   return b_.compare(Op::OpINotEqual, bit, b_.const_uint(0));

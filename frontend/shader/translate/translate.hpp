@@ -46,6 +46,7 @@ struct ShaderReflection {
   uint8_t sampler_types[16] = {};   // SamplerType per sN (Tex2D when undeclared)
   uint32_t uniform_binding = 0;     // 0 (VS) or 1 (PS)
   bool uses_uniforms = false;       // the uniform block is declared (some c/i/b not defined in-shader)
+  bool uses_software_constants = false;   // VS, software vertex processing: the constant storage buffer is declared
   bool writes_depth = false;        // PS oDepth
   uint32_t color_outputs = 0;       // PS: bit n = oCn written
   bool uses_kill = false;           // PS texkill

@@ -74,8 +74,12 @@ private:
   Id rel_value(const RelAddr& r);
   Id clamp_index(Id index, uint32_t size, Id* in_range = nullptr);
 
-  // Constants and uniforms.
+  // Constants and uniforms. A software vertex-processing shader (Program::software_vertex) reads
+  // its c, i and b from the storage buffer (software_constants()), the rest from the block.
   Id ubo();
+  Id software_constants();
+  // The variable c, i and b are read from, and the number of float registers.
+  Id constant_file() { return p_.software_vertex ? software_constants() : ubo(); }
   Id float_const(const SrcParam& s, uint32_t offset);
   Id int_const(uint32_t index);
   Id bool_const(uint32_t index);
@@ -165,6 +169,7 @@ private:
   std::map<uint8_t, uint32_t> array_sizes_;
   Id a0_ = 0, al_ = 0, p0_ = 0;
   Id ubo_ = 0;
+  Id software_constants_ = 0;
   Id per_vertex_ = 0;
   std::map<uint32_t, Id> samplers_;
   std::map<uint32_t, SamplerType> sampler_decl_;

@@ -43,8 +43,8 @@ VkRect2D clip_rect(const nv_rect &r, VkExtent2D extent) {
 // ---------------------------------------------------------------------------------------------
 // life cycle
 
-Executor::Executor(nv_channel &channel, const Options &options)
-    : channel_(channel), options_(options), buffers_("buffer", violations_), images_("image", violations_),
+Executor::Executor(nv_channel &channel, const Options &options, bool software_vertex)
+    : channel_(channel), options_(options), software_vertex_(software_vertex), buffers_("buffer", violations_), images_("image", violations_),
       shaders_("shader", violations_), barriers_(options.barrier_tracking, channel.barriers),
       upload_barriers_(options.barrier_tracking, channel.barriers) {
   instance_ = std::make_unique<Instance>(options_);
@@ -53,12 +53,14 @@ Executor::Executor(nv_channel &channel, const Options &options)
   if (device_->quirks().has(Quirk::driver_heap)) keep_driver_heap();
   allocator_ = std::make_unique<MemoryAllocator>(*device_, options_.suballocation, channel_.device_allocations,
                                                  options_.max_allocation);
-  layout_ = std::make_unique<PipelineLayout>(*device_);
+  layout_ = std::make_unique<PipelineLayout>(*device_, software_vertex_);
   pipelines_ = std::make_unique<PipelineCache>(
       *device_, *layout_, channel_, options_.pipeline_cache,
       options_.cache_dir.empty() ? std::string() : options_.cache_dir + "/vulkan-pipelines.bin");
-  uniforms_ = std::make_unique<UniformRing>(*device_, *allocator_, channel_.ring_allocations);
-  command_state_.limit_constants(uniforms_->range());
+  uniforms_ = std::make_unique<UniformRing>(*device_, *allocator_, channel_.ring_allocations,
+                                            software_vertex_ ? kSoftwareVertexBlock : 0);
+  command_state_.limit_constants(NV_STAGE_VERTEX, software_vertex_ ? kSoftwareVertexBlock : uniforms_->range());
+  command_state_.limit_constants(NV_STAGE_PIXEL, uniforms_->range());
   batches_ = std::make_unique<BatchQueue>(*device_, channel_);
   if (options_.slabs && options_.suballocation) // NOVEM_VK_SUBALLOC=0: one VkDeviceMemory per resource
     slabs_ = std::make_unique<SlabAllocator>(*allocator_, channel_.slab_allocations);
@@ -549,8 +551,10 @@ void Executor::bind_descriptors(VkCommandBuffer cmd) {
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s)
     need += uniforms_->push_bytes(uint32_t(blocks[s]->size()), *uniform_reads_[s]) + 256; // + alignment
   for (uint32_t s = 0; s < NV_STAGE_COUNT; ++s) {
-    if (blocks[s]->size() <= ubo_range_[s]) continue;
-    ubo_range_[s] = std::min((uint32_t(blocks[s]->size()) + 255) / 256 * 256, uniforms_->range());
+    // A software vertex-processing block's uniform part ends where its storage part begins.
+    const uint32_t size = std::min<uint32_t>(uint32_t(blocks[s]->size()), NV_VERTEX_STORAGE_OFFSET);
+    if (size <= ubo_range_[s]) continue;
+    ubo_range_[s] = std::min((size + 255) / 256 * 256, uniforms_->range());
     sets_[PipelineLayout::uniform_set(s)].dirty = true;
   }
   if (uniforms_->reserve(*batches_, need)) { // a new chunk: every block moves, every set names it
@@ -601,8 +605,12 @@ void Executor::bind_descriptors(VkCommandBuffer cmd) {
       d.source->arena->touch(*batches_); // the set's pool stays until this batch completes
     }
     if (!d.bind) continue;
+    // A uniform set's dynamic offsets, by binding: the block, then on a software
+    // vertex-processing device the vertex block's storage part.
+    const uint32_t offsets[2] = {constants_offset_[stage], constants_offset_[stage] + NV_VERTEX_STORAGE_OFFSET};
+    const uint32_t offset_count = !uniforms ? 0 : i == PipelineLayout::kVertexUniformSet && software_vertex_ ? 2 : 1;
     device_->vk().CmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_->handle(width), i, 1, &d.set,
-                                        uniforms ? 1 : 0, uniforms ? &constants_offset_[stage] : nullptr);
+                                        offset_count, offset_count ? offsets : nullptr);
     d.bind = false;
   }
 }
@@ -614,9 +622,11 @@ Executor::SetSource &Executor::set_source(uint32_t set, uint32_t width) {
   const VkDescriptorSetLayout layout = layout_->set_layout(set, width);
   const bool uniforms = PipelineLayout::holds_uniforms(set);
   source.slots = PipelineLayout::slot_count(set, width);
-  const VkDescriptorPoolSize per_set{uniforms ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC : VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-                                     source.slots};
-  source.arena = std::make_unique<DescriptorArena>(*device_, layout, std::vector<VkDescriptorPoolSize>{per_set});
+  std::vector<VkDescriptorPoolSize> per_set{
+      {uniforms ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC : VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, source.slots}};
+  if (set == PipelineLayout::kVertexUniformSet && software_vertex_)
+    per_set.push_back({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1});
+  source.arena = std::make_unique<DescriptorArena>(*device_, layout, std::move(per_set));
   // Without dirty tracking (NOVEM_VK_DIRTY=0) every draw writes new sets: no cache.
   if (!uniforms && options_.dirty_state)
     source.cache = std::make_unique<TextureSetCache>(
@@ -627,13 +637,22 @@ Executor::SetSource &Executor::set_source(uint32_t set, uint32_t width) {
 
 void Executor::write_uniform_set(uint32_t stage, VkDescriptorSet set) {
   const VkDescriptorBufferInfo ubo{uniforms_->buffer(), 0, ubo_range_[stage]};
-  VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-  w.dstSet = set;
-  w.dstBinding = PipelineLayout::uniform_binding(stage);
-  w.descriptorCount = 1;
-  w.descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
-  w.pBufferInfo = &ubo;
-  device_->vk().UpdateDescriptorSets(device_->handle(), 1, &w, 0, nullptr);
+  // The storage part of a software vertex-processing block: its dynamic offset is the block's
+  // plus NV_VERTEX_STORAGE_OFFSET (bind_descriptors).
+  const VkDescriptorBufferInfo storage{uniforms_->buffer(), 0, NV_VERTEX_STORAGE_SIZE};
+  VkWriteDescriptorSet w[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}, {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}};
+  w[0].dstSet = set;
+  w[0].dstBinding = PipelineLayout::uniform_binding(stage);
+  w[0].descriptorCount = 1;
+  w[0].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+  w[0].pBufferInfo = &ubo;
+  w[1].dstSet = set;
+  w[1].dstBinding = NV_VERTEX_STORAGE_BINDING;
+  w[1].descriptorCount = 1;
+  w[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
+  w[1].pBufferInfo = &storage;
+  const uint32_t writes = stage == NV_STAGE_VERTEX && software_vertex_ ? 2 : 1;
+  device_->vk().UpdateDescriptorSets(device_->handle(), writes, w, 0, nullptr);
 }
 
 // Every binding of the stage's set holds an image, so whatever a shader declares is valid: a slot

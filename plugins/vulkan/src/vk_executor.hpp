@@ -44,7 +44,9 @@ class UniformRing;
 class Executor {
 public:
   // Creates the instance, the device and everything per device; throws (one line) on failure.
-  Executor(nv_channel &channel, const Options &options);
+  // software_vertex: the device's vertex constants go on in a storage buffer
+  // (NV_DEVICE_SOFTWARE_VERTEX_CONSTANTS).
+  Executor(nv_channel &channel, const Options &options, bool software_vertex);
   ~Executor(); // waits for the GPU, then frees everything
   Executor(const Executor &) = delete;
   Executor &operator=(const Executor &) = delete;
@@ -150,6 +152,10 @@ private:
 
   nv_channel &channel_;
   Options options_;
+  // NV_DEVICE_SOFTWARE_VERTEX_CONSTANTS: the vertex stage's block is up to kSoftwareVertexBlock
+  // bytes, its storage part bound at set 0 binding NV_VERTEX_STORAGE_BINDING.
+  bool software_vertex_ = false;
+  static constexpr uint32_t kSoftwareVertexBlock = NV_VERTEX_STORAGE_OFFSET + NV_VERTEX_STORAGE_SIZE;
   std::unique_ptr<Instance> instance_;
   std::unique_ptr<Device> device_;
   std::unique_ptr<MemoryAllocator> allocator_;

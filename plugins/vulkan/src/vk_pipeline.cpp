@@ -105,10 +105,11 @@ bool has_stencil(VkFormat f) {
 
 // ---- PipelineLayout ----
 
-PipelineLayout::PipelineLayout(const Device &device)
-    : device_(device), narrow_(device.quirks().has(Quirk::narrow_texture_sets)) {
+PipelineLayout::PipelineLayout(const Device &device, bool software_vertex)
+    : device_(device), narrow_(device.quirks().has(Quirk::narrow_texture_sets)), software_vertex_(software_vertex) {
   const NovemVkDevice &vk = device.vk();
-  // Set 0: the vertex uniform block (binding 0); set 1: the pixel one (binding 1); sets 2 and 3:
+  // Set 0: the vertex uniform block (binding 0), on a software vertex-processing device also its
+  // storage buffer (binding 2); set 1: the pixel uniform block (binding 1); sets 2 and 3:
   // the combined image samplers of the contract, pixel sN at 16 + N, vertex sN at 32 + N.
   auto make_set = [&](std::vector<VkDescriptorSetLayoutBinding> bindings, VkDescriptorSetLayout &out) {
     VkDescriptorSetLayoutCreateInfo sci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
@@ -122,8 +123,11 @@ PipelineLayout::PipelineLayout(const Device &device)
     return b;
   };
   try {
-    make_set({{uniform_binding(NV_STAGE_VERTEX), VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr}},
-             set_layouts_[kVertexUniformSet]);
+    std::vector<VkDescriptorSetLayoutBinding> vertex{
+        {uniform_binding(NV_STAGE_VERTEX), VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr}};
+    if (software_vertex)
+      vertex.push_back({NV_VERTEX_STORAGE_BINDING, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr});
+    make_set(std::move(vertex), set_layouts_[kVertexUniformSet]);
     make_set({{uniform_binding(NV_STAGE_PIXEL), VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr}},
              set_layouts_[kPixelUniformSet]);
     make_set(samplers(kVertexTextureBinding, NV_MAX_VERTEX_TEXTURES, VK_SHADER_STAGE_VERTEX_BIT),

@@ -36,7 +36,9 @@ bool has_stencil(VkFormat f);
 
 class PipelineLayout {
 public:
-  explicit PipelineLayout(const Device &device);
+  // software_vertex: set 0 also holds the vertex stage's storage buffer (a dynamic one at
+  // NV_VERTEX_STORAGE_BINDING; NV_DEVICE_SOFTWARE_VERTEX_CONSTANTS).
+  PipelineLayout(const Device &device, bool software_vertex);
   ~PipelineLayout();
   PipelineLayout(const PipelineLayout &) = delete;
   PipelineLayout &operator=(const PipelineLayout &) = delete;
@@ -83,12 +85,15 @@ public:
     return set == kPixelTextureSet ? pixel_texture_layouts_[width] : set_layouts_[set];
   }
   VkPipelineLayout handle(uint32_t width) const { return layouts_[width]; }
+  // Whether set 0 holds the vertex storage buffer after its uniform buffer (two dynamic offsets).
+  bool software_vertex() const { return software_vertex_; }
 
 private:
   void destroy();
 
   const Device &device_;
   const bool narrow_; // Quirk::narrow_texture_sets
+  const bool software_vertex_;
   VkDescriptorSetLayout set_layouts_[kSetCount] = {}; // the pixel texture set's is in pixel_texture_layouts_
   VkDescriptorSetLayout pixel_texture_layouts_[kPixelWidths] = {};
   VkPipelineLayout layouts_[kPixelWidths] = {};

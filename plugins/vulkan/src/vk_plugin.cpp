@@ -1,6 +1,7 @@
 // The plugin's entry point: probe (on a thread of its own), create_device (starts the submission
 // thread, which creates the Vulkan instance and device and runs novem::run_worker) and
 // destroy_device. No Vulkan call happens on the caller's thread.
+#include <cstddef>
 #include <cstdio>
 #include <exception>
 #include <memory>
@@ -52,14 +53,15 @@ nv_device *create_device(const nv_device_desc *desc, nv_channel *channel, char *
   }
   // A device window needs nothing at device creation: windows are presented to through
   // CREATE_SWAPCHAIN (vk_present.cpp).
-  (void)desc;
+  const bool software_vertex = desc && desc->struct_size >= offsetof(nv_device_desc, flags) + sizeof desc->flags &&
+                               (desc->flags & NV_DEVICE_SOFTWARE_VERTEX_CONSTANTS);
   std::string failure;
   nv_device *device = novem::start_device_thread(
       *channel,
-      [channel](const novem::StartedFn &started) {
+      [channel, software_vertex](const novem::StartedFn &started) {
         // Made, used and destroyed on this thread: every Vulkan object dies here. A failure to
         // make it throws, which start_device_thread answers.
-        auto executor = std::make_unique<Executor>(*channel, Options::from_environment());
+        auto executor = std::make_unique<Executor>(*channel, Options::from_environment(), software_vertex);
         started({});
         novem::run_worker(*channel, *executor);
       },

@@ -45,7 +45,7 @@ Shader::Shader(const Device &device, nv_shader_stage stage, const uint32_t *word
   ci.pCode = words;
   check(device.vk().CreateShaderModule(device.handle(), &ci, nullptr, &module_), "vkCreateShaderModule");
   texture_slots_ = declared_texture_slots(stage, words, word_count);
-  uniforms_ = uniform_footprint(words, word_count, PipelineLayout::uniform_set(stage), PipelineLayout::uniform_binding(stage));
+  uniforms_ = stage_uniform_footprint(words, word_count, stage);
 }
 
 Shader::~Shader() { device_.vk().DestroyShaderModule(device_.handle(), module_, nullptr); }

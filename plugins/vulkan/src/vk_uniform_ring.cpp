@@ -9,10 +9,15 @@
 
 namespace novem::vk {
 
-UniformRing::UniformRing(const Device &device, MemoryAllocator &allocator, std::atomic<uint64_t> &ring_allocations)
+UniformRing::UniformRing(const Device &device, MemoryAllocator &allocator, std::atomic<uint64_t> &ring_allocations,
+                         uint32_t largest_block)
     : device_(device), allocator_(allocator), ring_allocations_(ring_allocations) {
   range_ = std::min<uint32_t>(65536, device.limits().maxUniformBufferRange);
+  block_limit_ = std::max(range_, largest_block);
+  storage_ = largest_block != 0;
   alignment_ = std::max<uint32_t>(16, uint32_t(device.limits().minUniformBufferOffsetAlignment));
+  // NV_VERTEX_STORAGE_OFFSET is a multiple of 256, the largest alignment Vulkan allows.
+  if (storage_) alignment_ = std::max(alignment_, uint32_t(device.limits().minStorageBufferOffsetAlignment));
   chunks_.push_back(create_chunk());
 }
 
@@ -26,9 +31,9 @@ UniformRing::~UniformRing() {
 UniformRing::Chunk UniformRing::create_chunk() {
   if (chunks_.size() >= kMaxChunks) throw VkError(VK_ERROR_OUT_OF_POOL_MEMORY, "uniform ring: too many chunks in flight");
   Chunk c;
-  // The last offset still has a full range behind it.
-  c.memory = allocator_.create_buffer(VkDeviceSize(kChunkCapacity) + range_, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
-                                      MemoryUsage::Upload, c.buffer);
+  // The last offset still has a full range (and a storage part) behind it.
+  const VkBufferUsageFlags usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | (storage_ ? VkBufferUsageFlags(VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) : 0u);
+  c.memory = allocator_.create_buffer(VkDeviceSize(kChunkCapacity) + block_limit_, usage, MemoryUsage::Upload, c.buffer);
   return c;
 }
 
@@ -54,8 +59,8 @@ bool UniformRing::reserve(const BatchQueue &batches, uint32_t bytes) {
 }
 
 uint32_t UniformRing::push_bytes(uint32_t size, const UniformFootprint &reads) const {
-  if (reads.whole) return std::min(std::max<uint32_t>(size, kZeroBlock), range_);
-  return std::min(reads.end(), range_);
+  if (reads.whole) return std::min(std::max<uint32_t>(size, kZeroBlock), block_limit_);
+  return std::min(reads.end(), block_limit_);
 }
 
 uint32_t UniformRing::push(const void *data, uint32_t size, const UniformFootprint &reads) {

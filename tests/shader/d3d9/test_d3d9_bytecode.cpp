@@ -579,5 +579,73 @@ TEST_CASE("novem-shader tool: asm and dis, one-line errors and exit status") {
   CHECK(sh(tool + " dis " + (dir / "bad.bin").string() + " 2> /dev/null") != 0);
   CHECK(sh(tool + " dis " + (dir / "missing.bin").string() + " 2> /dev/null") != 0);
   CHECK(sh(tool + " frob 2> /dev/null") != 0);
+  // A vertex shader reading c2100: asm and dis take it; spirv translates it only for a device of
+  // software vertex processing.
+  {
+    std::ofstream(dir / "sw.asm") << "vs_2_0\ndcl_position v0\nadd oPos, v0, c2100\n";
+  }
+  REQUIRE(sh(tool + " asm " + (dir / "sw.asm").string() + " -o " + (dir / "sw.bin").string()) == 0);
+  REQUIRE(sh(tool + " dis " + (dir / "sw.bin").string() + " > " + (dir / "sw.txt").string()) == 0);
+  CHECK(read_text(dir / "sw.txt") == "vs_2_0\n    dcl_position v0\n    add oPos, v0, c2100\n");
+  CHECK(sh(tool + " spirv " + (dir / "sw.bin").string() + " -o " + (dir / "sw.spv").string() + " 2> /dev/null") != 0);
+  CHECK(sh(tool + " spirv --software-vertex " + (dir / "sw.bin").string() + " -o " + (dir / "sw.spv").string()) == 0);
   fs::remove_all(dir);
+}
+
+TEST_CASE("software vertex processing: c256..c8191 (CONST2..4), i and b past 15 only with ParseOptions") {
+  // vs_3_0: mov r0, c300 / c2100 (D3DSPR_CONST2, number 52) / c8191 (D3DSPR_CONST4, number 2047);
+  // rep i20; if b100.
+  const std::vector<uint32_t> c300 = {0xFFFE0300, 0x02000001, 0x800F0000, 0xA0E4012C, 0x0000FFFF};
+  const std::vector<uint32_t> c2100 = {0xFFFE0300, 0x02000001, 0x800F0000, 0xB0E40834, 0x0000FFFF};
+  const std::vector<uint32_t> c8191 = {0xFFFE0300, 0x02000001, 0x800F0000, 0xD0E40FFF, 0x0000FFFF};
+  const std::vector<uint32_t> i20 = {0xFFFE0200, 0x01000026, 0xF0E40014, 0x00000027, 0x0000FFFF};
+  const std::vector<uint32_t> b100 = {0xFFFE0200, 0x01000028, 0xE0E40864, 0x0000002B, 0x0000FFFF};
+  // A hardware device's files: refused.
+  CHECK(parse_error(c300) == "token 3: c300 out of range for vs_3_0");
+  CHECK(parse_error(c2100) == "token 3: c2100 out of range for vs_3_0");
+  CHECK(parse_error(c8191) == "token 3: c8191 out of range for vs_3_0");
+  CHECK(parse_error(i20) == "token 2: i20 out of range for vs_2_0");
+  CHECK(parse_error(b100) == "token 2: b100 out of range for vs_2_0");
+
+  const ParseOptions software{.software_vertex = true};
+  auto parse_software = [&](const std::vector<uint32_t>& words) {
+    std::vector<uint32_t> copy(words);
+    return parse_shader(copy.data(), copy.size(), software);
+  };
+  for (const auto* words : {&c300, &c2100, &c8191, &i20, &b100}) {
+    const ParseResult r = parse_software(*words);
+    INFO(r.error);
+    REQUIRE(r.ok);
+    CHECK(r.program.software_vertex);
+    CHECK(encode_program(r.program) == *words);   // c2048+ go back to CONST2..4
+  }
+  // One float file in the IR: c2100 is Const 2100, c8191 Const 8191.
+  CHECK(parse_software(c2100).program.instructions[0].src[0].type == RegType::Const);
+  CHECK(parse_software(c2100).program.instructions[0].src[0].index == 2100);
+  CHECK(parse_software(c8191).program.instructions[0].src[0].index == 8191);
+  CHECK(disassemble(parse_software(c8191).program).find("mov r0, c8191") != std::string::npos);
+  // c[a0.x + 2100]: the base is CONST2 52, relative.
+  const std::vector<uint32_t> rel = {0xFFFE0300, 0x0200002E, 0xB0010000, 0x80000000, 0x03000001, 0x800F0000,
+                                     0xB0E42834, 0xB0000000, 0x0000FFFF};
+  const ParseResult r = parse_software(rel);
+  INFO(r.error);
+  REQUIRE(r.ok);
+  CHECK(r.program.instructions[1].src[0].index == 2100);
+  CHECK(r.program.instructions[1].src[0].relative);
+  CHECK(encode_program(r.program) == rel);
+
+  // Malformed bytecode is refused either way: a constant written, CONST2 in a pixel shader (which
+  // the option leaves alone), a stream without its end.
+  CHECK(parse_software({0xFFFE0300, 0x02000001, 0xB00F0800, 0x80E40000, 0x0000FFFF}).error == "token 1: mov: c2048 cannot be written");
+  const ParseResult ps = parse_software({0xFFFF0300, 0x02000001, 0x800F0800, 0xB0E40834, 0x0000FFFF});
+  CHECK(ps.error == "token 3: c2100 out of range for ps_3_0");
+  CHECK(parse_software({0xFFFE0300, 0x02000001, 0x800F0000, 0xB0E40834}).error == "missing end token");
+
+  // The assembler takes a vertex shader's c up to c8191 (D3DAssemble does not check c# against a
+  // device) and writes CONST2..4; the device's CreateVertexShader judges the files.
+  CHECK(must_assemble("vs_3_0\nmov r0, c2100\n") == c2100);
+  CHECK(must_assemble("vs_3_0\nmov r0, c8191\n") == c8191);
+  CHECK(must_assemble("vs_3_0\nmova a0.x, r0.x\nmov r0, c[a0.x + 2100]\n") == rel);
+  CHECK(assemble_error("vs_3_0\nmov r0, c8192\n") == "line 2: register number 8192 too large");
+  CHECK(assemble_error("ps_3_0\nmov r0, c2100\n") == "line 2: token 3: c2100 out of range for ps_3_0");
 }

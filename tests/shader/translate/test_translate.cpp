@@ -980,3 +980,87 @@ TEST_CASE("bytes outside a shader's uniform footprint change nothing it computes
   }
   CHECK(compared >= 8);
 }
+
+TEST_CASE("software vertex processing: c, i and b come from the storage buffer, the whole file") {
+  const std::string vs = R"(vs_3_0
+dcl_position v0
+dcl_texcoord0 o0
+dcl_texcoord1 o1
+dcl_texcoord2 o2
+dcl_texcoord3 o3
+dcl_texcoord4 o4
+dcl_texcoord5 o5
+dcl_position o6
+def c10, 7, 7, 7, 7
+mova a0.x, v0.x
+mov o0, c300
+add o1, c2100, c8191
+mov o2, c[a0.x + 250]
+mov r0, c0
+rep i20
+  add r0, r0, c1
+endrep
+if b100
+  add r0, r0, c2
+endif
+mov o3, r0
+mov o4, c[a0.x + 8190]
+mov o5, c[a0.x]
+mov o6, v0
+)";
+  AssembleResult a = assemble(vs);
+  INFO(a.error);
+  REQUIRE(a.ok);
+  // A hardware device's files do not have c300.
+  CHECK_FALSE(parse_shader(a.tokens.data(), a.tokens.size()).ok);
+  ParseResult p = parse_shader(a.tokens.data(), a.tokens.size(), ParseOptions{.software_vertex = true});
+  INFO(p.error);
+  REQUIRE(p.ok);
+  const Translation t = translate(p.program);
+  require_valid(t, "software_vertex");
+  CHECK(t.reflection.uses_software_constants);
+  CHECK_FALSE(t.reflection.uses_uniforms);   // c0..c255 too: one file
+
+  auto sw = std::make_unique<conv::SoftwareConstants>();
+  auto set = [&](uint32_t n, Vec4 v) { std::memcpy(sw->c[n], v.data(), sizeof(float) * 4); };
+  set(0, {0, 0, 0, 0});
+  set(1, {1, 1, 1, 1});
+  set(2, {1000, 1000, 1000, 1000});
+  set(10, {-1, -1, -1, -1});   // the def wins, also through c[a0.x]
+  set(260, {5, 6, 7, 8});
+  set(300, {1, 2, 3, 4});
+  set(2100, {10, 20, 30, 40});
+  set(8191, {100, 200, 300, 400});
+  sw->i[20][0] = 3;
+  sw->b[100 / 32] = 1u << (100 % 32);
+  novem::test::SpirvInterpreter in(t.spirv);
+  INFO(in.error());
+  REQUIRE(in.ok());
+  in.set_uniform(conv::kVertexUniformSet, conv::kSoftwareConstantsBinding, sw.get(), sizeof *sw);
+  in.set_input(0, {10, 0, 0, 1});   // a0.x = 10
+  REQUIRE(in.run());
+  INFO(in.error());
+  check_vec(in.output(texcoord(0)), {1, 2, 3, 4});
+  check_vec(in.output(texcoord(1)), {110, 220, 330, 440});
+  check_vec(in.output(texcoord(2)), {5, 6, 7, 8});            // c260, past c255
+  check_vec(in.output(texcoord(3)), {1003, 1003, 1003, 1003}); // rep i20 (3), if b100
+  check_vec(in.output(texcoord(4)), {0, 0, 0, 0});            // c8200: outside the file
+  check_vec(in.output(texcoord(5)), {7, 7, 7, 7});            // c10 is defined
+
+  // The storage buffer's footprint: the registers read, c whole for the relative reads.
+  using R = novem::ByteRange;
+  const auto reads = novem::uniform_footprint(t.spirv.data(), t.spirv.size(), conv::kVertexUniformSet,
+                                              conv::kSoftwareConstantsBinding);
+  CHECK_FALSE(reads.whole);
+  CHECK(reads.ranges == std::vector<R>{{0, conv::kSoftwareIntOffset},
+                                       {conv::kSoftwareIntOffset + 20 * 16, conv::kSoftwareIntOffset + 21 * 16},
+                                       {conv::kSoftwareBoolOffset, conv::kSoftwareBoolOffset + 16}});
+  // What the plugins copy of the vertex stage's block: the storage part where the contract puts it.
+  const auto stage_reads = novem::stage_uniform_footprint(t.spirv.data(), t.spirv.size(), NV_STAGE_VERTEX);
+  CHECK_FALSE(stage_reads.whole);
+  REQUIRE(stage_reads.ranges.size() == reads.ranges.size());
+  for (size_t n = 0; n < reads.ranges.size(); ++n)
+    CHECK(stage_reads.ranges[n] == R{reads.ranges[n].begin + conv::kSoftwareConstantsOffset,
+                                     reads.ranges[n].end + conv::kSoftwareConstantsOffset});
+  static_assert(conv::kSoftwareConstantsOffset == NV_VERTEX_STORAGE_OFFSET && conv::kSoftwareConstantsSize == NV_VERTEX_STORAGE_SIZE);
+}
