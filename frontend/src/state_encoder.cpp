@@ -176,8 +176,8 @@ bool StateEncoder::flush_state(D3DPRIMITIVETYPE type, uint16_t instance_slots) {
     const D3DVIEWPORT9 &vp = live().state.viewport;
     // Depths outside [0, 1] are D3D9's to accept and no plugin's to take: clamped. A
     // pre-transformed vertex's z is its final depth, whatever MinZ and MaxZ say (equal, reversed
-    // or outside [0, 1]): those draws get the range [0, 1], which the fixed-function shader's z
-    // passes through.
+    // or outside [0, 1]): those draws get the range [0, 1], to which their pipeline clamps the
+    // z the fixed-function shader passes through.
     const float min_z = pretransformed ? 0.0f : std::clamp(vp.MinZ, 0.0f, 1.0f);
     const float max_z = pretransformed ? 1.0f : std::clamp(vp.MaxZ, 0.0f, 1.0f);
     nv_cmd_set_viewport v{float(vp.X) + kPixelCentre, float(vp.Y) + kPixelCentre, float(vp.Width), float(vp.Height),
@@ -267,6 +267,10 @@ bool StateEncoder::flush_pipeline(D3DPRIMITIVETYPE type, uint16_t instance_slots
   d.vertex_shader = live().state.vertex_shader ? vertex_shader_variant(type) : ff_vertex_shader(ff_vertex_key_);
   d.pixel_shader = live().state.pixel_shader ? pixel_shader_variant(type) : ff_pixel;
   d.topology = topology(type);
+  // Drivers without D3DPMISCCAPS_CLIPTLVERTS (Novem reports none) clamp a pre-transformed z
+  // outside [0, 1] instead of clipping it, per pixel after interpolation (Wine's
+  // depth_clamp_test on Windows); the fixed-function vertex shader passes z through.
+  d.depth_clamp = draws_pretransformed();
   d.instance_slots = instance_slots;
   if (instance_slots) std::memcpy(d.instance_divisors, instance_divisors_.data(), sizeof d.instance_divisors);
   novem::apply_render_states(d, render_states(d.topology));

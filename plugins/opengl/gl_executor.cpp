@@ -840,6 +840,7 @@ bool Executor::apply_pipeline(const Pipeline &p) {
   state_.depth(p.depth_test, p.depth_write, p.depth_func);
   state_.cull(p.cull, p.cull_face);
   state_.polygon_mode(p.polygon_mode);
+  state_.depth_clamp(p.depth_clamp);
   state_.sample_mask(p.masked_samples);
   // glPolygonOffset's units are the depth format's least resolvable difference, as the
   // contract's, once scaled for the driver (bind_targets).

@@ -85,6 +85,7 @@ const Pipeline *Pipelines::lookup(const Key &key, Programs &programs) {
   p.color_mask = desc.color_write_mask & 0xF;
   p.polygon_mode = desc.topology >= NV_TOPOLOGY_TRIANGLE_LIST ? polygon_mode(desc.fill_mode) : GL_FILL;
   p.depth_bias = desc.depth_bias_enable != 0;
+  p.depth_clamp = desc.depth_clamp != 0;
   p.masked_samples = desc.masked_samples;
   p.stencil = desc.stencil_enable != 0;
   const nv_stencil_face faces[2] = {desc.stencil_front, desc.stencil_back}; // GL_FRONT is clockwise (kFrontFace)

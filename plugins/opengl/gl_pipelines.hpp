@@ -29,6 +29,7 @@ struct Pipeline {
   uint8_t color_mask = 0xF;
   GLenum polygon_mode = GL_FILL;
   bool depth_bias = false;
+  bool depth_clamp = false;
   uint32_t masked_samples = 0; // glSampleMaski's complement
   bool stencil = false;
   // Front (clockwise, and points and lines) and back: fail, depth fail, pass, compare.

@@ -149,6 +149,12 @@ public:
     if (enabled_ && mode == polygon_mode_) return;
     gl_.PolygonMode(GL_FRONT_AND_BACK, polygon_mode_ = mode);
   }
+  // GL_DEPTH_CLAMP (core since 3.2) clamps to glDepthRange per fragment and stops the z clipping.
+  void depth_clamp(bool on) {
+    if (enabled_ && on == depth_clamp_) return;
+    depth_clamp_ = on;
+    on ? gl_.Enable(GL_DEPTH_CLAMP) : gl_.Disable(GL_DEPTH_CLAMP);
+  }
   // glPolygonOffset for every fill mode: D3D9's depth bias applies to points and lines too.
   void depth_bias(bool enable, float slope, float constant) {
     if (!enabled_ || enable != depth_bias_) {
@@ -187,6 +193,7 @@ private:
   GLuint stencil_write_mask_ = 0xFF;
   GLenum polygon_mode_ = GL_FILL;
   bool depth_bias_ = false;
+  bool depth_clamp_ = false;
   float bias_slope_ = 0.0f, bias_constant_ = 0.0f;
   uint32_t masked_samples_ = 0;
   float blend_color_[4] = {};

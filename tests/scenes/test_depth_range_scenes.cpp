@@ -134,3 +134,40 @@ TEST_CASE("Depth clipping without a depth buffer", "[scenes][depth_range]") {
           {"transformed, MaxZ past 1", false, 0.0f, 7.5f, 0.5f, true, true, 0},
       });
 }
+
+// Drivers without D3DPMISCCAPS_CLIPTLVERTS clamp a pre-transformed triangle's depth per pixel,
+// after interpolation: a quad whose z runs from -1 (left) to 2 (right) holds depth 0 over its
+// left third and 1 over its right third, where a clamp of each vertex's z would give a ramp from
+// 0 to 1. A probe at z 0.1 (LESS, top half) and one at z 0.9 (GREATER, bottom half) tell them
+// apart at a fifth and four fifths of the width.
+TEST_CASE("Pre-transformed depth is clamped per pixel", "[scenes][depth_range]") {
+  constexpr UINT kW = 64, kH = 16;
+  constexpr D3DCOLOR kRamp = 0xff00ff00, kAbove = 0xffff0000, kBelow = 0xff0000ff;
+  SceneSetup setup;
+  setup.width = kW, setup.height = kH, setup.depth = D3DFMT_D24S8;
+  auto quad = [](IDirect3DDevice9 *dev, float y0, float y1, float z_left, float z_right, D3DCOLOR c) {
+    const float x0 = -0.5f, x1 = kW - 0.5f;
+    const TLVertex v[4] = {{x0, y0, z_left, 1, c}, {x1, y0, z_right, 1, c}, {x0, y1, z_left, 1, c}, {x1, y1, z_right, 1, c}};
+    HR(dev->DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, v, sizeof v[0]));
+  };
+  auto rendered = render_all("depth_clamp_per_pixel", setup, [&](IDirect3DDevice9 *dev) {
+    HR(dev->SetRenderState(D3DRS_LIGHTING, FALSE));
+    HR(dev->SetRenderState(D3DRS_CULLMODE, D3DCULL_NONE));
+    HR(dev->SetFVF(kTLVertexFVF));
+    HR(dev->Clear(0, nullptr, D3DCLEAR_TARGET | D3DCLEAR_ZBUFFER, kClear, 0.5f, 0));
+    HR(dev->SetRenderState(D3DRS_ZFUNC, D3DCMP_ALWAYS));
+    quad(dev, -0.5f, kH - 0.5f, -1.0f, 2.0f, kRamp);
+    HR(dev->SetRenderState(D3DRS_ZWRITEENABLE, FALSE));
+    HR(dev->SetRenderState(D3DRS_ZFUNC, D3DCMP_LESS));
+    quad(dev, -0.5f, kH / 2 - 0.5f, 0.1f, 0.1f, kAbove);
+    HR(dev->SetRenderState(D3DRS_ZFUNC, D3DCMP_GREATER));
+    quad(dev, kH / 2 - 0.5f, kH - 0.5f, 0.9f, 0.9f, kBelow);
+  }, 0);
+  for (const Rendered &r : rendered) {
+    INFO(r.backend);
+    probe(r, kW / 5, 4, kRamp, 0);      // depth 0: not behind z 0.1
+    probe(r, kW / 5, 12, kBelow, 0);    // in front of z 0.9
+    probe(r, kW * 4 / 5, 4, kAbove, 0); // depth 1: behind z 0.1
+    probe(r, kW * 4 / 5, 12, kRamp, 0); // and not in front of z 0.9
+  }
+}

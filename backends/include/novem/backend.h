@@ -20,7 +20,7 @@ extern "C" {
 
 /* Bumped on any change to this header, commands.h or channel.hpp's layout; what each version
  * changed is in backends/CHANGELOG.md. */
-#define NV_BACKEND_ABI_VERSION 13u
+#define NV_BACKEND_ABI_VERSION 14u
 #define NV_PLUGIN_ENTRY_NAME "novem_plugin_entry"
 
 /* What a format can be used for on this device (nv_adapter_info.format_support). */

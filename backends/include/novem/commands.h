@@ -198,7 +198,9 @@ typedef struct nv_pipeline_desc {
   uint8_t stencil_enable;
   uint8_t fill_mode;         /* nv_fill_mode */
   uint8_t depth_bias_enable; /* apply SET_DYNAMIC_STATE's depth bias */
-  uint8_t reserved4;
+  /* Depth outside the viewport's range is clamped to it per fragment instead of clipped
+   * (Vulkan's depthClamp, GL_DEPTH_CLAMP); a device without depth clamping clips. */
+  uint8_t depth_clamp;
   nv_stencil_face stencil_front;
   nv_stencil_face stencil_back;
   /* Bit n: vertex buffer slot n advances once per instance instead of once per vertex. */

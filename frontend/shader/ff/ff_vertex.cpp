@@ -109,15 +109,15 @@ void VertexGenerator::transform() {
     // Window coordinates back to clip space: ndc.xy = (pos.xy - viewport.xy) * viewport.zw + (-1, 1),
     // w = 1 / rhw (rhw = 0, undefined in D3D9, gives w = 1), clip = (ndc * w, w) so that
     // attributes interpolate perspective-correctly as in D3D9. z is the final depth: these draws
-    // get the depth range [0, 1] (StateEncoder::flush_state), and z is clamped to it rather than
-    // clipped, as by Windows' drivers without D3DPMISCCAPS_CLIPTLVERTS (per vertex here).
+    // get the depth range [0, 1] (StateEncoder::flush_state) and a pipeline that clamps to it
+    // per pixel rather than clipping, as Windows' drivers without D3DPMISCCAPS_CLIPTLVERTS do.
     const Id vp = e_.uvec(vs::kViewport);
     const Id pos_xy = b_.swizzle(position_, {0, 1});
     const Id origin = b_.swizzle(vp, {0, 1});
     const Id scale = b_.swizzle(vp, {2, 3});
     const Id bias = b_.const_fvec({-1.0f, 1.0f});
     const Id ndc_xy = b_.fadd(b_.fmul(b_.fsub(pos_xy, origin), scale), bias);
-    const Id ndc_z = e_.clamp01(e_.comp(position_, 2));
+    const Id ndc_z = e_.comp(position_, 2);
     const Id rhw = e_.comp(position_, 3);
     const Id rhw_zero = b_.compare(spv::Op::OpFOrdEqual, rhw, e_.f(0.0f));
     const Id inv_rhw = b_.fdiv(e_.f(1.0f), rhw);

@@ -88,6 +88,8 @@ Device::Device(const NovemVkInstance &instance, VkPhysicalDevice gpu, bool want_
   want.features.largePoints = have.largePoints;
   want.features.fillModeNonSolid = have.fillModeNonSolid; // D3DFILL_WIREFRAME / POINT
   fill_mode_non_solid_ = have.fillModeNonSolid;
+  want.features.depthClamp = have.depthClamp; // nv_pipeline_desc.depth_clamp; without it z is clipped
+  depth_clamp_ = have.depthClamp;
   want.features.occlusionQueryPrecise = have.occlusionQueryPrecise; // D3D9 occlusion queries count samples
   want.features.independentBlend = have.independentBlend;           // a write mask per render target
   want.features.samplerAnisotropy = have.samplerAnisotropy;         // D3DTEXF_ANISOTROPIC (anisotropy_limit)

@@ -40,6 +40,7 @@ public:
   const VkPhysicalDeviceLimits &limits() const { return properties_.limits; }
   const VkPhysicalDeviceMemoryProperties &memory() const { return memory_; }
   bool fill_mode_non_solid() const { return fill_mode_non_solid_; } // wireframe and point fill
+  bool depth_clamp() const { return depth_clamp_; }                 // nv_pipeline_desc.depth_clamp
   // The independentBlend feature: colour attachments may have different blend states (masks).
   bool independent_blend() const { return independent_blend_; }
   // The driver's habits the plugin works around (vk_quirks.hpp).
@@ -62,6 +63,7 @@ private:
   VkPhysicalDeviceProperties properties_{};
   VkPhysicalDeviceMemoryProperties memory_{};
   bool fill_mode_non_solid_ = false;
+  bool depth_clamp_ = false;
   bool independent_blend_ = false;
   DriverQuirks quirks_;
   bool swapchain_ = false;

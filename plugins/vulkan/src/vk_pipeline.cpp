@@ -171,7 +171,6 @@ nv_pipeline_desc PipelineKey::static_part(const nv_pipeline_desc &desc, bool dyn
   d.cull = 0;
   d.depth_test = d.depth_write = d.depth_compare = 0;
   d.reserved2 = 0;
-  d.reserved4 = 0;
   d.reserved5 = 0;
   // So are blending and the write masks with VK_EXT_extended_dynamic_state3.
   if (dynamic_blend) {
@@ -382,6 +381,7 @@ VkPipeline PipelineCache::build(const PipelineKey &key, const ShaderLookup &shad
   // Non-solid fill needs fillModeNonSolid; without it triangles stay solid.
   rs.polygonMode = device_.fill_mode_non_solid() ? polygon_mode(d.fill_mode) : VK_POLYGON_MODE_FILL;
   rs.depthBiasEnable = d.depth_bias_enable ? VK_TRUE : VK_FALSE; // the factors are dynamic
+  rs.depthClampEnable = d.depth_clamp && device_.depth_clamp() ? VK_TRUE : VK_FALSE;
   rs.lineWidth = 1.0f;
   rs.frontFace = VK_FRONT_FACE_CLOCKWISE;
 
