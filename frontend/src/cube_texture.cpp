@@ -14,7 +14,7 @@ bool is_face(D3DCUBEMAP_FACES face) { return UINT(face) <= D3DCUBEMAP_FACE_NEGAT
 HRESULT CubeTexture::create(Device *device, UINT edge, UINT levels, DWORD usage, D3DFORMAT format, D3DPOOL pool,
                             CubeTexture **out) {
   *out = nullptr;
-  if (HRESULT hr = check(device, edge, edge, 1, levels, usage, format, pool); FAILED(hr)) return hr;
+  if (HRESULT hr = check(device, NV_IMAGE_TYPE_CUBE, edge, edge, 1, levels, usage, format, pool); FAILED(hr)) return hr;
   const uint64_t bytes = video_bytes(pool, format, NV_IMAGE_TYPE_CUBE, edge, edge, 1, levels);
   if (!device->take_video_memory(bytes)) return device->video_memory_refusal();
   auto *created = new CubeTexture(device, edge, levels, usage, format, pool);

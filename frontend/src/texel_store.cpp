@@ -65,7 +65,7 @@ size_t TexelStore::layout(const FormatInfo &format, UINT width, UINT height, UIN
     for (UINT i = 0; i < levels; ++i) {
       Level l;
       // A row of blocks for DXTn; other rows start 4-byte aligned, as Windows lays textures out.
-      // Texture::check bounds the size by the caps, so a pitch fits its 32 bits.
+      // Texture::check bounds the size by the caps or, in SCRATCH, the pitch by its 32 bits.
       l.pitch = UINT(format.row_bytes(std::max(width >> i, 1u)));
       if (format.block == 1) l.pitch = (l.pitch + 3) & ~3u;
       l.slice_pitch = size_t(l.pitch) * format.block_rows(std::max(height >> i, 1u));

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "creation_answer.hpp"
+#include "host_memory.hpp"
 #include "surface.hpp"
 
 namespace novem {
@@ -11,22 +12,37 @@ namespace {
 
 UINT full_chain(UINT width, UINT height, UINT depth) {
   UINT levels = 1;
-  while ((std::max({width, height, depth}) >> levels) != 0) ++levels;
+  while ((uint64_t(std::max({width, height, depth})) >> levels) != 0) ++levels;
   return levels;
+}
+
+// SCRATCH resources "are not bound by device size or format restrictions" (D3DPOOL): memory
+// bounds them, and the 32 bits of D3DLOCKED_RECT.Pitch. Any extent may be 2^32 - 1, so every
+// product is checked; a mip chain is less than twice its level 0.
+bool fits_memory(const FormatInfo &info, UINT width, UINT height, UINT depth, UINT layers) {
+  const uint64_t pitch = (uint64_t(width) + info.block - 1) / info.block * info.bytes_per_pixel;
+  const uint64_t rows = (uint64_t(height) + info.block - 1) / info.block;
+  uint64_t bytes = 0;
+  return pitch + 3 <= uint64_t(INT32_MAX) && !__builtin_mul_overflow(pitch, rows, &bytes) &&
+         !__builtin_mul_overflow(bytes, uint64_t(depth) * layers * 2, &bytes) && bytes <= host_memory_bytes();
 }
 
 } // namespace
 
-HRESULT Texture::check(Device *device, UINT width, UINT height, UINT depth, UINT &levels, DWORD usage,
-                       D3DFORMAT format, D3DPOOL pool) {
+HRESULT Texture::check(Device *device, nv_image_type type, UINT width, UINT height, UINT depth, UINT &levels,
+                       DWORD usage, D3DFORMAT format, D3DPOOL pool) {
   if (width == 0 || height == 0 || depth == 0 || DWORD(pool) > DWORD(D3DPOOL_SCRATCH)) return D3DERR_INVALIDCALL;
   const nv_adapter_info &adapter = device->adapter();
-  if (std::max({width, height, depth}) > adapter.max_texture_size) return D3DERR_INVALIDCALL;
   FormatInfo info = format_info(format);
   if (!info.texture) return D3DERR_INVALIDCALL;
   // DXTn: level 0 is whole 4x4 blocks, in every pool (Windows); smaller levels need not be, nor any
   // level of the 3Dc formats.
   if (info.whole_blocks && (width % info.block != 0 || height % info.block != 0)) return D3DERR_INVALIDCALL;
+  if (pool == D3DPOOL_SCRATCH) {
+    if (!fits_memory(info, width, height, depth, type == NV_IMAGE_TYPE_CUBE ? 6 : 1)) return E_OUTOFMEMORY;
+  } else if (std::max({width, height, depth}) > adapter.max_texture_size) {
+    return D3DERR_INVALIDCALL;
+  }
   if (pool != D3DPOOL_SCRATCH && !(adapter.format_support[info.storage] & NV_SUPPORT_SAMPLED)) return D3DERR_INVALIDCALL;
   // Depth-stencil textures are not implemented yet.
   constexpr DWORD known = D3DUSAGE_DYNAMIC | D3DUSAGE_WRITEONLY | D3DUSAGE_SOFTWAREPROCESSING | D3DUSAGE_RENDERTARGET |
@@ -148,7 +164,7 @@ HRESULT Texture2D::create(Device *device, UINT width, UINT height, UINT levels, 
                           D3DPOOL pool, Texture2D **out) {
   *out = nullptr;
   const HRESULT hr = (usage & D3DUSAGE_DEPTHSTENCIL) ? check_depth(device, width, height, levels, usage, format, pool)
-                                                     : check(device, width, height, 1, levels, usage, format, pool);
+                                                     : check(device, NV_IMAGE_TYPE_2D, width, height, 1, levels, usage, format, pool);
   if (FAILED(hr)) return hr;
   const uint64_t bytes = video_bytes(pool, format, NV_IMAGE_TYPE_2D, width, height, 1, levels);
   if (!device->take_video_memory(bytes)) return device->video_memory_refusal();

@@ -42,8 +42,8 @@ public:
 
   // Checks CreateTexture/CreateCubeTexture/CreateVolumeTexture's arguments as Windows does;
   // levels 0 becomes the full chain.
-  static HRESULT check(Device *device, UINT width, UINT height, UINT depth, UINT &levels, DWORD usage,
-                       D3DFORMAT format, D3DPOOL pool);
+  static HRESULT check(Device *device, nv_image_type type, UINT width, UINT height, UINT depth, UINT &levels,
+                       DWORD usage, D3DFORMAT format, D3DPOOL pool);
   // The video memory a texture's image takes (Device::take_video_memory): its bytes, in DEFAULT and
   // MANAGED, which have a plugin image; 0 in SYSTEMMEM and SCRATCH.
   static uint64_t video_bytes(D3DPOOL pool, D3DFORMAT format, nv_image_type type, UINT width, UINT height, UINT depth,

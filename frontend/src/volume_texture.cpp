@@ -27,10 +27,13 @@ HRESULT Volume::UnlockBox() { return texture_->UnlockBox(level_); }
 HRESULT VolumeTexture::create(Device *device, UINT width, UINT height, UINT depth, UINT levels, DWORD usage,
                               D3DFORMAT format, D3DPOOL pool, VolumeTexture **out) {
   *out = nullptr;
-  // Volumes are never render targets (Windows refuses them too).
-  if (std::max({width, height, depth}) > kMaxExtent || (usage & (D3DUSAGE_RENDERTARGET | D3DUSAGE_AUTOGENMIPMAP)))
+  // Volumes are never render targets (Windows refuses them too); SCRATCH ones are not bound by
+  // the device's extent (Texture::check).
+  if ((pool != D3DPOOL_SCRATCH && std::max({width, height, depth}) > kMaxExtent) ||
+      (usage & (D3DUSAGE_RENDERTARGET | D3DUSAGE_AUTOGENMIPMAP)))
     return D3DERR_INVALIDCALL;
-  if (HRESULT hr = check(device, width, height, depth, levels, usage, format, pool); FAILED(hr)) return hr;
+  if (HRESULT hr = check(device, NV_IMAGE_TYPE_3D, width, height, depth, levels, usage, format, pool); FAILED(hr))
+    return hr;
   // DXTn and 3Dc volumes are decoded into B8G8R8A8 (volume_format_info), which must be sampled.
   const FormatInfo info = volume_format_info(format);
   if (pool != D3DPOOL_SCRATCH && !(device->adapter().format_support[info.storage] & NV_SUPPORT_SAMPLED))

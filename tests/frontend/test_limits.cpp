@@ -43,6 +43,47 @@ TEST_CASE("limits: surfaces and back buffers larger than the caps are refused", 
   CHECK(other == nullptr);
 }
 
+// SCRATCH resources "are not bound by device size or format restrictions ... They can, however,
+// always be created, locked, and copied" (D3DPOOL): textures past MaxTextureWidth are made and
+// lock; what memory cannot hold, or a pitch past 32 bits, is E_OUTOFMEMORY. Other pools keep the caps.
+TEST_CASE("limits: SCRATCH textures are bounded by memory, not the caps", "[api][limits]") {
+  NullDevice d;
+  D3DCAPS9 caps;
+  REQUIRE(d.device->GetDeviceCaps(&caps) == D3D_OK);
+  const UINT past = caps.MaxTextureWidth + 4;
+  IDirect3DTexture9 *t = nullptr;
+  CHECK(d.device->CreateTexture(past, 4, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_MANAGED, &t, nullptr) == D3DERR_INVALIDCALL);
+  CHECK(d.device->CreateTexture(past, 4, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_SYSTEMMEM, &t, nullptr) == D3DERR_INVALIDCALL);
+  REQUIRE(d.device->CreateTexture(past, 4, 0, 0, D3DFMT_A8R8G8B8, D3DPOOL_SCRATCH, &t, nullptr) == D3D_OK);
+  CHECK(t->GetLevelCount() == 15); // the full chain of a 16388-wide texture, past the caps too
+  D3DLOCKED_RECT lr{};
+  REQUIRE(t->LockRect(0, &lr, nullptr, 0) == D3D_OK);
+  CHECK(lr.Pitch == INT(past * 4));
+  static_cast<DWORD *>(lr.pBits)[past - 1] = 0x12345678;
+  CHECK(t->UnlockRect(0) == D3D_OK);
+  REQUIRE(t->LockRect(0, &lr, nullptr, D3DLOCK_READONLY) == D3D_OK);
+  CHECK(static_cast<DWORD *>(lr.pBits)[past - 1] == 0x12345678);
+  CHECK(t->UnlockRect(0) == D3D_OK);
+  CHECK(t->Release() == 0);
+  IDirect3DCubeTexture9 *cube = nullptr;
+  REQUIRE(d.device->CreateCubeTexture(past, 1, 0, D3DFMT_L8, D3DPOOL_SCRATCH, &cube, nullptr) == D3D_OK);
+  CHECK(cube->Release() == 0);
+  IDirect3DVolumeTexture9 *volume = nullptr;
+  REQUIRE(d.device->CreateVolumeTexture(4, 4, past, 1, 0, D3DFMT_L8, D3DPOOL_SCRATCH, &volume, nullptr) == D3D_OK);
+  CHECK(volume->Release() == 0);
+  // Past what memory holds, or a row pitch past 32 bits: no memory, nothing made.
+  t = reinterpret_cast<IDirect3DTexture9 *>(0x1);
+  CHECK(d.device->CreateTexture(0xFFFFFFFF, 0xFFFFFFFF, 0, 0, D3DFMT_A32B32G32R32F, D3DPOOL_SCRATCH, &t, nullptr) ==
+        E_OUTOFMEMORY);
+  CHECK(t == nullptr);
+  CHECK(d.device->CreateTexture(0x40000000, 1, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_SCRATCH, &t, nullptr) == E_OUTOFMEMORY);
+  CHECK(d.device->CreateVolumeTexture(0x10000, 0x10000, 0x10000, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_SCRATCH, &volume,
+                                      nullptr) == E_OUTOFMEMORY);
+  CHECK(d.device->CreateCubeTexture(0x100000, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_SCRATCH, &cube, nullptr) == E_OUTOFMEMORY);
+  // DXTn keeps its whole blocks in every pool.
+  CHECK(d.device->CreateTexture(past + 2, 4, 1, 0, D3DFMT_DXT1, D3DPOOL_SCRATCH, &t, nullptr) == D3DERR_INVALIDCALL);
+}
+
 TEST_CASE("limits: video memory is taken by resources and given back", "[api][limits]") {
   NullDevice d;
   const UINT start = d.device->GetAvailableTextureMem();
