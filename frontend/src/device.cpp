@@ -422,16 +422,31 @@ HRESULT Device::CreateOffscreenPlainSurface(UINT width, UINT height, D3DFORMAT f
   if (shared_handle && (!extended() || pool != D3DPOOL_SYSTEMMEM || !*shared_handle)) return D3DERR_INVALIDCALL;
   const FormatInfo info = format_info(format);
   // Memory surfaces also hold the texture-only formats (DXTn, 3Dc, the bump-map formats): bytes
-  // a program fills and UpdateSurface copies into a texture (DEFAULT ones are not available
-  // below). DXTn ones are whole blocks, as a DXTn texture's level 0 (test_surface_blocks).
+  // a program fills and UpdateSurface copies into a texture. DXTn ones are whole blocks, as a
+  // DXTn texture's level 0 (test_surface_blocks).
   if (!info.color && !info.yuv() && !(info.texture && !info.depth)) return D3DERR_INVALIDCALL;
   if (info.whole_blocks && (width % info.block || height % info.block)) return D3DERR_INVALIDCALL;
-  if (pool == D3DPOOL_DEFAULT) {
+  if (pool == D3DPOOL_DEFAULT && std::max(width, height) > adapter().max_texture_size) return D3DERR_INVALIDCALL;
+  if (pool == D3DPOOL_DEFAULT && info.block > 1) {
+    // DXTn and 3Dc: Windows makes them in DEFAULT too (test_surface_blocks). Nothing on the GPU
+    // reads or writes a plain surface of a compressed format (StretchRect, ColorFill and
+    // GetRenderTargetData refuse it; locks and UpdateSurface write it), so its blocks live in
+    // memory, counted as video memory and as a DEFAULT resource as any other.
+    const uint64_t bytes = uint64_t(info.row_bytes(width)) * info.block_rows(height);
+    if (!take_video_memory(bytes)) return video_memory_refusal();
+    Surface *created = nullptr;
+    if (HRESULT hr = Surface::create_memory(this, width, height, format, pool, nullptr, &created); FAILED(hr)) {
+      give_video_memory(bytes);
+      return hr;
+    }
+    created->hold_video_memory(bytes);
+    created->count_default_pool();
+    *surface = created;
+  } else if (pool == D3DPOOL_DEFAULT) {
     // A backend image that copies, fills and locks write: formats the plugin renders to and
-    // samples (DXTn and other plain-only formats are not available yet), within the caps' size.
+    // samples (the other plain-only formats, the bump-map ones, are not available yet).
     const uint32_t needed = NV_SUPPORT_RENDER_TARGET | NV_SUPPORT_SAMPLED;
     if ((adapter().format_support[info.storage] & needed) != needed) return D3DERR_NOTAVAILABLE;
-    if (std::max(width, height) > adapter().max_texture_size) return D3DERR_INVALIDCALL;
     const uint64_t bytes = uint64_t(width) * height * info.bytes_per_pixel;
     if (!take_video_memory(bytes)) return video_memory_refusal();
     Surface *created = info.yuv() ? Surface::create_yuv_plain(this, width, height, format)

@@ -184,7 +184,10 @@ HRESULT Direct3D9::CheckDeviceFormat(UINT adapter, D3DDEVTYPE device_type, D3DFO
   constexpr DWORD known = D3DUSAGE_RENDERTARGET | D3DUSAGE_DEPTHSTENCIL | D3DUSAGE_QUERY_POSTPIXELSHADER_BLENDING |
                           D3DUSAGE_QUERY_SRGBWRITE;
   if (usage & ~known) return D3DERR_NOTAVAILABLE; // other usages need textures
-  if (!(usage & (D3DUSAGE_RENDERTARGET | D3DUSAGE_DEPTHSTENCIL)) && !info.color && !info.yuv()) return D3DERR_NOTAVAILABLE;
+  // Plain surfaces: colour and YUV formats, and the compressed ones (DXTn, 3Dc), which
+  // CreateOffscreenPlainSurface makes in every pool.
+  if (!(usage & (D3DUSAGE_RENDERTARGET | D3DUSAGE_DEPTHSTENCIL)) && !info.color && !info.yuv() && info.block == 1)
+    return D3DERR_NOTAVAILABLE;
   return D3D_OK;
 }
 

@@ -7,6 +7,7 @@
 
 #include "direct3d9.hpp"
 #include "host_memory.hpp"
+#include "lock_rules.hpp"
 #include "texture.hpp"
 #include "upload_conversion.hpp"
 
@@ -193,6 +194,12 @@ HRESULT Surface::LockRect(D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD f
   if (rect) {
     if (rect->left < 0 || rect->top < 0 || rect->left >= rect->right || rect->top >= rect->bottom ||
         rect->right > LONG(desc_.Width) || rect->bottom > LONG(desc_.Height))
+      return D3DERR_INVALIDCALL;
+    // In DEFAULT a compressed surface's rectangle is whole blocks (or reaches the edge).
+    const LONG b = LONG(format_.block);
+    if (b > 1 && lock_region_check(LockEntry::Surface, desc_.Pool, format_, 0) == RegionCheck::BoundsAndBlocks &&
+        (rect->left % b || rect->top % b || (rect->right % b && rect->right != LONG(desc_.Width)) ||
+         (rect->bottom % b && rect->bottom != LONG(desc_.Height))))
       return D3DERR_INVALIDCALL;
     r = *rect;
   }

@@ -403,6 +403,63 @@ TEST_CASE("DXTn offscreen plain surfaces in SYSTEMMEM and SCRATCH lock in blocks
   CHECK(d.device->CreateOffscreenPlainSurface(16, 16, D3DFMT_DXT1, D3DPOOL_MANAGED, &s, nullptr) == D3DERR_INVALIDCALL);
 }
 
+// Windows makes DXTn offscreen plain surfaces in DEFAULT too (test_surface_blocks): there a lock
+// rectangle is whole blocks, UpdateSurface writes them, and nothing blits or fills them.
+TEST_CASE("DXTn offscreen plain surfaces in DEFAULT lock whole blocks and take UpdateSurface", "[api][surface][lock][format]") {
+  NullDevice d;
+  IDirect3DSurface9 *s = nullptr, *src = nullptr, *rt = nullptr;
+  REQUIRE(d.device->CreateOffscreenPlainSurface(16, 8, D3DFMT_DXT5, D3DPOOL_DEFAULT, &s, nullptr) == D3D_OK);
+  D3DSURFACE_DESC desc{};
+  REQUIRE(s->GetDesc(&desc) == D3D_OK);
+  CHECK(desc.Pool == D3DPOOL_DEFAULT);
+  CHECK(desc.Format == D3DFMT_DXT5);
+  CHECK(desc.Usage == 0);
+  D3DLOCKED_RECT lr{};
+  REQUIRE(s->LockRect(&lr, nullptr, 0) == D3D_OK);
+  CHECK(lr.Pitch == 64); // 4 blocks of 16 bytes
+  auto *base = static_cast<uint8_t *>(lr.pBits);
+  for (int i = 0; i < 128; ++i) base[i] = uint8_t(i);
+  CHECK(s->UnlockRect() == D3D_OK);
+  const RECT blocks{4, 4, 8, 8};
+  REQUIRE(s->LockRect(&lr, &blocks, D3DLOCK_READONLY) == D3D_OK);
+  CHECK(static_cast<uint8_t *>(lr.pBits) - base == 64 + 16);
+  CHECK(*static_cast<uint8_t *>(lr.pBits) == 64 + 16); // what the first lock wrote
+  CHECK(s->UnlockRect() == D3D_OK);
+  for (RECT inside : {RECT{5, 5, 7, 7}, RECT{0, 0, 2, 4}, RECT{4, 1, 8, 8}}) {
+    D3DLOCKED_RECT refused = poisoned();
+    CHECK(s->LockRect(&refused, &inside, 0) == D3DERR_INVALIDCALL);
+  }
+  // UpdateSurface from a SYSTEMMEM one: its blocks land where the point says.
+  REQUIRE(d.device->CreateOffscreenPlainSurface(8, 4, D3DFMT_DXT5, D3DPOOL_SYSTEMMEM, &src, nullptr) == D3D_OK);
+  REQUIRE(src->LockRect(&lr, nullptr, 0) == D3D_OK);
+  std::memset(lr.pBits, 0xcd, 32);
+  CHECK(src->UnlockRect() == D3D_OK);
+  const POINT at{8, 4};
+  CHECK(d.device->UpdateSurface(src, nullptr, s, &at) == D3D_OK);
+  const POINT off_block{6, 4};
+  CHECK(d.device->UpdateSurface(src, nullptr, s, &off_block) == D3DERR_INVALIDCALL);
+  REQUIRE(s->LockRect(&lr, nullptr, D3DLOCK_READONLY) == D3D_OK);
+  const auto *bytes = static_cast<const uint8_t *>(lr.pBits);
+  CHECK(bytes[64 + 31] == 64 + 31); // block (1, 1) kept
+  CHECK(bytes[64 + 32] == 0xcd);    // blocks (2, 1) and (3, 1) written
+  CHECK(bytes[127] == 0xcd);
+  CHECK(bytes[32] == 32); // the row above kept
+  CHECK(s->UnlockRect() == D3D_OK);
+  // Nothing blits or fills a compressed surface.
+  REQUIRE(d.device->CreateRenderTarget(16, 8, D3DFMT_A8R8G8B8, D3DMULTISAMPLE_NONE, 0, FALSE, &rt, nullptr) == D3D_OK);
+  CHECK(d.device->StretchRect(s, nullptr, rt, nullptr, D3DTEXF_NONE) == D3DERR_INVALIDCALL);
+  CHECK(d.device->ColorFill(s, nullptr, 0xffffffff) == D3DERR_INVALIDCALL);
+  CHECK(d.device->UpdateSurface(s, nullptr, src, nullptr) == D3DERR_INVALIDCALL);
+  CHECK(rt->Release() == 0);
+  CHECK(src->Release() == 0);
+  CHECK(s->Release() == 0);
+  // Past the caps, as other DEFAULT surfaces: refused.
+  D3DCAPS9 caps;
+  REQUIRE(d.device->GetDeviceCaps(&caps) == D3D_OK);
+  CHECK(d.device->CreateOffscreenPlainSurface(caps.MaxTextureWidth + 4, 4, D3DFMT_DXT1, D3DPOOL_DEFAULT, &s, nullptr) ==
+        D3DERR_INVALIDCALL);
+}
+
 TEST_CASE("UpdateSurface copies blocks from a DXTn SYSTEMMEM plain surface", "[api][surface][format]") {
   NullDevice d;
   IDirect3DSurface9 *src = nullptr, *level = nullptr;

@@ -51,11 +51,12 @@ TEST_CASE("CheckDeviceFormat: texture formats, usages and resource types", "[api
   // Depth formats are textures only with D3DUSAGE_DEPTHSTENCIL, and formats Novem lacks are refused.
   for (D3DFORMAT f : {D3DFMT_D16, D3DFMT_D24S8, D3DFMT_D24X8, D3DFMT_A8R3G3B2, D3DFMT_R8G8B8, D3DFMT_P8, kNull})
     CHECK(check_texture(d3d, 0, f) == D3DERR_NOTAVAILABLE);
-  // Texture-only formats are no render targets, and DXTn are no plain surfaces.
+  // Texture-only formats are no render targets; DXTn are plain surfaces (in every pool), no targets.
   CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DUSAGE_RENDERTARGET, D3DRTYPE_SURFACE,
                                D3DFMT_L8) == D3DERR_NOTAVAILABLE);
-  CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, 0, D3DRTYPE_SURFACE, D3DFMT_DXT5) ==
-        D3DERR_NOTAVAILABLE);
+  CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, 0, D3DRTYPE_SURFACE, D3DFMT_DXT5) == D3D_OK);
+  CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DUSAGE_RENDERTARGET, D3DRTYPE_SURFACE,
+                               D3DFMT_DXT5) == D3DERR_NOTAVAILABLE);
   // Depth formats, and render-target formats with them.
   for (D3DFORMAT f : {D3DFMT_D16, D3DFMT_D24X8, D3DFMT_D24S8, D3DFMT_D32, D3DFMT_D32F_LOCKABLE, D3DFMT_D16_LOCKABLE}) {
     CHECK(d3d->CheckDeviceFormat(0, D3DDEVTYPE_HAL, D3DFMT_X8R8G8B8, D3DUSAGE_DEPTHSTENCIL, D3DRTYPE_SURFACE, f) == D3D_OK);
