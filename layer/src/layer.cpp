@@ -238,12 +238,20 @@ void check_lost(DeviceState *dev, VkResult result, const char *call, const Queue
   sub.labels = label_members(dev.labels, queue, sub.queue_labels, sub.command_buffers);
 }
 
+// The family's timestamp command buffers if this submission is timed: one in
+// DeviceState::timestamp_every of the queue's submissions (all on a GPU, by default).
+[[gnu::always_inline]] inline TimestampPool *timed(const DeviceState &dev, QueueState &q) {
+  if (!q.timestamp_pool || dev.timestamp_every <= 1) return q.timestamp_pool;
+  return q.timing_turn.fetch_add(1, std::memory_order_relaxed) % dev.timestamp_every == 0 ? q.timestamp_pool : nullptr;
+}
+
 // The end of every submission call: counts, then the submission handed to the tracker thread
 // (or, on failure, the layer's fence and timestamp slots taken back); `waited` is the fence the
-// tracker watches (watch_app_fence).
+// tracker watches (watch_app_fence). `skipped`: its `unmeasured` batches were left out by
+// timestamp_every.
 [[gnu::always_inline]] inline void finish_submit(DeviceState &dev, QueueState &q, Counter &calls, VkResult result, std::uint64_t batches,
                    std::uint64_t cbs, const SemCounts &s, VkFence app_fence, VkFence waited,
-                   std::uint64_t unmeasured, Submission *sub) {
+                   std::uint64_t unmeasured, bool skipped, Submission *sub) {
   if (result != VK_SUCCESS) {
     add(q.failed_submits, 1);
     if (sub->timestamps) return_slots(*sub->timestamps, sub->slots);
@@ -253,6 +261,7 @@ void check_lost(DeviceState *dev, VkResult result, const char *call, const Queue
   }
   sub->seq = record_submit(q, calls, batches, cbs, s, app_fence, sub->registered_seq);
   if (unmeasured) add(q.gpu_unmeasured_batches, unmeasured);
+  if (unmeasured && skipped) add(q.gpu_skipped_batches, unmeasured);
   if (waited == VK_NULL_HANDLE) { // untracked: the layer could not create a fence (so no timestamps either)
     recycle(dev, sub);
     return;
@@ -420,6 +429,9 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::CreateDevice(VkPhysicalDevice physicalDevic
   dev->api_version = props.apiVersion;
   dev->driver_version = props.driverVersion;
   dev->timestamp_period = props.limits.timestampPeriod;
+  dev->timestamp_every = settings().timestamp_every ? settings().timestamp_every
+                         : props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? kCpuTimestampEvery
+                                                                           : 1;
   std::uint32_t family_count = 0;
   inst->table.GetPhysicalDeviceQueueFamilyProperties(physicalDevice, &family_count, nullptr);
   std::vector<VkQueueFamilyProperties> families(family_count);
@@ -543,7 +555,8 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
   std::vector<VkCommandBuffer> &wrapped = pt.wrapped;
   std::uint64_t unmeasured = 0;
   const VkSubmitInfo *submits = pSubmits;
-  TimestampPool *tp = layer_fence ? q->timestamp_pool : nullptr;
+  TimestampPool *const tp = layer_fence ? timed(*dev, *q) : nullptr;
+  const bool skipped = layer_fence && q->timestamp_pool && !tp;
   if (tp && cbs) {
     if (infos.size() < submitCount) infos.resize(submitCount);
     if (wrapped.size() < cbs + 2 * submitCount) wrapped.resize(cbs + 2 * submitCount);
@@ -582,7 +595,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
   const VkResult result =
       dev->table.QueueSubmit(queue, submitCount, submits, fence != VK_NULL_HANDLE ? fence : layer_fence);
   if (result != VK_SUCCESS) unwatch_app_fence(*dev, *q, *sub, fence);
-  finish_submit(*dev, *q, q->submit_calls_v1, result, submitCount, cbs, s, fence, waited, unmeasured, sub);
+  finish_submit(*dev, *q, q->submit_calls_v1, result, submitCount, cbs, s, fence, waited, unmeasured, skipped, sub);
   return result;
 }
 
@@ -637,7 +650,8 @@ VkResult submit2(PerThread &pt, PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue q
   std::vector<VkCommandBufferSubmitInfo> &wrapped = pt.wrapped2;
   std::uint64_t unmeasured = 0;
   const VkSubmitInfo2 *submits = pSubmits;
-  TimestampPool *tp = layer_fence ? q->timestamp_pool : nullptr;
+  TimestampPool *const tp = layer_fence ? timed(*dev, *q) : nullptr;
+  const bool skipped = layer_fence && q->timestamp_pool && !tp;
   if (tp && cbs) {
     if (infos.size() < submitCount) infos.resize(submitCount);
     if (wrapped.size() < cbs + 2 * submitCount) wrapped.resize(cbs + 2 * submitCount);
@@ -670,7 +684,7 @@ VkResult submit2(PerThread &pt, PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue q
   sub->submit_ns = now_ns();
   const VkResult result = next(queue, submitCount, submits, fence != VK_NULL_HANDLE ? fence : layer_fence);
   if (result != VK_SUCCESS) unwatch_app_fence(*dev, *q, *sub, fence);
-  finish_submit(*dev, *q, q->submit_calls_v2, result, submitCount, cbs, s, fence, waited, unmeasured, sub);
+  finish_submit(*dev, *q, q->submit_calls_v2, result, submitCount, cbs, s, fence, waited, unmeasured, skipped, sub);
   return result;
 }
 } // namespace
@@ -725,7 +739,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueBindSparse(VkQueue queue, uint32_t bin
   const VkResult result =
       dev->table.QueueBindSparse(queue, bindInfoCount, pBindInfo, fence != VK_NULL_HANDLE ? fence : layer_fence);
   if (result != VK_SUCCESS) unwatch_app_fence(*dev, *q, *sub, fence);
-  finish_submit(*dev, *q, q->submit_calls_sparse, result, bindInfoCount, 0, s, fence, waited, 0, sub);
+  finish_submit(*dev, *q, q->submit_calls_sparse, result, bindInfoCount, 0, s, fence, waited, 0, false, sub);
   return result;
 }
 

@@ -1,4 +1,4 @@
-// The JSON report (schema in layer/README.md, "novem-queue-diagnostics/2"): every device this
+// The JSON report (schema in layer/README.md, "novem-queue-diagnostics/4"): every device this
 // process created while the layer was loaded, live or destroyed, with each queue's counters.
 // Written to a temporary file beside the target and renamed over it, so a reader never sees half.
 #include <algorithm>
@@ -83,7 +83,7 @@ void write_waits(std::ostringstream &o, const Ring<WaitEvent> &waits) {
 }
 
 void write_queue(std::ostringstream &o, QueueState &q) {
-  std::uint64_t lat_n, lat_min, lat_max, lat_mean, p50, p99, gpu_n, gpu_total, gpu_max, unmeasured;
+  std::uint64_t lat_n, lat_min, lat_max, lat_mean, p50, p99, gpu_n, gpu_total, gpu_max, unmeasured, skipped;
   std::vector<Overlap> overlaps;
   std::ostringstream events; // the event lists, written under the lock
   std::string present_intervals;
@@ -99,6 +99,7 @@ void write_queue(std::ostringstream &o, QueueState &q) {
     gpu_total = q.gpu_total;
     gpu_max = q.gpu_max;
     unmeasured = q.gpu_unmeasured_batches.load(std::memory_order_relaxed);
+    skipped = q.gpu_skipped_batches.load(std::memory_order_relaxed);
     overlaps = q.overlap_list;
     present_intervals = stats(q.present_intervals);
     events << ",\n          \"submissions_dropped\": " << q.submission_events.dropped << ", \"submissions\": [";
@@ -158,7 +159,7 @@ void write_queue(std::ostringstream &o, QueueState &q) {
     << ", \"max\": " << lat_max << ", \"p50\": " << p50 << ", \"p99\": " << p99 << "},\n"
     << "          \"timestamps\": " << (q.timestamp_pool ? "true" : "false") << ", \"gpu_time\": {\"count\": " << gpu_n
     << ", \"total\": " << gpu_total << ", \"max\": " << gpu_max << ", \"unmeasured_batches\": " << unmeasured
-    << "},\n"
+    << ", \"skipped_batches\": " << skipped << ", \"timestamp_every\": " << q.device->timestamp_every << "},\n"
     << "          \"thread_overlaps\": {\"count\": " << load(q.overlaps) << ", \"list\": " << overlap_text << "}"
     << events.str() << "\n        }";
 }
@@ -176,7 +177,7 @@ void write_report(const char *reason) {
   }
   std::ostringstream o;
   o << "{\n"
-    << "  \"schema\": \"novem-queue-diagnostics/3\",\n"
+    << "  \"schema\": \"novem-queue-diagnostics/4\",\n"
     << "  \"layer\": \"VK_LAYER_NOVEM_queue_diagnostics\",\n"
     << "  \"pid\": " << static_cast<long>(getpid()) << ",\n"
     << "  \"reason\": " << quoted(reason) << ",\n"

@@ -209,6 +209,7 @@ Settings read_settings(const std::vector<ApiSetting> &api) {
   s.interval_ms = number(src, "interval_ms", 0, kMaxMilliseconds, "milliseconds");
   s.max_events = number(src, "events", s.max_events, kMaxEvents, "events");
   s.timestamps = flag(src, "timestamps", s.timestamps);
+  s.timestamp_every = number(src, "timestamp_every", s.timestamp_every, kMaxTimestampEvery, "submissions");
   s.latency = flag(src, "latency", s.latency);
   s.thread_safety = flag(src, "thread_safety", s.thread_safety);
   // The watchdog is completion tracking; the timestamps are read when a submission completes.
@@ -232,11 +233,13 @@ void log_settings(const Settings &s) {
   if (s.log_info)
     std::fprintf(stderr,
                  "%s: report %s, dump %s, trace %s, trigger %s, watchdog_ms %llu, interval_ms %llu, events %llu, "
-                 "timestamps %d, latency %d, thread_safety %d\n",
+                 "timestamps %d, timestamp_every %s, latency %d, thread_safety %d\n",
                  kPrefix, s.report_path.c_str(), s.dump_path.c_str(), s.trace_path.empty() ? "off" : s.trace_path.c_str(),
                  s.trigger_path.empty() ? "off" : s.trigger_path.c_str(), static_cast<unsigned long long>(s.watchdog_ms),
                  static_cast<unsigned long long>(s.interval_ms), static_cast<unsigned long long>(s.max_events),
-                 s.timestamps ? 1 : 0, s.latency ? 1 : 0, s.thread_safety ? 1 : 0);
+                 s.timestamps ? 1 : 0,
+                 s.timestamp_every ? std::to_string(s.timestamp_every).c_str() : "auto (1, on a CPU device 16)",
+                 s.latency ? 1 : 0, s.thread_safety ? 1 : 0);
 }
 
 } // namespace novem_qd

@@ -188,6 +188,8 @@ struct QueueState {
   Counter signal_binary{0}, signal_timeline{0};
   Counter fences{0};           // submissions that carried a fence
   Counter gpu_unmeasured_batches{0}; // batches with command buffers not timed
+  Counter gpu_skipped_batches{0};    // of which in submissions timestamp_every left out
+  std::atomic<std::uint64_t> timing_turn{0}; // submissions seen by the timestamp_every count
   Counter presents{0};         // vkQueuePresentKHR calls
   Counter present_swapchains{0};
   WaitStats queue_wait_idle, device_wait_idle, wait_for_fences;
@@ -406,6 +408,7 @@ struct DeviceState {
   // Step 2: the tracker thread (tracker.cpp) and what it needs.
   PFN_vkSetDeviceLoaderData set_loader_data = nullptr;
   float timestamp_period = 1.0f;
+  std::uint64_t timestamp_every = 1; // one submission in this many is timed (Settings::timestamp_every)
   std::unordered_map<std::uint32_t, std::unique_ptr<TimestampPool>> timestamp_pools; // fixed after creation
   // Submissions handed over by the application's threads, newest first: a lock-free list the
   // tracker moves into `pending` (under track_mutex), so a submit call never waits for the tracker.

@@ -199,10 +199,13 @@ struct TempDir {
   }
 };
 
+// Every submission timed (TIMESTAMP_EVERY=1): the tests count GPU times exactly. The per-device
+// default (one in 16 on a CPU device such as lavapipe) has its own test (test_layer_switches.cpp).
 inline std::map<std::string, std::string> enabled_env(const fs::path &report) {
   return {{"XDG_DATA_DIRS", xdg_data_dirs()},
           {"NOVEM_QUEUE_DIAGNOSTICS", "1"},
-          {"NOVEM_QUEUE_DIAGNOSTICS_REPORT", report.string()}};
+          {"NOVEM_QUEUE_DIAGNOSTICS_REPORT", report.string()},
+          {"NOVEM_QUEUE_DIAGNOSTICS_TIMESTAMP_EVERY", "1"}};
 }
 
 inline std::uint64_t num(const Json &j) {

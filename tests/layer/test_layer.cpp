@@ -32,7 +32,7 @@ namespace {
 
 // The counts of queue_workload.cpp for K iterations (see its header comment).
 void check_workload_report(const Json &report, std::uint64_t k, std::size_t devices = 1) {
-  REQUIRE(report["schema"].text == "novem-queue-diagnostics/3");
+  REQUIRE(report["schema"].text == "novem-queue-diagnostics/4");
   REQUIRE(report["layer"].text == "VK_LAYER_NOVEM_queue_diagnostics");
   const std::string reason = report["reason"].text;
   CHECK((reason == "vkDestroyDevice" || reason == "vkDestroyInstance" || reason == "unload"));
@@ -312,7 +312,7 @@ TEST_CASE("layer: vulkaninfo --summary runs under it and a report is produced", 
   REQUIRE(r.status == 0);
   REQUIRE(fs::exists(report));
   const Json j = read_json(report);
-  CHECK(j["schema"].text == "novem-queue-diagnostics/3");
+  CHECK(j["schema"].text == "novem-queue-diagnostics/4");
   CHECK(num(j["instances_created"]) >= 1);
   for (const Json &dev : j["devices"].items) {
     CHECK(!dev["queues"].items.empty());

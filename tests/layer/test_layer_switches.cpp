@@ -57,6 +57,64 @@ TEST_CASE("layer switches: each turns off what it names and nothing else", "[lay
   }
 }
 
+// timestamp_every: one submission in N is timed; unset, N is 1 on a GPU and 16 on a CPU device,
+// whose timestamp commands the CPU runs in the application's process. The workload's iteration is
+// 4 submissions of which #1-#3 carry command buffers; a timed submission without any has nothing
+// to time.
+TEST_CASE("layer switches: timestamp_every times one submission in N", "[layer]") {
+  struct Case {
+    const char *name;
+    const char *every; // NOVEM_QUEUE_DIAGNOSTICS_TIMESTAMP_EVERY; nullptr: unset
+    std::uint64_t cpu_device_every, gpu_every;
+  };
+  const Case cases[] = {{"unset: per device", nullptr, 16, 1}, {"4", "4", 4, 4}, {"1", "1", 1, 1}};
+  constexpr std::uint64_t kIterations = 10, kSubmits = 4 * kIterations;
+  for (const Case &c : cases) {
+    SECTION(c.name) {
+      TempDir tmp;
+      const fs::path report = tmp.path / "report.json";
+      auto env = enabled_env(report);
+      env.erase("NOVEM_QUEUE_DIAGNOSTICS_TIMESTAMP_EVERY");
+      std::vector<std::string> unset;
+      if (c.every) env["NOVEM_QUEUE_DIAGNOSTICS_TIMESTAMP_EVERY"] = c.every;
+      else unset.push_back("NOVEM_QUEUE_DIAGNOSTICS_TIMESTAMP_EVERY");
+      const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", std::to_string(kIterations)}, env, unset,
+                        tmp.path / "log.txt");
+      INFO(r.output);
+      REQUIRE(r.status == 0);
+      const Json j = read_json(report);
+      const Json &q = j["devices"][0]["queues"][0];
+      if (!q["timestamps"].boolean) {
+        WARN("no timestamps on this queue family: timestamp_every not checked");
+        continue;
+      }
+      const bool cpu = j["devices"][0]["name"].text.find("llvmpipe") != std::string::npos;
+      const std::uint64_t every = cpu ? c.cpu_device_every : c.gpu_every;
+      const Json &gpu = q["gpu_time"];
+      CHECK(num(gpu["timestamp_every"]) == every);
+      std::uint64_t timed = 0; // the timed turns that land on a submission with command buffers
+      for (std::uint64_t turn = 0; turn < kSubmits; turn += every) timed += turn % 4 < 3 ? 1 : 0;
+      CHECK(num(gpu["count"]) == timed);
+      // The batches left out are the submissions' not timed, and nothing else goes unmeasured.
+      CHECK(num(gpu["skipped_batches"]) == num(gpu["unmeasured_batches"]));
+      CHECK((num(gpu["skipped_batches"]) > 0) == (every > 1));
+      CHECK(num(q["latency"]["count"]) == kSubmits); // everything else is still counted
+    }
+  }
+}
+
+TEST_CASE("layer switches: timestamp_every that is no number is one line and the default", "[layer]") {
+  TempDir tmp;
+  const fs::path report = tmp.path / "report.json";
+  auto env = enabled_env(report);
+  env["NOVEM_QUEUE_DIAGNOSTICS_TIMESTAMP_EVERY"] = "-2";
+  const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", "1"}, env, {}, tmp.path / "log.txt");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(r.output.find("NOVEM_QUEUE_DIAGNOSTICS_TIMESTAMP_EVERY=-2 is not a whole number of submissions") !=
+        std::string::npos);
+}
+
 TEST_CASE("layer switches: the watchdog keeps latency tracking on, and says so", "[layer]") {
   TempDir tmp;
   const fs::path report = tmp.path / "report.json", dump = tmp.path / "dump.json";
