@@ -19,7 +19,12 @@
 //    so a failure at creation is this resource's own; a smaller one lands in a block the plugin
 //    most likely has already, and fails only when the device as a whole is out of memory.
 // A smaller creation the plugin cannot make is logged by the plugin and the resource draws
-// nothing (novem/failed_creations.hpp); the call has already answered D3D_OK.
+// nothing (novem/failed_creations.hpp); the call has already answered D3D_OK. Such a failure
+// means the device's memory is spent (no per-resource limit is that low), so once one is seen —
+// the plugin has counted more failures than creations answered — every later creation of the
+// device waits for its answer, whatever its size: a program that runs out of memory gets its
+// D3DERR_OUTOFVIDEOMEMORY from the next creation on, and one that frees memory and tries again
+// gets D3D_OK, at the price of a round trip per creation for the rest of the device's life.
 #pragma once
 
 #include <cstdint>
@@ -35,7 +40,8 @@ enum class PluginResource { Image, Buffer };
 constexpr uint64_t kAnsweredBytes = 32ull << 20;
 
 // D3D_OK when the plugin made `handle` (0: nothing was sent, as for a SYSTEMMEM texture), or when
-// the creation took fewer than kAnsweredBytes of video memory and does not wait. Else what the
+// the creation took fewer than kAnsweredBytes of video memory and does not wait (while the
+// device's memory is not known to be spent). Else what the
 // creation answers, as Windows does when the driver cannot allocate: D3DERR_OUTOFVIDEOMEMORY for
 // D3DPOOL_DEFAULT, E_OUTOFMEMORY for the other pools and on D3D9Ex devices (Wine's
 // test_vidmem_accounting: "No D3DERR_OUTOFVIDEOMEMORY in d3d9ex"). The caller then destroys what

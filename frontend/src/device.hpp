@@ -109,6 +109,13 @@ public:
   // device E_OUTOFMEMORY (Wine's d3d9ex test_vidmem_accounting: no D3DERR_OUTOFVIDEOMEMORY there).
   HRESULT video_memory_refusal() const;
   void give_video_memory(uint64_t bytes) { video_memory_used_ -= bytes; }
+  // What plugin_answer knows of the plugin's creation failures (creation_answer.hpp): how many it
+  // answered to the application, and whether one it did not answer showed the device's memory spent.
+  struct CreationFailures {
+    uint64_t answered = 0;
+    bool memory_spent = false;
+  };
+  CreationFailures &creation_failures() { return creation_failures_; }
   template <class Buffer, class Format>
   HRESULT create_buffer(UINT length, DWORD usage, Format format, D3DPOOL pool, Buffer **out);
   // CreateVertexBuffer's and CreateIndexBuffer's answer to a pSharedHandle (D3D_OK without one).
@@ -345,6 +352,7 @@ private:
   std::atomic<ULONG> refs_{1};
   std::atomic<int> default_pool_resources_{0};
   std::atomic<uint64_t> video_memory_used_{0};
+  CreationFailures creation_failures_; // under the device's lock, as every creation
   Direct3D9 *parent_;
   LoadedPlugin plugin_;
   D3DDEVICE_CREATION_PARAMETERS creation_;

@@ -3,8 +3,11 @@
 // test finds with dlopen(RTLD_NOLOAD) + dlsym on the same file. It tells which commands a draw
 // sent, so tests can check that only what changed is sent. It also keeps a log of the buffer and
 // image updates it executed (counting_log.hpp), for tests of which bytes a lock sent and when.
-// And it can hold its thread at PRESENT, for tests of how far the application may run ahead.
+// And it can hold its thread at PRESENT, for tests of how far the application may run ahead, and
+// play a device whose memory is spent: every CREATE_IMAGE and CREATE_BUFFER then makes nothing
+// and is reported in the channel, as a plugin reports what it cannot allocate.
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
@@ -26,10 +29,19 @@ std::mutex hold_mutex;
 std::condition_variable hold_changed;
 bool hold_presents = false;
 
+// While true, creations fail (the plugin's thread reads it, the test sets it).
+std::atomic<bool> memory_spent{false};
+
 struct CountingExecutor {
   nv_channel &channel;
 
   void fence(const nv_cmd_fence &a, const nv_cmd_header *) { channel.complete_fence(a.value); }
+  void create_image(const nv_cmd_create_image &a, const nv_cmd_header *) {
+    if (memory_spent) channel.report_failed_image(a.image);
+  }
+  void create_buffer(const nv_cmd_create_buffer &a, const nv_cmd_header *) {
+    if (memory_spent) channel.report_failed_buffer(a.buffer);
+  }
   void present(const nv_cmd_present &, const nv_cmd_header *) {
     std::unique_lock<std::mutex> lock(hold_mutex);
     hold_changed.wait(lock, [] { return !hold_presents; });
@@ -129,4 +141,9 @@ extern "C" __attribute__((visibility("default"))) void novem_counting_plugin_hol
     hold_presents = hold != 0;
   }
   hold_changed.notify_all();
+}
+
+// spent != 0: from the next command on, every image and buffer creation fails, until called with 0.
+extern "C" __attribute__((visibility("default"))) void novem_counting_plugin_memory_spent(int spent) {
+  memory_spent = spent != 0;
 }

@@ -7,12 +7,14 @@
 // with its mips is 2.7 GiB, within the 4 GiB GL's adapter reports where the machine has 16 GiB of
 // memory). lavapipe's limits (2 GiB per allocation and 2 GiB of heap) are its whole video memory, so
 // the accounting refuses first whatever the size; NOVEM_VK_MAX_ALLOCATION plays a driver with a
-// 32 MiB maxMemoryAllocationSize instead, through the same check in the plugin.
+// 32 MiB maxMemoryAllocationSize instead, through the same check in the plugin, or (4 MiB) one
+// whose memory is nearly spent.
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
 
 #include "api_fixture.hpp"
+#include "counting_device.hpp"
 #include "novem/statistics.h"
 
 using namespace api_fixture;
@@ -146,6 +148,58 @@ TEST_CASE("creation answer: Vulkan, resources past the plugin's largest allocati
     CHECK(device->Release() == 0);
   }
   CHECK(d3d->Release() == 0);
+}
+
+// A creation under 32 MiB does not wait for the plugin; if the plugin could not make it, the
+// device's memory is spent, and from the next creation on every one waits and answers as Windows
+// does. The counting plugin plays a device whose memory runs out and is freed again.
+TEST_CASE("creation answer: after a small creation the plugin could not make, every creation is answered",
+          "[api][limits]") {
+  CountingDevice c;
+  auto memory_spent = reinterpret_cast<void (*)(int)>(dlsym(c.plugin, "novem_counting_plugin_memory_spent"));
+  REQUIRE(memory_spent);
+  IDirect3DDevice9 *device = c.device;
+  const uint64_t failures = creation_failures(device);
+  memory_spent(1);
+  // 1 MiB: not waited for, so D3D_OK, though the plugin does not make it.
+  IDirect3DTexture9 *unmade = nullptr, *texture = reinterpret_cast<IDirect3DTexture9 *>(0x1);
+  REQUIRE(device->CreateTexture(512, 512, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_DEFAULT, &unmade, nullptr) == D3D_OK);
+  c.executed(NV_OP_CREATE_IMAGE); // the plugin has run it: the next creation sees the failure
+  const uint64_t seen = creation_failures(device); // the readback's temporary images failed too
+  CHECK(seen > failures);
+  CHECK(device->CreateTexture(512, 512, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_DEFAULT, &texture, nullptr) ==
+        D3DERR_OUTOFVIDEOMEMORY);
+  CHECK(texture == nullptr);
+  IDirect3DVertexBuffer9 *vb = reinterpret_cast<IDirect3DVertexBuffer9 *>(0x1);
+  CHECK(device->CreateVertexBuffer(4096, 0, 0, D3DPOOL_MANAGED, &vb, nullptr) == E_OUTOFMEMORY);
+  CHECK(vb == nullptr);
+  IDirect3DSurface9 *target = reinterpret_cast<IDirect3DSurface9 *>(0x1);
+  CHECK(device->CreateRenderTarget(64, 64, D3DFMT_A8R8G8B8, D3DMULTISAMPLE_NONE, 0, FALSE, &target, nullptr) ==
+        D3DERR_OUTOFVIDEOMEMORY);
+  CHECK(target == nullptr);
+  CHECK(creation_failures(device) == seen + 3);
+  // The program frees memory and tries again: made, and answered so (it waited).
+  CHECK(unmade->Release() == 0);
+  memory_spent(0);
+  const uint64_t fences = c.executed(NV_OP_FENCE);
+  REQUIRE(device->CreateTexture(512, 512, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_DEFAULT, &texture, nullptr) == D3D_OK);
+  CHECK(c.executed(NV_OP_FENCE) > fences);
+  REQUIRE(device->CreateVertexBuffer(4096, 0, 0, D3DPOOL_DEFAULT, &vb, nullptr) == D3D_OK);
+  CHECK(vb->Release() == 0);
+  CHECK(texture->Release() == 0);
+  CHECK(creation_failures(device) == seen + 3);
+}
+
+// Until then, small creations send no fence: they do not wait.
+TEST_CASE("creation answer: small creations do not wait while no creation has failed", "[api][limits]") {
+  CountingDevice c;
+  const uint64_t fences = c.executed(NV_OP_FENCE);
+  IDirect3DTexture9 *texture = nullptr;
+  for (int i = 0; i < 4; ++i) {
+    REQUIRE(c.device->CreateTexture(512, 512, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_DEFAULT, &texture, nullptr) == D3D_OK);
+    CHECK(texture->Release() == 0);
+  }
+  CHECK(c.executed(NV_OP_FENCE) == fences + 1); // executed()'s own readback
 }
 
 TEST_CASE("creation answer: a D3D9Ex device answers E_OUTOFMEMORY in D3DPOOL_DEFAULT too", "[api][limits][backends]") {
