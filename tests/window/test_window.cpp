@@ -61,6 +61,40 @@ TEST_CASE("window: Present stretches the back buffer over the client area, follo
   }
 }
 
+// hDeviceWindow NULL: the device presents to the focus window, and GetPresentParameters (of the
+// device's swap chain) names it there (Microsoft's D3DPRESENT_PARAMETERS; Wine's tests).
+TEST_CASE("window: without hDeviceWindow the focus window is presented to and reported", "[window]") {
+  Windows x;
+  if (!x.ok) return;
+  for (const char *backend : {"vulkan", "opengl"}) {
+    INFO(backend);
+    SDL_Window *window = x.open(64, 48);
+    {
+      D3DPRESENT_PARAMETERS windowed{};
+      windowed.BackBufferFormat = D3DFMT_X8R8G8B8;
+      windowed.SwapEffect = D3DSWAPEFFECT_DISCARD;
+      windowed.Windowed = TRUE;
+      windowed.PresentationInterval = D3DPRESENT_INTERVAL_IMMEDIATE;
+      Device d(backend, windowed, window);
+      if (!d.started(backend)) {
+        SDL_DestroyWindow(window);
+        continue;
+      }
+      IDirect3DSwapChain9 *chain = nullptr;
+      REQUIRE(d.device->GetSwapChain(0, &chain) == D3D_OK);
+      D3DPRESENT_PARAMETERS got{};
+      REQUIRE(chain->GetPresentParameters(&got) == D3D_OK);
+      CHECK(got.hDeviceWindow == reinterpret_cast<HWND>(window));
+      CHECK((got.BackBufferWidth == 64 && got.BackBufferHeight == 48)); // the focus window's client area
+      chain->Release();
+      d.clear(D3DCOLOR_XRGB(0, 0, 255));
+      REQUIRE(d.device->Present(nullptr, nullptr, nullptr, nullptr) == D3D_OK);
+      CHECK_PIXEL(x.probe, window, 32, 24, kBlue);
+    }
+    SDL_DestroyWindow(window);
+  }
+}
+
 TEST_CASE("window: an additional swap chain presents to its own window, and hDestWindowOverride redirects Present",
           "[window]") {
   Windows x;

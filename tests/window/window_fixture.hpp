@@ -128,13 +128,18 @@ struct Device {
     windowed.PresentationInterval = D3DPRESENT_INTERVAL_IMMEDIATE;
     create(backend, windowed);
   }
-  // A device of any presentation parameters, focus window hDeviceWindow.
-  Device(const char *backend, const D3DPRESENT_PARAMETERS &parameters) { create(backend, parameters); }
+  // A device of any presentation parameters, focus window hDeviceWindow unless `focus` names one.
+  Device(const char *backend, const D3DPRESENT_PARAMETERS &parameters, SDL_Window *focus = nullptr) {
+    create(backend, parameters, focus ? reinterpret_cast<HWND>(focus) : parameters.hDeviceWindow);
+  }
   void create(const char *backend, const D3DPRESENT_PARAMETERS &parameters) {
+    create(backend, parameters, parameters.hDeviceWindow);
+  }
+  void create(const char *backend, const D3DPRESENT_PARAMETERS &parameters, HWND focus) {
     setenv("NOVEM_BACKEND", backend, 1);
     d3d = Direct3DCreate9(D3D_SDK_VERSION);
     pp = parameters;
-    hr = d3d->CreateDevice(0, D3DDEVTYPE_HAL, pp.hDeviceWindow, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &device);
+    hr = d3d->CreateDevice(0, D3DDEVTYPE_HAL, focus, D3DCREATE_HARDWARE_VERTEXPROCESSING, &pp, &device);
   }
   ~Device() {
     if (device) CHECK(device->Release() == 0);
