@@ -38,9 +38,9 @@ Surface *Surface::create_image(Device *device, ULONG public_refs, UINT width, UI
   device->commands().push(nv_cmd_create_image{surface->image_, surface->format_.storage, width, height, surface->image_usage(), 1,
                                               NV_IMAGE_TYPE_2D, 1, surface->samples_});
   // The APIs leave a new image's texels undefined (lavapipe's hold what its memory held), while
-  // Windows hands out zeroed video memory: a single-sampled colour target never written reads as
-  // zeros on every plugin, as there.
-  if (!depth && multisample == D3DMULTISAMPLE_NONE)
+  // Windows hands out zeroed video memory: a colour target never written (every sample of a
+  // multisampled one) reads as zeros on every plugin, as there.
+  if (!depth)
     device->commands().push(nv_cmd_fill_image{surface->image_, 0, nv_rect{0, 0, int32_t(width), int32_t(height)},
                                               {0.0f, 0.0f, 0.0f, 0.0f}, 0});
   return surface;

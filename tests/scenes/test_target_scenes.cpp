@@ -476,7 +476,7 @@ TEST_CASE("StretchRect scales the formats the backend can blit and copies every 
   }
 }
 
-TEST_CASE("A new render target, DEFAULT plain surface or back buffer reads as zeros on every plugin",
+TEST_CASE("A new render target (multisampled too), DEFAULT plain surface or back buffer reads as zeros on every plugin",
           "[scenes][targets]") {
   // Windows hands out zeroed video memory; the APIs leave a new image undefined.
   for (const std::string &backend : available_backends()) {
@@ -514,6 +514,28 @@ TEST_CASE("A new render target, DEFAULT plain surface or back buffer reads as ze
     HR(dev->CreateOffscreenPlainSurface(64, 64, desc.Format, D3DPOOL_SYSTEMMEM, &back_readback, nullptr));
     HR(dev->GetRenderTargetData(back, back_readback));
     CHECK(all_zero(back_readback, 0x00ffffff) == 0); // X8R8G8B8's X byte aside
+    // A multisampled target, resolved into a single-sampled one.
+    if (SUCCEEDED(d3d->CheckDeviceMultiSampleType(0, D3DDEVTYPE_HAL, D3DFMT_A8R8G8B8, TRUE, D3DMULTISAMPLE_4_SAMPLES,
+                                                  nullptr))) {
+      for (int i = 0; i < 4; ++i) {
+        IDirect3DSurface9 *used = nullptr;
+        HR(dev->CreateRenderTarget(64, 64, D3DFMT_A8R8G8B8, D3DMULTISAMPLE_4_SAMPLES, 0, FALSE, &used, nullptr));
+        HR(dev->ColorFill(used, nullptr, 0xffabcdef));
+        CHECK(used->Release() == 0);
+        HR(dev->GetRenderTargetData(target, readback)); // the plugin catches up: their memory is free
+      }
+      IDirect3DSurface9 *ms = nullptr, *resolved = nullptr;
+      HR(dev->CreateRenderTarget(64, 64, D3DFMT_A8R8G8B8, D3DMULTISAMPLE_4_SAMPLES, 0, FALSE, &ms, nullptr));
+      HR(dev->CreateRenderTarget(64, 64, D3DFMT_A8R8G8B8, D3DMULTISAMPLE_NONE, 0, FALSE, &resolved, nullptr));
+      HR(dev->ColorFill(resolved, nullptr, 0xff123456));
+      HR(dev->StretchRect(ms, nullptr, resolved, nullptr, D3DTEXF_NONE));
+      HR(dev->GetRenderTargetData(resolved, readback));
+      CHECK(all_zero(readback, 0xffffffff) == 0);
+      CHECK(ms->Release() == 0);
+      CHECK(resolved->Release() == 0);
+    } else {
+      WARN("no 4-sample A8R8G8B8 targets: the multisampled case is not checked");
+    }
     for (IDirect3DSurface9 *s : {target, plain, readback, back_readback}) CHECK(s->Release() == 0);
     back->Release();
     CHECK(dev->Release() == 0);
