@@ -195,11 +195,13 @@ TEST_CASE("creation answer: small creations do not wait while no creation has fa
   CountingDevice c;
   const uint64_t fences = c.executed(NV_OP_FENCE);
   IDirect3DTexture9 *texture = nullptr;
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < 8; ++i) {
     REQUIRE(c.device->CreateTexture(512, 512, 1, 0, D3DFMT_A8R8G8B8, D3DPOOL_DEFAULT, &texture, nullptr) == D3D_OK);
     CHECK(texture->Release() == 0);
   }
-  CHECK(c.executed(NV_OP_FENCE) == fences + 1); // executed()'s own readback
+  // Each creation that waited would have sent a fence (8); executed()'s readbacks send one each,
+  // which the plugin may count only after the wait for it returned (so up to 2 here).
+  CHECK(c.executed(NV_OP_FENCE) - fences <= 2);
 }
 
 TEST_CASE("creation answer: a D3D9Ex device answers E_OUTOFMEMORY in D3DPOOL_DEFAULT too", "[api][limits][backends]") {
