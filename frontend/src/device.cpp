@@ -427,36 +427,29 @@ HRESULT Device::CreateOffscreenPlainSurface(UINT width, UINT height, D3DFORMAT f
   if (!info.color && !info.yuv() && !(info.texture && !info.depth)) return D3DERR_INVALIDCALL;
   if (info.whole_blocks && (width % info.block || height % info.block)) return D3DERR_INVALIDCALL;
   if (pool == D3DPOOL_DEFAULT && std::max(width, height) > adapter().max_texture_size) return D3DERR_INVALIDCALL;
-  if (pool == D3DPOOL_DEFAULT && info.block > 1) {
-    // DXTn and 3Dc: Windows makes them in DEFAULT too (test_surface_blocks). Nothing on the GPU
-    // reads or writes a plain surface of a compressed format (StretchRect, ColorFill and
-    // GetRenderTargetData refuse it; locks and UpdateSurface write it), so its blocks live in
-    // memory, counted as video memory and as a DEFAULT resource as any other.
+  if (pool == D3DPOOL_DEFAULT) {
+    // A backend image that copies, fills and locks write: formats the plugin renders to and
+    // samples (the other plain-only formats, the bump-map ones, are not available yet). DXTn and
+    // 3Dc ones, which Windows makes in DEFAULT too (test_surface_blocks), keep their blocks in
+    // memory instead (Surface::create_compressed_plain). Either is video memory and a DEFAULT
+    // resource.
+    const bool compressed = info.block > 1;
+    const uint32_t needed = NV_SUPPORT_RENDER_TARGET | NV_SUPPORT_SAMPLED;
+    if (!compressed && (adapter().format_support[info.storage] & needed) != needed) return D3DERR_NOTAVAILABLE;
     const uint64_t bytes = uint64_t(info.row_bytes(width)) * info.block_rows(height);
     if (!take_video_memory(bytes)) return video_memory_refusal();
     Surface *created = nullptr;
-    if (HRESULT hr = Surface::create_memory(this, width, height, format, pool, nullptr, &created); FAILED(hr)) {
+    HRESULT hr = D3D_OK;
+    if (compressed) hr = Surface::create_compressed_plain(this, width, height, format, &created);
+    else if (!(created = info.yuv() ? Surface::create_yuv_plain(this, width, height, format)
+                                    : Surface::create_plain(this, width, height, format)))
+      hr = E_OUTOFMEMORY;
+    if (FAILED(hr)) {
       give_video_memory(bytes);
       return hr;
     }
     created->hold_video_memory(bytes);
-    created->count_default_pool();
-    *surface = created;
-  } else if (pool == D3DPOOL_DEFAULT) {
-    // A backend image that copies, fills and locks write: formats the plugin renders to and
-    // samples (the other plain-only formats, the bump-map ones, are not available yet).
-    const uint32_t needed = NV_SUPPORT_RENDER_TARGET | NV_SUPPORT_SAMPLED;
-    if ((adapter().format_support[info.storage] & needed) != needed) return D3DERR_NOTAVAILABLE;
-    const uint64_t bytes = uint64_t(width) * height * info.bytes_per_pixel;
-    if (!take_video_memory(bytes)) return video_memory_refusal();
-    Surface *created = info.yuv() ? Surface::create_yuv_plain(this, width, height, format)
-                                  : Surface::create_plain(this, width, height, format);
-    if (!created) {
-      give_video_memory(bytes);
-      return E_OUTOFMEMORY;
-    }
-    created->hold_video_memory(bytes);
-    if (HRESULT hr = plugin_answer(*this, PluginResource::Image, created->image(), bytes, pool); FAILED(hr)) {
+    if (hr = plugin_answer(*this, PluginResource::Image, created->image(), bytes, pool); FAILED(hr)) {
       delete created; // gives the video memory back
       return hr;
     }

@@ -164,10 +164,9 @@ HRESULT Device::UpdateSurface(IDirect3DSurface9 *src_iface, const RECT *src_rect
   if (r.left % b || r.top % b || p.x % b || p.y % b || !aligned(r.right, LONG(s.Width)) ||
       !aligned(r.bottom, LONG(s.Height)))
     return D3DERR_INVALIDCALL;
-  // A texture level, a surface's own image (render targets, DEFAULT plain surfaces) or the
-  // memory of a DEFAULT plain surface of a compressed format.
-  const bool into_memory = !dst->texture() && !dst->has_image();
-  if (!dst->texture() && !dst->uploadable() && !into_memory) return D3DERR_INVALIDCALL;
+  // A texture level, a surface's own image (render targets, DEFAULT plain surfaces) or the texels
+  // a YUV or compressed DEFAULT plain surface keeps.
+  if (!dst->texture() && !dst->uploadable() && !dst->keeps_texels()) return D3DERR_INVALIDCALL;
   const uint8_t *bytes = nullptr;
   UINT pitch = 0;
   if (src->texture()) {
@@ -178,12 +177,12 @@ HRESULT Device::UpdateSurface(IDirect3DSurface9 *src_iface, const RECT *src_rect
     pitch = src->pitch();
   }
   bytes += size_t(r.top / b) * pitch + size_t(r.left / b) * f.bytes_per_pixel;
-  if (dst->keeps_texels() || into_memory) { // its own bytes, then (a YUV plain surface) its image
+  if (dst->keeps_texels()) { // its own bytes, then its image where it has one
     const size_t row = f.row_bytes(UINT(r.right - r.left));
     for (LONG y = 0; y < (r.bottom - r.top + b - 1) / b; ++y)
       std::memcpy(dst->memory() + size_t(p.y / b + y) * dst->pitch() + size_t(p.x / b) * f.bytes_per_pixel,
                   bytes + size_t(y) * pitch, row);
-    if (dst->keeps_texels()) dst->send_kept(RECT{p.x, p.y, p.x + (r.right - r.left), p.y + (r.bottom - r.top)}, 0);
+    dst->send_kept(RECT{p.x, p.y, p.x + (r.right - r.left), p.y + (r.bottom - r.top)}, 0);
     return D3D_OK;
   }
   if (!dst->texture()) {

@@ -6,6 +6,8 @@
 // are Windows' own.
 #pragma once
 
+#include <cstdint>
+
 #include <d3d9.h>
 
 #include "format.hpp"
@@ -38,6 +40,14 @@ inline RegionCheck lock_region_check(LockEntry entry, D3DPOOL pool, const Format
                        ((entry == LockEntry::Surface || entry == LockEntry::CubeSurface) && format.block == 1);
   if (!checked) return RegionCheck::None;
   return level == 0 ? RegionCheck::BoundsAndBlocks : RegionCheck::Bounds;
+}
+
+// Whether a rectangle's edges lie on `block`-texel block edges, or on the level's own right and
+// bottom edge (what RegionCheck::BoundsAndBlocks asks of DXTn rectangles).
+inline bool on_block_edges(int64_t left, int64_t top, int64_t right, int64_t bottom, int64_t block, int64_t width,
+                           int64_t height) {
+  return left % block == 0 && top % block == 0 && (right % block == 0 || right == width) &&
+         (bottom % block == 0 || bottom == height);
 }
 
 // Whether a lock clears the D3DLOCKED_RECT (D3DLOCKED_BOX) it is given before it may fail: in

@@ -75,6 +75,12 @@ Surface *Surface::create_yuv_plain(Device *device, UINT width, UINT height, D3DF
   return surface;
 }
 
+HRESULT Surface::create_compressed_plain(Device *device, UINT width, UINT height, D3DFORMAT format, Surface **out) {
+  if (HRESULT hr = create_memory(device, width, height, format, D3DPOOL_DEFAULT, nullptr, out); FAILED(hr)) return hr;
+  (*out)->keeps_texels_ = true;
+  return D3D_OK;
+}
+
 HRESULT Surface::create_memory(Device *device, UINT width, UINT height, D3DFORMAT format, D3DPOOL pool,
                                uint8_t *program_memory, Surface **out) {
   // Rows (of 4x4 blocks for DXTn and 3Dc) start 4-byte aligned, as in Windows' system-memory
@@ -196,10 +202,8 @@ HRESULT Surface::LockRect(D3DLOCKED_RECT *locked_rect, const RECT *rect, DWORD f
         rect->right > LONG(desc_.Width) || rect->bottom > LONG(desc_.Height))
       return D3DERR_INVALIDCALL;
     // In DEFAULT a compressed surface's rectangle is whole blocks (or reaches the edge).
-    const LONG b = LONG(format_.block);
-    if (b > 1 && lock_region_check(LockEntry::Surface, desc_.Pool, format_, 0) == RegionCheck::BoundsAndBlocks &&
-        (rect->left % b || rect->top % b || (rect->right % b && rect->right != LONG(desc_.Width)) ||
-         (rect->bottom % b && rect->bottom != LONG(desc_.Height))))
+    if (lock_region_check(LockEntry::Surface, desc_.Pool, format_, 0) == RegionCheck::BoundsAndBlocks &&
+        !on_block_edges(rect->left, rect->top, rect->right, rect->bottom, format_.block, desc_.Width, desc_.Height))
       return D3DERR_INVALIDCALL;
     r = *rect;
   }
@@ -259,7 +263,7 @@ void Surface::unlock_image() {
 }
 
 void Surface::send_kept(const RECT &r, DWORD flags) {
-  if (flags & D3DLOCK_READONLY) return;
+  if ((flags & D3DLOCK_READONLY) || !image_) return;
   send_texels(device_->commands(), format_, image_, 0, 0, r.left, r.top, UINT(r.right - r.left), UINT(r.bottom - r.top),
               memory_.data() + size_t(r.top) * pitch_ + size_t(r.left) * format_.bytes_per_pixel, pitch_);
 }

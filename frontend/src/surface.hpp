@@ -30,6 +30,11 @@ public:
   // D3D9's layout (locks read and write them there) and its backend image holds them converted
   // to RGB, for StretchRect into render targets. nullptr when its bytes cannot be had.
   static Surface *create_yuv_plain(Device *device, UINT width, UINT height, D3DFORMAT format);
+  // A D3DPOOL_DEFAULT offscreen plain surface of a compressed format (DXTn, 3Dc): its blocks stay
+  // in the frontend and it has no backend image, since nothing on the GPU reads or writes such a
+  // surface (StretchRect, ColorFill and GetRenderTargetData refuse it). E_OUTOFMEMORY when its
+  // bytes cannot be had.
+  static HRESULT create_compressed_plain(Device *device, UINT width, UINT height, D3DFORMAT format, Surface **out);
   // A render target of the NULL format: no backend image (image() is 0), so that draws write
   // only the depth-stencil surface.
   static Surface *create_null(Device *device, UINT width, UINT height, D3DMULTISAMPLE_TYPE multisample,
@@ -90,10 +95,10 @@ public:
   const D3DSURFACE_DESC &desc() const { return desc_; }
   const FormatInfo &format() const { return format_; }
   uint8_t *memory() { return program_memory_ ? program_memory_ : memory_.data(); }
-  // A YUV plain surface: memory() holds its texels in D3D9's layout for good.
+  // A YUV or compressed DEFAULT plain surface: memory() holds its texels in D3D9's layout for good.
   bool keeps_texels() const { return keeps_texels_; }
   // Sends a rectangle of those texels to the backend image, converted (nothing with
-  // D3DLOCK_READONLY in flags).
+  // D3DLOCK_READONLY in flags, nor without an image).
   void send_kept(const RECT &rect, DWORD flags);
   UINT pitch() const { return pitch_; }
 

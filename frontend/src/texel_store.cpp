@@ -93,9 +93,7 @@ bool TexelStore::inside(const LockRegion &r, UINT i) const {
 }
 
 bool TexelStore::block_aligned(const LockRegion &r, UINT i) const {
-  const int64_t n = format_.block;
-  return r.left % n == 0 && r.top % n == 0 && (r.right % n == 0 || r.right == int64_t(width(i))) &&
-         (r.bottom % n == 0 || r.bottom == int64_t(height(i)));
+  return on_block_edges(r.left, r.top, r.right, r.bottom, format_.block, width(i), height(i));
 }
 
 void TexelStore::grow_to_blocks(D3DBOX &b, UINT i) const {
