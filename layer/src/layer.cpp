@@ -142,11 +142,12 @@ void classify_batch(DeviceState &dev, const Batch &batch, QueueState &q, SemCoun
              s.signal_binary, s.signal_timeline, sub ? &sub->signals : nullptr, &q);
 }
 
-// A wait of the application's that proves `q`'s submissions up to `seq` complete; the tracker,
-// which never waits on the application's fences, completes them now if it sleeps polling them.
-void prove_complete(DeviceState &dev, QueueState &q, std::uint64_t seq) {
+// A wait of the application's, returned at `ns`, proves `q`'s submissions up to `seq` complete;
+// the tracker, which never waits on the application's fences, completes them at its next pass
+// with that time.
+void prove_complete(const DeviceState &dev, QueueState &q, std::uint64_t seq, std::uint64_t ns) {
   q.complete_up_to(seq);
-  if (dev.latency) wake_tracker(dev);
+  if (dev.latency) q.proofs.add(seq, ns);
 }
 
 // A wait of the application's thread, on the queue's track of the trace and in the report. With
@@ -774,7 +775,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueWaitIdle(VkQueue queue) {
   const std::uint64_t t1 = now_ns();
   q->queue_wait_idle.add(t1 - t0);
   record_wait(pt, *q, "vkQueueWaitIdle", t0, t1);
-  if (result == VK_SUCCESS) prove_complete(*dev, *q, seq);
+  if (result == VK_SUCCESS) prove_complete(*dev, *q, seq, t1);
   return result;
 }
 
@@ -797,7 +798,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::DeviceWaitIdle(VkDevice device) {
   for (auto &[q, seq] : busy) {
     q->device_wait_idle.add(dt);
     record_wait(pt, *q, "vkDeviceWaitIdle", t0, t1);
-    if (result == VK_SUCCESS) prove_complete(*dev, *q, seq);
+    if (result == VK_SUCCESS) prove_complete(*dev, *q, seq, t1);
   }
   return result;
 }
@@ -831,7 +832,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::WaitForFences(VkDevice device, uint32_t fen
   if (one.queue) {
     one.queue->wait_for_fences.add(dt);
     record_wait(pt, *one.queue, "vkWaitForFences", t0, t1);
-    if (result == VK_SUCCESS) prove_complete(*dev, *one.queue, one.seq);
+    if (result == VK_SUCCESS) prove_complete(*dev, *one.queue, one.seq, t1);
     return result;
   }
   std::vector<QueueState *> &queues = pt.wait_queues;
@@ -847,7 +848,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::WaitForFences(VkDevice device, uint32_t fen
     record_wait(pt, *q, "vkWaitForFences", t0, t1);
   }
   if (result == VK_SUCCESS && waitAll)
-    for (const FenceUse &u : uses) prove_complete(*dev, *u.queue, u.seq);
+    for (const FenceUse &u : uses) prove_complete(*dev, *u.queue, u.seq, t1);
   return result;
 }
 
@@ -911,7 +912,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::GetFenceStatus(VkDevice device, VkFence fen
       std::lock_guard lock(dev->fence_mutex);
       if (const FenceEntry *e = dev->fences.find(fence)) use = e->use;
     }
-    if (use.queue) prove_complete(*dev, *use.queue, use.seq);
+    if (use.queue) prove_complete(*dev, *use.queue, use.seq, now_ns());
   }
   return result;
 }

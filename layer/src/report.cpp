@@ -1,4 +1,4 @@
-// The JSON report (schema in layer/README.md, "novem-queue-diagnostics/4"): every device this
+// The JSON report (schema in layer/README.md, "novem-queue-diagnostics/5"): every device this
 // process created while the layer was loaded, live or destroyed, with each queue's counters.
 // Written to a temporary file beside the target and renamed over it, so a reader never sees half.
 #include <algorithm>
@@ -177,7 +177,7 @@ void write_report(const char *reason) {
   }
   std::ostringstream o;
   o << "{\n"
-    << "  \"schema\": \"novem-queue-diagnostics/4\",\n"
+    << "  \"schema\": \"novem-queue-diagnostics/5\",\n"
     << "  \"layer\": \"VK_LAYER_NOVEM_queue_diagnostics\",\n"
     << "  \"pid\": " << static_cast<long>(getpid()) << ",\n"
     << "  \"reason\": " << quoted(reason) << ",\n"
@@ -195,6 +195,7 @@ void write_report(const char *reason) {
       << "      \"extension_enabled\": " << (dev.diagnostics_extension ? "true" : "false") << ",\n"
       << "      \"device_lost\": " << (dev.device_lost.load() ? "true" : "false")
       << ", \"watchdog_dumps\": " << load(dev.watchdog_dumps) << ",\n"
+      << "      \"layer_thread_cpu_ns\": " << tracker_cpu_ns(dev) << ",\n"
       << "      \"unattributed_waits\": ";
     {
       std::lock_guard lock(dev.events_mutex);

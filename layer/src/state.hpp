@@ -24,6 +24,7 @@
 #include <vulkan/vk_layer.h>
 
 #include "labels.hpp"
+#include "proofs.hpp"
 #include "settings.hpp"
 #include "sync.hpp"
 
@@ -211,6 +212,9 @@ struct QueueState {
   bool in_flight() const {
     return submitted_seq.load(std::memory_order_relaxed) > completed_seq.load(std::memory_order_relaxed);
   }
+  // When waits proved them (latency on): the tracker's completion times of the submissions under
+  // the application's fences.
+  ProofLog proofs;
 
   // Step 2. Completion as the layer's own thread observed it (fences of the layer's own): raised by
   // the device's tracker thread only. `in_flight_max` is submitted minus known complete (either
@@ -414,12 +418,10 @@ struct DeviceState {
   // tracker moves into `pending` (under track_mutex), so a submit call never waits for the tracker.
   std::atomic<Submission *> incoming{nullptr};
   // The tracker sleeps on `wakeups` (a futex) when idle (nothing in flight: a submission wakes it,
-  // track()) and when it polls the application's fences (a proof of completion wakes it,
-  // wake_tracker()). A waking thread bumps the word, and makes the system call only while the
-  // flag of that sleep is set: a submit or a wait takes no lock, and no system call while the
-  // tracker is busy.
+  // track()), and for its poll period while it polls. A submitting thread bumps the word, and
+  // makes the system call only while `tracker_idle` is set: a submit takes no lock, and no system
+  // call while the tracker is busy.
   std::atomic<bool> tracker_idle{false};
-  std::atomic<bool> tracker_polling{false};
   std::atomic<std::uint32_t> wakeups{0};
   static_assert(sizeof(std::atomic<std::uint32_t>) == 4 && std::atomic<std::uint32_t>::is_always_lock_free);
   std::mutex track_mutex; // guards the two below and `stop`; never held across a call down
@@ -445,6 +447,11 @@ struct DeviceState {
   std::size_t dispatched = 0; // the tracker's own: entries at the front of `pending` in their queue's tracker_pending
   bool stop = false;
   std::thread tracker;
+  // The tracker's CPU time (the report's layer_thread_cpu_ns): its clock while it runs, its total
+  // once it ended; under track_mutex, so that the clock is never read after the thread is gone.
+  bool tracker_running = false;
+  clockid_t tracker_clock{};
+  std::uint64_t tracker_cpu_final = 0;
   std::atomic<bool> device_lost{false};
   Counter watchdog_dumps{0};
   // The watchdog's own: submissions completed, and their number at its last dump. A hang lasts
@@ -559,6 +566,8 @@ void start_tracking(DeviceState &dev, const std::vector<VkQueueFamilyProperties>
 // Before vkDestroyDevice (and at unload for devices never destroyed): stops the thread, completes
 // what is complete, releases the layer's objects.
 void stop_tracking(DeviceState &dev);
+// The CPU time the device's tracker thread has used, ns (0 where there is none).
+std::uint64_t tracker_cpu_ns(DeviceState &dev);
 // A record for a tracked submission (latency on), reset, with a fence of the layer's own,
 // unsignalled (its `fence` is VK_NULL_HANDLE if none could be created).
 Submission *take_submission_slow(DeviceState &dev, Submission *reused);
@@ -592,14 +601,6 @@ inline void track(DeviceState &dev, Submission *node) {
   // seq_cst with the tracker's flag and its load of `incoming`: either it sees this submission
   // before it sleeps, or this sees the flag (tracker_main). A busy tracker sees it within 1 ms.
   if (dev.tracker_idle.load()) wake_thread(dev);
-}
-// After a wait of the application's raised a queue's completed_seq (latency on): wakes the tracker
-// if it sleeps polling the application's fences, so that it completes the proven ones now.
-inline void wake_tracker(DeviceState &dev) {
-  // seq_cst, after the caller's completed_seq update: see tracker_main.
-  dev.wakeups.fetch_add(1);
-  if (dev.tracker_polling.load())
-    syscall(SYS_futex, reinterpret_cast<std::uint32_t *>(&dev.wakeups), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
 }
 // Stops the device's tracker thread and waits for it to end (vkDestroyDevice, unload).
 void end_tracker(DeviceState &dev);

@@ -45,6 +45,12 @@ std::string ms_text(std::uint64_t ns) {
 // ---- the tracker thread ----
 
 // Sleeps until `word` is no longer `seen`, a futex wake on it, or `ns` pass.
+std::uint64_t clock_ns(clockid_t clock) {
+  timespec t{};
+  if (clock_gettime(clock, &t) != 0) return 0;
+  return static_cast<std::uint64_t>(t.tv_sec) * 1000000000u + static_cast<std::uint64_t>(t.tv_nsec);
+}
+
 void futex_wait(std::atomic<std::uint32_t> &word, std::uint32_t seen, std::uint64_t ns) {
   const timespec timeout{static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
   syscall(SYS_futex, reinterpret_cast<std::uint32_t *>(&word), FUTEX_WAIT_PRIVATE, seen, &timeout, nullptr, 0);
@@ -115,6 +121,20 @@ VkResult fence_status(DeviceState &dev, const Submission &s) {
   return dev.table.GetFenceStatus(dev.device, s.app_fence);
 }
 
+// Whether a submission is known complete without asking the driver: a wait of the application's
+// proved it (its queue's completed_seq), and with it that its fence signalled.
+bool proven(const QueueState &q, const Submission &s) {
+  return s.seq <= q.completed_seq.load(std::memory_order_relaxed);
+}
+
+// The completion time of a signalled submission seen at `now`: the time of the application's wait
+// that proved it, where that was earlier.
+std::uint64_t completion_time(QueueState &q, const Submission &s, std::uint64_t now) {
+  if (!proven(q, s)) return now;
+  const std::uint64_t proof = q.proofs.time_of(s.seq);
+  return proof != 0 ? std::min(now, proof) : now;
+}
+
 // Checks the fences of `snapshot` (in submission order) and completes what is signalled: per queue,
 // the first unsignalled one ends that queue's pass (a queue's fences signal in order).
 void poll(DeviceState &dev, const std::vector<Submission *> &snapshot, std::uint64_t now) {
@@ -122,9 +142,9 @@ void poll(DeviceState &dev, const std::vector<Submission *> &snapshot, std::uint
   bool any = false;
   for (Submission *s : snapshot) {
     if (std::find(blocked.begin(), blocked.end(), s->queue) != blocked.end()) continue;
-    const VkResult r = fence_status(dev, *s);
+    const VkResult r = proven(*s->queue, *s) ? VK_SUCCESS : fence_status(dev, *s);
     if (r == VK_SUCCESS) {
-      complete(dev, *s, now);
+      complete(dev, *s, completion_time(*s->queue, *s, now));
       any = true;
     } else {
       if (r == VK_ERROR_DEVICE_LOST) on_device_lost(dev, "vkGetFenceStatus (layer thread)");
@@ -155,33 +175,20 @@ void dispatch(DeviceState &dev) {
   }
 }
 
-// Whether a submission with the application's fence is known complete without asking the driver:
-// a wait of the application's proved it (its queue's completed_seq).
-bool proven(const QueueState &q, const Submission &s) {
-  return s.app_fence != VK_NULL_HANDLE && s.seq <= q.completed_seq.load(std::memory_order_relaxed);
-}
-
-// Whether some queue's oldest submission is proven complete (the tracker's wake-up condition while
-// it polls the application's fences).
-bool app_heads_proven(const DeviceState &dev) {
-  for (const auto &q : dev.queues)
-    if (!q->tracker_pending.empty() && proven(*q, *q->tracker_pending.front())) return true;
-  return false;
-}
-
 // One pass over the queues' oldest submissions: complete, per queue, what is signalled or proven
-// (in order); returns whether any completed.
+// (in order), a proven one at the time of its proof; returns whether any completed.
 bool poll_heads(DeviceState &dev, std::uint64_t now) {
   bool any = false;
   for (const auto &q : dev.queues) {
     auto &list = q->tracker_pending;
     while (!list.empty()) {
-      const VkResult r = proven(*q, *list.front()) ? VK_SUCCESS : fence_status(dev, *list.front());
+      Submission &s = *list.front();
+      const VkResult r = proven(*q, s) ? VK_SUCCESS : fence_status(dev, s);
       if (r != VK_SUCCESS) {
         if (r == VK_ERROR_DEVICE_LOST) on_device_lost(dev, "vkGetFenceStatus (layer thread)");
         break;
       }
-      complete(dev, *list.front(), now);
+      complete(dev, s, completion_time(*q, s, now));
       list.pop_front();
       any = true;
     }
@@ -242,6 +249,10 @@ void tracker_main(DeviceState *dev) {
   const bool trace = Registry::get().trace() != nullptr;
   std::uint64_t next_trace_flush = now_ns() + kTraceFlushNs;
   std::vector<VkFence> oldest;
+  {
+    std::lock_guard lock(dev->track_mutex);
+    dev->tracker_running = pthread_getcpuclockid(pthread_self(), &dev->tracker_clock) == 0;
+  }
   for (;;) {
     bool busy = false;
     {
@@ -274,9 +285,13 @@ void tracker_main(DeviceState *dev) {
       // Per busy queue, its oldest submission (they complete in order). The layer's own fences are
       // waited on, 1 ms at most. An application's fence never is: vkResetFences would have to wait
       // for that call to end (validation reports a fence reset while another thread waits on it),
-      // which the application's thread paid every frame. It is polled (vkGetFenceStatus, which
-      // does not block, under fence_mutex), and its submission is complete as soon as a wait
-      // of the application's proves it (completed_seq), which wakes this thread (wake_tracker).
+      // which the application's thread paid every frame. It is polled once per kPollNs
+      // (vkGetFenceStatus, which does not block, under fence_mutex), or found proven by a wait of
+      // the application's (completed_seq, with the wait's time in the queue's ProofLog). The
+      // thread then sleeps on `wakeups` (only end_tracker() wakes it there): neither a new
+      // submission nor a proof wakes it, which spares the application's threads a wake-up (a system
+      // call and an inter-processor interrupt) per frame; one behind these heads, or on another
+      // queue, is seen within kPollNs.
       oldest.clear();
       bool app_heads = false;
       for (const auto &q : dev->queues) {
@@ -291,16 +306,8 @@ void tracker_main(DeviceState *dev) {
       if (!oldest.empty()) {
         r = dev->table.WaitForFences(dev->device, static_cast<std::uint32_t>(oldest.size()), oldest.data(), VK_FALSE,
                                      kPollNs);
-      } else if (!app_heads_proven(*dev)) {
-        // Sleeps on `wakeups` (a futex: the waking thread takes no lock, a wait of the application's
-        // costs it one system call at most): a proof bumped after `seen` was read makes the futex
-        // wait return at once, one before it is seen by app_heads_proven (seq_cst, wake_tracker).
-        // A new submission does not wake it: it is behind these heads, or on another queue, seen
-        // within kPollNs, which spares the submitting thread a wake-up per frame.
-        dev->tracker_polling.store(true);
-        const std::uint32_t seen = dev->wakeups.load();
-        if (!app_heads_proven(*dev)) futex_wait(dev->wakeups, seen, kPollNs);
-        dev->tracker_polling.store(false);
+      } else {
+        futex_wait(dev->wakeups, dev->wakeups.load(), kPollNs); // a `stop` missed here is seen 1 ms later
       }
       const std::uint64_t now = now_ns();
       if (r == VK_ERROR_DEVICE_LOST) on_device_lost(*dev, "vkWaitForFences (layer thread)");
@@ -321,6 +328,9 @@ void tracker_main(DeviceState *dev) {
       next_trigger_check = now_ns() + kTriggerPollNs;
     }
   }
+  std::lock_guard lock(dev->track_mutex);
+  dev->tracker_cpu_final = clock_ns(dev->tracker_clock);
+  dev->tracker_running = false;
 }
 
 void destroy_pool(DeviceState &dev, TimestampPool &tp) {
@@ -487,6 +497,11 @@ void end_tracker(DeviceState &dev) {
   }
   wake_thread(dev); // wherever it sleeps (the flags aside), it sees `stop` next
   dev.tracker.join();
+}
+
+std::uint64_t tracker_cpu_ns(DeviceState &dev) {
+  std::lock_guard lock(dev.track_mutex);
+  return dev.tracker_running ? clock_ns(dev.tracker_clock) : dev.tracker_cpu_final;
 }
 
 void stop_tracking(DeviceState &dev) {

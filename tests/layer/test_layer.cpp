@@ -32,7 +32,7 @@ namespace {
 
 // The counts of queue_workload.cpp for K iterations (see its header comment).
 void check_workload_report(const Json &report, std::uint64_t k, std::size_t devices = 1) {
-  REQUIRE(report["schema"].text == "novem-queue-diagnostics/4");
+  REQUIRE(report["schema"].text == "novem-queue-diagnostics/5");
   REQUIRE(report["layer"].text == "VK_LAYER_NOVEM_queue_diagnostics");
   const std::string reason = report["reason"].text;
   CHECK((reason == "vkDestroyDevice" || reason == "vkDestroyInstance" || reason == "unload"));
@@ -54,6 +54,7 @@ void check_workload_report(const Json &report, std::uint64_t k, std::size_t devi
     CHECK(dev["device_lost"].kind == Json::Bool);
     CHECK_FALSE(dev["device_lost"].boolean);
     CHECK(num(dev["watchdog_dumps"]) == 0);
+    CHECK(num(dev["layer_thread_cpu_ns"]) > 0); // the thread ran, and its time was kept when it ended
     REQUIRE(dev["queues"].items.size() == 1);
     const Json &q = dev["queues"][0];
     CHECK(num(q["family"]) == 0);
@@ -134,6 +135,19 @@ void check_workload_report(const Json &report, std::uint64_t k, std::size_t devi
                                                         {"vkQueueWaitIdle", k},
                                                         {"vkWaitForFences", 2 * k},
                                                         {"vkWaitSemaphores", k}});
+    // A submission is complete no later than the application's wait that proved it (the wait's end
+    // is the completion time the layer takes, not when its thread next looks). The queue's waits
+    // of iteration i, in order: vkWaitForFences(F0) proves #1, vkWaitSemaphores, vkQueueWaitIdle
+    // proves #1-#3, vkWaitForFences(F1), vkDeviceWaitIdle proves #4.
+    REQUIRE(q["waits"].items.size() == 5 * k);
+    for (std::size_t i = 0; i < k; ++i) {
+      INFO("iteration " << i);
+      const Json &subs = q["submissions"], &w = q["waits"];
+      CHECK(num(subs[4 * i]["complete_ns"]) <= num(w[5 * i]["end_ns"]));
+      CHECK(num(subs[4 * i + 1]["complete_ns"]) <= num(w[5 * i + 2]["end_ns"]));
+      CHECK(num(subs[4 * i + 2]["complete_ns"]) <= num(w[5 * i + 2]["end_ns"]));
+      CHECK(num(subs[4 * i + 3]["complete_ns"]) <= num(w[5 * i + 4]["end_ns"]));
+    }
     CHECK(q["present_times"].items.empty());
     CHECK(dwi <= num(dev["device_wait_idle"]["blocked_ns"]));
   }
@@ -312,7 +326,7 @@ TEST_CASE("layer: vulkaninfo --summary runs under it and a report is produced", 
   REQUIRE(r.status == 0);
   REQUIRE(fs::exists(report));
   const Json j = read_json(report);
-  CHECK(j["schema"].text == "novem-queue-diagnostics/4");
+  CHECK(j["schema"].text == "novem-queue-diagnostics/5");
   CHECK(num(j["instances_created"]) >= 1);
   for (const Json &dev : j["devices"].items) {
     CHECK(!dev["queues"].items.empty());

@@ -1,7 +1,8 @@
 // The layer's own structures of its per-call paths, from its headers: the mutex and the lock-free
-// stack of recycled submission records (sync.hpp) under several threads at once, and the cache
-// in front of the application's fences (state.hpp's FenceMap). Run under the thread sanitizer too
-// (build-tsan), which checks the memory orders.
+// stack of recycled submission records (sync.hpp) under several threads at once, the log of
+// proofs of completion (proofs.hpp), and the cache in front of the application's fences
+// (state.hpp's FenceMap). Run under the thread sanitizer too (build-tsan), which checks the
+// memory orders.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -12,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "state.hpp" // FenceMap; includes sync.hpp
+#include "state.hpp" // FenceMap; includes sync.hpp and proofs.hpp
 
 namespace {
 
@@ -111,4 +112,53 @@ TEST_CASE("layer sync: the fence cache never answers for a fence the map no long
   CHECK(map[fence(4)].use.seq == 0);
   map.clear();
   for (std::uintptr_t i = 0; i < 64; ++i) CHECK(map.find(fence(i)) == nullptr);
+}
+
+TEST_CASE("layer sync: a submission's completion time is the earliest proof that covers it", "[layer]") {
+  novem_qd::ProofLog log;
+  CHECK(log.time_of(1) == 0); // nothing proven
+  log.add(3, 1000);           // a wait proved submissions 1..3 at t=1000
+  log.add(2, 1100);           // another thread's wait, on an older fence, ended later: nothing new
+  log.add(5, 1200);
+  CHECK(log.time_of(1) == 1000);
+  CHECK(log.time_of(3) == 1000);
+  CHECK(log.time_of(4) == 1200);
+  CHECK(log.time_of(5) == 1200);
+  CHECK(log.time_of(6) == 0);
+  // Waits of two threads that prove more and more but return out of order: the earlier time counts.
+  log.add(7, 1500);
+  log.add(8, 1400);
+  CHECK(log.time_of(6) == 1400);
+  // More proofs than the log keeps: the oldest go; a submission only they covered reads the oldest
+  // kept proof that covers it (later: its latency reads long, never short).
+  for (std::uint64_t i = 0; i < novem_qd::ProofLog::kSize; ++i) log.add(10 + i, 2000 + i);
+  CHECK(log.time_of(1) == 2000);
+  CHECK(log.time_of(10 + novem_qd::ProofLog::kSize - 1) == 2000 + novem_qd::ProofLog::kSize - 1);
+  CHECK(log.time_of(10 + novem_qd::ProofLog::kSize) == 0);
+}
+
+TEST_CASE("layer sync: proofs logged by several threads while another reads them", "[layer]") {
+  novem_qd::ProofLog log;
+  std::atomic<bool> done{false};
+  std::atomic<std::uint64_t> next{1};
+  std::vector<std::thread> waiters;
+  for (int t = 0; t < kThreads; ++t)
+    waiters.emplace_back([&] {
+      for (int i = 0; i < 20000; ++i) {
+        const std::uint64_t seq = next.fetch_add(1);
+        log.add(seq, 1000 + seq); // a later proof, a later time
+      }
+    });
+  std::uint64_t bad = 0;
+  std::thread tracker([&] {
+    while (!done.load())
+      for (std::uint64_t seq = next.load(); seq > 1 && seq + 64 > next.load(); --seq)
+        if (const std::uint64_t t = log.time_of(seq); t != 0 && t < 1000 + seq) ++bad; // earlier than its proof
+  });
+  for (auto &t : waiters) t.join();
+  done.store(true);
+  tracker.join();
+  CHECK(bad == 0);
+  const std::uint64_t last = next.load() - 1;
+  CHECK(log.time_of(last) == 1000 + last);
 }

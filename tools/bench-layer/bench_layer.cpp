@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -141,24 +142,40 @@ bool parse_u32(const char *s, std::uint32_t &out) {
 
 // The figures of one run: wall and process CPU per unit (submit or frame), the layer thread's CPU.
 struct Figures {
-  std::vector<double> wall, cpu, layer;
+  std::vector<double> wall, cpu, layer; // every run's
+  std::vector<double> round_wall, round_cpu; // per round: the median of its runs
 };
 
+// The layer threads' CPU time in a report: the sum of its devices' layer_thread_cpu_ns (-1: none).
+double report_layer_cpu(const std::filesystem::path &report) {
+  std::ifstream in(report);
+  std::stringstream text;
+  text << in.rdbuf();
+  static const std::regex field(R"("layer_thread_cpu_ns": (\d+))");
+  const std::string s = text.str();
+  double sum = -1;
+  for (auto it = std::sregex_iterator(s.begin(), s.end(), field); it != std::sregex_iterator(); ++it)
+    sum = (sum < 0 ? 0 : sum) + std::stod((*it)[1].str());
+  return sum;
+}
+
 // A program's own frame time where it prints one (novem-demo: "rendered N frames of WxH in S s"),
-// else the whole run's wall clock; the CPU time is the whole run's either way.
-void program_figures(const ChildResult &r, Figures &f, std::string &unit) {
+// else the whole run's wall clock; the CPU time is the whole run's either way, the layer thread's
+// (`layer_ns`, from the report; < 0: none) too.
+void program_figures(const ChildResult &r, double layer_ns, Figures &f, std::string &unit) {
   static const std::regex rendered(R"(rendered (\d+) frames of \S+ in ([0-9.]+) s)");
   std::smatch m;
+  double per = 1;
   if (std::regex_search(r.output, m, rendered)) {
-    const double frames = std::stod(m[1].str());
-    f.wall.push_back(std::stod(m[2].str()) * 1e9 / frames);
-    f.cpu.push_back(r.cpu_ns / frames);
+    per = std::stod(m[1].str());
+    f.wall.push_back(std::stod(m[2].str()) * 1e9 / per);
     unit = "frame (the program's frame loop; CPU: whole run / frames)";
   } else {
     f.wall.push_back(r.wall_ns);
-    f.cpu.push_back(r.cpu_ns);
     unit = "run (whole process, start-up included)";
   }
+  f.cpu.push_back(r.cpu_ns / per);
+  if (layer_ns >= 0) f.layer.push_back(layer_ns / per);
 }
 
 void usage() {
@@ -270,6 +287,7 @@ int main(int argc, char **argv) {
         return 1;
       }
       const bool report_written = std::filesystem::exists(report, ec);
+      const double layer_ns = report_written ? report_layer_cpu(report) : -1;
       std::filesystem::remove(report, ec);
       if (c.layer && !report_written) {
         std::fprintf(stderr, "novem-bench-layer: the layer wrote no report: it was not loaded (is %s/vulkan/"
@@ -278,8 +296,9 @@ int main(int argc, char **argv) {
       }
       Figures &f = results[c.name];
       std::printf("round %u %-22s", round + 1, c.name.c_str());
+      const std::size_t runs_before = f.wall.size();
       if (!o.program.empty()) {
-        program_figures(r, f, unit);
+        program_figures(r, layer_ns, f, unit);
         std::printf(" %12.1f ns, cpu %12.1f ns\n", f.wall.back(), f.cpu.back());
       } else {
         std::stringstream lines(r.output);
@@ -295,21 +314,33 @@ int main(int argc, char **argv) {
         }
         std::printf("  ns\n");
       }
+      f.round_wall.push_back(median({f.wall.begin() + static_cast<std::ptrdiff_t>(runs_before), f.wall.end()}));
+      f.round_cpu.push_back(median({f.cpu.begin() + static_cast<std::ptrdiff_t>(runs_before), f.cpu.end()}));
       std::fflush(stdout);
     }
   }
   if (!device.empty()) std::printf("device: %s\n", device.c_str());
-  std::printf("ns per %s; medians over all runs, ratio to \"off\"; spread: (max - min) / median\n", unit.c_str());
-  std::printf("%-22s %12s %7s %7s %12s %7s %12s\n", "configuration", "wall", "ratio", "spread", "process cpu", "ratio",
-              "layer thread");
-  const double off_wall = results.count("off") ? median(results["off"].wall) : 0;
-  const double off_cpu = results.count("off") ? median(results["off"].cpu) : 0;
+  std::printf("ns per %s; medians over all runs, ratio to \"off\"; paired: the median over rounds of the\n"
+              "round's figure over off's in the same round; spread: (max - min) / median\n", unit.c_str());
+  std::printf("%-22s %12s %7s %7s %7s %12s %7s %7s %12s\n", "configuration", "wall", "ratio", "paired", "spread",
+              "process cpu", "ratio", "paired", "layer thread");
+  const Figures *off = results.count("off") ? &results["off"] : nullptr;
+  // The median over rounds of this configuration's figure over off's in the same round.
+  auto paired = [&](const std::vector<double> &mine, const std::vector<double> &offs) {
+    std::vector<double> ratios;
+    for (std::size_t k = 0; k < mine.size() && k < offs.size(); ++k)
+      if (offs[k] > 0) ratios.push_back(mine[k] / offs[k]);
+    return median(ratios);
+  };
   for (const Config &c : configs) {
     const Figures &f = results[c.name];
     const double w = median(f.wall), cpu = median(f.cpu);
+    const double off_wall = off ? median(off->wall) : 0, off_cpu = off ? median(off->cpu) : 0;
     const auto [lo, hi] = std::minmax_element(f.wall.begin(), f.wall.end());
-    std::printf("%-22s %12.1f %7.3f %6.0f%% %12.1f %7.3f", c.name.c_str(), w, off_wall > 0 ? w / off_wall : 0.0,
-                w > 0 ? (*hi - *lo) / w * 100 : 0.0, cpu, off_cpu > 0 ? cpu / off_cpu : 0.0);
+    std::printf("%-22s %12.1f %7.3f %7.3f %6.0f%% %12.1f %7.3f %7.3f", c.name.c_str(), w,
+                off_wall > 0 ? w / off_wall : 0.0, off ? paired(f.round_wall, off->round_wall) : 0.0,
+                w > 0 ? (*hi - *lo) / w * 100 : 0.0, cpu, off_cpu > 0 ? cpu / off_cpu : 0.0,
+                off ? paired(f.round_cpu, off->round_cpu) : 0.0);
     if (f.layer.empty())
       std::printf(" %12s\n", "-");
     else
