@@ -168,6 +168,13 @@ inline PerThread &per_thread() {
 struct Submission;
 struct TimestampPool;
 
+// Where the tracker thread is (DeviceState::tracker_sleep): which submissions wake it.
+enum class TrackerSleep : std::uint8_t {
+  awake,   // none: it sees them at its next pass
+  napping, // those with a fence of the layer's own
+  idle,    // all
+};
+
 struct QueueState {
   DeviceState *device = nullptr;
   VkQueue queue = VK_NULL_HANDLE;
@@ -417,11 +424,12 @@ struct DeviceState {
   // Submissions handed over by the application's threads, newest first: a lock-free list the
   // tracker moves into `pending` (under track_mutex), so a submit call never waits for the tracker.
   std::atomic<Submission *> incoming{nullptr};
-  // The tracker sleeps on `wakeups` (a futex) when idle (nothing in flight: a submission wakes it,
-  // track()), and for its poll period while it polls. A submitting thread bumps the word, and
-  // makes the system call only while `tracker_idle` is set: a submit takes no lock, and no system
-  // call while the tracker is busy.
-  std::atomic<bool> tracker_idle{false};
+  // The tracker sleeps on `wakeups` (a futex): with nothing in flight, a nap that a submission with
+  // a fence of the layer's own ends, then an idle sleep that any submission ends (track()); and
+  // for its poll period while it polls. A submitting thread bumps the word, and makes the system
+  // call only while `tracker_sleep` says that sleep is for it: a submit takes no lock, and no
+  // system call while the tracker is busy.
+  std::atomic<TrackerSleep> tracker_sleep{TrackerSleep::awake};
   std::atomic<std::uint32_t> wakeups{0};
   static_assert(sizeof(std::atomic<std::uint32_t>) == 4 && std::atomic<std::uint32_t>::is_always_lock_free);
   std::mutex track_mutex; // guards the two below and `stop`; never held across a call down
@@ -598,9 +606,12 @@ inline void track(DeviceState &dev, Submission *node) {
   node->next_incoming = dev.incoming.load(std::memory_order_relaxed);
   while (!dev.incoming.compare_exchange_weak(node->next_incoming, node)) {
   }
-  // seq_cst with the tracker's flag and its load of `incoming`: either it sees this submission
-  // before it sleeps, or this sees the flag (tracker_main). A busy tracker sees it within 1 ms.
-  if (dev.tracker_idle.load()) wake_thread(dev);
+  // seq_cst with the tracker's mode and its load of `incoming`: either it sees this submission
+  // before it sleeps, or this sees the mode (tracker_main). A busy or napping tracker sees it
+  // within 1 ms.
+  const TrackerSleep sleep = dev.tracker_sleep.load();
+  if (sleep == TrackerSleep::idle || (sleep == TrackerSleep::napping && node->app_fence == VK_NULL_HANDLE))
+    wake_thread(dev);
 }
 // Stops the device's tracker thread and waits for it to end (vkDestroyDevice, unload).
 void end_tracker(DeviceState &dev);

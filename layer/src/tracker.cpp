@@ -33,6 +33,7 @@ namespace {
 constexpr const char *kPrefix = "VK_LAYER_NOVEM_queue_diagnostics";
 constexpr std::uint64_t kMs = 1000000;           // ns per ms
 constexpr std::uint64_t kPollNs = 1000000;       // the thread's fence wait: 1 ms at most
+constexpr std::uint64_t kMaxPollNs = 8000000;    // its poll period while the application proves completions
 constexpr std::uint64_t kIdleWaitNs = 100000000; // the thread's sleep when nothing is in flight
 constexpr std::uint64_t kTriggerPollNs = 50000000; // how often the trigger file is looked for
 
@@ -176,25 +177,31 @@ void dispatch(DeviceState &dev) {
 }
 
 // One pass over the queues' oldest submissions: complete, per queue, what is signalled or proven
-// (in order), a proven one at the time of its proof; returns whether any completed.
-bool poll_heads(DeviceState &dev, std::uint64_t now) {
-  bool any = false;
+// (in order), a proven one at the time of its proof. Returns how many completed, and of them how
+// many only the driver's fence status showed (no wait of the application's proved them yet).
+struct PassCounts {
+  std::uint32_t completed = 0, unproven = 0;
+};
+PassCounts poll_heads(DeviceState &dev, std::uint64_t now) {
+  PassCounts n;
   for (const auto &q : dev.queues) {
     auto &list = q->tracker_pending;
     while (!list.empty()) {
       Submission &s = *list.front();
-      const VkResult r = proven(*q, s) ? VK_SUCCESS : fence_status(dev, s);
+      const bool by_proof = proven(*q, s);
+      const VkResult r = by_proof ? VK_SUCCESS : fence_status(dev, s);
       if (r != VK_SUCCESS) {
         if (r == VK_ERROR_DEVICE_LOST) on_device_lost(dev, "vkGetFenceStatus (layer thread)");
         break;
       }
       complete(dev, s, completion_time(*q, s, now));
       list.pop_front();
-      any = true;
+      ++n.completed;
+      if (!by_proof) ++n.unproven;
     }
   }
-  if (any) dev.have_done = true;
-  return any;
+  if (n.completed) dev.have_done = true;
+  return n;
 }
 
 void print_summary(DeviceState &dev) {
@@ -249,6 +256,7 @@ void tracker_main(DeviceState *dev) {
   const bool trace = Registry::get().trace() != nullptr;
   std::uint64_t next_trace_flush = now_ns() + kTraceFlushNs;
   std::vector<VkFence> oldest;
+  std::uint64_t poll_ns = kPollNs; // of the application's fences (see below)
   {
     std::lock_guard lock(dev->track_mutex);
     dev->tracker_running = pthread_getcpuclockid(pthread_self(), &dev->tracker_clock) == 0;
@@ -260,22 +268,30 @@ void tracker_main(DeviceState *dev) {
       if (dev->stop) break;
       drain_incoming(*dev);
       if (dev->pending.empty() || dev->device_lost.load()) {
-        const std::uint64_t now = now_ns();
-        std::uint64_t sleep = std::min(kIdleWaitNs, next_summary > now ? next_summary - now : 0);
-        if (!st.trigger_path.empty()) sleep = std::min(sleep, kTriggerPollNs);
-        if (trace) sleep = std::min(sleep, next_trace_flush > now ? next_trace_flush - now : 0);
-        // seq_cst with track()'s push and load: either it sees the flag and bumps `wakeups` after
-        // `seen` was read (the futex wait then returns at once), or we see its submission here.
-        // end_tracker() sets `stop` under the lock, then bumps the word.
-        dev->tracker_idle.store(true);
-        const std::uint32_t seen = dev->wakeups.load();
-        if (!dev->stop && (dev->incoming.load() == nullptr || dev->device_lost.load())) {
-          lock.unlock();
-          futex_wait(dev->wakeups, seen, sleep);
-          lock.lock();
+        // First a nap of kPollNs that only a submission with a fence of the layer's own ends (its
+        // completion is timed by the layer's wait on it): a frame loop's next submission, under
+        // the application's fence, comes within it and is taken without a wake-up. Then the idle
+        // sleep, which any submission ends.
+        for (const TrackerSleep mode : {TrackerSleep::napping, TrackerSleep::idle}) {
+          const std::uint64_t now = now_ns();
+          std::uint64_t sleep = std::min(mode == TrackerSleep::napping ? kPollNs : kIdleWaitNs,
+                                         next_summary > now ? next_summary - now : 0);
+          if (!st.trigger_path.empty()) sleep = std::min(sleep, kTriggerPollNs);
+          if (trace) sleep = std::min(sleep, next_trace_flush > now ? next_trace_flush - now : 0);
+          // seq_cst with track()'s push and load: either it sees the mode and bumps `wakeups`
+          // after `seen` was read (the futex wait then returns at once), or we see its submission
+          // here. end_tracker() sets `stop` under the lock, then bumps the word.
+          dev->tracker_sleep.store(mode);
+          const std::uint32_t seen = dev->wakeups.load();
+          if (!dev->stop && (dev->incoming.load() == nullptr || dev->device_lost.load())) {
+            lock.unlock();
+            futex_wait(dev->wakeups, seen, sleep);
+            lock.lock();
+          }
+          dev->tracker_sleep.store(TrackerSleep::awake);
+          drain_incoming(*dev);
+          if (dev->stop || (!dev->pending.empty() && !dev->device_lost.load())) break;
         }
-        dev->tracker_idle.store(false);
-        drain_incoming(*dev);
         if (dev->stop) break;
       }
       dispatch(*dev);
@@ -285,13 +301,14 @@ void tracker_main(DeviceState *dev) {
       // Per busy queue, its oldest submission (they complete in order). The layer's own fences are
       // waited on, 1 ms at most. An application's fence never is: vkResetFences would have to wait
       // for that call to end (validation reports a fence reset while another thread waits on it),
-      // which the application's thread paid every frame. It is polled once per kPollNs
+      // which the application's thread paid every frame. It is polled once per poll period
       // (vkGetFenceStatus, which does not block, under fence_mutex), or found proven by a wait of
-      // the application's (completed_seq, with the wait's time in the queue's ProofLog). The
-      // thread then sleeps on `wakeups` (only end_tracker() wakes it there): neither a new
-      // submission nor a proof wakes it, which spares the application's threads a wake-up (a system
-      // call and an inter-processor interrupt) per frame; one behind these heads, or on another
-      // queue, is seen within kPollNs.
+      // the application's (completed_seq, with the wait's time in the queue's ProofLog). Between
+      // polls the thread naps on `wakeups`: neither a proof nor a submission under the
+      // application's fence wakes it, which spares the application's threads a wake-up (a system
+      // call and an inter-processor interrupt) per frame; a submission with the layer's own fence
+      // does (its completion is timed by the layer's wait on it), unless it came during the pass
+      // just ended: then it is seen a period later.
       oldest.clear();
       bool app_heads = false;
       for (const auto &q : dev->queues) {
@@ -307,11 +324,22 @@ void tracker_main(DeviceState *dev) {
         r = dev->table.WaitForFences(dev->device, static_cast<std::uint32_t>(oldest.size()), oldest.data(), VK_FALSE,
                                      kPollNs);
       } else {
-        futex_wait(dev->wakeups, dev->wakeups.load(), kPollNs); // a `stop` missed here is seen 1 ms later
+        dev->tracker_sleep.store(TrackerSleep::napping);
+        futex_wait(dev->wakeups, dev->wakeups.load(), poll_ns); // a `stop` missed here is seen a period later
+        dev->tracker_sleep.store(TrackerSleep::awake);
       }
       const std::uint64_t now = now_ns();
-      if (r == VK_ERROR_DEVICE_LOST) on_device_lost(*dev, "vkWaitForFences (layer thread)");
-      else if (r == VK_SUCCESS || app_heads) poll_heads(*dev, now);
+      if (r == VK_ERROR_DEVICE_LOST) {
+        on_device_lost(*dev, "vkWaitForFences (layer thread)");
+      } else if (r == VK_SUCCESS || app_heads) {
+        // The poll period backs off while the application's own waits prove everything that
+        // completes (polling would only find later times than theirs): each wake-up costs the CPU
+        // more than the work of the pass. Back to kPollNs as soon as a completion is seen that no
+        // wait proved, whose time the poll then gives.
+        const PassCounts n = poll_heads(*dev, now);
+        if (n.unproven) poll_ns = kPollNs;
+        else if (n.completed) poll_ns = std::min(2 * poll_ns, kMaxPollNs);
+      }
       if (st.watchdog_ms) run_watchdog(*dev, now);
       release_done(*dev);
     }
