@@ -181,6 +181,8 @@ void dispatch(DeviceState &dev) {
 // many only the driver's fence status showed (no wait of the application's proved them yet).
 struct PassCounts {
   std::uint32_t completed = 0, unproven = 0;
+  QueueState *last_unproven_queue = nullptr; // the last of the unproven, and its sequence number
+  std::uint64_t last_unproven_seq = 0;
 };
 PassCounts poll_heads(DeviceState &dev, std::uint64_t now) {
   PassCounts n;
@@ -197,7 +199,11 @@ PassCounts poll_heads(DeviceState &dev, std::uint64_t now) {
       complete(dev, s, completion_time(*q, s, now));
       list.pop_front();
       ++n.completed;
-      if (!by_proof) ++n.unproven;
+      if (!by_proof) {
+        ++n.unproven;
+        n.last_unproven_queue = q.get();
+        n.last_unproven_seq = s.seq;
+      }
     }
   }
   if (n.completed) dev.have_done = true;
@@ -257,6 +263,10 @@ void tracker_main(DeviceState *dev) {
   std::uint64_t next_trace_flush = now_ns() + kTraceFlushNs;
   std::vector<VkFence> oldest;
   std::uint64_t poll_ns = kPollNs; // of the application's fences (see below)
+  struct Probe {
+    QueueState *queue = nullptr;
+    std::uint64_t seq = 0, ns = 0;
+  } probe;
   {
     std::lock_guard lock(dev->track_mutex);
     dev->tracker_running = pthread_getcpuclockid(pthread_self(), &dev->tracker_clock) == 0;
@@ -332,13 +342,21 @@ void tracker_main(DeviceState *dev) {
       if (r == VK_ERROR_DEVICE_LOST) {
         on_device_lost(*dev, "vkWaitForFences (layer thread)");
       } else if (r == VK_SUCCESS || app_heads) {
-        // The poll period backs off while the application's own waits prove everything that
-        // completes (polling would only find later times than theirs): each wake-up costs the CPU
-        // more than the work of the pass. Back to kPollNs as soon as a completion is seen that no
-        // wait proved, whose time the poll then gives.
+        // The poll period backs off while the application's own waits prove what completes
+        // within kPollNs of when a poll could have seen it: polling more often would gain less
+        // than that on the completion times, and each wake-up costs the CPU more than the work of
+        // the pass. The evidence: one completion a poll saw before any proof (the probe), and the
+        // time of the proof that covered it, looked up at the next pass. A probe that no proof
+        // covered in time, or a first unproven completion, brings the period back to kPollNs.
         const PassCounts n = poll_heads(*dev, now);
-        if (n.unproven) poll_ns = kPollNs;
+        bool proofs_keep_up = n.unproven == 0;
+        if (probe.queue) {
+          const std::uint64_t proof = probe.queue->proofs.time_of(probe.seq);
+          proofs_keep_up = proof != 0 && proof <= probe.ns + kPollNs;
+        }
+        if (!proofs_keep_up) poll_ns = kPollNs;
         else if (n.completed) poll_ns = std::min(2 * poll_ns, kMaxPollNs);
+        probe = n.unproven ? Probe{n.last_unproven_queue, n.last_unproven_seq, now} : Probe{};
       }
       if (st.watchdog_ms) run_watchdog(*dev, now);
       release_done(*dev);
