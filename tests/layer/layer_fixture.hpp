@@ -200,7 +200,7 @@ struct TempDir {
 };
 
 // Every submission timed (TIMESTAMP_EVERY=1): the tests count GPU times exactly. The per-device
-// default (one in 16 on a CPU device such as lavapipe) has its own test (test_layer_switches.cpp).
+// default (one in 64 on a CPU device such as lavapipe) has its own test (test_layer_switches.cpp).
 inline std::map<std::string, std::string> enabled_env(const fs::path &report) {
   return {{"XDG_DATA_DIRS", xdg_data_dirs()},
           {"NOVEM_QUEUE_DIAGNOSTICS", "1"},

@@ -57,7 +57,7 @@ TEST_CASE("layer switches: each turns off what it names and nothing else", "[lay
   }
 }
 
-// timestamp_every: one submission in N is timed; unset, N is 1 on a GPU and 16 on a CPU device,
+// timestamp_every: one submission in N is timed; unset, N is 1 on a GPU and 64 on a CPU device,
 // whose timestamp commands the CPU runs in the application's process. The workload's iteration is
 // 4 submissions of which #1-#3 carry command buffers; a timed submission without any has nothing
 // to time.
@@ -67,7 +67,7 @@ TEST_CASE("layer switches: timestamp_every times one submission in N", "[layer]"
     const char *every; // NOVEM_QUEUE_DIAGNOSTICS_TIMESTAMP_EVERY; nullptr: unset
     std::uint64_t cpu_device_every, gpu_every;
   };
-  const Case cases[] = {{"unset: per device", nullptr, 16, 1}, {"4", "4", 4, 4}, {"1", "1", 1, 1}};
+  const Case cases[] = {{"unset: per device", nullptr, 64, 1}, {"4", "4", 4, 4}, {"1", "1", 1, 1}};
   constexpr std::uint64_t kIterations = 10, kSubmits = 4 * kIterations;
   for (const Case &c : cases) {
     SECTION(c.name) {

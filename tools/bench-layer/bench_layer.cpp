@@ -46,7 +46,7 @@ struct Config {
 const std::vector<Config> &all_configs() {
   static const std::vector<Config> configs = {
       {"off", false, {}, false},
-      {"on", true, {}, false}, // its defaults: one submission in 16 timed on a CPU device
+      {"on", true, {}, false}, // its defaults: one submission in 64 timed on a CPU device
       {"timestamp_every=1", true, {{"TIMESTAMP_EVERY", "1"}}, false}, // every submission timed
       {"timestamps=0", true, {{"TIMESTAMPS", "0"}}, false},
       {"latency=0", true, {{"LATENCY", "0"}}, false}, // no completion tracking: no timestamps either
