@@ -211,10 +211,12 @@ struct QueueState {
   // + vkQueueBindSparse calls).
   Counter submitted_seq{0};
   Counter completed_seq{0};
-  void complete_up_to(std::uint64_t seq) {
+  // Whether this raised it (a wait on work already proven complete does not).
+  bool complete_up_to(std::uint64_t seq) {
     std::uint64_t cur = completed_seq.load(std::memory_order_relaxed);
-    while (cur < seq && !completed_seq.compare_exchange_weak(cur, seq, std::memory_order_relaxed)) {
-    }
+    while (cur < seq)
+      if (completed_seq.compare_exchange_weak(cur, seq, std::memory_order_relaxed)) return true;
+    return false;
   }
   bool in_flight() const {
     return submitted_seq.load(std::memory_order_relaxed) > completed_seq.load(std::memory_order_relaxed);

@@ -136,6 +136,15 @@ std::uint64_t completion_time(QueueState &q, const Submission &s, std::uint64_t 
   return proof != 0 ? std::min(now, proof) : now;
 }
 
+// Completes `s` if a wait proved it (`by_proof`) or its fence signalled; returns its status.
+VkResult try_complete(DeviceState &dev, QueueState &q, Submission &s, std::uint64_t now, bool &by_proof) {
+  by_proof = proven(q, s);
+  const VkResult r = by_proof ? VK_SUCCESS : fence_status(dev, s);
+  if (r == VK_SUCCESS) complete(dev, s, completion_time(q, s, now));
+  else if (r == VK_ERROR_DEVICE_LOST) on_device_lost(dev, "vkGetFenceStatus (layer thread)");
+  return r;
+}
+
 // Checks the fences of `snapshot` (in submission order) and completes what is signalled: per queue,
 // the first unsignalled one ends that queue's pass (a queue's fences signal in order).
 void poll(DeviceState &dev, const std::vector<Submission *> &snapshot, std::uint64_t now) {
@@ -143,14 +152,9 @@ void poll(DeviceState &dev, const std::vector<Submission *> &snapshot, std::uint
   bool any = false;
   for (Submission *s : snapshot) {
     if (std::find(blocked.begin(), blocked.end(), s->queue) != blocked.end()) continue;
-    const VkResult r = proven(*s->queue, *s) ? VK_SUCCESS : fence_status(dev, *s);
-    if (r == VK_SUCCESS) {
-      complete(dev, *s, completion_time(*s->queue, *s, now));
-      any = true;
-    } else {
-      if (r == VK_ERROR_DEVICE_LOST) on_device_lost(dev, "vkGetFenceStatus (layer thread)");
-      blocked.push_back(s->queue);
-    }
+    bool by_proof = false;
+    if (try_complete(dev, *s->queue, *s, now, by_proof) == VK_SUCCESS) any = true;
+    else blocked.push_back(s->queue);
   }
   if (any) dev.have_done = true;
 }
@@ -190,13 +194,8 @@ PassCounts poll_heads(DeviceState &dev, std::uint64_t now) {
     auto &list = q->tracker_pending;
     while (!list.empty()) {
       Submission &s = *list.front();
-      const bool by_proof = proven(*q, s);
-      const VkResult r = by_proof ? VK_SUCCESS : fence_status(dev, s);
-      if (r != VK_SUCCESS) {
-        if (r == VK_ERROR_DEVICE_LOST) on_device_lost(dev, "vkGetFenceStatus (layer thread)");
-        break;
-      }
-      complete(dev, s, completion_time(*q, s, now));
+      bool by_proof = false;
+      if (try_complete(dev, *q, s, now, by_proof) != VK_SUCCESS) break;
       list.pop_front();
       ++n.completed;
       if (!by_proof) {
