@@ -240,10 +240,17 @@ void check_lost(DeviceState *dev, VkResult result, const char *call, const Queue
 }
 
 // The family's timestamp command buffers if this submission is timed: one in
-// DeviceState::timestamp_every of the queue's submissions (all on a GPU, by default).
+// DeviceState::timestamp_every of the queue's submissions (all on a GPU, by default), and on a CPU
+// device by default none within DeviceState::timestamp_gap_ns of the queue's last timed one. Two
+// threads submitting to one queue at once may both be timed: an extra sample, harmless.
 [[gnu::always_inline]] inline TimestampPool *timed(const DeviceState &dev, QueueState &q) {
   if (!q.timestamp_pool || dev.timestamp_every <= 1) return q.timestamp_pool;
-  return q.timing_turn.fetch_add(1, std::memory_order_relaxed) % dev.timestamp_every == 0 ? q.timestamp_pool : nullptr;
+  if (q.timing_turn.fetch_add(1, std::memory_order_relaxed) % dev.timestamp_every != 0) return nullptr;
+  if (dev.timestamp_gap_ns == 0) return q.timestamp_pool;
+  const std::uint64_t now = now_ns(), last = q.last_timed_ns.load(std::memory_order_relaxed);
+  if (last != 0 && now - std::min(now, last) < dev.timestamp_gap_ns) return nullptr;
+  q.last_timed_ns.store(now, std::memory_order_relaxed);
+  return q.timestamp_pool;
 }
 
 // The end of every submission call: counts, then the submission handed to the tracker thread
@@ -430,9 +437,9 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::CreateDevice(VkPhysicalDevice physicalDevic
   dev->api_version = props.apiVersion;
   dev->driver_version = props.driverVersion;
   dev->timestamp_period = props.limits.timestampPeriod;
-  dev->timestamp_every = settings().timestamp_every ? settings().timestamp_every
-                         : props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? kCpuTimestampEvery
-                                                                           : 1;
+  const bool cpu_default = !settings().timestamp_every && props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  dev->timestamp_every = settings().timestamp_every ? settings().timestamp_every : cpu_default ? kCpuTimestampEvery : 1;
+  dev->timestamp_gap_ns = cpu_default ? kCpuTimestampGapNs : 0;
   std::uint32_t family_count = 0;
   inst->table.GetPhysicalDeviceQueueFamilyProperties(physicalDevice, &family_count, nullptr);
   std::vector<VkQueueFamilyProperties> families(family_count);

@@ -238,7 +238,7 @@ void log_settings(const Settings &s) {
                  s.trigger_path.empty() ? "off" : s.trigger_path.c_str(), static_cast<unsigned long long>(s.watchdog_ms),
                  static_cast<unsigned long long>(s.interval_ms), static_cast<unsigned long long>(s.max_events),
                  s.timestamps ? 1 : 0,
-                 s.timestamp_every ? std::to_string(s.timestamp_every).c_str() : "auto (1, on a CPU device 64)",
+                 s.timestamp_every ? std::to_string(s.timestamp_every).c_str() : "auto (1, on a CPU device 64 and 10 ms apart)",
                  s.latency ? 1 : 0, s.thread_safety ? 1 : 0);
 }
 

@@ -28,7 +28,7 @@ struct Settings {
   // What the layer measures, each switchable so that its price can be taken apart (issue 24):
   bool timestamps = true;    // timestamps: the layer's timestamp command buffers around each batch
   // timestamp_every: one submission in N is timed; 0 (the default): 1 on a GPU, kCpuTimestampEvery
-  // on a CPU device (DeviceState::timestamp_every).
+  // and kCpuTimestampGapNs apart on a CPU device (DeviceState::timestamp_every, timestamp_gap_ns).
   std::uint64_t timestamp_every = 0;
   bool latency = true;       // latency: completion tracked on the layer thread (latency, in flight,
                              // GPU time, watchdog); off: counts and waits only
@@ -43,10 +43,12 @@ inline constexpr std::uint64_t kMaxEvents = 10000000;
 // On a CPU device (lavapipe, SwiftShader) the layer's timestamp commands run on the CPU, in the
 // application's process: each timed submission costs flushes of the software rasterizer (a
 // timestamp after the top of the pipe, lavapipe's vkCmdCopyQueryPoolResults with WAIT), some
-// 100 us on this project's machine. There one submission in 64 is timed unless timestamp_every
-// says otherwise: under 1 % of the CPU up to some 6000 submissions a second, and still a
-// sample of GPU times every second at 60; on a GPU they cost the CPU nothing.
+// 100 us on this project's machine. There one submission in 64 is timed, and none within 10 ms of
+// the queue's last timed one, unless timestamp_every says otherwise: at most 1 % of a CPU however
+// many submissions a second (a burst of small ones would otherwise pay 1.5 us of flushes each),
+// and still a sample of GPU times every second at 60; on a GPU they cost the CPU nothing.
 inline constexpr std::uint64_t kCpuTimestampEvery = 64;
+inline constexpr std::uint64_t kCpuTimestampGapNs = 10000000;
 inline constexpr std::uint64_t kMaxTimestampEvery = 1000000;
 
 // One setting as VK_EXT_layer_settings gives it (the layer's own name filtered already), in text.

@@ -171,6 +171,7 @@ struct TimestampPool;
 // Where the tracker thread is (DeviceState::tracker_sleep): which submissions wake it.
 enum class TrackerSleep : std::uint8_t {
   awake,   // none: it sees them at its next pass
+  polling, // none: it naps a poll period while the application's waits prove what completes
   napping, // those with a fence of the layer's own
   idle,    // all
 };
@@ -198,6 +199,7 @@ struct QueueState {
   Counter gpu_unmeasured_batches{0}; // batches with command buffers not timed
   Counter gpu_skipped_batches{0};    // of which in submissions timestamp_every left out
   std::atomic<std::uint64_t> timing_turn{0}; // submissions seen by the timestamp_every count
+  std::atomic<std::uint64_t> last_timed_ns{0}; // when the last timed submission was made (0: never)
   Counter presents{0};         // vkQueuePresentKHR calls
   Counter present_swapchains{0};
   WaitStats queue_wait_idle, device_wait_idle, wait_for_fences;
@@ -422,6 +424,7 @@ struct DeviceState {
   PFN_vkSetDeviceLoaderData set_loader_data = nullptr;
   float timestamp_period = 1.0f;
   std::uint64_t timestamp_every = 1; // one submission in this many is timed (Settings::timestamp_every)
+  std::uint64_t timestamp_gap_ns = 0; // and none this soon after the queue's last timed one
   std::unordered_map<std::uint32_t, std::unique_ptr<TimestampPool>> timestamp_pools; // fixed after creation
   // Submissions handed over by the application's threads, newest first: a lock-free list the
   // tracker moves into `pending` (under track_mutex), so a submit call never waits for the tracker.
@@ -609,8 +612,8 @@ inline void track(DeviceState &dev, Submission *node) {
   while (!dev.incoming.compare_exchange_weak(node->next_incoming, node)) {
   }
   // seq_cst with the tracker's mode and its load of `incoming`: either it sees this submission
-  // before it sleeps, or this sees the mode (tracker_main). A busy or napping tracker sees it
-  // within 1 ms.
+  // before it sleeps, or this sees the mode (tracker_main). A busy, polling or napping tracker
+  // sees it within its poll period (1 to 8 ms).
   const TrackerSleep sleep = dev.tracker_sleep.load();
   if (sleep == TrackerSleep::idle || (sleep == TrackerSleep::napping && node->app_fence == VK_NULL_HANDLE))
     wake_thread(dev);

@@ -278,12 +278,13 @@ void tracker_main(DeviceState *dev) {
       drain_incoming(*dev);
       if (dev->pending.empty() || dev->device_lost.load()) {
         // First a nap of kPollNs that only a submission with a fence of the layer's own ends (its
-        // completion is timed by the layer's wait on it): a frame loop's next submission, under
-        // the application's fence, comes within it and is taken without a wake-up. Then the idle
-        // sleep, which any submission ends.
-        for (const TrackerSleep mode : {TrackerSleep::napping, TrackerSleep::idle}) {
+        // completion is timed by the layer's wait on it), and none while the poll period is backed
+        // off: a frame loop's next submission comes within it and is taken without a wake-up.
+        // Then the idle sleep, which any submission ends.
+        const TrackerSleep nap = poll_ns > kPollNs ? TrackerSleep::polling : TrackerSleep::napping;
+        for (const TrackerSleep mode : {nap, TrackerSleep::idle}) {
           const std::uint64_t now = now_ns();
-          std::uint64_t sleep = std::min(mode == TrackerSleep::napping ? kPollNs : kIdleWaitNs,
+          std::uint64_t sleep = std::min(mode == nap ? kPollNs : kIdleWaitNs,
                                          next_summary > now ? next_summary - now : 0);
           if (!st.trigger_path.empty()) sleep = std::min(sleep, kTriggerPollNs);
           if (trace) sleep = std::min(sleep, next_trace_flush > now ? next_trace_flush - now : 0);
@@ -307,55 +308,58 @@ void tracker_main(DeviceState *dev) {
       busy = !dev->pending.empty() && !dev->device_lost.load();
     }
     if (busy) {
-      // Per busy queue, its oldest submission (they complete in order). The layer's own fences are
-      // waited on, 1 ms at most. An application's fence never is: vkResetFences would have to wait
-      // for that call to end (validation reports a fence reset while another thread waits on it),
-      // which the application's thread paid every frame. It is polled once per poll period
-      // (vkGetFenceStatus, which does not block, under fence_mutex), or found proven by a wait of
-      // the application's (completed_seq, with the wait's time in the queue's ProofLog). Between
-      // polls the thread naps on `wakeups`: neither a proof nor a submission under the
-      // application's fence wakes it, which spares the application's threads a wake-up (a system
-      // call and an inter-processor interrupt) per frame; a submission with the layer's own fence
-      // does (its completion is timed by the layer's wait on it), unless it came during the pass
-      // just ended: then it is seen a period later.
+      // Per busy queue, its oldest submission (they complete in order). An application's fence is
+      // never waited on: vkResetFences would have to wait for that call to end (validation
+      // reports a fence reset while another thread waits on it), which the application's thread
+      // paid every frame. It is polled once per poll period (vkGetFenceStatus, which does not
+      // block, under fence_mutex), or found proven by a wait of the application's (completed_seq,
+      // with the wait's time in the queue's ProofLog). The layer's own fences are waited on, 1 ms
+      // at most, for exact completion times, unless the application's waits prove completions
+      // well enough (the poll period backed off, below): then they are polled too, since each
+      // completion the wait returns for is a wake-up, and a burst of small submissions would cost
+      // one each. Between polls the thread naps on `wakeups`: neither a proof nor a submission
+      // under the application's fence wakes it, which spares the application's threads a wake-up
+      // (a system call and an inter-processor interrupt) per frame; a submission with the layer's
+      // own fence does unless the period is backed off (TrackerSleep::polling), or it came during
+      // the pass just ended: then it is seen a period later.
+      const bool backed_off = poll_ns > kPollNs;
       oldest.clear();
-      bool app_heads = false;
-      for (const auto &q : dev->queues) {
-        if (q->tracker_pending.empty()) continue;
-        const Submission &s = *q->tracker_pending.front();
-        if (s.app_fence == VK_NULL_HANDLE)
-          oldest.push_back(s.fence);
-        else
-          app_heads = true;
-      }
+      for (const auto &q : dev->queues)
+        if (!q->tracker_pending.empty() && q->tracker_pending.front()->app_fence == VK_NULL_HANDLE)
+          oldest.push_back(q->tracker_pending.front()->fence);
       VkResult r = VK_NOT_READY;
-      if (!oldest.empty()) {
+      if (!oldest.empty() && !backed_off) {
         r = dev->table.WaitForFences(dev->device, static_cast<std::uint32_t>(oldest.size()), oldest.data(), VK_FALSE,
                                      kPollNs);
       } else {
-        dev->tracker_sleep.store(TrackerSleep::napping);
+        dev->tracker_sleep.store(backed_off ? TrackerSleep::polling : TrackerSleep::napping);
         futex_wait(dev->wakeups, dev->wakeups.load(), poll_ns); // a `stop` missed here is seen a period later
         dev->tracker_sleep.store(TrackerSleep::awake);
       }
       const std::uint64_t now = now_ns();
       if (r == VK_ERROR_DEVICE_LOST) {
         on_device_lost(*dev, "vkWaitForFences (layer thread)");
-      } else if (r == VK_SUCCESS || app_heads) {
+      } else {
         // The poll period backs off while the application's own waits prove what completes
         // within kPollNs of when a poll could have seen it: polling more often would gain less
         // than that on the completion times, and each wake-up costs the CPU more than the work of
         // the pass. The evidence: one completion a poll saw before any proof (the probe), and the
-        // time of the proof that covered it, looked up at the next pass. A probe that no proof
-        // covered in time, or a first unproven completion, brings the period back to kPollNs.
+        // time of the proof that covered it, looked up at later passes until it comes or kPollNs
+        // has passed. A probe that no proof covered in time, or a first unproven completion,
+        // brings the period back to kPollNs.
         const PassCounts n = poll_heads(*dev, now);
-        bool proofs_keep_up = n.unproven == 0;
+        bool proofs_keep_up = n.unproven == 0, decided = true;
         if (probe.queue) {
           const std::uint64_t proof = probe.queue->proofs.time_of(probe.seq);
-          proofs_keep_up = proof != 0 && proof <= probe.ns + kPollNs;
+          if (proof != 0) proofs_keep_up = proof <= probe.ns + kPollNs;
+          else if (now <= probe.ns + kPollNs) decided = false; // a wait of the application's may yet prove it
+          else proofs_keep_up = false;
         }
-        if (!proofs_keep_up) poll_ns = kPollNs;
-        else if (n.completed) poll_ns = std::min(2 * poll_ns, kMaxPollNs);
-        probe = n.unproven ? Probe{n.last_unproven_queue, n.last_unproven_seq, now} : Probe{};
+        if (decided) {
+          if (!proofs_keep_up) poll_ns = kPollNs;
+          else if (n.completed) poll_ns = std::min(2 * poll_ns, kMaxPollNs);
+          probe = n.unproven ? Probe{n.last_unproven_queue, n.last_unproven_seq, now} : Probe{};
+        }
       }
       if (st.watchdog_ms) run_watchdog(*dev, now);
       release_done(*dev);

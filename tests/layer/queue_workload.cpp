@@ -3,7 +3,7 @@
 // enable the layer through its manifest and the environment only.
 //
 //   novem-queue-workload [--iterations K] [--threads T] [--provoke-validation-error]
-//                        [--race N] [--stall-ms M] [--stall-no-wait]
+//                        [--race N] [--burst N] [--stall-ms M] [--stall-no-wait]
 //
 // With --threads T, T threads each create a device of their own (one instance) and run the
 // iterations on it at the same time; the report then has T devices with the same counts.
@@ -23,6 +23,8 @@
 //                 WITHOUT a lock (deliberately invalid: the thread-safety report must list it); from
 //                 then on validation messages are expected (threading errors, and in-use errors
 //                 from validation's own tracking, which such a race confuses) and counted apart
+//   --burst N     N vkQueueSubmit(queue, 1 batch {one command buffer, SIMULTANEOUS_USE}) without a
+//                 fence, back to back, then vkQueueWaitIdle: small submissions faster than a frame's
 //   --stall-ms M  one vkQueueSubmit {wait timeline T = a value not yet signalled; cb0}, no fence,
 //                 then M ms of sleep, then vkSignalSemaphore(T) from the host and vkQueueWaitIdle:
 //                 a submission that stays in flight M ms (for the watchdog and the periodic summary)
@@ -106,6 +108,7 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT
 // One device, its queue (family 0, index 0) and the iterations described above.
 struct Extras {
   int race = 0;     // --race N
+  int burst = 0;    // --burst N
   int stall_ms = 0; // --stall-ms M
   int idle_submits = 0; // --idle-submits N
   bool stall_no_wait = false; // --stall-no-wait
@@ -372,6 +375,26 @@ void run_device(VkPhysicalDevice gpu, const VkPhysicalDeviceMemoryProperties &me
                 extras.race, g_threading_messages.load());
   }
 
+  if (extras.burst > 0) {
+    VkCommandBuffer burst_cb = VK_NULL_HANDLE;
+    VkCommandBufferAllocateInfo bai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    bai.commandPool = pool;
+    bai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    bai.commandBufferCount = 1;
+    CHECK(vkAllocateCommandBuffers(device, &bai, &burst_cb));
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT; // pending many times at once
+    CHECK(vkBeginCommandBuffer(burst_cb, &begin));
+    vkCmdFillBuffer(burst_cb, buffer, 0, 256, 0);
+    CHECK(vkEndCommandBuffer(burst_cb));
+    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &burst_cb;
+    for (int i = 0; i < extras.burst; ++i) CHECK(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE));
+    CHECK(vkQueueWaitIdle(queue));
+    std::printf("workload: burst of %d submits\n", extras.burst);
+  }
+
   if (extras.stall_ms > 0) {
     const std::uint64_t value = 2 * static_cast<std::uint64_t>(iterations) + 100; // not signalled yet
     const VkPipelineStageFlags all = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
@@ -478,6 +501,8 @@ int main(int argc, char **argv) {
       provoke = true;
     } else if (std::strcmp(argv[i], "--race") == 0 && i + 1 < argc) {
       extras.race = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--burst") == 0 && i + 1 < argc) {
+      extras.burst = std::atoi(argv[++i]);
     } else if (std::strcmp(argv[i], "--stall-ms") == 0 && i + 1 < argc) {
       extras.stall_ms = std::atoi(argv[++i]);
     } else if (std::strcmp(argv[i], "--labels") == 0) {
@@ -501,7 +526,7 @@ int main(int argc, char **argv) {
       setting_names.push_back(kv.substr(0, kv.find('=')));
       setting_values.push_back(kv.substr(kv.find('=') + 1));
     } else {
-      std::fprintf(stderr, "usage: %s [--iterations K] [--threads T] [--provoke-validation-error] [--race N] [--stall-ms M] [--stall-no-wait] [--labels] [--extension on|off] [--idle-submits N] [--trigger PATH --trigger-copy COPY] [--exit-without-teardown] [--instances N] [--layer-setting KEY=VALUE]...\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--iterations K] [--threads T] [--provoke-validation-error] [--race N] [--burst N] [--stall-ms M] [--stall-no-wait] [--labels] [--extension on|off] [--idle-submits N] [--trigger PATH --trigger-copy COPY] [--exit-without-teardown] [--instances N] [--layer-setting KEY=VALUE]...\n", argv[0]);
       return 1;
     }
   }

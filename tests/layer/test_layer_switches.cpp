@@ -103,6 +103,61 @@ TEST_CASE("layer switches: timestamp_every times one submission in N", "[layer]"
   }
 }
 
+// On a CPU device the default also keeps the timed submissions 10 ms apart on a queue: a burst of
+// small submissions would otherwise pay a rasterizer flush on every 64th (the layer's bound on
+// its timestamps' cost there). An explicit timestamp_every is taken as it is. The workload's
+// burst: 640 small submissions back to back, then vkQueueWaitIdle, which proves them all complete.
+TEST_CASE("layer switches: on a CPU device timed submissions are 10 ms apart unless timestamp_every says", "[layer]") {
+  struct Case {
+    const char *name;
+    const char *every; // NOVEM_QUEUE_DIAGNOSTICS_TIMESTAMP_EVERY; nullptr: unset
+    bool gap;          // timed submissions at least 10 ms apart
+  };
+  const Case cases[] = {{"unset: 64 and 10 ms apart", nullptr, true}, {"64: every 64th", "64", false}};
+  constexpr std::uint64_t kBurst = 640, kGapNs = 10000000;
+  for (const Case &c : cases) {
+    SECTION(c.name) {
+      TempDir tmp;
+      const fs::path report = tmp.path / "report.json";
+      auto env = enabled_env(report);
+      env.erase("NOVEM_QUEUE_DIAGNOSTICS_TIMESTAMP_EVERY");
+      std::vector<std::string> unset;
+      if (c.every) env["NOVEM_QUEUE_DIAGNOSTICS_TIMESTAMP_EVERY"] = c.every;
+      else unset.push_back("NOVEM_QUEUE_DIAGNOSTICS_TIMESTAMP_EVERY");
+      const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", "1", "--burst", std::to_string(kBurst)}, env, unset,
+                        tmp.path / "log.txt");
+      INFO(r.output);
+      REQUIRE(r.status == 0);
+      const Json j = read_json(report);
+      const Json &q = j["devices"][0]["queues"][0];
+      if (!q["timestamps"].boolean || j["devices"][0]["name"].text.find("llvmpipe") == std::string::npos) {
+        WARN("not a CPU device with timestamps: the gap not checked");
+        continue;
+      }
+      const Json &subs = q["submissions"];
+      REQUIRE(subs.items.size() == 4 + kBurst);
+      std::vector<std::uint64_t> timed; // the timed submissions' submit times
+      for (const Json &sub : subs.items)
+        if (sub.has("gpu_ns")) timed.push_back(num(sub["submit_ns"]));
+      const std::uint64_t span = num(subs[subs.items.size() - 1]["submit_ns"]) - num(subs[0]["submit_ns"]);
+      INFO("timed " << timed.size() << " in " << span << " ns");
+      if (c.gap) {
+        CHECK(timed.size() >= 1); // the first
+        for (std::size_t i = 1; i < timed.size(); ++i) CHECK(timed[i] - timed[i - 1] >= kGapNs);
+        CHECK(timed.size() <= 1 + span / kGapNs);
+      } else {
+        CHECK(timed.size() == 1 + kBurst / 64); // turn 0 (the iteration's first), then the burst's 64, ... 640
+      }
+      // Every burst submission is complete no later than the vkQueueWaitIdle that proved it,
+      // however the layer thread saw it (its wait, its poll, or the proof).
+      std::uint64_t idle_end = 0;
+      for (const Json &w : q["waits"].items)
+        if (w["call"].text == "vkQueueWaitIdle") idle_end = num(w["end_ns"]);
+      for (std::size_t i = 4; i < subs.items.size(); ++i) CHECK(num(subs[i]["complete_ns"]) <= idle_end);
+    }
+  }
+}
+
 TEST_CASE("layer switches: timestamp_every that is no number is one line and the default", "[layer]") {
   TempDir tmp;
   const fs::path report = tmp.path / "report.json";

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -130,6 +131,23 @@ double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const std::size_t n = v.size();
   return n == 0 ? 0.0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// A distribution-free 95 % confidence interval of the median of `v`: the order statistics k and
+// n + 1 - k, with k the largest rank that a binomial(n, 1/2) count falls below with probability at
+// most 2.5 % (the sign test's interval). {0, 0} with fewer than 6 values, where none exists.
+std::pair<double, double> median_interval(std::vector<double> v) {
+  const std::size_t n = v.size();
+  if (n < 6) return {0.0, 0.0};
+  std::sort(v.begin(), v.end());
+  const double nd = static_cast<double>(n);
+  auto term = [&](std::size_t i) { // P(count == i)
+    const double id = static_cast<double>(i);
+    return std::exp(std::lgamma(nd + 1) - std::lgamma(id + 1) - std::lgamma(nd - id + 1) - nd * std::log(2.0));
+  };
+  std::size_t k = 0;
+  for (double below = 0; k < n / 2 && below + term(k) <= 0.025; ++k) below += term(k);
+  return {v[k - 1], v[n - k]};
 }
 
 bool parse_u32(const char *s, std::uint32_t &out) {
@@ -321,26 +339,35 @@ int main(int argc, char **argv) {
   }
   if (!device.empty()) std::printf("device: %s\n", device.c_str());
   std::printf("ns per %s; medians over all runs, ratio to \"off\"; paired: the median over rounds of the\n"
-              "round's figure over off's in the same round; spread: (max - min) / median\n", unit.c_str());
-  std::printf("%-22s %12s %7s %7s %7s %12s %7s %7s %12s\n", "configuration", "wall", "ratio", "paired", "spread",
-              "process cpu", "ratio", "paired", "layer thread");
+              "round's figure over off's in the same round, with its 95 %% confidence interval (from 6 rounds);\n"
+              "spread: (max - min) / median\n", unit.c_str());
+  std::printf("%-22s %12s %7s %7s %13s %7s %12s %7s %7s %13s %12s\n", "configuration", "wall", "ratio", "paired",
+              "95% interval", "spread", "process cpu", "ratio", "paired", "95% interval", "layer thread");
   const Figures *off = results.count("off") ? &results["off"] : nullptr;
-  // The median over rounds of this configuration's figure over off's in the same round.
+  // Per round, this configuration's figure over off's in the same round.
   auto paired = [&](const std::vector<double> &mine, const std::vector<double> &offs) {
     std::vector<double> ratios;
     for (std::size_t k = 0; k < mine.size() && k < offs.size(); ++k)
       if (offs[k] > 0) ratios.push_back(mine[k] / offs[k]);
-    return median(ratios);
+    return ratios;
+  };
+  auto interval = [](const std::vector<double> &ratios) {
+    const auto [lo, hi] = median_interval(ratios);
+    char text[32] = "-";
+    if (hi > 0) std::snprintf(text, sizeof text, "%.3f-%.3f", lo, hi);
+    return std::string(text);
   };
   for (const Config &c : configs) {
     const Figures &f = results[c.name];
     const double w = median(f.wall), cpu = median(f.cpu);
     const double off_wall = off ? median(off->wall) : 0, off_cpu = off ? median(off->cpu) : 0;
     const auto [lo, hi] = std::minmax_element(f.wall.begin(), f.wall.end());
-    std::printf("%-22s %12.1f %7.3f %7.3f %6.0f%% %12.1f %7.3f %7.3f", c.name.c_str(), w,
-                off_wall > 0 ? w / off_wall : 0.0, off ? paired(f.round_wall, off->round_wall) : 0.0,
-                w > 0 ? (*hi - *lo) / w * 100 : 0.0, cpu, off_cpu > 0 ? cpu / off_cpu : 0.0,
-                off ? paired(f.round_cpu, off->round_cpu) : 0.0);
+    const std::vector<double> wall_ratios = off ? paired(f.round_wall, off->round_wall) : std::vector<double>{};
+    const std::vector<double> cpu_ratios = off ? paired(f.round_cpu, off->round_cpu) : std::vector<double>{};
+    std::printf("%-22s %12.1f %7.3f %7.3f %13s %6.0f%% %12.1f %7.3f %7.3f %13s", c.name.c_str(), w,
+                off_wall > 0 ? w / off_wall : 0.0, median(wall_ratios), interval(wall_ratios).c_str(),
+                w > 0 ? (*hi - *lo) / w * 100 : 0.0, cpu, off_cpu > 0 ? cpu / off_cpu : 0.0, median(cpu_ratios),
+                interval(cpu_ratios).c_str());
     if (f.layer.empty())
       std::printf(" %12s\n", "-");
     else
