@@ -241,16 +241,22 @@ void check_lost(DeviceState *dev, VkResult result, const char *call, const Queue
 
 // The family's timestamp command buffers if this submission is timed: one in
 // DeviceState::timestamp_every of the queue's submissions (all on a GPU, by default), and on a CPU
-// device by default none within DeviceState::timestamp_gap_ns of the queue's last timed one. Two
-// threads submitting to one queue at once may both be timed: an extra sample, harmless.
+// device by default none within DeviceState::timestamp_gap_ns of the queue's last timed one (its
+// submit time: stamp_submit). Two threads submitting to one queue at once may both be timed: an
+// extra sample, harmless.
 [[gnu::always_inline]] inline TimestampPool *timed(const DeviceState &dev, QueueState &q) {
   if (!q.timestamp_pool || dev.timestamp_every <= 1) return q.timestamp_pool;
   if (q.timing_turn.fetch_add(1, std::memory_order_relaxed) % dev.timestamp_every != 0) return nullptr;
   if (dev.timestamp_gap_ns == 0) return q.timestamp_pool;
   const std::uint64_t now = now_ns(), last = q.last_timed_ns.load(std::memory_order_relaxed);
-  if (last != 0 && now - std::min(now, last) < dev.timestamp_gap_ns) return nullptr;
-  q.last_timed_ns.store(now, std::memory_order_relaxed);
-  return q.timestamp_pool;
+  return last != 0 && now - std::min(now, last) < dev.timestamp_gap_ns ? nullptr : q.timestamp_pool;
+}
+
+// A submission's time, taken just before the call down; a timed one's starts the queue's
+// timestamp gap (timed()).
+[[gnu::always_inline]] inline void stamp_submit(QueueState &q, Submission &sub) {
+  sub.submit_ns = now_ns();
+  if (sub.timestamps) q.last_timed_ns.store(sub.submit_ns, std::memory_order_relaxed);
 }
 
 // The end of every submission call: counts, then the submission handed to the tracker thread
@@ -599,7 +605,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
   }
 
   const VkFence waited = watch_app_fence(*dev, *q, *sub, fence);
-  sub->submit_ns = now_ns();
+  stamp_submit(*q, *sub);
   const VkResult result =
       dev->table.QueueSubmit(queue, submitCount, submits, fence != VK_NULL_HANDLE ? fence : layer_fence);
   if (result != VK_SUCCESS) unwatch_app_fence(*dev, *q, *sub, fence);
@@ -689,7 +695,7 @@ VkResult submit2(PerThread &pt, PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue q
   }
 
   const VkFence waited = watch_app_fence(*dev, *q, *sub, fence);
-  sub->submit_ns = now_ns();
+  stamp_submit(*q, *sub);
   const VkResult result = next(queue, submitCount, submits, fence != VK_NULL_HANDLE ? fence : layer_fence);
   if (result != VK_SUCCESS) unwatch_app_fence(*dev, *q, *sub, fence);
   finish_submit(*dev, *q, q->submit_calls_v2, result, submitCount, cbs, s, fence, waited, unmeasured, skipped, sub);
@@ -743,7 +749,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueBindSparse(VkQueue queue, uint32_t bin
   take_labels(*dev, queue, *sub);
   const VkFence layer_fence = sub->fence;
   const VkFence waited = watch_app_fence(*dev, *q, *sub, fence);
-  sub->submit_ns = now_ns();
+  stamp_submit(*q, *sub);
   const VkResult result =
       dev->table.QueueBindSparse(queue, bindInfoCount, pBindInfo, fence != VK_NULL_HANDLE ? fence : layer_fence);
   if (result != VK_SUCCESS) unwatch_app_fence(*dev, *q, *sub, fence);

@@ -199,7 +199,7 @@ struct QueueState {
   Counter gpu_unmeasured_batches{0}; // batches with command buffers not timed
   Counter gpu_skipped_batches{0};    // of which in submissions timestamp_every left out
   std::atomic<std::uint64_t> timing_turn{0}; // submissions seen by the timestamp_every count
-  std::atomic<std::uint64_t> last_timed_ns{0}; // when the last timed submission was made (0: never)
+  std::atomic<std::uint64_t> last_timed_ns{0}; // the submit time of the last timed submission (0: none yet)
   Counter presents{0};         // vkQueuePresentKHR calls
   Counter present_swapchains{0};
   WaitStats queue_wait_idle, device_wait_idle, wait_for_fences;
