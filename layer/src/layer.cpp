@@ -112,7 +112,9 @@ struct SemCounts {
 
 // Classifies one semaphore (under dev.sync_mutex) and keeps it for the dumps in `out` (nullptr: an
 // untracked submission, nothing kept). A timeline value a submission of `signaller` signals is
-// remembered for vkWaitSemaphores' attribution.
+// remembered for vkWaitSemaphores' attribution and proofs, with the sequence number the call takes
+// if it succeeds (a queue's calls are externally synchronized; where they race, which the
+// thread-safety check reports, the number may be another's).
 void classify(DeviceState &dev, VkSemaphore sem, std::uint64_t value, std::uint64_t &binary, std::uint64_t &timeline,
               std::vector<SemRef> *out, QueueState *signaller = nullptr) {
   const bool t = dev.timeline_semaphores.count(sem) != 0;
@@ -121,8 +123,18 @@ void classify(DeviceState &dev, VkSemaphore sem, std::uint64_t value, std::uint6
   if (t && signaller) {
     std::deque<TimelineSignal> &signals = dev.timeline_signals[sem];
     if (signals.size() >= DeviceState::kMaxSignals) signals.pop_front();
-    signals.push_back(TimelineSignal{value, signaller});
+    signals.push_back(TimelineSignal{value, signaller, signaller->submitted_seq.load(std::memory_order_relaxed) + 1});
   }
+}
+
+// A submission call failed: the timeline values it registered (classify) will not be signalled by
+// it, and its sequence number goes to the queue's next submission.
+void forget_timeline_signals(DeviceState &dev, const QueueState &q, const SemCounts &s) {
+  if (s.signal_timeline == 0) return;
+  const std::uint64_t seq = q.submitted_seq.load(std::memory_order_relaxed) + 1;
+  std::lock_guard lock(dev.sync_mutex);
+  for (auto &[sem, signals] : dev.timeline_signals)
+    std::erase_if(signals, [&](const TimelineSignal &sig) { return sig.queue == &q && sig.seq == seq; });
 }
 
 // Classifies the semaphores of one batch of the first generation (VkSubmitInfo and
@@ -268,6 +280,7 @@ void check_lost(DeviceState *dev, VkResult result, const char *call, const Queue
                    std::uint64_t unmeasured, bool skipped, Submission *sub) {
   if (result != VK_SUCCESS) {
     add(q.failed_submits, 1);
+    forget_timeline_signals(dev, q, s);
     if (sub->timestamps) return_slots(*sub->timestamps, sub->slots);
     check_lost(&dev, result, sub->call, &q);
     recycle(dev, sub);
@@ -340,6 +353,7 @@ VkResult submit_untracked(DeviceState &dev, QueueState &q, Counter &calls, std::
   const VkResult result = down();
   if (result != VK_SUCCESS) {
     add(q.failed_submits, 1);
+    forget_timeline_signals(dev, q, s);
     check_lost(&dev, result, call, &q);
     return result;
   }
@@ -870,20 +884,32 @@ namespace {
 // signals one of the waited values — for each semaphore, the submission signalling the smallest
 // value not below the one waited for (the one whose completion ends the wait). Values no known
 // submission signals (the host's vkSignalSemaphore, a submission not made yet) are unattributed.
+// A successful wait for all of them (or for the only one) is a proof, as a fence wait is: a
+// timeline's value only rises, so with the value reached every submission that signals it or a
+// lower one has run (a later signal of a value already passed would be invalid), and on its queue
+// every submission before it (a signal's first scope holds all earlier in submission order).
 VkResult wait_semaphores(PFN_vkWaitSemaphores next, VkDevice device, const VkSemaphoreWaitInfo *pWaitInfo,
                          std::uint64_t timeout, const char *call) {
   PerThread &pt = per_thread();
   DeviceState *dev = device_of(pt, key(device));
   std::vector<QueueState *> &queues = pt.wait_queues; // scratch: no allocation per wait
+  std::vector<FenceUse> &proofs = pt.wait_proofs;
   queues.clear();
+  proofs.clear();
+  const bool proves = !(pWaitInfo->flags & VK_SEMAPHORE_WAIT_ANY_BIT) || pWaitInfo->semaphoreCount == 1;
   {
     std::lock_guard lock(dev->sync_mutex);
     for (std::uint32_t i = 0; i < pWaitInfo->semaphoreCount; ++i) {
       auto it = dev->timeline_signals.find(pWaitInfo->pSemaphores[i]);
       if (it == dev->timeline_signals.end()) continue;
       const TimelineSignal *best = nullptr;
-      for (const TimelineSignal &sig : it->second)
+      for (const TimelineSignal &sig : it->second) {
         if (sig.value >= pWaitInfo->pValues[i] && (!best || sig.value < best->value)) best = &sig;
+        if (!proves || sig.value > pWaitInfo->pValues[i]) continue;
+        auto p = std::find_if(proofs.begin(), proofs.end(), [&](const FenceUse &u) { return u.queue == sig.queue; });
+        if (p == proofs.end()) proofs.push_back(FenceUse{sig.queue, sig.seq});
+        else p->seq = std::max(p->seq, sig.seq);
+      }
       if (best && std::find(queues.begin(), queues.end(), best->queue) == queues.end()) queues.push_back(best->queue);
     }
   }
@@ -899,6 +925,8 @@ VkResult wait_semaphores(PFN_vkWaitSemaphores next, VkDevice device, const VkSem
     q->wait_semaphores_blocked.add(t1 - t0);
     record_wait(pt, *q, call, t0, t1);
   }
+  if (result == VK_SUCCESS)
+    for (const FenceUse &u : proofs) prove_complete(*dev, *u.queue, u.seq, t1);
   return result;
 }
 } // namespace

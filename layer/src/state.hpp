@@ -150,6 +150,7 @@ struct PerThread {
   // fences' submissions, the queues a wait is attributed to.
   std::vector<FenceUse> fence_uses;
   std::vector<QueueState *> wait_queues;
+  std::vector<FenceUse> wait_proofs; // per queue, the latest submission a semaphore wait proves
   std::uint64_t thread_id() { return tid != 0 ? tid : (tid = gettid_now()); } // inline: twice per frame
   static std::uint64_t gettid_now();
   ~PerThread();
@@ -390,6 +391,7 @@ struct InstanceState {
 struct TimelineSignal {
   std::uint64_t value = 0;
   QueueState *queue = nullptr;
+  std::uint64_t seq = 0; // the submission's sequence number on `queue`: a wait that sees the value proves it
 };
 
 

@@ -1,7 +1,7 @@
 // novem-bench-layer: what VK_LAYER_NOVEM_queue_diagnostics costs, per submit and per frame, with
 // each of its switches and against Mesa's overlay layer. See README.md.
 //
-//   novem-bench-layer [--workload submit|frame] [--count N] [--batch B] [--runs R] [--rounds K]
+//   novem-bench-layer [--workload submit|frame|timeline] [--count N] [--batch B] [--runs R] [--rounds K]
 //                     [--configs NAME,...] [--layer-data-dir DIR]
 //   novem-bench-layer [--rounds K] [--configs NAME,...] [--layer-data-dir DIR] --program CMD [ARG...]
 //
@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -196,9 +197,26 @@ void program_figures(const ChildResult &r, double layer_ns, Figures &f, std::str
   if (layer_ns >= 0) f.layer.push_back(layer_ns / per);
 }
 
+// The workloads' names on the command line.
+constexpr std::pair<const char *, bench_layer::Workload> kWorkloads[] = {
+    {"submit", bench_layer::Workload::Submit},
+    {"frame", bench_layer::Workload::Frame},
+    {"timeline", bench_layer::Workload::Timeline},
+};
+std::optional<bench_layer::Workload> workload_of(const char *name) {
+  for (const auto &[n, w] : kWorkloads)
+    if (std::strcmp(n, name) == 0) return w;
+  return std::nullopt;
+}
+const char *workload_name(bench_layer::Workload w) {
+  for (const auto &[n, known] : kWorkloads)
+    if (known == w) return n;
+  return "submit";
+}
+
 void usage() {
   std::fprintf(stderr,
-               "usage: novem-bench-layer [--workload submit|frame] [--count N] [--batch B] [--runs R] [--rounds K]\n"
+               "usage: novem-bench-layer [--workload submit|frame|timeline] [--count N] [--batch B] [--runs R] [--rounds K]\n"
                "                         [--configs NAME,...] [--layer-data-dir DIR] [--program CMD ARG...]\n"
                "configurations:");
   for (const Config &c : all_configs()) std::fprintf(stderr, " %s", c.name.c_str());
@@ -222,10 +240,8 @@ int main(int argc, char **argv) {
     } else if (a == "--program" && i + 1 < argc) {
       o.program.assign(argv + i + 1, argv + argc);
       break;
-    } else if (a == "--workload" && i + 1 < argc && (std::strcmp(argv[i + 1], "submit") == 0 ||
-                                                     std::strcmp(argv[i + 1], "frame") == 0)) {
-      o.child.workload = std::strcmp(argv[++i], "frame") == 0 ? bench_layer::Workload::Frame
-                                                              : bench_layer::Workload::Submit;
+    } else if (a == "--workload" && i + 1 < argc && workload_of(argv[i + 1])) {
+      o.child.workload = *workload_of(argv[++i]);
     } else if (a == "--configs" && i + 1 < argc) {
       std::stringstream list(argv[++i]);
       std::vector<std::string> pieces;
@@ -255,7 +271,7 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  const bool frame = o.child.workload == bench_layer::Workload::Frame;
+  const bool frame = o.child.workload != bench_layer::Workload::Submit;
   if (frame && !count_set) o.child.count = 2000;
   if (is_child) return bench_layer::run_child(o.child);
 
@@ -266,7 +282,7 @@ int main(int argc, char **argv) {
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
   const std::vector<std::string> argv_run =
       !o.program.empty() ? o.program
-                         : std::vector<std::string>{self,        "--child", "--workload", frame ? "frame" : "submit",
+                         : std::vector<std::string>{self,        "--child", "--workload", workload_name(o.child.workload),
                                                     "--count",   std::to_string(o.child.count), "--batch",
                                                     std::to_string(o.child.batch), "--runs", std::to_string(o.child.runs)};
   const char *old_xdg = std::getenv("XDG_DATA_DIRS");
@@ -278,8 +294,11 @@ int main(int argc, char **argv) {
   for (char **e = environ; *e; ++e)
     if (std::strncmp(*e, "NOVEM_QUEUE_DIAGNOSTICS_", 24) == 0) unset.emplace_back(std::string(*e).substr(0, std::strcspn(*e, "=")));
 
-  std::string unit = frame ? "frame (wait for its fence, reset, submit a 1024x1024 clear with it)"
-                           : "vkQueueSubmit (1 empty command buffer, no fence)";
+  std::string unit = o.child.workload == bench_layer::Workload::Frame
+                         ? "frame (wait for its fence, reset, submit a 1024x1024 clear with it)"
+                     : o.child.workload == bench_layer::Workload::Timeline
+                         ? "frame (wait for a timeline value, submit a 1024x1024 clear signalling the next)"
+                         : "vkQueueSubmit (1 empty command buffer, no fence)";
   if (o.program.empty())
     std::printf("novem-bench-layer: %u %s per run, %u runs per child, %u rounds, configurations interleaved\n",
                 o.child.count, frame ? "frames" : "submits", o.child.runs, o.rounds);

@@ -94,7 +94,10 @@ Context open_device() {
   qci.queueFamilyIndex = 0;
   qci.queueCount = 1;
   qci.pQueuePriorities = &priority;
+  VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  v12.timelineSemaphore = VK_TRUE; // the timeline workload's (Vulkan 1.2 core: every 1.2 device has it)
   VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  dci.pNext = &v12;
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
   MUST(vkCreateDevice(gpu, &dci, nullptr, &c.device));
@@ -172,8 +175,11 @@ void submits(const Context &c, const ChildOptions &o) {
 
 // Frames as vkcube and novem-demo make them: two frames in flight, each waits for its fence (the
 // one submitted two frames before), resets it, and submits its command buffer with it. The work:
-// a clear of a 1024x1024 RGBA8 image (4 MiB written by lavapipe), after a barrier.
-void frames(const Context &c, const ChildOptions &o) {
+// a clear of a 1024x1024 RGBA8 image (4 MiB written by lavapipe), after a barrier. With
+// `timeline`, as DXVK and vkd3d-proton make them instead: no fence; frame n's submission signals
+// value n + 1 of one timeline semaphore, and frame n first waits (vkWaitSemaphores) for value
+// n - 1, the frame two before.
+void frames(const Context &c, const ChildOptions &o, bool timeline) {
   constexpr std::uint32_t kInFlight = 2, kSize = 1024;
   VkImageCreateInfo ii{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
   ii.imageType = VK_IMAGE_TYPE_2D;
@@ -216,6 +222,18 @@ void frames(const Context &c, const ChildOptions &o) {
   VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   fci.flags = VK_FENCE_CREATE_SIGNALED_BIT;
   for (VkFence &f : fences) MUST(vkCreateFence(c.device, &fci, nullptr, &f));
+  VkSemaphoreTypeCreateInfo tci{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+  tci.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+  const VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &tci};
+  VkSemaphore done = VK_NULL_HANDLE; // value n + 1: frame n complete
+  MUST(vkCreateSemaphore(c.device, &sci, nullptr, &done));
+  auto wait_for = [&](std::uint64_t value) {
+    VkSemaphoreWaitInfo wi{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+    wi.semaphoreCount = 1;
+    wi.pSemaphores = &done;
+    wi.pValues = &value;
+    MUST(vkWaitSemaphores(c.device, &wi, UINT64_MAX));
+  };
 
   std::uint64_t frame = 0;
   auto measure = [&](std::uint32_t n) {
@@ -223,14 +241,27 @@ void frames(const Context &c, const ChildOptions &o) {
       const auto t0 = std::chrono::steady_clock::now();
       for (std::uint32_t i = 0; i < n; ++i, ++frame) {
         const std::uint32_t f = static_cast<std::uint32_t>(frame % kInFlight);
-        MUST(vkWaitForFences(c.device, 1, &fences[f], VK_TRUE, UINT64_MAX));
-        MUST(vkResetFences(c.device, 1, &fences[f]));
         VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
         si.commandBufferCount = 1;
         si.pCommandBuffers = &cbs[f];
-        MUST(vkQueueSubmit(c.queue, 1, &si, fences[f]));
+        if (timeline) {
+          if (frame >= kInFlight) wait_for(frame + 1 - kInFlight);
+          const std::uint64_t value = frame + 1;
+          VkTimelineSemaphoreSubmitInfo tsi{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+          tsi.signalSemaphoreValueCount = 1;
+          tsi.pSignalSemaphoreValues = &value;
+          si.pNext = &tsi;
+          si.signalSemaphoreCount = 1;
+          si.pSignalSemaphores = &done;
+          MUST(vkQueueSubmit(c.queue, 1, &si, VK_NULL_HANDLE));
+        } else {
+          MUST(vkWaitForFences(c.device, 1, &fences[f], VK_TRUE, UINT64_MAX));
+          MUST(vkResetFences(c.device, 1, &fences[f]));
+          MUST(vkQueueSubmit(c.queue, 1, &si, fences[f]));
+        }
       }
-      MUST(vkWaitForFences(c.device, kInFlight, fences.data(), VK_TRUE, UINT64_MAX));
+      if (timeline) wait_for(frame);
+      else MUST(vkWaitForFences(c.device, kInFlight, fences.data(), VK_TRUE, UINT64_MAX));
       return elapsed(t0);
     });
   };
@@ -239,6 +270,7 @@ void frames(const Context &c, const ChildOptions &o) {
 
   MUST(vkDeviceWaitIdle(c.device));
   for (VkFence f : fences) vkDestroyFence(c.device, f, nullptr);
+  vkDestroySemaphore(c.device, done, nullptr);
   vkDestroyImage(c.device, image, nullptr);
   vkFreeMemory(c.device, memory, nullptr);
 }
@@ -250,7 +282,7 @@ int run_child(const ChildOptions &o) {
   if (o.workload == Workload::Submit)
     submits(c, o);
   else
-    frames(c, o);
+    frames(c, o, o.workload == Workload::Timeline);
   vkDestroyCommandPool(c.device, c.pool, nullptr);
   vkDestroyDevice(c.device, nullptr);
   vkDestroyInstance(c.instance, nullptr);

@@ -9,11 +9,12 @@ namespace bench_layer {
 enum class Workload {
   Submit, // vkQueueSubmit of one empty command buffer, no fence: the cost of the call itself
   Frame,  // per frame: wait for the frame's fence, reset it, submit real work with it (2 in flight)
+  Timeline, // Frame with one timeline semaphore instead of fences: signalled per submit, waited on
 };
 
 struct ChildOptions {
   Workload workload = Workload::Submit;
-  std::uint32_t count = 100000; // submits (Submit) or frames (Frame) per run
+  std::uint32_t count = 100000; // submits (Submit) or frames (Frame, Timeline) per run
   std::uint32_t batch = 64;     // Submit: submits between untimed vkQueueWaitIdle calls
   std::uint32_t runs = 5;
 };
