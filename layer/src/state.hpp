@@ -608,6 +608,14 @@ inline std::uint32_t take_slot(TimestampPool &pool) {
 void return_slots(TimestampPool &pool, const std::vector<std::uint32_t> &slots);
 // Bumps the device's `wakeups` and wakes its tracker thread from its futex wait.
 void wake_thread(DeviceState &dev);
+// Whether so few of `pool`'s slots are free that the tracker should return the completed
+// submissions' now rather than at its next poll (up to 8 ms away, in which a fast loop of timed
+// submissions would take the rest, and its batches would go unmeasured).
+inline bool low_on_slots(const TimestampPool &pool) {
+  int free = 0;
+  for (const auto &word : pool.free_mask) free += std::popcount(word.load(std::memory_order_relaxed));
+  return free < static_cast<int>(TimestampPool::kSlots / 4);
+}
 // Hands a successful submission to the tracker thread. Inline: once per submit.
 inline void track(DeviceState &dev, Submission *node) {
   node->next_incoming = dev.incoming.load(std::memory_order_relaxed);
@@ -615,9 +623,10 @@ inline void track(DeviceState &dev, Submission *node) {
   }
   // seq_cst with the tracker's mode and its load of `incoming`: either it sees this submission
   // before it sleeps, or this sees the mode (tracker_main). A busy, polling or napping tracker
-  // sees it within its poll period (1 to 8 ms).
+  // sees it within its poll period (1 to 8 ms), unless the timestamp slots run low.
   const TrackerSleep sleep = dev.tracker_sleep.load();
-  if (sleep == TrackerSleep::idle || (sleep == TrackerSleep::napping && node->app_fence == VK_NULL_HANDLE))
+  if (sleep == TrackerSleep::idle || (sleep == TrackerSleep::napping && node->app_fence == VK_NULL_HANDLE) ||
+      (sleep != TrackerSleep::awake && node->timestamps && low_on_slots(*node->timestamps)))
     wake_thread(dev);
 }
 // Stops the device's tracker thread and waits for it to end (vkDestroyDevice, unload).

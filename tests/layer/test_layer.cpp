@@ -463,7 +463,13 @@ TEST_CASE("layer: the trace file holds the whole run, beyond the event limit the
   CHECK(c.seqs.size() == submits);
   CHECK(*c.seqs.begin() == 1);
   CHECK(*c.seqs.rbegin() == submits);
-  if (q["timestamps"].boolean) CHECK(c.gpu == 3 * k + 1);
+  // Every GPU time the report counts: the submissions with command buffers, less any whose batches
+  // found no free timestamp slot (a layer thread kept from the CPU for a long spell under load
+  // returns them late; the report says how many in unmeasured_batches).
+  if (q["timestamps"].boolean) {
+    CHECK(c.gpu == num(q["gpu_time"]["count"]));
+    CHECK(c.gpu + num(q["gpu_time"]["unmeasured_batches"]) >= 3 * k + 1);
+  }
   CHECK(c.waits == std::map<std::string, std::uint64_t>{{"vkDeviceWaitIdle", k},
                                                         {"vkQueueWaitIdle", k + 1}, // + after the stall
                                                         {"vkWaitForFences", 2 * k},
