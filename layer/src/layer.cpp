@@ -888,6 +888,17 @@ namespace {
 // timeline's value only rises, so with the value reached every submission that signals it or a
 // lower one has run (a later signal of a value already passed would be invalid), and on its queue
 // every submission before it (a signal's first scope holds all earlier in submission order).
+// Adds to `proofs` (per queue, the latest) the submissions of `signals` that a timeline value
+// `reached` proves complete: those that signal it or a lower value.
+void add_timeline_proofs(const std::deque<TimelineSignal> &signals, std::uint64_t reached, std::vector<FenceUse> &proofs) {
+  for (const TimelineSignal &sig : signals) {
+    if (sig.value > reached) continue;
+    auto p = std::find_if(proofs.begin(), proofs.end(), [&](const FenceUse &u) { return u.queue == sig.queue; });
+    if (p == proofs.end()) proofs.push_back(FenceUse{sig.queue, sig.seq});
+    else p->seq = std::max(p->seq, sig.seq);
+  }
+}
+
 VkResult wait_semaphores(PFN_vkWaitSemaphores next, VkDevice device, const VkSemaphoreWaitInfo *pWaitInfo,
                          std::uint64_t timeout, const char *call) {
   PerThread &pt = per_thread();
@@ -903,13 +914,9 @@ VkResult wait_semaphores(PFN_vkWaitSemaphores next, VkDevice device, const VkSem
       auto it = dev->timeline_signals.find(pWaitInfo->pSemaphores[i]);
       if (it == dev->timeline_signals.end()) continue;
       const TimelineSignal *best = nullptr;
-      for (const TimelineSignal &sig : it->second) {
+      for (const TimelineSignal &sig : it->second)
         if (sig.value >= pWaitInfo->pValues[i] && (!best || sig.value < best->value)) best = &sig;
-        if (!proves || sig.value > pWaitInfo->pValues[i]) continue;
-        auto p = std::find_if(proofs.begin(), proofs.end(), [&](const FenceUse &u) { return u.queue == sig.queue; });
-        if (p == proofs.end()) proofs.push_back(FenceUse{sig.queue, sig.seq});
-        else p->seq = std::max(p->seq, sig.seq);
-      }
+      if (proves) add_timeline_proofs(it->second, pWaitInfo->pValues[i], proofs);
       if (best && std::find(queues.begin(), queues.end(), best->queue) == queues.end()) queues.push_back(best->queue);
     }
   }
@@ -956,6 +963,43 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::GetFenceStatus(VkDevice device, VkFence fen
     if (use.queue) prove_complete(*dev, *use.queue, use.seq, now_ns());
   }
   return result;
+}
+
+namespace {
+// vkGetSemaphoreCounterValue(KHR): the value read is a proof, as a fence found signalled is
+// (wait_semaphores says why), of the submissions that signal it or a lower one.
+VkResult semaphore_counter_value(PFN_vkGetSemaphoreCounterValue next, VkDevice device, VkSemaphore semaphore,
+                                 std::uint64_t *pValue, const char *call) {
+  PerThread &pt = per_thread();
+  DeviceState *dev = device_of(pt, key(device));
+  const VkResult result = next(device, semaphore, pValue);
+  check_lost(dev, result, call);
+  if (result != VK_SUCCESS) return result;
+  const std::uint64_t now = now_ns();
+  std::vector<FenceUse> &proofs = pt.wait_proofs;
+  proofs.clear();
+  {
+    std::lock_guard lock(dev->sync_mutex);
+    if (auto it = dev->timeline_signals.find(semaphore); it != dev->timeline_signals.end())
+      add_timeline_proofs(it->second, *pValue, proofs);
+  }
+  for (const FenceUse &u : proofs) prove_complete(*dev, *u.queue, u.seq, now);
+  return result;
+}
+} // namespace
+
+VKAPI_ATTR VkResult VKAPI_CALL hook::GetSemaphoreCounterValue(VkDevice device, VkSemaphore semaphore,
+                                                             uint64_t *pValue) {
+  DeviceState *dev = device_of(per_thread(), key(device));
+  return semaphore_counter_value(dev->table.GetSemaphoreCounterValue, device, semaphore, pValue,
+                                 "vkGetSemaphoreCounterValue");
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL hook::GetSemaphoreCounterValueKHR(VkDevice device, VkSemaphore semaphore,
+                                                                uint64_t *pValue) {
+  DeviceState *dev = device_of(per_thread(), key(device));
+  return semaphore_counter_value(dev->table.GetSemaphoreCounterValueKHR, device, semaphore, pValue,
+                                 "vkGetSemaphoreCounterValueKHR");
 }
 
 // ---- semaphore types, fence lifetimes ----

@@ -3,7 +3,7 @@
 // enable the layer through its manifest and the environment only.
 //
 //   novem-queue-workload [--iterations K] [--threads T] [--provoke-validation-error]
-//                        [--race N] [--burst N] [--stall-ms M] [--stall-no-wait]
+//                        [--race N] [--burst N] [--poll-timeline] [--stall-ms M] [--stall-no-wait]
 //
 // With --threads T, T threads each create a device of their own (one instance) and run the
 // iterations on it at the same time; the report then has T devices with the same counts.
@@ -25,6 +25,9 @@
 //                 from validation's own tracking, which such a race confuses) and counted apart
 //   --burst N     N vkQueueSubmit(queue, 1 batch {one command buffer, SIMULTANEOUS_USE}) without a
 //                 fence, back to back, then vkQueueWaitIdle: small submissions faster than a frame's
+//   --poll-timeline  with --extension on: one vkQueueSubmit {cb0; signal timeline T = 2K + 50} without a
+//                 fence, vkGetSemaphoreCounterValue(T) polled until it reads that value, then at once
+//                 vkGetQueueDiagnosticsNOVEM ("workload: timeline polled: in flight N"), vkQueueWaitIdle
 //   --stall-ms M  one vkQueueSubmit {wait timeline T = a value not yet signalled; cb0}, no fence,
 //                 then M ms of sleep, then vkSignalSemaphore(T) from the host and vkQueueWaitIdle:
 //                 a submission that stays in flight M ms (for the watchdog and the periodic summary)
@@ -109,6 +112,7 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT
 struct Extras {
   int race = 0;     // --race N
   int burst = 0;    // --burst N
+  bool poll_timeline = false; // --poll-timeline
   int stall_ms = 0; // --stall-ms M
   int idle_submits = 0; // --idle-submits N
   bool stall_no_wait = false; // --stall-no-wait
@@ -395,6 +399,25 @@ void run_device(VkPhysicalDevice gpu, const VkPhysicalDeviceMemoryProperties &me
     std::printf("workload: burst of %d submits\n", extras.burst);
   }
 
+  if (get_diagnostics && extras.poll_timeline) {
+    const std::uint64_t value = 2 * static_cast<std::uint64_t>(iterations) + 50;
+    VkTimelineSemaphoreSubmitInfo tl{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+    tl.signalSemaphoreValueCount = 1;
+    tl.pSignalSemaphoreValues = &value;
+    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    si.pNext = &tl;
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cb[0];
+    si.signalSemaphoreCount = 1;
+    si.pSignalSemaphores = &sem_t;
+    CHECK(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE));
+    for (std::uint64_t seen = 0; seen < value;) CHECK(vkGetSemaphoreCounterValue(device, sem_t, &seen));
+    VkQueueDiagnosticsNOVEM d{VK_STRUCTURE_TYPE_QUEUE_DIAGNOSTICS_NOVEM};
+    CHECK(get_diagnostics(queue, &d));
+    std::printf("workload: timeline polled: in flight %llu\n", static_cast<unsigned long long>(d.inFlight));
+    CHECK(vkQueueWaitIdle(queue));
+  }
+
   if (extras.stall_ms > 0) {
     const std::uint64_t value = 2 * static_cast<std::uint64_t>(iterations) + 100; // not signalled yet
     const VkPipelineStageFlags all = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
@@ -503,6 +526,8 @@ int main(int argc, char **argv) {
       extras.race = std::atoi(argv[++i]);
     } else if (std::strcmp(argv[i], "--burst") == 0 && i + 1 < argc) {
       extras.burst = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--poll-timeline") == 0) {
+      extras.poll_timeline = true;
     } else if (std::strcmp(argv[i], "--stall-ms") == 0 && i + 1 < argc) {
       extras.stall_ms = std::atoi(argv[++i]);
     } else if (std::strcmp(argv[i], "--labels") == 0) {
@@ -526,7 +551,7 @@ int main(int argc, char **argv) {
       setting_names.push_back(kv.substr(0, kv.find('=')));
       setting_values.push_back(kv.substr(kv.find('=') + 1));
     } else {
-      std::fprintf(stderr, "usage: %s [--iterations K] [--threads T] [--provoke-validation-error] [--race N] [--burst N] [--stall-ms M] [--stall-no-wait] [--labels] [--extension on|off] [--idle-submits N] [--trigger PATH --trigger-copy COPY] [--exit-without-teardown] [--instances N] [--layer-setting KEY=VALUE]...\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--iterations K] [--threads T] [--provoke-validation-error] [--race N] [--burst N] [--poll-timeline] [--stall-ms M] [--stall-no-wait] [--labels] [--extension on|off] [--idle-submits N] [--trigger PATH --trigger-copy COPY] [--exit-without-teardown] [--instances N] [--layer-setting KEY=VALUE]...\n", argv[0]);
       return 1;
     }
   }

@@ -514,6 +514,22 @@ TEST_CASE("layer: a process killed mid-run leaves a trace chrome://tracing and P
 // The layer thread sleeps (100 ms at a time) when nothing is in flight; a submission wakes it, with
 // no lock on the submitting thread (a futex it wakes only when the thread sleeps idle). Without
 // that wake-up the thread would see a submission up to 100 ms late (50 ms as a median).
+// Reading a timeline value with vkGetSemaphoreCounterValue proves the submission that signals it
+// complete, as finding its fence signalled does: at once, not when the layer thread next looks.
+TEST_CASE("layer: a timeline value read proves the submission that signals it complete", "[layer]") {
+  TempDir tmp;
+  const fs::path report = tmp.path / "report.json";
+  const Run r = run({NOVEM_QD_WORKLOAD, "--iterations", "1", "--extension", "on", "--poll-timeline"},
+                    enabled_env(report), {}, tmp.path / "log.txt");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(r.output.find("workload: timeline polled: in flight 0\n") != std::string::npos);
+  const Json j = read_json(report);
+  const Json &q = j["devices"][0]["queues"][0];
+  CHECK(q["submits"].number == 4 + 1);
+  CHECK(q["latency"]["count"].number == 4 + 1);
+}
+
 TEST_CASE("layer: a submission after an idle spell wakes the layer thread at once", "[layer]") {
   TempDir tmp;
   const fs::path report = tmp.path / "report.json";
