@@ -880,14 +880,6 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::WaitForFences(VkDevice device, uint32_t fen
 }
 
 namespace {
-// vkWaitSemaphores(KHR): the blocked time goes to each distinct queue with a submission that
-// signals one of the waited values — for each semaphore, the submission signalling the smallest
-// value not below the one waited for (the one whose completion ends the wait). Values no known
-// submission signals (the host's vkSignalSemaphore, a submission not made yet) are unattributed.
-// A successful wait for all of them (or for the only one) is a proof, as a fence wait is: a
-// timeline's value only rises, so with the value reached every submission that signals it or a
-// lower one has run (a later signal of a value already passed would be invalid), and on its queue
-// every submission before it (a signal's first scope holds all earlier in submission order).
 // Adds to `proofs` (per queue, the latest) the submissions of `signals` that a timeline value
 // `reached` proves complete: those that signal it or a lower value.
 void add_timeline_proofs(const std::deque<TimelineSignal> &signals, std::uint64_t reached, std::vector<FenceUse> &proofs) {
@@ -899,6 +891,14 @@ void add_timeline_proofs(const std::deque<TimelineSignal> &signals, std::uint64_
   }
 }
 
+// vkWaitSemaphores(KHR): the blocked time goes to each distinct queue with a submission that
+// signals one of the waited values — for each semaphore, the submission signalling the smallest
+// value not below the one waited for (the one whose completion ends the wait). Values no known
+// submission signals (the host's vkSignalSemaphore, a submission not made yet) are unattributed.
+// A successful wait for all of them (or for the only one) is a proof, as a fence wait is: a
+// timeline's value only rises, so with the value reached every submission that signals it or a
+// lower one has run (a later signal of a value already passed would be invalid), and on its queue
+// every submission before it (a signal's first scope holds all earlier in submission order).
 VkResult wait_semaphores(PFN_vkWaitSemaphores next, VkDevice device, const VkSemaphoreWaitInfo *pWaitInfo,
                          std::uint64_t timeout, const char *call) {
   PerThread &pt = per_thread();
