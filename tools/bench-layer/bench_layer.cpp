@@ -5,7 +5,7 @@
 //                     [--configs NAME,...] [--layer-data-dir DIR]
 //   novem-bench-layer [--rounds K] [--configs NAME,...] [--layer-data-dir DIR] --program CMD [ARG...]
 //
-// The parent runs, K rounds, every configuration once per round (interleaved, the order rotated
+// The parent runs, K rounds, every configuration once per round (interleaved, the order shuffled
 // each round): a child process (this program with --child, child.cpp) or CMD, with the layer off,
 // on, on with one switch off, or with Mesa's overlay layer instead. It prints each run, then per
 // configuration the median, the spread and the ratio to "off". A benchmark: it judges nothing.
@@ -22,7 +22,9 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <optional>
+#include <random>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -306,9 +308,17 @@ int main(int argc, char **argv) {
     std::printf("novem-bench-layer: %s, %u rounds, configurations interleaved\n", o.program[0].c_str(), o.rounds);
   std::map<std::string, Figures> results;
   std::string device;
+  // Each round's order is shuffled (a fixed seed: a run can be repeated), so that no configuration
+  // always follows the same one nor runs at the same distance from "off". A rotation kept both
+  // fixed, and an effect one run has on the next (the machine left slower or faster) then biased
+  // the same ratio in every round, which no interval over rounds can show.
+  std::mt19937 shuffler(1);
+  std::vector<std::size_t> order(configs.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
   for (std::uint32_t round = 0; round < o.rounds; ++round) {
+    std::shuffle(order.begin(), order.end(), shuffler);
     for (std::size_t k = 0; k < configs.size(); ++k) {
-      const Config &c = configs[(k + round) % configs.size()]; // each round starts one further
+      const Config &c = configs[order[k]];
       std::map<std::string, std::string> set;
       if (c.layer) {
         set = {{"XDG_DATA_DIRS", xdg}, {"NOVEM_QUEUE_DIAGNOSTICS", "1"}, {"NOVEM_QUEUE_DIAGNOSTICS_REPORT", report.string()}};
