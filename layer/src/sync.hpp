@@ -59,6 +59,13 @@ public:
     do node->stack_next.store(top(head), std::memory_order_relaxed);
     while (!head_.compare_exchange_weak(head, pack(node, head), std::memory_order_release, std::memory_order_relaxed));
   }
+  // Pushes the nodes first .. last, already linked through stack_next (last's link is set here),
+  // with one compare-exchange; `first` ends on top.
+  void push_chain(T *first, T *last) {
+    std::uint64_t head = head_.load(std::memory_order_relaxed);
+    do last->stack_next.store(top(head), std::memory_order_relaxed);
+    while (!head_.compare_exchange_weak(head, pack(first, head), std::memory_order_release, std::memory_order_relaxed));
+  }
   // The top node, or nullptr where the stack is empty.
   T *pop() {
     std::uint64_t head = head_.load(std::memory_order_acquire);

@@ -167,17 +167,49 @@ void poll(DeviceState &dev, const std::vector<Submission *> &snapshot, std::uint
   if (any) dev.have_done = true;
 }
 
+// A record emptied for reuse: here, mostly on the layer thread, rather than in take_submission
+// on the application's. clear() keeps the vectors' capacity.
+void reset_record(Submission &s) {
+  s.seq = s.submit_ns = 0;
+  s.call = "";
+  s.app_fence = VK_NULL_HANDLE;
+  s.released = false;
+  s.registered_seq = 0;
+  s.command_buffers.clear();
+  s.waits.clear();
+  s.signals.clear();
+  s.timestamps = nullptr;
+  s.slots.clear();
+  s.batches = 0;
+  s.v2 = false;
+  s.sparse = false;
+  s.watchdog_reported = false;
+  s.queue_labels.clear();
+  s.labels.clear();
+  s.done.store(false, std::memory_order_relaxed);
+}
+
 // Moves the completed submissions from the pending list to the free list, once nothing of the
-// thread's snapshot is used any more (after that, the application's thread may reuse them).
+// thread's snapshot is used any more (after that, the application's thread may reuse them). One
+// chain per pass, the oldest on top: the submitting thread then takes the records in the order
+// it last filled them, which walks memory as it did then, rather than the ones the layer thread
+// touched last first; and the list's head crosses between the cores once per pass.
 void release_done(DeviceState &dev) {
   if (!dev.have_done) return;
   dev.have_done = false;
+  Submission *first = nullptr, *last = nullptr; // oldest first: the order the next takers pop them
   std::lock_guard lock(dev.track_mutex);
   dev.dispatched -= static_cast<std::size_t>(std::erase_if(dev.pending, [&](Submission *s) {
     if (!s->done.load(std::memory_order_relaxed)) return false;
-    recycle(dev, s);
+    reset_record(*s);
+    if (TaggedStack<Submission>::fits(s)) { // else it stays in `records`, unused, until the device goes
+      if (last) last->stack_next.store(s, std::memory_order_relaxed);
+      else first = s;
+      last = s;
+    }
     return true;
   }));
+  if (first) dev.free_submissions.push_chain(first, last);
 }
 
 // Gives the pending submissions not yet dispatched to their queue's tracker_pending; track_mutex held.
@@ -605,25 +637,7 @@ Submission *take_submission_slow(DeviceState &dev, Submission *reused) {
 }
 
 void recycle(DeviceState &dev, Submission *s) {
-  // Reset here, mostly on the layer thread, rather than in take_submission on the application's.
-  // clear() keeps the vectors' capacity.
-  s->seq = s->submit_ns = 0;
-  s->call = "";
-  s->app_fence = VK_NULL_HANDLE;
-  s->released = false;
-  s->registered_seq = 0;
-  s->command_buffers.clear();
-  s->waits.clear();
-  s->signals.clear();
-  s->timestamps = nullptr;
-  s->slots.clear();
-  s->batches = 0;
-  s->v2 = false;
-  s->sparse = false;
-  s->watchdog_reported = false;
-  s->queue_labels.clear();
-  s->labels.clear();
-  s->done.store(false, std::memory_order_relaxed);
+  reset_record(*s);
   // One that cannot be pushed stays in `records`, unused, until the device goes.
   if (TaggedStack<Submission>::fits(s)) dev.free_submissions.push(s);
 }

@@ -1,5 +1,5 @@
 // The layer's own structures of its per-call paths, from its headers: the mutex and the lock-free
-// stack of recycled submission records (sync.hpp) under several threads at once, the log of
+// stack of recycled submission records, one by one and in chains (sync.hpp) under several threads at once, the log of
 // proofs of completion (proofs.hpp), and the cache in front of the application's fences
 // (state.hpp's FenceMap). Run under the thread sanitizer too (build-tsan), which checks the
 // memory orders.
@@ -84,6 +84,53 @@ TEST_CASE("layer sync: the lock-free stack gives each node to one thread at a ti
   stack.push(nodes[0].get());
   stack.clear();
   CHECK(stack.pop() == nullptr);
+}
+
+TEST_CASE("layer sync: a chain pushed at once pops first to last, and none is lost under contention", "[layer]") {
+  novem_qd::TaggedStack<Node> stack;
+  std::vector<std::unique_ptr<Node>> nodes;
+  for (int i = 0; i < 4; ++i) nodes.push_back(std::make_unique<Node>());
+  Node *x = nodes[0].get(), *a = nodes[1].get(), *b = nodes[2].get(), *c = nodes[3].get();
+  stack.push(x);
+  a->stack_next.store(b);
+  b->stack_next.store(c);
+  stack.push_chain(a, c); // c's link is the stack's old top
+  for (Node *want : {a, b, c, x}) CHECK(stack.pop() == want);
+  CHECK(stack.pop() == nullptr);
+
+  // Threads take up to three nodes each and give them back as one chain: a node in two chains,
+  // or one lost, would show as a node held twice or missing at the end.
+  constexpr int kNodes = 8, kRounds = 100000;
+  nodes.clear();
+  for (int i = 0; i < kNodes; ++i) {
+    nodes.push_back(std::make_unique<Node>());
+    stack.push(nodes.back().get());
+  }
+  std::atomic<int> doubly_held{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&] {
+      for (int i = 0; i < kRounds; ++i) {
+        Node *held[3] = {};
+        int n = 0;
+        for (; n < 3; ++n) {
+          held[n] = stack.pop();
+          if (!held[n]) break;
+          if (held[n]->holders.fetch_add(1, std::memory_order_relaxed) != 0) doubly_held.fetch_add(1);
+          ++held[n]->uses;
+        }
+        if (n == 0) continue;
+        for (int k = 0; k < n; ++k) held[k]->holders.fetch_sub(1, std::memory_order_relaxed);
+        for (int k = 0; k + 1 < n; ++k) held[k]->stack_next.store(held[k + 1], std::memory_order_relaxed);
+        stack.push_chain(held[0], held[n - 1]);
+      }
+    });
+  for (auto &t : threads) t.join();
+  CHECK(doubly_held.load() == 0);
+  std::vector<Node *> back;
+  while (Node *n = stack.pop()) back.push_back(n);
+  REQUIRE(back.size() == kNodes);
+  for (const auto &n : nodes) CHECK(std::count(back.begin(), back.end(), n.get()) == 1);
 }
 
 TEST_CASE("layer sync: the fence cache never answers for a fence the map no longer holds", "[layer]") {
