@@ -37,9 +37,9 @@ constexpr std::uint64_t kMaxPollNs = 8000000;    // its poll period while the ap
 // Backed off, the period doubles after a pass that completed fewer than kBusyPass / 4 submissions,
 // and halves (down to kBusyPollNs) after one that completed more than kBusyPass: each submission
 // between two passes holds a record and a fence until the next, and a stream of thousands per
-// period cycles through so many that the submitting thread finds them out of its caches (on
-// lavapipe, empty submits: 1.54 x the layer-off time per submit with 8 ms, 1.34 x with 2 ms;
-// docs/performance.md). A frame loop's few submissions per period keep it at kMaxPollNs.
+// period cycles through so many that the submitting thread finds them out of its caches (the
+// figures in docs/performance.md, "A stream of submissions"). A frame loop's few submissions per
+// period keep it at kMaxPollNs.
 constexpr std::uint32_t kBusyPass = 256;
 constexpr std::uint64_t kBusyPollNs = 2000000;
 constexpr std::uint64_t kIdleWaitNs = 100000000; // the thread's sleep when nothing is in flight
