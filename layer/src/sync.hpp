@@ -54,11 +54,7 @@ private:
 template <class T> class TaggedStack {
 public:
   static bool fits(const T *node) { return (reinterpret_cast<std::uintptr_t>(node) & ~kAddressMask) == 0; }
-  void push(T *node) {
-    std::uint64_t head = head_.load(std::memory_order_relaxed);
-    do node->stack_next.store(top(head), std::memory_order_relaxed);
-    while (!head_.compare_exchange_weak(head, pack(node, head), std::memory_order_release, std::memory_order_relaxed));
-  }
+  void push(T *node) { push_chain(node, node); }
   // Pushes the nodes first .. last, already linked through stack_next (last's link is set here),
   // with one compare-exchange; `first` ends on top.
   void push_chain(T *first, T *last) {

@@ -1,8 +1,8 @@
 // The layer's own structures of its per-call paths, from its headers: the mutex and the lock-free
 // stack of recycled submission records, one by one and in chains (sync.hpp), under several
 // threads at once, the log of proofs of completion (proofs.hpp), and the cache in front of the
-// application's fences (state.hpp's FenceMap). Run under the thread sanitizer too (build-tsan), which checks the
-// memory orders.
+// application's fences (state.hpp's FenceMap). Run under the thread sanitizer too (build-tsan),
+// which checks the memory orders.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
