@@ -266,9 +266,9 @@ void check_lost(DeviceState *dev, VkResult result, const char *call, const Queue
 
 // A submission's time, taken just before the call down; a timed one's starts the queue's
 // timestamp gap (timed()).
-[[gnu::always_inline]] inline void stamp_submit(QueueState &q, Submission &sub) {
-  sub.submit_ns = now_ns();
-  if (sub.timestamps) q.last_timed_ns.store(sub.submit_ns, std::memory_order_relaxed);
+[[gnu::always_inline]] inline void stamp_submit(const DeviceState &dev, QueueState &q, Submission &sub) {
+  sub.stamp = dev.clock.stamp();
+  if (sub.timestamps) q.last_timed_ns.store(now_ns(), std::memory_order_relaxed);
 }
 
 // The end of every submission call: counts, then the submission handed to the tracker thread
@@ -619,7 +619,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueSubmit(VkQueue queue, uint32_t submitC
   }
 
   const VkFence waited = watch_app_fence(*dev, *q, *sub, fence);
-  stamp_submit(*q, *sub);
+  stamp_submit(*dev, *q, *sub);
   const VkResult result =
       dev->table.QueueSubmit(queue, submitCount, submits, fence != VK_NULL_HANDLE ? fence : layer_fence);
   if (result != VK_SUCCESS) unwatch_app_fence(*dev, *q, *sub, fence);
@@ -709,7 +709,7 @@ VkResult submit2(PerThread &pt, PFN_vkQueueSubmit2 next, QueueRef ref, VkQueue q
   }
 
   const VkFence waited = watch_app_fence(*dev, *q, *sub, fence);
-  stamp_submit(*q, *sub);
+  stamp_submit(*dev, *q, *sub);
   const VkResult result = next(queue, submitCount, submits, fence != VK_NULL_HANDLE ? fence : layer_fence);
   if (result != VK_SUCCESS) unwatch_app_fence(*dev, *q, *sub, fence);
   finish_submit(*dev, *q, q->submit_calls_v2, result, submitCount, cbs, s, fence, waited, unmeasured, skipped, sub);
@@ -763,7 +763,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueBindSparse(VkQueue queue, uint32_t bin
   take_labels(*dev, queue, *sub);
   const VkFence layer_fence = sub->fence;
   const VkFence waited = watch_app_fence(*dev, *q, *sub, fence);
-  stamp_submit(*q, *sub);
+  stamp_submit(*dev, *q, *sub);
   const VkResult result =
       dev->table.QueueBindSparse(queue, bindInfoCount, pBindInfo, fence != VK_NULL_HANDLE ? fence : layer_fence);
   if (result != VK_SUCCESS) unwatch_app_fence(*dev, *q, *sub, fence);

@@ -23,6 +23,7 @@
 #include "novem_qd_dispatch.h" // generated at build time from vk.xml (VK_NO_PROTOTYPES)
 #include <vulkan/vk_layer.h>
 
+#include "clock.hpp"
 #include "labels.hpp"
 #include "proofs.hpp"
 #include "settings.hpp"
@@ -31,13 +32,6 @@
 namespace novem_qd {
 
 using Counter = std::atomic<std::uint64_t>;
-
-// CLOCK_MONOTONIC (std::chrono::steady_clock's clock on Linux), read without libstdc++'s call in between.
-inline std::uint64_t now_ns() {
-  timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return static_cast<std::uint64_t>(t.tv_sec) * 1000000000u + static_cast<std::uint64_t>(t.tv_nsec);
-}
 
 // Calls and CPU time spent blocked in one kind of wait.
 struct WaitStats {
@@ -332,7 +326,8 @@ struct SemRef {
 struct Submission {
   QueueState *queue = nullptr;
   std::uint64_t seq = 0;
-  std::uint64_t submit_ns = 0;
+  std::uint64_t stamp = 0;     // taken just before the call down (DeviceState::clock)
+  std::uint64_t submit_ns = 0; // the stamp in CLOCK_MONOTONIC, from drain_incoming on
   const char *call = "";
   VkFence fence = VK_NULL_HANDLE; // the layer's own (not submitted when the application passed one)
   // The application's fence of this submission, which the tracker polls instead of waiting on its
@@ -439,7 +434,8 @@ struct DeviceState {
   std::atomic<TrackerSleep> tracker_sleep{TrackerSleep::awake};
   std::atomic<std::uint32_t> wakeups{0};
   static_assert(sizeof(std::atomic<std::uint32_t>) == 4 && std::atomic<std::uint32_t>::is_always_lock_free);
-  std::mutex track_mutex; // guards the two below and `stop`; never held across a call down
+  std::mutex track_mutex; // guards the three below and `stop`; never held across a call down
+  StampClock clock; // stamp() on any thread; sync() and to_ns() under track_mutex
   std::deque<Submission *> pending; // submitted, not yet seen complete, in submit order (owned by `records`)
   // The application's fences: the submission each was last submitted with (the wait hooks'
   // attribution) and the one the tracker polls it for. One map under one lock, so that a tracked

@@ -658,9 +658,11 @@ void wake_thread(DeviceState &dev) {
 
 void drain_incoming(DeviceState &dev) {
   Submission *list = dev.incoming.exchange(nullptr, std::memory_order_acquire);
+  if (list) dev.clock.sync();
   const std::size_t at = dev.pending.size();
   for (Submission *s = list; s;) { // newest first: inserted before the older ones
     Submission *next = s->next_incoming;
+    s->submit_ns = dev.clock.to_ns(s->stamp);
     dev.pending.emplace(dev.pending.begin() + static_cast<std::ptrdiff_t>(at), s);
     s = next;
   }
