@@ -5,7 +5,7 @@
 // Every tracked submission is stamped, so that read is on vkQueueSubmit's hot path. There
 // clock_gettime costs about twice a bare TSC read, and more in place: its vDSO orders the TSC read
 // after every earlier load (lfence), so the cache misses of the call before it are paid there
-// (docs/performance.md, "A stream of submissions"). Where the kernel keeps CLOCK_MONOTONIC on the
+// (docs/performance.md, "The submission's stamp: the TSC"). Where the kernel keeps CLOCK_MONOTONIC on the
 // TSC itself, a stamp is the TSC, and the layer thread turns stamps into CLOCK_MONOTONIC when it
 // takes the submissions over (drain_incoming), a poll period later at most.
 #pragma once

@@ -17,9 +17,9 @@ using novem_qd::StampClock;
 
 namespace {
 
-// Converts stamps taken between two CLOCK_MONOTONIC reads, `syncs_before` converting sync()ed
-// first and the rest after, across `span_ms` of naps; each must fall between its two reads, give
-// or take `slack_ns` (the ratio measured over the calibration only, at first).
+// Stamps taken between two CLOCK_MONOTONIC reads, over `span_ms`, each converted after a nap of
+// up to 2 ms and a sync(), as the layer thread does: each must fall between its two reads, give or
+// take `slack_ns` (right after construction the ratio is the calibration's alone).
 void check_stamps(StampClock &clock, int span_ms, std::uint64_t slack_ns) {
   const std::uint64_t end = now_ns() + static_cast<std::uint64_t>(span_ms) * 1000000u;
   int checked = 0;
