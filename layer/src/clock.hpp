@@ -82,9 +82,8 @@ public:
   }
   bool tsc() const { return tsc_; }
 
-  static constexpr std::uint64_t kCalibrationNs = 200000; // spent at construction (once per device)
-
 private:
+  static constexpr std::uint64_t kCalibrationNs = 200000; // spent at construction (once per device)
   static bool process_uses_tsc() {
     static const bool tsc = tsc_clocksource();
     return tsc;

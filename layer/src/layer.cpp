@@ -265,10 +265,11 @@ void check_lost(DeviceState *dev, VkResult result, const char *call, const Queue
 }
 
 // A submission's time, taken just before the call down; a timed one's starts the queue's
-// timestamp gap (timed()).
+// timestamp gap (timed()), where there is one: on a GPU every submission is timed, and a second
+// clock read each would undo the stamp's saving.
 [[gnu::always_inline]] inline void stamp_submit(const DeviceState &dev, QueueState &q, Submission &sub) {
   sub.stamp = dev.clock.stamp();
-  if (sub.timestamps) q.last_timed_ns.store(now_ns(), std::memory_order_relaxed);
+  if (sub.timestamps && dev.timestamp_gap_ns != 0) q.last_timed_ns.store(now_ns(), std::memory_order_relaxed);
 }
 
 // The end of every submission call: counts, then the submission handed to the tracker thread
