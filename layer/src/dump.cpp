@@ -129,6 +129,7 @@ std::pair<std::uint64_t, std::string> next_dump_file() {
 } // namespace
 
 void write_dump(DeviceState &dev, const char *reason, const char *call, const QueueState *queue) {
+  if (Registry::get().forked) return; // the dumps are the parent's (fork.cpp)
   const auto [number, path] = next_dump_file();
   const std::uint64_t now = now_ns();
 

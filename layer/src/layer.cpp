@@ -512,7 +512,9 @@ VKAPI_ATTR void VKAPI_CALL hook::DestroyDevice(VkDevice device, const VkAllocati
   void *k = key(device);
   DeviceState *dev = r.device(k);
   if (!dev) return;
-  stop_tracking(*dev); // before the call down: the thread and the layer's objects use the device
+  // Before the call down: the thread and the layer's objects use the device. An inherited device
+  // has no thread in this process (fork.cpp).
+  if (!dev->inherited) stop_tracking(*dev);
   dev->table.DestroyDevice(device, pAllocator);
   {
     std::unique_lock lock(r.mutex);
@@ -1189,9 +1191,12 @@ __attribute__((destructor)) void on_unload() {
     std::shared_lock lock(registry->mutex);
     any = registry->instances_created > 0;
     for (const auto &d : registry->all_devices)
-      if (!d->destroyed.load()) live.push_back(d.get());
+      if (!d->destroyed.load() && !d->inherited) live.push_back(d.get());
   }
   for (DeviceState *d : live) end_tracker(*d);
+  // A forked child's registry holds its parent's devices, whose locks may be held for good: it is
+  // left as it is, and the files are the parent's (fork.cpp).
+  if (registry->forked) return;
   if (any) write_outputs("unload");
   close_trace();
   delete registry; // nothing can call into the layer any more

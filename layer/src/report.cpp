@@ -168,6 +168,7 @@ void write_queue(std::ostringstream &o, QueueState &q) {
 
 void write_report(const char *reason) {
   Registry &r = Registry::get();
+  if (r.forked) return; // the report is the parent's (fork.cpp)
   std::vector<std::shared_ptr<DeviceState>> devices;
   std::uint32_t instances_created;
   {

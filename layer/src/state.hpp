@@ -399,6 +399,9 @@ struct DeviceState {
   std::string name;
   std::uint32_t vendor_id = 0, device_id = 0, api_version = 0, driver_version = 0;
   std::atomic<bool> destroyed{false};
+  // Created before this process was forked from its parent (fork.cpp): the layer thread and the
+  // locks held at the fork are the parent's, so this process never ends or reports the device.
+  bool inherited = false;
 
   WaitStats device_wait_idle;            // every vkDeviceWaitIdle, attributed or not
   WaitStats wait_for_fences_unattributed; // vkWaitForFences on fences no known submission carried
@@ -512,7 +515,10 @@ public:
   // then too (trace_path cleared where it cannot be).
   const Settings &settings_for(const VkInstanceCreateInfo *ci);
   // The open trace file (trace.cpp), or nullptr: no trace. Set with the settings, ended at unload.
-  TraceStream *trace() const { return trace_.get(); }
+  TraceStream *trace() const { return forked ? nullptr : trace_.get(); }
+  // This process was forked from the one that made the registry (fork.cpp). Its files (report,
+  // trace, dumps) are the parent's: this process writes none of them.
+  bool forked = false;
 
   std::shared_ptr<InstanceState> instance(void *k) {
     std::shared_lock lock(mutex);

@@ -289,7 +289,7 @@ void print_summary(DeviceState &dev) {
 // report and the trace, with reason "trigger"; the application is never stopped or signalled.
 void check_trigger() {
   const std::string &path = settings().trigger_path;
-  if (path.empty() || access(path.c_str(), F_OK) != 0) return;
+  if (path.empty() || Registry::get().forked || access(path.c_str(), F_OK) != 0) return; // the parent's
   if (unlink(path.c_str()) != 0) return; // another device's thread took it
   write_outputs("trigger");
 }

@@ -3,7 +3,7 @@
 // enable the layer through its manifest and the environment only.
 //
 //   novem-queue-workload [--iterations K] [--threads T] [--provoke-validation-error]
-//                        [--race N] [--burst N] [--poll-timeline] [--stall-ms M] [--stall-no-wait]
+//                        [--race N] [--burst N [--fork exit|vulkan]] [--poll-timeline] [--stall-ms M] [--stall-no-wait]
 //
 // With --threads T, T threads each create a device of their own (one instance) and run the
 // iterations on it at the same time; the report then has T devices with the same counts.
@@ -48,6 +48,10 @@
 //                 woken by the submit, or woke by itself, at most 100 ms later); prints the median
 //                 time to that ("workload: idle submit seen complete after median X ms"); then
 //                 vkQueueWaitIdle before the next
+//   --fork exit|vulkan  with --burst: fork() halfway through the burst (the layer thread is busy);
+//                 the child calls exit() at once (exit), or first creates an instance and a device of
+//                 its own and submits to it (vulkan); the parent waits for it (20 s at most, else
+//                 kills it and exits 4: "workload: forked child hung"), then goes on
 //   --exit-without-teardown  after the iterations (and the options above), std::exit(0) with the
 //                 device and the instance alive: the layer's outputs must still be written at exit
 //   --instances N  creates, uses and destroys N instances one after another (the loader unloads the
@@ -63,6 +67,8 @@
 
 #include <fstream>
 #include <sstream>
+#include <csignal>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -119,10 +125,72 @@ struct Extras {
   std::string extension;      // --extension on|off
   std::string trigger, trigger_copy;
   bool exit_without_teardown = false; // --exit-without-teardown
+  std::string fork;                   // --fork exit|vulkan
   bool labels = false;                // --labels
   VkInstance instance = VK_NULL_HANDLE; // for the debug-utils entry points
 };
 
+
+// In a forked child: an instance and a device of its own, three fenced empty submissions, teardown.
+void own_device() {
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.apiVersion = VK_API_VERSION_1_3;
+  VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  ici.pApplicationInfo = &app;
+  VkInstance instance;
+  CHECK(vkCreateInstance(&ici, nullptr, &instance));
+  std::uint32_t count = 1;
+  VkPhysicalDevice gpu;
+  const VkResult listed = vkEnumeratePhysicalDevices(instance, &count, &gpu);
+  if (count == 0 || (listed != VK_SUCCESS && listed != VK_INCOMPLETE)) die("vkEnumeratePhysicalDevices", listed);
+  const float priority = 1;
+  VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  qci.queueCount = 1;
+  qci.pQueuePriorities = &priority;
+  VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  dci.queueCreateInfoCount = 1;
+  dci.pQueueCreateInfos = &qci;
+  VkDevice device;
+  CHECK(vkCreateDevice(gpu, &dci, nullptr, &device));
+  VkQueue queue;
+  vkGetDeviceQueue(device, 0, 0, &queue);
+  VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  VkFence fence;
+  CHECK(vkCreateFence(device, &fci, nullptr, &fence));
+  for (int i = 0; i < 3; ++i) {
+    CHECK(vkQueueSubmit(queue, 0, nullptr, fence));
+    CHECK(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX));
+    CHECK(vkResetFences(device, 1, &fence));
+  }
+  vkDestroyFence(device, fence, nullptr);
+  vkDestroyDevice(device, nullptr);
+  vkDestroyInstance(instance, nullptr);
+  std::printf("workload: child used a device of its own\n");
+}
+
+// --fork: the child exits (after own_device() with `vulkan`); the parent waits for it.
+void fork_child(const std::string &mode) {
+  std::fflush(stdout); // else the child's exit writes the parent's buffered lines again
+  const pid_t child = fork();
+  if (child < 0) die("fork", VK_ERROR_UNKNOWN);
+  if (child == 0) {
+    if (mode == "vulkan") own_device();
+    std::exit(0);
+  }
+  int status = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (waitpid(child, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(child, SIGKILL);
+      waitpid(child, &status, 0);
+      std::printf("workload: forked child hung\n");
+      std::fflush(stdout);
+      std::exit(4);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  std::printf("workload: forked child exited with status %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
 
 bool has_extension(VkPhysicalDevice gpu, const char *layer, const char *name) {
   std::uint32_t n = 0;
@@ -394,7 +462,10 @@ void run_device(VkPhysicalDevice gpu, const VkPhysicalDeviceMemoryProperties &me
     VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     si.commandBufferCount = 1;
     si.pCommandBuffers = &burst_cb;
-    for (int i = 0; i < extras.burst; ++i) CHECK(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE));
+    for (int i = 0; i < extras.burst; ++i) {
+      CHECK(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE));
+      if (i == extras.burst / 2 && !extras.fork.empty()) fork_child(extras.fork);
+    }
     CHECK(vkQueueWaitIdle(queue));
     std::printf("workload: burst of %d submits\n", extras.burst);
   }
@@ -544,6 +615,8 @@ int main(int argc, char **argv) {
       extras.trigger_copy = argv[++i];
     } else if (std::strcmp(argv[i], "--exit-without-teardown") == 0) {
       extras.exit_without_teardown = true;
+    } else if (std::strcmp(argv[i], "--fork") == 0 && i + 1 < argc) {
+      extras.fork = argv[++i];
     } else if (std::strcmp(argv[i], "--instances") == 0 && i + 1 < argc) {
       instances = std::atoi(argv[++i]);
     } else if (std::strcmp(argv[i], "--layer-setting") == 0 && i + 1 < argc && std::strchr(argv[i + 1], '=')) {
@@ -551,7 +624,7 @@ int main(int argc, char **argv) {
       setting_names.push_back(kv.substr(0, kv.find('=')));
       setting_values.push_back(kv.substr(kv.find('=') + 1));
     } else {
-      std::fprintf(stderr, "usage: %s [--iterations K] [--threads T] [--provoke-validation-error] [--race N] [--burst N] [--poll-timeline] [--stall-ms M] [--stall-no-wait] [--labels] [--extension on|off] [--idle-submits N] [--trigger PATH --trigger-copy COPY] [--exit-without-teardown] [--instances N] [--layer-setting KEY=VALUE]...\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--iterations K] [--threads T] [--provoke-validation-error] [--race N] [--burst N] [--poll-timeline] [--stall-ms M] [--stall-no-wait] [--labels] [--extension on|off] [--idle-submits N] [--trigger PATH --trigger-copy COPY] [--fork exit|vulkan] [--exit-without-teardown] [--instances N] [--layer-setting KEY=VALUE]...\n", argv[0]);
       return 1;
     }
   }

@@ -1,5 +1,5 @@
 // The layer's settings and outputs as a user meets them: every output written however the program
-// ends (exit without teardown, the layer unloaded and loaded again), values that do not parse refused
+// ends (exit without teardown, the layer unloaded and loaded again, a forked child exiting), values that do not parse refused
 // with one line, output paths checked at start-up, the effective settings printed on request, and the
 // three sources (environment, vkconfig's settings file, VK_EXT_layer_settings) in their order.
 #include "layer_fixture.hpp"
@@ -73,6 +73,55 @@ TEST_CASE("layer settings: every output is written under its own name however th
         CHECK(read_json(numbered_dump(dump, static_cast<int>(n)))["reason"].text == "watchdog");
       const Json t = read_trace(trace);
       CHECK(!t.items.empty());
+    }
+  }
+}
+
+// Programs fork (crash reporters, helpers spawned the old way): the child has the layer's state but
+// not its threads, and a lock one of them held at the fork stays held. The fork comes halfway
+// through a burst, while the layer thread is busy.
+TEST_CASE("layer settings: a child made by fork() ends without hanging and writes none of the parent's files", "[layer]") {
+  struct Case {
+    const char *mode;       // the workload's --fork
+    const char *child_line; // what the child prints, if anything
+  };
+  const Case cases[] = {
+      {"exit", nullptr},
+      {"vulkan", "workload: child used a device of its own"},
+  };
+  constexpr int kBurst = 400;
+  for (const Case &c : cases) {
+    // A child that allocates can wait for good on the sanitizer allocator's lock, held by a thread
+    // of the parent at the fork (the allocator of GCC 12's ASan takes no lock around fork()).
+    if (NOVEM_QD_SANITIZED && c.child_line) continue;
+    SECTION(std::string("the child ") + (c.child_line ? "uses a device of its own" : "exits at once")) {
+      TempDir tmp;
+      const fs::path report = tmp.path / "report.json", trace = tmp.path / "trace.json", dump = tmp.path / "dump.json";
+      auto env = enabled_env(report);
+      env["NOVEM_QUEUE_DIAGNOSTICS_TRACE"] = trace.string();
+      env["NOVEM_QUEUE_DIAGNOSTICS_DUMP"] = dump.string();
+      const Run r =
+          run_in(tmp.path, {NOVEM_QD_WORKLOAD, "--iterations", "1", "--burst", std::to_string(kBurst), "--fork", c.mode}, env);
+      INFO(r.output);
+      REQUIRE(r.status == 0);
+      CHECK(r.output.find("workload: forked child exited with status 0") != std::string::npos);
+      if (c.child_line) CHECK(r.output.find(c.child_line) != std::string::npos);
+      std::set<std::string> names;
+      for (const auto &e : fs::directory_iterator(tmp.path)) names.insert(e.path().filename().string());
+      CHECK(names == std::set<std::string>{"report.json", "trace.json", "log.txt"});
+      // The parent's files, whole: its one device with every submission of its own.
+      const Json rep = read_json(report);
+      CHECK(rep["reason"].text == "unload");
+      REQUIRE(rep["devices"].items.size() == 1);
+      CHECK(num(rep["devices"][0]["queues"][0]["submits"]) == 4 + kBurst);
+      const Json t = read_trace(trace);
+      std::size_t devices = 0, submissions = 0;
+      for (const Json &e : t.items) {
+        devices += e["ph"].text == "M" && e["name"].text == "process_name";
+        submissions += e["ph"].text == "X" && e["cat"].text == "submission";
+      }
+      CHECK(devices == 1);
+      CHECK(submissions == 4 + kBurst);
     }
   }
 }
