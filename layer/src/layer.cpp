@@ -1185,11 +1185,12 @@ namespace {
 __attribute__((destructor)) void on_unload() {
   Registry *registry = Registry::existing();
   if (!registry) return;
-  bool any;
+  bool any, instance_alive;
   std::vector<DeviceState *> live; // never destroyed: their threads must end before the registry does
   {
     std::shared_lock lock(registry->mutex);
     any = registry->instances_created > 0;
+    instance_alive = !registry->instances.empty();
     for (const auto &d : registry->all_devices)
       if (!d->destroyed.load() && !d->inherited) live.push_back(d.get());
   }
@@ -1199,7 +1200,12 @@ __attribute__((destructor)) void on_unload() {
   if (registry->forked) return;
   if (any) write_outputs("unload");
   close_trace();
-  delete registry; // nothing can call into the layer any more
+  // With an instance alive this is the process's exit, and a thread the program never joined (a
+  // render or submission thread) may still be calling the hooks through the pointers it fetched:
+  // the registry stays for them, and the process's end frees it. Once the last instance is gone
+  // (the loader unloading the layer), nothing valid can call in.
+  if (instance_alive) return;
+  delete registry;
   Registry::forget();
 }
 

@@ -54,6 +54,10 @@
 //                 kills it and exits 4: "workload: forked child hung"), then goes on
 //   --exit-without-teardown  after the iterations (and the options above), std::exit(0) with the
 //                 device and the instance alive: the layer's outputs must still be written at exit
+//   --exit-while-submitting  after the iterations, a thread that submits without end (fences and
+//                 vkQueueWaitIdle among them, through vkGetDeviceProcAddr's pointers as engines call
+//                 them), and once it has submitted 2000 times, std::exit(0) from the main thread
+//                 while it goes on: the layer's outputs must be written, and nothing may crash
 //   --instances N  creates, uses and destroys N instances one after another (the loader unloads the
 //                 layer when each is destroyed and loads it again for the next)
 //   --layer-setting KEY=VALUE  (repeatable) passed to the layer through VK_EXT_layer_settings (a
@@ -126,6 +130,7 @@ struct Extras {
   std::string trigger, trigger_copy;
   bool exit_without_teardown = false; // --exit-without-teardown
   std::string fork;                   // --fork exit|vulkan
+  bool exit_while_submitting = false; // --exit-while-submitting
   bool labels = false;                // --labels
   VkInstance instance = VK_NULL_HANDLE; // for the debug-utils entry points
 };
@@ -190,6 +195,35 @@ void fork_child(const std::string &mode) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   std::printf("workload: forked child exited with status %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+// --exit-while-submitting: starts a thread that submits until the process ends; returns once it
+// has submitted kSubmits times. Its results are not checked: the process ends under it.
+void start_submitting(VkDevice device, VkQueue queue) {
+  constexpr int kSubmits = 2000;
+  auto get = [&](const char *name) { return vkGetDeviceProcAddr(device, name); };
+  const auto create_fence = reinterpret_cast<PFN_vkCreateFence>(get("vkCreateFence"));
+  const auto submit = reinterpret_cast<PFN_vkQueueSubmit>(get("vkQueueSubmit"));
+  const auto wait = reinterpret_cast<PFN_vkWaitForFences>(get("vkWaitForFences"));
+  const auto reset = reinterpret_cast<PFN_vkResetFences>(get("vkResetFences"));
+  const auto wait_idle = reinterpret_cast<PFN_vkQueueWaitIdle>(get("vkQueueWaitIdle"));
+  static std::atomic<int> submitted{0};
+  std::thread([=] {
+    VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkFence fence = VK_NULL_HANDLE;
+    if (create_fence(device, &fci, nullptr, &fence) != VK_SUCCESS) return;
+    for (unsigned i = 0;; ++i) {
+      const bool fenced = i % 8 == 0;
+      submit(queue, 0, nullptr, fenced ? fence : VK_NULL_HANDLE);
+      if (fenced) {
+        wait(device, 1, &fence, VK_TRUE, UINT64_MAX);
+        reset(device, 1, &fence);
+      }
+      if (i % 64 == 0) wait_idle(queue);
+      submitted.fetch_add(1);
+    }
+  }).detach();
+  while (submitted.load() < kSubmits) std::this_thread::sleep_for(std::chrono::milliseconds(1));
 }
 
 bool has_extension(VkPhysicalDevice gpu, const char *layer, const char *name) {
@@ -562,6 +596,12 @@ void run_device(VkPhysicalDevice gpu, const VkPhysicalDeviceMemoryProperties &me
                 static_cast<unsigned long long>(d.presents));
   }
   if (!extras.trigger.empty()) request_report(extras);
+  if (extras.exit_while_submitting) {
+    start_submitting(device, queue);
+    std::printf("workload: exit while another thread submits\n");
+    std::fflush(stdout);
+    std::exit(0);
+  }
   if (extras.exit_without_teardown) {
     std::printf("workload: exit without teardown\n");
     std::fflush(stdout);
@@ -617,6 +657,8 @@ int main(int argc, char **argv) {
       extras.exit_without_teardown = true;
     } else if (std::strcmp(argv[i], "--fork") == 0 && i + 1 < argc) {
       extras.fork = argv[++i];
+    } else if (std::strcmp(argv[i], "--exit-while-submitting") == 0) {
+      extras.exit_while_submitting = true;
     } else if (std::strcmp(argv[i], "--instances") == 0 && i + 1 < argc) {
       instances = std::atoi(argv[++i]);
     } else if (std::strcmp(argv[i], "--layer-setting") == 0 && i + 1 < argc && std::strchr(argv[i + 1], '=')) {
@@ -624,7 +666,7 @@ int main(int argc, char **argv) {
       setting_names.push_back(kv.substr(0, kv.find('=')));
       setting_values.push_back(kv.substr(kv.find('=') + 1));
     } else {
-      std::fprintf(stderr, "usage: %s [--iterations K] [--threads T] [--provoke-validation-error] [--race N] [--burst N] [--poll-timeline] [--stall-ms M] [--stall-no-wait] [--labels] [--extension on|off] [--idle-submits N] [--trigger PATH --trigger-copy COPY] [--fork exit|vulkan] [--exit-without-teardown] [--instances N] [--layer-setting KEY=VALUE]...\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--iterations K] [--threads T] [--provoke-validation-error] [--race N] [--burst N] [--poll-timeline] [--stall-ms M] [--stall-no-wait] [--labels] [--extension on|off] [--idle-submits N] [--trigger PATH --trigger-copy COPY] [--fork exit|vulkan] [--exit-without-teardown] [--exit-while-submitting] [--instances N] [--layer-setting KEY=VALUE]...\n", argv[0]);
       return 1;
     }
   }
