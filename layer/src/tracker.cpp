@@ -67,6 +67,9 @@ void futex_wait(std::atomic<std::uint32_t> &word, std::uint32_t seen, std::uint6
 
 // A completed submission: latency, GPU time, its slots and (after vkResetFences) its fence back.
 void complete(DeviceState &dev, Submission &s, std::uint64_t now) {
+  // Never before its submission: a stamp's conversion (clock.hpp) may be off by a reference
+  // point's error, more than an empty submission proved at once takes.
+  now = std::max(now, s.submit_ns);
   SubmissionEvent ev;
   ev.seq = s.seq;
   ev.submit_ns = s.submit_ns;
