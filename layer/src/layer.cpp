@@ -157,9 +157,12 @@ void classify_batch(DeviceState &dev, const Batch &batch, QueueState &q, SemCoun
 // A wait of the application's, returned at `ns`, proves `q`'s submissions up to `seq` complete;
 // the tracker, which never waits on the application's fences, completes them at its next pass
 // with that time. A wait that proves nothing new (a fence polled again, an old one waited on)
-// leaves the proof log, and its lock, alone.
+// leaves the proof log, and its lock, alone. The time is logged before the submissions are
+// marked complete, so that the layer thread, finding them complete, finds the time too.
 void prove_complete(const DeviceState &dev, QueueState &q, std::uint64_t seq, std::uint64_t ns) {
-  if (q.complete_up_to(seq) && dev.latency) q.proofs.add(seq, ns);
+  if (seq <= q.completed_seq.load(std::memory_order_relaxed)) return;
+  if (dev.latency) q.proofs.add(seq, ns);
+  q.complete_up_to(seq);
 }
 
 // A wait of the application's thread, on the queue's track of the trace and in the report. With

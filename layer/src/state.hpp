@@ -209,11 +209,12 @@ struct QueueState {
   Counter submitted_seq{0};
   Counter completed_seq{0};
   // Whether this raised it (a wait on work already proven complete does not).
-  bool complete_up_to(std::uint64_t seq) {
+  // Release: a proof logged before (layer.cpp, prove_complete) is seen by whoever sees it complete.
+  void complete_up_to(std::uint64_t seq) {
     std::uint64_t cur = completed_seq.load(std::memory_order_relaxed);
-    while (cur < seq)
-      if (completed_seq.compare_exchange_weak(cur, seq, std::memory_order_relaxed)) return true;
-    return false;
+    while (cur < seq && !completed_seq.compare_exchange_weak(cur, seq, std::memory_order_release,
+                                                             std::memory_order_relaxed)) {
+    }
   }
   bool in_flight() const {
     return submitted_seq.load(std::memory_order_relaxed) > completed_seq.load(std::memory_order_relaxed);

@@ -136,7 +136,7 @@ VkResult fence_status(DeviceState &dev, const Submission &s) {
 // Whether a submission is known complete without asking the driver: a wait of the application's
 // proved it (its queue's completed_seq), and with it that its fence signalled.
 bool proven(const QueueState &q, const Submission &s) {
-  return s.seq <= q.completed_seq.load(std::memory_order_relaxed);
+  return s.seq <= q.completed_seq.load(std::memory_order_acquire); // and its proof logged (complete_up_to)
 }
 
 // The completion time of a signalled submission seen at `now`: the time of the application's wait
