@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The sanitizer job: builds the frontend, the ring and the plugins with AddressSanitizer and
-# UndefinedBehaviorSanitizer in build-asan/, runs the tests that need no GPU driver, then every
-# scene on Vulkan (lavapipe, under the validation layer) and OpenGL (llvmpipe). The drivers are
-# not built with sanitizers and leak at exit, so the scene run looks for leaks not at all; it
-# still stops at the first invalid access or undefined behaviour in Novem's code.
+# The sanitizer job: builds the frontend, the ring, the plugins and the queue diagnostics layer
+# with AddressSanitizer and UndefinedBehaviorSanitizer in build-asan/, runs the tests that need no
+# GPU driver, then every scene on Vulkan (lavapipe, under the validation layer) and OpenGL
+# (llvmpipe), then the layer's tests. The drivers are not built with sanitizers and leak at exit,
+# so the runs that load them look for leaks not at all; they still stop at the first invalid
+# access or undefined behaviour in Novem's code.
 # Then ThreadSanitizer in build-tsan/, over the tests that need no GPU driver: the command ring,
 # the null plugin's submission thread, devices used from several threads. (Not over the real
 # drivers: their threads are not instrumented, so TSan would see their synchronisation as races.)
@@ -19,7 +20,8 @@ if [ ! -f "$build/build.ninja" ]; then
     -DNOVEM_SANITIZE=address,undefined
 fi
 cmake --build "$build" -j "$(nproc)" --target novem-unit-tests novem-frontend-tests novem-scene-tests novem_null \
-  novem_vulkan novem_opengl
+  novem_vulkan novem_opengl VkLayer_novem_queue_diagnostics novem-queue-workload novem_test_icd novem-icd-workload \
+  test_layer_queue_diagnostics test_layer_sync test_layer_clock
 # allocator_may_return_null: an allocation past what the host has throws bad_alloc, as without the
 # sanitizer (the tests of out-of-memory answers make such requests).
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
@@ -39,6 +41,12 @@ if grep -Eq "$fail" "$log"; then
   grep -E "$fail" "$log" | head -n 5 >&2
   exit 1
 fi
+# The queue diagnostics layer: its own structures and clock (leaks checked), then the layer loaded
+# into the sanitized workloads on lavapipe and on the test ICD (the drivers' leaks not ours; the
+# cases that need an unsanitized program, vkcube and vulkaninfo, skip themselves).
+"$build/bin/test_layer_sync"
+"$build/bin/test_layer_clock"
+ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 "$build/bin/test_layer_queue_diagnostics"
 
 tsan=$root/build-tsan
 if [ ! -f "$tsan/build.ninja" ]; then
