@@ -158,7 +158,10 @@ void classify_batch(DeviceState &dev, const Batch &batch, QueueState &q, SemCoun
 // the tracker, which never waits on the application's fences, completes them at its next pass
 // with that time. A wait that proves nothing new (a fence polled again, an old one waited on)
 // leaves the proof log, and its lock, alone. The time is logged before the submissions are
-// marked complete, so that the layer thread, finding them complete, finds the time too.
+// marked complete, so that the layer thread, finding them complete, finds the time too. The wait
+// hooks call this as soon as they have read the wait's end, before anything that may block
+// (record_wait takes the queue's stats lock, which the layer thread holds while it completes
+// submissions): meanwhile the layer thread would complete them at its own, later time.
 void prove_complete(const DeviceState &dev, QueueState &q, std::uint64_t seq, std::uint64_t ns) {
   if (seq <= q.completed_seq.load(std::memory_order_relaxed)) return;
   if (dev.latency) q.proofs.add(seq, ns);
@@ -806,9 +809,9 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::QueueWaitIdle(VkQueue queue) {
   const VkResult result = dev->table.QueueWaitIdle(queue);
   check_lost(dev, result, "vkQueueWaitIdle", q);
   const std::uint64_t t1 = now_ns();
+  if (result == VK_SUCCESS) prove_complete(*dev, *q, seq, t1);
   q->queue_wait_idle.add(t1 - t0);
   record_wait(pt, *q, "vkQueueWaitIdle", t0, t1);
-  if (result == VK_SUCCESS) prove_complete(*dev, *q, seq, t1);
   return result;
 }
 
@@ -826,12 +829,13 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::DeviceWaitIdle(VkDevice device) {
   const VkResult result = dev->table.DeviceWaitIdle(device);
   check_lost(dev, result, "vkDeviceWaitIdle");
   const std::uint64_t t1 = now_ns(), dt = t1 - t0;
+  if (result == VK_SUCCESS)
+    for (auto &[q, seq] : busy) prove_complete(*dev, *q, seq, t1);
   dev->device_wait_idle.add(dt);
   if (busy.empty()) record_unattributed_wait(pt, *dev, "vkDeviceWaitIdle", t0, t1);
   for (auto &[q, seq] : busy) {
     q->device_wait_idle.add(dt);
     record_wait(pt, *q, "vkDeviceWaitIdle", t0, t1);
-    if (result == VK_SUCCESS) prove_complete(*dev, *q, seq, t1);
   }
   return result;
 }
@@ -863,11 +867,13 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::WaitForFences(VkDevice device, uint32_t fen
   // The blocked time goes to each distinct queue whose submission carried one of the fences; a
   // signalled fence proves its submission, and everything before it on its queue, complete.
   if (one.queue) {
+    if (result == VK_SUCCESS) prove_complete(*dev, *one.queue, one.seq, t1);
     one.queue->wait_for_fences.add(dt);
     record_wait(pt, *one.queue, "vkWaitForFences", t0, t1);
-    if (result == VK_SUCCESS) prove_complete(*dev, *one.queue, one.seq, t1);
     return result;
   }
+  if (result == VK_SUCCESS && waitAll)
+    for (const FenceUse &u : uses) prove_complete(*dev, *u.queue, u.seq, t1);
   std::vector<QueueState *> &queues = pt.wait_queues;
   queues.clear();
   for (const FenceUse &u : uses)
@@ -880,8 +886,6 @@ VKAPI_ATTR VkResult VKAPI_CALL hook::WaitForFences(VkDevice device, uint32_t fen
     q->wait_for_fences.add(dt);
     record_wait(pt, *q, "vkWaitForFences", t0, t1);
   }
-  if (result == VK_SUCCESS && waitAll)
-    for (const FenceUse &u : uses) prove_complete(*dev, *u.queue, u.seq, t1);
   return result;
 }
 
@@ -930,6 +934,8 @@ VkResult wait_semaphores(PFN_vkWaitSemaphores next, VkDevice device, const VkSem
   const VkResult result = next(device, pWaitInfo, timeout);
   check_lost(dev, result, call);
   const std::uint64_t t1 = now_ns();
+  if (result == VK_SUCCESS)
+    for (const FenceUse &u : proofs) prove_complete(*dev, *u.queue, u.seq, t1);
   if (queues.empty()) {
     dev->wait_semaphores_unattributed.add(t1 - t0);
     record_unattributed_wait(pt, *dev, call, t0, t1);
@@ -938,8 +944,6 @@ VkResult wait_semaphores(PFN_vkWaitSemaphores next, VkDevice device, const VkSem
     q->wait_semaphores_blocked.add(t1 - t0);
     record_wait(pt, *q, call, t0, t1);
   }
-  if (result == VK_SUCCESS)
-    for (const FenceUse &u : proofs) prove_complete(*dev, *u.queue, u.seq, t1);
   return result;
 }
 } // namespace
@@ -981,7 +985,6 @@ VkResult semaphore_counter_value(PFN_vkGetSemaphoreCounterValue next, VkDevice d
   const VkResult result = next(device, semaphore, pValue);
   check_lost(dev, result, call);
   if (result != VK_SUCCESS) return result;
-  const std::uint64_t now = now_ns();
   std::vector<FenceUse> &proofs = pt.wait_proofs;
   proofs.clear();
   {
@@ -989,6 +992,7 @@ VkResult semaphore_counter_value(PFN_vkGetSemaphoreCounterValue next, VkDevice d
     if (auto it = dev->timeline_signals.find(semaphore); it != dev->timeline_signals.end())
       add_timeline_proofs(it->second, *pValue, proofs);
   }
+  const std::uint64_t now = now_ns(); // after the lock, right before the proofs (prove_complete)
   for (const FenceUse &u : proofs) prove_complete(*dev, *u.queue, u.seq, now);
   return result;
 }
