@@ -2,8 +2,8 @@
 // the layer threads of the devices created before the fork are gone, and any lock one of them
 // held at that moment stays held for good. So, in the child:
 // - those devices are marked inherited: they are never ended (no thread to join, no lock to take)
-//   nor reported; the application may not use them there anyway (Vulkan objects do not survive a
-//   fork in any driver), but a process that merely calls exit() must not hang on them;
+//   nor reported; the application has no use for them there (no driver promises that its
+//   objects survive a fork), but a process that merely calls exit() must not hang on them;
 // - the files (report, trace, dumps) are the parent's, named for it and partly written by it: the
 //   child writes none of them, so neither clobbers a report nor appends to the parent's trace;
 // - the registry's lock is taken around the fork and made anew in the child, so a child that

@@ -1,7 +1,8 @@
 // The layer's settings and outputs as a user meets them: every output written however the program
-// ends (exit without teardown, the layer unloaded and loaded again, a forked child exiting), values that do not parse refused
-// with one line, output paths checked at start-up, the effective settings printed on request, and the
-// three sources (environment, vkconfig's settings file, VK_EXT_layer_settings) in their order.
+// ends (exit without teardown, exit while another thread submits, the layer unloaded and loaded
+// again, a forked child exiting), values that do not parse refused with one line, output paths
+// checked at start-up, the effective settings printed on request, and the three sources
+// (environment, vkconfig's settings file, VK_EXT_layer_settings) in their order.
 #include "layer_fixture.hpp"
 
 #include <algorithm>
@@ -79,7 +80,7 @@ TEST_CASE("layer settings: every output is written under its own name however th
 
 // A program that returns from main() while its render thread still submits: the thread goes on
 // through the layer's hooks while the process ends. The layer's state must outlive the library's
-// destructor then. Each run crashed about one time in three when it did not; ten runs. Without
+// destructor then. A layer that frees it there crashes about one run in three: ten runs. Without
 // the validation layer, which crashes so on its own (nine runs in ten, without this layer).
 TEST_CASE("layer settings: exit() while another thread still submits crashes nothing and writes every output", "[layer]") {
   for (int run_number = 0; run_number < 10; ++run_number) {
