@@ -6,7 +6,8 @@
 # so the runs that load them look for leaks not at all; they still stop at the first invalid
 # access or undefined behaviour in Novem's code.
 # Then ThreadSanitizer in build-tsan/, over the tests that need no GPU driver: the command ring,
-# the null plugin's submission thread, devices used from several threads. (Not over the real
+# the null plugin's submission thread, devices used from several threads, the layer's lock-free
+# structures and clock. (Not over the real
 # drivers: their threads are not instrumented, so TSan would see their synchronisation as races.)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,7 +53,10 @@ tsan=$root/build-tsan
 if [ ! -f "$tsan/build.ninja" ]; then
   cmake -G Ninja -S "$root" -B "$tsan" -DCMAKE_BUILD_TYPE=Debug -DNOVEM_WERROR=ON -DNOVEM_SANITIZE=thread
 fi
-cmake --build "$tsan" -j "$(nproc)" --target novem-unit-tests novem-frontend-tests novem_null
+cmake --build "$tsan" -j "$(nproc)" --target novem-unit-tests novem-frontend-tests novem_null test_layer_sync \
+  test_layer_clock
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 "$tsan/bin/novem-unit-tests"
 "$tsan/bin/novem-frontend-tests" "~[backends]"
+"$tsan/bin/test_layer_sync"
+"$tsan/bin/test_layer_clock"
