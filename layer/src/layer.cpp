@@ -1202,16 +1202,15 @@ __attribute__((destructor)) void on_unload() {
       if (!d->destroyed.load() && !d->inherited) live.push_back(d.get());
   }
   for (DeviceState *d : live) end_tracker(*d);
-  // A forked child's registry holds its parent's devices, whose locks may be held for good: it is
-  // left as it is, and the files are the parent's (fork.cpp).
-  if (registry->forked) return;
-  if (any) write_outputs("unload");
+  if (any) write_outputs("unload"); // neither writes in a forked child: the files are the parent's
   close_trace();
-  // With an instance alive this is the process's exit, and a thread the program never joined (a
-  // render or submission thread) may still be calling the hooks through the pointers it fetched:
-  // the registry stays for them, and the process's end frees it. Once the last instance is gone
-  // (the loader unloading the layer), nothing valid can call in.
-  if (instance_alive) return;
+  // The registry stays, and the process's end frees it, where deleting it is not safe: with an
+  // instance alive this is the process's exit, and a thread the program never joined (a render or
+  // submission thread) may still be calling the hooks through the pointers it fetched; a forked
+  // child's registry holds its parent's devices, their threads gone and their locks perhaps held
+  // for good (fork.cpp). Once the last instance is gone (the loader unloading the layer), nothing
+  // valid can call in.
+  if (instance_alive || registry->forked) return;
   delete registry;
   Registry::forget();
 }

@@ -208,8 +208,8 @@ struct QueueState {
   // + vkQueueBindSparse calls).
   Counter submitted_seq{0};
   Counter completed_seq{0};
-  // Whether this raised it (a wait on work already proven complete does not).
-  // Release: a proof logged before (layer.cpp, prove_complete) is seen by whoever sees it complete.
+  // Raises completed_seq to `seq` (never lowers it). Release: a proof logged before (layer.cpp,
+  // prove_complete) is seen by whoever sees the submissions complete (tracker.cpp, proven).
   void complete_up_to(std::uint64_t seq) {
     std::uint64_t cur = completed_seq.load(std::memory_order_relaxed);
     while (cur < seq && !completed_seq.compare_exchange_weak(cur, seq, std::memory_order_release,
