@@ -7,8 +7,8 @@
 # access or undefined behaviour in Novem's code.
 # Then ThreadSanitizer in build-tsan/, over the tests that need no GPU driver: the command ring,
 # the null plugin's submission thread, devices used from several threads, the layer's lock-free
-# structures and clock. (Not over the real
-# drivers: their threads are not instrumented, so TSan would see their synchronisation as races.)
+# structures and clock. (Not over the real drivers: their threads are not instrumented, so TSan
+# would see their synchronisation as races.)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # ccache hits across clones of the tree (CI builds a fresh clone elsewhere): paths under the root
